@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs every tool Shapemaze needs to build, serve and test, skipping each one that is
+# already present at the required version. Safe to run again: a set-up machine finishes in
+# seconds. Versions are pinned here and nowhere else (see ../shared/TOOLCHAIN.md for why).
+#
+# Usage: scripts/setup.sh [build|test]
+#   build  what `make serve` needs: wasm target, trunk, wasm-bindgen CLI, wasm-opt
+#   test   all of the above plus Chromium, chromedriver, Playwright and NumPy (default)
+set -euo pipefail
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+NUMPY_VERSION=2.4.6
+what=${1:-test}
+root=$(cd "$(dirname "$0")/.." && pwd)
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf '[setup] %s\n' "$*"; }
+
+# Rust target and components -----------------------------------------------------------
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "wasm32-unknown-unknown target: present"
+else
+  say "adding wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+for comp in rustfmt clippy; do
+  if rustup component list --installed | grep -q "^$comp"; then
+    say "$comp: present"
+  else
+    rustup component add "$comp"
+  fi
+done
+
+# trunk ---------------------------------------------------------------------------------
+have_trunk=$(trunk --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have_trunk" = "$TRUNK_VERSION" ]; then
+  say "trunk $TRUNK_VERSION: present"
+else
+  say "installing trunk $TRUNK_VERSION (found: ${have_trunk:-none}); this takes several minutes"
+  cargo install trunk --version "=$TRUNK_VERSION" --locked
+fi
+
+# wasm-bindgen CLI: must equal the wasm-bindgen crate pinned in Cargo.toml -------------------
+have_wb=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+have_runner=$(wasm-bindgen-test-runner --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have_wb" = "$WASM_BINDGEN_VERSION" ] && [ "$have_runner" = "$WASM_BINDGEN_VERSION" ]; then
+  say "wasm-bindgen-cli $WASM_BINDGEN_VERSION: present"
+else
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (found: ${have_wb:-none})"
+  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked --force \
+    || cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+fi
+
+# Node tools: binaryen's wasm-opt (Debian's breaks release builds) and playwright-core ----
+need_npm=0
+for pkg in binaryen playwright-core; do
+  want=$(node -e "console.log(require('$root/package.json').devDependencies['$pkg'])")
+  have=$(node -e "try{console.log(require('$root/node_modules/$pkg/package.json').version)}catch(e){console.log('')}")
+  if [ "$want" = "$have" ]; then say "$pkg $want: present"; else need_npm=1; fi
+done
+if [ "$need_npm" = 1 ]; then
+  say "installing node tools (npm ci)"
+  (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+[ "$what" = build ] && exit 0
+
+# Chromium and chromedriver from Debian (Playwright's own browser download fails here) -----
+chrom=$(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}' || true)
+driver=$(/usr/bin/chromedriver --version 2>/dev/null | awk '{print $2}' || true)
+if [ -n "$chrom" ] && [ "$chrom" = "$driver" ]; then
+  say "chromium $chrom and matching chromedriver: present"
+else
+  say "installing chromium and chromium-driver from Debian"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# NumPy, for the maze-file compatibility tests ----------------------------------------------
+have_np=$(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
+if [ "$have_np" = "$NUMPY_VERSION" ]; then
+  say "numpy $NUMPY_VERSION: present"
+else
+  say "installing numpy $NUMPY_VERSION (found: ${have_np:-none})"
+  python3 -m pip install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION"
+fi
+say "done"

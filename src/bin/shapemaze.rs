@@ -1,0 +1,2 @@
+//! The `shapemaze` command line (see `shapemaze --help`).
+fn main() {}

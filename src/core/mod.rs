@@ -1,0 +1,16 @@
+//! The rules of the game, in pure Rust: grids and mazes, shapes and their templates, the
+//! two text encodings, maze files, the seeded generator, the verifiers, the trial state
+//! machine and transcripts. Nothing here touches the browser, the clock or the operating
+//! system's randomness, so it tests natively and the browser runs the very same code.
+
+pub mod encoding;
+pub mod generate;
+pub mod grid;
+pub mod npy;
+pub mod prompt;
+pub mod shape;
+pub mod templates;
+pub mod text;
+pub mod transcript;
+pub mod trial;
+pub mod verify;

@@ -1,0 +1,161 @@
+//! The transcript text format (CONTRACT.md): the conversation in order, each message under
+//! a line of its own `### user` or `### assistant`, then exactly three closing lines
+//! `SOLVE: …`, `RECOGNIZE: …`, `GENERATE: …` with `SUCCESS` or `FAIL`.
+//!
+//! [`render`] and [`parse`] round-trip. Transcripts written by other tools may lack the
+//! message markers; [`parse`] then still reads the closing lines and says it found no
+//! markers ([`ParsedTranscript::marked`] is false).
+
+use super::verify::Outcome;
+use serde::{Deserialize, Serialize};
+
+/// Marker line before a message from the trial (prompts, updated mazes).
+pub const USER_MARKER: &str = "### user";
+/// Marker line before a reply from the player.
+pub const ASSISTANT_MARKER: &str = "### assistant";
+/// Closing-line keys, in order.
+pub const CLOSING_KEYS: [&str; 3] = ["SOLVE", "RECOGNIZE", "GENERATE"];
+
+/// Who wrote a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The trial: prompts and updated mazes.
+    User,
+    /// The player: a model, an agent or a person.
+    Assistant,
+}
+
+impl Role {
+    /// The marker line for this role.
+    pub fn marker(self) -> &'static str {
+        match self {
+            Role::User => USER_MARKER,
+            Role::Assistant => ASSISTANT_MARKER,
+        }
+    }
+}
+
+/// One message of the conversation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// Who wrote it.
+    pub role: Role,
+    /// What it says.
+    pub content: String,
+}
+
+/// Renders a finished conversation and its three outcomes.
+pub fn render(messages: &[Message], outcomes: [Outcome; 3]) -> String {
+    let mut out = String::new();
+    for m in messages {
+        out.push_str(m.role.marker());
+        out.push('\n');
+        out.push_str(m.content.trim_end_matches('\n'));
+        out.push_str("\n\n");
+    }
+    for (key, o) in CLOSING_KEYS.iter().zip(outcomes) {
+        out.push_str(&format!("{key}: {}\n", o.closing()));
+    }
+    out
+}
+
+/// A transcript read back.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct ParsedTranscript {
+    /// The messages (empty when the transcript has no markers).
+    pub messages: Vec<Message>,
+    /// The recorded outcome of each phase, `None` where its closing line is missing or
+    /// unreadable.
+    pub closing: [Option<Outcome>; 3],
+    /// Whether the transcript carries our message markers.
+    pub marked: bool,
+}
+
+fn closing_line(line: &str) -> Option<(usize, Outcome)> {
+    let (key, value) = line.trim().split_once(':')?;
+    let idx = CLOSING_KEYS.iter().position(|k| *k == key.trim())?;
+    let outcome = match value.trim() {
+        "SUCCESS" => Outcome::Success,
+        "FAIL" => Outcome::Fail,
+        _ => return None,
+    };
+    Some((idx, outcome))
+}
+
+/// Reads a transcript: messages between markers, and the closing lines at the end.
+pub fn parse(text: &str) -> ParsedTranscript {
+    let text = text.replace("\r\n", "\n");
+    let lines: Vec<&str> = text.lines().collect();
+    // The closing block: the trailing run of closing lines (blank lines allowed).
+    let mut end = lines.len();
+    let mut closing = [None; 3];
+    while end > 0 {
+        let l = lines[end - 1];
+        if l.trim().is_empty() {
+            end -= 1;
+            continue;
+        }
+        match closing_line(l) {
+            Some((i, o)) if closing[i].is_none() => {
+                closing[i] = Some(o);
+                end -= 1;
+            }
+            _ => break,
+        }
+    }
+    let mut messages: Vec<Message> = Vec::new();
+    let mut marked = false;
+    for line in &lines[..end] {
+        let role = match line.trim_end() {
+            USER_MARKER => Some(Role::User),
+            ASSISTANT_MARKER => Some(Role::Assistant),
+            _ => None,
+        };
+        match (role, messages.last_mut()) {
+            (Some(role), _) => {
+                marked = true;
+                messages.push(Message { role, content: String::new() });
+            }
+            (None, Some(m)) => {
+                m.content.push_str(line);
+                m.content.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    for m in &mut messages {
+        m.content = m.content.trim_end_matches('\n').to_string();
+    }
+    ParsedTranscript { messages, closing, marked }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transcripts_round_trip() {
+        let msgs = vec![
+            Message { role: Role::User, content: "Phase 1\n\n1 0 P\n0 0 G".into() },
+            Message { role: Role::Assistant, content: "Move: (1, 1)\n\nbecause".into() },
+        ];
+        let text = render(&msgs, [Outcome::Success, Outcome::Fail, Outcome::Success]);
+        assert!(text.ends_with("SOLVE: SUCCESS\nRECOGNIZE: FAIL\nGENERATE: SUCCESS\n"));
+        let p = parse(&text);
+        assert_eq!(p.messages, msgs);
+        assert!(p.marked);
+        assert_eq!(p.closing, [Some(Outcome::Success), Some(Outcome::Fail), Some(Outcome::Success)]);
+    }
+
+    #[test]
+    fn foreign_transcripts_are_read_from_their_closing_lines() {
+        let text = "Prompt...\nModel: (1,2)\n\nSOLVE: FAIL\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n";
+        let p = parse(text);
+        assert!(!p.marked);
+        assert!(p.messages.is_empty());
+        assert_eq!(p.closing, [Some(Outcome::Fail), Some(Outcome::Success), Some(Outcome::Fail)]);
+        let none = parse("just text");
+        assert_eq!(none.closing, [None, None, None]);
+    }
+}

@@ -1,0 +1,426 @@
+//! The three-phase trial: solve -> recognize -> generate -> done.
+//!
+//! A [`Trial`] owns the conversation and every rule of play. Whoever plays (a person
+//! clicking, a built-in agent, a model) hands it reply text; the trial runs the same
+//! verifiers on it, moves the player, ends phases and records the transcript. A person's
+//! click is turned into the reply `Move: (r, c)` first, so people and models are scored by
+//! the very same code.
+
+use super::encoding::{CoordStyle, Encoding};
+use super::grid::{Maze, Pos};
+use super::prompt;
+use super::shape::Shape;
+use super::templates::TemplateLibrary;
+use super::transcript::{Message, Role};
+use super::verify::{self, Extracted, Outcome, Reason, Verdict};
+use serde::{Deserialize, Serialize};
+
+/// The design's move limit.
+pub const DEFAULT_MOVE_LIMIT: usize = 16;
+
+/// Where a trial stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Moving through the maze.
+    Solve,
+    /// Naming the shape.
+    Recognize,
+    /// Producing a new maze.
+    Generate,
+    /// Finished.
+    Done,
+}
+
+impl Phase {
+    /// Every phase, in order.
+    pub const ALL: [Phase; 4] = [Phase::Solve, Phase::Recognize, Phase::Generate, Phase::Done];
+
+    /// `solve`, `recognize`, `generate` or `done` (the `data-phase` value).
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Solve => "solve",
+            Phase::Recognize => "recognize",
+            Phase::Generate => "generate",
+            Phase::Done => "done",
+        }
+    }
+}
+
+/// How a solve phase failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureKind {
+    /// A move into a wall, off the grid, too far, diagonal where not allowed, or staying put.
+    InvalidMove,
+    /// The move limit was used up.
+    MoveLimit,
+    /// No move could be read from the reply.
+    UnparseableReply,
+}
+
+impl FailureKind {
+    /// Every failure kind.
+    pub const ALL: [FailureKind; 3] = [FailureKind::InvalidMove, FailureKind::MoveLimit, FailureKind::UnparseableReply];
+
+    /// The kind of a failed solve phase, from its verdict's reason.
+    pub fn of(reason: Reason) -> Option<FailureKind> {
+        match reason {
+            Reason::ReachedGoal | Reason::ValidMove => None,
+            Reason::MoveLimit => Some(FailureKind::MoveLimit),
+            Reason::NoCoordinate => Some(FailureKind::UnparseableReply),
+            _ => Some(FailureKind::InvalidMove),
+        }
+    }
+
+    /// The snake_case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            FailureKind::InvalidMove => "invalid_move",
+            FailureKind::MoveLimit => "move_limit",
+            FailureKind::UnparseableReply => "unparseable_reply",
+        }
+    }
+}
+
+/// What a trial is played on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrialSetup {
+    /// The maze's shape.
+    pub shape: Shape,
+    /// The encoding the maze is shown in.
+    pub encoding: Encoding,
+    /// The maze as first shown.
+    pub maze: Maze,
+    /// Most moves allowed in the solve phase.
+    pub move_limit: usize,
+    /// Coordinate spacing for the coordinate-list encoding.
+    pub style: CoordStyle,
+}
+
+impl TrialSetup {
+    /// A setup with the design's move limit and the default spacing.
+    pub fn new(shape: Shape, encoding: Encoding, maze: Maze) -> Self {
+        Self { shape, encoding, maze, move_limit: DEFAULT_MOVE_LIMIT, style: CoordStyle::default() }
+    }
+}
+
+/// One three-phase trial in progress or finished.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trial {
+    setup: TrialSetup,
+    current: Maze,
+    phase: Phase,
+    moves: usize,
+    valid_moves: usize,
+    path: Vec<Pos>,
+    last_move: Option<Verdict>,
+    solve: Option<Verdict>,
+    recognize: Option<Verdict>,
+    generate: Option<Verdict>,
+    messages: Vec<Message>,
+}
+
+impl Trial {
+    /// Starts a trial: the solve prompt is the first message.
+    pub fn new(setup: TrialSetup) -> Self {
+        let first = prompt::solve(&setup.maze, setup.shape.movement(), setup.encoding, setup.style, setup.move_limit);
+        Self {
+            current: setup.maze.clone(),
+            path: vec![setup.maze.player()],
+            setup,
+            phase: Phase::Solve,
+            moves: 0,
+            valid_moves: 0,
+            last_move: None,
+            solve: None,
+            recognize: None,
+            generate: None,
+            messages: vec![Message { role: Role::User, content: first }],
+        }
+    }
+
+    /// What the trial is played on.
+    pub fn setup(&self) -> &TrialSetup {
+        &self.setup
+    }
+
+    /// The maze as it stands now (player moved).
+    pub fn current(&self) -> &Maze {
+        &self.current
+    }
+
+    /// The current phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Move attempts so far (valid or not).
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
+    /// Valid moves so far.
+    pub fn valid_moves(&self) -> usize {
+        self.valid_moves
+    }
+
+    /// Cells the player has stood on, starting cell first.
+    pub fn path(&self) -> &[Pos] {
+        &self.path
+    }
+
+    /// The verdict on the latest move reply.
+    pub fn last_move(&self) -> Option<&Verdict> {
+        self.last_move.as_ref()
+    }
+
+    /// The solve phase's verdict, once it ended.
+    pub fn solve_verdict(&self) -> Option<&Verdict> {
+        self.solve.as_ref()
+    }
+
+    /// The recognition verdict, once given.
+    pub fn recognize_verdict(&self) -> Option<&Verdict> {
+        self.recognize.as_ref()
+    }
+
+    /// The generation verdict, once given.
+    pub fn generate_verdict(&self) -> Option<&Verdict> {
+        self.generate.as_ref()
+    }
+
+    /// How the solve phase failed, if it did.
+    pub fn failure(&self) -> Option<FailureKind> {
+        self.solve.as_ref().and_then(|v| FailureKind::of(v.reason))
+    }
+
+    /// The conversation so far.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The message waiting for a reply (the last one, when it is the trial's).
+    pub fn pending_prompt(&self) -> Option<&str> {
+        match self.messages.last() {
+            Some(m) if m.role == Role::User && self.phase != Phase::Done => Some(&m.content),
+            _ => None,
+        }
+    }
+
+    /// Hands the trial a reply to its pending prompt; returns the verdict on it, or `None`
+    /// when the trial is done. The library must be for the maze's size (generation uses it).
+    pub fn submit(&mut self, reply: &str, library: &TemplateLibrary) -> Option<Verdict> {
+        match self.phase {
+            Phase::Solve => Some(self.submit_move(reply)),
+            Phase::Recognize => Some(self.submit_recognition(reply)),
+            Phase::Generate => Some(self.submit_generation(reply, library)),
+            Phase::Done => None,
+        }
+    }
+
+    /// A person's click on `cell`, as the reply `Move: (r, c)`.
+    pub fn click(&mut self, cell: Pos) -> Option<Verdict> {
+        (self.phase == Phase::Solve).then(|| self.submit_move(&format!("Move: {cell}")))
+    }
+
+    /// A move reply in the solve phase (ignored in other phases).
+    pub fn submit_move(&mut self, reply: &str) -> Verdict {
+        let movement = self.setup.shape.movement();
+        let v = verify::verify_move(&self.current, movement, reply);
+        if self.phase != Phase::Solve {
+            return v;
+        }
+        self.push(Role::Assistant, reply);
+        self.moves += 1;
+        if let (true, Extracted::Cell(to)) = (v.passed(), &v.extracted) {
+            self.valid_moves += 1;
+            self.current = self.current.with_player_at(*to);
+            self.path.push(*to);
+        }
+        let limit = self.setup.move_limit;
+        let end = match v.reason {
+            Reason::ReachedGoal => Some(Verdict {
+                explanation: format!("Reached the goal in {} moves.", self.moves),
+                ..v.clone()
+            }),
+            Reason::ValidMove if self.moves >= limit => Some(Verdict {
+                outcome: Outcome::Fail,
+                reason: Reason::MoveLimit,
+                explanation: format!("All {limit} moves were used without reaching the goal."),
+                ..v.clone()
+            }),
+            Reason::ValidMove => None,
+            _ => Some(Verdict {
+                explanation: format!("Move {}: {}", self.moves, v.explanation),
+                ..v.clone()
+            }),
+        };
+        self.last_move = Some(v.clone());
+        match end {
+            None => {
+                let next = prompt::update(&self.current, self.setup.encoding, self.setup.style, self.moves, limit);
+                self.push(Role::User, &next);
+            }
+            Some(done) => {
+                let text = prompt::recognize(&self.setup.maze, self.setup.encoding, self.setup.style, &done.explanation);
+                self.solve = Some(done);
+                self.phase = Phase::Recognize;
+                self.push(Role::User, &text);
+            }
+        }
+        v
+    }
+
+    /// The recognition reply (ignored outside the recognize phase).
+    pub fn submit_recognition(&mut self, reply: &str) -> Verdict {
+        let v = verify::verify_recognition(self.setup.shape, reply);
+        if self.phase == Phase::Recognize {
+            self.push(Role::Assistant, reply);
+            self.recognize = Some(v.clone());
+            self.phase = Phase::Generate;
+            let text = prompt::generate(&self.setup.maze, self.setup.encoding, self.setup.shape.movement());
+            self.push(Role::User, &text);
+        }
+        v
+    }
+
+    /// The generation reply (ignored outside the generate phase).
+    pub fn submit_generation(&mut self, reply: &str, library: &TemplateLibrary) -> Verdict {
+        let s = &self.setup;
+        let v = verify::verify_generation(&s.maze, s.shape, s.encoding, library, reply);
+        if self.phase == Phase::Generate {
+            self.push(Role::Assistant, reply);
+            self.generate = Some(v.clone());
+            self.phase = Phase::Done;
+        }
+        v
+    }
+
+    fn push(&mut self, role: Role, content: &str) {
+        self.messages.push(Message { role, content: content.to_string() });
+    }
+
+    /// The three outcomes, `None` for phases not yet ended.
+    pub fn outcomes(&self) -> [Option<Outcome>; 3] {
+        [&self.solve, &self.recognize, &self.generate].map(|v| v.as_ref().map(|v| v.outcome))
+    }
+
+    /// The transcript in the text format of CONTRACT.md; `None` until the trial is done.
+    pub fn transcript(&self) -> Option<String> {
+        let [Some(s), Some(r), Some(g)] = self.outcomes() else {
+            return None;
+        };
+        Some(super::transcript::render(&self.messages, [s, r, g]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::generate::generate_one;
+    use crate::core::transcript;
+
+    fn trial(shape: Shape, encoding: Encoding) -> (Trial, TemplateLibrary) {
+        let lib = TemplateLibrary::new(5);
+        let maze = generate_one(shape, 0, 1, &lib).expect("maze");
+        (Trial::new(TrialSetup::new(shape, encoding, maze)), lib)
+    }
+
+    #[test]
+    fn following_the_shortest_path_solves_every_shape_in_both_encodings() {
+        for shape in Shape::ALL {
+            for enc in Encoding::ALL {
+                let (mut t, lib) = trial(shape, enc);
+                let path = t.setup().maze.shortest_path(shape.movement()).expect("solvable");
+                for &cell in &path[1..] {
+                    assert_eq!(t.phase(), Phase::Solve);
+                    let v = t.click(cell).expect("solve phase");
+                    assert!(v.passed(), "{shape} {enc}: {}", v.explanation);
+                }
+                assert_eq!(t.phase(), Phase::Recognize);
+                assert_eq!(t.solve_verdict().map(|v| v.reason), Some(Reason::ReachedGoal));
+                assert_eq!((t.moves(), t.valid_moves()), (path.len() - 1, path.len() - 1));
+                assert!(t.submit(&format!("Shape: {}", shape.name()), &lib).expect("v").passed());
+                assert_eq!(t.phase(), Phase::Generate);
+                let copy = enc.render(t.setup().maze.grid());
+                let v = t.submit(&copy, &lib).expect("v");
+                assert_eq!(v.reason, Reason::IdenticalToOriginal);
+                assert_eq!(t.phase(), Phase::Done);
+                let text = t.transcript().expect("done");
+                assert!(text.ends_with("SOLVE: SUCCESS\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n"), "{text}");
+                assert!(t.submit("more", &lib).is_none(), "a done trial takes no replies");
+            }
+        }
+    }
+
+    #[test]
+    fn a_click_on_a_wall_ends_the_solve_phase_as_an_invalid_move() {
+        let (mut t, _) = trial(Shape::Square, Encoding::Matrix);
+        let p = t.current().player();
+        let wall = Shape::Square
+            .movement()
+            .steps()
+            .iter()
+            .filter_map(|&(dr, dc)| p.offset(dr, dc))
+            .find(|&q| t.current().grid().get(q) == Some(crate::core::grid::Tile::Wall))
+            .expect("a square ring cell has a wall neighbour");
+        let v = t.click(wall).expect("solve");
+        assert_eq!(v.reason, Reason::Wall);
+        assert_eq!(t.phase(), Phase::Recognize);
+        assert_eq!(t.failure(), Some(FailureKind::InvalidMove));
+        assert_eq!((t.moves(), t.valid_moves()), (1, 0));
+    }
+
+    #[test]
+    fn the_move_limit_ends_the_solve_phase() {
+        let (mut t0, _) = trial(Shape::Square, Encoding::Matrix);
+        let mut setup = t0.setup().clone();
+        setup.move_limit = 4;
+        t0 = Trial::new(setup);
+        let start = t0.current().player();
+        let away = t0
+            .current()
+            .open_mask()
+            .cells()
+            .into_iter()
+            .find(|&q| Shape::Square.movement().is_step(start, q) && q != t0.current().goal())
+            .expect("a neighbour");
+        for i in 0..4 {
+            let to = if i % 2 == 0 { away } else { start };
+            t0.click(to);
+        }
+        if t0.phase() == Phase::Recognize {
+            let v = t0.solve_verdict().expect("ended");
+            assert!(matches!(v.reason, Reason::MoveLimit | Reason::ReachedGoal), "{v:?}");
+            if v.reason == Reason::MoveLimit {
+                assert_eq!(t0.failure(), Some(FailureKind::MoveLimit));
+                assert_eq!(t0.moves(), 4);
+            }
+        } else {
+            panic!("four moves under a limit of four must end the phase");
+        }
+    }
+
+    #[test]
+    fn an_unreadable_reply_ends_the_solve_phase() {
+        let (mut t, lib) = trial(Shape::Z, Encoding::CoordList);
+        let v = t.submit("I am not sure where to go.", &lib).expect("v");
+        assert_eq!(v.reason, Reason::NoCoordinate);
+        assert_eq!(t.failure(), Some(FailureKind::UnparseableReply));
+    }
+
+    #[test]
+    fn the_transcript_reads_back_into_the_same_conversation() {
+        let (mut t, lib) = trial(Shape::C, Encoding::Matrix);
+        t.submit("I'll go to (9, 9)", &lib);
+        t.submit("It is a C shape", &lib);
+        t.submit("1 1\nP G", &lib);
+        let text = t.transcript().expect("done");
+        let parsed = transcript::parse(&text);
+        assert!(parsed.marked);
+        assert_eq!(parsed.messages, t.messages());
+        assert_eq!(parsed.closing, [Some(Outcome::Fail), Some(Outcome::Success), Some(Outcome::Fail)]);
+        assert!(t.messages()[0].content.starts_with(prompt::SOLVE_HEADING));
+    }
+}
