@@ -5,5 +5,8 @@
 
 pub mod core;
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -8,6 +8,7 @@ pub mod generate;
 pub mod grid;
 pub mod npy;
 pub mod prompt;
+pub mod rescore;
 pub mod shape;
 pub mod templates;
 pub mod text;

@@ -24,7 +24,7 @@
 //!   and a path, each reported separately in [`GenerationChecks`].
 
 use super::encoding::{Encoding, ParseError};
-use super::grid::{Grid, Maze, MazeError, Movement, Pos, Tile};
+use super::grid::{Grid, Mask, Maze, MazeError, Movement, Pos, Tile, MAX_SIZE};
 use super::shape::Shape;
 use super::templates::TemplateLibrary;
 use super::text::{coordinates, find_words, is_word_char, Coord};
@@ -632,10 +632,17 @@ pub fn verify_generation(
     };
     let maze = Maze::from_grid(grid.clone());
     let same_size = grid.rows() == rows && grid.cols() == cols;
-    let mask = grid.open_mask();
+    // Corridor masks hold at most MAX_SIZE x MAX_SIZE cells: a larger grid read from a reply
+    // is judged on its size alone (building its mask would overflow).
+    let measurable = grid.rows() <= MAX_SIZE && grid.cols() <= MAX_SIZE;
+    let mask = if measurable { grid.open_mask() } else { Mask::empty(0, 0) };
     let same_shape = same_size && library.size() == rows && library.matches(shape, &mask);
     let novel = &grid != original.grid();
-    let path_len = maze.as_ref().ok().and_then(|m| m.shortest_path_len(shape.movement()));
+    let path_len = maze
+        .as_ref()
+        .ok()
+        .filter(|_| measurable)
+        .and_then(|m| m.shortest_path_len(shape.movement()));
     let checks = GenerationChecks {
         valid_encoding: maze.is_ok(),
         same_size,
@@ -696,7 +703,6 @@ pub fn verify_generation(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::grid::Mask;
 
     /// The 5x5 square ring with P at (0,0) and G at (4,4).
     fn ring() -> Maze {
@@ -870,6 +876,15 @@ mod tests {
         let v = gen(&ring(), Shape::Square, Encoding::Matrix, reply);
         let c = v.checks.expect("checks");
         assert!(c.valid_encoding && c.same_size && !c.same_shape && !c.path_exists);
+    }
+
+    #[test]
+    fn a_generated_grid_larger_than_any_maze_is_the_wrong_size_not_a_crash() {
+        let row = |r: usize| (0..12).map(|c| if (r, c) == (0, 0) { "P" } else if (r, c) == (11, 11) { "G" } else { "0" }).collect::<Vec<_>>().join(" ");
+        let reply = (0..12).map(row).collect::<Vec<_>>().join("\n");
+        let v = gen(&ring(), Shape::Square, Encoding::Matrix, &reply);
+        assert_eq!(v.reason, Reason::WrongSize, "{}", v.explanation);
+        assert!(!v.checks.expect("checks").path_exists, "not measured beyond 11x11");
     }
 
     #[test]

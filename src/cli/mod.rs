@@ -1,0 +1,208 @@
+//! The `shapemaze` command line (native only): `generate`, `verify` and `score`, each a thin
+//! layer over [`crate::core`] so a terminal applies exactly the rules the app does.
+//!
+//! [`run`] takes the arguments and the three standard streams and returns the exit status,
+//! so it can be driven in-process as well as by the binary. Exit status 0 means the
+//! command ran (whatever the verdicts); 2 means bad arguments or an unreadable or foreign
+//! file, with one line on stderr saying which.
+
+pub mod args;
+pub mod generate;
+pub mod score;
+pub mod verify;
+
+use args::Args;
+use serde::Serialize;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::Path;
+
+/// Exit status of a command that ran, whatever it found.
+pub const EXIT_OK: i32 = 0;
+/// Exit status for bad arguments and unreadable or foreign files.
+pub const EXIT_USAGE: i32 = 2;
+
+/// Top-level help text.
+pub const HELP: &str = "\
+shapemaze: Shapemaze's command-line companion. Generate maze sets, check one reply, and
+re-score a folder of transcripts, by exactly the rules the browser app uses.
+
+Usage: shapemaze <command> [options]
+
+Commands:
+  generate   print maze sets as JSON lines; --out DIR also writes .npy maze files
+  verify     check one reply (move, path, recognize, generate) and print the JSON verdict
+  score      re-score every transcript under a folder and list recorded verdicts that differ
+  help       this text, or `shapemaze help <command>` for a command's options
+
+Run `shapemaze <command> --help` for a command's options and an example.
+
+Examples:
+  shapemaze generate --shape all --size 5 --samples 30 --seed 0 --out export/
+  echo 'Shape: a spiral' | shapemaze verify --phase recognize --shape spiral --response -
+  shapemaze score export/
+
+Exit status: 0 when the command ran (whatever the verdicts); 2 with one line on stderr for
+bad arguments and unreadable or foreign files.
+";
+
+/// The standard streams a command reads and writes.
+pub struct Io<'a> {
+    /// Where `verify --response -` reads from.
+    pub stdin: &'a mut dyn Read,
+    /// Where results go.
+    pub stdout: &'a mut dyn Write,
+    /// Where errors and side information go.
+    pub stderr: &'a mut dyn Write,
+}
+
+impl Io<'_> {
+    /// Writes `text` to stdout.
+    pub fn out(&mut self, text: &str) -> Result<(), CliError> {
+        self.stdout
+            .write_all(text.as_bytes())
+            .map_err(CliError::Output)
+    }
+
+    /// Writes `value` to stdout as one line of JSON.
+    pub fn json_line<T: Serialize>(&mut self, value: &T) -> Result<(), CliError> {
+        let text = serde_json::to_string(value)
+            .map_err(|e| CliError::usage(format!("cannot write JSON: {e}")))?;
+        self.out(&text)?;
+        self.out("\n")
+    }
+
+    /// Writes one line of side information to stderr.
+    pub fn note(&mut self, line: &str) -> Result<(), CliError> {
+        writeln!(self.stderr, "shapemaze: {line}").map_err(CliError::Output)
+    }
+}
+
+/// Why a command stopped.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad arguments, or a file that cannot be read or is not what it should be.
+    Usage(String),
+    /// Writing the output failed (a closed pipe is not reported).
+    Output(io::Error),
+}
+
+impl CliError {
+    /// A usage error with `message`.
+    pub fn usage(message: impl Into<String>) -> Self {
+        CliError::Usage(message.into())
+    }
+}
+
+impl From<String> for CliError {
+    fn from(message: String) -> Self {
+        CliError::Usage(message)
+    }
+}
+
+/// Reads a whole file, with a one-line error naming it.
+pub fn read_file(path: &str) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|e| CliError::usage(format!("cannot read {path}: {e}")))
+}
+
+/// Writes a whole file, creating its folders first.
+pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let fail = |e: io::Error| CliError::usage(format!("cannot write {}: {e}", path.display()));
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(fail)?;
+    }
+    std::fs::write(path, bytes).map_err(fail)
+}
+
+/// Runs the command line on `args` (without the program name); returns the exit status.
+pub fn run(args: &[String], io: &mut Io<'_>) -> i32 {
+    let result = dispatch(args, io).and_then(|()| io.stdout.flush().map_err(CliError::Output));
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(CliError::Output(e)) => fail(io, &format!("cannot write the output: {e}")),
+        Err(CliError::Usage(message)) => fail(io, &message),
+    }
+}
+
+fn fail(io: &mut Io<'_>, message: &str) -> i32 {
+    let one_line = message.replace(['\n', '\r'], " ");
+    // Nothing more can be done when stderr itself is gone.
+    let _ = writeln!(io.stderr, "shapemaze: error: {one_line}");
+    EXIT_USAGE
+}
+
+fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(CliError::usage(
+            "no command given: use generate, verify or score (see `shapemaze --help`)",
+        ));
+    };
+    type Command = fn(&Args, &mut Io<'_>) -> Result<(), CliError>;
+    let (help, options, run): (&str, &[&'static str], Command) = match command.as_str() {
+        "generate" => (generate::HELP, generate::OPTIONS, generate::run),
+        "verify" => (verify::HELP, verify::OPTIONS, verify::run),
+        "score" => (score::HELP, score::OPTIONS, score::run),
+        "-h" | "--help" => return io.out(HELP),
+        "help" => return io.out(command_help(rest.first().map(String::as_str))?),
+        "-V" | "--version" => {
+            return io.out(concat!("shapemaze ", env!("CARGO_PKG_VERSION"), "\n"))
+        }
+        other => {
+            return Err(CliError::usage(format!(
+                "unknown command '{other}': use generate, verify or score (see `shapemaze --help`)"
+            )))
+        }
+    };
+    let parsed = Args::parse(rest, command, options)?;
+    if parsed.help {
+        return io.out(help);
+    }
+    if command != "score" && !parsed.positional.is_empty() {
+        return Err(CliError::usage(format!(
+            "unexpected argument '{}' for `shapemaze {command}` (see `shapemaze {command} --help`)",
+            parsed.positional[0]
+        )));
+    }
+    run(&parsed, io)
+}
+
+fn command_help(command: Option<&str>) -> Result<&'static str, CliError> {
+    match command {
+        None => Ok(HELP),
+        Some("generate") => Ok(generate::HELP),
+        Some("verify") => Ok(verify::HELP),
+        Some("score") => Ok(score::HELP),
+        Some(other) => Err(CliError::usage(format!(
+            "no help for '{other}': the commands are generate, verify and score"
+        ))),
+    }
+}
+
+/// The process's entry point: reads the real arguments and streams, returns the exit
+/// status for `std::process::exit`.
+pub fn main() -> i32 {
+    let mut args = Vec::new();
+    for (i, a) in std::env::args_os().skip(1).enumerate() {
+        match a.into_string() {
+            Ok(s) => args.push(s),
+            Err(_) => {
+                let _ = writeln!(
+                    io::stderr(),
+                    "shapemaze: error: argument {} is not valid UTF-8",
+                    i + 1
+                );
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut err = io::stderr();
+    let mut input = io::stdin();
+    let mut io = Io {
+        stdin: &mut input,
+        stdout: &mut out,
+        stderr: &mut err,
+    };
+    run(&args, &mut io)
+}

@@ -1,0 +1,171 @@
+//! `shapemaze verify`: one reply checked against one maze, printed as the JSON verdict.
+
+use super::args::Args;
+use super::{read_file, CliError, Io};
+use crate::core::encoding::Encoding;
+use crate::core::grid::{Maze, MAX_SIZE};
+use crate::core::npy::{self, NpyError};
+use crate::core::rescore::{detect_encoding, fits, read_shown_maze};
+use crate::core::shape::Shape;
+use crate::core::templates::TemplateLibrary;
+use crate::core::verify::{verify_generation, verify_move, verify_path, verify_recognition};
+
+/// Options `verify` accepts.
+pub const OPTIONS: &[&str] = &["phase", "shape", "encoding", "maze", "response"];
+
+/// Help text.
+pub const HELP: &str = "\
+shapemaze verify: check one reply and print the verdict as one JSON object
+
+Usage: shapemaze verify --phase move|path|recognize|generate --shape S [--encoding E]
+                        [--maze FILE] --response FILE
+
+Options:
+  --phase P       move       is the reply's next move a valid move from the player's cell?
+                  path       does the reply's coordinate sequence, traced back from its last
+                             mention of the goal, reach the player through valid moves?
+                  recognize  does the reply name the right shape?
+                  generate   is the reply a valid new maze of the same shape and size?
+  --shape S       square, cross, spiral, triangle, C, Z (any case); it sets the movement
+                  rule. May be left out when --maze is given: the corridor then says.
+  --encoding E    matrix or coord_list: how a generated maze is written (default matrix)
+  --maze FILE     the maze (the player's current cell for move and path, the original for
+                  generate): a .npy maze file or a text file in the matrix encoding (a
+                  coordinate list is read too). Required for move, path and generate.
+  --response FILE the reply text; - reads it from stdin
+
+Output: {\"outcome\":\"success\"|\"fail\",\"reason\":...,\"extracted\":...,\"explanation\":...}
+and for generate also \"checks\". Exit status 0 whatever the outcome; 2 with one line on
+stderr for bad arguments and unreadable or foreign files.
+
+Examples:
+  echo 'Move: (0, 1)' | shapemaze verify --phase move --shape square --maze maze.txt --response -
+  shapemaze verify --phase generate --shape C --encoding coord_list --maze 5x5_C_0.npy --response reply.txt
+";
+
+/// What `verify --phase` checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyPhase {
+    /// One next move.
+    Move,
+    /// A whole path in one reply.
+    Path,
+    /// The shape's name.
+    Recognize,
+    /// A new maze.
+    Generate,
+}
+
+impl VerifyPhase {
+    /// Every phase `verify` knows.
+    pub const ALL: [VerifyPhase; 4] = [Self::Move, Self::Path, Self::Recognize, Self::Generate];
+
+    /// The name given to `--phase`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Move => "move",
+            Self::Path => "path",
+            Self::Recognize => "recognize",
+            Self::Generate => "generate",
+        }
+    }
+
+    fn parse(s: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| format!("unknown phase '{s}': choose move, path, recognize or generate"))
+    }
+
+    fn needs_maze(self) -> bool {
+        self != Self::Recognize
+    }
+}
+
+/// Runs `verify`.
+pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
+    let phase = VerifyPhase::parse(args.required("phase", "verify")?)?;
+    let encoding = Encoding::parse(args.get("encoding").unwrap_or("matrix"))?;
+    let maze = match args.get("maze") {
+        Some(path) => Some(read_maze(path)?),
+        None if phase.needs_maze() => {
+            return Err(CliError::usage(format!(
+                "`shapemaze verify --phase {}` needs --maze FILE (see `shapemaze verify --help`)",
+                phase.name()
+            )))
+        }
+        None => None,
+    };
+    let known = maze.map(|m| {
+        let library = TemplateLibrary::new(m.rows());
+        (m, library)
+    });
+    let shape = match (args.get("shape"), &known) {
+        (Some(s), _) => Shape::parse(s)?,
+        (None, Some((m, lib))) => lib.classify(&m.open_mask()).ok_or_else(|| {
+            CliError::usage("--shape is needed: the maze's corridor is none of our shapes")
+        })?,
+        (None, None) => {
+            return Err(CliError::usage(
+                "`shapemaze verify` needs --shape (see `shapemaze verify --help`)",
+            ))
+        }
+    };
+    let response_path = args.required("response", "verify")?;
+    let response = if response_path == "-" {
+        let mut bytes = Vec::new();
+        io.stdin
+            .read_to_end(&mut bytes)
+            .map_err(|e| CliError::usage(format!("cannot read the response from stdin: {e}")))?;
+        bytes
+    } else {
+        read_file(response_path)?
+    };
+    let reply = String::from_utf8(response).map_err(|_| {
+        CliError::usage(format!("{response_path} is not UTF-8 text, so not a reply"))
+    })?;
+    let verdict = match (phase, &known) {
+        (VerifyPhase::Recognize, _) => verify_recognition(shape, &reply),
+        (VerifyPhase::Move, Some((m, _))) => verify_move(m, shape.movement(), &reply),
+        (VerifyPhase::Path, Some((m, _))) => verify_path(m, shape.movement(), &reply),
+        (VerifyPhase::Generate, Some((m, lib))) => {
+            verify_generation(m, shape, encoding, lib, &reply)
+        }
+        (_, None) => return Err(CliError::usage("--maze is needed for this phase")),
+    };
+    io.json_line(&verdict)
+}
+
+/// Reads a maze file: `.npy` when it starts with NumPy's magic bytes, else text in the
+/// matrix encoding (or a coordinate list). The file must hold exactly one P and one G and
+/// be at most 11x11.
+pub fn read_maze(path: &str) -> Result<Maze, CliError> {
+    let bytes = read_file(path)?;
+    let grid = match npy::read(&bytes) {
+        Err(NpyError::NotNpy) => {
+            let text = std::str::from_utf8(&bytes).map_err(|_| {
+                CliError::usage(format!("{path} is neither a .npy maze file nor text"))
+            })?;
+            let encoding = detect_encoding(text);
+            let parsed = match encoding {
+                Encoding::Matrix => Encoding::Matrix.parse_grid(text, 0, 0),
+                Encoding::CoordList => read_shown_maze(text, encoding),
+            };
+            parsed.map_err(|e| {
+                CliError::usage(format!(
+                    "{path} is not a maze in the {encoding} encoding: {e}"
+                ))
+            })?
+        }
+        Err(e) => return Err(CliError::usage(format!("{path}: {e}"))),
+        Ok(g) => g,
+    };
+    if !fits(&grid) {
+        return Err(CliError::usage(format!(
+            "{path} holds a {}x{} maze; the largest supported is {MAX_SIZE}x{MAX_SIZE}",
+            grid.rows(),
+            grid.cols()
+        )));
+    }
+    Maze::from_grid(grid).map_err(|e| CliError::usage(format!("{path}: {e}")))
+}

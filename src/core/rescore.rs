@@ -1,0 +1,757 @@
+//! Re-scoring a transcript from its reply text, never trusting its recorded verdicts; and
+//! the export layout's paths that tell where a transcript belongs.
+//!
+//! A transcript in our format (CONTRACT.md, with the `### user` / `### assistant` markers of
+//! DECISIONS.md) is read back into its conversation. The maze is taken from the first
+//! message (in the trial's encoding; a coordinate list's size is its largest coordinate plus
+//! one, since every cell is listed); the replies are split into phases by the fixed headings
+//! of [`crate::core::prompt`]; and each reply is handed to a fresh [`Trial`] on that maze, so
+//! the recomputed verdicts follow exactly the rules the app plays by. They are then set
+//! against the three recorded closing lines.
+//!
+//! Transcripts without the markers (written by other tools) cannot be replayed: they are
+//! counted from their closing lines alone ([`Basis::ClosingLines`]), and the notes say why.
+//!
+//! ```
+//! use shapemaze::core::rescore::{rescore, Basis, Hints, Libraries};
+//!
+//! let foreign = "Model said (1, 2)\n\nSOLVE: FAIL\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n";
+//! let r = rescore(foreign, &Hints::default(), &mut Libraries::new());
+//! assert_eq!(r.basis, Basis::ClosingLines);
+//! assert!(r.is_transcript());
+//! ```
+
+use super::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
+use super::grid::{Grid, Maze, MAX_SIZE};
+use super::prompt::{GENERATE_HEADING, RECOGNIZE_HEADING, SOLVE_HEADING};
+use super::shape::Shape;
+use super::templates::TemplateLibrary;
+use super::text::{coordinates, strip_markup};
+use super::transcript::{self, ParsedTranscript, Role};
+use super::trial::{Phase, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
+use super::verify::{Outcome, Reason, Verdict};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The three phases a transcript records, in closing-line order.
+pub const PHASES: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
+
+/// Folder with the maze files of an export (`experiment_mazes/{R}x{C}/{shape}/...`).
+pub const MAZES_DIR: &str = "experiment_mazes";
+/// Ending of a results folder's name (`{encoding}_{model}_results`).
+pub const RESULTS_SUFFIX: &str = "_results";
+/// Ending of a maze file's name (and of the folder holding its transcripts).
+pub const MAZE_FILE_EXT: &str = ".npy";
+/// Ending of a transcript file's name (`{k}.txt`).
+pub const TRANSCRIPT_EXT: &str = ".txt";
+
+/// Template libraries by grid side, built when first needed and kept for the next
+/// transcript (building one is the costly part of re-scoring a small trial).
+#[derive(Debug, Default)]
+pub struct Libraries {
+    by_size: BTreeMap<usize, TemplateLibrary>,
+}
+
+impl Libraries {
+    /// No library built yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The library for `size` x `size` grids (at most [`MAX_SIZE`]; callers check with
+    /// [`fits`]).
+    pub fn get(&mut self, size: usize) -> &TemplateLibrary {
+        self.by_size
+            .entry(size)
+            .or_insert_with(|| TemplateLibrary::new(size))
+    }
+}
+
+/// Whether a grid is small enough for the rules (masks hold at most [`MAX_SIZE`] x
+/// [`MAX_SIZE`] cells).
+pub fn fits(grid: &Grid) -> bool {
+    grid.rows() <= MAX_SIZE && grid.cols() <= MAX_SIZE
+}
+
+/// A model's name as it appears in a results folder: characters outside `[A-Za-z0-9._-]`
+/// become `-` (CONTRACT.md).
+pub fn model_dir_name(model: &str) -> String {
+    model
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// Path of maze `index` of a set, relative to an export's root:
+/// `experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy`.
+pub fn maze_file_path(rows: usize, cols: usize, shape: Shape, index: usize) -> String {
+    format!("{MAZES_DIR}/{rows}x{cols}/{shape}/{rows}x{cols}_{shape}_{index}{MAZE_FILE_EXT}")
+}
+
+/// Where a transcript sits in the export layout:
+/// `{encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ExportPath {
+    /// The encoding the maze was shown in.
+    pub encoding: Encoding,
+    /// The model's name as in the folder (`qwen` for the design's own results).
+    pub model: String,
+    /// Grid rows.
+    pub rows: usize,
+    /// Grid columns.
+    pub cols: usize,
+    /// The maze's shape.
+    pub shape: Shape,
+    /// Index `i` of the maze in its set.
+    pub maze: usize,
+    /// Index `k` of the trial on that maze.
+    pub trial: usize,
+}
+
+impl ExportPath {
+    /// Reads the layout from the last five components of `path` (`/` or `\` separated), so
+    /// a path below any folder works. `None` when the path is not in the layout.
+    pub fn parse(path: &str) -> Option<ExportPath> {
+        let parts: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
+        let [.., results, size, shape_dir, maze_file, trial_file] = parts[..] else {
+            return None;
+        };
+        let (encoding, model) = parse_results_dir(results)?;
+        let (rows, cols) = parse_size(size)?;
+        let shape = Shape::parse(shape_dir).ok()?;
+        let stem = maze_file.strip_suffix(MAZE_FILE_EXT)?;
+        let (prefix, index) = stem.rsplit_once('_')?;
+        let (file_size, file_shape) = prefix.split_once('_')?;
+        if parse_size(file_size)? != (rows, cols) || Shape::parse(file_shape).ok()? != shape {
+            return None;
+        }
+        Some(ExportPath {
+            encoding,
+            model: model.to_string(),
+            rows,
+            cols,
+            shape,
+            maze: parse_index(index)?,
+            trial: parse_index(trial_file.strip_suffix(TRANSCRIPT_EXT)?)?,
+        })
+    }
+
+    /// The path relative to an export's root (the reverse of [`ExportPath::parse`]).
+    pub fn render(&self) -> String {
+        let (r, c, s) = (self.rows, self.cols, self.shape);
+        format!(
+            "{}_{}{RESULTS_SUFFIX}/{r}x{c}/{s}/{r}x{c}_{s}_{}{MAZE_FILE_EXT}/{}{TRANSCRIPT_EXT}",
+            self.encoding,
+            model_dir_name(&self.model),
+            self.maze,
+            self.trial
+        )
+    }
+}
+
+fn parse_index(s: &str) -> Option<usize> {
+    s.bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| s.parse().ok())
+        .flatten()
+}
+
+fn parse_size(s: &str) -> Option<(usize, usize)> {
+    let (r, c) = s.split_once('x')?;
+    Some((parse_index(r)?, parse_index(c)?))
+}
+
+fn parse_results_dir(name: &str) -> Option<(Encoding, &str)> {
+    let rest = name.strip_suffix(RESULTS_SUFFIX)?;
+    Encoding::ALL.into_iter().find_map(|e| {
+        let model = rest.strip_prefix(e.name())?.strip_prefix('_')?;
+        (!model.is_empty()).then_some((e, model))
+    })
+}
+
+/// What a transcript's location says about it; each field may be unknown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Hints {
+    /// The encoding (else detected from the first message).
+    pub encoding: Option<Encoding>,
+    /// The shape (else classified from the maze's corridor).
+    pub shape: Option<Shape>,
+    /// Rows and columns (checked against the maze when known).
+    pub size: Option<(usize, usize)>,
+}
+
+impl From<&ExportPath> for Hints {
+    fn from(p: &ExportPath) -> Hints {
+        Hints {
+            encoding: Some(p.encoding),
+            shape: Some(p.shape),
+            size: Some((p.rows, p.cols)),
+        }
+    }
+}
+
+/// What the counted outcomes of a transcript rest on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// The replies were re-run through a trial.
+    Replies,
+    /// Only the recorded closing lines could be read (see the notes for why).
+    ClosingLines,
+}
+
+/// One phase of a re-scored transcript.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PhaseScore {
+    /// The phase.
+    pub phase: Phase,
+    /// What the closing line says (`None` when it is missing).
+    pub recorded: Option<Outcome>,
+    /// What re-running the replies gives (`None` when it could not be recomputed).
+    pub recomputed: Option<Outcome>,
+    /// The recomputed verdict's reason.
+    pub reason: Option<Reason>,
+    /// The recomputed verdict's explanation, as the app shows it.
+    pub explanation: Option<String>,
+}
+
+impl PhaseScore {
+    fn recorded(phase: Phase, recorded: Option<Outcome>) -> Self {
+        Self {
+            phase,
+            recorded,
+            recomputed: None,
+            reason: None,
+            explanation: None,
+        }
+    }
+
+    fn with_verdict(mut self, verdict: Option<&Verdict>) -> Self {
+        if let Some(v) = verdict {
+            self.recomputed = Some(v.outcome);
+            self.reason = Some(v.reason);
+            self.explanation = Some(v.explanation.clone());
+        }
+        self
+    }
+}
+
+/// A transcript re-scored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rescored {
+    /// Whether the replies were re-run or only the closing lines read.
+    pub basis: Basis,
+    /// Whether the transcript carries our `### user` / `### assistant` markers.
+    pub marked: bool,
+    /// The encoding the maze was shown in, when known.
+    pub encoding: Option<Encoding>,
+    /// The maze's shape, when known.
+    pub shape: Option<Shape>,
+    /// The maze's rows and columns, when it was read.
+    pub size: Option<(usize, usize)>,
+    /// Solve, recognize, generate.
+    pub phases: [PhaseScore; 3],
+    /// Irregularities found on the way, for people.
+    pub notes: Vec<String>,
+}
+
+impl Rescored {
+    fn closing_only(parsed: &ParsedTranscript, hints: &Hints, note: String) -> Self {
+        let closing = parsed.closing;
+        Self {
+            basis: Basis::ClosingLines,
+            marked: parsed.marked,
+            encoding: hints.encoding,
+            shape: hints.shape,
+            size: None,
+            phases: [0, 1, 2].map(|i| PhaseScore::recorded(PHASES[i], closing[i])),
+            notes: vec![note],
+        }
+    }
+
+    /// Whether the text is a transcript at all: it carries our markers or at least one
+    /// closing line.
+    pub fn is_transcript(&self) -> bool {
+        self.basis == Basis::Replies || self.phases.iter().any(|p| p.recorded.is_some())
+    }
+
+    /// The outcomes that count: recomputed when the replies were re-run, else recorded.
+    pub fn counted(&self) -> [Option<Outcome>; 3] {
+        self.phases.each_ref().map(|p| match self.basis {
+            Basis::Replies => p.recomputed,
+            Basis::ClosingLines => p.recorded,
+        })
+    }
+
+    /// The phases whose recorded closing line differs from the recomputed verdict (none
+    /// when the replies could not be re-run).
+    pub fn differences(&self) -> Vec<&PhaseScore> {
+        self.phases
+            .iter()
+            .filter(|p| self.basis == Basis::Replies && p.recorded != p.recomputed)
+            .collect()
+    }
+}
+
+/// The encoding a shown maze is written in: a coordinate list when a line starts with
+/// `Walls:`, else the matrix.
+pub fn detect_encoding(text: &str) -> Encoding {
+    if key_line(text, KEY_WALLS).is_some() {
+        Encoding::CoordList
+    } else {
+        Encoding::Matrix
+    }
+}
+
+/// Index of the last line of `lines` that starts with `key:` (ignoring case and markdown).
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    let key = format!("{}:", key.to_ascii_lowercase());
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| strip_markup(l).to_ascii_lowercase().starts_with(&key))
+        .map(|(i, _)| i)
+        .last()
+}
+
+/// Reads the maze a message shows (a prompt, or a maze file's text). The matrix is the last
+/// block of matrix rows; a coordinate list runs from its last `Walls:` line to the next
+/// blank line, and its size is the largest coordinate plus one (every cell is listed).
+/// Grids larger than [`MAX_SIZE`] are refused before they are built.
+pub fn read_shown_maze(text: &str, encoding: Encoding) -> Result<Grid, ParseError> {
+    if encoding == Encoding::Matrix {
+        return Encoding::Matrix.extract(text, 0, 0);
+    }
+    let start = key_line(text, KEY_WALLS)
+        .or_else(|| key_line(text, KEY_EMPTY))
+        .ok_or(ParseError::NoMazeFound)?;
+    let block: Vec<&str> = text
+        .lines()
+        .skip(start)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let block = block.join("\n");
+    let found = coordinates(&block);
+    let rows = found.iter().map(|c| c.pos.row + 1).max();
+    let cols = found.iter().map(|c| c.pos.col + 1).max();
+    let (Some(rows), Some(cols)) = (rows, cols) else {
+        return Err(ParseError::NoMazeFound);
+    };
+    if let Some(c) = found
+        .iter()
+        .find(|c| c.pos.row >= MAX_SIZE || c.pos.col >= MAX_SIZE)
+    {
+        return Err(ParseError::OutOfBounds { cell: c.pos });
+    }
+    Encoding::CoordList.parse_grid(&block, rows, cols)
+}
+
+/// The move limit a solve prompt announces ("at most N moves"), if it says.
+fn announced_move_limit(prompt: &str) -> Option<usize> {
+    const LEAD: &str = "at most ";
+    prompt.match_indices(LEAD).find_map(|(i, _)| {
+        let rest = &prompt[i + LEAD.len()..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits > 4 || !rest[digits..].starts_with(" move") {
+            return None;
+        }
+        rest[..digits].parse().ok()
+    })
+}
+
+/// The phase a trial's message opens, from its fixed heading.
+fn opened_phase(message: &str) -> Option<Phase> {
+    let m = message.trim_start();
+    [
+        (SOLVE_HEADING, Phase::Solve),
+        (RECOGNIZE_HEADING, Phase::Recognize),
+        (GENERATE_HEADING, Phase::Generate),
+    ]
+    .into_iter()
+    .find(|(h, _)| m.starts_with(h))
+    .map(|(_, p)| p)
+}
+
+/// Re-scores one transcript text (see the module documentation). Never panics.
+pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored {
+    let parsed = transcript::parse(text);
+    let closing_only = |note: String| Rescored::closing_only(&parsed, hints, note);
+    if !parsed.marked {
+        return closing_only(
+            "no ### user / ### assistant message markers: counted from the closing lines only"
+                .into(),
+        );
+    }
+    let Some(first) = parsed.messages.iter().find(|m| m.role == Role::User) else {
+        return closing_only("no message from the trial, so no maze to replay on".into());
+    };
+    let encoding = hints
+        .encoding
+        .unwrap_or_else(|| detect_encoding(&first.content));
+    let grid = match read_shown_maze(&first.content, encoding) {
+        Ok(g) if fits(&g) => g,
+        Ok(g) => {
+            return closing_only(format!(
+                "the maze in the first message is {}x{}, larger than {MAX_SIZE}x{MAX_SIZE}",
+                g.rows(),
+                g.cols()
+            ))
+        }
+        Err(e) => {
+            return closing_only(format!(
+                "the maze in the first message cannot be read in the {encoding} encoding: {e}"
+            ))
+        }
+    };
+    let maze = match Maze::from_grid(grid) {
+        Ok(m) => m,
+        Err(e) => {
+            return closing_only(format!(
+                "the maze in the first message is not playable: {e}"
+            ))
+        }
+    };
+    let mut notes = Vec::new();
+    let size = (maze.rows(), maze.cols());
+    if let Some((r, c)) = hints.size.filter(|&s| s != size) {
+        notes.push(format!(
+            "the folder says {r}x{c} but the maze is {}x{}",
+            size.0, size.1
+        ));
+    }
+    let library = libraries.get(maze.rows());
+    let classified = library.classify(&maze.open_mask());
+    let shape = match (hints.shape, classified) {
+        (Some(s), Some(c)) if s != c => {
+            notes.push(format!(
+                "the folder says {s} but the maze's corridor is a {c}; scored as {s}"
+            ));
+            s
+        }
+        (Some(s), _) | (None, Some(s)) => s,
+        (None, None) => return closing_only(
+            "the shape is unknown: the path does not say and the corridor is none of our shapes"
+                .into(),
+        ),
+    };
+    let move_limit = announced_move_limit(&first.content).unwrap_or(DEFAULT_MOVE_LIMIT);
+    let setup = TrialSetup {
+        move_limit,
+        ..TrialSetup::new(shape, encoding, maze)
+    };
+
+    // The replies of each phase, split by the headings of the trial's messages.
+    let mut replies: [Vec<&str>; 3] = Default::default();
+    let mut current = 0;
+    for m in &parsed.messages {
+        match m.role {
+            Role::User => {
+                if let Some(p) = opened_phase(&m.content) {
+                    current = PHASES.iter().position(|&q| q == p).unwrap_or(current);
+                }
+            }
+            Role::Assistant => replies[current].push(&m.content),
+        }
+    }
+
+    let mut trial = Trial::new(setup);
+    let mut used = 0;
+    for reply in &replies[0] {
+        if trial.phase() != Phase::Solve {
+            break;
+        }
+        trial.submit_move(reply);
+        used += 1;
+    }
+    let recorded = replies[0].len();
+    if used < recorded {
+        notes.push(format!(
+            "the solve phase ended after {used} of the {recorded} recorded moves; the rest were not scored"
+        ));
+    } else if trial.phase() == Phase::Solve {
+        notes.push(format!(
+            "the {recorded} recorded moves ran out before the solve phase ended"
+        ));
+    }
+    let recognition = replies[1].first().map(|r| trial.submit_recognition(r));
+    let generation = replies[2]
+        .first()
+        .map(|r| trial.submit_generation(r, library));
+    for (i, name) in [(1, "recognition"), (2, "generation")] {
+        match replies[i].len() {
+            0 => notes.push(format!("no {name} reply was recorded")),
+            1 => {}
+            n => notes.push(format!(
+                "{n} {name} replies were recorded; the first was scored"
+            )),
+        }
+    }
+    let verdicts = [trial.solve_verdict().cloned(), recognition, generation];
+    Rescored {
+        basis: Basis::Replies,
+        marked: true,
+        encoding: Some(encoding),
+        shape: Some(shape),
+        size: Some(size),
+        phases: [0, 1, 2].map(|i| {
+            PhaseScore::recorded(PHASES[i], parsed.closing[i]).with_verdict(verdicts[i].as_ref())
+        }),
+        notes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::generate::generate_one;
+
+    fn played(shape: Shape, encoding: Encoding, replies: &[&str], move_limit: usize) -> Trial {
+        let lib = TemplateLibrary::new(5);
+        let maze = generate_one(shape, 3, 11, &lib).expect("maze");
+        let setup = TrialSetup {
+            move_limit,
+            ..TrialSetup::new(shape, encoding, maze)
+        };
+        let mut t = Trial::new(setup);
+        for r in replies {
+            t.submit(r, &lib);
+        }
+        t
+    }
+
+    /// The shortest-path replies, then a recognition and a generation reply.
+    fn solved(shape: Shape, encoding: Encoding, recognition: &str, generation: &str) -> Trial {
+        let t = played(shape, encoding, &[], DEFAULT_MOVE_LIMIT);
+        let path = t
+            .setup()
+            .maze
+            .shortest_path(shape.movement())
+            .expect("solvable");
+        let mut replies: Vec<String> = path[1..].iter().map(|p| format!("Move: {p}")).collect();
+        replies.push(recognition.to_string());
+        replies.push(generation.to_string());
+        let refs: Vec<&str> = replies.iter().map(String::as_str).collect();
+        played(shape, encoding, &refs, DEFAULT_MOVE_LIMIT)
+    }
+
+    #[test]
+    fn transcripts_of_every_shape_and_encoding_rescore_to_their_recorded_verdicts() {
+        for shape in Shape::ALL {
+            for enc in Encoding::ALL {
+                let t = solved(shape, enc, &format!("Shape: {shape}"), "no maze");
+                let text = t.transcript().expect("done");
+                for hints in [
+                    Hints::default(),
+                    Hints {
+                        encoding: Some(enc),
+                        shape: Some(shape),
+                        size: Some((5, 5)),
+                    },
+                ] {
+                    let r = rescore(&text, &hints, &mut Libraries::new());
+                    assert_eq!(r.basis, Basis::Replies, "{shape} {enc}: {:?}", r.notes);
+                    assert_eq!(
+                        (r.encoding, r.shape),
+                        (Some(enc), Some(shape)),
+                        "{shape} {enc}: found from the text"
+                    );
+                    assert_eq!(r.counted(), t.outcomes(), "{shape} {enc}: outcomes");
+                    assert!(
+                        r.differences().is_empty(),
+                        "{shape} {enc}: {:?}",
+                        r.differences()
+                    );
+                    assert!(r.notes.is_empty(), "{shape} {enc}: {:?}", r.notes);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_edited_reply_shows_up_as_a_difference() {
+        let t = solved(Shape::Square, Encoding::Matrix, "Shape: square", "nothing");
+        let text = t.transcript().expect("done");
+        let tampered = text.replacen("Shape: square", "Shape: triangle", 1);
+        assert_ne!(text, tampered, "the recognition reply is in the transcript");
+        let r = rescore(&tampered, &Hints::default(), &mut Libraries::new());
+        let diffs = r.differences();
+        assert_eq!(diffs.len(), 1, "only recognition changed: {diffs:?}");
+        assert_eq!(diffs[0].phase, Phase::Recognize);
+        assert_eq!(
+            (diffs[0].recorded, diffs[0].recomputed),
+            (Some(Outcome::Success), Some(Outcome::Fail))
+        );
+        assert_eq!(diffs[0].reason, Some(Reason::WrongShape));
+    }
+
+    #[test]
+    fn a_solve_phase_that_now_ends_earlier_is_reported_with_the_unscored_moves() {
+        let t = solved(Shape::Cross, Encoding::CoordList, "Shape: cross", "nothing");
+        let text = t.transcript().expect("done");
+        let first = t
+            .messages()
+            .iter()
+            .find(|m| m.role == Role::Assistant)
+            .expect("a move");
+        let tampered = text.replacen(&first.content, "Move: (99, 99)", 1);
+        let r = rescore(&tampered, &Hints::default(), &mut Libraries::new());
+        assert_eq!(
+            r.phases[0].reason,
+            Some(Reason::OutOfBounds),
+            "{:?}",
+            r.phases[0]
+        );
+        assert_eq!(
+            r.differences().len(),
+            1,
+            "solve differs: {:?}",
+            r.differences()
+        );
+        assert!(
+            r.notes.iter().any(|n| n.contains("ended after 1 of")),
+            "{:?}",
+            r.notes
+        );
+    }
+
+    #[test]
+    fn the_announced_move_limit_is_replayed() {
+        let t = played(Shape::Square, Encoding::Matrix, &[], 3);
+        let start = t.current().player();
+        let away = t
+            .current()
+            .open_mask()
+            .cells()
+            .into_iter()
+            .find(|&q| Shape::Square.movement().is_step(start, q) && q != t.current().goal())
+            .expect("a neighbour");
+        let moves = [away, start, away].map(|p| format!("Move: {p}"));
+        let mut replies: Vec<&str> = moves.iter().map(String::as_str).collect();
+        replies.extend(["square", "no maze"]);
+        let t = played(Shape::Square, Encoding::Matrix, &replies, 3);
+        assert_eq!(
+            t.solve_verdict().map(|v| v.reason),
+            Some(Reason::MoveLimit),
+            "three moves hit the limit"
+        );
+        let r = rescore(
+            &t.transcript().expect("done"),
+            &Hints::default(),
+            &mut Libraries::new(),
+        );
+        assert_eq!(r.phases[0].reason, Some(Reason::MoveLimit), "{:?}", r.notes);
+        assert!(r.differences().is_empty(), "{:?}", r.differences());
+    }
+
+    #[test]
+    fn foreign_and_unreadable_transcripts_fall_back_to_their_closing_lines() {
+        let mut libs = Libraries::new();
+        let foreign = rescore(
+            "Q\nA: (1,1)\nSOLVE: SUCCESS\nRECOGNIZE: FAIL\nGENERATE: FAIL\n",
+            &Hints::default(),
+            &mut libs,
+        );
+        assert_eq!(foreign.basis, Basis::ClosingLines);
+        assert_eq!(
+            foreign.counted(),
+            [
+                Some(Outcome::Success),
+                Some(Outcome::Fail),
+                Some(Outcome::Fail)
+            ]
+        );
+        assert!(
+            foreign.differences().is_empty(),
+            "nothing recomputed, nothing to differ"
+        );
+        assert!(foreign.notes[0].contains("markers"), "{:?}", foreign.notes);
+        let no_maze = rescore(
+            "### user\nhello\n### assistant\n(0,1)\nSOLVE: FAIL\n",
+            &Hints::default(),
+            &mut libs,
+        );
+        assert_eq!(no_maze.basis, Basis::ClosingLines);
+        assert!(
+            no_maze.notes[0].contains("cannot be read"),
+            "{:?}",
+            no_maze.notes
+        );
+        assert!(!rescore("a shopping list", &Hints::default(), &mut libs).is_transcript());
+    }
+
+    #[test]
+    fn a_coordinate_list_maze_is_read_at_the_size_of_its_largest_coordinate() {
+        let g = Encoding::Matrix
+            .parse_grid("1 0 P\n0 0 1\nG 1 1", 3, 3)
+            .expect("grid");
+        let shown = format!(
+            "Here:\n\n{}\n\nReply with (row, col)",
+            Encoding::CoordList.render(&g)
+        );
+        assert_eq!(detect_encoding(&shown), Encoding::CoordList);
+        assert_eq!(read_shown_maze(&shown, Encoding::CoordList), Ok(g));
+        let huge = "Walls: (0,0), (40, 40)\nEmpty:\nPlayer position: (0,1)\nGoal: (1,0)";
+        assert!(matches!(
+            read_shown_maze(huge, Encoding::CoordList),
+            Err(ParseError::OutOfBounds { .. })
+        ));
+    }
+
+    #[test]
+    fn export_paths_round_trip_and_foreign_paths_are_refused() {
+        let p = ExportPath {
+            encoding: Encoding::CoordList,
+            model: "qwen".into(),
+            rows: 5,
+            cols: 5,
+            shape: Shape::C,
+            maze: 12,
+            trial: 3,
+        };
+        let text = p.render();
+        assert_eq!(text, "coord_list_qwen_results/5x5/C/5x5_C_12.npy/3.txt");
+        assert_eq!(
+            ExportPath::parse(&format!("/data/run 1/{text}")),
+            Some(p.clone()),
+            "any folder above"
+        );
+        for bad in [
+            "coord_list_results/5x5/C/5x5_C_12.npy/3.txt",
+            "json_qwen_results/5x5/C/5x5_C_12.npy/3.txt",
+            "coord_list_qwen_results/5x5/C/5x5_Z_12.npy/3.txt",
+            "coord_list_qwen_results/5x5/C/7x7_C_12.npy/3.txt",
+            "coord_list_qwen_results/5x5/C/5x5_C_+1.npy/3.txt",
+            "coord_list_qwen_results/5x5/C/5x5_C_12.npy/notes.txt",
+            "5x5_C_12.npy/3.txt",
+        ] {
+            assert_eq!(ExportPath::parse(bad), None, "{bad}");
+        }
+        assert_eq!(model_dir_name("openai/gpt-4o mini"), "openai-gpt-4o-mini");
+        assert_eq!(
+            maze_file_path(5, 5, Shape::Z, 0),
+            "experiment_mazes/5x5/Z/5x5_Z_0.npy"
+        );
+    }
+
+    /// proptest is a native-only dev-dependency.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod never_panics {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn rescoring_arbitrary_text_never_panics(body in ".{0,400}", tail in prop::sample::select(vec!["", "\nSOLVE: FAIL\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n"])) {
+                let mut libs = Libraries::new();
+                let _ = rescore(&format!("{body}{tail}"), &Hints::default(), &mut libs);
+                let marked = format!("### user\n{SOLVE_HEADING}\n1 0 P 0 G\n1 1 1 1 1\n### assistant\n{body}\n### user\n{RECOGNIZE_HEADING}\n### assistant\n{body}\n### user\n{GENERATE_HEADING}\n### assistant\n{body}{tail}");
+                let _ = rescore(&marked, &Hints::default(), &mut libs);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Running the built `shapemaze` binary from integration tests (only they know where
+//! cargo put it, so the example that shares `support` leaves this module out).
+
+use serde_json::Value;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// The result of one run of the binary.
+pub struct Run {
+    /// Exit status (-1 when killed by a signal).
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    fn of(out: Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+
+    /// The single JSON object printed.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(self.stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}):\n{}", self.stdout))
+    }
+
+    /// Asserts a usage failure: status 2, nothing on stdout, one line on stderr containing
+    /// `needle`.
+    pub fn assert_usage_error(&self, needle: &str, what: &str) {
+        assert_eq!(
+            self.code, 2,
+            "{what}: exit status (stderr: {})",
+            self.stderr
+        );
+        assert_eq!(
+            self.stderr.lines().count(),
+            1,
+            "{what}: one line on stderr, got:\n{}",
+            self.stderr
+        );
+        assert!(
+            self.stderr.starts_with("shapemaze: error: "),
+            "{what}: {}",
+            self.stderr
+        );
+        assert!(
+            self.stderr.contains(needle),
+            "{what}: stderr should mention '{needle}': {}",
+            self.stderr
+        );
+        assert!(!self.stderr.contains("panicked"), "{what}: {}", self.stderr);
+    }
+}
+
+/// Runs the binary with `args` and an empty stdin.
+pub fn shapemaze(args: &[&str]) -> Run {
+    shapemaze_with_stdin(args, b"")
+}
+
+/// Runs the binary with `args`, feeding `stdin`.
+pub fn shapemaze_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shapemaze"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(mut input) = child.stdin.take() {
+        // A command that does not read stdin may close it first: ignore that.
+        let _ = input.write_all(stdin);
+    }
+    Run::of(child.wait_with_output().expect("the binary finishes"))
+}
+
+/// A temporary path as text.
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().expect("temporary paths are UTF-8")
+}
