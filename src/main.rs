@@ -2,7 +2,10 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    console_error_panic_hook::set_once();
+    // A panic is a bug: say so in the console with its message and place.
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&format!("Shapemaze hit a bug: {info}").into());
+    }));
     leptos::mount::mount_to_body(shapemaze::app::App);
 }
 

@@ -75,7 +75,12 @@ impl Encoding {
         Encoding::ALL
             .into_iter()
             .find(|e| e.name() == t)
-            .ok_or_else(|| format!("unknown encoding '{}': choose matrix or coord_list", s.trim()))
+            .ok_or_else(|| {
+                format!(
+                    "unknown encoding '{}': choose matrix or coord_list",
+                    s.trim()
+                )
+            })
     }
 
     /// Renders `grid` in this encoding with the default coordinate spacing `(0, 3)`.
@@ -434,7 +439,9 @@ mod tests {
 
     fn sample() -> Grid {
         let text = "1 0 0 P\n0 1 1 0\n0 0 0 0\n1 1 0 G";
-        Encoding::Matrix.parse_grid(text, 4, 4).expect("valid matrix")
+        Encoding::Matrix
+            .parse_grid(text, 4, 4)
+            .expect("valid matrix")
     }
 
     #[test]
@@ -443,7 +450,11 @@ mod tests {
         for e in Encoding::ALL {
             for style in [CoordStyle::Spaced, CoordStyle::Compact] {
                 let text = e.render_with(&g, style);
-                assert_eq!(e.parse_grid(&text, 4, 4), Ok(g.clone()), "{e} {style:?}:\n{text}");
+                assert_eq!(
+                    e.parse_grid(&text, 4, 4),
+                    Ok(g.clone()),
+                    "{e} {style:?}:\n{text}"
+                );
                 assert_eq!(e.extract(&text, 4, 4), Ok(g.clone()), "{e} extract");
             }
         }
@@ -456,7 +467,10 @@ mod tests {
             text,
             "Walls: (0, 0), (1, 1), (1, 2), (3, 0), (3, 1)\nEmpty: (0, 1), (0, 2), (1, 0), (1, 3), (2, 0), (2, 1), (2, 2), (2, 3), (3, 2)\nPlayer position: (0, 3)\nGoal: (3, 3)"
         );
-        assert_eq!(Encoding::Matrix.render(&sample()), "1 0 0 P\n0 1 1 0\n0 0 0 0\n1 1 0 G");
+        assert_eq!(
+            Encoding::Matrix.render(&sample()),
+            "1 0 0 P\n0 1 1 0\n0 0 0 0\n1 1 0 G"
+        );
     }
 
     #[test]
@@ -464,7 +478,9 @@ mod tests {
         let doc = "Walls: (0,0), (1,1), (1,2), (3,0), (3,1)\nEmpty: (0,1), (0,2), (1,0), (2,0), (2,1), (2,2), (2,3), (3,2)\nPlayer position: (0,3)\nGoal: (3,3)";
         assert_eq!(
             Encoding::CoordList.parse_grid(doc, 4, 4),
-            Err(ParseError::MissingCell { cell: Pos::new(1, 3) })
+            Err(ParseError::MissingCell {
+                cell: Pos::new(1, 3)
+            })
         );
     }
 
@@ -473,12 +489,16 @@ mod tests {
         let dup = "Walls: (0,0), (0,0)\nEmpty:\nPlayer position: (0,1)\nGoal: (1,1)";
         assert_eq!(
             Encoding::CoordList.parse_grid(dup, 2, 2),
-            Err(ParseError::DuplicateCell { cell: Pos::new(0, 0) })
+            Err(ParseError::DuplicateCell {
+                cell: Pos::new(0, 0)
+            })
         );
         let oob = "Walls: (0,0), (1,0), (2,0)\nEmpty:\nPlayer position: (0,1)\nGoal: (1,1)";
         assert_eq!(
             Encoding::CoordList.parse_grid(oob, 2, 2),
-            Err(ParseError::OutOfBounds { cell: Pos::new(2, 0) })
+            Err(ParseError::OutOfBounds {
+                cell: Pos::new(2, 0)
+            })
         );
     }
 
@@ -501,14 +521,24 @@ mod tests {
         let bad = "1 0 X P\n0 1 1 0";
         assert_eq!(
             Encoding::Matrix.extract(bad, 2, 4),
-            Err(ParseError::InvalidSymbol { symbol: "X".into(), row: 0 })
+            Err(ParseError::InvalidSymbol {
+                symbol: "X".into(),
+                row: 0
+            })
         );
         let ragged = "1 0 0 P\n0 1 1\n0 0 G 0";
         assert_eq!(
             Encoding::Matrix.extract(ragged, 3, 4),
-            Err(ParseError::NotRectangular { row: 1, len: 3, expected: 4 })
+            Err(ParseError::NotRectangular {
+                row: 1,
+                len: 3,
+                expected: 4
+            })
         );
-        assert_eq!(Encoding::Matrix.extract("no maze here", 4, 4), Err(ParseError::NoMazeFound));
+        assert_eq!(
+            Encoding::Matrix.extract("no maze here", 4, 4),
+            Err(ParseError::NoMazeFound)
+        );
     }
 
     #[test]

@@ -168,6 +168,23 @@ pub fn generate_one(
     })
 }
 
+/// A 64-bit fingerprint of a maze list (FNV-1a over the mazes' matrix encodings), for
+/// checking that two machines, or the browser and the command line, hold the same set.
+pub fn fingerprint(mazes: &[Maze]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for m in mazes {
+        for b in super::encoding::Encoding::Matrix
+            .render(m.grid())
+            .bytes()
+            .chain([b'\n', b'\n'])
+        {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
 /// How many mazes of a set have each shortest-path length.
 pub fn path_length_histogram(mazes: &[Maze], shape: Shape) -> BTreeMap<usize, usize> {
     let mut h = BTreeMap::new();
@@ -194,11 +211,20 @@ mod tests {
                 assert_eq!(set.len(), 30);
                 for (i, m) in set.iter().enumerate() {
                     assert_ne!(m.player(), m.goal(), "{shape} {n} #{i}");
-                    assert!(lib.matches(shape, &m.open_mask()), "{shape} {n} #{i} corridor is a template");
+                    assert!(
+                        lib.matches(shape, &m.open_mask()),
+                        "{shape} {n} #{i} corridor is a template"
+                    );
                     let d = m.shortest_path_len(shape.movement()).expect("solvable");
-                    assert!((MIN_PATH..=MAX_PATH).contains(&d), "{shape} {n} #{i}: path {d}");
+                    assert!(
+                        (MIN_PATH..=MAX_PATH).contains(&d),
+                        "{shape} {n} #{i}: path {d}"
+                    );
                 }
-                let distinct: BTreeSet<_> = set.iter().map(|m| Encoding::Matrix.render(m.grid())).collect();
+                let distinct: BTreeSet<_> = set
+                    .iter()
+                    .map(|m| Encoding::Matrix.render(m.grid()))
+                    .collect();
                 assert_eq!(distinct.len(), 30, "{shape} {n}: duplicates in the set");
             }
         }
@@ -221,10 +247,16 @@ mod tests {
     fn asking_for_more_mazes_than_exist_is_a_clear_error() {
         let lib = TemplateLibrary::new(5);
         let available = distinct_mazes(Shape::Cross, &lib);
-        assert_eq!(available, 36, "the 5x5 X has 36 P/G placements; the 3x3 X none");
+        assert_eq!(
+            available, 36,
+            "the 5x5 X has 36 P/G placements; the 3x3 X none"
+        );
         assert!(generate_set(Shape::Cross, available, 1, &lib).is_ok());
         let err = generate_set(Shape::Cross, available + 1, 1, &lib).expect_err("too many");
-        assert!(err.to_string().contains("only 36 distinct cross mazes"), "{err}");
+        assert!(
+            err.to_string().contains("only 36 distinct cross mazes"),
+            "{err}"
+        );
     }
 
     #[test]

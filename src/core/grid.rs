@@ -190,7 +190,8 @@ impl Grid {
 
     /// The tile at `p`, or `None` outside the grid.
     pub fn get(&self, p: Pos) -> Option<Tile> {
-        self.contains(p).then(|| self.tiles[p.row * self.cols + p.col])
+        self.contains(p)
+            .then(|| self.tiles[p.row * self.cols + p.col])
     }
 
     /// Sets the tile at `p`; positions outside the grid are ignored.
@@ -374,8 +375,12 @@ pub enum MazeError {
 impl fmt::Display for MazeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MazeError::PlayerCount(n) => write!(f, "the maze must have exactly one player P, it has {n}"),
-            MazeError::GoalCount(n) => write!(f, "the maze must have exactly one goal G, it has {n}"),
+            MazeError::PlayerCount(n) => {
+                write!(f, "the maze must have exactly one player P, it has {n}")
+            }
+            MazeError::GoalCount(n) => {
+                write!(f, "the maze must have exactly one goal G, it has {n}")
+            }
         }
     }
 }
@@ -450,6 +455,14 @@ impl Maze {
         m
     }
 
+    /// The tiles as a person sees them: like [`Maze::grid`], but with the player drawn on
+    /// the goal once it stands there (the text encodings keep showing `G`).
+    pub fn display_grid(&self) -> Grid {
+        let mut g = self.grid.clone();
+        g.set(self.player, Tile::Player);
+        g
+    }
+
     /// Length of the shortest path from player to goal under `movement`, if any.
     pub fn shortest_path_len(&self, movement: Movement) -> Option<usize> {
         self.open_mask().distance(self.player, self.goal, movement)
@@ -468,7 +481,16 @@ mod tests {
 
     fn ring3() -> Mask {
         let mut m = Mask::empty(5, 5);
-        for p in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)] {
+        for p in [
+            (0, 0),
+            (0, 1),
+            (0, 2),
+            (1, 0),
+            (1, 2),
+            (2, 0),
+            (2, 1),
+            (2, 2),
+        ] {
             m.insert(Pos::new(p.0, p.1));
         }
         m
@@ -478,7 +500,10 @@ mod tests {
     fn four_way_steps_exclude_diagonals_and_eight_way_include_them() {
         let a = Pos::new(2, 2);
         assert!(Movement::Four.is_step(a, Pos::new(1, 2)));
-        assert!(!Movement::Four.is_step(a, Pos::new(1, 1)), "diagonal under 4-way");
+        assert!(
+            !Movement::Four.is_step(a, Pos::new(1, 1)),
+            "diagonal under 4-way"
+        );
         assert!(Movement::Eight.is_step(a, Pos::new(1, 1)));
         assert!(!Movement::Eight.is_step(a, a), "staying put is not a step");
         assert!(!Movement::Eight.is_step(a, Pos::new(0, 2)), "two rows away");
@@ -489,9 +514,18 @@ mod tests {
         let m = ring3();
         assert_eq!(m.len(), 8);
         assert!(m.is_connected(Movement::Four));
-        assert_eq!(m.distance(Pos::new(0, 0), Pos::new(2, 2), Movement::Four), Some(4));
-        assert_eq!(m.distance(Pos::new(0, 0), Pos::new(2, 2), Movement::Eight), Some(3));
-        assert_eq!(m.distance(Pos::new(0, 0), Pos::new(1, 1), Movement::Four), None);
+        assert_eq!(
+            m.distance(Pos::new(0, 0), Pos::new(2, 2), Movement::Four),
+            Some(4)
+        );
+        assert_eq!(
+            m.distance(Pos::new(0, 0), Pos::new(2, 2), Movement::Eight),
+            Some(3)
+        );
+        assert_eq!(
+            m.distance(Pos::new(0, 0), Pos::new(1, 1), Movement::Four),
+            None
+        );
         let path = m
             .shortest_path(Pos::new(0, 0), Pos::new(2, 2), Movement::Four)
             .expect("ring is connected");
@@ -519,7 +553,22 @@ mod tests {
         let moved = m.with_player_at(Pos::new(0, 1));
         assert_eq!(moved.grid().get(Pos::new(0, 0)), Some(Tile::Empty));
         assert_eq!(moved.grid().get(Pos::new(0, 1)), Some(Tile::Player));
-        assert_eq!(moved.open_mask(), m.open_mask(), "the corridor never changes");
+        assert_eq!(
+            moved.open_mask(),
+            m.open_mask(),
+            "the corridor never changes"
+        );
+        let arrived = m.with_player_at(Pos::new(2, 2));
+        assert_eq!(
+            arrived.grid().get(Pos::new(2, 2)),
+            Some(Tile::Goal),
+            "text keeps the goal"
+        );
+        assert_eq!(
+            arrived.display_grid().get(Pos::new(2, 2)),
+            Some(Tile::Player),
+            "people see the player"
+        );
     }
 
     #[test]

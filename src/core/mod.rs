@@ -9,6 +9,7 @@ pub mod grid;
 pub mod npy;
 pub mod prompt;
 pub mod rescore;
+pub mod settings;
 pub mod shape;
 pub mod templates;
 pub mod text;

@@ -55,13 +55,31 @@ impl fmt::Display for NpyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NpyError::NotNpy => write!(f, "not a NumPy .npy file (the magic bytes are missing)"),
-            NpyError::Version(a, b) => write!(f, "NPY format version {a}.{b} is not supported (1.0, 2.0 and 3.0 are)"),
+            NpyError::Version(a, b) => write!(
+                f,
+                "NPY format version {a}.{b} is not supported (1.0, 2.0 and 3.0 are)"
+            ),
             NpyError::Header(h) => write!(f, "the NPY header is unreadable: {h}"),
-            NpyError::Dtype(d) => write!(f, "dtype {d} cannot hold maze codes: use an integer dtype such as <i8"),
-            NpyError::FortranOrder => write!(f, "the array is stored in Fortran order: save it with numpy.ascontiguousarray first"),
-            NpyError::Shape(s) => write!(f, "the array has shape {s}: a maze is a 2-D array (rows, cols)"),
-            NpyError::Truncated { needed, found } => write!(f, "the file is cut short: {needed} data bytes expected, {found} present"),
-            NpyError::Code { cell, value } => write!(f, "cell {cell} holds {value}: maze codes are 0 wall, 1 path, 2 player, 3 goal"),
+            NpyError::Dtype(d) => write!(
+                f,
+                "dtype {d} cannot hold maze codes: use an integer dtype such as <i8"
+            ),
+            NpyError::FortranOrder => write!(
+                f,
+                "the array is stored in Fortran order: save it with numpy.ascontiguousarray first"
+            ),
+            NpyError::Shape(s) => write!(
+                f,
+                "the array has shape {s}: a maze is a 2-D array (rows, cols)"
+            ),
+            NpyError::Truncated { needed, found } => write!(
+                f,
+                "the file is cut short: {needed} data bytes expected, {found} present"
+            ),
+            NpyError::Code { cell, value } => write!(
+                f,
+                "cell {cell} holds {value}: maze codes are 0 wall, 1 path, 2 player, 3 goal"
+            ),
         }
     }
 }
@@ -112,7 +130,9 @@ pub fn read(bytes: &[u8]) -> Result<Grid, NpyError> {
     let (header_len, start): (usize, usize) = match major {
         1 => (usize::from(u16::from_le_bytes([bytes[8], bytes[9]])), 10),
         2 | 3 => {
-            let b = bytes.get(8..12).ok_or(NpyError::Header("cut short".into()))?;
+            let b = bytes
+                .get(8..12)
+                .ok_or(NpyError::Header("cut short".into()))?;
             (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize, 12)
         }
         _ => return Err(NpyError::Version(major, minor)),
@@ -122,7 +142,8 @@ pub fn read(bytes: &[u8]) -> Result<Grid, NpyError> {
         .ok_or(NpyError::Header("cut short".into()))?;
     let header = std::str::from_utf8(header).map_err(|_| NpyError::Header("not text".into()))?;
     let descr = dict_value(header, "descr").ok_or(NpyError::Header("no 'descr'".into()))?;
-    let fortran = dict_value(header, "fortran_order").ok_or(NpyError::Header("no 'fortran_order'".into()))?;
+    let fortran =
+        dict_value(header, "fortran_order").ok_or(NpyError::Header("no 'fortran_order'".into()))?;
     let shape = dict_value(header, "shape").ok_or(NpyError::Header("no 'shape'".into()))?;
     if fortran.trim() == "True" {
         return Err(NpyError::FortranOrder);
@@ -148,7 +169,10 @@ pub fn read(bytes: &[u8]) -> Result<Grid, NpyError> {
     let data = &bytes[start + header_len..];
     let needed = rows * cols * dtype.size;
     if data.len() < needed {
-        return Err(NpyError::Truncated { needed, found: data.len() });
+        return Err(NpyError::Truncated {
+            needed,
+            found: data.len(),
+        });
     }
     let mut grid = Grid::walls(rows, cols);
     for (i, chunk) in data[..needed].chunks_exact(dtype.size).enumerate() {
@@ -165,7 +189,9 @@ pub fn read(bytes: &[u8]) -> Result<Grid, NpyError> {
 
 /// The text after `'key':` in a header dict, up to the next top-level comma.
 fn dict_value<'a>(header: &'a str, key: &str) -> Option<&'a str> {
-    let at = header.find(&format!("'{key}'")).or_else(|| header.find(&format!("\"{key}\"")))?;
+    let at = header
+        .find(&format!("'{key}'"))
+        .or_else(|| header.find(&format!("\"{key}\"")))?;
     let rest = &header[at + key.len() + 2..];
     let rest = rest.trim_start().strip_prefix(':')?;
     let mut depth = 0i32;
@@ -272,7 +298,11 @@ mod tests {
 
     fn grid() -> Grid {
         Encoding::Matrix
-            .parse_grid("1 0 0 P 1\n0 1 1 0 1\n0 0 0 0 1\n1 1 0 G 1\n1 1 1 1 1", 5, 5)
+            .parse_grid(
+                "1 0 0 P 1\n0 1 1 0 1\n0 0 0 0 1\n1 1 0 G 1\n1 1 1 1 1",
+                5,
+                5,
+            )
             .expect("valid")
     }
 
@@ -309,13 +339,22 @@ mod tests {
     #[test]
     fn other_dtypes_byte_orders_and_versions_are_read() {
         let codes = [0u8, 1, 2, 3];
-        let h = |d: &str| format!("{{'descr': '{d}', 'fortran_order': False, 'shape': (2, 2), }}\n");
+        let h =
+            |d: &str| format!("{{'descr': '{d}', 'fortran_order': False, 'shape': (2, 2), }}\n");
         let u1 = with_header(1, &h("|u1"), &codes);
-        let expect = Encoding::Matrix.parse_grid("1 0\nP G", 2, 2).expect("valid");
+        let expect = Encoding::Matrix
+            .parse_grid("1 0\nP G", 2, 2)
+            .expect("valid");
         assert_eq!(read(&u1), Ok(expect.clone()));
-        let be: Vec<u8> = codes.iter().flat_map(|&c| i32::from(c).to_be_bytes()).collect();
+        let be: Vec<u8> = codes
+            .iter()
+            .flat_map(|&c| i32::from(c).to_be_bytes())
+            .collect();
         assert_eq!(read(&with_header(2, &h(">i4"), &be)), Ok(expect.clone()));
-        let f8: Vec<u8> = codes.iter().flat_map(|&c| f64::from(c).to_le_bytes()).collect();
+        let f8: Vec<u8> = codes
+            .iter()
+            .flat_map(|&c| f64::from(c).to_le_bytes())
+            .collect();
         assert_eq!(read(&with_header(3, &h("<f8"), &f8)), Ok(expect));
     }
 
@@ -323,18 +362,39 @@ mod tests {
     fn bad_files_are_refused_with_a_reason() {
         assert_eq!(read(b"hello"), Err(NpyError::NotNpy));
         let f = "{'descr': '<i8', 'fortran_order': True, 'shape': (2, 2), }\n";
-        assert_eq!(read(&with_header(1, f, &[0; 32])), Err(NpyError::FortranOrder));
+        assert_eq!(
+            read(&with_header(1, f, &[0; 32])),
+            Err(NpyError::FortranOrder)
+        );
         let three = "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 2, 2), }\n";
-        assert!(matches!(read(&with_header(1, three, &[0; 64])), Err(NpyError::Shape(_))));
+        assert!(matches!(
+            read(&with_header(1, three, &[0; 64])),
+            Err(NpyError::Shape(_))
+        ));
         let short = "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 2), }\n";
-        assert!(matches!(read(&with_header(1, short, &[0; 8])), Err(NpyError::Truncated { .. })));
+        assert!(matches!(
+            read(&with_header(1, short, &[0; 8])),
+            Err(NpyError::Truncated { .. })
+        ));
         let bad = "{'descr': '|u1', 'fortran_order': False, 'shape': (1, 2), }\n";
-        assert!(matches!(read(&with_header(1, bad, &[0, 7])), Err(NpyError::Code { .. })));
+        assert!(matches!(
+            read(&with_header(1, bad, &[0, 7])),
+            Err(NpyError::Code { .. })
+        ));
         let half: Vec<u8> = [0.5f64, 1.0].iter().flat_map(|f| f.to_le_bytes()).collect();
         let fl = "{'descr': '<f8', 'fortran_order': False, 'shape': (1, 2), }\n";
-        assert!(matches!(read(&with_header(1, fl, &half)), Err(NpyError::Code { .. })));
+        assert!(matches!(
+            read(&with_header(1, fl, &half)),
+            Err(NpyError::Code { .. })
+        ));
         let s = "{'descr': '<U1', 'fortran_order': False, 'shape': (1, 2), }\n";
-        assert!(matches!(read(&with_header(1, s, &[0; 8])), Err(NpyError::Dtype(_))));
-        assert!(matches!(read(b"\x93NUMPY\x09\x00\x00\x00"), Err(NpyError::Version(9, 0))));
+        assert!(matches!(
+            read(&with_header(1, s, &[0; 8])),
+            Err(NpyError::Dtype(_))
+        ));
+        assert!(matches!(
+            read(b"\x93NUMPY\x09\x00\x00\x00"),
+            Err(NpyError::Version(9, 0))
+        ));
     }
 }

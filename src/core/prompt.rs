@@ -29,7 +29,13 @@ fn movement_rule(movement: Movement) -> &'static str {
 }
 
 /// The solve phase's opening message.
-pub fn solve(maze: &Maze, movement: Movement, encoding: Encoding, style: CoordStyle, move_limit: usize) -> String {
+pub fn solve(
+    maze: &Maze,
+    movement: Movement,
+    encoding: Encoding,
+    style: CoordStyle,
+    move_limit: usize,
+) -> String {
     format!(
         "{SOLVE_HEADING}\nYou are the player P in a {r}x{c} maze and must reach the goal G. {rule} You cannot enter walls. You have at most {move_limit} moves; an invalid move ends the phase.\n{legend}\n\n{maze}\n\nReply with your next move as the cell you move to, in the form: Move: (row, col)",
         r = maze.rows(),
@@ -41,7 +47,13 @@ pub fn solve(maze: &Maze, movement: Movement, encoding: Encoding, style: CoordSt
 }
 
 /// The message after a valid move that did not end the phase.
-pub fn update(maze: &Maze, encoding: Encoding, style: CoordStyle, moves: usize, move_limit: usize) -> String {
+pub fn update(
+    maze: &Maze,
+    encoding: Encoding,
+    style: CoordStyle,
+    moves: usize,
+    move_limit: usize,
+) -> String {
     format!(
         "{UPDATE_HEADING}\n\n{}\n\nMoves used: {moves} of {move_limit}. Reply with your next move: Move: (row, col)",
         encoding.render_with(maze.grid(), style)
@@ -49,7 +61,12 @@ pub fn update(maze: &Maze, encoding: Encoding, style: CoordStyle, moves: usize, 
 }
 
 /// The recognition question, after the solve phase ended with `solve_summary`.
-pub fn recognize(original: &Maze, encoding: Encoding, style: CoordStyle, solve_summary: &str) -> String {
+pub fn recognize(
+    original: &Maze,
+    encoding: Encoding,
+    style: CoordStyle,
+    solve_summary: &str,
+) -> String {
     format!(
         "{RECOGNIZE_HEADING}\n{solve_summary}\nLook at all the open cells of the maze (every empty cell plus P and G, not only your path). What geometric shape do they form? Give the shape's name and your reasoning, and end with: Shape: <name>\n\n{}",
         encoding.render_with(original.grid(), style)

@@ -117,7 +117,13 @@ pub const SPECS: [ShapeSpec; 6] = [
         shape: Shape::Triangle,
         name: "triangle",
         movement: Movement::Eight,
-        synonyms: &["triangle", "triangular", "pyramid", "trilateral", "isosceles"],
+        synonyms: &[
+            "triangle",
+            "triangular",
+            "pyramid",
+            "trilateral",
+            "isosceles",
+        ],
         description: "a triangle's outline, flat-based or right-angled, in any orientation",
         patterns: triangle_patterns,
     },
@@ -142,7 +148,16 @@ pub const SPECS: [ShapeSpec; 6] = [
         shape: Shape::Z,
         name: "Z",
         movement: Movement::Eight,
-        synonyms: &["Z", "Z-shape", "Z-shaped", "zigzag", "zig-zag", "lightning bolt", "S", "S-shape"],
+        synonyms: &[
+            "Z",
+            "Z-shape",
+            "Z-shaped",
+            "zigzag",
+            "zig-zag",
+            "lightning bolt",
+            "S",
+            "S-shape",
+        ],
         description: "a top bar and a bottom bar joined by a diagonal (Z), or its mirror image (S)",
         patterns: z_patterns,
     },
@@ -317,7 +332,10 @@ mod tests {
             assert_eq!(Shape::parse(&s.name().to_lowercase()), Ok(s));
         }
         let err = Shape::parse("hexagon").expect_err("not a shape");
-        assert!(err.contains("square, cross, spiral, triangle, C, Z"), "{err}");
+        assert!(
+            err.contains("square, cross, spiral, triangle, C, Z"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -332,10 +350,35 @@ mod tests {
     #[test]
     fn required_synonyms_are_present() {
         let need: [(Shape, &[&str]); 6] = [
-            (Shape::Square, &["square", "box", "cube", "symmetrical rectangle", "quadrilateral"]),
-            (Shape::Triangle, &["triangle", "pyramid", "trilateral", "isosceles"]),
-            (Shape::Spiral, &["spiral", "helix", "coil", "whorl", "swirl"]),
-            (Shape::Cross, &["cross", "times", "multiplication", "X", "X-shape", "crossed lines"]),
+            (
+                Shape::Square,
+                &[
+                    "square",
+                    "box",
+                    "cube",
+                    "symmetrical rectangle",
+                    "quadrilateral",
+                ],
+            ),
+            (
+                Shape::Triangle,
+                &["triangle", "pyramid", "trilateral", "isosceles"],
+            ),
+            (
+                Shape::Spiral,
+                &["spiral", "helix", "coil", "whorl", "swirl"],
+            ),
+            (
+                Shape::Cross,
+                &[
+                    "cross",
+                    "times",
+                    "multiplication",
+                    "X",
+                    "X-shape",
+                    "crossed lines",
+                ],
+            ),
             (Shape::C, &["C", "crescent", "half-circle", "semi-circle"]),
             (Shape::Z, &["Z", "zigzag", "lightning bolt"]),
         ];
@@ -352,6 +395,10 @@ mod tests {
         assert_eq!(walk.len(), 17);
         assert_eq!(walk.last(), Some(&(2, 2)));
         let seven = spiral_walk(7);
-        assert_eq!(seven.last(), Some(&(4, 2)), "7x7 spiral makes six quarter turns");
+        assert_eq!(
+            seven.last(),
+            Some(&(4, 2)),
+            "7x7 spiral makes six quarter turns"
+        );
     }
 }

@@ -103,7 +103,7 @@ pub fn templates(shape: Shape, n: usize) -> Vec<Mask> {
 }
 
 /// All shapes' templates for one grid size.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TemplateLibrary {
     size: usize,
     by_shape: Vec<Vec<Mask>>,
@@ -167,7 +167,11 @@ mod tests {
             let lib = TemplateLibrary::new(n);
             for s in Shape::ALL {
                 for m in lib.of(s) {
-                    assert!(m.is_connected(s.movement()), "{s} template not connected on {n}x{n}: {:?}", m.cells());
+                    assert!(
+                        m.is_connected(s.movement()),
+                        "{s} template not connected on {n}x{n}: {:?}",
+                        m.cells()
+                    );
                 }
             }
         }
@@ -181,7 +185,10 @@ mod tests {
             for s in Shape::ALL {
                 for m in lib.of(s) {
                     if let Some(other) = owner.insert(*m, s) {
-                        panic!("{n}x{n}: a template is both {other} and {s}: {:?}", m.cells());
+                        panic!(
+                            "{n}x{n}: a template is both {other} and {s}: {:?}",
+                            m.cells()
+                        );
                     }
                 }
             }
@@ -192,7 +199,10 @@ mod tests {
     fn every_shape_has_templates_at_every_size() {
         for n in SIZES {
             for s in Shape::ALL {
-                assert!(!templates(s, n).is_empty(), "{s} has no template on {n}x{n}");
+                assert!(
+                    !templates(s, n).is_empty(),
+                    "{s} has no template on {n}x{n}"
+                );
             }
         }
     }
@@ -201,7 +211,16 @@ mod tests {
     fn a_small_square_ring_in_a_corner_is_a_square() {
         let lib = TemplateLibrary::new(5);
         let mut m = Mask::empty(5, 5);
-        for (r, c) in [(2, 2), (2, 3), (2, 4), (3, 2), (3, 4), (4, 2), (4, 3), (4, 4)] {
+        for (r, c) in [
+            (2, 2),
+            (2, 3),
+            (2, 4),
+            (3, 2),
+            (3, 4),
+            (4, 2),
+            (4, 3),
+            (4, 4),
+        ] {
             m.insert(Pos::new(r, c));
         }
         assert_eq!(lib.classify(&m), Some(Shape::Square));

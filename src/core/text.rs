@@ -119,9 +119,7 @@ pub fn strip_markup(line: &str) -> String {
     let cleaned: String = line.replace("**", "").replace("__", "").replace('`', "");
     let mut s = cleaned.trim();
     loop {
-        let t = s
-            .trim_start_matches(['-', '*', '>', '#', '+'])
-            .trim_start();
+        let t = s.trim_start_matches(['-', '*', '>', '#', '+']).trim_start();
         let digits = t.chars().take_while(char::is_ascii_digit).count();
         let t = if digits > 0 && t[digits..].starts_with(". ") {
             &t[digits + 2..]
@@ -135,9 +133,15 @@ pub fn strip_markup(line: &str) -> String {
     }
 }
 
-/// Whether `c` can be part of a word (for whole-word matching).
+/// Whether `c` can be part of a word (for whole-word matching). ASCII letters, digits and
+/// `_` are; beyond ASCII every character is, except general and CJK punctuation (dashes,
+/// curly quotes, ellipses), which ends a word. (This avoids Unicode letter tables, which
+/// would weigh on the browser build, and errs on the side of "inside a word".)
 pub fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_'
+    c.is_ascii_alphanumeric()
+        || c == '_'
+        || (!c.is_ascii()
+            && !matches!(c, '\u{00A0}' | '\u{2000}'..='\u{206F}' | '\u{3000}'..='\u{303F}'))
 }
 
 /// Byte offsets of every whole-word occurrence of `needle` in `hay`. With `ignore_case`,
@@ -178,7 +182,10 @@ mod tests {
     use super::*;
 
     fn cells(t: &str) -> Vec<(usize, usize)> {
-        coordinates(t).iter().map(|c| (c.pos.row, c.pos.col)).collect()
+        coordinates(t)
+            .iter()
+            .map(|c| (c.pos.row, c.pos.col))
+            .collect()
     }
 
     #[test]
@@ -189,7 +196,10 @@ mod tests {
         assert_eq!(cells("Row 2 col 3"), vec![(2, 3)]);
         assert_eq!(cells("(row 2, col 3)"), vec![(2, 3)]);
         assert_eq!(cells("**Move:** `(2,3)`"), vec![(2, 3)]);
-        assert_eq!(cells("from (0, 1) to (1, 1) then [4 , 4]"), vec![(0, 1), (1, 1), (4, 4)]);
+        assert_eq!(
+            cells("from (0, 1) to (1, 1) then [4 , 4]"),
+            vec![(0, 1), (1, 1), (4, 4)]
+        );
     }
 
     #[test]
@@ -207,7 +217,10 @@ mod tests {
         assert_eq!(strip_markup("**Walls:** (0,0)"), "Walls: (0,0)");
         assert_eq!(strip_markup("  - Goal: (3,3)"), "Goal: (3,3)");
         assert_eq!(strip_markup("2. Empty: (1,1)"), "Empty: (1,1)");
-        assert_eq!(strip_markup("> `Player position: (0,1)`"), "Player position: (0,1)");
+        assert_eq!(
+            strip_markup("> `Player position: (0,1)`"),
+            "Player position: (0,1)"
+        );
     }
 
     #[test]
@@ -215,9 +228,22 @@ mod tests {
         assert_eq!(find_words("a C shape", "C", false), vec![2]);
         assert!(find_words("Circle", "C", false).is_empty());
         assert!(find_words("complex", "c", true).is_empty());
-        assert_eq!(find_words("C-shape", "C", false), vec![0], "hyphen ends a word");
+        assert_eq!(
+            find_words("C-shape", "C", false),
+            vec![0],
+            "hyphen ends a word"
+        );
         assert_eq!(find_words("a Square.", "square", true), vec![2]);
         assert!(find_words("squares", "square", true).is_empty());
-        assert!(find_words("ünicode ß", "ß", true).len() == 1);
+        assert_eq!(find_words("ünicode ß", "ß", true).len(), 1);
+        assert_eq!(
+            find_words("a “C” shape", "C", false).len(),
+            1,
+            "curly quotes end words"
+        );
+        assert!(
+            find_words("éC", "C", false).is_empty(),
+            "accented letters are word characters"
+        );
     }
 }

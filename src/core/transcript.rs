@@ -115,7 +115,10 @@ pub fn parse(text: &str) -> ParsedTranscript {
         match (role, messages.last_mut()) {
             (Some(role), _) => {
                 marked = true;
-                messages.push(Message { role, content: String::new() });
+                messages.push(Message {
+                    role,
+                    content: String::new(),
+                });
             }
             (None, Some(m)) => {
                 m.content.push_str(line);
@@ -127,7 +130,11 @@ pub fn parse(text: &str) -> ParsedTranscript {
     for m in &mut messages {
         m.content = m.content.trim_end_matches('\n').to_string();
     }
-    ParsedTranscript { messages, closing, marked }
+    ParsedTranscript {
+        messages,
+        closing,
+        marked,
+    }
 }
 
 #[cfg(test)]
@@ -137,15 +144,28 @@ mod tests {
     #[test]
     fn transcripts_round_trip() {
         let msgs = vec![
-            Message { role: Role::User, content: "Phase 1\n\n1 0 P\n0 0 G".into() },
-            Message { role: Role::Assistant, content: "Move: (1, 1)\n\nbecause".into() },
+            Message {
+                role: Role::User,
+                content: "Phase 1\n\n1 0 P\n0 0 G".into(),
+            },
+            Message {
+                role: Role::Assistant,
+                content: "Move: (1, 1)\n\nbecause".into(),
+            },
         ];
         let text = render(&msgs, [Outcome::Success, Outcome::Fail, Outcome::Success]);
         assert!(text.ends_with("SOLVE: SUCCESS\nRECOGNIZE: FAIL\nGENERATE: SUCCESS\n"));
         let p = parse(&text);
         assert_eq!(p.messages, msgs);
         assert!(p.marked);
-        assert_eq!(p.closing, [Some(Outcome::Success), Some(Outcome::Fail), Some(Outcome::Success)]);
+        assert_eq!(
+            p.closing,
+            [
+                Some(Outcome::Success),
+                Some(Outcome::Fail),
+                Some(Outcome::Success)
+            ]
+        );
     }
 
     #[test]
@@ -154,7 +174,14 @@ mod tests {
         let p = parse(text);
         assert!(!p.marked);
         assert!(p.messages.is_empty());
-        assert_eq!(p.closing, [Some(Outcome::Fail), Some(Outcome::Success), Some(Outcome::Fail)]);
+        assert_eq!(
+            p.closing,
+            [
+                Some(Outcome::Fail),
+                Some(Outcome::Success),
+                Some(Outcome::Fail)
+            ]
+        );
         let none = parse("just text");
         assert_eq!(none.closing, [None, None, None]);
     }

@@ -61,7 +61,11 @@ pub enum FailureKind {
 
 impl FailureKind {
     /// Every failure kind.
-    pub const ALL: [FailureKind; 3] = [FailureKind::InvalidMove, FailureKind::MoveLimit, FailureKind::UnparseableReply];
+    pub const ALL: [FailureKind; 3] = [
+        FailureKind::InvalidMove,
+        FailureKind::MoveLimit,
+        FailureKind::UnparseableReply,
+    ];
 
     /// The kind of a failed solve phase, from its verdict's reason.
     pub fn of(reason: Reason) -> Option<FailureKind> {
@@ -101,7 +105,13 @@ pub struct TrialSetup {
 impl TrialSetup {
     /// A setup with the design's move limit and the default spacing.
     pub fn new(shape: Shape, encoding: Encoding, maze: Maze) -> Self {
-        Self { shape, encoding, maze, move_limit: DEFAULT_MOVE_LIMIT, style: CoordStyle::default() }
+        Self {
+            shape,
+            encoding,
+            maze,
+            move_limit: DEFAULT_MOVE_LIMIT,
+            style: CoordStyle::default(),
+        }
     }
 }
 
@@ -124,7 +134,13 @@ pub struct Trial {
 impl Trial {
     /// Starts a trial: the solve prompt is the first message.
     pub fn new(setup: TrialSetup) -> Self {
-        let first = prompt::solve(&setup.maze, setup.shape.movement(), setup.encoding, setup.style, setup.move_limit);
+        let first = prompt::solve(
+            &setup.maze,
+            setup.shape.movement(),
+            setup.encoding,
+            setup.style,
+            setup.move_limit,
+        );
         Self {
             current: setup.maze.clone(),
             path: vec![setup.maze.player()],
@@ -136,7 +152,10 @@ impl Trial {
             solve: None,
             recognize: None,
             generate: None,
-            messages: vec![Message { role: Role::User, content: first }],
+            messages: vec![Message {
+                role: Role::User,
+                content: first,
+            }],
         }
     }
 
@@ -259,11 +278,22 @@ impl Trial {
         self.last_move = Some(v.clone());
         match end {
             None => {
-                let next = prompt::update(&self.current, self.setup.encoding, self.setup.style, self.moves, limit);
+                let next = prompt::update(
+                    &self.current,
+                    self.setup.encoding,
+                    self.setup.style,
+                    self.moves,
+                    limit,
+                );
                 self.push(Role::User, &next);
             }
             Some(done) => {
-                let text = prompt::recognize(&self.setup.maze, self.setup.encoding, self.setup.style, &done.explanation);
+                let text = prompt::recognize(
+                    &self.setup.maze,
+                    self.setup.encoding,
+                    self.setup.style,
+                    &done.explanation,
+                );
                 self.solve = Some(done);
                 self.phase = Phase::Recognize;
                 self.push(Role::User, &text);
@@ -279,7 +309,11 @@ impl Trial {
             self.push(Role::Assistant, reply);
             self.recognize = Some(v.clone());
             self.phase = Phase::Generate;
-            let text = prompt::generate(&self.setup.maze, self.setup.encoding, self.setup.shape.movement());
+            let text = prompt::generate(
+                &self.setup.maze,
+                self.setup.encoding,
+                self.setup.shape.movement(),
+            );
             self.push(Role::User, &text);
         }
         v
@@ -298,7 +332,10 @@ impl Trial {
     }
 
     fn push(&mut self, role: Role, content: &str) {
-        self.messages.push(Message { role, content: content.to_string() });
+        self.messages.push(Message {
+            role,
+            content: content.to_string(),
+        });
     }
 
     /// The three outcomes, `None` for phases not yet ended.
@@ -332,24 +369,43 @@ mod tests {
         for shape in Shape::ALL {
             for enc in Encoding::ALL {
                 let (mut t, lib) = trial(shape, enc);
-                let path = t.setup().maze.shortest_path(shape.movement()).expect("solvable");
+                let path = t
+                    .setup()
+                    .maze
+                    .shortest_path(shape.movement())
+                    .expect("solvable");
                 for &cell in &path[1..] {
                     assert_eq!(t.phase(), Phase::Solve);
                     let v = t.click(cell).expect("solve phase");
                     assert!(v.passed(), "{shape} {enc}: {}", v.explanation);
                 }
                 assert_eq!(t.phase(), Phase::Recognize);
-                assert_eq!(t.solve_verdict().map(|v| v.reason), Some(Reason::ReachedGoal));
-                assert_eq!((t.moves(), t.valid_moves()), (path.len() - 1, path.len() - 1));
-                assert!(t.submit(&format!("Shape: {}", shape.name()), &lib).expect("v").passed());
+                assert_eq!(
+                    t.solve_verdict().map(|v| v.reason),
+                    Some(Reason::ReachedGoal)
+                );
+                assert_eq!(
+                    (t.moves(), t.valid_moves()),
+                    (path.len() - 1, path.len() - 1)
+                );
+                assert!(t
+                    .submit(&format!("Shape: {}", shape.name()), &lib)
+                    .expect("v")
+                    .passed());
                 assert_eq!(t.phase(), Phase::Generate);
                 let copy = enc.render(t.setup().maze.grid());
                 let v = t.submit(&copy, &lib).expect("v");
                 assert_eq!(v.reason, Reason::IdenticalToOriginal);
                 assert_eq!(t.phase(), Phase::Done);
                 let text = t.transcript().expect("done");
-                assert!(text.ends_with("SOLVE: SUCCESS\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n"), "{text}");
-                assert!(t.submit("more", &lib).is_none(), "a done trial takes no replies");
+                assert!(
+                    text.ends_with("SOLVE: SUCCESS\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n"),
+                    "{text}"
+                );
+                assert!(
+                    t.submit("more", &lib).is_none(),
+                    "a done trial takes no replies"
+                );
             }
         }
     }
@@ -392,7 +448,10 @@ mod tests {
         }
         if t0.phase() == Phase::Recognize {
             let v = t0.solve_verdict().expect("ended");
-            assert!(matches!(v.reason, Reason::MoveLimit | Reason::ReachedGoal), "{v:?}");
+            assert!(
+                matches!(v.reason, Reason::MoveLimit | Reason::ReachedGoal),
+                "{v:?}"
+            );
             if v.reason == Reason::MoveLimit {
                 assert_eq!(t0.failure(), Some(FailureKind::MoveLimit));
                 assert_eq!(t0.moves(), 4);
@@ -420,7 +479,14 @@ mod tests {
         let parsed = transcript::parse(&text);
         assert!(parsed.marked);
         assert_eq!(parsed.messages, t.messages());
-        assert_eq!(parsed.closing, [Some(Outcome::Fail), Some(Outcome::Success), Some(Outcome::Fail)]);
+        assert_eq!(
+            parsed.closing,
+            [
+                Some(Outcome::Fail),
+                Some(Outcome::Success),
+                Some(Outcome::Fail)
+            ]
+        );
         assert!(t.messages()[0].content.starts_with(prompt::SOLVE_HEADING));
     }
 }

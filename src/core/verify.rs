@@ -294,7 +294,11 @@ pub fn read_move(reply: &str) -> Option<Pos> {
     // (1) after the last answer label
     let last_label = MOVE_LABELS
         .iter()
-        .flat_map(|l| find_words(&text, l, true).into_iter().map(move |i| i + l.len()))
+        .flat_map(|l| {
+            find_words(&text, l, true)
+                .into_iter()
+                .map(move |i| i + l.len())
+        })
         .max();
     if let Some(c) = last_label.and_then(|o| first_after(&coords, o)) {
         return Some(c.pos);
@@ -336,13 +340,18 @@ pub fn check_step(maze: &Maze, movement: Movement, to: Pos) -> (Reason, String) 
         );
     }
     if to == from {
-        return (Reason::SameCell, format!("{to} is where the player already stands."));
+        return (
+            Reason::SameCell,
+            format!("{to} is where the player already stands."),
+        );
     }
     let (dr, dc) = (from.row.abs_diff(to.row), from.col.abs_diff(to.col));
     if dr > 1 || dc > 1 {
         return (
             Reason::NotAdjacent,
-            format!("{to} is not next to the player at {from}: a move goes to a neighbouring cell."),
+            format!(
+                "{to} is not next to the player at {from}: a move goes to a neighbouring cell."
+            ),
         );
     }
     if !movement.is_step(from, to) {
@@ -355,7 +364,10 @@ pub fn check_step(maze: &Maze, movement: Movement, to: Pos) -> (Reason, String) 
         return (Reason::Wall, format!("{to} is a wall."));
     }
     if to == maze.goal() {
-        (Reason::ReachedGoal, format!("Moved from {from} to {to}: the goal."))
+        (
+            Reason::ReachedGoal,
+            format!("Moved from {from} to {to}: the goal."),
+        )
     } else {
         (Reason::ValidMove, format!("Moved from {from} to {to}."))
     }
@@ -463,7 +475,8 @@ const NEGATORS: [&str; 17] = [
     "not", "no", "never", "neither", "nor", "without", "unlike", "cannot", "isnt", "arent",
     "doesnt", "dont", "wasnt", "wont", "aint", "cant", "hardly",
 ];
-const NEGATING_PAIRS: [(&str, &str); 3] = [("rather", "than"), ("instead", "of"), ("other", "than")];
+const NEGATING_PAIRS: [(&str, &str); 3] =
+    [("rather", "than"), ("instead", "of"), ("other", "than")];
 const COUNT_WORDS: [&str; 17] = [
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "many",
     "several", "multiple", "few", "some", "at", "more",
@@ -490,14 +503,20 @@ fn word_spans(text: &str) -> Vec<Span<'_>> {
         match (w, start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
-                out.push(Span { text: &text[s..i], end: i });
+                out.push(Span {
+                    text: &text[s..i],
+                    end: i,
+                });
                 start = None;
             }
             _ => {}
         }
     }
     if let Some(s) = start {
-        out.push(Span { text: &text[s..], end: text.len() });
+        out.push(Span {
+            text: &text[s..],
+            end: text.len(),
+        });
     }
     out
 }
@@ -511,7 +530,7 @@ fn words_before(text: &str, at: usize, n: usize) -> Vec<String> {
     let clause = &head[clause_start..];
     let words: Vec<String> = word_spans(clause)
         .iter()
-        .map(|w| w.text.to_lowercase().replace(['\'', '\u{2019}'], ""))
+        .map(|w| w.text.to_ascii_lowercase().replace(['\'', '\u{2019}'], ""))
         .collect();
     words[words.len().saturating_sub(n)..].to_vec()
 }
@@ -528,13 +547,17 @@ fn single_letter_ok(text: &str, at: usize) -> bool {
     let before = text[..at].trim_end_matches([' ', '\t']);
     let after_raw = &text[at + 1..];
     let after = after_raw.trim_start_matches([' ', '\t']);
-    let digit_before = before.chars().next_back().is_some_and(|c| c.is_ascii_digit());
+    let digit_before = before
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_digit());
     let digit_after = after.chars().next().is_some_and(|c| c.is_ascii_digit());
     let lower = after_raw.to_ascii_lowercase();
     let axis = ["-axis", " axis", "-coordinate", " coordinate"]
         .iter()
         .any(|s| lower.starts_with(s));
-    !(digit_before && digit_after) && !axis
+    let size_like = digit_before && digit_after;
+    !(size_like || axis)
 }
 
 /// Every shape named in `reply`, in order, with negation marked.
@@ -559,7 +582,11 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
                 if out.iter().any(|m| m.at == at && m.shape == shape) {
                     continue;
                 }
-                out.push(Mention { shape, at, negated: is_negated(&text, at) });
+                out.push(Mention {
+                    shape,
+                    at,
+                    negated: is_negated(&text, at),
+                });
             }
         }
     }
@@ -569,11 +596,15 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
 
 /// The shape a recognition reply answers with (see the module documentation for the rule).
 pub fn recognize(reply: &str) -> Option<Shape> {
-    let text = plain(reply).to_lowercase();
+    let text = plain(reply);
     let ms: Vec<Mention> = mentions(reply).into_iter().filter(|m| !m.negated).collect();
     let label_end = ANSWER_LABELS
         .iter()
-        .flat_map(|l| find_words(&text, l, true).into_iter().map(move |i| i + l.len()))
+        .flat_map(|l| {
+            find_words(&text, l, true)
+                .into_iter()
+                .map(move |i| i + l.len())
+        })
         .max();
     if let Some(m) = label_end.and_then(|o| ms.iter().find(|m| m.at >= o)) {
         return Some(m.shape);
@@ -588,7 +619,8 @@ pub fn verify_recognition(expected: Shape, reply: &str) -> Verdict {
             false,
             Reason::NoShapeNamed,
             Extracted::Nothing,
-            "The reply names no shape (negated mentions such as \"not a square\" do not count).".into(),
+            "The reply names no shape (negated mentions such as \"not a square\" do not count)."
+                .into(),
         ),
         Some(s) if s == expected => Verdict::new(
             true,
@@ -624,7 +656,10 @@ pub fn verify_generation(
                 false,
                 Reason::from(&e),
                 Extracted::Nothing,
-                format!("The maze is not properly encoded as a {}: {e}.", encoding.label().to_lowercase()),
+                format!(
+                    "The maze is not properly encoded as a {}: {e}.",
+                    encoding.label().to_ascii_lowercase()
+                ),
             );
             v.checks = Some(GenerationChecks::default());
             return v;
@@ -635,7 +670,11 @@ pub fn verify_generation(
     // Corridor masks hold at most MAX_SIZE x MAX_SIZE cells: a larger grid read from a reply
     // is judged on its size alone (building its mask would overflow).
     let measurable = grid.rows() <= MAX_SIZE && grid.cols() <= MAX_SIZE;
-    let mask = if measurable { grid.open_mask() } else { Mask::empty(0, 0) };
+    let mask = if measurable {
+        grid.open_mask()
+    } else {
+        Mask::empty(0, 0)
+    };
     let same_shape = same_size && library.size() == rows && library.matches(shape, &mask);
     let novel = &grid != original.grid();
     let path_len = maze
@@ -676,7 +715,8 @@ pub fn verify_generation(
     } else if !novel {
         (
             Reason::IdenticalToOriginal,
-            "The maze is identical to the original; a new maze must differ in at least one cell.".into(),
+            "The maze is identical to the original; a new maze must differ in at least one cell."
+                .into(),
         )
     } else if path_len.is_none() {
         (
@@ -695,7 +735,12 @@ pub fn verify_generation(
             ),
         )
     };
-    let mut v = Verdict::new(reason == Reason::ValidNewMaze, reason, Extracted::Grid(grid), explanation);
+    let mut v = Verdict::new(
+        reason == Reason::ValidNewMaze,
+        reason,
+        Extracted::Grid(grid),
+        explanation,
+    );
     v.checks = Some(checks);
     v
 }
@@ -726,8 +771,14 @@ mod tests {
 
     #[test]
     fn the_move_after_the_last_label_counts() {
-        assert_eq!(read_move("I am at (0, 0). **Move:** `(0,1)`. Then (0, 2)."), Some(Pos::new(0, 1)));
-        assert_eq!(read_move("Move: (1,0)\nActually, next move: (0,1)"), Some(Pos::new(0, 1)));
+        assert_eq!(
+            read_move("I am at (0, 0). **Move:** `(0,1)`. Then (0, 2)."),
+            Some(Pos::new(0, 1))
+        );
+        assert_eq!(
+            read_move("Move: (1,0)\nActually, next move: (0,1)"),
+            Some(Pos::new(0, 1))
+        );
     }
 
     #[test]
@@ -738,7 +789,10 @@ mod tests {
 
     #[test]
     fn otherwise_the_last_coordinate_counts() {
-        assert_eq!(read_move("Options: (0,1), (1,0). I pick row 1, column 0"), Some(Pos::new(1, 0)));
+        assert_eq!(
+            read_move("Options: (0,1), (1,0). I pick row 1, column 0"),
+            Some(Pos::new(1, 0))
+        );
         assert_eq!(read_move("I don't know"), None);
     }
 
@@ -755,31 +809,56 @@ mod tests {
         ];
         for (reply, ok, reason) in cases {
             let v = verify_move(&m, Movement::Four, reply);
-            assert_eq!((v.passed(), v.reason), (ok, reason), "reply {reply}: {}", v.explanation);
+            assert_eq!(
+                (v.passed(), v.reason),
+                (ok, reason),
+                "reply {reply}: {}",
+                v.explanation
+            );
         }
         let at = m.with_player_at(Pos::new(1, 0));
         let v = verify_move(&at, Movement::Four, "(1, 1)");
         assert_eq!(v.reason, Reason::Wall, "{}", v.explanation);
         let v = verify_move(&at, Movement::Eight, "(0, 1)");
-        assert_eq!(v.reason, Reason::ValidMove, "diagonal between walls is allowed on 8-way");
+        assert_eq!(
+            v.reason,
+            Reason::ValidMove,
+            "diagonal between walls is allowed on 8-way"
+        );
         let near = m.with_player_at(Pos::new(4, 3));
-        assert_eq!(verify_move(&near, Movement::Four, "(4,4)").reason, Reason::ReachedGoal);
+        assert_eq!(
+            verify_move(&near, Movement::Four, "(4,4)").reason,
+            Reason::ReachedGoal
+        );
     }
 
     #[test]
     fn a_path_is_traced_back_from_the_last_goal_mention() {
         let m = ring();
-        let good = "Path: (0,0) -> (1,0) -> (2,0) -> (3,0) -> (4,0) -> (4,1) -> (4,2) -> (4,3) -> (4,4)";
+        let good =
+            "Path: (0,0) -> (1,0) -> (2,0) -> (3,0) -> (4,0) -> (4,1) -> (4,2) -> (4,3) -> (4,4)";
         let v = verify_path(&m, Movement::Four, good);
         assert_eq!(v.reason, Reason::ReachedPlayer, "{}", v.explanation);
         assert!(matches!(&v.extracted, Extracted::Cells(c) if c.len() == 9));
         let with_repeats = "Goal is (4,4). Start (0,0), (0,1), (0,1), (0,2), (0,3), (0,4), (1,4), (2,4), (3,4), (4,4). Done";
         assert!(verify_path(&m, Movement::Four, with_repeats).passed());
         let jump = "(0,0), (2,2), (4,4)";
-        assert_eq!(verify_path(&m, Movement::Four, jump).reason, Reason::InvalidStep);
-        assert_eq!(verify_path(&m, Movement::Four, "(0,0), (0,1)").reason, Reason::GoalNotMentioned);
-        assert_eq!(verify_path(&m, Movement::Four, "(4,3), (4,4)").reason, Reason::DidNotReachPlayer);
-        assert_eq!(verify_path(&m, Movement::Four, "no").reason, Reason::NoCoordinate);
+        assert_eq!(
+            verify_path(&m, Movement::Four, jump).reason,
+            Reason::InvalidStep
+        );
+        assert_eq!(
+            verify_path(&m, Movement::Four, "(0,0), (0,1)").reason,
+            Reason::GoalNotMentioned
+        );
+        assert_eq!(
+            verify_path(&m, Movement::Four, "(4,3), (4,4)").reason,
+            Reason::DidNotReachPlayer
+        );
+        assert_eq!(
+            verify_path(&m, Movement::Four, "no").reason,
+            Reason::NoCoordinate
+        );
     }
 
     #[test]
@@ -797,34 +876,60 @@ mod tests {
         assert_eq!(recognize("It is a circle"), None);
         assert_eq!(recognize("a complex figure in a 5 X 5 grid"), None);
         assert_eq!(recognize("along the X-axis"), None);
-        assert_eq!(recognize("the letter c"), None, "lower-case single letters are prose");
+        assert_eq!(
+            recognize("the letter c"),
+            None,
+            "lower-case single letters are prose"
+        );
     }
 
     #[test]
     fn negated_mentions_are_not_answers() {
         assert_eq!(recognize("It is not a square."), None);
-        assert_eq!(recognize("This is a spiral, not a square."), Some(Shape::Spiral));
-        assert_eq!(recognize("It isn't a box but a triangle"), Some(Shape::Triangle));
+        assert_eq!(
+            recognize("This is a spiral, not a square."),
+            Some(Shape::Spiral)
+        );
+        assert_eq!(
+            recognize("It isn't a box but a triangle"),
+            Some(Shape::Triangle)
+        );
         assert_eq!(recognize("a C rather than a square"), Some(Shape::C));
     }
 
     #[test]
     fn the_final_answer_counts_when_several_shapes_are_named() {
-        assert_eq!(recognize("At first I thought square, but it is a spiral"), Some(Shape::Spiral));
+        assert_eq!(
+            recognize("At first I thought square, but it is a spiral"),
+            Some(Shape::Spiral)
+        );
         assert_eq!(
             recognize("Answer: triangle. It is a bit like a pyramid or a box."),
             Some(Shape::Triangle)
         );
-        assert_eq!(recognize("I moved three times. Shape: cross"), Some(Shape::Cross));
-        assert_eq!(recognize("I tried three times"), None, "counted 'times' is not a cross");
+        assert_eq!(
+            recognize("I moved three times. Shape: cross"),
+            Some(Shape::Cross)
+        );
+        assert_eq!(
+            recognize("I tried three times"),
+            None,
+            "counted 'times' is not a cross"
+        );
     }
 
     #[test]
     fn recognition_verdicts_report_the_predicted_shape() {
         let v = verify_recognition(Shape::Square, "a triangle");
-        assert_eq!((v.reason, v.extracted), (Reason::WrongShape, Extracted::Shape(Shape::Triangle)));
+        assert_eq!(
+            (v.reason, v.extracted),
+            (Reason::WrongShape, Extracted::Shape(Shape::Triangle))
+        );
         assert!(verify_recognition(Shape::Square, "box").passed());
-        assert_eq!(verify_recognition(Shape::Square, "dunno").reason, Reason::NoShapeNamed);
+        assert_eq!(
+            verify_recognition(Shape::Square, "dunno").reason,
+            Reason::NoShapeNamed
+        );
     }
 
     fn gen(original: &Maze, shape: Shape, enc: Encoding, reply: &str) -> Verdict {
@@ -838,7 +943,13 @@ mod tests {
         assert_eq!(v.reason, Reason::ValidNewMaze, "{}", v.explanation);
         assert_eq!(
             v.checks,
-            Some(GenerationChecks { valid_encoding: true, same_size: true, same_shape: true, novel: true, path_exists: true })
+            Some(GenerationChecks {
+                valid_encoding: true,
+                same_size: true,
+                same_shape: true,
+                novel: true,
+                path_exists: true
+            })
         );
     }
 
@@ -850,18 +961,40 @@ mod tests {
         assert_eq!(v.reason, Reason::IdenticalToOriginal);
         assert!(!v.checks.expect("checks").novel);
 
-        let v = gen(&o, Shape::Square, Encoding::Matrix, &Encoding::Matrix.render(x5().grid()));
+        let v = gen(
+            &o,
+            Shape::Square,
+            Encoding::Matrix,
+            &Encoding::Matrix.render(x5().grid()),
+        );
         assert_eq!(v.reason, Reason::WrongShape, "{}", v.explanation);
         assert!(v.explanation.contains("cross"), "{}", v.explanation);
 
         let two_p = "P 0 0 0 P\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 G 0";
-        assert_eq!(gen(&o, Shape::Square, Encoding::Matrix, two_p).reason, Reason::PlayerCount);
+        assert_eq!(
+            gen(&o, Shape::Square, Encoding::Matrix, two_p).reason,
+            Reason::PlayerCount
+        );
         let no_g = "P 0 0 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 0 0";
-        assert_eq!(gen(&o, Shape::Square, Encoding::Matrix, no_g).reason, Reason::GoalCount);
+        assert_eq!(
+            gen(&o, Shape::Square, Encoding::Matrix, no_g).reason,
+            Reason::GoalCount
+        );
         let small = "P 0 0\n0 1 0\n0 0 G";
-        assert_eq!(gen(&o, Shape::Square, Encoding::Matrix, small).reason, Reason::WrongSize);
-        assert_eq!(gen(&o, Shape::Square, Encoding::Matrix, "no idea").reason, Reason::NoMazeFound);
-        let v = gen(&o, Shape::Square, Encoding::CoordList, "Walls: (0,0)\nEmpty: (0,0)");
+        assert_eq!(
+            gen(&o, Shape::Square, Encoding::Matrix, small).reason,
+            Reason::WrongSize
+        );
+        assert_eq!(
+            gen(&o, Shape::Square, Encoding::Matrix, "no idea").reason,
+            Reason::NoMazeFound
+        );
+        let v = gen(
+            &o,
+            Shape::Square,
+            Encoding::CoordList,
+            "Walls: (0,0)\nEmpty: (0,0)",
+        );
         assert_eq!(v.reason, Reason::DuplicateCell);
     }
 
@@ -880,17 +1013,35 @@ mod tests {
 
     #[test]
     fn a_generated_grid_larger_than_any_maze_is_the_wrong_size_not_a_crash() {
-        let row = |r: usize| (0..12).map(|c| if (r, c) == (0, 0) { "P" } else if (r, c) == (11, 11) { "G" } else { "0" }).collect::<Vec<_>>().join(" ");
+        let row = |r: usize| {
+            (0..12)
+                .map(|c| {
+                    if (r, c) == (0, 0) {
+                        "P"
+                    } else if (r, c) == (11, 11) {
+                        "G"
+                    } else {
+                        "0"
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let reply = (0..12).map(row).collect::<Vec<_>>().join("\n");
         let v = gen(&ring(), Shape::Square, Encoding::Matrix, &reply);
         assert_eq!(v.reason, Reason::WrongSize, "{}", v.explanation);
-        assert!(!v.checks.expect("checks").path_exists, "not measured beyond 11x11");
+        assert!(
+            !v.checks.expect("checks").path_exists,
+            "not measured beyond 11x11"
+        );
     }
 
     #[test]
     fn every_reason_has_a_distinct_snake_case_name() {
         let mut names: Vec<&str> = Reason::ALL.iter().map(|r| r.as_str()).collect();
-        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+        assert!(names
+            .iter()
+            .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
         names.sort_unstable();
         let before = names.len();
         names.dedup();

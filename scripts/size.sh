@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Reports the release build's transfer size: wasm + js + css in dist/, each gzipped -9.
+# Fails when the total exceeds the budget (150 KB, issue 2).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+budget_kb=${SIZE_BUDGET_KB:-150}
+total=0
+for f in dist/*.wasm dist/*.js dist/*.css; do
+  [ -f "$f" ] || continue
+  raw=$(stat -c %s "$f")
+  gz=$(gzip -9 -c "$f" | wc -c)
+  total=$((total + gz))
+  printf '%-60s %9d bytes raw %8d bytes gzipped\n' "$f" "$raw" "$gz"
+done
+awk -v t="$total" -v b="$budget_kb" 'BEGIN { printf "total gzipped: %d bytes (%.1f KB); budget %d KB\n", t, t / 1024, b }'
+[ "$total" -le $((budget_kb * 1024)) ] || { echo "size: over budget" >&2; exit 1; }

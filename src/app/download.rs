@@ -1,0 +1,28 @@
+//! Saving text as a file from the page.
+
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
+
+/// Offers `text` to the person as a download named `filename`.
+pub fn download_text(filename: &str, text: &str) -> Result<(), String> {
+    let fail = |what: &str, e: JsValue| format!("could not {what}: {e:?}");
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = BlobPropertyBag::new();
+    options.set_type("text/plain;charset=utf-8");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| fail("prepare the file", e))?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(|e| fail("prepare the file", e))?;
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document to download from")?;
+    let anchor: HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|e| fail("start the download", e))?
+        .dyn_into()
+        .map_err(|_| "could not start the download".to_string())?;
+    anchor.set_href(&url);
+    anchor.set_download(filename);
+    anchor.click();
+    Url::revoke_object_url(&url).map_err(|e| fail("release the file", e))?;
+    Ok(())
+}

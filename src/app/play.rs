@@ -1,0 +1,469 @@
+//! `/play`: one three-phase trial played by a person.
+
+use super::board::{MazeBoard, DRAW_BOARD, SOLVE_BOARD};
+use super::download::download_text;
+use super::route::{use_location, Location};
+use crate::core::encoding::Encoding;
+use crate::core::generate::generate_one;
+use crate::core::grid::{Grid, Pos, Tile, SIZES};
+use crate::core::settings::{key_target, paint, PlaySettings, MAX_SAMPLE};
+use crate::core::shape::Shape;
+use crate::core::templates::TemplateLibrary;
+use crate::core::trial::{Phase, Trial, TrialSetup};
+use crate::core::verify::Verdict;
+use leptos::prelude::*;
+use std::sync::Arc;
+
+/// The play page: settings, then a fresh trial for them.
+#[component]
+pub fn PlayPage() -> impl IntoView {
+    let loc = use_location();
+    let parsed = Memo::new(move |_| {
+        let q = loc.query.get();
+        PlaySettings::from_query(|k| Location::param(&q, k))
+    });
+    let settings = Memo::new(move |_| parsed.get().0);
+    let warnings = Memo::new(move |_| parsed.get().1);
+    let restart = RwSignal::new(0u32);
+    let go = Callback::new(move |s: PlaySettings| loc.navigate(&format!("/play?{}", s.to_query())));
+
+    view! {
+        <section class="play">
+            <SettingsBar settings=settings go=go />
+            {move || {
+                let w = warnings.get();
+                (!w.is_empty()).then(|| view! {
+                    <div class="notice warn" role="alert" data-testid="url-warnings">
+                        <ul>{w.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+                    </div>
+                })
+            }}
+            {move || {
+                let s = settings.get();
+                restart.track();
+                view! { <TrialView settings=s go=go restart=restart /> }
+            }}
+        </section>
+    }
+}
+
+/// Shape, size, encoding, seed and sample, applied by navigating to the matching URL.
+#[component]
+fn SettingsBar(settings: Memo<PlaySettings>, go: Callback<PlaySettings>) -> impl IntoView {
+    let change = move |apply: fn(&mut PlaySettings, &str)| {
+        Callback::new(move |v: String| {
+            let mut s = settings.get_untracked();
+            apply(&mut s, &v);
+            go.run(s);
+        })
+    };
+    view! {
+        <form class="settings" on:submit=|ev| ev.prevent_default() aria-label="Trial settings">
+            <Setting
+                label="Shape"
+                id="setting-shape"
+                options=Shape::ALL.into_iter().map(|s| (s.name().to_string(), s.name().to_string())).collect()
+                value=Signal::derive(move || settings.get().shape.name().to_string())
+                on_change=change(|s, v| if let Ok(x) = Shape::parse(v) { s.shape = x; s.sample = 0; })
+            />
+            <Setting
+                label="Size"
+                id="setting-size"
+                options=SIZES.into_iter().map(|n| (n.to_string(), format!("{n} x {n}"))).collect()
+                value=Signal::derive(move || settings.get().size.to_string())
+                on_change=change(|s, v| if let Ok(n) = v.parse() { s.size = n; s.sample = 0; })
+            />
+            <Setting
+                label="Encoding"
+                id="setting-encoding"
+                options=Encoding::ALL.into_iter().map(|e| (e.name().to_string(), e.label().to_string())).collect()
+                value=Signal::derive(move || settings.get().encoding.name().to_string())
+                on_change=change(|s, v| if let Ok(e) = Encoding::parse(v) { s.encoding = e; })
+            />
+            <Setting
+                label="Seed"
+                id="setting-seed"
+                value=Signal::derive(move || settings.get().seed.to_string())
+                on_change=change(|s, v| if let Ok(n) = v.trim().parse() { s.seed = n; s.sample = 0; })
+            />
+            <Setting
+                label="Sample"
+                id="setting-sample"
+                value=Signal::derive(move || settings.get().sample.to_string())
+                on_change=change(|s, v| if let Ok(n) = v.trim().parse::<usize>() { s.sample = n.min(MAX_SAMPLE); })
+            />
+            <button
+                type="button"
+                class="button"
+                data-testid="next-maze"
+                on:click=move |_| {
+                    let s = settings.get_untracked();
+                    go.run(PlaySettings { sample: (s.sample + 1).min(MAX_SAMPLE), ..s });
+                }
+            >
+                "Next maze"
+            </button>
+        </form>
+    }
+}
+
+/// One labelled setting: a select when `options` are given, else a number input.
+#[component]
+fn Setting(
+    label: &'static str,
+    id: &'static str,
+    #[prop(optional)] options: Vec<(String, String)>,
+    value: Signal<String>,
+    on_change: Callback<String>,
+) -> impl IntoView {
+    let control = if options.is_empty() {
+        view! {
+            <input
+                type="number"
+                min="0"
+                data-testid=id
+                prop:value=move || value.get()
+                on:change=move |ev| on_change.run(event_target_value(&ev))
+            />
+        }
+        .into_any()
+    } else {
+        view! {
+            <select data-testid=id prop:value=move || value.get() on:change=move |ev| on_change.run(event_target_value(&ev))>
+                {options
+                    .into_iter()
+                    .map(|(v, text)| {
+                        let selected = v.clone();
+                        view! { <option value=v selected=move || value.get() == selected>{text}</option> }
+                    })
+                    .collect_view()}
+            </select>
+        }
+        .into_any()
+    };
+    view! { <label>{label} {control}</label> }
+}
+
+/// One trial for fixed settings.
+#[component]
+fn TrialView(
+    settings: PlaySettings,
+    go: Callback<PlaySettings>,
+    restart: RwSignal<u32>,
+) -> impl IntoView {
+    let library = Arc::new(TemplateLibrary::new(settings.size));
+    match generate_one(settings.shape, settings.sample, settings.seed, &library) {
+        Ok(maze) => {
+            let setup = TrialSetup::new(settings.shape, settings.encoding, maze);
+            view! { <TrialBoard setup=setup settings=settings library=library go=go restart=restart /> }.into_any()
+        }
+        Err(e) => view! {
+            <div class="notice error" role="alert" data-testid="maze-error">
+                <p>{format!("This maze cannot be made: {e}.")}</p>
+                <button class="button" on:click=move |_| go.run(PlaySettings { sample: 0, ..settings })>
+                    "Play the first maze of this set instead"
+                </button>
+            </div>
+        }
+        .into_any(),
+    }
+}
+
+#[component]
+fn TrialBoard(
+    setup: TrialSetup,
+    settings: PlaySettings,
+    library: Arc<TemplateLibrary>,
+    go: Callback<PlaySettings>,
+    restart: RwSignal<u32>,
+) -> impl IntoView {
+    let shape = setup.shape;
+    let encoding = setup.encoding;
+    let limit = setup.move_limit;
+    let (rows, cols) = (setup.maze.rows(), setup.maze.cols());
+    let trial = RwSignal::new(Trial::new(setup));
+    let phase = Memo::new(move |_| trial.with(|t| t.phase()));
+    let grid = Signal::derive(move || trial.with(|t| t.current().grid().clone()));
+    let board = Signal::derive(move || trial.with(|t| t.current().display_grid()));
+    let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
+    let solving = Signal::derive(move || phase.get() == Phase::Solve);
+
+    let press = Callback::new(move |p: Pos| {
+        trial.update(|t| {
+            t.click(p);
+        })
+    });
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || phase.get_untracked() != Phase::Solve {
+            return;
+        }
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing {
+            return;
+        }
+        let target = trial.with_untracked(|t| {
+            key_target(
+                &ev.key(),
+                shape.movement(),
+                t.current().player(),
+                t.current().grid(),
+            )
+        });
+        if let Some(to) = target {
+            ev.prevent_default();
+            press.run(to);
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    let view_encoding = RwSignal::new(encoding);
+    let answer = RwSignal::new(String::new());
+    let drawing = RwSignal::new(Grid::walls(rows, cols));
+    let tool = RwSignal::new(Tile::Empty);
+    let paint_at =
+        Callback::new(move |p: Pos| drawing.update(|g| paint(g, p, tool.get_untracked())));
+    let lib = StoredValue::new(library);
+    let submit_drawing = move || {
+        let text = encoding.render(&drawing.get_untracked());
+        lib.with_value(|lib| {
+            trial.update(|t| {
+                t.submit_generation(&text, lib);
+            })
+        });
+    };
+    let submit_answer = move || {
+        let a = answer.get_untracked();
+        if !a.trim().is_empty() {
+            trial.update(|t| {
+                t.submit_recognition(&a);
+            });
+        }
+    };
+    let download_error = RwSignal::new(None::<String>);
+    let download = move |_| {
+        if let Some(text) = trial.with_untracked(|t| t.transcript()) {
+            let name = format!(
+                "{rows}x{cols}_{}_{}_{}_seed{}_human.txt",
+                shape.name(),
+                settings.sample,
+                encoding.name(),
+                settings.seed
+            );
+            download_error.set(download_text(&name, &text).err());
+        }
+    };
+    let movement_help = match shape.movement().directions() {
+        8 => "8 directions: arrows or W A S D, and Q E Z C (or keypad 7 9 1 3) for diagonals",
+        _ => "4 directions: arrows or W A S D",
+    };
+
+    view! {
+        <div class="trial">
+            <div class="trial-main">
+                <PhaseSteps phase=phase />
+                <div class="status">
+                    <span class="pill">{format!("{} · {rows}x{cols} · {}", shape.name(), encoding.label())}</span>
+                    <span class="moves">
+                        "Moves " <strong data-testid="moves">{move || trial.with(|t| t.moves())}</strong>
+                        {format!(" / {limit}")}
+                    </span>
+                </div>
+                <MazeBoard
+                    grid=board
+                    shape=shape
+                    ids=SOLVE_BOARD
+                    on_press=press
+                    trail=trail
+                    active=solving
+                    label="Maze to solve"
+                />
+                <p class="last-move" aria-live="polite">
+                    {move || trial.with(|t| t.last_move().map(|v| v.explanation.clone()))}
+                </p>
+                {move || match phase.get() {
+                    Phase::Solve => view! {
+                    <p class="help">
+                        "Move P to G in at most " {limit} " moves: click a neighbouring open cell, or use the keys ("
+                        {movement_help} "). "
+                        <strong>"A click on a wall or on a cell that is not next to P is an invalid move and ends the solve phase"</strong>
+                        ", exactly as for a model."
+                    </p>
+                    }.into_any(),
+                    Phase::Recognize => view! {
+                    <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(); }>
+                        <h2>"Which shape do the open cells form?"</h2>
+                        <p class="help">"Look at every open cell (P and G included), not only your path. Answer in your own words, e.g. \"a spiral\"."</p>
+                        <div class="row">
+                            <input
+                                type="text"
+                                data-testid="shape-answer"
+                                placeholder="Your answer"
+                                autocomplete="off"
+                                prop:value=move || answer.get()
+                                on:input=move |ev| answer.set(event_target_value(&ev))
+                            />
+                            <button
+                                type="submit"
+                                class="button primary"
+                                data-testid="submit-recognition"
+                                disabled=move || answer.get().trim().is_empty()
+                            >
+                                "Submit answer"
+                            </button>
+                        </div>
+                    </form>
+                    }.into_any(),
+                    Phase::Generate => view! {
+                    <div class="phase-panel">
+                        <h2>{format!("Draw a new {rows}x{cols} maze of the same shape")}</h2>
+                        <p class="help">
+                            "Choose a tool, then click or drag over the grid. It must be the same shape, have one P and one G joined by a path ("
+                            {movement_help.split(':').next().unwrap_or("")} "), and not be a copy of the original."
+                        </p>
+                        <div class="tools" role="toolbar" aria-label="Drawing tools">
+                            {[(Tile::Wall, "tool-wall", "Wall"), (Tile::Empty, "tool-empty", "Open"), (Tile::Player, "tool-player", "Player P"), (Tile::Goal, "tool-goal", "Goal G")]
+                                .into_iter()
+                                .map(|(t, id, label)| view! {
+                                    <button
+                                        type="button"
+                                        class="button tool"
+                                        data-testid=id
+                                        data-tile=t.name()
+                                        class:selected=move || tool.get() == t
+                                        aria-pressed=move || (tool.get() == t).to_string()
+                                        on:click=move |_| tool.set(t)
+                                    >
+                                        <span class=format!("swatch {}", t.name())></span>
+                                        {label}
+                                    </button>
+                                })
+                                .collect_view()}
+                            <button type="button" class="button ghost" data-testid="draw-clear" on:click=move |_| drawing.set(Grid::walls(rows, cols))>
+                                "Clear"
+                            </button>
+                        </div>
+                        <MazeBoard
+                            grid=drawing
+                            shape=shape
+                            ids=DRAW_BOARD
+                            on_press=paint_at
+                            on_drag=paint_at
+                            active=Signal::derive(|| true)
+                            label="Your new maze"
+                        />
+                        <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_drawing()>
+                            "Submit maze"
+                        </button>
+                    </div>
+                    }.into_any(),
+                    Phase::Done => view! {
+                    <div class="phase-panel done">
+                        <h2>"Trial complete"</h2>
+                        <div class="row">
+                            <button type="button" class="button primary" data-testid="download-transcript" on:click=download>
+                                "Download transcript"
+                            </button>
+                            <button type="button" class="button" on:click=move |_| restart.update(|n| *n += 1)>
+                                "Play this maze again"
+                            </button>
+                            <button
+                                type="button"
+                                class="button"
+                                on:click=move |_| go.run(PlaySettings { sample: (settings.sample + 1).min(MAX_SAMPLE), ..settings })
+                            >
+                                "Next maze"
+                            </button>
+                        </div>
+                        {move || download_error.get().map(|e| view! { <p class="notice error">{format!("The download failed: {e}. Your results are still here; try again.")}</p> })}
+                    </div>
+                    }.into_any(),
+                }}
+                <Verdicts trial=trial />
+            </div>
+            <aside class="trial-side">
+                <div class="panel">
+                    <div class="panel-head">
+                        <h2>"What a model sees"</h2>
+                        <div class="segmented" role="group" aria-label="Encoding shown">
+                            {Encoding::ALL.into_iter().map(|e| view! {
+                                <button
+                                    type="button"
+                                    data-testid=format!("view-{}", e.name())
+                                    class:selected=move || view_encoding.get() == e
+                                    aria-pressed=move || (view_encoding.get() == e).to_string()
+                                    on:click=move |_| view_encoding.set(e)
+                                >
+                                    {e.label()}
+                                </button>
+                            }).collect_view()}
+                        </div>
+                    </div>
+                    <pre class="encoded" data-testid="encoding-view">
+                        {move || view_encoding.get().render(&grid.get())}
+                    </pre>
+                    <details class="prompt">
+                        <summary>"Full prompt of this step"</summary>
+                        <pre>{move || trial.with(|t| t.pending_prompt().map(str::to_string).unwrap_or_else(|| "The trial is complete.".into()))}</pre>
+                    </details>
+                </div>
+            </aside>
+        </div>
+    }
+}
+
+/// The four phases, the current one marked.
+#[component]
+fn PhaseSteps(phase: Memo<Phase>) -> impl IntoView {
+    view! {
+        <ol class="steps" data-testid="phase" data-phase=move || phase.get().name()>
+            {Phase::ALL.into_iter().map(|p| {
+                let label = match p {
+                    Phase::Solve => "Solve",
+                    Phase::Recognize => "Recognize",
+                    Phase::Generate => "Generate",
+                    Phase::Done => "Done",
+                };
+                view! {
+                    <li
+                        class:current=move || phase.get() == p
+                        class:past=move || { phase.get() as u8 > p as u8 }
+                    >
+                        {label}
+                    </li>
+                }
+            }).collect_view()}
+        </ol>
+    }
+}
+
+/// The verdict of each phase that has ended.
+#[component]
+fn Verdicts(trial: RwSignal<Trial>) -> impl IntoView {
+    let row = move |id: &'static str, title: &'static str, pick: fn(&Trial) -> Option<&Verdict>| {
+        move || {
+            trial.with(|t| pick(t).cloned()).map(|v| {
+                let outcome = v.outcome.name();
+                view! {
+                    <div class=format!("verdict {outcome}") data-testid=id data-outcome=outcome>
+                        <span class="badge">{if v.passed() { "✓" } else { "✗" }}</span>
+                        <div>
+                            <strong>{format!("{title}: {}", if v.passed() { "success" } else { "fail" })}</strong>
+                            <p>{v.explanation.clone()}</p>
+                            <code class="reason">{v.reason.as_str()}</code>
+                        </div>
+                    </div>
+                }
+            })
+        }
+    };
+    view! {
+        <div class="verdicts">
+            {row("verdict-solve", "Solve", Trial::solve_verdict)}
+            {row("verdict-recognize", "Recognize", Trial::recognize_verdict)}
+            {row("verdict-generate", "Generate", Trial::generate_verdict)}
+        </div>
+    }
+}

@@ -1,0 +1,112 @@
+//! A small client-side router: the current path and query as signals, links that change
+//! them through the History API, and the back button. (leptos_router does much more than
+//! these four pages need and costs a third of the size budget.)
+
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+/// The address the app shows, as signals.
+#[derive(Clone, Copy, Debug)]
+pub struct Location {
+    /// The path, such as `/play`.
+    pub path: RwSignal<String>,
+    /// The query string without `?`, such as `shape=Z&seed=3`.
+    pub query: RwSignal<String>,
+}
+
+fn read_window() -> (String, String) {
+    let loc = web_sys::window().map(|w| w.location());
+    let path = loc
+        .as_ref()
+        .and_then(|l| l.pathname().ok())
+        .unwrap_or_else(|| "/".into());
+    let search = loc.and_then(|l| l.search().ok()).unwrap_or_default();
+    (path, search.trim_start_matches('?').to_string())
+}
+
+impl Location {
+    /// Reads the window's address, follows the back and forward buttons, and puts the
+    /// location into context for [`use_location`].
+    pub fn provide() -> Location {
+        let (path, query) = read_window();
+        let loc = Location {
+            path: RwSignal::new(path),
+            query: RwSignal::new(query),
+        };
+        let back = window_event_listener(leptos::ev::popstate, move |_| loc.sync());
+        on_cleanup(move || back.remove());
+        provide_context(loc);
+        loc
+    }
+
+    fn sync(self) {
+        let (path, query) = read_window();
+        self.path.set(path);
+        self.query.set(query);
+    }
+
+    /// Goes to `url` (a path with an optional query), adding a history entry.
+    pub fn navigate(self, url: &str) {
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            if history
+                .push_state_with_url(&JsValue::NULL, "", Some(url))
+                .is_ok()
+            {
+                self.sync();
+                return;
+            }
+        }
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().set_href(url);
+        }
+    }
+
+    /// The decoded value of query parameter `key`, if present.
+    pub fn param(query: &str, key: &str) -> Option<String> {
+        query.split('&').find_map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(k) == key).then(|| decode(v))
+        })
+    }
+}
+
+fn decode(s: &str) -> String {
+    let s = s.replace('+', " ");
+    js_sys::decode_uri_component(&s)
+        .map(String::from)
+        .unwrap_or(s)
+}
+
+/// The location provided by the app's root.
+pub fn use_location() -> Location {
+    use_context::<Location>().unwrap_or_else(Location::provide)
+}
+
+/// An in-app link: a plain left click changes the page without reloading.
+#[component]
+pub fn Link(
+    /// Where it goes.
+    href: &'static str,
+    /// Extra classes.
+    #[prop(optional)]
+    class: &'static str,
+    /// The link's text and content.
+    children: Children,
+) -> impl IntoView {
+    let loc = use_location();
+    view! {
+        <a
+            href=href
+            class=class
+            aria-current=move || (loc.path.get() == href).then_some("page")
+            on:click=move |ev: web_sys::MouseEvent| {
+                if ev.button() == 0 && !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && !ev.alt_key() {
+                    ev.prevent_default();
+                    loc.navigate(href);
+                }
+            }
+        >
+            {children()}
+        </a>
+    }
+}

@@ -1,0 +1,177 @@
+//! Browser tests, run in headless Chromium by wasm-bindgen-test-runner
+//! (`cargo test --target wasm32-unknown-unknown --test browser`).
+#![cfg(target_arch = "wasm32")]
+
+mod common;
+
+use leptos::prelude::*;
+use shapemaze::app::MazeBoard;
+use shapemaze::core::grid::{Grid, Pos, Tile};
+use shapemaze::core::shape::Shape;
+use std::sync::{Arc, Mutex};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Lets Leptos run its scheduled effects.
+async fn tick() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("timer");
+}
+
+fn container() -> web_sys::HtmlElement {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .expect("document");
+    let div: web_sys::HtmlElement = document
+        .create_element("div")
+        .expect("div")
+        .unchecked_into();
+    document
+        .body()
+        .expect("body")
+        .append_child(&div)
+        .expect("append");
+    div
+}
+
+fn cell(root: &web_sys::HtmlElement, id: &str) -> web_sys::HtmlElement {
+    root.query_selector(&format!("[data-testid=\"{id}\"]"))
+        .expect("selector")
+        .unwrap_or_else(|| panic!("no element {id}"))
+        .unchecked_into()
+}
+
+fn press(el: &web_sys::HtmlElement) {
+    let init = web_sys::MouseEventInit::new();
+    init.set_bubbles(true);
+    init.set_button(0);
+    let ev =
+        web_sys::MouseEvent::new_with_mouse_event_init_dict("mousedown", &init).expect("event");
+    el.dispatch_event(&ev).expect("dispatch");
+}
+
+#[wasm_bindgen_test]
+fn seed_2026_gives_the_recorded_maze_sets_in_the_browser() {
+    assert_eq!(
+        common::sets::fingerprints(),
+        common::sets::EXPECTED,
+        "the browser generated other mazes than the native build"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_board_shows_every_cell_and_reports_presses() {
+    let mut g = Grid::walls(5, 5);
+    g.set(Pos::new(0, 0), Tile::Player);
+    g.set(Pos::new(0, 1), Tile::Empty);
+    g.set(Pos::new(0, 2), Tile::Goal);
+    let grid = RwSignal::new(g);
+    let pressed = Arc::new(Mutex::new(Vec::new()));
+    let log = pressed.clone();
+    let root = container();
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        let log = log.clone();
+        view! {
+            <MazeBoard
+                grid=grid
+                shape=Shape::Triangle
+                ids=shapemaze::app::SOLVE_BOARD
+                on_press=Callback::new(move |p: Pos| log.lock().expect("lock").push(p))
+                active=Signal::derive(|| true)
+                label="test board"
+            />
+        }
+    });
+    tick().await;
+    let board = cell(&root, "maze");
+    assert_eq!(board.get_attribute("data-rows").as_deref(), Some("5"));
+    assert_eq!(board.get_attribute("data-movement").as_deref(), Some("8"));
+    assert_eq!(
+        board.get_attribute("data-shape").as_deref(),
+        Some("triangle")
+    );
+    assert_eq!(
+        root.query_selector_all(".cell").expect("cells").length(),
+        25
+    );
+    assert_eq!(
+        cell(&root, "cell-0-0")
+            .get_attribute("data-cell")
+            .as_deref(),
+        Some("player")
+    );
+    assert_eq!(
+        cell(&root, "cell-0-2")
+            .get_attribute("data-cell")
+            .as_deref(),
+        Some("goal")
+    );
+    assert_eq!(
+        cell(&root, "cell-4-4")
+            .get_attribute("data-cell")
+            .as_deref(),
+        Some("wall")
+    );
+
+    press(&cell(&root, "cell-0-1"));
+    tick().await;
+    assert_eq!(
+        *pressed.lock().expect("lock"),
+        vec![Pos::new(0, 1)],
+        "the press reached the callback"
+    );
+
+    grid.update(|g| g.set(Pos::new(4, 4), Tile::Empty));
+    tick().await;
+    assert_eq!(
+        cell(&root, "cell-4-4")
+            .get_attribute("data-cell")
+            .as_deref(),
+        Some("empty"),
+        "the cell follows the grid signal"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_inactive_board_ignores_presses() {
+    let grid = RwSignal::new(Grid::walls(5, 5));
+    let pressed = Arc::new(Mutex::new(0usize));
+    let log = pressed.clone();
+    let root = container();
+    let _handle = leptos::mount::mount_to(root.clone(), move || {
+        let log = log.clone();
+        view! {
+            <MazeBoard
+                grid=grid
+                shape=Shape::Square
+                ids=shapemaze::app::DRAW_BOARD
+                on_press=Callback::new(move |_| *log.lock().expect("lock") += 1)
+                active=Signal::derive(|| false)
+                label="inactive board"
+            />
+        }
+    });
+    tick().await;
+    press(&cell(&root, "draw-cell-2-2"));
+    tick().await;
+    assert_eq!(
+        *pressed.lock().expect("lock"),
+        0,
+        "a disabled board must not move the player"
+    );
+    assert_eq!(
+        cell(&root, "draw-maze")
+            .get_attribute("data-movement")
+            .as_deref(),
+        Some("4")
+    );
+}

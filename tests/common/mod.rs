@@ -1,0 +1,4 @@
+//! Helpers shared by integration tests.
+#![allow(dead_code)]
+
+pub mod sets;

@@ -1,0 +1,33 @@
+//! The reference maze sets both the native and the browser tests check, so a seed is
+//! proven to give the same set on both.
+
+use shapemaze::core::generate::{fingerprint, generate_set};
+use shapemaze::core::shape::Shape;
+use shapemaze::core::templates::TemplateLibrary;
+
+/// Seed of the reference sets.
+pub const SEED: u64 = 2026;
+
+/// Fingerprints of the 30-maze sets for seed 2026 on 5x5, in `Shape::ALL` order, and of
+/// the 7x7 spiral set. Recorded once; a change here means published seeds changed.
+pub const EXPECTED: [u64; 7] = [
+    3964875095227152345,
+    10406245621744003659,
+    3976323029477855303,
+    9216002175713538902,
+    11998189982434197400,
+    5748232790653294742,
+    12111530273996807331,
+];
+
+/// The fingerprints computed on this machine, in the order of [`EXPECTED`].
+pub fn fingerprints() -> [u64; 7] {
+    let lib5 = TemplateLibrary::new(5);
+    let mut out = [0u64; 7];
+    for (i, shape) in Shape::ALL.into_iter().enumerate() {
+        out[i] = fingerprint(&generate_set(shape, 30, SEED, &lib5).expect("30 mazes exist"));
+    }
+    let lib7 = TemplateLibrary::new(7);
+    out[6] = fingerprint(&generate_set(Shape::Spiral, 30, SEED, &lib7).expect("30 mazes exist"));
+    out
+}

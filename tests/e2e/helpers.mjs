@@ -1,0 +1,114 @@
+// Shared helpers for the end-to-end tests: launching Debian's Chromium through
+// playwright-core, reading the maze from the page's test ids, and shortest paths.
+import { chromium } from 'playwright-core';
+
+export const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8091';
+export const SHOTS = process.env.SCREENSHOTS ?? 'target/e2e-screenshots';
+
+export async function launch() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return { browser, page, errors };
+}
+
+export async function open(page, query) {
+  await page.goto(`${BASE}/play?${query}`);
+  await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+}
+
+/** The maze on the page: size, movement, and each cell's data-cell. */
+export async function readMaze(page, board = 'maze', prefix = 'cell') {
+  return page.evaluate(
+    ([board, prefix]) => {
+      const el = document.querySelector(`[data-testid="${board}"]`);
+      const rows = Number(el.dataset.rows);
+      const cols = Number(el.dataset.cols);
+      const cells = [];
+      for (let r = 0; r < rows; r++) {
+        const row = [];
+        for (let c = 0; c < cols; c++) {
+          row.push(document.querySelector(`[data-testid="${prefix}-${r}-${c}"]`).dataset.cell);
+        }
+        cells.push(row);
+      }
+      return { rows, cols, movement: Number(el.dataset.movement), shape: el.dataset.shape, cells };
+    },
+    [board, prefix],
+  );
+}
+
+export function find(maze, kind) {
+  for (let r = 0; r < maze.rows; r++)
+    for (let c = 0; c < maze.cols; c++) if (maze.cells[r][c] === kind) return [r, c];
+  return null;
+}
+
+export function steps(movement) {
+  const four = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+  return movement === 8 ? four.concat([[-1, -1], [-1, 1], [1, -1], [1, 1]]) : four;
+}
+
+/** Shortest path from P to G through open cells (breadth-first), excluding the start. */
+export function shortestPath(maze) {
+  const start = find(maze, 'player');
+  const goal = find(maze, 'goal');
+  const key = ([r, c]) => `${r},${c}`;
+  const prev = new Map([[key(start), null]]);
+  const queue = [start];
+  while (queue.length) {
+    const cur = queue.shift();
+    if (key(cur) === key(goal)) break;
+    for (const [dr, dc] of steps(maze.movement)) {
+      const n = [cur[0] + dr, cur[1] + dc];
+      if (n[0] < 0 || n[1] < 0 || n[0] >= maze.rows || n[1] >= maze.cols) continue;
+      if (maze.cells[n[0]][n[1]] === 'wall' || prev.has(key(n))) continue;
+      prev.set(key(n), cur);
+      queue.push(n);
+    }
+  }
+  const path = [];
+  for (let c = goal; c && key(c) !== key(start); c = prev.get(key(c))) path.unshift(c);
+  return path;
+}
+
+export async function clickCell(page, [r, c], prefix = 'cell') {
+  await page.click(`[data-testid="${prefix}-${r}-${c}"]`);
+}
+
+/** Paints a whole grid of data-cell values on the drawing board. */
+export async function draw(page, cells) {
+  const tools = { wall: 'tool-wall', empty: 'tool-empty', player: 'tool-player', goal: 'tool-goal' };
+  for (const kind of ['empty', 'player', 'goal']) {
+    await page.click(`[data-testid="${tools[kind]}"]`);
+    for (let r = 0; r < cells.length; r++)
+      for (let c = 0; c < cells[r].length; c++)
+        if (cells[r][c] === kind) await clickCell(page, [r, c], 'draw-cell');
+  }
+}
+
+export async function phase(page) {
+  return page.getAttribute('[data-testid="phase"]', 'data-phase');
+}
+
+export async function verdict(page, which) {
+  const el = page.locator(`[data-testid="verdict-${which}"]`);
+  await el.waitFor();
+  return { outcome: await el.getAttribute('data-outcome'), text: await el.innerText() };
+}
