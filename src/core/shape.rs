@@ -155,7 +155,6 @@ pub const SPECS: [ShapeSpec; 6] = [
             "zigzag",
             "zig-zag",
             "lightning bolt",
-            "S",
             "S-shape",
         ],
         description: "a top bar and a bottom bar joined by a diagonal (Z), or its mirror image (S)",
