@@ -5,7 +5,7 @@
 mod common;
 
 use leptos::prelude::*;
-use shapemaze::app::MazeBoard;
+use shapemaze::app::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 use shapemaze::core::grid::{Grid, Pos, Tile};
 use shapemaze::core::shape::Shape;
 use std::sync::{Arc, Mutex};
@@ -68,6 +68,34 @@ fn seed_2026_gives_the_recorded_maze_sets_in_the_browser() {
     );
 }
 
+/// Mounts a board on `grid` and returns its container and the log of pressed cells.
+fn mount_board(
+    grid: RwSignal<Grid>,
+    shape: Shape,
+    ids: BoardIds,
+    active: bool,
+) -> (web_sys::HtmlElement, Arc<Mutex<Vec<Pos>>>) {
+    let pressed = Arc::new(Mutex::new(Vec::new()));
+    let log = pressed.clone();
+    let root = container();
+    let handle = leptos::mount::mount_to(root.clone(), move || {
+        let log = log.clone();
+        view! {
+            <MazeBoard
+                grid=grid
+                shape=shape
+                ids=ids
+                on_press=Callback::new(move |p: Pos| log.lock().expect("lock").push(p))
+                active=Signal::derive(move || active)
+                label="test board"
+            />
+        }
+    });
+    // The board stays mounted for the rest of the test run.
+    handle.forget();
+    (root, pressed)
+}
+
 #[wasm_bindgen_test]
 async fn a_board_shows_every_cell_and_reports_presses() {
     let mut g = Grid::walls(5, 5);
@@ -75,22 +103,7 @@ async fn a_board_shows_every_cell_and_reports_presses() {
     g.set(Pos::new(0, 1), Tile::Empty);
     g.set(Pos::new(0, 2), Tile::Goal);
     let grid = RwSignal::new(g);
-    let pressed = Arc::new(Mutex::new(Vec::new()));
-    let log = pressed.clone();
-    let root = container();
-    let _handle = leptos::mount::mount_to(root.clone(), move || {
-        let log = log.clone();
-        view! {
-            <MazeBoard
-                grid=grid
-                shape=Shape::Triangle
-                ids=shapemaze::app::SOLVE_BOARD
-                on_press=Callback::new(move |p: Pos| log.lock().expect("lock").push(p))
-                active=Signal::derive(|| true)
-                label="test board"
-            />
-        }
-    });
+    let (root, pressed) = mount_board(grid, Shape::Triangle, SOLVE_BOARD, true);
     tick().await;
     let board = cell(&root, "maze");
     assert_eq!(board.get_attribute("data-rows").as_deref(), Some("5"));
@@ -144,28 +157,12 @@ async fn a_board_shows_every_cell_and_reports_presses() {
 #[wasm_bindgen_test]
 async fn an_inactive_board_ignores_presses() {
     let grid = RwSignal::new(Grid::walls(5, 5));
-    let pressed = Arc::new(Mutex::new(0usize));
-    let log = pressed.clone();
-    let root = container();
-    let _handle = leptos::mount::mount_to(root.clone(), move || {
-        let log = log.clone();
-        view! {
-            <MazeBoard
-                grid=grid
-                shape=Shape::Square
-                ids=shapemaze::app::DRAW_BOARD
-                on_press=Callback::new(move |_| *log.lock().expect("lock") += 1)
-                active=Signal::derive(|| false)
-                label="inactive board"
-            />
-        }
-    });
+    let (root, pressed) = mount_board(grid, Shape::Square, DRAW_BOARD, false);
     tick().await;
     press(&cell(&root, "draw-cell-2-2"));
     tick().await;
-    assert_eq!(
-        *pressed.lock().expect("lock"),
-        0,
+    assert!(
+        pressed.lock().expect("lock").is_empty(),
         "a disabled board must not move the player"
     );
     assert_eq!(

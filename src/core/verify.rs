@@ -9,6 +9,9 @@
 //!   `Final answer:`, `Next position:`, `Next cell:`, `New position:`); (2) the first
 //!   coordinate after the last phrase "move/go/step/head/proceed ... to"; (3) the last
 //!   coordinate in the reply. Coordinates are `(r, c)`, `[r, c]` or `row r, column c`.
+//!   A coordinate right after "from" is where the player starts, never the move ("from
+//!   (0, 0) to (0, 1)"); the numbers inside coordinates are not words when looking back
+//!   from "to" for the verb; and a negated phrase ("I cannot move to (1, 1)") is not a move.
 //! - **Path** ([`verify_path`]): the coordinates in order, traced backward from the last
 //!   mention of the goal; repeated mentions of the cell just reached are skipped; every
 //!   step must be a valid move; success when the trace reaches the player.
@@ -283,6 +286,18 @@ fn plain(reply: &str) -> String {
     reply.replace("**", "").replace("__", "").replace('`', "")
 }
 
+/// The byte offset just past the last occurrence (as whole words, any case) of any label.
+fn end_of_last_label(text: &str, labels: &[&str]) -> Option<usize> {
+    labels
+        .iter()
+        .flat_map(|l| {
+            find_words(text, l, true)
+                .into_iter()
+                .map(move |i| i + l.len())
+        })
+        .max()
+}
+
 fn first_after(coords: &[Coord], offset: usize) -> Option<Coord> {
     coords.iter().find(|c| c.start >= offset).copied()
 }
@@ -290,29 +305,34 @@ fn first_after(coords: &[Coord], offset: usize) -> Option<Coord> {
 /// The cell a reply names as its next move (see the module documentation for the rule).
 pub fn read_move(reply: &str) -> Option<Pos> {
     let text = plain(reply);
-    let coords = coordinates(&text);
-    // (1) after the last answer label
-    let last_label = MOVE_LABELS
+    let all = coordinates(&text);
+    // A cell after "from" is where the player starts, not where it goes.
+    let mut coords: Vec<Coord> = all
         .iter()
-        .flat_map(|l| {
-            find_words(&text, l, true)
-                .into_iter()
-                .map(move |i| i + l.len())
-        })
-        .max();
-    if let Some(c) = last_label.and_then(|o| first_after(&coords, o)) {
+        .filter(|c| words_before(&text, c.start, 1) != ["from"])
+        .copied()
+        .collect();
+    if coords.is_empty() {
+        coords = all.clone();
+    }
+    // (1) after the last answer label
+    if let Some(c) = end_of_last_label(&text, &MOVE_LABELS).and_then(|o| first_after(&coords, o)) {
         return Some(c.pos);
     }
-    // (2) after the last "move ... to"
-    let words = word_spans(&text);
+    // (2) after the last "move ... to" (not negated; coordinates' numbers are not words)
+    let words: Vec<Span> = word_spans(&text)
+        .into_iter()
+        .filter(|w| !all.iter().any(|c| c.start <= w.start() && w.end <= c.end))
+        .collect();
     let last_to = words
         .iter()
         .enumerate()
         .filter(|(i, w)| {
             w.text.eq_ignore_ascii_case("to")
-                && words[i.saturating_sub(3)..*i]
-                    .iter()
-                    .any(|v| MOVE_VERBS.iter().any(|m| v.text.eq_ignore_ascii_case(m)))
+                && words[i.saturating_sub(3)..*i].iter().any(|v| {
+                    MOVE_VERBS.iter().any(|m| v.text.eq_ignore_ascii_case(m))
+                        && !is_negated(&text, v.start())
+                })
         })
         .map(|(_, w)| w.end)
         .max();
@@ -495,6 +515,12 @@ struct Span<'a> {
     end: usize,
 }
 
+impl Span<'_> {
+    fn start(&self) -> usize {
+        self.end - self.text.len()
+    }
+}
+
 fn word_spans(text: &str) -> Vec<Span<'_>> {
     let mut out = Vec::new();
     let mut start = None;
@@ -598,15 +624,9 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
 pub fn recognize(reply: &str) -> Option<Shape> {
     let text = plain(reply);
     let ms: Vec<Mention> = mentions(reply).into_iter().filter(|m| !m.negated).collect();
-    let label_end = ANSWER_LABELS
-        .iter()
-        .flat_map(|l| {
-            find_words(&text, l, true)
-                .into_iter()
-                .map(move |i| i + l.len())
-        })
-        .max();
-    if let Some(m) = label_end.and_then(|o| ms.iter().find(|m| m.at >= o)) {
+    if let Some(m) =
+        end_of_last_label(&text, &ANSWER_LABELS).and_then(|o| ms.iter().find(|m| m.at >= o))
+    {
         return Some(m.shape);
     }
     ms.last().map(|m| m.shape)
@@ -785,6 +805,42 @@ mod tests {
     fn without_a_label_the_cell_after_move_to_counts() {
         let r = "I'm at (0,0); options are (0,1) and (1,0). I will move down to (1, 0), closer to the goal at (4,4).";
         assert_eq!(read_move(r), Some(Pos::new(1, 0)));
+    }
+
+    #[test]
+    fn a_cell_after_from_is_the_start_not_the_move() {
+        assert_eq!(
+            read_move("**Move:** right, from (0, 0) to (0, 1)"),
+            Some(Pos::new(0, 1)),
+            "the label's first cell is the start"
+        );
+        assert_eq!(
+            read_move("I will move from (0, 0) to (0, 1), getting closer to (4, 4)."),
+            Some(Pos::new(0, 1)),
+            "the numbers of (0, 0) do not push 'move' out of reach of 'to'"
+        );
+        assert_eq!(
+            read_move("Moving from (0, 0)."),
+            Some(Pos::new(0, 0)),
+            "with no other cell the start is still read (the verdict says same_cell)"
+        );
+    }
+
+    #[test]
+    fn a_negated_move_phrase_is_not_the_move() {
+        assert_eq!(
+            read_move("I should not go to (1, 1), it's a wall. The only open neighbour is (0, 1)."),
+            Some(Pos::new(0, 1))
+        );
+        assert_eq!(
+            read_move("I cannot move to (1, 1), so I will move to (0, 1) instead."),
+            Some(Pos::new(0, 1))
+        );
+        assert_eq!(
+            read_move("I don't want to move to (1, 1)."),
+            Some(Pos::new(1, 1)),
+            "with nothing else named, the last coordinate still counts"
+        );
     }
 
     #[test]
