@@ -19,9 +19,10 @@
 //!   single letters (C, Z, X) only in capitals and standing alone or as in `C-shape`, never
 //!   inside a word, in `5 X 5`, or in `X-axis`; "times" not after a count ("three times");
 //!   a mention negated within the three words before it ("not a square", "isn't a box",
-//!   "rather than a spiral") is not an answer. When several shapes are named, the first
-//!   mention after the last answer label (`Answer:`, `Shape:`, `the shape is`) counts, else
-//!   the last mention.
+//!   "rather than a spiral") is not an answer; a negation does not reach past the end of its
+//!   clause (`. , ; : ? !`, a line break or a dash: "No — it's a spiral" names the spiral).
+//!   When several shapes are named, the first mention after the last answer label
+//!   (`Answer:`, `Shape:`, `the shape is`) counts, else the last mention.
 //! - **Generation** ([`verify_generation`]): the maze is found in the reply in the trial's
 //!   encoding (see [`Encoding::extract`]), then checked for encoding, size, shape, novelty
 //!   and a path, each reported separately in [`GenerationChecks`].
@@ -547,12 +548,19 @@ fn word_spans(text: &str) -> Vec<Span<'_>> {
     out
 }
 
-/// The up-to-`n` words before byte `at`, stopping at a clause boundary.
+/// Characters that end a clause, so a negation before them does not reach past them
+/// (dashes included: "Is it a square? No — it's a spiral.").
+const CLAUSE_ENDS: [char; 9] = ['.', '!', '?', ';', ',', '\n', ':', '\u{2014}', '\u{2013}'];
+
+/// The up-to-`n` words before byte `at`, stopping at a clause boundary (one of
+/// [`CLAUSE_ENDS`], or a hyphen standing alone as a dash: " - ").
 fn words_before(text: &str, at: usize, n: usize) -> Vec<String> {
     let head = &text[..at];
-    let clause_start = head
-        .rfind(['.', '!', '?', ';', ',', '\n', ':'])
-        .map_or(0, |i| i + 1);
+    let after_char = head
+        .rfind(CLAUSE_ENDS)
+        .map(|i| i + head[i..].chars().next().map_or(1, char::len_utf8));
+    let after_dash = head.rfind(" - ").map(|i| i + 3);
+    let clause_start = after_char.max(after_dash).unwrap_or(0);
     let clause = &head[clause_start..];
     let words: Vec<String> = word_spans(clause)
         .iter()
@@ -951,6 +959,40 @@ mod tests {
             Some(Shape::Triangle)
         );
         assert_eq!(recognize("a C rather than a square"), Some(Shape::C));
+    }
+
+    #[test]
+    fn a_dash_ends_the_reach_of_a_negation() {
+        assert_eq!(
+            recognize("Is it a square? No — it's a spiral."),
+            Some(Shape::Spiral),
+            "em dash"
+        );
+        assert_eq!(
+            recognize("Is it a square? No - it's a spiral."),
+            Some(Shape::Spiral),
+            "a hyphen standing alone"
+        );
+        assert_eq!(
+            recognize("Not a triangle – a C."),
+            Some(Shape::C),
+            "en dash"
+        );
+        assert_eq!(
+            recognize("It's a spiral — not a square."),
+            Some(Shape::Spiral),
+            "a negation after the dash still counts"
+        );
+        assert_eq!(
+            recognize("No — not a triangle."),
+            None,
+            "negated within its own clause"
+        );
+        assert_eq!(
+            recognize("a C-shape, not an X-shape"),
+            Some(Shape::C),
+            "hyphens inside words are not dashes"
+        );
     }
 
     #[test]
