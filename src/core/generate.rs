@@ -16,7 +16,7 @@ use super::shape::Shape;
 use super::templates::TemplateLibrary;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// Fewest moves the shortest path from P to G may take.
@@ -120,7 +120,8 @@ pub fn generate_set(
     let templates = library.of(shape);
     let mut rng = ChaCha8Rng::seed_from_u64(set_seed(seed, shape, size));
     let mut cache: Vec<Option<Vec<(Pos, Pos)>>> = vec![None; templates.len()];
-    let mut seen: BTreeSet<(usize, Pos, Pos)> = BTreeSet::new();
+    // Sorted, searched by bisection: no tree code in the browser build.
+    let mut seen: Vec<(usize, Pos, Pos)> = Vec::with_capacity(samples);
     let mut out = Vec::with_capacity(samples);
     let mut misses = 0;
     while out.len() < samples {
@@ -130,7 +131,8 @@ pub fn generate_set(
             continue;
         }
         let (p, g) = pairs[rng.random_range(0..pairs.len())];
-        if seen.insert((t, p, g)) {
+        if let Err(at) = seen.binary_search(&(t, p, g)) {
+            seen.insert(at, (t, p, g));
             out.push(Maze::from_mask(&templates[t], p, g));
             misses = 0;
         } else {
@@ -201,6 +203,7 @@ mod tests {
     use super::*;
     use crate::core::encoding::Encoding;
     use crate::core::grid::SIZES;
+    use std::collections::BTreeSet;
 
     #[test]
     fn every_generated_maze_meets_its_invariants_for_all_shapes_and_sizes() {

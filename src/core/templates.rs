@@ -39,11 +39,10 @@ impl Pattern {
         Self { h, w, cells }
     }
 
-    /// A pattern from explicit cells.
+    /// A pattern from explicit cells (kept in row-major order, duplicates and cells outside
+    /// the box dropped, so equal patterns compare equal).
     pub fn from_cells(h: usize, w: usize, cells: &[(usize, usize)]) -> Self {
-        let mut cells = cells.to_vec();
-        cells.sort_unstable();
-        Self { h, w, cells }
+        Self::from_fn(h, w, |r, c| cells.contains(&(r, c)))
     }
 
     /// The pattern turned a quarter clockwise.
