@@ -919,9 +919,12 @@ enum Drawn {
 
 fn any_play() -> impl Strategy<Value = Play> {
     prop_oneof![
-        3 => any_text()
-            .prop_filter("a marker line starts a new message", |t| !has_marker_line(t))
-            .prop_map(Play::Text),
+        3 => prop_oneof![
+            any_text(),
+            // Replies that contain marker lines: escaped in the transcript, so still one message.
+            any_text().prop_map(|t| format!("{t}\n{USER_MARKER}\n\\{ASSISTANT_MARKER}  \r\n{t}")),
+        ]
+        .prop_map(Play::Text),
         2 => any::<prop::sample::Index>().prop_map(Play::Around),
         8 => Just(Play::Shortest),
         2 => prop::option::of(any_shape()).prop_map(Play::Name),
@@ -932,15 +935,6 @@ fn any_play() -> impl Strategy<Value = Play> {
         ]
         .prop_map(Play::Draw),
     ]
-}
-
-/// Whether `t` has a line that is a message marker: the transcript format has no escape,
-/// so such a reply cannot be told from a new message (a limitation of the format, not
-/// something a model writes).
-fn has_marker_line(t: &str) -> bool {
-    t.replace("\r\n", "\n")
-        .lines()
-        .any(|l| l.trim_end() == USER_MARKER || l.trim_end() == ASSISTANT_MARKER)
 }
 
 fn reply_for(play: &Play, trial: &Trial, other: &Maze) -> String {

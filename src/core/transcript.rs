@@ -45,14 +45,28 @@ pub struct Message {
     pub content: String,
 }
 
+/// Whether `line` is a marker behind zero or more backslashes. A message line that is one
+/// gets one more backslash when rendered and loses it when parsed, so a reply that itself
+/// contains a line `### user` cannot be mistaken for the start of a message.
+fn escaped_marker(line: &str) -> bool {
+    let bare = line.trim_end().trim_start_matches('\\');
+    bare == USER_MARKER || bare == ASSISTANT_MARKER
+}
+
 /// Renders a finished conversation and its three outcomes.
 pub fn render(messages: &[Message], outcomes: [Outcome; 3]) -> String {
     let mut out = String::new();
     for m in messages {
         out.push_str(m.role.marker());
         out.push('\n');
-        out.push_str(m.content.trim_end_matches('\n'));
-        out.push_str("\n\n");
+        for line in m.content.trim_end_matches('\n').split('\n') {
+            if escaped_marker(line) {
+                out.push('\\');
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push('\n');
     }
     for (key, o) in CLOSING_KEYS.iter().zip(outcomes) {
         out.push_str(&format!("{key}: {}\n", o.closing()));
@@ -121,6 +135,10 @@ pub fn parse(text: &str) -> ParsedTranscript {
                 });
             }
             (None, Some(m)) => {
+                let line = match line.strip_prefix('\\') {
+                    Some(rest) if escaped_marker(line) => rest,
+                    _ => line,
+                };
                 m.content.push_str(line);
                 m.content.push('\n');
             }
@@ -166,6 +184,27 @@ mod tests {
                 Some(Outcome::Success)
             ]
         );
+    }
+
+    #[test]
+    fn a_reply_containing_a_marker_line_survives_the_round_trip() {
+        let msgs = vec![
+            Message {
+                role: Role::User,
+                content: "Phase 1".into(),
+            },
+            Message {
+                role: Role::Assistant,
+                content: "### user\nMove: (1, 1)\n\\### assistant\n### user please".into(),
+            },
+        ];
+        let text = render(&msgs, [Outcome::Fail, Outcome::Fail, Outcome::Fail]);
+        assert_eq!(
+            text.matches("\n### user\n").count(),
+            0,
+            "the reply's marker line is escaped:\n{text}"
+        );
+        assert_eq!(parse(&text).messages, msgs);
     }
 
     #[test]
