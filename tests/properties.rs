@@ -1265,16 +1265,13 @@ fn realistic_recognition_replies_name_the_shape_a_careful_grader_would_read() {
         ),
         ("Circular Zone of Complex paths", None),
         ("I don't know.", None),
-        // Judgement call, kept: single letters count only in capitals; "the letter z" in
-        // lower case is prose as often as it is an answer.
-        ("It looks like the letter z.", None),
-        // Judgement call, kept: a negation reaches three words back, so "doesn't look like
-        // a square" is not seen as negated; four words would negate "no doubt it's a
-        // square" and "not a square but a spiral".
-        ("It's a Z, it doesn't look like a square.", Some(Square)),
-        // Judgement call, kept: the first shape after the last answer label counts, even
-        // when the reply then corrects itself.
-        ("The shape is a square? No — it's a spiral.", Some(Square)),
+        // A lower-case letter after "letter" is the answer.
+        ("It looks like the letter z.", Some(Z)),
+        // "like a square" is a comparison, an aside: the Z named plainly counts.
+        ("It's a Z, it doesn't look like a square.", Some(Z)),
+        // "The shape is" is not an answer label (models think aloud with it): the final
+        // mention counts.
+        ("The shape is a square? No — it's a spiral.", Some(Spiral)),
         // Judgement call, kept: with no answer label the last mention counts, even inside an
         // explanatory aside; the prompt asks models to end with "Shape: <name>".
         (

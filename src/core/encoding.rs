@@ -366,6 +366,20 @@ fn find_key_lines(lower: &str, key: &str) -> Vec<usize> {
     out
 }
 
+/// Whether `line` holds nothing but the coordinates `found` in it and separators.
+fn only_coordinates(line: &str, found: &[crate::core::text::Coord]) -> bool {
+    let mut rest = String::with_capacity(line.len());
+    let mut from = 0;
+    for c in found {
+        rest.push_str(&line[from..c.start]);
+        from = c.end;
+    }
+    rest.push_str(&line[from..]);
+    rest.replace("and", "")
+        .chars()
+        .all(|ch| ch.is_whitespace() || matches!(ch, ',' | ';' | '.'))
+}
+
 fn parse_coord_list(text: &str, rows: usize, cols: usize) -> Result<Grid, ParseError> {
     let keys = [
         (KEY_WALLS, Tile::Wall),
@@ -403,10 +417,16 @@ fn parse_coord_list(text: &str, rows: usize, cols: usize) -> Result<Grid, ParseE
             None => plain.to_string(),
         };
         let Some(tile) = current else { continue };
-        let found = coordinates(&body);
-        if key.is_none() && found.is_empty() {
+        let mut found = coordinates(&body);
+        let single = matches!(tile, Tile::Player | Tile::Goal);
+        if key.is_none() && (single || found.is_empty() || !only_coordinates(&body, &found)) {
+            // Prose after the list ("The goal (0, 4) is reachable") ends it.
             current = None;
             continue;
+        }
+        if single {
+            // "Goal: (0, 4), reached via (1, 4)": the player and the goal are one cell each.
+            found.truncate(1);
         }
         listed.extend(found.into_iter().map(|c| (c.pos, tile)));
     }
@@ -549,6 +569,20 @@ mod tests {
             Encoding::CoordList.render(&Grid::walls(4, 4))
         );
         assert_eq!(Encoding::CoordList.extract(&reply, 4, 4), Ok(g));
+    }
+
+    #[test]
+    fn prose_after_a_coordinate_list_is_not_part_of_it() {
+        let g = sample();
+        let reply = format!(
+            "{}\nThe goal (3, 3) is reachable from (0, 3) in a few moves.\n(1, 1) is a wall.",
+            Encoding::CoordList.render(&g)
+        );
+        assert_eq!(Encoding::CoordList.extract(&reply, 4, 4), Ok(g.clone()));
+        let annotated = Encoding::CoordList
+            .render(&g)
+            .replace("Goal: (3, 3)", "Goal: (3, 3), reached via (2, 3)");
+        assert_eq!(Encoding::CoordList.extract(&annotated, 4, 4), Ok(g));
     }
 
     #[test]

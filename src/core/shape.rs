@@ -109,7 +109,9 @@ pub const SPECS: [ShapeSpec; 6] = [
         shape: Shape::Spiral,
         name: "spiral",
         movement: Movement::Four,
-        synonyms: &["spiral", "helix", "coil", "whorl", "swirl", "vortex"],
+        synonyms: &[
+            "spiral", "spirals", "helix", "coil", "whorl", "swirl", "vortex",
+        ],
         description: "a corridor running round the edge and winding inward",
         patterns: spiral_patterns,
     },
@@ -119,6 +121,7 @@ pub const SPECS: [ShapeSpec; 6] = [
         movement: Movement::Eight,
         synonyms: &[
             "triangle",
+            "triangles",
             "triangular",
             "pyramid",
             "trilateral",
@@ -153,6 +156,7 @@ pub const SPECS: [ShapeSpec; 6] = [
             "Z-shape",
             "Z-shaped",
             "zigzag",
+            "zigzags",
             "zig-zag",
             "lightning bolt",
             "S-shape",

@@ -169,6 +169,16 @@ impl Trial {
         &self.current
     }
 
+    /// The maze as the player is shown it now: where the player stands while solving, and
+    /// the original (as first shown) from the recognition phase on, since recognition and
+    /// generation are about the original.
+    pub fn shown_maze(&self) -> &Maze {
+        match self.phase {
+            Phase::Solve => &self.current,
+            _ => &self.setup.maze,
+        }
+    }
+
     /// The current phase.
     pub fn phase(&self) -> Phase {
         self.phase
@@ -380,6 +390,12 @@ mod tests {
                     assert!(v.passed(), "{shape} {enc}: {}", v.explanation);
                 }
                 assert_eq!(t.phase(), Phase::Recognize);
+                assert_eq!(
+                    t.shown_maze(),
+                    &t.setup().maze,
+                    "the original is shown again"
+                );
+                assert_ne!(t.current(), &t.setup().maze, "the player did move");
                 assert_eq!(
                     t.solve_verdict().map(|v| v.reason),
                     Some(Reason::ReachedGoal)

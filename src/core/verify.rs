@@ -215,8 +215,9 @@ impl Serialize for Extracted {
     }
 }
 
-/// The separate checks of a generated maze (each `None` when it could not be evaluated
-/// because the reply held no readable maze).
+/// The separate checks of a generated maze. A check that cannot be made counts as failed:
+/// with no readable maze every check is `false` (so an unreadable reply is neither valid
+/// nor novel), and a maze of another size fails `same_shape`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
 pub struct GenerationChecks {
     /// Properly encoded: a readable grid with exactly one P and one G.
@@ -489,6 +490,10 @@ pub struct Mention {
     pub at: usize,
     /// Whether the mention is negated ("not a square").
     pub negated: bool,
+    /// Whether the mention is an aside: a comparison ("like a square") or a description of
+    /// the grid ("the 5x5 box", "a square grid"). Asides count only when the reply names no
+    /// shape otherwise.
+    pub compared: bool,
 }
 
 /// Words (apostrophes removed) that negate a shape named within three words after them.
@@ -502,14 +507,26 @@ const COUNT_WORDS: [&str; 17] = [
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "many",
     "several", "multiple", "few", "some", "at", "more",
 ];
-const ANSWER_LABELS: [&str; 6] = [
+/// Labels that introduce a final answer. "The shape is" is deliberately not one: models
+/// write it while thinking aloud ("at first I thought the shape is a square, but ...").
+const ANSWER_LABELS: [&str; 5] = [
     "answer:",
     "final answer",
     "shape:",
-    "the shape is",
     "the answer is",
     "conclusion:",
 ];
+/// Words that make a mention a comparison rather than an answer ("like a square").
+const COMPARERS: [&str; 6] = [
+    "like",
+    "similar",
+    "resembles",
+    "resembling",
+    "than",
+    "unlike",
+];
+/// Words after a shape word that make it describe the grid, not the corridor ("square grid").
+const GRID_WORDS: [&str; 6] = ["grid", "grids", "maze", "matrix", "board", "layout"];
 
 struct Span<'a> {
     text: &'a str,
@@ -577,6 +594,50 @@ fn is_negated(text: &str, at: usize) -> bool {
             .any(|p| NEGATING_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
 }
 
+/// Whether a lower-case single letter (c, z, x) at `at` is meant as the shape: the whole
+/// reply, the first word after an answer label, followed by "shape(d)", after "letter", or
+/// after "a"/"an" at the end of a clause ("it's a c.").
+fn lower_letter_ok(text: &str, at: usize) -> bool {
+    let rest = text[at + 1..].trim_start_matches([' ', '\t', '-']);
+    let rest_lower = rest.to_ascii_lowercase();
+    if rest_lower.starts_with("shape") {
+        return true;
+    }
+    let before = words_before(text, at, 2);
+    let last = before.last().map(String::as_str);
+    let clause_ends = rest.is_empty() || rest.starts_with(['.', '!', '?', ',', ';', '\n', ')']);
+    let whole = text.trim().len() <= 3;
+    let after_label = end_of_last_label(text, &ANSWER_LABELS).is_some_and(|o| {
+        text.get(o..at)
+            .is_some_and(|between| between.chars().all(|c| !c.is_ascii_alphanumeric()))
+    });
+    whole
+        || after_label
+        || last == Some("letter")
+        || (matches!(last, Some("a" | "an")) && clause_ends)
+}
+
+/// Whether the word at `at` (of byte length `len`) describes the grid rather than the
+/// corridor: followed by "grid", "maze", ... or preceded by a size such as "5x5".
+fn describes_grid(text: &str, at: usize, len: usize) -> bool {
+    let next = word_spans(&text[at + len..])
+        .first()
+        .map(|w| w.text.to_ascii_lowercase());
+    let sized = words_before(text, at, 1).first().is_some_and(|w| {
+        let w = w.replace('\u{d7}', "x");
+        let mut parts = w.split('x');
+        matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None)
+            if !a.is_empty() && !b.is_empty() && a.chars().chain(b.chars()).all(|c| c.is_ascii_digit()))
+    });
+    sized || next.is_some_and(|n| GRID_WORDS.contains(&n.as_str()))
+}
+
+fn is_compared(text: &str, at: usize) -> bool {
+    words_before(text, at, 3)
+        .iter()
+        .any(|w| COMPARERS.contains(&w.as_str()))
+}
+
 fn single_letter_ok(text: &str, at: usize) -> bool {
     let before = text[..at].trim_end_matches([' ', '\t']);
     let after_raw = &text[at + 1..];
@@ -601,9 +662,12 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
     for shape in Shape::ALL {
         for syn in shape.synonyms() {
             let single = syn.chars().count() == 1;
-            for at in find_words(&text, syn, !single) {
-                if single && !single_letter_ok(&text, at) {
-                    continue;
+            for at in find_words(&text, syn, true) {
+                if single {
+                    let capital = text[at..].starts_with(|c: char| c.is_ascii_uppercase());
+                    if !single_letter_ok(&text, at) || !(capital || lower_letter_ok(&text, at)) {
+                        continue;
+                    }
                 }
                 if syn.eq_ignore_ascii_case("times") {
                     let prev = words_before(&text, at, 1);
@@ -620,6 +684,7 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
                     shape,
                     at,
                     negated: is_negated(&text, at),
+                    compared: is_compared(&text, at) || describes_grid(&text, at, syn.len()),
                 });
             }
         }
@@ -632,7 +697,13 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
 /// The shape a recognition reply answers with (see the module documentation for the rule).
 pub fn recognize(reply: &str) -> Option<Shape> {
     let text = plain(reply);
-    let ms: Vec<Mention> = mentions(reply).into_iter().filter(|m| !m.negated).collect();
+    let all: Vec<Mention> = mentions(reply).into_iter().filter(|m| !m.negated).collect();
+    let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
+    let ms = if plain_mentions.is_empty() {
+        all
+    } else {
+        plain_mentions
+    };
     if let Some(m) =
         end_of_last_label(&text, &ANSWER_LABELS).and_then(|o| ms.iter().find(|m| m.at >= o))
     {
@@ -942,9 +1013,62 @@ mod tests {
         assert_eq!(recognize("a complex figure in a 5 X 5 grid"), None);
         assert_eq!(recognize("along the X-axis"), None);
         assert_eq!(
-            recognize("the letter c"),
+            recognize("see option c and figure x below"),
             None,
-            "lower-case single letters are prose"
+            "lower-case letters in prose"
+        );
+        assert_eq!(
+            recognize("I wrote a c program"),
+            None,
+            "'a c' inside a clause is prose"
+        );
+    }
+
+    #[test]
+    fn lower_case_letters_count_when_they_are_plainly_the_answer() {
+        assert_eq!(recognize("c"), Some(Shape::C), "the whole answer");
+        assert_eq!(recognize("Shape: z"), Some(Shape::Z), "right after a label");
+        assert_eq!(
+            recognize("it's a c."),
+            Some(Shape::C),
+            "'a c' ending the clause"
+        );
+        assert_eq!(recognize("an x"), Some(Shape::Cross));
+        assert_eq!(recognize("a c shape, open to the right"), Some(Shape::C));
+        assert_eq!(
+            recognize("like the letter z"),
+            Some(Shape::Z),
+            "only comparison, still the answer"
+        );
+    }
+
+    #[test]
+    fn shape_words_describing_the_grid_give_way_to_other_answers() {
+        assert_eq!(
+            recognize("The open cells form a C shape inside the 5x5 box."),
+            Some(Shape::C)
+        );
+        assert_eq!(
+            recognize("On this square grid the corridor is a spiral"),
+            Some(Shape::Spiral)
+        );
+        assert_eq!(
+            recognize("a 5x5 square"),
+            Some(Shape::Square),
+            "an aside is still an answer when alone"
+        );
+    }
+
+    #[test]
+    fn comparisons_count_only_when_nothing_else_is_named() {
+        assert_eq!(
+            recognize("The shape is a C. It is like a square with one side open."),
+            Some(Shape::C)
+        );
+        assert_eq!(recognize("It looks like a triangle"), Some(Shape::Triangle));
+        assert_eq!(
+            recognize("At first I thought the shape is a square, but actually it is a spiral"),
+            Some(Shape::Spiral)
         );
     }
 
