@@ -14,6 +14,10 @@ use crate::core::verify::Verdict;
 use leptos::prelude::*;
 use std::sync::Arc;
 
+/// Asked before a trial in progress (or finished but not downloaded) is left.
+const LEAVE_WARNING: &str =
+    "Leave this trial? Its moves and answers are lost unless you download the transcript first.";
+
 /// The play page: settings, then a fresh trial for them.
 #[component]
 pub fn PlayPage() -> impl IntoView {
@@ -80,13 +84,13 @@ fn SettingsBar(settings: Memo<PlaySettings>, go: Callback<PlaySettings>) -> impl
                 value=Signal::derive(move || settings.get().encoding.name().to_string())
                 on_change=change(|s, v| if let Ok(e) = Encoding::parse(v) { s.encoding = e; })
             />
-            <Setting
+            <NumberSetting
                 label="Seed"
                 id="setting-seed"
                 value=Signal::derive(move || settings.get().seed.to_string())
                 on_change=change(|s, v| if let Ok(n) = v.trim().parse() { s.seed = n; s.sample = 0; })
             />
-            <Setting
+            <NumberSetting
                 label="Sample"
                 id="setting-sample"
                 value=Signal::derive(move || settings.get().sample.to_string())
@@ -107,29 +111,27 @@ fn SettingsBar(settings: Memo<PlaySettings>, go: Callback<PlaySettings>) -> impl
     }
 }
 
-/// One labelled setting: a select when `options` are given, else a number input.
+/// A labelled select among `options` (value, text).
 #[component]
 fn Setting(
     label: &'static str,
     id: &'static str,
-    #[prop(optional)] options: Vec<(String, String)>,
+    options: Vec<(String, String)>,
     value: Signal<String>,
     on_change: Callback<String>,
 ) -> impl IntoView {
-    let control = if options.is_empty() {
-        view! {
-            <input
-                type="number"
-                min="0"
+    view! {
+        <label>
+            {label}
+            <select
                 data-testid=id
                 prop:value=move || value.get()
-                on:change=move |ev| on_change.run(event_target_value(&ev))
-            />
-        }
-        .into_any()
-    } else {
-        view! {
-            <select data-testid=id prop:value=move || value.get() on:change=move |ev| on_change.run(event_target_value(&ev))>
+                on:change=move |ev| {
+                    on_change.run(event_target_value(&ev));
+                    // A refused change (leaving the trial was cancelled) is put back.
+                    event_target::<web_sys::HtmlSelectElement>(&ev).set_value(&value.get_untracked());
+                }
+            >
                 {options
                     .into_iter()
                     .map(|(v, text)| {
@@ -138,10 +140,34 @@ fn Setting(
                     })
                     .collect_view()}
             </select>
-        }
-        .into_any()
-    };
-    view! { <label>{label} {control}</label> }
+        </label>
+    }
+}
+
+/// A labelled whole-number input.
+#[component]
+fn NumberSetting(
+    label: &'static str,
+    id: &'static str,
+    value: Signal<String>,
+    on_change: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <label>
+            {label}
+            <input
+                type="number"
+                min="0"
+                data-testid=id
+                prop:value=move || value.get()
+                on:change=move |ev| {
+                    on_change.run(event_target_value(&ev));
+                    // A refused value (not a number, or leaving was cancelled) is put back.
+                    event_target::<web_sys::HtmlInputElement>(&ev).set_value(&value.get_untracked());
+                }
+            />
+        </label>
+    }
 }
 
 /// One trial for fixed settings.
@@ -182,9 +208,17 @@ fn TrialBoard(
     let limit = setup.move_limit;
     let (rows, cols) = (setup.maze.rows(), setup.maze.cols());
     let trial = RwSignal::new(Trial::new(setup));
+    let loc = use_location();
+    let downloaded = RwSignal::new(false);
+    Effect::new(move |_| {
+        let started = trial.with(|t| t.moves() > 0 || t.phase() != Phase::Solve);
+        let at_risk = started && !downloaded.get();
+        loc.unsaved.set(at_risk.then_some(LEAVE_WARNING));
+    });
+    on_cleanup(move || loc.unsaved.set(None));
     let phase = Memo::new(move |_| trial.with(|t| t.phase()));
-    let grid = Signal::derive(move || trial.with(|t| t.current().grid().clone()));
-    let board = Signal::derive(move || trial.with(|t| t.current().display_grid()));
+    let grid = Signal::derive(move || trial.with(|t| t.shown_maze().grid().clone()));
+    let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
     let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
     let solving = Signal::derive(move || phase.get() == Phase::Solve);
 
@@ -194,7 +228,13 @@ fn TrialBoard(
         })
     });
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || phase.get_untracked() != Phase::Solve {
+        // A held key repeats; a repeat must not walk the player on into a wall.
+        if ev.repeat()
+            || ev.ctrl_key()
+            || ev.meta_key()
+            || ev.alt_key()
+            || phase.get_untracked() != Phase::Solve
+        {
             return;
         }
         let typing = ev
@@ -252,7 +292,9 @@ fn TrialBoard(
                 encoding.name(),
                 settings.seed
             );
-            download_error.set(download_text(&name, &text).err());
+            let result = download_text(&name, &text);
+            downloaded.set(result.is_ok());
+            download_error.set(result.err());
         }
     };
     let movement_help = match shape.movement().directions() {
@@ -366,7 +408,12 @@ fn TrialBoard(
                             <button type="button" class="button primary" data-testid="download-transcript" on:click=download>
                                 "Download transcript"
                             </button>
-                            <button type="button" class="button" on:click=move |_| restart.update(|n| *n += 1)>
+                            <button type="button" class="button" on:click=move |_| {
+                                if loc.may_leave() {
+                                    loc.unsaved.set(None);
+                                    restart.update(|n| *n += 1);
+                                }
+                            }>
                                 "Play this maze again"
                             </button>
                             <button

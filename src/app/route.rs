@@ -12,6 +12,9 @@ pub struct Location {
     pub path: RwSignal<String>,
     /// The query string without `?`, such as `shape=Z&seed=3`.
     pub query: RwSignal<String>,
+    /// Set while leaving the page would lose something (a trial in progress): navigating
+    /// away asks first, and closing or reloading the tab makes the browser ask.
+    pub unsaved: RwSignal<Option<&'static str>>,
 }
 
 fn read_window() -> (String, String) {
@@ -32,9 +35,20 @@ impl Location {
         let loc = Location {
             path: RwSignal::new(path),
             query: RwSignal::new(query),
+            unsaved: RwSignal::new(None),
         };
         let back = window_event_listener(leptos::ev::popstate, move |_| loc.sync());
-        on_cleanup(move || back.remove());
+        let unload = window_event_listener(leptos::ev::beforeunload, move |ev| {
+            if loc.unsaved.get_untracked().is_some() {
+                // Browsers show their own wording; setting a return value is what asks.
+                ev.prevent_default();
+                ev.set_return_value("unsaved");
+            }
+        });
+        on_cleanup(move || {
+            back.remove();
+            unload.remove();
+        });
         provide_context(loc);
         loc
     }
@@ -45,8 +59,24 @@ impl Location {
         self.query.set(query);
     }
 
-    /// Goes to `url` (a path with an optional query), adding a history entry.
+    /// Whether it is all right to leave the current trial: asks the person first when
+    /// something would be lost.
+    pub fn may_leave(self) -> bool {
+        match self.unsaved.get_untracked() {
+            None => true,
+            Some(what) => web_sys::window()
+                .and_then(|w| w.confirm_with_message(what).ok())
+                .unwrap_or(true),
+        }
+    }
+
+    /// Goes to `url` (a path with an optional query), adding a history entry, after asking
+    /// when something would be lost (see [`Location::may_leave`]).
     pub fn navigate(self, url: &str) {
+        if !self.may_leave() {
+            return;
+        }
+        self.unsaved.set(None);
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             if history
                 .push_state_with_url(&JsValue::NULL, "", Some(url))

@@ -424,8 +424,8 @@ fn parse_coord_list(text: &str, rows: usize, cols: usize) -> Result<Grid, ParseE
             current = None;
             continue;
         }
-        if single {
-            // "Goal: (0, 4), reached via (1, 4)": the player and the goal are one cell each.
+        if single && !only_coordinates(&body, &found) {
+            // "Goal: (0, 4), reached via (1, 4)": prose after the cell is not a second goal.
             found.truncate(1);
         }
         listed.extend(found.into_iter().map(|c| (c.pos, tile)));

@@ -9,7 +9,7 @@
 //!
 //! Reproducibility: the random stream is ChaCha8 (`rand_chacha`, pinned exactly together
 //! with `rand`), seeded from the user's seed mixed with the shape's name and the size by a
-//! fixed function; templates are iterated in sorted order; no hash map is involved.
+//! fixed function; templates are iterated in their fixed order; no hash map is involved.
 
 use super::grid::{Mask, Maze, Pos};
 use super::shape::Shape;

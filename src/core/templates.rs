@@ -3,8 +3,8 @@
 //!
 //! A shape's entry in [`crate::core::shape::SPECS`] lists its base patterns in their
 //! orientations at every pattern size; this module places each one at every position inside
-//! the grid and keeps the distinct results, sorted, as [`Mask`]s. Whether a corridor "is a
-//! square" is then one binary search.
+//! the grid and keeps the distinct results as [`Mask`]s. Whether a corridor "is a square" is
+//! then one scan of a short list.
 //!
 //! Templates per shape on square grids (checked by `template_counts_are_as_documented`):
 //!
@@ -90,15 +90,20 @@ pub fn mirrors(p: &Pattern) -> Vec<Pattern> {
     vec![p.clone(), p.mirrored()]
 }
 
-/// Every distinct template of `shape` on an `n` x `n` grid, sorted.
+/// Every distinct template of `shape` on an `n` x `n` grid, in a fixed order: pattern by
+/// pattern as the shape's entry lists them, each placed row by row.
+///
+/// Duplicates are removed at the pattern level: every base pattern touches all four sides
+/// of its bounding box, and so do its turns and mirror images, so two placements coincide
+/// only when the patterns are equal. (This keeps sorting code out of the browser build.)
 pub fn templates(shape: Shape, n: usize) -> Vec<Mask> {
-    let mut out: Vec<Mask> = (shape.spec().patterns)(n)
-        .iter()
-        .flat_map(|p| p.placements(n).collect::<Vec<_>>())
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    let mut patterns: Vec<Pattern> = Vec::new();
+    for p in (shape.spec().patterns)(n) {
+        if !patterns.contains(&p) {
+            patterns.push(p);
+        }
+    }
+    patterns.iter().flat_map(|p| p.placements(n)).collect()
 }
 
 /// All shapes' templates for one grid size.
@@ -122,14 +127,15 @@ impl TemplateLibrary {
         self.size
     }
 
-    /// The templates of `shape`, sorted.
+    /// The templates of `shape`, in the order of [`templates`].
     pub fn of(&self, shape: Shape) -> &[Mask] {
         &self.by_shape[shape as usize]
     }
 
     /// Whether `mask` is one of `shape`'s templates.
     pub fn matches(&self, shape: Shape, mask: &Mask) -> bool {
-        self.of(shape).binary_search(mask).is_ok()
+        // A linear scan: a few thousand 128-bit comparisons at most (11x11 C), microseconds.
+        self.of(shape).contains(mask)
     }
 
     /// The shape whose template `mask` is, if any (templates of different shapes never
@@ -189,6 +195,42 @@ mod tests {
                             m.cells()
                         );
                     }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_shape_lists_a_template_twice() {
+        for n in SIZES {
+            for s in Shape::ALL {
+                let list = templates(s, n);
+                let distinct: std::collections::BTreeSet<Mask> = list.iter().copied().collect();
+                assert_eq!(
+                    distinct.len(),
+                    list.len(),
+                    "{s} on {n}x{n} repeats a template"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_base_pattern_touches_all_four_sides_of_its_box() {
+        for n in SIZES {
+            for s in Shape::ALL {
+                for p in (s.spec().patterns)(n) {
+                    let rows: Vec<usize> = p.cells.iter().map(|c| c.0).collect();
+                    let cols: Vec<usize> = p.cells.iter().map(|c| c.1).collect();
+                    assert!(
+                        rows.contains(&0)
+                            && rows.contains(&(p.h - 1))
+                            && cols.contains(&0)
+                            && cols.contains(&(p.w - 1)),
+                        "{s} pattern {}x{} does not fill its box, so placements could coincide",
+                        p.h,
+                        p.w
+                    );
                 }
             }
         }

@@ -680,17 +680,20 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
                 if out.iter().any(|m| m.at == at && m.shape == shape) {
                     continue;
                 }
-                out.push(Mention {
-                    shape,
-                    at,
-                    negated: is_negated(&text, at),
-                    compared: is_compared(&text, at) || describes_grid(&text, at, syn.len()),
-                });
+                // Kept in text order by inserting in place (no sorting code in the browser).
+                let at_pos = out.partition_point(|m| m.at < at);
+                out.insert(
+                    at_pos,
+                    Mention {
+                        shape,
+                        at,
+                        negated: is_negated(&text, at),
+                        compared: is_compared(&text, at) || describes_grid(&text, at, syn.len()),
+                    },
+                );
             }
         }
     }
-    // Two shapes never share an offset (their synonyms differ), so an unstable sort is exact.
-    out.sort_unstable_by_key(|m| m.at);
     out
 }
 

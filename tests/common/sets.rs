@@ -11,13 +11,13 @@ pub const SEED: u64 = 2026;
 /// Fingerprints of the 30-maze sets for seed 2026 on 5x5, in `Shape::ALL` order, and of
 /// the 7x7 spiral set. Recorded once; a change here means published seeds changed.
 pub const EXPECTED: [u64; 7] = [
-    3964875095227152345,
-    10406245621744003659,
-    3976323029477855303,
-    9216002175713538902,
-    11998189982434197400,
-    5748232790653294742,
-    12111530273996807331,
+    17786204315677001737,
+    6490729187431367271,
+    14671753231754828243,
+    12854928744185314822,
+    15411591068042811432,
+    14489324014690857258,
+    12778163866953826951,
 ];
 
 /// The fingerprints computed on this machine, in the order of [`EXPECTED`].

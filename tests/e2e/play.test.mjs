@@ -171,3 +171,34 @@ test('the settings bar changes the maze and an unknown address says so', async (
     assert.match(await page.innerText('main'), /No page here/);
   });
 });
+
+test('leaving a started trial asks first, and a held key moves only once', async () => {
+  await withPage(async (page) => {
+    await open(page, 'shape=square&seed=3&sample=0');
+    const maze = await readMaze(page);
+    const [first] = shortestPath(maze);
+    const [pr, pc] = find(maze, 'player');
+    const keys = { '-1,0': 'ArrowUp', '1,0': 'ArrowDown', '0,-1': 'ArrowLeft', '0,1': 'ArrowRight' };
+    const key = keys[`${first[0] - pr},${first[1] - pc}`];
+    // Holding the key: the second keydown is a repeat and must not move the player again.
+    await page.keyboard.down(key);
+    await page.keyboard.down(key);
+    await page.keyboard.up(key);
+    assert.equal(await page.innerText('[data-testid="moves"]'), '1', 'one move for one press');
+    assert.equal(await phase(page), 'solve');
+
+    // Changing the shape now would lose the trial: dismissing the question keeps it.
+    page.once('dialog', (d) => d.dismiss());
+    await page.selectOption('[data-testid="setting-shape"]', 'Z');
+    await page.waitForTimeout(200);
+    assert.equal((await readMaze(page)).shape, 'square', 'the trial stays');
+    assert.equal(await page.inputValue('[data-testid="setting-shape"]'), 'square', 'the select is put back');
+    assert.equal(await page.innerText('[data-testid="moves"]'), '1');
+
+    // Accepting it moves on to the new maze.
+    page.once('dialog', (d) => d.accept());
+    await page.selectOption('[data-testid="setting-shape"]', 'Z');
+    await page.waitForSelector('[data-testid="maze"][data-shape="Z"]');
+    assert.equal(await page.innerText('[data-testid="moves"]'), '0');
+  });
+});
