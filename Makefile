@@ -8,6 +8,9 @@ export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 E2E_PORT ?= 8091
 
+# The steps of `test` depend on each other's order (setup first, e2e after the build).
+.NOTPARALLEL:
+
 .PHONY: serve test setup setup-build fmt lint test-native test-browser build-release \
         e2e size bench check
 

@@ -18,14 +18,17 @@ export PATH="$HOME/.cargo/bin:$PATH"
 say() { printf '[setup] %s\n' "$*"; }
 
 # Rust target and components -----------------------------------------------------------
-if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+# (Outputs are captured first: `cmd | grep -q` can end `cmd` by SIGPIPE under pipefail.)
+targets=$(rustup target list --installed)
+if grep -qx wasm32-unknown-unknown <<<"$targets"; then
   say "wasm32-unknown-unknown target: present"
 else
   say "adding wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
+components=$(rustup component list --installed)
 for comp in rustfmt clippy; do
-  if rustup component list --installed | grep -q "^$comp"; then
+  if grep -q "^$comp" <<<"$components"; then
     say "$comp: present"
   else
     rustup component add "$comp"
@@ -83,6 +86,9 @@ if [ "$have_np" = "$NUMPY_VERSION" ]; then
   say "numpy $NUMPY_VERSION: present"
 else
   say "installing numpy $NUMPY_VERSION (found: ${have_np:-none})"
-  python3 -m pip install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION"
+  # A Debian-managed python3 refuses plain pip installs (PEP 668); fall back to
+  # --break-system-packages there (numpy is only used by the tests).
+  python3 -m pip install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION" \
+    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "numpy==$NUMPY_VERSION"
 fi
 say "done"

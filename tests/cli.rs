@@ -1215,3 +1215,41 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn generation_against_an_original_of_an_unsupported_size_is_a_usage_error() {
+    let dir = TempDir::new("odd-size");
+    let maze = dir.path().join("six.txt");
+    let six = "P 0 0 0 0 0\n0 1 1 1 1 0\n0 1 1 1 1 0\n0 1 1 1 1 0\n0 1 1 1 1 0\n0 0 0 0 0 G\n";
+    write(&maze, six.as_bytes());
+    let reply = dir.path().join("reply.txt");
+    write(&reply, six.as_bytes());
+    let args = [
+        "verify",
+        "--phase",
+        "generate",
+        "--shape",
+        "square",
+        "--maze",
+        path_str(&maze),
+        "--response",
+        path_str(&reply),
+    ];
+    shapemaze(&args).assert_usage_error("side 5, 7, 9 or 11", "a 6x6 original");
+    // A move on the same maze is still checked: any size can be walked.
+    let mv = dir.path().join("move.txt");
+    write(&mv, b"Move: (0, 1)");
+    let run = shapemaze(&[
+        "verify",
+        "--phase",
+        "move",
+        "--shape",
+        "square",
+        "--maze",
+        path_str(&maze),
+        "--response",
+        path_str(&mv),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["reason"], "valid_move");
+}

@@ -3,7 +3,7 @@
 use super::args::Args;
 use super::{read_file, CliError, Io};
 use crate::core::encoding::Encoding;
-use crate::core::grid::{Maze, MAX_SIZE};
+use crate::core::grid::{check_size, Maze, MAX_SIZE};
 use crate::core::npy::{self, NpyError};
 use crate::core::rescore::{detect_encoding, fits, read_shown_maze};
 use crate::core::shape::Shape;
@@ -96,6 +96,17 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         None => None,
     };
+    if let (VerifyPhase::Generate, Some(m)) = (phase, &maze) {
+        // Templates exist for the square sizes the app offers; any other original could
+        // never be matched, so say so instead of failing every reply as `wrong_shape`.
+        if m.rows() != m.cols() || check_size(m.rows()).is_err() {
+            return Err(CliError::usage(format!(
+                "--maze is {}x{}: generation is checked against square mazes of side 5, 7, 9 or 11",
+                m.rows(),
+                m.cols()
+            )));
+        }
+    }
     let known = maze.map(|m| {
         let library = TemplateLibrary::new(m.rows());
         (m, library)
