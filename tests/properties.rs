@@ -1019,12 +1019,12 @@ fn next_phases(p: Phase) -> &'static [Phase] {
 fn check_trial(case: &TrialCase) -> Result<(), TestCaseError> {
     let lib = library(case.setup.maze.rows());
     let limit = case.setup.move_limit;
-    let mut trial = Trial::new(case.setup.clone());
+    let mut trial = Trial::new(case.setup.clone(), std::sync::Arc::new(lib.clone()));
     let walk = std::iter::repeat_n(&Play::Shortest, case.walk_first);
     for play in walk.chain(&case.plays) {
         let before = trial.phase();
         let reply = reply_for(play, &trial, &case.other);
-        let verdict = trial.submit(&reply, lib);
+        let verdict = trial.submit(&reply);
         let after = trial.phase();
         prop_assert_eq!(
             verdict.is_none(),
@@ -1095,13 +1095,16 @@ fn transcripts_keep_message_text_exactly_when_it_ends_without_blank_space() {
     // the text comes back byte for byte.
     let lib = library(5);
     let maze = generate_set(Shape::Spiral, 1, 3, lib).expect("a maze")[0].clone();
-    let mut t = Trial::new(TrialSetup::new(Shape::Spiral, Encoding::Matrix, maze));
+    let mut t = Trial::new(
+        TrialSetup::new(Shape::Spiral, Encoding::Matrix, maze),
+        std::sync::Arc::new(lib.clone()),
+    );
     for reply in [
         "\n  leading blank line kept\nMove: (9, 9)",
         "  It is a **spiral**.\n\n\nShape: spiral",
         "1 0\nP G",
     ] {
-        t.submit(reply, lib);
+        t.submit(reply);
     }
     let text = t.transcript().expect("the trial is done");
     let parsed = transcript::parse(&text);

@@ -181,7 +181,8 @@ fn TrialView(
     match generate_one(settings.shape, settings.sample, settings.seed, &library) {
         Ok(maze) => {
             let setup = TrialSetup::new(settings.shape, settings.encoding, maze);
-            view! { <TrialBoard setup=setup settings=settings library=library go=go restart=restart /> }.into_any()
+            let trial = Trial::new(setup, library);
+            view! { <TrialBoard trial=trial settings=settings go=go restart=restart /> }.into_any()
         }
         Err(e) => view! {
             <div class="notice error" role="alert" data-testid="maze-error">
@@ -197,17 +198,17 @@ fn TrialView(
 
 #[component]
 fn TrialBoard(
-    setup: TrialSetup,
+    trial: Trial,
     settings: PlaySettings,
-    library: Arc<TemplateLibrary>,
     go: Callback<PlaySettings>,
     restart: RwSignal<u32>,
 ) -> impl IntoView {
+    let setup = trial.setup();
     let shape = setup.shape;
     let encoding = setup.encoding;
     let limit = setup.move_limit;
     let (rows, cols) = (setup.maze.rows(), setup.maze.cols());
-    let trial = RwSignal::new(Trial::new(setup));
+    let trial = RwSignal::new(trial);
     let loc = use_location();
     let downloaded = RwSignal::new(false);
     Effect::new(move |_| {
@@ -265,13 +266,10 @@ fn TrialBoard(
     let tool = RwSignal::new(Tile::Empty);
     let paint_at =
         Callback::new(move |p: Pos| drawing.update(|g| paint(g, p, tool.get_untracked())));
-    let lib = StoredValue::new(library);
     let submit_drawing = move || {
         let text = encoding.render(&drawing.get_untracked());
-        lib.with_value(|lib| {
-            trial.update(|t| {
-                t.submit_generation(&text, lib);
-            })
+        trial.update(|t| {
+            t.submit_generation(&text);
         });
     };
     let submit_answer = move || {

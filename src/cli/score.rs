@@ -60,7 +60,8 @@ impl Counts {
         match o {
             Some(Outcome::Success) => self.success += 1,
             Some(Outcome::Fail) => self.fail += 1,
-            None => self.unscored += 1,
+            // An API error is never a model failure: it is left out of the rate.
+            Some(Outcome::Error) | None => self.unscored += 1,
         }
     }
 

@@ -23,15 +23,16 @@
 
 use super::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
 use super::grid::{Grid, Maze, MAX_SIZE};
-use super::prompt::{GENERATE_HEADING, RECOGNIZE_HEADING, SOLVE_HEADING};
+use super::prompt::{announced_move_limit, read_heading, Heading};
 use super::shape::Shape;
 use super::templates::TemplateLibrary;
 use super::text::{coordinates, strip_markup};
 use super::transcript::{self, ParsedTranscript, Role};
-use super::trial::{Phase, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
+use super::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
 use super::verify::{Outcome, Reason, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The three phases a transcript records, in closing-line order.
 pub const PHASES: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
@@ -49,7 +50,7 @@ pub const TRANSCRIPT_EXT: &str = ".txt";
 /// transcript (building one is the costly part of re-scoring a small trial).
 #[derive(Debug, Default)]
 pub struct Libraries {
-    by_size: BTreeMap<usize, TemplateLibrary>,
+    by_size: BTreeMap<usize, Arc<TemplateLibrary>>,
 }
 
 impl Libraries {
@@ -60,10 +61,10 @@ impl Libraries {
 
     /// The library for `size` x `size` grids (at most [`MAX_SIZE`]; callers check with
     /// [`fits`]).
-    pub fn get(&mut self, size: usize) -> &TemplateLibrary {
+    pub fn get(&mut self, size: usize) -> &Arc<TemplateLibrary> {
         self.by_size
             .entry(size)
-            .or_insert_with(|| TemplateLibrary::new(size))
+            .or_insert_with(|| Arc::new(TemplateLibrary::new(size)))
     }
 }
 
@@ -351,30 +352,15 @@ pub fn read_shown_maze(text: &str, encoding: Encoding) -> Result<Grid, ParseErro
     Encoding::CoordList.parse_grid(&block, rows, cols)
 }
 
-/// The move limit a solve prompt announces ("at most N moves"), if it says.
-fn announced_move_limit(prompt: &str) -> Option<usize> {
-    const LEAD: &str = "at most ";
-    prompt.match_indices(LEAD).find_map(|(i, _)| {
-        let rest = &prompt[i + LEAD.len()..];
-        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || digits > 4 || !rest[digits..].starts_with(" move") {
-            return None;
-        }
-        rest[..digits].parse().ok()
-    })
-}
-
-/// The phase a trial's message opens, from its fixed heading.
-fn opened_phase(message: &str) -> Option<Phase> {
-    let m = message.trim_start();
-    [
-        (SOLVE_HEADING, Phase::Solve),
-        (RECOGNIZE_HEADING, Phase::Recognize),
-        (GENERATE_HEADING, Phase::Generate),
-    ]
-    .into_iter()
-    .find(|(h, _)| m.starts_with(h))
-    .map(|(_, p)| p)
+/// The phase (index into [`PHASES`]) a trial's message opens, from its fixed heading; a
+/// combined recognition and generation prompt opens the recognition phase.
+fn opened_phase(message: &str) -> Option<usize> {
+    match read_heading(message)? {
+        Heading::Solve | Heading::SolvePath => Some(0),
+        Heading::Recognize | Heading::Combined => Some(1),
+        Heading::Generate => Some(2),
+        Heading::Update => None,
+    }
 }
 
 /// Re-scores one transcript text (see the module documentation). Never panics.
@@ -440,8 +426,20 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
         ),
     };
     let move_limit = announced_move_limit(&first.content).unwrap_or(DEFAULT_MOVE_LIMIT);
+    let protocol = match (
+        read_heading(&first.content),
+        parsed
+            .messages
+            .iter()
+            .any(|m| m.role == Role::User && read_heading(&m.content) == Some(Heading::Combined)),
+    ) {
+        (Some(Heading::SolvePath), _) => Protocol::SingleShot,
+        (_, true) => Protocol::Combined,
+        _ => Protocol::Stepwise,
+    };
     let setup = TrialSetup {
         move_limit,
+        protocol,
         ..TrialSetup::new(shape, encoding, maze)
     };
 
@@ -452,20 +450,20 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
         match m.role {
             Role::User => {
                 if let Some(p) = opened_phase(&m.content) {
-                    current = PHASES.iter().position(|&q| q == p).unwrap_or(current);
+                    current = p;
                 }
             }
             Role::Assistant => replies[current].push(&m.content),
         }
     }
 
-    let mut trial = Trial::new(setup);
+    let mut trial = Trial::new(setup, library.clone());
     let mut used = 0;
     for reply in &replies[0] {
         if trial.phase() != Phase::Solve {
             break;
         }
-        trial.submit_move(reply);
+        trial.submit(reply);
         used += 1;
     }
     let recorded = replies[0].len();
@@ -478,11 +476,26 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             "the {recorded} recorded moves ran out before the solve phase ended"
         ));
     }
-    let recognition = replies[1].first().map(|r| trial.submit_recognition(r));
-    let generation = replies[2]
-        .first()
-        .map(|r| trial.submit_generation(r, library));
-    for (i, name) in [(1, "recognition"), (2, "generation")] {
+    let (recognition, generation) = if protocol == Protocol::Combined {
+        // One reply answers both questions; each verifier judges all of it.
+        replies[1].first().map(|r| trial.submit_combined(r));
+        (
+            trial.recognize_verdict().cloned(),
+            trial.generate_verdict().cloned(),
+        )
+    } else {
+        let recognition = replies[1].first().map(|r| trial.submit_recognition(r));
+        (
+            recognition,
+            replies[2].first().map(|r| trial.submit_generation(r)),
+        )
+    };
+    let asked = if protocol == Protocol::Combined {
+        vec![(1, "combined recognition and generation")]
+    } else {
+        vec![(1, "recognition"), (2, "generation")]
+    };
+    for (i, name) in asked {
         match replies[i].len() {
             0 => notes.push(format!("no {name} reply was recorded")),
             1 => {}
@@ -509,17 +522,18 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
 mod tests {
     use super::*;
     use crate::core::generate::generate_one;
+    use crate::core::prompt::{GENERATE_HEADING, RECOGNIZE_HEADING, SOLVE_HEADING};
 
     fn played(shape: Shape, encoding: Encoding, replies: &[&str], move_limit: usize) -> Trial {
-        let lib = TemplateLibrary::new(5);
+        let lib = Arc::new(TemplateLibrary::new(5));
         let maze = generate_one(shape, 3, 11, &lib).expect("maze");
         let setup = TrialSetup {
             move_limit,
             ..TrialSetup::new(shape, encoding, maze)
         };
-        let mut t = Trial::new(setup);
+        let mut t = Trial::new(setup, lib);
         for r in replies {
-            t.submit(r, &lib);
+            t.submit(r);
         }
         t
     }

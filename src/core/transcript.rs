@@ -92,6 +92,7 @@ fn closing_line(line: &str) -> Option<(usize, Outcome)> {
     let outcome = match value.trim() {
         "SUCCESS" => Outcome::Success,
         "FAIL" => Outcome::Fail,
+        "ERROR" => Outcome::Error,
         _ => return None,
     };
     Some((idx, outcome))

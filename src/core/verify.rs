@@ -44,6 +44,8 @@ pub enum Outcome {
     Success,
     /// Failed.
     Fail,
+    /// Not judged: the endpoint failed (an API error), which is never a model failure.
+    Error,
 }
 
 impl Outcome {
@@ -52,6 +54,7 @@ impl Outcome {
         match self {
             Outcome::Success => "SUCCESS",
             Outcome::Fail => "FAIL",
+            Outcome::Error => "ERROR",
         }
     }
 
@@ -60,6 +63,7 @@ impl Outcome {
         match self {
             Outcome::Success => "success",
             Outcome::Fail => "fail",
+            Outcome::Error => "error",
         }
     }
 
@@ -144,11 +148,24 @@ reasons! {
     IdenticalToOriginal = "identical_to_original",
     /// Generation: P cannot reach G under the shape's movement rule.
     NoPath = "no_path",
+    /// Any phase: the endpoint failed (after its retries), so the reply was never judged.
+    ApiError = "api_error",
 }
 
 impl Serialize for Reason {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Reason {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        Reason::ALL
+            .iter()
+            .copied()
+            .find(|r| r.as_str() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("'{name}' is not a verdict reason")))
     }
 }
 
@@ -215,10 +232,54 @@ impl Serialize for Extracted {
     }
 }
 
+impl<'de> Deserialize<'de> for Extracted {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let v = serde_json::Value::deserialize(d)?;
+        let pos = |v: &serde_json::Value| -> Option<Pos> {
+            let a = v.as_array()?;
+            match a.as_slice() {
+                [r, c] => Some(Pos::new(
+                    usize::try_from(r.as_u64()?).ok()?,
+                    usize::try_from(c.as_u64()?).ok()?,
+                )),
+                _ => None,
+            }
+        };
+        let bad = || D::Error::custom(format!("'{v}' is not a cell, cells, shape or maze"));
+        match &v {
+            serde_json::Value::Null => Ok(Extracted::Nothing),
+            serde_json::Value::String(s) => Shape::parse(s)
+                .map(Extracted::Shape)
+                .map_err(D::Error::custom),
+            serde_json::Value::Array(items) => {
+                if let Some(p) = pos(&v) {
+                    return Ok(Extracted::Cell(p));
+                }
+                if items.iter().all(|i| i.is_string()) {
+                    let rows: Vec<&str> = items.iter().filter_map(|i| i.as_str()).collect();
+                    let cols = rows.first().map_or(0, |r| r.split_whitespace().count());
+                    return Encoding::Matrix
+                        .parse_grid(&rows.join("\n"), rows.len(), cols)
+                        .map(Extracted::Grid)
+                        .map_err(|e| D::Error::custom(format!("the extracted maze: {e}")));
+                }
+                items
+                    .iter()
+                    .map(pos)
+                    .collect::<Option<Vec<Pos>>>()
+                    .map(Extracted::Cells)
+                    .ok_or_else(bad)
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
 /// The separate checks of a generated maze. A check that cannot be made counts as failed:
 /// with no readable maze every check is `false` (so an unreadable reply is neither valid
 /// nor novel), and a maze of another size fails `same_shape`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct GenerationChecks {
     /// Properly encoded: a readable grid with exactly one P and one G.
     pub valid_encoding: bool,
@@ -233,7 +294,7 @@ pub struct GenerationChecks {
 }
 
 /// A verifier's judgement of one reply.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdict {
     /// Passed or failed.
     pub outcome: Outcome,
@@ -244,7 +305,7 @@ pub struct Verdict {
     /// Why, as a sentence for people.
     pub explanation: String,
     /// For generation: each check on its own.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks: Option<GenerationChecks>,
 }
 

@@ -78,16 +78,19 @@ pub fn play(
     variant: usize,
     library: &TemplateLibrary,
 ) -> Trial {
-    let mut t = Trial::new(TrialSetup::new(shape, encoding, maze.clone()));
+    let mut t = Trial::new(
+        TrialSetup::new(shape, encoding, maze.clone()),
+        std::sync::Arc::new(library.clone()),
+    );
     let path = maze.shortest_path(shape.movement()).unwrap_or_default();
     let variant = variant % VARIANTS;
     match variant {
         2 => {
             let bump = neighbour(maze, shape, Tile::Wall).unwrap_or(Pos::new(99, 99));
-            t.submit(&format!("Going right into {bump}. Move: {bump}"), library);
+            t.submit(&format!("Going right into {bump}. Move: {bump}"));
         }
         3 => {
-            t.submit("I am not sure which way leads to the goal.", library);
+            t.submit("I am not sure which way leads to the goal.");
         }
         5 => {
             // Back and forth until the move limit.
@@ -96,7 +99,7 @@ pub fn play(
             let mut i = 0;
             while t.phase() == Phase::Solve {
                 let to = if i % 2 == 0 { away } else { start };
-                t.submit(&format!("Move: {to}"), library);
+                t.submit(&format!("Move: {to}"));
                 i += 1;
             }
         }
@@ -112,7 +115,7 @@ pub fn play(
                 } else {
                     format!("Move: {}", w[1])
                 };
-                t.submit(&reply, library);
+                t.submit(&reply);
             }
         }
     }
@@ -126,7 +129,7 @@ pub fn play(
         3 => "I cannot tell.".to_string(),
         _ => format!("Shape: {shape}"),
     };
-    t.submit(&recognition, library);
+    t.submit(&recognition);
     let generation = match variant {
         0 | 5 => encoding.render(other.grid()),
         1 => format!(
@@ -141,7 +144,7 @@ pub fn play(
             .unwrap_or(encoding)
             .render(other.grid()),
     };
-    t.submit(&generation, library);
+    t.submit(&generation);
     t
 }
 

@@ -1,0 +1,497 @@
+//! The trial record: everything a finished, stopped or interrupted trial is, in one
+//! serde type that every view is made from (the transcript text, the JSON download, the
+//! stored rows, the exports and the dashboard).
+
+use super::encoding::Encoding;
+use super::grid::{Maze, Pos, MAX_SIZE};
+use super::shape::Shape;
+use super::templates::TemplateLibrary;
+use super::transcript::{self, Message, Role};
+use super::trial::{ApiFailure, FailureKind, Phase, Protocol, Trial, TrialSetup};
+use super::verify::{Extracted, Verdict};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+/// One token's log probability, as an endpoint returned it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TokenLogprob {
+    /// The token's text.
+    pub token: String,
+    /// Its natural-log probability.
+    pub logprob: f64,
+}
+
+/// What is known about one reply besides its text. Every field is optional: a person's
+/// click has none of them, a built-in player only its latency, an endpoint most.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReplyMeta {
+    /// Milliseconds from sending the request (or showing the prompt) to the whole reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// Prompt tokens, as the endpoint counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// Completion tokens, as the endpoint counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+    /// Total tokens, as the endpoint counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    /// Why the model stopped (`stop`, `length`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// The model's reasoning text, when the endpoint returned it apart from the answer
+    /// (`reasoning_content`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Token log probabilities, when asked for and returned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logprobs: Option<Vec<TokenLogprob>>,
+    /// How many requests it took (1 when the first try answered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// Whether the reply was streamed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streamed: Option<bool>,
+}
+
+/// Who played a trial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PlayerKind {
+    /// A person at the page.
+    Human,
+    /// The built-in perfect player.
+    Oracle,
+    /// The built-in seeded random walker.
+    Random,
+    /// A scripted player (tests).
+    Scripted,
+    /// A chat model behind an OpenAI-compatible endpoint.
+    Endpoint,
+}
+
+impl PlayerKind {
+    /// Every kind.
+    pub const ALL: [PlayerKind; 5] = [
+        PlayerKind::Human,
+        PlayerKind::Oracle,
+        PlayerKind::Random,
+        PlayerKind::Scripted,
+        PlayerKind::Endpoint,
+    ];
+
+    /// The snake_case name (`human`, `oracle`, `random`, `scripted`, `endpoint`).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Human => "human",
+            PlayerKind::Oracle => "oracle",
+            PlayerKind::Random => "random",
+            PlayerKind::Scripted => "scripted",
+            PlayerKind::Endpoint => "endpoint",
+        }
+    }
+
+    /// Reads a kind's name (any case).
+    pub fn parse(s: &str) -> Result<PlayerKind, String> {
+        let k = s.trim().to_ascii_lowercase();
+        PlayerKind::ALL
+            .into_iter()
+            .find(|p| p.name() == k)
+            .ok_or_else(|| {
+                format!("'{s}' is not a player (human, oracle, random, scripted or endpoint)")
+            })
+    }
+}
+
+/// The endpoint a model trial ran against, as the record keeps it: everything that
+/// shaped the replies, never the API key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EndpointInfo {
+    /// The preset's id (`dashscope-intl`, `openrouter`, ..., `custom`).
+    pub preset: String,
+    /// The base URL requests went to.
+    pub base_url: String,
+    /// The model's name.
+    pub model: String,
+    /// Sampling temperature.
+    pub temperature: f64,
+    /// Nucleus sampling.
+    pub top_p: f64,
+    /// Most tokens per reply.
+    pub max_tokens: u32,
+    /// The sampling seed sent, if any.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Whether replies were streamed.
+    pub stream: bool,
+    /// Whether log probabilities were asked for.
+    pub logprobs: bool,
+    /// Whether thinking (reasoning) was turned on.
+    #[serde(default)]
+    pub thinking: bool,
+    /// Extra JSON merged into each request body, as typed.
+    #[serde(default)]
+    pub extra: String,
+}
+
+/// The versions a record was made with, so a later re-score can say what changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Versions {
+    /// The Shapemaze crate's version.
+    pub shapemaze: String,
+    /// The prompts' wording ([`crate::core::prompt::VERSION`]).
+    pub prompt: u32,
+    /// The verifiers' reading rules ([`VERIFIER_VERSION`]).
+    pub verifier: u32,
+}
+
+/// The version of the verifiers' reading rules: bumped whenever a reply could be read
+/// differently than before.
+pub const VERIFIER_VERSION: u32 = 1;
+
+impl Versions {
+    /// The versions of this build.
+    pub fn current() -> Versions {
+        Versions {
+            shapemaze: env!("CARGO_PKG_VERSION").to_string(),
+            prompt: super::prompt::VERSION,
+            verifier: VERIFIER_VERSION,
+        }
+    }
+}
+
+/// One message of a recorded conversation, with what is known about it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordMessage {
+    /// `user` (the trial's prompts) or `assistant` (the player's replies).
+    pub role: Role,
+    /// The text exactly as sent or received.
+    pub content: String,
+    /// Latency, tokens, reasoning and more, for replies that have them.
+    #[serde(flatten)]
+    pub meta: ReplyMeta,
+}
+
+/// The three phases' verdicts (`null` for a phase not reached).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PhaseVerdicts {
+    /// The solve phase's verdict.
+    pub solve: Option<Verdict>,
+    /// The recognition verdict.
+    pub recognize: Option<Verdict>,
+    /// The generation verdict.
+    pub generate: Option<Verdict>,
+}
+
+impl PhaseVerdicts {
+    /// The three, in phase order.
+    pub fn all(&self) -> [Option<&Verdict>; 3] {
+        [
+            self.solve.as_ref(),
+            self.recognize.as_ref(),
+            self.generate.as_ref(),
+        ]
+    }
+}
+
+/// Where a trial sits in its experiment: the maze set and the repeat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// The maze set's seed.
+    pub seed: u64,
+    /// Which maze of the set (0-based).
+    pub sample: usize,
+    /// Which repeat of that maze (0-based).
+    pub repeat: usize,
+}
+
+/// Everything a finished, stopped or interrupted trial is (CONTRACT.md, "Trial records").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrialRecord {
+    /// Who played.
+    pub player: PlayerKind,
+    /// The model's name, or the built-in player's (`oracle`, `random`, `human`).
+    pub model: String,
+    /// The endpoint, for model trials.
+    #[serde(default)]
+    pub endpoint: Option<EndpointInfo>,
+    /// The maze's shape.
+    pub shape: Shape,
+    /// The grid side.
+    pub size: usize,
+    /// The encoding the maze was shown in.
+    pub encoding: Encoding,
+    /// The maze set's seed.
+    pub seed: u64,
+    /// Which maze of the set (0-based).
+    pub sample: usize,
+    /// Which repeat of that maze (0-based).
+    #[serde(default)]
+    pub repeat: usize,
+    /// Most moves allowed.
+    pub move_limit: usize,
+    /// How the questions were asked.
+    #[serde(default)]
+    pub protocol: Protocol,
+    /// The system prompt sent before the conversation, if any.
+    #[serde(default)]
+    pub system_prompt: Option<String>,
+    /// The maze as first shown, in the matrix encoding, one row per entry.
+    pub maze: Vec<String>,
+    /// The conversation, in order.
+    pub messages: Vec<RecordMessage>,
+    /// Each phase's verdict, whole.
+    pub verdicts: PhaseVerdicts,
+    /// Move attempts in the solve phase.
+    pub moves: usize,
+    /// Valid moves among them.
+    pub valid_moves: usize,
+    /// The shortest path's length in moves (for comparing with the moves made).
+    pub shortest_path: Option<usize>,
+    /// The cells the player stood on, start first.
+    pub path: Vec<Pos>,
+    /// How the solve phase failed (`api_error` when the endpoint failed).
+    #[serde(default)]
+    pub failure: Option<FailureKind>,
+    /// The shape the recognition reply named, if any (for the confusion matrix).
+    #[serde(default)]
+    pub predicted_shape: Option<Shape>,
+    /// The endpoint failure that ended the trial, if any.
+    #[serde(default)]
+    pub api_error: Option<ApiFailure>,
+    /// Whether the person running it stopped the trial before it finished.
+    #[serde(default)]
+    pub stopped: bool,
+    /// When the trial started, in milliseconds since the Unix epoch (passed in: the core
+    /// has no clock).
+    #[serde(default)]
+    pub started_ms: Option<f64>,
+    /// When it ended, likewise.
+    #[serde(default)]
+    pub ended_ms: Option<f64>,
+    /// What made it.
+    pub versions: Versions,
+}
+
+/// Who played a trial and how, for [`TrialRecord::of`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerInfo {
+    /// The kind of player.
+    pub kind: PlayerKind,
+    /// The model's or built-in player's name.
+    pub model: String,
+    /// The endpoint, for model trials.
+    pub endpoint: Option<EndpointInfo>,
+    /// The system prompt, if one was sent.
+    pub system_prompt: Option<String>,
+}
+
+/// A record read back that does not hold together, with what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError(pub String);
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TrialRecord {
+    /// The record of `trial` (finished or not), played by `player` at `placement`,
+    /// between `started_ms` and `ended_ms`.
+    pub fn of(
+        trial: &Trial,
+        player: PlayerInfo,
+        placement: Placement,
+        started_ms: Option<f64>,
+        ended_ms: Option<f64>,
+    ) -> TrialRecord {
+        let setup = trial.setup();
+        let maze = &setup.maze;
+        let messages = trial
+            .messages()
+            .iter()
+            .zip(trial.reply_meta())
+            .map(|(m, meta)| RecordMessage {
+                role: m.role,
+                content: m.content.clone(),
+                meta: meta.clone().unwrap_or_default(),
+            })
+            .collect();
+        let [solve, recognize, generate] = trial.verdicts().map(|v| v.cloned());
+        let predicted_shape = match recognize.as_ref().map(|v| &v.extracted) {
+            Some(Extracted::Shape(s)) => Some(*s),
+            _ => None,
+        };
+        TrialRecord {
+            player: player.kind,
+            model: player.model,
+            endpoint: player.endpoint,
+            shape: setup.shape,
+            size: maze.rows(),
+            encoding: setup.encoding,
+            seed: placement.seed,
+            sample: placement.sample,
+            repeat: placement.repeat,
+            move_limit: setup.move_limit,
+            protocol: setup.protocol,
+            system_prompt: player.system_prompt,
+            maze: Encoding::Matrix
+                .render(maze.grid())
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            messages,
+            verdicts: PhaseVerdicts {
+                solve,
+                recognize,
+                generate,
+            },
+            moves: trial.moves(),
+            valid_moves: trial.valid_moves(),
+            shortest_path: maze.shortest_path_len(setup.shape.movement()),
+            path: trial.path().to_vec(),
+            failure: trial.failure(),
+            predicted_shape,
+            api_error: trial.api_error().cloned(),
+            stopped: trial.stopped(),
+            started_ms,
+            ended_ms,
+            versions: Versions::current(),
+        }
+    }
+
+    /// Whether every phase has a verdict (success, fail or API error).
+    pub fn finished(&self) -> bool {
+        self.verdicts.all().iter().all(Option::is_some)
+    }
+
+    /// The record as one line of JSON (a `trials.jsonl` line, the `download-record` file).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// The record as indented JSON, for a person to read.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// Reads a record from JSON and checks that it holds together: a readable maze of the
+    /// stated size with one P and one G, a conversation that starts with the trial's prompt,
+    /// and counts that fit. Never panics; the error says what is wrong.
+    pub fn from_json(text: &str) -> Result<TrialRecord, RecordError> {
+        let record: TrialRecord = serde_json::from_str(text)
+            .map_err(|e| RecordError(format!("not a trial record: {e}")))?;
+        record.validate()?;
+        Ok(record)
+    }
+
+    /// The maze as first shown, read back from [`TrialRecord::maze`].
+    pub fn first_maze(&self) -> Result<Maze, RecordError> {
+        let bad = |why: String| RecordError(format!("the record's maze {why}"));
+        if self.size == 0 || self.size > MAX_SIZE {
+            return Err(bad(format!(
+                "has size {}, outside 1 to {MAX_SIZE}",
+                self.size
+            )));
+        }
+        let grid = Encoding::Matrix
+            .parse_grid(&self.maze.join("\n"), self.size, self.size)
+            .map_err(|e| bad(format!("cannot be read: {e}")))?;
+        Maze::from_grid(grid).map_err(|e| bad(format!("is not playable: {e}")))
+    }
+
+    fn validate(&self) -> Result<(), RecordError> {
+        let err = |s: String| Err(RecordError(s));
+        self.first_maze()?;
+        match self.messages.first() {
+            Some(m) if m.role == Role::User => {}
+            Some(_) => {
+                return err(
+                    "the record's conversation does not start with the trial's prompt".into(),
+                )
+            }
+            None => return err("the record has no messages".into()),
+        }
+        if self.valid_moves > self.moves {
+            return err(format!(
+                "the record has {} valid moves out of {} moves",
+                self.valid_moves, self.moves
+            ));
+        }
+        if self.move_limit == 0 {
+            return err("the record's move limit is 0".into());
+        }
+        if let Some(p) = self
+            .path
+            .iter()
+            .find(|p| p.row >= self.size || p.col >= self.size)
+        {
+            return err(format!(
+                "the record's path leaves the {0}x{0} grid at {p}",
+                self.size
+            ));
+        }
+        Ok(())
+    }
+
+    /// The transcript text (CONTRACT.md) of a finished record; `None` when a phase has no
+    /// verdict (a stopped trial).
+    pub fn transcript(&self) -> Option<String> {
+        let [Some(s), Some(r), Some(g)] = self.verdicts.all().map(|v| v.map(|v| v.outcome)) else {
+            return None;
+        };
+        let messages: Vec<Message> = self
+            .messages
+            .iter()
+            .map(|m| Message {
+                role: m.role,
+                content: m.content.clone(),
+            })
+            .collect();
+        Some(transcript::render(&messages, [s, r, g]))
+    }
+
+    /// Replays the record's replies through today's verifiers on a fresh trial (the maze,
+    /// shape, encoding, move limit and protocol from the record), keeping each reply's
+    /// metadata. An API error or a stop ends the replay the same way. The verdicts of the
+    /// returned record are today's; compare them with the stored ones to see what changed.
+    pub fn rescored(&self, library: Arc<TemplateLibrary>) -> Result<TrialRecord, RecordError> {
+        let maze = self.first_maze()?;
+        let setup = TrialSetup {
+            move_limit: self.move_limit,
+            protocol: self.protocol,
+            ..TrialSetup::new(self.shape, self.encoding, maze)
+        };
+        let mut trial = Trial::new(setup, library);
+        for m in self.messages.iter().filter(|m| m.role == Role::Assistant) {
+            if trial.phase() == Phase::Done {
+                break;
+            }
+            trial.respond(&m.content, Some(m.meta.clone()));
+        }
+        if let Some(e) = &self.api_error {
+            trial.fail_api(e.clone());
+        } else if self.stopped {
+            trial.stop();
+        }
+        Ok(TrialRecord::of(
+            &trial,
+            PlayerInfo {
+                kind: self.player,
+                model: self.model.clone(),
+                endpoint: self.endpoint.clone(),
+                system_prompt: self.system_prompt.clone(),
+            },
+            Placement {
+                seed: self.seed,
+                sample: self.sample,
+                repeat: self.repeat,
+            },
+            self.started_ms,
+            self.ended_ms,
+        ))
+    }
+}
