@@ -234,7 +234,7 @@ impl RandomWalker {
     /// the same trial).
     pub fn new(seed: u64) -> RandomWalker {
         RandomWalker {
-            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_0f_7a11),
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0x5EED_F7A1),
             seed,
         }
     }
@@ -400,9 +400,104 @@ impl Player for Scripted {
     }
 }
 
-/// The encoding a trial's replies are written in (for players that draw mazes).
-pub fn reply_encoding(trial: &Trial) -> Encoding {
-    trial.setup().encoding
+/// How many scripted behaviours [`Scripted::variant`] has.
+pub const VARIANTS: usize = 6;
+
+/// A neighbour of the player's cell holding `tile` (under the shape's movement), if any.
+fn neighbour(maze: &Maze, shape: Shape, tile: Tile) -> Option<Pos> {
+    let p = maze.player();
+    shape
+        .movement()
+        .steps()
+        .iter()
+        .filter_map(|&(dr, dc)| p.offset(dr, dc))
+        .find(|&q| maze.grid().get(q) == Some(tile))
+}
+
+/// The shape after `shape` in [`Shape::ALL`], for wrong answers.
+fn other_shape(shape: Shape) -> Shape {
+    let i = Shape::ALL.iter().position(|&s| s == shape).unwrap_or(0);
+    Shape::ALL[(i + 1) % Shape::ALL.len()]
+}
+
+impl Scripted {
+    /// One of [`VARIANTS`] fixed behaviours (`variant` is taken modulo that), so a set of
+    /// trials reaches every way a phase can end; `other` is a different maze of the same
+    /// shape and size, offered where the script generates a valid new maze.
+    ///
+    /// | variant | solve | recognize | generate |
+    /// | --- | --- | --- | --- |
+    /// | 0 | shortest path, `Move: (r, c)` | `Shape: NAME` | `other`, same encoding |
+    /// | 1 | shortest path in prose, with distracting coordinates | a negated wrong shape, then the right synonym | `other` in a code fence with prose |
+    /// | 2 | into a wall (`invalid_move`) | a wrong shape | the original copied |
+    /// | 3 | no coordinate (`unparseable_reply`) | no shape | no maze |
+    /// | 4 | shortest path | `Shape: NAME` | `other` in the other encoding |
+    /// | 5 | back and forth until the move limit | `Shape: NAME` | `other` |
+    pub fn variant(variant: usize, other: Maze) -> Scripted {
+        let variant = variant % VARIANTS;
+        Scripted::from_fn(move |trial| {
+            let s = trial.setup();
+            let (shape, maze, encoding) = (s.shape, &s.maze, s.encoding);
+            let text = match trial.phase() {
+                Phase::Solve => match variant {
+                    2 => {
+                        let bump = neighbour(maze, shape, Tile::Wall).unwrap_or(Pos::new(99, 99));
+                        format!("Going right into {bump}. Move: {bump}")
+                    }
+                    3 => "I am not sure which way leads to the goal.".to_string(),
+                    5 => {
+                        let start = maze.player();
+                        let away = neighbour(maze, shape, Tile::Empty).unwrap_or(start);
+                        let to = if trial.moves() % 2 == 0 { away } else { start };
+                        format!("Move: {to}")
+                    }
+                    _ => {
+                        let path = maze.shortest_path(shape.movement()).unwrap_or_default();
+                        let at = trial.moves();
+                        let (from, to) = match (path.get(at), path.get(at + 1)) {
+                            (Some(&a), Some(&b)) => (a, b),
+                            _ => (maze.player(), maze.player()),
+                        };
+                        if variant == 1 {
+                            format!(
+                                "I am at {from}. The goal G is at {}. Options include (0, 0), but I will move to {to} now.",
+                                maze.goal()
+                            )
+                        } else {
+                            format!("Move: {to}")
+                        }
+                    }
+                },
+                Phase::Recognize => match variant {
+                    1 => format!(
+                        "It is not a {}. Final answer: {}",
+                        other_shape(shape),
+                        shape.synonyms().last().unwrap_or(&"")
+                    ),
+                    2 => format!("Shape: {}", other_shape(shape)),
+                    3 => "I cannot tell.".to_string(),
+                    _ => format!("Shape: {shape}"),
+                },
+                Phase::Generate => match variant {
+                    0 | 5 => encoding.render(other.grid()),
+                    1 => format!(
+                        "Here is a new maze:\n\n```\n{}\n```\nIt keeps the shape.",
+                        encoding.render(other.grid())
+                    ),
+                    2 => encoding.render(maze.grid()),
+                    3 => "Sorry, I cannot draw mazes.".to_string(),
+                    _ => Encoding::ALL
+                        .into_iter()
+                        .find(|&e| e != encoding)
+                        .unwrap_or(encoding)
+                        .render(other.grid()),
+                },
+                Phase::Done => String::new(),
+            };
+            Ok(Reply::text(text))
+        })
+        .named(format!("scripted-{variant}"))
+    }
 }
 
 #[cfg(test)]

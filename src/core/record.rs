@@ -172,6 +172,10 @@ pub struct RecordMessage {
     /// Latency, tokens, reasoning and more, for replies that have them.
     #[serde(flatten)]
     pub meta: ReplyMeta,
+    /// The verdict on this reply (a move's, the path's, the recognition's, the
+    /// generation's), for replies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
 }
 
 /// The three phases' verdicts (`null` for a phase not reached).
@@ -314,10 +318,12 @@ impl TrialRecord {
             .messages()
             .iter()
             .zip(trial.reply_meta())
-            .map(|(m, meta)| RecordMessage {
+            .zip(trial.reply_verdicts())
+            .map(|((m, meta), verdict)| RecordMessage {
                 role: m.role,
                 content: m.content.clone(),
                 meta: meta.clone().unwrap_or_default(),
+                verdict: verdict.clone(),
             })
             .collect();
         let [solve, recognize, generate] = trial.verdicts().map(|v| v.cloned());

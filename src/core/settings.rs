@@ -4,6 +4,7 @@
 use super::encoding::Encoding;
 use super::grid::{check_size, Grid, Movement, Pos, Tile};
 use super::shape::Shape;
+use super::trial::Protocol;
 
 /// What one trial on the play page is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub struct PlaySettings {
     pub seed: u64,
     /// Which maze of the set (0-based).
     pub sample: usize,
+    /// How the questions are asked (the model page's setting; the play page is stepwise).
+    pub protocol: Protocol,
 }
 
 /// Largest sample index accepted from a URL (the set is generated up to it).
@@ -31,13 +34,14 @@ impl Default for PlaySettings {
             encoding: Encoding::Matrix,
             seed: 0,
             sample: 0,
+            protocol: Protocol::Stepwise,
         }
     }
 }
 
 impl PlaySettings {
     /// Reads settings from query parameters (`shape`, `size`, `encoding`, `seed`,
-    /// `sample`; every one optional). A bad value keeps the default and adds a warning
+    /// `sample`, `protocol`; every one optional). A bad value keeps the default and adds a warning
     /// saying what was wrong and what was used instead.
     pub fn from_query(get: impl Fn(&str) -> Option<String>) -> (PlaySettings, Vec<String>) {
         let mut s = PlaySettings::default();
@@ -77,13 +81,21 @@ impl PlaySettings {
                 "'{v}' is not a sample number from 0 to {MAX_SAMPLE}"
             )),
         });
+        read("protocol", &mut |v| {
+            Protocol::parse(v).map(|p| s.protocol = p)
+        });
         (s, warnings)
     }
 
-    /// The query string that reproduces these settings (`shape=…&size=…&…`).
+    /// The query string that reproduces these settings (`shape=…&size=…&…`; the protocol
+    /// only when it is not the default).
     pub fn to_query(&self) -> String {
+        let protocol = match self.protocol {
+            Protocol::Stepwise => String::new(),
+            p => format!("&protocol={}", p.name()),
+        };
         format!(
-            "shape={}&size={}&encoding={}&seed={}&sample={}",
+            "shape={}&size={}&encoding={}&seed={}&sample={}{protocol}",
             self.shape.name(),
             self.size,
             self.encoding.name(),
@@ -173,7 +185,8 @@ mod tests {
                 size: 7,
                 encoding: Encoding::CoordList,
                 seed: 42,
-                sample: 3
+                sample: 3,
+                protocol: Protocol::Stepwise,
             }
         );
     }
@@ -201,6 +214,7 @@ mod tests {
             encoding: Encoding::CoordList,
             seed: 7,
             sample: 12,
+            protocol: Protocol::Combined,
         };
         let q = s.to_query();
         let map: BTreeMap<&str, &str> = q.split('&').filter_map(|kv| kv.split_once('=')).collect();

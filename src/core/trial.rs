@@ -197,6 +197,7 @@ pub struct Trial {
     generate: Option<Verdict>,
     messages: Vec<Message>,
     meta: Vec<Option<ReplyMeta>>,
+    judged: Vec<Option<Verdict>>,
     api_error: Option<ApiFailure>,
     stopped: bool,
 }
@@ -249,6 +250,7 @@ impl Trial {
                 content: first,
             }],
             meta: vec![None],
+            judged: vec![None],
             api_error: None,
             stopped: false,
         }
@@ -405,6 +407,13 @@ impl Trial {
         v
     }
 
+    /// The verdict on each reply (the move's, the path's, the recognition's or the
+    /// generation's; a combined reply's generation verdict), aligned with
+    /// [`Trial::messages`]; `None` for the trial's own messages.
+    pub fn reply_verdicts(&self) -> &[Option<Verdict>] {
+        &self.judged
+    }
+
     /// A person's click on `cell`, as the reply `Move: (r, c)`.
     pub fn click(&mut self, cell: Pos) -> Option<Verdict> {
         (self.phase == Phase::Solve && self.setup.protocol != Protocol::SingleShot)
@@ -439,6 +448,7 @@ impl Trial {
             return v;
         }
         self.push(Role::Assistant, reply);
+        self.judge(self.messages.len() - 1, &v);
         self.moves += 1;
         if let (true, Extracted::Cell(to)) = (v.passed(), &v.extracted) {
             self.valid_moves += 1;
@@ -490,6 +500,7 @@ impl Trial {
             return v;
         }
         self.push(Role::Assistant, reply);
+        let at = self.messages.len() - 1;
         let cells = match &v.extracted {
             Extracted::Cells(c) => c.clone(),
             _ => Vec::new(),
@@ -515,6 +526,7 @@ impl Trial {
             }
         }
         self.last_move = Some(v.clone());
+        self.judge(at, &v);
         self.end_solve(v.clone());
         v
     }
@@ -524,6 +536,7 @@ impl Trial {
         let v = verify::verify_recognition(self.setup.shape, reply);
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
+            self.judge(self.messages.len() - 1, &v);
             self.recognize = Some(v.clone());
             self.phase = Phase::Generate;
             let text = prompt::generate(
@@ -543,6 +556,7 @@ impl Trial {
         let generated = self.judge_generation(reply);
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
+            self.judge(self.messages.len() - 1, &generated);
             self.recognize = Some(recognized);
             self.generate = Some(generated.clone());
             self.phase = Phase::Done;
@@ -560,6 +574,7 @@ impl Trial {
         let v = self.judge_generation(reply);
         if self.phase == Phase::Generate {
             self.push(Role::Assistant, reply);
+            self.judge(self.messages.len() - 1, &v);
             self.generate = Some(v.clone());
             self.phase = Phase::Done;
         }
@@ -604,6 +619,14 @@ impl Trial {
             content: content.to_string(),
         });
         self.meta.push(None);
+        self.judged.push(None);
+    }
+
+    /// Keeps `v` as the verdict on the reply just pushed at `index`.
+    fn judge(&mut self, index: usize, v: &Verdict) {
+        if let Some(slot) = self.judged.get_mut(index) {
+            *slot = Some(v.clone());
+        }
     }
 
     /// The three outcomes, `None` for phases not yet ended.

@@ -1,10 +1,10 @@
-//! Scripted players and an export writer shared by the command-line tests and the
-//! benchmark's transcript maker (`examples/make_transcripts.rs` includes this file).
+//! An export writer shared by the command-line tests and the benchmark's transcript maker
+//! (`examples/make_transcripts.rs` includes this file).
 //!
-//! A scripted player answers a trial's prompts with replies chosen by a `variant` number,
-//! so a set of trials covers every way a phase can end: solved, a wall hit, an unreadable
-//! reply, the move limit, right and wrong shapes, new, copied and broken mazes. The trials
-//! are played by the core's [`Trial`], so their transcripts are exactly what the app writes.
+//! Its trials are played by the core's scripted player ([`Scripted::variant`]), whose
+//! behaviours cover every way a phase can end: solved, a wall hit, an unreadable reply, the
+//! move limit, right and wrong shapes, new, copied and broken mazes. The trials are played
+//! by the core's [`Trial`], so their transcripts are exactly what the app writes.
 #![allow(dead_code)]
 
 #[cfg(test)]
@@ -12,17 +12,15 @@ pub mod run;
 
 use shapemaze::core::encoding::Encoding;
 use shapemaze::core::generate::generate_set;
-use shapemaze::core::grid::{Maze, Pos, Tile};
+use shapemaze::core::grid::Maze;
 use shapemaze::core::npy;
+use shapemaze::core::player::{play_ready, Scripted};
 use shapemaze::core::rescore::{maze_file_path, ExportPath};
 use shapemaze::core::shape::Shape;
 use shapemaze::core::templates::TemplateLibrary;
-use shapemaze::core::trial::{Phase, Trial, TrialSetup};
+use shapemaze::core::trial::{Trial, TrialSetup};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// How many different scripted behaviours [`play`] has.
-pub const VARIANTS: usize = 6;
 
 /// A folder under the system's temporary folder, removed when dropped.
 pub struct TempDir(PathBuf);
@@ -50,26 +48,9 @@ impl Drop for TempDir {
     }
 }
 
-/// A neighbour of the player's cell holding `tile` (under the shape's movement), if any.
-fn neighbour(maze: &Maze, shape: Shape, tile: Tile) -> Option<Pos> {
-    let p = maze.player();
-    shape
-        .movement()
-        .steps()
-        .iter()
-        .filter_map(|&(dr, dc)| p.offset(dr, dc))
-        .find(|&q| maze.grid().get(q) == Some(tile))
-}
-
-/// Another shape than `shape`, for wrong answers.
-fn other_shape(shape: Shape) -> Shape {
-    let i = Shape::ALL.iter().position(|&s| s == shape).unwrap_or(0);
-    Shape::ALL[(i + 1) % Shape::ALL.len()]
-}
-
-/// Plays one trial on `maze` with the scripted behaviour `variant` (any number; taken
-/// modulo [`VARIANTS`]); `other` is a different maze of the same shape and size, offered as
-/// the new maze where the script generates a valid one. Returns the finished trial.
+/// Plays one trial on `maze` with the core's scripted behaviour `variant` (any number; see
+/// [`Scripted::variant`]); `other` is a different maze of the same shape and size, offered
+/// as the new maze where the script generates a valid one. Returns the finished trial.
 pub fn play(
     shape: Shape,
     encoding: Encoding,
@@ -82,69 +63,7 @@ pub fn play(
         TrialSetup::new(shape, encoding, maze.clone()),
         std::sync::Arc::new(library.clone()),
     );
-    let path = maze.shortest_path(shape.movement()).unwrap_or_default();
-    let variant = variant % VARIANTS;
-    match variant {
-        2 => {
-            let bump = neighbour(maze, shape, Tile::Wall).unwrap_or(Pos::new(99, 99));
-            t.submit(&format!("Going right into {bump}. Move: {bump}"));
-        }
-        3 => {
-            t.submit("I am not sure which way leads to the goal.");
-        }
-        5 => {
-            // Back and forth until the move limit.
-            let start = maze.player();
-            let away = neighbour(maze, shape, Tile::Empty).unwrap_or(start);
-            let mut i = 0;
-            while t.phase() == Phase::Solve {
-                let to = if i % 2 == 0 { away } else { start };
-                t.submit(&format!("Move: {to}"));
-                i += 1;
-            }
-        }
-        _ => {
-            for w in path.windows(2) {
-                let reply = if variant == 1 {
-                    format!(
-                        "I am at {}. The goal G is at {}. Options include (0, 0), but I will move to {} now.",
-                        w[0],
-                        maze.goal(),
-                        w[1]
-                    )
-                } else {
-                    format!("Move: {}", w[1])
-                };
-                t.submit(&reply);
-            }
-        }
-    }
-    let recognition = match variant {
-        1 => format!(
-            "It is not a {}. Final answer: {}",
-            other_shape(shape),
-            shape.synonyms().last().unwrap_or(&"")
-        ),
-        2 => format!("Shape: {}", other_shape(shape)),
-        3 => "I cannot tell.".to_string(),
-        _ => format!("Shape: {shape}"),
-    };
-    t.submit(&recognition);
-    let generation = match variant {
-        0 | 5 => encoding.render(other.grid()),
-        1 => format!(
-            "Here is a new maze:\n\n```\n{}\n```\nIt keeps the shape.",
-            encoding.render(other.grid())
-        ),
-        2 => encoding.render(maze.grid()),
-        3 => "Sorry, I cannot draw mazes.".to_string(),
-        _ => Encoding::ALL
-            .into_iter()
-            .find(|&e| e != encoding)
-            .unwrap_or(encoding)
-            .render(other.grid()),
-    };
-    t.submit(&generation);
+    play_ready(&mut t, &mut Scripted::variant(variant, other.clone()));
     t
 }
 
