@@ -47,7 +47,7 @@ build-release:
 e2e:
 	scripts/e2e.sh $(E2E_PORT)
 
-## size: the release build's wasm + js + css, gzipped (budget: 150 KB)
+## size: the release build's wasm + js + css, gzipped (budget: 250 KB for the whole app)
 size:
 	scripts/size.sh
 

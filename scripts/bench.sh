@@ -2,7 +2,7 @@
 # The speed and size budgets, measured (never asserted in tests):
 #   core: six 30-maze 5x5 sets generated and verified from nothing ... < 50 ms
 #   CLI:  verify one reply, whole process < 10 ms; score 1,080 transcripts < 1 s
-#   web:  release build wasm + js + css gzipped ..................... <= 150 KB
+#   web:  release build wasm + js + css gzipped ..................... <= 250 KB
 # Usage: scripts/bench.sh   (run `make build-release` first for the size figure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
