@@ -172,3 +172,49 @@ async fn an_inactive_board_ignores_presses() {
         Some("4")
     );
 }
+
+#[wasm_bindgen_test]
+async fn indexed_db_keeps_entries_by_prefix_and_deletes_them_by_prefix() {
+    use shapemaze::app::Db;
+    let db = Db::open().await.expect("the database opens");
+    let store = "trials";
+    db.delete_prefix(store, "test-exp/")
+        .await
+        .expect("a clean start");
+    db.put(store, "test-exp/b", "{\"n\":2}")
+        .await
+        .expect("saved");
+    db.put_all(
+        store,
+        &[
+            ("test-exp/a".to_string(), "{\"n\":1}".to_string()),
+            ("test-exp-other/a".to_string(), "{}".to_string()),
+        ],
+    )
+    .await
+    .expect("saved together");
+    db.put(store, "test-exp/b", "{\"n\":3}")
+        .await
+        .expect("replaced");
+    let got = db.entries(store, "test-exp/").await.expect("read");
+    assert_eq!(
+        got,
+        vec![
+            ("test-exp/a".to_string(), "{\"n\":1}".to_string()),
+            ("test-exp/b".to_string(), "{\"n\":3}".to_string()),
+        ],
+        "only this prefix, in key order, the latest value"
+    );
+    assert_eq!(
+        db.get(store, "test-exp/a").await.expect("read").as_deref(),
+        Some("{\"n\":1}")
+    );
+    db.delete_prefix(store, "test-exp/").await.expect("deleted");
+    assert!(db.keys(store, "test-exp/").await.expect("read").is_empty());
+    assert_eq!(
+        db.keys(store, "test-exp-other/").await.expect("read"),
+        vec!["test-exp-other/a".to_string()],
+        "another prefix is untouched"
+    );
+    db.delete(store, "test-exp-other/a").await.expect("deleted");
+}

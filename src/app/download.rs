@@ -3,12 +3,17 @@
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
-/// Offers `text` to the person as a download named `filename`.
+/// Offers `text` to the person as a plain-text download named `filename`.
 pub fn download_text(filename: &str, text: &str) -> Result<(), String> {
+    download_file(filename, text, "text/plain;charset=utf-8")
+}
+
+/// Offers `text` to the person as a download named `filename` of type `mime`.
+pub fn download_file(filename: &str, text: &str, mime: &str) -> Result<(), String> {
     let fail = |what: &str, e: JsValue| format!("could not {what}: {e:?}");
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = BlobPropertyBag::new();
-    options.set_type("text/plain;charset=utf-8");
+    options.set_type(mime);
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options)
         .map_err(|e| fail("prepare the file", e))?;
     let url = Url::create_object_url_with_blob(&blob).map_err(|e| fail("prepare the file", e))?;

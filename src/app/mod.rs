@@ -6,11 +6,13 @@ mod board;
 mod download;
 mod play;
 mod route;
+mod storage;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
-pub use download::download_text;
+pub use download::{download_file, download_text};
 pub use play::PlayPage;
 pub use route::{use_location, Link, Location};
+pub use storage::{Db, StorageError};
 
 use leptos::prelude::*;
 
@@ -28,6 +30,7 @@ pub fn App() -> impl IntoView {
                 </Link>
                 <nav class="nav">
                     <Link href="/play">"Play"</Link>
+                    <Link href="/model">"Model"</Link>
                 </nav>
             </header>
             <main class="page">

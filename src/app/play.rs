@@ -9,8 +9,8 @@ use crate::core::grid::{Grid, Pos, Tile, SIZES};
 use crate::core::settings::{key_target, paint, PlaySettings, MAX_SAMPLE};
 use crate::core::shape::Shape;
 use crate::core::templates::TemplateLibrary;
-use crate::core::trial::{Phase, Trial, TrialSetup};
-use crate::core::verify::Verdict;
+use crate::core::trial::{Phase, Protocol, Trial, TrialSetup};
+use crate::core::verify::{Outcome, Verdict};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -51,9 +51,16 @@ pub fn PlayPage() -> impl IntoView {
     }
 }
 
-/// Shape, size, encoding, seed and sample, applied by navigating to the matching URL.
+/// Shape, size, encoding, seed and sample (and the protocol, when asked), applied by
+/// navigating to the matching URL.
 #[component]
-fn SettingsBar(settings: Memo<PlaySettings>, go: Callback<PlaySettings>) -> impl IntoView {
+pub(super) fn SettingsBar(
+    settings: Memo<PlaySettings>,
+    go: Callback<PlaySettings>,
+    /// Whether to offer the protocol (the model page does; a person plays stepwise).
+    #[prop(optional)]
+    protocol: bool,
+) -> impl IntoView {
     let change = move |apply: fn(&mut PlaySettings, &str)| {
         Callback::new(move |v: String| {
             let mut s = settings.get_untracked();
@@ -96,6 +103,15 @@ fn SettingsBar(settings: Memo<PlaySettings>, go: Callback<PlaySettings>) -> impl
                 value=Signal::derive(move || settings.get().sample.to_string())
                 on_change=change(|s, v| if let Ok(n) = v.trim().parse::<usize>() { s.sample = n.min(MAX_SAMPLE); })
             />
+            {protocol.then(|| view! {
+                <Setting
+                    label="Protocol"
+                    id="setting-protocol"
+                    options=Protocol::ALL.into_iter().map(|p| (p.name().to_string(), p.label().to_string())).collect()
+                    value=Signal::derive(move || settings.get().protocol.name().to_string())
+                    on_change=change(|s, v| if let Ok(p) = Protocol::parse(v) { s.protocol = p; })
+                />
+            })}
             <button
                 type="button"
                 class="button"
@@ -461,7 +477,7 @@ fn TrialBoard(
 
 /// The four phases, the current one marked.
 #[component]
-fn PhaseSteps(phase: Memo<Phase>) -> impl IntoView {
+pub(super) fn PhaseSteps(phase: Memo<Phase>) -> impl IntoView {
     view! {
         <ol class="steps" data-testid="phase" data-phase=move || phase.get().name()>
             {Phase::ALL.into_iter().map(|p| {
@@ -486,16 +502,16 @@ fn PhaseSteps(phase: Memo<Phase>) -> impl IntoView {
 
 /// The verdict of each phase that has ended.
 #[component]
-fn Verdicts(trial: RwSignal<Trial>) -> impl IntoView {
+pub(super) fn Verdicts(trial: RwSignal<Trial>) -> impl IntoView {
     let row = move |id: &'static str, title: &'static str, pick: fn(&Trial) -> Option<&Verdict>| {
         move || {
             trial.with(|t| pick(t).cloned()).map(|v| {
                 let outcome = v.outcome.name();
                 view! {
                     <div class=format!("verdict {outcome}") data-testid=id data-outcome=outcome>
-                        <span class="badge">{if v.passed() { "✓" } else { "✗" }}</span>
+                        <span class="badge">{match v.outcome { Outcome::Success => "✓", Outcome::Fail => "✗", Outcome::Error => "!" }}</span>
                         <div>
-                            <strong>{format!("{title}: {}", if v.passed() { "success" } else { "fail" })}</strong>
+                            <strong>{format!("{title}: {}", match v.outcome { Outcome::Error => "API error (not judged)", o => o.name() })}</strong>
                             <p>{v.explanation.clone()}</p>
                             <code class="reason">{v.reason.as_str()}</code>
                         </div>
