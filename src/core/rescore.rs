@@ -522,7 +522,6 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
 mod tests {
     use super::*;
     use crate::core::generate::generate_one;
-    use crate::core::prompt::{GENERATE_HEADING, RECOGNIZE_HEADING, SOLVE_HEADING};
 
     fn played(shape: Shape, encoding: Encoding, replies: &[&str], move_limit: usize) -> Trial {
         let lib = Arc::new(TemplateLibrary::new(5));
@@ -756,6 +755,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     mod never_panics {
         use super::*;
+        use crate::core::prompt::{GENERATE_HEADING, RECOGNIZE_HEADING, SOLVE_HEADING};
         use proptest::prelude::*;
 
         proptest! {
