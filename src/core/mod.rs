@@ -10,6 +10,7 @@ pub mod npy;
 pub mod player;
 pub mod prompt;
 pub mod record;
+pub mod replay;
 pub mod rescore;
 pub mod settings;
 pub mod shape;
