@@ -3,12 +3,15 @@
 //! clicks, keys and text to it.
 
 mod board;
+mod demo;
 mod download;
+mod fetch;
 mod play;
 mod route;
 mod storage;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
+pub use demo::DemoPage;
 pub use download::{download_file, download_text};
 pub use play::PlayPage;
 pub use route::{use_location, Link, Location};
@@ -30,6 +33,7 @@ pub fn App() -> impl IntoView {
                 </Link>
                 <nav class="nav">
                     <Link href="/play">"Play"</Link>
+                    <Link href="/demo">"Demo"</Link>
                     <Link href="/model">"Model"</Link>
                 </nav>
             </header>
@@ -37,6 +41,7 @@ pub fn App() -> impl IntoView {
                 {move || match page.get().trim_end_matches('/') {
                     "" | "/index.html" => view! { <Home /> }.into_any(),
                     "/play" => view! { <PlayPage /> }.into_any(),
+                    "/demo" => view! { <DemoPage /> }.into_any(),
                     _ => view! { <NotFound /> }.into_any(),
                 }}
             </main>

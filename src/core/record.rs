@@ -162,20 +162,93 @@ impl Versions {
     }
 }
 
-/// One message of a recorded conversation, with what is known about it.
+/// One message of a recorded conversation, with what is known about it. (The reply's
+/// metadata is spelled out field by field rather than flattened from [`ReplyMeta`]: serde's
+/// flatten buffers every message through a generic map, which costs the browser build
+/// tens of kilobytes.)
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordMessage {
     /// `user` (the trial's prompts) or `assistant` (the player's replies).
     pub role: Role,
     /// The text exactly as sent or received.
     pub content: String,
-    /// Latency, tokens, reasoning and more, for replies that have them.
-    #[serde(flatten)]
-    pub meta: ReplyMeta,
+    /// See [`ReplyMeta::latency_ms`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// See [`ReplyMeta::prompt_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// See [`ReplyMeta::completion_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+    /// See [`ReplyMeta::total_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    /// See [`ReplyMeta::finish_reason`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// See [`ReplyMeta::reasoning`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// See [`ReplyMeta::logprobs`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logprobs: Option<Vec<TokenLogprob>>,
+    /// See [`ReplyMeta::attempts`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// See [`ReplyMeta::streamed`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streamed: Option<bool>,
     /// The verdict on this reply (a move's, the path's, the recognition's, the
     /// generation's), for replies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+}
+
+impl RecordMessage {
+    /// A message with its reply's metadata and verdict.
+    pub fn new(role: Role, content: String, meta: ReplyMeta, verdict: Option<Verdict>) -> Self {
+        let ReplyMeta {
+            latency_ms,
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            finish_reason,
+            reasoning,
+            logprobs,
+            attempts,
+            streamed,
+        } = meta;
+        RecordMessage {
+            role,
+            content,
+            latency_ms,
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            finish_reason,
+            reasoning,
+            logprobs,
+            attempts,
+            streamed,
+            verdict,
+        }
+    }
+
+    /// The reply's metadata.
+    pub fn meta(&self) -> ReplyMeta {
+        ReplyMeta {
+            latency_ms: self.latency_ms,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+            total_tokens: self.total_tokens,
+            finish_reason: self.finish_reason.clone(),
+            reasoning: self.reasoning.clone(),
+            logprobs: self.logprobs.clone(),
+            attempts: self.attempts,
+            streamed: self.streamed,
+        }
+    }
 }
 
 /// The three phases' verdicts (`null` for a phase not reached).
@@ -319,11 +392,13 @@ impl TrialRecord {
             .iter()
             .zip(trial.reply_meta())
             .zip(trial.reply_verdicts())
-            .map(|((m, meta), verdict)| RecordMessage {
-                role: m.role,
-                content: m.content.clone(),
-                meta: meta.clone().unwrap_or_default(),
-                verdict: verdict.clone(),
+            .map(|((m, meta), verdict)| {
+                RecordMessage::new(
+                    m.role,
+                    m.content.clone(),
+                    meta.clone().unwrap_or_default(),
+                    verdict.clone(),
+                )
             })
             .collect();
         let [solve, recognize, generate] = trial.verdicts().map(|v| v.cloned());
@@ -476,7 +551,7 @@ impl TrialRecord {
             if trial.phase() == Phase::Done {
                 break;
             }
-            trial.respond(&m.content, Some(m.meta.clone()));
+            trial.respond(&m.content, Some(m.meta()));
         }
         if let Some(e) = &self.api_error {
             trial.fail_api(e.clone());

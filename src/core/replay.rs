@@ -97,7 +97,7 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
                     phase,
                     prompt: prompt.clone(),
                     reply: Some(m.content.clone()),
-                    reasoning: m.meta.reasoning.clone(),
+                    reasoning: m.reasoning.clone(),
                     verdict: m.verdict.clone(),
                     moves,
                 });
@@ -123,8 +123,15 @@ pub struct Playhead {
     pub speed: f64,
 }
 
-/// The speeds offered (frames per second).
-pub const SPEEDS: [f64; 5] = [0.25, 0.5, 1.0, 2.0, 4.0];
+/// The speeds offered: frames per second and its label (labels are written out so the
+/// browser build needs no float formatting).
+pub const SPEEDS: [(f64, &str); 5] = [
+    (0.25, "0.25×"),
+    (0.5, "0.5×"),
+    (1.0, "1×"),
+    (2.0, "2×"),
+    (4.0, "4×"),
+];
 
 impl Playhead {
     /// At the first of `len` frames, paused, one frame a second.

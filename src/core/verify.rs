@@ -233,46 +233,99 @@ impl Serialize for Extracted {
 }
 
 impl<'de> Deserialize<'de> for Extracted {
+    /// Reads what [`Serialize`] wrote: `null`, `[r, c]`, `[[r, c], ...]`, a shape's name, or
+    /// the matrix rows of a grid. (A visitor rather than a generic JSON value: it keeps the
+    /// browser build small.)
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let v = serde_json::Value::deserialize(d)?;
-        let pos = |v: &serde_json::Value| -> Option<Pos> {
-            let a = v.as_array()?;
-            match a.as_slice() {
-                [r, c] => Some(Pos::new(
-                    usize::try_from(r.as_u64()?).ok()?,
-                    usize::try_from(c.as_u64()?).ok()?,
-                )),
-                _ => None,
-            }
-        };
-        let bad = || D::Error::custom(format!("'{v}' is not a cell, cells, shape or maze"));
-        match &v {
-            serde_json::Value::Null => Ok(Extracted::Nothing),
-            serde_json::Value::String(s) => Shape::parse(s)
-                .map(Extracted::Shape)
-                .map_err(D::Error::custom),
-            serde_json::Value::Array(items) => {
-                if let Some(p) = pos(&v) {
-                    return Ok(Extracted::Cell(p));
-                }
-                if items.iter().all(|i| i.is_string()) {
-                    let rows: Vec<&str> = items.iter().filter_map(|i| i.as_str()).collect();
-                    let cols = rows.first().map_or(0, |r| r.split_whitespace().count());
-                    return Encoding::Matrix
-                        .parse_grid(&rows.join("\n"), rows.len(), cols)
-                        .map(Extracted::Grid)
-                        .map_err(|e| D::Error::custom(format!("the extracted maze: {e}")));
-                }
-                items
-                    .iter()
-                    .map(pos)
-                    .collect::<Option<Vec<Pos>>>()
-                    .map(Extracted::Cells)
-                    .ok_or_else(bad)
-            }
-            _ => Err(bad()),
+        use serde::de::{Error, SeqAccess, Visitor};
+
+        /// One element of a sequence: a number, a pair, or a grid row.
+        enum Item {
+            Number(usize),
+            Pair([usize; 2]),
+            Row(String),
         }
+
+        struct ItemVisitor;
+        impl<'de> Visitor<'de> for ItemVisitor {
+            type Value = Item;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a number, a pair [r, c] or a maze row")
+            }
+            fn visit_u64<E: Error>(self, v: u64) -> Result<Item, E> {
+                usize::try_from(v).map(Item::Number).map_err(E::custom)
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<Item, E> {
+                Ok(Item::Row(v.to_string()))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Item, A::Error> {
+                let r: Option<usize> = seq.next_element()?;
+                let c: Option<usize> = seq.next_element()?;
+                match (r, c, seq.next_element::<usize>()?) {
+                    (Some(r), Some(c), None) => Ok(Item::Pair([r, c])),
+                    _ => Err(Error::custom("a cell is a pair [r, c]")),
+                }
+            }
+        }
+        impl<'de> Deserialize<'de> for Item {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Item, D::Error> {
+                d.deserialize_any(ItemVisitor)
+            }
+        }
+
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Extracted;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("null, a cell [r, c], a list of cells, a shape's name or a maze's rows")
+            }
+            fn visit_unit<E: Error>(self) -> Result<Extracted, E> {
+                Ok(Extracted::Nothing)
+            }
+            fn visit_none<E: Error>(self) -> Result<Extracted, E> {
+                Ok(Extracted::Nothing)
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<Extracted, E> {
+                Shape::parse(v).map(Extracted::Shape).map_err(E::custom)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Extracted, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element::<Item>()? {
+                    items.push(item);
+                }
+                match items.as_slice() {
+                    [] => Ok(Extracted::Cells(Vec::new())),
+                    [Item::Number(r), Item::Number(c)] => Ok(Extracted::Cell(Pos::new(*r, *c))),
+                    _ if items.iter().all(|i| matches!(i, Item::Pair(_))) => Ok(Extracted::Cells(
+                        items
+                            .iter()
+                            .filter_map(|i| match i {
+                                Item::Pair([r, c]) => Some(Pos::new(*r, *c)),
+                                _ => None,
+                            })
+                            .collect(),
+                    )),
+                    _ if items.iter().all(|i| matches!(i, Item::Row(_))) => {
+                        let rows: Vec<&str> = items
+                            .iter()
+                            .filter_map(|i| match i {
+                                Item::Row(r) => Some(r.as_str()),
+                                _ => None,
+                            })
+                            .collect();
+                        let cols = rows.first().map_or(0, |r| r.split_whitespace().count());
+                        Encoding::Matrix
+                            .parse_grid(&rows.join("\n"), rows.len(), cols)
+                            .map(Extracted::Grid)
+                            .map_err(|e| Error::custom(format!("the extracted maze: {e}")))
+                    }
+                    _ => Err(Error::custom(
+                        "a list that is neither a cell, cells nor a maze's rows",
+                    )),
+                }
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 

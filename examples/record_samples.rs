@@ -1,0 +1,98 @@
+//! Records the sample trials the demo page ships (`public/trials/`), played by the
+//! built-in players, and their index: `cargo run --example record_samples`.
+//! Each file is a trial record (README, "Trial records"); the page labels them as played
+//! by a built-in player, never as a model.
+
+use shapemaze::core::encoding::Encoding;
+use shapemaze::core::generate::generate_one;
+use shapemaze::core::player::{play_ready, Oracle, RandomWalker};
+use shapemaze::core::record::{Placement, PlayerInfo, TrialRecord};
+use shapemaze::core::shape::Shape;
+use shapemaze::core::templates::TemplateLibrary;
+use shapemaze::core::trial::{Protocol, Trial, TrialSetup};
+use std::sync::Arc;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = std::path::Path::new("public/trials");
+    std::fs::create_dir_all(out)?;
+    let lib = Arc::new(TemplateLibrary::new(5));
+    let samples = [
+        (
+            "oracle-spiral",
+            Shape::Spiral,
+            Encoding::Matrix,
+            Protocol::Stepwise,
+            None,
+        ),
+        (
+            "oracle-cross-coords",
+            Shape::Cross,
+            Encoding::CoordList,
+            Protocol::Stepwise,
+            None,
+        ),
+        (
+            "random-square",
+            Shape::Square,
+            Encoding::Matrix,
+            Protocol::Stepwise,
+            Some(3),
+        ),
+        (
+            "random-triangle",
+            Shape::Triangle,
+            Encoding::Matrix,
+            Protocol::Combined,
+            Some(11),
+        ),
+    ];
+    let mut index = Vec::new();
+    for (name, shape, encoding, protocol, random) in samples {
+        let (seed, sample) = (2026, 0);
+        let maze = generate_one(shape, sample, seed, &lib).map_err(|e| e.to_string())?;
+        let setup = TrialSetup {
+            protocol,
+            ..TrialSetup::new(shape, encoding, maze)
+        };
+        let mut trial = Trial::new(setup, lib.clone());
+        let info = match random {
+            Some(s) => {
+                let mut p = RandomWalker::new(s);
+                play_ready(&mut trial, &mut p);
+                ("random", format!("random walker, seed {s}"))
+            }
+            None => {
+                play_ready(&mut trial, &mut Oracle);
+                ("oracle", "oracle".to_string())
+            }
+        };
+        let kind = shapemaze::core::record::PlayerKind::parse(info.0)?;
+        let record = TrialRecord::of(
+            &trial,
+            PlayerInfo {
+                kind,
+                model: info.0.into(),
+                endpoint: None,
+                system_prompt: None,
+            },
+            Placement {
+                seed,
+                sample,
+                repeat: 0,
+            },
+            None,
+            None,
+        );
+        std::fs::write(out.join(format!("{name}.json")), record.to_json_pretty())?;
+        index.push(serde_json::json!({
+            "name": name,
+            "label": format!("{} · {} · {} — recorded from the built-in {}", shape.name(), encoding.label(), protocol.name(), info.1),
+        }));
+    }
+    std::fs::write(
+        out.join("index.json"),
+        serde_json::to_string_pretty(&index)?,
+    )?;
+    println!("wrote {} sample trials to {}", index.len(), out.display());
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! Reading files the site serves (bundled trials, study files) and files a person picks.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The text at `url` (same site), or a message saying why it could not be read.
+pub async fn get_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| format!("{url} could not be fetched (the network or the site is down)"))?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("{url} gave no response"))?;
+    if !response.ok() {
+        return Err(match response.status() {
+            404 => format!("{url} does not exist (404)"),
+            s => format!("{url} answered {s} {}", response.status_text()),
+        });
+    }
+    let text = response
+        .text()
+        .map_err(|_| format!("{url} has no text body"))?;
+    JsFuture::from(text)
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("{url} could not be read as text"))
+}
+
+/// The text of the first file chosen in a file input, with its name.
+pub async fn picked_text(input: &web_sys::HtmlInputElement) -> Result<(String, String), String> {
+    let file = input
+        .files()
+        .and_then(|f| f.get(0))
+        .ok_or("no file was chosen")?;
+    let name = file.name();
+    let text = JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+        .ok_or_else(|| format!("{name} could not be read as text"))?;
+    Ok((name, text))
+}

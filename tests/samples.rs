@@ -1,0 +1,45 @@
+//! The sample trials the demo page ships (`public/trials/`, written by
+//! `cargo run --example record_samples`) read back as trial records, are listed in the
+//! index, and replay to the verdicts they record.
+
+use shapemaze::core::record::{PlayerKind, TrialRecord};
+use shapemaze::core::replay::frames;
+use shapemaze::core::templates::TemplateLibrary;
+use std::sync::Arc;
+
+#[test]
+fn every_bundled_trial_reads_back_is_indexed_and_rescores_to_its_own_verdicts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("public/trials");
+    let index: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("index.json")).expect("the index exists"),
+    )
+    .expect("the index is JSON");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the folder exists")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".json") && n != "index.json")
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = index
+        .iter()
+        .map(|e| format!("{}.json", e["name"].as_str().expect("a name")))
+        .collect();
+    listed.sort();
+    assert_eq!(files, listed, "the index lists exactly the bundled trials");
+    for entry in &index {
+        let name = entry["name"].as_str().expect("a name");
+        let label = entry["label"].as_str().expect("a label");
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("readable");
+        let record = TrialRecord::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            matches!(record.player, PlayerKind::Oracle | PlayerKind::Random),
+            "{name}: bundled trials come from built-in players"
+        );
+        assert!(label.contains("built-in"), "{name}: labelled as such: {label}");
+        let again = record
+            .rescored(Arc::new(TemplateLibrary::new(record.size)))
+            .expect("replays");
+        assert_eq!(again.verdicts, record.verdicts, "{name}: today's verifiers agree");
+        assert!(frames(&record).expect("frames").len() > 2, "{name}: steps to replay");
+    }
+}
