@@ -6,6 +6,7 @@
 pub mod encoding;
 pub mod generate;
 pub mod grid;
+pub mod html;
 pub mod npy;
 pub mod player;
 pub mod prompt;
