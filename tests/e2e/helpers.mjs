@@ -112,3 +112,86 @@ export async function verdict(page, which) {
   await el.waitFor();
   return { outcome: await el.getAttribute('data-outcome'), text: await el.innerText() };
 }
+
+// ---------------------------------------------------------------------------------------
+// /model: trials played by built-in players or by the scripted chat endpoint
+// (tests/mock-endpoint/server.mjs, started by scripts/e2e.sh one port above the app).
+
+export const MOCK_URL = process.env.MOCK_URL ?? 'http://127.0.0.1:8092';
+
+const acceptsLeaving = new WeakSet();
+
+/** Opens /model; leaving a finished or stopped trial is accepted (beforeunload). */
+export async function openModel(page, query = '') {
+  if (!acceptsLeaving.has(page)) {
+    acceptsLeaving.add(page);
+    page.on('dialog', (d) => (d.type() === 'beforeunload' ? d.accept() : d.dismiss()).catch(() => {}));
+  }
+  await page.goto(`${BASE}/model?${query}`);
+  await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+  await page.waitForSelector('[data-testid="agent"]');
+}
+
+/** Types into a settings field and commits it (the fields apply on change). */
+export async function setField(page, testid, value) {
+  const el = page.locator(`[data-testid="${testid}"]`);
+  // Fields under a folded <details> (timeouts, attempts) are unfolded first.
+  await el.evaluate((e) => {
+    for (let d = e.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
+  });
+  await el.fill(String(value));
+  await el.dispatchEvent('change');
+  await el.blur();
+}
+
+/**
+ * Chooses the endpoint player and fills its settings: base URL, key, model, streaming,
+ * timeout (s) and most attempts.
+ */
+export async function useEndpoint(page, { baseUrl, model, key = 'test-key', stream = false, timeout = 20, maxAttempts = 2 }) {
+  await page.selectOption('[data-testid="agent"]', 'endpoint');
+  await page.waitForSelector('[data-testid="endpoint-preset"]');
+  await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
+  await setField(page, 'endpoint-base-url', baseUrl);
+  await setField(page, 'endpoint-model', model);
+  await page.fill('[data-testid="endpoint-api-key"]', key);
+  await page.setChecked('[data-testid="endpoint-stream"]', stream);
+  await setField(page, 'endpoint-timeout', timeout);
+  await setField(page, 'endpoint-max-attempts', maxAttempts);
+  for (const [id, v] of [['endpoint-base-url', baseUrl], ['endpoint-model', model], ['endpoint-timeout', String(timeout)], ['endpoint-max-attempts', String(maxAttempts)]])
+    if ((await page.inputValue(`[data-testid="${id}"]`)) !== v) throw new Error(`${id} did not take ${v}`);
+}
+
+/** Clicks run-trial and waits until the trial is over: done, ended by an API error, or stopped. */
+export async function runTrial(page, timeout = 30000) {
+  await page.click('[data-testid="run-trial"]');
+  await waitForEnd(page, timeout);
+}
+
+export async function waitForEnd(page, timeout = 30000) {
+  const handle = await page.waitForFunction(
+    () => {
+      const q = (id) => document.querySelector(`[data-testid="${id}"]`);
+      if (q('settings-error')) return `settings-error: ${q('settings-error').textContent}`;
+      const ended = q('phase')?.dataset.phase === 'done' || q('api-error') || q('stopped');
+      return ended && !q('run-trial')?.disabled ? 'ended' : false;
+    },
+    null,
+    { timeout, polling: 50 },
+  );
+  const why = await handle.jsonValue();
+  if (why !== 'ended') throw new Error(why);
+}
+
+/** Clicks a download button and returns the file's text. */
+export async function downloadText(page, testid) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${testid}"]`)]);
+  const { readFile } = await import('node:fs/promises');
+  return readFile(await download.path(), 'utf8');
+}
+
+/** The mock endpoint's request log (POSTs and preflights), optionally for one scenario. */
+export async function mockLog(scenario) {
+  const log = await (await fetch(`${MOCK_URL}/log`)).json();
+  return scenario === undefined ? log : log.filter((e) => e.scenario === scenario);
+}

@@ -1,0 +1,551 @@
+// A scripted OpenAI-compatible chat-completions server for tests (plain Node 20, no
+// dependencies). It plays Shapemaze trials like a model would, and it fails on purpose.
+//
+//   node tests/mock-endpoint/server.mjs PORT        listens on http://127.0.0.1:PORT
+//
+// Routes
+//   POST    /{scenario}/v1/chat/completions   a chat completion (also /{scenario}/chat/completions)
+//   OPTIONS (any path)                        CORS preflight
+//   GET     /{scenario}/v1/models             a model list
+//   GET     /healthz                          200 "ok"
+//   GET     /log                              JSON list of the requests received, oldest first:
+//                                             {seq, time, method, path, scenario, model, stream,
+//                                              headers (lower-case names), body, status, aborted}
+//   POST    /reset                            clears the per-scenario counters and the log
+//
+// CORS: every response carries Access-Control-Allow-Origin: *, Allow-Headers:
+// authorization, content-type, Allow-Methods: POST, OPTIONS, and Expose-Headers:
+// Retry-After, x-ratelimit-* — except in a scenario with the `no-cors` fault, where no
+// response (preflight included) has any CORS header.
+//
+// Scenario grammar (the first path segment; case-insensitive):
+//   scenario := token ( "-" token )*
+//   token    := "ok"                      no fault (the default)
+//             | "429ra"                   429 with Retry-After: 1 and x-ratelimit-* headers
+//             | "429"                     429 without Retry-After
+//             | "500" | "503"             server errors (OpenAI-style error bodies)
+//             | "401"                     401 {"error":{"message":"Incorrect API key provided",...}}
+//             | "nomodel"                 404 "The model `M` does not exist ..."
+//             | "context"                 400 "This model's maximum context length is ..."
+//             | "malformed"               200 with a body that is not JSON (streaming: an event
+//                                         whose data is not JSON, then [DONE])
+//             | "empty"                   200 with "choices": []
+//             | "slow"                    waits 10 s before answering (an aborted request is dropped)
+//             | "no-cors" | "nocors"      normal answers, no CORS headers at all
+//             | "x" N                     the fault hits only the first N requests of this scenario
+//                                         (without it, every request)
+//             | "lat" N                   every answer (faults included) waits N ms first
+//             | "u" ANYTHING              a unique suffix: it and every token after it are ignored
+//             | anything else             ignored (so `429ra-x2-3f9a` works too)
+//   e.g. `ok-u7f3a`, `429ra-x2-u81`, `503-x1-uq`, `lat100-uz`, `no-cors-u1`, `lat50-500-x3-u9`.
+// Counters are per whole scenario name: tests use a fresh unique suffix per trial.
+//
+// The model name scripts the play: MODEL[:SHAPE] with MODEL one of
+//   good     moves along a shortest path (breadth-first search) one cell per reply
+//            (`Move: (r, c)` after a sentence of reasoning), or the whole path when asked
+//            (`Path: (r, c), (r, c), ...`, P's cell first); answers `Shape: SHAPE` (the name
+//            after the colon, `square` without one); generates the original with P and G
+//            swapped, in the encoding of the prompt.
+//   bad      steps into a wall on its second move (on its first when no open neighbour
+//            exists), answers `Shape: circle`, and copies the original.
+//   wander   moves back and forth between two open cells forever (runs into the move
+//            limit); recognizes and generates like `good`.
+//   think    `good` plus `reasoning_content` (streamed as reasoning deltas before the content).
+//   (any other name plays like `good`.)
+// Phases are read from the last user message: `Phase 1 of 3` or a message starting with
+// `Updated maze:` wants a move (or the whole path if it says `whole path`), `Phases 2 and 3`
+// recognition and generation in one reply, `Phase 2 of 3` recognition, `Phase 3 of 3`
+// generation. The maze is the last one in the message (matrix lines like `1 0 0 P` or a
+// coordinate list `Walls: ... / Empty: ... / Player position: (r, c) / Goal: (r, c)`); the
+// original (for generation) is the first user message's; movement is 8 directions when the
+// first user message says `8 directions`, else 4.
+//
+// Replies are chat completions; `logprobs: true` adds one logprob entry per word; `stream:
+// true` answers text/event-stream in small pieces written ~5 ms apart (events straddle
+// writes), then a finish chunk, a usage chunk when stream_options.include_usage, and
+// `data: [DONE]`.
+import { createServer } from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+// ---------------------------------------------------------------------------------------
+// Scenarios
+
+const FAULTS = new Set(['ok', '429ra', '429', '500', '503', '401', 'nomodel', 'context', 'malformed', 'empty', 'slow', 'nocors']);
+
+/** The fault, its count (null = every request) and the latency a scenario name asks for. */
+export function parseScenario(name) {
+  const tokens = String(name ?? '').toLowerCase().split('-').filter(Boolean);
+  const out = { fault: 'ok', count: null, latency: 0 };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t === 'no' && tokens[i + 1] === 'cors') {
+      out.fault = 'nocors';
+      i++;
+    } else if (FAULTS.has(t)) {
+      if (t !== 'ok' || out.fault === 'ok') out.fault = t;
+    } else if (/^x\d+$/.test(t)) {
+      out.count = Number(t.slice(1));
+    } else if (/^lat\d+$/.test(t)) {
+      out.latency = Number(t.slice(3));
+    } else if (t.startsWith('u')) {
+      break;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// Mazes
+
+const MATRIX_LINE = /^[ \t]*[01PG](?: [01PG])+[ \t]*$/;
+
+/** Every matrix block (2+ consecutive lines of equal width) in `text`, with its offset. */
+function matrixBlocks(text) {
+  const blocks = [];
+  let cur = null;
+  let offset = 0;
+  for (const line of text.split('\n')) {
+    if (MATRIX_LINE.test(line)) {
+      const row = line.trim().split(' ');
+      if (cur && cur.rows[0].length === row.length) cur.rows.push(row);
+      else {
+        if (cur && cur.rows.length >= 2) blocks.push(cur);
+        cur = { at: offset, rows: [row] };
+      }
+    } else {
+      if (cur && cur.rows.length >= 2) blocks.push(cur);
+      cur = null;
+    }
+    offset += line.length + 1;
+  }
+  if (cur && cur.rows.length >= 2) blocks.push(cur);
+  return blocks.map(({ at, rows }) => ({ at, maze: fromCells(rows, 'matrix') }));
+}
+
+function coords(s) {
+  return [...String(s).matchAll(/\(\s*(\d+)\s*,\s*(\d+)\s*\)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+}
+
+/** Every coordinate-list maze in `text`, with its offset. */
+function coordBlocks(text) {
+  const out = [];
+  for (const m of text.matchAll(/Walls:/g)) {
+    const rest = text.slice(m.index);
+    const line = (key) => {
+      const k = new RegExp(`(?:^|\\n)[ \\t*_\`]*${key}[*_\`]*:([^\\n]*)`).exec(rest);
+      return k ? k[1] : null;
+    };
+    const walls = coords(rest.slice('Walls:'.length).split('\n')[0]);
+    const empty = coords(line('Empty') ?? '');
+    const player = coords(line('Player position') ?? line('Player') ?? '')[0];
+    const goal = coords(line('Goal') ?? '')[0];
+    if (!player || !goal) continue;
+    const all = [...walls, ...empty, player, goal];
+    const rows = Math.max(...all.map((p) => p[0])) + 1;
+    const cols = Math.max(...all.map((p) => p[1])) + 1;
+    const cells = Array.from({ length: rows }, () => Array(cols).fill('1'));
+    for (const [r, c] of empty) cells[r][c] = '0';
+    cells[player[0]][player[1]] = 'P';
+    cells[goal[0]][goal[1]] = 'G';
+    const spaced = !/\(\d+,\d+\)/.test(rest.split('\n').slice(0, 4).join('\n'));
+    out.push({ at: m.index, maze: { ...fromCells(cells, 'coord_list'), spaced } });
+  }
+  return out;
+}
+
+function fromCells(cells, encoding) {
+  const find = (k) => {
+    for (let r = 0; r < cells.length; r++) for (let c = 0; c < cells[r].length; c++) if (cells[r][c] === k) return [r, c];
+    return null;
+  };
+  return { rows: cells.length, cols: cells[0].length, cells, encoding, player: find('P'), goal: find('G') };
+}
+
+/**
+ * The last maze written in `text`, or null: `{rows, cols, cells (rows of '1' | '0' | 'P' |
+ * 'G'), encoding ('matrix' | 'coord_list'), player: [r, c], goal: [r, c]}`.
+ */
+export function readMaze(text) {
+  const all = [...matrixBlocks(String(text)), ...coordBlocks(String(text))].filter((b) => b.maze.player && b.maze.goal);
+  if (!all.length) return null;
+  all.sort((a, b) => a.at - b.at);
+  return all[all.length - 1].maze;
+}
+
+/** Writes a maze in an encoding (`matrix` | `coord_list`). */
+export function writeMaze(maze, encoding = maze.encoding, spaced = maze.spaced ?? true) {
+  if (encoding === 'matrix') return maze.cells.map((row) => row.join(' ')).join('\n');
+  const p = ([r, c]) => (spaced ? `(${r}, ${c})` : `(${r},${c})`);
+  const of = (k) => {
+    const list = [];
+    maze.cells.forEach((row, r) => row.forEach((v, c) => v === k && list.push(p([r, c]))));
+    return list;
+  };
+  return [`Walls: ${of('1').join(', ')}`, `Empty: ${of('0').join(', ')}`, `Player position: ${of('P')[0]}`, `Goal: ${of('G')[0]}`].join('\n');
+}
+
+/** The movement rule a solve prompt states: 8 when it says `8 directions`, else 4. */
+export function movementOf(text) {
+  return /8 directions/.test(String(text)) ? 8 : 4;
+}
+
+export function neighbours(maze, [r, c], movement) {
+  const four = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+  const dirs = movement === 8 ? four.concat([[-1, -1], [-1, 1], [1, -1], [1, 1]]) : four;
+  return dirs.map(([dr, dc]) => [r + dr, c + dc]).filter(([a, b]) => a >= 0 && b >= 0 && a < maze.rows && b < maze.cols);
+}
+
+const isOpen = (maze, [r, c]) => maze.cells[r][c] !== '1';
+
+/** A shortest path from P to G through open cells (breadth-first), without P's cell; null when G is unreachable. */
+export function shortestPath(maze, movement = 4) {
+  const key = ([r, c]) => `${r},${c}`;
+  const prev = new Map([[key(maze.player), null]]);
+  const queue = [maze.player];
+  while (queue.length) {
+    const cur = queue.shift();
+    if (key(cur) === key(maze.goal)) {
+      const path = [];
+      for (let p = cur; p && key(p) !== key(maze.player); p = prev.get(key(p))) path.unshift(p);
+      return path;
+    }
+    for (const n of neighbours(maze, cur, movement)) {
+      if (!isOpen(maze, n) || prev.has(key(n))) continue;
+      prev.set(key(n), cur);
+      queue.push(n);
+    }
+  }
+  return null;
+}
+
+/** The original with P and G swapped: a valid new maze of the same shape. */
+export function swapped(maze) {
+  const cells = maze.cells.map((row) => row.map((v) => (v === 'P' ? 'G' : v === 'G' ? 'P' : v)));
+  return { ...maze, cells, player: maze.goal, goal: maze.player };
+}
+
+// ---------------------------------------------------------------------------------------
+// The scripted model
+
+const fmt = ([r, c]) => `(${r}, ${c})`;
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('');
+  return '';
+}
+
+/** What the last user message asks: move | path | recognize | generate | combined | other. */
+export function phaseOf(text) {
+  const t = String(text).trimStart();
+  if (t.startsWith('Updated maze:')) return 'move';
+  if (t.startsWith('Phases 2 and 3')) return 'combined';
+  if (t.startsWith('Phase 1 of 3')) return /whole path/.test(t) ? 'path' : 'move';
+  if (t.startsWith('Phase 2 of 3')) return 'recognize';
+  if (t.startsWith('Phase 3 of 3')) return 'generate';
+  if (t.includes('Phase 1 of 3')) return /whole path/.test(t) ? 'path' : 'move';
+  if (t.includes('Phases 2 and 3')) return 'combined';
+  if (t.includes('Phase 2 of 3')) return 'recognize';
+  if (t.includes('Phase 3 of 3')) return 'generate';
+  return 'other';
+}
+
+/** The model name read as {kind: good|bad|wander|think, shape}. */
+export function parseModel(model) {
+  const [kind, shape] = String(model ?? '').split(':');
+  const k = ['good', 'bad', 'wander', 'think'].includes(kind) ? kind : 'good';
+  return { kind: k, shape: shape && shape.trim() ? shape.trim() : 'square' };
+}
+
+function wallNeighbour(maze, at, movement) {
+  const n = neighbours(maze, at, movement).find((p) => !isOpen(maze, p));
+  if (n) return n;
+  // No wall beside: a cell two rows away (not a neighbour: also an invalid move).
+  return [at[0] >= 2 ? at[0] - 2 : at[0] + 2, at[1]];
+}
+
+function goodStep(maze, movement) {
+  const path = shortestPath(maze, movement);
+  if (path && path.length) return path[0];
+  return neighbours(maze, maze.player, movement).find((p) => isOpen(maze, p)) ?? neighbours(maze, maze.player, movement)[0];
+}
+
+/** The reply of the scripted model `model` to a conversation: {content, reasoning?}. */
+export function respond(model, messages) {
+  const { kind, shape } = parseModel(model);
+  const users = (messages ?? []).filter((m) => m && m.role === 'user').map((m) => textOf(m.content));
+  const last = users[users.length - 1] ?? '';
+  const first = users[0] ?? '';
+  const movement = movementOf(first);
+  const original = users.map(readMaze).find(Boolean);
+  const phase = phaseOf(last);
+  const out = (content) =>
+    kind === 'think'
+      ? { content, reasoning: `Let me think about this step by step. ${phase === 'move' || phase === 'path' ? 'I trace a route from P to G through open cells only.' : 'I look at every open cell, not only the route.'}` }
+      : { content };
+
+  if (phase === 'move' || phase === 'path') {
+    const maze = readMaze(last) ?? original;
+    if (!maze) return out('I cannot find the maze in your message.');
+    if (phase === 'path') {
+      let cells;
+      if (kind === 'bad') {
+        const step = neighbours(maze, maze.player, movement).find((p) => isOpen(maze, p));
+        cells = step ? [maze.player, step, wallNeighbour(maze, step, movement)] : [maze.player, wallNeighbour(maze, maze.player, movement)];
+      } else if (kind === 'wander') {
+        const n = neighbours(maze, maze.player, movement).find((p) => maze.cells[p[0]][p[1]] === '0') ?? maze.player;
+        cells = Array.from({ length: 9 }, (_, i) => (i % 2 ? n : maze.player));
+      } else {
+        cells = [maze.player, ...(shortestPath(maze, movement) ?? [])];
+      }
+      return out(`Following the open cells from P to G, one step at a time:\nPath: ${cells.map(fmt).join(', ')}`);
+    }
+    let to;
+    const firstMove = !last.trimStart().startsWith('Updated maze:');
+    if (kind === 'bad') {
+      const open = neighbours(maze, maze.player, movement).some((p) => isOpen(maze, p));
+      to = firstMove && open ? goodStep(maze, movement) : wallNeighbour(maze, maze.player, movement);
+    } else if (kind === 'wander') {
+      const home = original?.player ?? maze.player;
+      const atHome = maze.player[0] === home[0] && maze.player[1] === home[1];
+      const nb = neighbours(maze, maze.player, movement);
+      const homeNext = nb.find((p) => p[0] === home[0] && p[1] === home[1]);
+      to = !atHome && homeNext ? homeNext : nb.find((p) => maze.cells[p[0]][p[1]] === '0') ?? nb.find((p) => isOpen(maze, p)) ?? nb[0];
+    } else {
+      to = goodStep(maze, movement);
+    }
+    return out(`The next cell on my route is open and next to P, so I step there.\nMove: ${fmt(to)}`);
+  }
+
+  const named = kind === 'bad' ? 'circle' : shape;
+  const recognition = `All the open cells, P and G included, trace one connected outline, so I name it after that outline.\nShape: ${named}`;
+  const generation = () => {
+    if (!original) return 'I cannot find the original maze.';
+    const made = kind === 'bad' ? original : swapped(original);
+    const intro = kind === 'bad' ? 'Here is the new maze:' : 'Here is a new maze of the same shape, with P and G swapped:';
+    return `${intro}\n\n${writeMaze(made)}`;
+  };
+  if (phase === 'recognize') return out(recognition);
+  if (phase === 'generate') return out(generation());
+  if (phase === 'combined') return out(`${recognition}\n\n${generation()}`);
+  return out('I am ready to play.');
+}
+
+// ---------------------------------------------------------------------------------------
+// The server
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-headers': 'authorization, content-type',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-expose-headers':
+    'Retry-After, x-ratelimit-limit-requests, x-ratelimit-remaining-requests, x-ratelimit-reset-requests, x-ratelimit-limit-tokens, x-ratelimit-remaining-tokens, x-ratelimit-reset-tokens',
+};
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const words = (s) => String(s).split(/\s+/).filter(Boolean).length;
+/** Word-sized tokens (each with the whitespace after it) that join back to `s`. */
+const tokensOf = (s) => String(s).match(/\S+\s*|\s+/g) ?? [];
+const logprobOf = (tok, i) => -Number((((tok.length * 7 + i * 3) % 23) / 10 + 0.01).toFixed(3));
+
+function errorBody(message, type, code) {
+  return JSON.stringify({ error: { message, type, param: null, code } });
+}
+
+/** Starts the mock server on 127.0.0.1:`port` (0 = a free port): {server, url, port, close}. */
+export function startServer(port = 0, { quiet = true } = {}) {
+  const counters = new Map();
+  const log = [];
+  let seq = 0;
+  let ids = 0;
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://localhost');
+    const parts = url.pathname.split('/').filter(Boolean);
+    const scenarioName = parts.length >= 2 ? decodeURIComponent(parts[0]) : '';
+    const scen = parseScenario(scenarioName);
+    const cors = scen.fault === 'nocors' ? {} : CORS;
+    const send = (status, headers, body) => {
+      if (res.destroyed) return;
+      res.writeHead(status, { ...cors, ...headers });
+      res.end(body);
+    };
+
+    if (req.method === 'GET' && url.pathname === '/healthz') return send(200, { 'content-type': 'text/plain' }, 'ok');
+    if (req.method === 'GET' && url.pathname === '/log') return send(200, { 'content-type': 'application/json' }, JSON.stringify(log));
+    if (req.method === 'POST' && url.pathname === '/reset') {
+      counters.clear();
+      log.length = 0;
+      return send(200, { 'content-type': 'application/json' }, '{"ok":true}');
+    }
+
+    const entry = { seq: ++seq, time: Date.now(), method: req.method, path: url.pathname, scenario: scenarioName, model: null, stream: false, headers: { ...req.headers }, body: null, status: null, aborted: false };
+
+    if (req.method === 'OPTIONS') {
+      log.push(entry);
+      entry.status = 204;
+      return send(204, { 'content-length': '0' }, '');
+    }
+    if (req.method === 'GET' && /\/models$/.test(url.pathname)) {
+      return send(200, { 'content-type': 'application/json' }, JSON.stringify({ object: 'list', data: ['good', 'bad', 'wander', 'think'].map((id) => ({ id, object: 'model', owned_by: 'mock' })) }));
+    }
+    if (req.method !== 'POST' || !/\/chat\/completions$/.test(url.pathname) || parts.length < 3) {
+      return send(404, { 'content-type': 'application/json' }, errorBody(`No route ${req.method} ${url.pathname}: use POST /{scenario}/v1/chat/completions`, 'invalid_request_error', 'not_found'));
+    }
+
+    // Read the body.
+    const chunks = [];
+    for await (const c of req) chunks.push(c);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    let body;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      body = null;
+    }
+    entry.body = body ?? raw;
+    entry.model = body?.model ?? null;
+    entry.stream = body?.stream === true;
+    log.push(entry);
+    let closed = false;
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        closed = true;
+        entry.aborted = true;
+      }
+    });
+    const reply = (status, headers, text) => {
+      entry.status = status;
+      send(status, headers, text);
+    };
+    if (!body || typeof body !== 'object') return reply(400, { 'content-type': 'application/json' }, errorBody('The request body is not valid JSON.', 'invalid_request_error', null));
+
+    const n = (counters.get(scenarioName) ?? 0) + 1;
+    counters.set(scenarioName, n);
+    const faulty = scen.count === null || n <= scen.count;
+    const fault = faulty ? scen.fault : 'ok';
+
+    const wait = async (ms) => {
+      const until = Date.now() + ms;
+      while (!closed && Date.now() < until) await sleep(Math.min(50, until - Date.now()));
+    };
+    if (scen.latency) await wait(scen.latency);
+    if (fault === 'slow') await wait(10000);
+    if (closed) return;
+
+    const json = { 'content-type': 'application/json' };
+    const model = String(body.model ?? '');
+    switch (fault) {
+      case '429ra':
+        return reply(429, { ...json, 'retry-after': '1', 'x-ratelimit-limit-requests': '60', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '1s' }, errorBody('Rate limit reached for requests. Please try again in 1s.', 'requests', 'rate_limit_exceeded'));
+      case '429':
+        return reply(429, json, errorBody('Rate limit reached for requests.', 'requests', 'rate_limit_exceeded'));
+      case '500':
+        return reply(500, json, errorBody('The server had an error while processing your request. Sorry about that!', 'server_error', null));
+      case '503':
+        return reply(503, json, errorBody('The engine is currently overloaded, please try again later.', 'server_error', null));
+      case '401':
+        return reply(401, json, errorBody('Incorrect API key provided', 'invalid_request_error', 'invalid_api_key'));
+      case 'nomodel':
+        return reply(404, json, errorBody(`The model \`${model}\` does not exist or you do not have access to it.`, 'invalid_request_error', 'model_not_found'));
+      case 'context': {
+        const used = (body.messages ?? []).reduce((s, m) => s + words(textOf(m?.content)), 0);
+        return reply(400, json, errorBody(`This model's maximum context length is 4096 tokens. However, your messages resulted in ${Math.max(used, 4097)} tokens. Please reduce the length of the messages.`, 'invalid_request_error', 'context_length_exceeded'));
+      }
+      case 'malformed':
+        // Streaming: an event whose data is not JSON, then [DONE]; otherwise a body that is not JSON.
+        if (entry.stream) return reply(200, { 'content-type': 'text/event-stream; charset=utf-8' }, 'data: {"id": "chatcmpl-broken", "choices": [{"delta": {"content": "Mo\n\ndata: [DONE]\n\n');
+        return reply(200, json, '<html><body>502 Bad Gateway (upstream sent garbage)</body></html>\n{"id": "chatcmpl-');
+      default:
+        break;
+    }
+
+    const id = `chatcmpl-mock-${++ids}`;
+    const created = Math.floor(Date.now() / 1000);
+    const prompt_tokens = (body.messages ?? []).reduce((s, m) => s + words(textOf(m?.content)), 0);
+    const usageOf = (content, reasoning) => {
+      const completion_tokens = words(content) + words(reasoning ?? '');
+      return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
+    };
+    const { content, reasoning } = fault === 'empty' ? { content: '' } : respond(model, body.messages);
+    const wantLogprobs = body.logprobs === true;
+    const lp = (text, from = 0) => ({ content: tokensOf(text).map((token, i) => ({ token, logprob: logprobOf(token, from + i), top_logprobs: [] })) });
+
+    if (!entry.stream) {
+      const choices = fault === 'empty' ? [] : [{ index: 0, message: { role: 'assistant', content, ...(reasoning ? { reasoning_content: reasoning } : {}) }, finish_reason: 'stop', ...(wantLogprobs ? { logprobs: lp(content) } : {}) }];
+      return reply(200, json, JSON.stringify({ id, object: 'chat.completion', created, model, choices, usage: usageOf(content, reasoning) }));
+    }
+
+    // Streaming.
+    entry.status = 200;
+    res.writeHead(200, { ...cors, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.flushHeaders();
+    const chunk = (choices, extra = {}) => ({ id, object: 'chat.completion.chunk', created, model, choices, ...extra });
+    let k = 0;
+    const emit = async (obj) => {
+      if (closed || res.destroyed) return;
+      const ev = `data: ${typeof obj === 'string' ? obj : JSON.stringify(obj)}\n\n`;
+      // Every other event is split across two writes, so events straddle TCP packets.
+      if (k++ % 2 === 1 && ev.length > 8) {
+        const cut = Math.floor(ev.length / 2);
+        res.write(ev.slice(0, cut));
+        await sleep(5);
+        if (closed || res.destroyed) return;
+        res.write(ev.slice(cut));
+      } else res.write(ev);
+      await sleep(5);
+    };
+    const pieces = (s) => {
+      const out = [];
+      const sizes = [3, 5, 7, 4, 6];
+      for (let i = 0, j = 0; i < s.length; j++) {
+        out.push(s.slice(i, i + sizes[j % sizes.length]));
+        i += sizes[j % sizes.length];
+      }
+      return out;
+    };
+    if (fault === 'empty') {
+      await emit(chunk([]));
+    } else {
+      await emit(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+      if (reasoning) for (const p of pieces(reasoning)) await emit(chunk([{ index: 0, delta: { reasoning_content: p }, finish_reason: null }]));
+      if (wantLogprobs) {
+        let i = 0;
+        for (const token of tokensOf(content)) {
+          await emit(chunk([{ index: 0, delta: { content: token }, logprobs: { content: [{ token, logprob: logprobOf(token, i), top_logprobs: [] }] }, finish_reason: null }]));
+          i++;
+        }
+      } else for (const p of pieces(content)) await emit(chunk([{ index: 0, delta: { content: p }, finish_reason: null }]));
+      await emit(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+    }
+    if (body.stream_options?.include_usage) await emit(chunk([], { usage: usageOf(content, reasoning) }));
+    await emit('[DONE]');
+    if (!closed && !res.destroyed) res.end();
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      const actual = server.address().port;
+      if (!quiet) console.log(`mock chat endpoint on http://127.0.0.1:${actual}`);
+      resolve({
+        server,
+        port: actual,
+        url: `http://127.0.0.1:${actual}`,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections?.();
+            server.close(() => r());
+          }),
+      });
+    });
+  });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const port = Number(process.argv[2] ?? 8092);
+  startServer(port, { quiet: false }).catch((e) => {
+    console.error(`mock endpoint: ${e.message}`);
+    process.exit(1);
+  });
+}
