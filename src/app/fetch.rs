@@ -21,11 +21,17 @@ pub async fn get_text(url: &str) -> Result<String, String> {
     let text = response
         .text()
         .map_err(|_| format!("{url} has no text body"))?;
-    JsFuture::from(text)
+    let text = JsFuture::from(text)
         .await
         .ok()
         .and_then(|t| t.as_string())
-        .ok_or_else(|| format!("{url} could not be read as text"))
+        .ok_or_else(|| format!("{url} could not be read as text"))?;
+    // Static hosts answer unknown paths with the app's own page (so deep links work): a
+    // JSON file answered with HTML does not exist.
+    if url.ends_with(".json") && text.trim_start().starts_with('<') {
+        return Err(format!("{url} does not exist (404)"));
+    }
+    Ok(text)
 }
 
 /// The text of the first file chosen in a file input, with its name.
