@@ -8,6 +8,7 @@ use crate::core::generate::generate_one;
 use crate::core::grid::{Grid, Pos, Tile, SIZES};
 use crate::core::settings::{key_target, paint, PlaySettings, MAX_SAMPLE};
 use crate::core::shape::Shape;
+use crate::core::study::{Condition, RecognitionMode};
 use crate::core::templates::TemplateLibrary;
 use crate::core::trial::{Phase, Protocol, Trial, TrialSetup};
 use crate::core::verify::{Outcome, Verdict};
@@ -212,41 +213,53 @@ fn TrialView(
     }
 }
 
+/// How a shared trial view asks and reports (the play page and the study pages differ).
+#[derive(Clone, Copy)]
+pub(super) struct PlayOptions {
+    /// Recognition typed freely, or chosen among the shapes' buttons.
+    pub recognition: RecognitionMode,
+    /// The clickable grid, or the very text a model sees with answers typed.
+    pub condition: Condition,
+    /// Told of every action: its kind (`move`, `key`, `answer`, `choice`, `paint`,
+    /// `submit`, ...) and its detail, after the trial has taken it.
+    pub on_action: Option<Callback<(&'static str, String)>>,
+}
+
+/// One trial played by a person: the phase steps, the maze (grid or text), the question of
+/// the current phase and the verdicts. The caller owns the trial and adds what follows it.
 #[component]
-fn TrialBoard(
-    trial: Trial,
-    settings: PlaySettings,
-    go: Callback<PlaySettings>,
-    restart: RwSignal<u32>,
-) -> impl IntoView {
-    let setup = trial.setup();
-    let shape = setup.shape;
-    let encoding = setup.encoding;
-    let limit = setup.move_limit;
-    let (rows, cols) = (setup.maze.rows(), setup.maze.cols());
-    let trial = RwSignal::new(trial);
-    let loc = use_location();
-    let downloaded = RwSignal::new(false);
-    Effect::new(move |_| {
-        let started = trial.with(|t| t.moves() > 0 || t.phase() != Phase::Solve);
-        let at_risk = started && !downloaded.get();
-        loc.unsaved.set(at_risk.then_some(LEAVE_WARNING));
+pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
+    let (shape, encoding, limit, rows, cols) = trial.with_untracked(|t| {
+        let s = t.setup();
+        (
+            s.shape,
+            s.encoding,
+            s.move_limit,
+            s.maze.rows(),
+            s.maze.cols(),
+        )
     });
-    on_cleanup(move || loc.unsaved.set(None));
+    let report = move |kind: &'static str, detail: String| {
+        if let Some(cb) = options.on_action {
+            cb.run((kind, detail));
+        }
+    };
     let phase = Memo::new(move |_| trial.with(|t| t.phase()));
-    let grid = Signal::derive(move || trial.with(|t| t.shown_maze().grid().clone()));
     let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
     let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
     let solving = Signal::derive(move || phase.get() == Phase::Solve);
+    let text_mode = options.condition == Condition::Text;
 
     let press = Callback::new(move |p: Pos| {
         trial.update(|t| {
             t.click(p);
-        })
+        });
+        report("move", p.to_string());
     });
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         // A held key repeats; a repeat must not walk the player on into a wall.
-        if ev.repeat()
+        if text_mode
+            || ev.repeat()
             || ev.ctrl_key()
             || ev.meta_key()
             || ev.alt_key()
@@ -271,31 +284,227 @@ fn TrialBoard(
         });
         if let Some(to) = target {
             ev.prevent_default();
+            report("key", ev.key());
             press.run(to);
         }
     });
     on_cleanup(move || keys.remove());
 
-    let view_encoding = RwSignal::new(encoding);
     let answer = RwSignal::new(String::new());
+    let typed_move = RwSignal::new(String::new());
+    let typed_maze = RwSignal::new(String::new());
     let drawing = RwSignal::new(Grid::walls(rows, cols));
     let tool = RwSignal::new(Tile::Empty);
-    let paint_at =
-        Callback::new(move |p: Pos| drawing.update(|g| paint(g, p, tool.get_untracked())));
-    let submit_drawing = move || {
-        let text = encoding.render(&drawing.get_untracked());
+    let paint_at = Callback::new(move |p: Pos| {
+        drawing.update(|g| paint(g, p, tool.get_untracked()));
+        report("paint", format!("{} {p}", tool.get_untracked().name()));
+    });
+    let submit_generation = move || {
+        let text = if text_mode {
+            typed_maze.get_untracked()
+        } else {
+            encoding.render(&drawing.get_untracked())
+        };
         trial.update(|t| {
             t.submit_generation(&text);
         });
+        report("submit", text);
     };
-    let submit_answer = move || {
-        let a = answer.get_untracked();
+    let submit_answer = move |a: String, kind: &'static str| {
         if !a.trim().is_empty() {
             trial.update(|t| {
                 t.submit_recognition(&a);
             });
+            report(kind, a);
         }
     };
+    let submit_move = move || {
+        let m = typed_move.get_untracked();
+        if !m.trim().is_empty() {
+            trial.update(|t| {
+                t.submit_move(&m);
+            });
+            typed_move.set(String::new());
+            report("move", m);
+        }
+    };
+    let movement_help = match shape.movement().directions() {
+        8 => "8 directions: arrows or W A S D, and Q E Z C (or keypad 7 9 1 3) for diagonals",
+        _ => "4 directions: arrows or W A S D",
+    };
+
+    view! {
+        <PhaseSteps phase=phase />
+        <div class="status">
+            <span class="pill">{format!("{} · {rows}x{cols} · {}", shape.name(), encoding.label())}</span>
+            <span class="moves">
+                "Moves " <strong data-testid="moves">{move || trial.with(|t| t.moves())}</strong>
+                {format!(" / {limit}")}
+            </span>
+        </div>
+        {if text_mode {
+            view! {
+                <pre class="encoded big" data-testid="maze-text">{move || trial.with(|t| encoding.render(t.shown_maze().grid()))}</pre>
+            }.into_any()
+        } else {
+            view! {
+                <MazeBoard
+                    grid=board
+                    shape=shape
+                    ids=SOLVE_BOARD
+                    on_press=press
+                    trail=trail
+                    active=solving
+                    label="Maze to solve"
+                />
+            }.into_any()
+        }}
+        <p class="last-move" aria-live="polite">
+            {move || trial.with(|t| t.last_move().map(|v| v.explanation.clone()))}
+        </p>
+        {move || match phase.get() {
+            Phase::Solve if text_mode => view! {
+            <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_move(); }>
+                <p class="help">
+                    "Type the cell P moves to as (row, column), counted from 0 at the top left, in at most " {limit} " moves. "
+                    <strong>"A wall, a cell that is not next to P, or an answer with no cell ends the solve phase"</strong>", exactly as for a model."
+                </p>
+                <div class="row">
+                    <input type="text" data-testid="move-answer" placeholder="(row, col)" autocomplete="off"
+                        prop:value=move || typed_move.get() on:input=move |ev| typed_move.set(event_target_value(&ev)) />
+                    <button type="submit" class="button primary" data-testid="submit-move">"Move"</button>
+                </div>
+            </form>
+            }.into_any(),
+            Phase::Solve => view! {
+            <p class="help">
+                "Move P to G in at most " {limit} " moves: click a neighbouring open cell, or use the keys ("
+                {movement_help} "). "
+                <strong>"A click on a wall or on a cell that is not next to P is an invalid move and ends the solve phase"</strong>
+                ", exactly as for a model."
+            </p>
+            }.into_any(),
+            Phase::Recognize if options.recognition == RecognitionMode::Choice => view! {
+            <div class="phase-panel">
+                <h2>"Which shape do the open cells form?"</h2>
+                <p class="help">"Look at every open cell (P and G included), not only your path."</p>
+                <div class="row">
+                    {Shape::ALL.into_iter().map(|s| view! {
+                        <button type="button" class="button" data-testid=format!("shape-choice-{}", s.name())
+                            on:click=move |_| submit_answer(s.name().to_string(), "choice")>
+                            {s.name()}
+                        </button>
+                    }).collect_view()}
+                </div>
+            </div>
+            }.into_any(),
+            Phase::Recognize => view! {
+            <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(answer.get_untracked(), "answer"); }>
+                <h2>"Which shape do the open cells form?"</h2>
+                <p class="help">"Look at every open cell (P and G included), not only your path. Answer in your own words, e.g. \"a spiral\"."</p>
+                <div class="row">
+                    <input
+                        type="text"
+                        data-testid="shape-answer"
+                        placeholder="Your answer"
+                        autocomplete="off"
+                        prop:value=move || answer.get()
+                        on:input=move |ev| answer.set(event_target_value(&ev))
+                    />
+                    <button
+                        type="submit"
+                        class="button primary"
+                        data-testid="submit-recognition"
+                        disabled=move || answer.get().trim().is_empty()
+                    >
+                        "Submit answer"
+                    </button>
+                </div>
+            </form>
+            }.into_any(),
+            Phase::Generate if text_mode => view! {
+            <div class="phase-panel">
+                <h2>{format!("Write a new {rows}x{cols} maze of the same shape")}</h2>
+                <p class="help">{format!("In the same encoding as above ({}), with one P and one G joined by a path; not a copy of the original.", encoding.label())}</p>
+                <textarea data-testid="maze-answer" rows="8" class="maze-answer"
+                    prop:value=move || typed_maze.get() on:input=move |ev| typed_maze.set(event_target_value(&ev))></textarea>
+                <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_generation()>
+                    "Submit maze"
+                </button>
+            </div>
+            }.into_any(),
+            Phase::Generate => view! {
+            <div class="phase-panel">
+                <h2>{format!("Draw a new {rows}x{cols} maze of the same shape")}</h2>
+                <p class="help">
+                    "Choose a tool, then click or drag over the grid. It must be the same shape, have one P and one G joined by a path ("
+                    {movement_help.split(':').next().unwrap_or("")} "), and not be a copy of the original."
+                </p>
+                <div class="tools" role="toolbar" aria-label="Drawing tools">
+                    {[(Tile::Wall, "tool-wall", "Wall"), (Tile::Empty, "tool-empty", "Open"), (Tile::Player, "tool-player", "Player P"), (Tile::Goal, "tool-goal", "Goal G")]
+                        .into_iter()
+                        .map(|(t, id, label)| view! {
+                            <button
+                                type="button"
+                                class="button tool"
+                                data-testid=id
+                                data-tile=t.name()
+                                class:selected=move || tool.get() == t
+                                aria-pressed=move || (tool.get() == t).to_string()
+                                on:click=move |_| tool.set(t)
+                            >
+                                <span class=format!("swatch {}", t.name())></span>
+                                {label}
+                            </button>
+                        })
+                        .collect_view()}
+                    <button type="button" class="button ghost" data-testid="draw-clear" on:click=move |_| drawing.set(Grid::walls(rows, cols))>
+                        "Clear"
+                    </button>
+                </div>
+                <MazeBoard
+                    grid=drawing
+                    shape=shape
+                    ids=DRAW_BOARD
+                    on_press=paint_at
+                    on_drag=paint_at
+                    active=Signal::derive(|| true)
+                    label="Your new maze"
+                />
+                <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_generation()>
+                    "Submit maze"
+                </button>
+            </div>
+            }.into_any(),
+            Phase::Done => ().into_any(),
+        }}
+        <Verdicts trial=trial />
+    }
+}
+
+#[component]
+fn TrialBoard(
+    trial: Trial,
+    settings: PlaySettings,
+    go: Callback<PlaySettings>,
+    restart: RwSignal<u32>,
+) -> impl IntoView {
+    let setup = trial.setup();
+    let shape = setup.shape;
+    let encoding = setup.encoding;
+    let (rows, cols) = (setup.maze.rows(), setup.maze.cols());
+    let trial = RwSignal::new(trial);
+    let loc = use_location();
+    let downloaded = RwSignal::new(false);
+    Effect::new(move |_| {
+        let started = trial.with(|t| t.moves() > 0 || t.phase() != Phase::Solve);
+        let at_risk = started && !downloaded.get();
+        loc.unsaved.set(at_risk.then_some(LEAVE_WARNING));
+    });
+    on_cleanup(move || loc.unsaved.set(None));
+    let phase = Memo::new(move |_| trial.with(|t| t.phase()));
+    let grid = Signal::derive(move || trial.with(|t| t.shown_maze().grid().clone()));
+    let view_encoding = RwSignal::new(encoding);
     let download_error = RwSignal::new(None::<String>);
     let download = move |_| {
         if let Some(text) = trial.with_untracked(|t| t.transcript()) {
@@ -311,111 +520,17 @@ fn TrialBoard(
             download_error.set(result.err());
         }
     };
-    let movement_help = match shape.movement().directions() {
-        8 => "8 directions: arrows or W A S D, and Q E Z C (or keypad 7 9 1 3) for diagonals",
-        _ => "4 directions: arrows or W A S D",
+    let options = PlayOptions {
+        recognition: RecognitionMode::Free,
+        condition: Condition::Grid,
+        on_action: None,
     };
 
     view! {
         <div class="trial">
             <div class="trial-main">
-                <PhaseSteps phase=phase />
-                <div class="status">
-                    <span class="pill">{format!("{} · {rows}x{cols} · {}", shape.name(), encoding.label())}</span>
-                    <span class="moves">
-                        "Moves " <strong data-testid="moves">{move || trial.with(|t| t.moves())}</strong>
-                        {format!(" / {limit}")}
-                    </span>
-                </div>
-                <MazeBoard
-                    grid=board
-                    shape=shape
-                    ids=SOLVE_BOARD
-                    on_press=press
-                    trail=trail
-                    active=solving
-                    label="Maze to solve"
-                />
-                <p class="last-move" aria-live="polite">
-                    {move || trial.with(|t| t.last_move().map(|v| v.explanation.clone()))}
-                </p>
-                {move || match phase.get() {
-                    Phase::Solve => view! {
-                    <p class="help">
-                        "Move P to G in at most " {limit} " moves: click a neighbouring open cell, or use the keys ("
-                        {movement_help} "). "
-                        <strong>"A click on a wall or on a cell that is not next to P is an invalid move and ends the solve phase"</strong>
-                        ", exactly as for a model."
-                    </p>
-                    }.into_any(),
-                    Phase::Recognize => view! {
-                    <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(); }>
-                        <h2>"Which shape do the open cells form?"</h2>
-                        <p class="help">"Look at every open cell (P and G included), not only your path. Answer in your own words, e.g. \"a spiral\"."</p>
-                        <div class="row">
-                            <input
-                                type="text"
-                                data-testid="shape-answer"
-                                placeholder="Your answer"
-                                autocomplete="off"
-                                prop:value=move || answer.get()
-                                on:input=move |ev| answer.set(event_target_value(&ev))
-                            />
-                            <button
-                                type="submit"
-                                class="button primary"
-                                data-testid="submit-recognition"
-                                disabled=move || answer.get().trim().is_empty()
-                            >
-                                "Submit answer"
-                            </button>
-                        </div>
-                    </form>
-                    }.into_any(),
-                    Phase::Generate => view! {
-                    <div class="phase-panel">
-                        <h2>{format!("Draw a new {rows}x{cols} maze of the same shape")}</h2>
-                        <p class="help">
-                            "Choose a tool, then click or drag over the grid. It must be the same shape, have one P and one G joined by a path ("
-                            {movement_help.split(':').next().unwrap_or("")} "), and not be a copy of the original."
-                        </p>
-                        <div class="tools" role="toolbar" aria-label="Drawing tools">
-                            {[(Tile::Wall, "tool-wall", "Wall"), (Tile::Empty, "tool-empty", "Open"), (Tile::Player, "tool-player", "Player P"), (Tile::Goal, "tool-goal", "Goal G")]
-                                .into_iter()
-                                .map(|(t, id, label)| view! {
-                                    <button
-                                        type="button"
-                                        class="button tool"
-                                        data-testid=id
-                                        data-tile=t.name()
-                                        class:selected=move || tool.get() == t
-                                        aria-pressed=move || (tool.get() == t).to_string()
-                                        on:click=move |_| tool.set(t)
-                                    >
-                                        <span class=format!("swatch {}", t.name())></span>
-                                        {label}
-                                    </button>
-                                })
-                                .collect_view()}
-                            <button type="button" class="button ghost" data-testid="draw-clear" on:click=move |_| drawing.set(Grid::walls(rows, cols))>
-                                "Clear"
-                            </button>
-                        </div>
-                        <MazeBoard
-                            grid=drawing
-                            shape=shape
-                            ids=DRAW_BOARD
-                            on_press=paint_at
-                            on_drag=paint_at
-                            active=Signal::derive(|| true)
-                            label="Your new maze"
-                        />
-                        <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_drawing()>
-                            "Submit maze"
-                        </button>
-                    </div>
-                    }.into_any(),
-                    Phase::Done => view! {
+                <TrialPlay trial=trial options=options />
+                {move || (phase.get() == Phase::Done).then(|| view! {
                     <div class="phase-panel done">
                         <h2>"Trial complete"</h2>
                         <div class="row">
@@ -440,9 +555,7 @@ fn TrialBoard(
                         </div>
                         {move || download_error.get().map(|e| view! { <p class="notice error">{format!("The download failed: {e}. Your results are still here; try again.")}</p> })}
                     </div>
-                    }.into_any(),
-                }}
-                <Verdicts trial=trial />
+                })}
             </div>
             <aside class="trial-side">
                 <div class="panel">

@@ -421,6 +421,129 @@ impl StudyTrialData {
     }
 }
 
+/// Where a participant is in a study.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// Reading the consent text.
+    Consent,
+    /// Consent declined: the study ends and no data is kept.
+    Declined,
+    /// Reading the instructions.
+    Instructions,
+    /// Playing the practice trial (never scored).
+    Practice,
+    /// Playing scored trial `n` of the participant's order (0-based).
+    Trial(usize),
+    /// Done: the data is being saved or was saved.
+    Complete,
+}
+
+/// A participant's progress through a study, saved after every step so a reload resumes
+/// exactly there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudySession {
+    /// The study's storage name (its file name, or `inline-HASH` for a study in the link).
+    pub study: String,
+    /// Who.
+    pub participant: Participant,
+    /// The scored trials in this participant's order.
+    pub order: Vec<StudyTrial>,
+    /// Where they are.
+    pub stage: Stage,
+    /// Whether the trial of the current stage is finished (waiting for "continue").
+    #[serde(default)]
+    pub trial_done: bool,
+}
+
+impl StudySession {
+    /// A new participant at the consent page, with their counterbalanced order.
+    pub fn new(study_name: &str, study: &Study, participant: Participant) -> StudySession {
+        StudySession {
+            study: study_name.to_string(),
+            order: study.order_for(participant.order),
+            participant,
+            stage: Stage::Consent,
+            trial_done: false,
+        }
+    }
+
+    /// The storage key prefix of this participant's data (`{study}/{participant}/`).
+    pub fn prefix(&self) -> String {
+        format!("{}/{}/", self.study, self.participant.id)
+    }
+
+    /// Consent given: on to the instructions.
+    pub fn accept(&mut self) {
+        if self.stage == Stage::Consent {
+            self.stage = Stage::Instructions;
+        }
+    }
+
+    /// Consent declined: the study ends (the page deletes anything stored).
+    pub fn decline(&mut self) {
+        if self.stage == Stage::Consent {
+            self.stage = Stage::Declined;
+        }
+    }
+
+    /// The current trial is finished.
+    pub fn finish_trial(&mut self) {
+        if matches!(self.stage, Stage::Practice | Stage::Trial(_)) {
+            self.trial_done = true;
+        }
+    }
+
+    /// On from the instructions or a finished trial: the practice trial (if the study has
+    /// one), then each scored trial, then completion.
+    pub fn next(&mut self, has_practice: bool) {
+        let first = if self.order.is_empty() {
+            Stage::Complete
+        } else {
+            Stage::Trial(0)
+        };
+        let next = match self.stage {
+            Stage::Instructions if has_practice => Stage::Practice,
+            Stage::Instructions => first,
+            Stage::Practice if self.trial_done => first,
+            Stage::Trial(i) if self.trial_done && i + 1 < self.order.len() => Stage::Trial(i + 1),
+            Stage::Trial(_) if self.trial_done => Stage::Complete,
+            other => other,
+        };
+        if next != self.stage {
+            // A new stage's trial starts unfinished.
+            self.stage = next;
+            self.trial_done = false;
+        }
+    }
+
+    /// The trial of the current stage: its index (-1 for practice), what it is, and whether
+    /// it is the practice trial.
+    pub fn current(&self, study: &Study) -> Option<(i64, StudyTrial, bool)> {
+        match self.stage {
+            Stage::Practice => study.practice.map(|p| (-1, p, true)),
+            Stage::Trial(i) => self.order.get(i).map(|t| (i as i64, *t, false)),
+            _ => None,
+        }
+    }
+
+    /// How far along: (trials finished, trials in all), practice not counted.
+    pub fn progress(&self) -> (usize, usize) {
+        let n = self.order.len();
+        let done = match self.stage {
+            Stage::Trial(i) => i + usize::from(self.trial_done),
+            Stage::Complete => n,
+            _ => 0,
+        };
+        (done, n)
+    }
+}
+
+/// A study in a link has no file name: it is stored under a name made from its text.
+pub fn inline_name(config: &str) -> String {
+    format!("inline-{:016x}", fnv1a(config.as_bytes()))
+}
+
 /// The columns of the study CSV (one row per action), jsPsych-like first.
 pub const EVENT_COLUMNS: &[(&str, &str)] = &[
     (
@@ -834,5 +957,53 @@ mod tests {
         assert!(pipe["data"]
             .as_str()
             .is_some_and(|s| s.starts_with("trial_type,")));
+    }
+
+    #[test]
+    fn a_participant_goes_from_consent_through_practice_and_every_trial_to_completion() {
+        let study = Study {
+            practice: Some(StudyTrial {
+                shape: Shape::Cross,
+                size: 5,
+                encoding: Encoding::Matrix,
+                seed: 5,
+                sample: 0,
+            }),
+            ..Study::from_json(r#"{"trials": [{"shape": "square"}, {"shape": "Z"}]}"#)
+                .expect("reads")
+        };
+        let mut s = StudySession::new(
+            "pilot",
+            &study,
+            Participant {
+                id: "p1".into(),
+                ..Default::default()
+            },
+        );
+        assert_eq!(s.prefix(), "pilot/p1/");
+        s.next(true);
+        assert_eq!(s.stage, Stage::Consent, "no skipping consent");
+        s.accept();
+        assert_eq!(s.stage, Stage::Instructions);
+        s.next(true);
+        assert_eq!(s.current(&study).map(|c| (c.0, c.2)), Some((-1, true)));
+        s.next(true);
+        assert_eq!(s.stage, Stage::Practice, "an unfinished trial holds");
+        s.finish_trial();
+        s.next(true);
+        assert_eq!((s.stage, s.trial_done), (Stage::Trial(0), false));
+        assert_eq!(s.progress(), (0, 2));
+        s.finish_trial();
+        assert_eq!(s.progress(), (1, 2));
+        s.next(true);
+        assert_eq!(s.stage, Stage::Trial(1));
+        s.finish_trial();
+        s.next(true);
+        assert_eq!((s.stage, s.progress()), (Stage::Complete, (2, 2)));
+        let mut d = StudySession::new("pilot", &study, Participant::default());
+        d.decline();
+        d.next(true);
+        assert_eq!(d.stage, Stage::Declined);
+        assert_ne!(inline_name("{a}"), inline_name("{b}"));
     }
 }
