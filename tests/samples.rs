@@ -35,11 +35,34 @@ fn every_bundled_trial_reads_back_is_indexed_and_rescores_to_its_own_verdicts() 
             matches!(record.player, PlayerKind::Oracle | PlayerKind::Random),
             "{name}: bundled trials come from built-in players"
         );
-        assert!(label.contains("built-in"), "{name}: labelled as such: {label}");
+        assert!(
+            label.contains("built-in"),
+            "{name}: labelled as such: {label}"
+        );
         let again = record
             .rescored(Arc::new(TemplateLibrary::new(record.size)))
             .expect("replays");
-        assert_eq!(again.verdicts, record.verdicts, "{name}: today's verifiers agree");
-        assert!(frames(&record).expect("frames").len() > 2, "{name}: steps to replay");
+        assert_eq!(
+            again.verdicts, record.verdicts,
+            "{name}: today's verifiers agree"
+        );
+        assert!(
+            frames(&record).expect("frames").len() > 2,
+            "{name}: steps to replay"
+        );
     }
+}
+
+#[test]
+fn every_bundled_study_file_reads() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("public/studies");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("the folder exists") {
+        let path = entry.expect("an entry").path();
+        let text = std::fs::read_to_string(&path).expect("readable");
+        shapemaze::core::study::Study::from_json(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        n += 1;
+    }
+    assert!(n > 0, "at least one study ships");
 }

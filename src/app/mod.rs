@@ -9,6 +9,7 @@ mod fetch;
 mod play;
 mod route;
 mod storage;
+mod study;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 pub use demo::DemoPage;
@@ -16,6 +17,7 @@ pub use download::{download_file, download_text};
 pub use play::PlayPage;
 pub use route::{use_location, Link, Location};
 pub use storage::{Db, StorageError};
+pub use study::{StudyManagePage, StudyPage};
 
 use leptos::prelude::*;
 
@@ -34,6 +36,7 @@ pub fn App() -> impl IntoView {
                 <nav class="nav">
                     <Link href="/play">"Play"</Link>
                     <Link href="/demo">"Demo"</Link>
+                    <Link href="/study/manage">"Studies"</Link>
                     <Link href="/model">"Model"</Link>
                 </nav>
             </header>
@@ -42,6 +45,8 @@ pub fn App() -> impl IntoView {
                     "" | "/index.html" => view! { <Home /> }.into_any(),
                     "/play" => view! { <PlayPage /> }.into_any(),
                     "/demo" => view! { <DemoPage /> }.into_any(),
+                    "/study" => view! { <StudyPage /> }.into_any(),
+                    "/study/manage" => view! { <StudyManagePage /> }.into_any(),
                     _ => view! { <NotFound /> }.into_any(),
                 }}
             </main>

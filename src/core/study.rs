@@ -65,20 +65,18 @@ pub enum RecognitionMode {
     Choice,
 }
 
-/// What happens when the participant finishes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum Completion {
-    /// Show a completion code.
-    Code {
-        /// The code to show.
-        code: String,
-    },
-    /// Send the participant on (only after the data is saved).
-    Redirect {
-        /// Where to.
-        redirect: String,
-    },
+/// What happens when the participant finishes: `{"code": "..."}` shows a completion code,
+/// `{"redirect": "https://..."}` sends the participant on (only once the data is saved).
+/// (A struct of two optional fields rather than an untagged enum: serde's untagged enums
+/// cost the browser build tens of kilobytes.)
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Completion {
+    /// The code to show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Where to send the participant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redirect: Option<String>,
 }
 
 /// How a study's data leaves the browser.
@@ -228,7 +226,7 @@ impl Study {
                 return err("a DataPipe upload needs \"experiment_id\"".into());
             }
         }
-        if let Some(Completion::Redirect { redirect }) = &self.completion {
+        if let Some(redirect) = self.completion.as_ref().and_then(|c| c.redirect.as_ref()) {
             if !(redirect.starts_with("https://") || redirect.starts_with("http://")) {
                 return err(format!(
                     "the completion redirect '{redirect}' is not a web address"
@@ -603,8 +601,8 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
             let row = [
                 a.kind.clone(),
                 d.trial_index.to_string(),
-                format!("{:.0}", a.t_ms),
-                format!("{:.0}", a.dt_ms),
+                (a.t_ms.round() as i64).to_string(),
+                (a.dt_ms.round() as i64).to_string(),
                 d.participant.id.clone(),
                 d.participant.study_id.clone().unwrap_or_default(),
                 d.participant.session_id.clone().unwrap_or_default(),
@@ -629,6 +627,27 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
     out
 }
 
+/// The plain JSON upload: the participant's trials.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UploadJson {
+    /// `shapemaze-study-1`.
+    pub format: String,
+    /// Every trial of the participant.
+    pub trials: Vec<StudyTrialData>,
+}
+
+/// The DataPipe upload (as jsPsych's pipe plugin sends it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct DataPipe<'a> {
+    #[serde(rename = "experimentID")]
+    experiment_id: &'a str,
+    filename: String,
+    data: String,
+}
+
+/// The plain upload format's name.
+pub const UPLOAD_FORMAT: &str = "shapemaze-study-1";
+
 /// The body of an upload of `data` in `kind`'s format.
 pub fn upload_body(
     kind: UploadKind,
@@ -636,9 +655,11 @@ pub fn upload_body(
     data: &[StudyTrialData],
 ) -> String {
     match kind {
-        UploadKind::Json => {
-            serde_json::json!({ "format": "shapemaze-study-1", "trials": data }).to_string()
-        }
+        UploadKind::Json => serde_json::to_string(&UploadJson {
+            format: UPLOAD_FORMAT.into(),
+            trials: data.to_vec(),
+        })
+        .unwrap_or_default(),
         UploadKind::Datapipe => {
             let (study, pid) = data
                 .first()
@@ -649,14 +670,35 @@ pub fn upload_body(
                 super::rescore::model_dir_name(&study),
                 super::rescore::model_dir_name(&pid)
             );
-            serde_json::json!({
-                "experimentID": experiment_id.unwrap_or_default(),
-                "filename": filename,
-                "data": events_csv(data),
+            serde_json::to_string(&DataPipe {
+                experiment_id: experiment_id.unwrap_or_default(),
+                filename,
+                data: events_csv(data),
             })
-            .to_string()
+            .unwrap_or_default()
         }
     }
+}
+
+/// Reads study data: an upload body (`{"format": ..., "trials": [...]}`) or JSONL with one
+/// trial per line. Returns the trials read and, for each line that could not be, its
+/// number and why.
+pub fn read_study_data(text: &str) -> (Vec<StudyTrialData>, Vec<String>) {
+    if let Ok(body) = serde_json::from_str::<UploadJson>(text) {
+        return (body.trials, Vec::new());
+    }
+    let mut ok = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<StudyTrialData>(line) {
+            Ok(d) => ok.push(d),
+            Err(e) => bad.push(format!("line {}: {e}", i + 1)),
+        }
+    }
+    (ok, bad)
 }
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -716,10 +758,8 @@ mod tests {
         let s = Study::from_json(CONTRACT_EXAMPLE).expect("the CONTRACT's study reads");
         assert_eq!(s.trials.len(), 1);
         assert_eq!(
-            s.completion,
-            Some(Completion::Code {
-                code: "ABC123".into()
-            })
+            s.completion.as_ref().and_then(|c| c.code.as_deref()),
+            Some("ABC123")
         );
         assert_eq!(s.upload.as_ref().map(|u| u.kind), Some(UploadKind::Json));
         let back = Study::from_config_param(&s.to_config_param()).expect("round trip");
