@@ -6,11 +6,13 @@ mod board;
 mod download;
 mod play;
 mod route;
+mod transport;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 pub use download::download_text;
 pub use play::PlayPage;
 pub use route::{use_location, Link, Location};
+pub use transport::BrowserTransport;
 
 use leptos::prelude::*;
 
