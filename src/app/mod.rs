@@ -10,6 +10,7 @@ mod play;
 mod route;
 mod storage;
 mod study;
+mod transport;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 pub use demo::DemoPage;
@@ -18,6 +19,7 @@ pub use play::PlayPage;
 pub use route::{use_location, Link, Location};
 pub use storage::{Db, StorageError};
 pub use study::{StudyManagePage, StudyPage};
+pub use transport::BrowserTransport;
 
 use leptos::prelude::*;
 
