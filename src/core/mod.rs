@@ -4,6 +4,7 @@
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
 pub mod encoding;
+pub mod experiment;
 pub mod generate;
 pub mod grid;
 pub mod npy;
