@@ -12,6 +12,7 @@ pub mod player;
 pub mod prompt;
 pub mod record;
 pub mod rescore;
+pub mod scheduler;
 pub mod settings;
 pub mod shape;
 pub mod templates;
