@@ -5,6 +5,7 @@
 
 pub mod encoding;
 pub mod experiment;
+pub mod export;
 pub mod generate;
 pub mod grid;
 pub mod npy;
@@ -20,3 +21,4 @@ pub mod text;
 pub mod transcript;
 pub mod trial;
 pub mod verify;
+pub mod zip;
