@@ -21,7 +21,7 @@ use super::encoding::Encoding;
 use super::generate::{generate_one, generate_set};
 use super::grid::{check_size, Maze, SIZES};
 use super::npy;
-use super::record::{PlayerKind, TrialRecord};
+use super::record::{EndpointInfo, PlayerInfo, PlayerKind, TrialRecord};
 use super::rescore::{model_dir_name, MAZES_DIR, MAZE_FILE_EXT};
 use super::shape::Shape;
 use super::templates::TemplateLibrary;
@@ -185,6 +185,34 @@ impl PlayerSpec {
     /// Whether this player calls an endpoint (and so is rate limited).
     pub fn is_endpoint(&self) -> bool {
         self.kind == PlayerKind::Endpoint
+    }
+
+    /// The endpoint as a record keeps it (never the key); `None` for built-in players.
+    pub fn endpoint_info(&self) -> Option<EndpointInfo> {
+        self.is_endpoint().then(|| EndpointInfo {
+            preset: self.preset.clone(),
+            base_url: self.base_url.clone(),
+            model: self.model.clone(),
+            temperature: self.temperature,
+            top_p: self.top_p,
+            max_tokens: self.max_tokens,
+            seed: self.seed,
+            stream: self.stream,
+            logprobs: self.logprobs,
+            thinking: self.thinking,
+            extra: self.extra.clone(),
+        })
+    }
+
+    /// Who plays, as [`TrialRecord::of`] takes it: the kind, [`PlayerSpec::name`] as the
+    /// record's `model` (so [`TrialKey::of_record`] finds the trial again), the endpoint.
+    pub fn player_info(&self, system_prompt: Option<String>) -> PlayerInfo {
+        PlayerInfo {
+            kind: self.kind,
+            model: self.name(),
+            endpoint: self.endpoint_info(),
+            system_prompt,
+        }
     }
 }
 
@@ -942,6 +970,17 @@ mod tests {
             Some("DASHSCOPE_API_KEY"),
             "key_env kept"
         );
+        let info = d.players[1].endpoint_info().expect("an endpoint");
+        assert_eq!(
+            (info.model.as_str(), info.temperature, info.max_tokens),
+            ("qwen-plus", 0.7, 2000),
+            "the record's endpoint, with the design's default sampling"
+        );
+        assert_eq!(
+            d.players[0].endpoint_info(),
+            None,
+            "the oracle has no endpoint"
+        );
         assert_eq!(d.trials().len(), 720, "360 trials per player");
         assert_eq!(d.move_limit, 16, "the default move limit");
         assert_eq!(d.protocol, Protocol::Stepwise, "the default protocol");
@@ -1128,12 +1167,7 @@ mod tests {
         crate::core::player::play_ready(&mut trial, &mut crate::core::player::Oracle);
         let record = TrialRecord::of(
             &trial,
-            crate::core::record::PlayerInfo {
-                kind: PlayerKind::Oracle,
-                model: key.player.clone(),
-                endpoint: None,
-                system_prompt: None,
-            },
+            d.players[0].player_info(None),
             crate::core::record::Placement {
                 seed: d.seed,
                 sample: key.sample,

@@ -469,11 +469,11 @@ impl Scheduler {
     /// Which trial to start now, if any (see [`Next`]). The started trial's first call is
     /// counted against its lane's requests-per-minute limit.
     pub fn next(&mut self, now_ms: f64) -> Next {
+        if self.all_done() && self.in_flight().is_empty() {
+            return Next::Done;
+        }
         if self.state != RunState::Running {
             return Next::Stopped;
-        }
-        if self.all_done() {
-            return Next::Done;
         }
         if self.active_since.is_none() {
             self.active_since = Some(now_ms);
@@ -1089,6 +1089,24 @@ mod tests {
             11.0,
             "the pause is not counted"
         );
+    }
+
+    #[test]
+    fn a_run_finished_while_paused_says_done() {
+        let d = ExperimentDesign {
+            samples_per_shape: 1,
+            encodings: vec![Encoding::Matrix],
+            shapes: vec![Shape::Cross],
+            ..ExperimentDesign::default()
+        };
+        let mut s = Scheduler::for_design(&d);
+        let Next::Start(a) = s.next(0.0) else {
+            panic!("a start")
+        };
+        s.pause(1.0);
+        assert_eq!(s.next(1.0), Next::Stopped, "paused with a trial in flight");
+        assert!(s.finish(&a.id, ok(), 2.0), "it still counts");
+        assert_eq!(s.next(3.0), Next::Done, "nothing is left, paused or not");
     }
 
     #[test]
