@@ -5,6 +5,8 @@
 
 pub mod chat;
 pub mod encoding;
+pub mod experiment;
+pub mod export;
 pub mod generate;
 pub mod grid;
 pub mod html;
@@ -14,6 +16,7 @@ pub mod prompt;
 pub mod record;
 pub mod replay;
 pub mod rescore;
+pub mod scheduler;
 pub mod settings;
 pub mod shape;
 pub mod study;
@@ -22,3 +25,4 @@ pub mod text;
 pub mod transcript;
 pub mod trial;
 pub mod verify;
+pub mod zip;
