@@ -6,19 +6,19 @@ mod board;
 mod demo;
 mod download;
 mod fetch;
+mod model;
 mod play;
 mod route;
 mod storage;
-mod study;
 mod transport;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 pub use demo::DemoPage;
 pub use download::{download_file, download_text};
+pub use model::ModelPage;
 pub use play::PlayPage;
 pub use route::{use_location, Link, Location};
 pub use storage::{Db, StorageError};
-pub use study::{StudyManagePage, StudyPage};
 pub use transport::BrowserTransport;
 
 use leptos::prelude::*;
@@ -38,7 +38,6 @@ pub fn App() -> impl IntoView {
                 <nav class="nav">
                     <Link href="/play">"Play"</Link>
                     <Link href="/demo">"Demo"</Link>
-                    <Link href="/study/manage">"Studies"</Link>
                     <Link href="/model">"Model"</Link>
                 </nav>
             </header>
@@ -46,9 +45,8 @@ pub fn App() -> impl IntoView {
                 {move || match page.get().trim_end_matches('/') {
                     "" | "/index.html" => view! { <Home /> }.into_any(),
                     "/play" => view! { <PlayPage /> }.into_any(),
+                    "/model" => view! { <ModelPage /> }.into_any(),
                     "/demo" => view! { <DemoPage /> }.into_any(),
-                    "/study" => view! { <StudyPage /> }.into_any(),
-                    "/study/manage" => view! { <StudyManagePage /> }.into_any(),
                     _ => view! { <NotFound /> }.into_any(),
                 }}
             </main>

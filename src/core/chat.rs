@@ -8,6 +8,7 @@
 //! [`Transport`] trait. The browser implements it with `fetch` (`crate::app`), and
 //! [`ScriptedTransport`] plays canned answers for native tests.
 
+use super::text::{format_decimal, parse_decimal};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::cell::{Cell, RefCell};
@@ -349,13 +350,13 @@ impl EndpointSettings {
         if !(self.temperature.is_finite() && (0.0..=2.0).contains(&self.temperature)) {
             return Err(format!(
                 "Temperature must be from 0 to 2, not {}.",
-                self.temperature
+                format_decimal(self.temperature, 3)
             ));
         }
         if !(self.top_p.is_finite() && self.top_p > 0.0 && self.top_p <= 1.0) {
             return Err(format!(
                 "Top-p must be above 0 and at most 1, not {}.",
-                self.top_p
+                format_decimal(self.top_p, 3)
             ));
         }
         if self.max_tokens == 0 || self.max_tokens > MAX_TOKENS_LIMIT {
@@ -519,14 +520,7 @@ pub fn chat_url(base: &str) -> String {
 // Reply
 // ---------------------------------------------------------------------------------------
 
-/// The log-probability of one generated token.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TokenLogprob {
-    /// The token's text.
-    pub token: String,
-    /// Its natural-log probability.
-    pub logprob: f64,
-}
+pub use super::record::TokenLogprob;
 
 /// A model's reply and what is known about how it was produced.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
@@ -1318,8 +1312,8 @@ impl RetryPolicy {
 /// milliseconds); a date in the past gives 0.
 pub fn parse_retry_after(value: &str, now_ms: f64) -> Option<u64> {
     let v = value.trim();
-    if let Ok(secs) = v.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64);
+    if let Some(secs) = parse_decimal(v) {
+        return Some((secs * 1000.0).round() as u64);
     }
     let at = parse_http_date_ms(v)?;
     let wait = at - now_ms;
@@ -1379,8 +1373,8 @@ pub fn parse_reset(value: &str) -> Option<u64> {
     if v.is_empty() {
         return None;
     }
-    if let Ok(secs) = v.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| (secs * 1000.0).round() as u64);
+    if let Some(secs) = parse_decimal(v) {
+        return Some((secs * 1000.0).round() as u64);
     }
     let mut total = 0.0;
     let mut rest = v;
@@ -1388,7 +1382,7 @@ pub fn parse_reset(value: &str) -> Option<u64> {
         let num_end = rest
             .find(|c: char| !(c.is_ascii_digit() || c == '.'))
             .unwrap_or(rest.len());
-        let number: f64 = rest[..num_end].parse().ok()?;
+        let number = parse_decimal(&rest[..num_end])?;
         rest = &rest[num_end..];
         let unit_end = rest
             .find(|c: char| !c.is_ascii_alphabetic())
@@ -1416,12 +1410,7 @@ pub fn retry_hint(headers: &[(String, String)], now_ms: f64) -> Option<u64> {
         .iter()
         .filter_map(|(name, value)| match name.to_ascii_lowercase().as_str() {
             "retry-after" => parse_retry_after(value, now_ms),
-            "retry-after-ms" => value
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|ms| ms.is_finite() && *ms >= 0.0)
-                .map(|ms| ms.round() as u64),
+            "retry-after-ms" => parse_decimal(value).map(|ms| ms.round() as u64),
             "x-ratelimit-reset-requests" | "x-ratelimit-reset-tokens" => parse_reset(value),
             _ => None,
         })
@@ -1471,7 +1460,8 @@ fn format_wait(ms: u64) -> String {
     } else if ms >= 10_000 || ms % 1000 < 50 || ms % 1000 >= 950 {
         format!("{} s", (ms + 500) / 1000)
     } else {
-        format!("{:.1} s", ms as f64 / 1000.0)
+        let tenths = (ms + 50) / 100;
+        format!("{}.{} s", tenths / 10, tenths % 10)
     }
 }
 

@@ -158,7 +158,7 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 
 /// Sums one reply field over the replies that have it; empty when none does.
 fn sum_of(r: &TrialRecord, f: impl Fn(&super::record::ReplyMeta) -> Option<u64>) -> String {
-    let known: Vec<u64> = r.messages.iter().filter_map(|m| f(&m.meta)).collect();
+    let known: Vec<u64> = r.messages.iter().filter_map(|m| f(&m.meta())).collect();
     if known.is_empty() {
         String::new()
     } else {
@@ -200,15 +200,11 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "stopped" => r.stopped.to_string(),
         "calls" => replies().count().to_string(),
         "attempts" => replies()
-            .map(|m| u64::from(m.meta.attempts.unwrap_or(1)))
+            .map(|m| u64::from(m.attempts.unwrap_or(1)))
             .sum::<u64>()
             .to_string(),
         "latency_ms" => {
-            let known: Vec<f64> = r
-                .messages
-                .iter()
-                .filter_map(|m| m.meta.latency_ms)
-                .collect();
+            let known: Vec<f64> = r.messages.iter().filter_map(|m| m.latency_ms).collect();
             if known.is_empty() {
                 String::new()
             } else {
@@ -548,7 +544,7 @@ mod tests {
     use crate::core::generate::generate_set;
     use crate::core::grid::Maze;
     use crate::core::player::{play_ready, Oracle, Scripted, VARIANTS};
-    use crate::core::record::{Placement, PlayerInfo, PlayerKind, ReplyMeta};
+    use crate::core::record::{Placement, PlayerInfo, PlayerKind};
     use crate::core::rescore::{rescore, Hints, Libraries};
     use crate::core::shape::Shape;
     use crate::core::templates::TemplateLibrary;
@@ -722,11 +718,8 @@ mod tests {
     fn the_csv_has_a_row_per_trial_and_a_documented_value_for_every_column() {
         let mut records = records();
         records[0].model = "a, \"quoted\" model".into();
-        records[0].messages[1].meta = ReplyMeta {
-            latency_ms: Some(120.4),
-            total_tokens: Some(50),
-            ..ReplyMeta::default()
-        };
+        records[0].messages[1].latency_ms = Some(120.4);
+        records[0].messages[1].total_tokens = Some(50);
         let csv = trials_csv(&records);
         let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
         assert_eq!(

@@ -5,6 +5,7 @@
 
 pub mod chat;
 pub mod encoding;
+pub mod endpoint;
 pub mod experiment;
 pub mod export;
 pub mod generate;

@@ -31,9 +31,6 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
 use std::future::Future;
-use std::pin::pin;
-use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
 
 /// A player's answer to one prompt.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -114,26 +111,7 @@ pub async fn play<P: Player>(
     }
 }
 
-struct NoWake;
-
-impl Wake for NoWake {
-    fn wake(self: Arc<Self>) {}
-}
-
-/// Runs a future whose every await is already ready (the built-in players, a scripted
-/// transport): polls it until it finishes. Such futures never wait on an event loop, so
-/// native code and tests can run them without an async runtime.
-pub fn block_on<F: Future>(future: F) -> F::Output {
-    let waker = Waker::from(Arc::new(NoWake));
-    let mut cx = Context::from_waker(&waker);
-    let mut future = pin!(future);
-    loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-        std::thread::yield_now();
-    }
-}
+pub use super::chat::block_on;
 
 /// Plays `trial` to its end with a player whose replies are ready at once (built-in and
 /// scripted players).
@@ -508,6 +486,7 @@ mod tests {
     use crate::core::templates::TemplateLibrary;
     use crate::core::trial::{FailureKind, TrialSetup};
     use crate::core::verify::{Outcome, Reason};
+    use std::sync::Arc;
 
     fn trials(protocol: Protocol) -> Vec<Trial> {
         let lib = Arc::new(TemplateLibrary::new(5));

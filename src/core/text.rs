@@ -177,6 +177,52 @@ pub fn find_words(hay: &str, needle: &str, ignore_case: bool) -> Vec<usize> {
     out
 }
 
+/// Reads a plain non-negative decimal (`8`, `1.5`, `.25`), with no exponent or sign; `None`
+/// for anything else. Written out rather than `str::parse::<f64>` so the browser build
+/// carries no general float parser.
+pub fn parse_decimal(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    if whole.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !whole
+        .bytes()
+        .chain(frac.bytes())
+        .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let mut value = 0.0;
+    for b in whole.bytes() {
+        value = value * 10.0 + f64::from(b - b'0');
+    }
+    let mut scale = 0.1;
+    for b in frac.bytes() {
+        value += f64::from(b - b'0') * scale;
+        scale /= 10.0;
+    }
+    Some(value)
+}
+
+/// `value` with at most `places` decimals and no trailing zeros (`0.7`, `2`, `0.25`), without
+/// float formatting (see [`parse_decimal`]).
+pub fn format_decimal(value: f64, places: u32) -> String {
+    let sign = if value < 0.0 { "-" } else { "" };
+    let scale = 10u64.pow(places);
+    let n = (value.abs() * scale as f64).round() as u64;
+    let (whole, mut frac) = (n / scale, n % scale);
+    if frac == 0 {
+        return format!("{sign}{whole}");
+    }
+    let mut digits = places as usize;
+    while frac % 10 == 0 {
+        frac /= 10;
+        digits -= 1;
+    }
+    format!("{sign}{whole}.{frac:0digits$}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,5 +291,21 @@ mod tests {
             find_words("éC", "C", false).is_empty(),
             "accented letters are word characters"
         );
+    }
+
+    #[test]
+    fn decimals_read_and_write_without_the_float_machinery() {
+        assert_eq!(parse_decimal("8"), Some(8.0));
+        assert_eq!(parse_decimal(" 1.5 "), Some(1.5));
+        assert_eq!(parse_decimal(".25"), Some(0.25));
+        for bad in ["", ".", "-1", "1e3", "1.2.3", "abc", "NaN"] {
+            assert_eq!(parse_decimal(bad), None, "{bad}");
+        }
+        assert_eq!(format_decimal(0.7, 3), "0.7");
+        assert_eq!(format_decimal(2.0, 2), "2");
+        assert_eq!(format_decimal(0.25, 2), "0.25");
+        assert_eq!(format_decimal(1.05, 1), "1.1");
+        assert_eq!(format_decimal(-0.5, 2), "-0.5");
+        assert_eq!(format_decimal(0.1 + 0.2, 3), "0.3");
     }
 }

@@ -1,0 +1,303 @@
+//! The endpoint player: a chat model behind an OpenAI-compatible endpoint, playing through
+//! the same [`Player`] seam as everyone else. The conversation it sends is the trial's own
+//! messages (after an optional system prompt); the HTTP work is [`chat::complete`] over any
+//! [`Transport`] (the browser's fetch, a native client, or a scripted one in tests).
+
+use super::chat::{
+    self, ChatError, ChatEvent, ChatMessage, ChatReply, EndpointSettings, Transport,
+};
+use super::player::{Player, PlayerError, PlayerEvent, Reply};
+use super::record::{EndpointInfo, PlayerKind, ReplyMeta};
+use super::transcript::Role;
+use super::trial::{ApiFailure, Trial};
+
+/// A chat model as a player.
+pub struct EndpointPlayer<T: Transport> {
+    transport: T,
+    settings: EndpointSettings,
+    api_key: String,
+    system_prompt: Option<String>,
+}
+
+impl<T: Transport> EndpointPlayer<T> {
+    /// A player sending requests through `transport` with `settings`; `api_key` goes only
+    /// into the `Authorization` header; `system_prompt`, when given, opens every request.
+    pub fn new(
+        transport: T,
+        settings: EndpointSettings,
+        api_key: String,
+        system_prompt: Option<String>,
+    ) -> Self {
+        Self {
+            transport,
+            settings,
+            api_key,
+            system_prompt,
+        }
+    }
+
+    /// The transport the requests go through.
+    pub fn transport(&self) -> &T {
+        &self.transport
+    }
+
+    /// The endpoint's settings (never the key).
+    pub fn settings(&self) -> &EndpointSettings {
+        &self.settings
+    }
+
+    /// The chat messages for the trial's conversation so far.
+    pub fn messages(&self, trial: &Trial) -> Vec<ChatMessage> {
+        let system = self
+            .system_prompt
+            .iter()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| ChatMessage {
+                role: "system".into(),
+                content: s.clone(),
+            });
+        system
+            .chain(trial.messages().iter().map(|m| ChatMessage {
+                role: match m.role {
+                    Role::User => "user".into(),
+                    Role::Assistant => "assistant".into(),
+                },
+                content: m.content.clone(),
+            }))
+            .collect()
+    }
+}
+
+/// What the record keeps of a reply besides its text.
+pub fn reply_meta(reply: &ChatReply) -> ReplyMeta {
+    ReplyMeta {
+        latency_ms: Some(reply.latency_ms),
+        prompt_tokens: reply.prompt_tokens,
+        completion_tokens: reply.completion_tokens,
+        total_tokens: reply.total_tokens,
+        finish_reason: reply.finish_reason.clone(),
+        reasoning: reply.reasoning.clone().filter(|r| !r.is_empty()),
+        logprobs: reply.logprobs.clone(),
+        attempts: Some(reply.attempts),
+        streamed: Some(reply.streamed),
+    }
+}
+
+impl From<&EndpointSettings> for EndpointInfo {
+    fn from(s: &EndpointSettings) -> Self {
+        EndpointInfo {
+            preset: s.preset.id().to_string(),
+            base_url: s.base_url.clone(),
+            model: s.model.clone(),
+            temperature: s.temperature,
+            top_p: s.top_p,
+            max_tokens: s.max_tokens,
+            seed: s.seed,
+            stream: chat::effective_stream(s),
+            logprobs: s.logprobs,
+            thinking: s.thinking,
+            extra: s.extra.clone(),
+        }
+    }
+}
+
+impl<T: Transport> Player for EndpointPlayer<T> {
+    fn kind(&self) -> PlayerKind {
+        PlayerKind::Endpoint
+    }
+
+    fn name(&self) -> String {
+        self.settings.model.clone()
+    }
+
+    async fn respond(
+        &mut self,
+        trial: &Trial,
+        on_event: &mut dyn FnMut(PlayerEvent),
+    ) -> Result<Reply, PlayerError> {
+        let messages = self.messages(trial);
+        let mut forward = |ev: ChatEvent| match ev {
+            ChatEvent::Retrying(notice) => on_event(PlayerEvent::Retrying(notice.to_string())),
+            ChatEvent::Delta { content, reasoning } => on_event(PlayerEvent::Delta {
+                content: content.to_string(),
+                reasoning: reasoning.to_string(),
+            }),
+            ChatEvent::Attempt(n) => on_event(PlayerEvent::Attempt(n)),
+        };
+        let result = chat::complete(
+            &self.transport,
+            &self.settings,
+            &self.api_key,
+            &messages,
+            &mut forward,
+        )
+        .await;
+        match result {
+            Ok(reply) => Ok(Reply {
+                meta: Some(reply_meta(&reply)),
+                text: reply.content,
+            }),
+            Err(ChatError::Aborted(_)) => Err(PlayerError::Stopped),
+            Err(e) => Err(PlayerError::Api(ApiFailure {
+                kind: e.kind_name().to_string(),
+                message: e.message(self.settings.preset),
+                attempts: e.attempts(),
+            })),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::chat::{block_on, Preset, Scripted, ScriptedTransport};
+    use crate::core::encoding::Encoding;
+    use crate::core::generate::generate_one;
+    use crate::core::player::{play, play_ready, Oracle};
+    use crate::core::record::{Placement, PlayerInfo, TrialRecord};
+    use crate::core::shape::Shape;
+    use crate::core::templates::TemplateLibrary;
+    use crate::core::trial::{FailureKind, Protocol, TrialSetup};
+    use crate::core::verify::{Outcome, Reason};
+    use std::sync::Arc;
+
+    fn trial(shape: Shape, encoding: Encoding, protocol: Protocol) -> Trial {
+        let lib = Arc::new(TemplateLibrary::new(5));
+        let maze = generate_one(shape, 1, 3, &lib).expect("maze");
+        Trial::new(
+            TrialSetup {
+                protocol,
+                ..TrialSetup::new(shape, encoding, maze)
+            },
+            lib,
+        )
+    }
+
+    /// What the oracle would answer, one reply per prompt.
+    fn oracle_replies(t: &Trial) -> Vec<String> {
+        let mut copy = t.clone();
+        play_ready(&mut copy, &mut Oracle);
+        copy.messages()
+            .iter()
+            .filter(|m| m.role == Role::Assistant)
+            .map(|m| m.content.clone())
+            .collect()
+    }
+
+    fn settings() -> EndpointSettings {
+        EndpointSettings {
+            base_url: "http://127.0.0.1:9/v1".into(),
+            model: "scripted-model".into(),
+            ..EndpointSettings::for_preset(Preset::Custom)
+        }
+    }
+
+    #[test]
+    fn a_scripted_chat_backend_plays_whole_trials_in_every_protocol() {
+        for protocol in Protocol::ALL {
+            for shape in [Shape::Square, Shape::Cross, Shape::Spiral] {
+                let mut t = trial(shape, Encoding::CoordList, protocol);
+                let script = oracle_replies(&t)
+                    .iter()
+                    .map(|r| Scripted::answer(r))
+                    .collect();
+                let mut player = EndpointPlayer::new(
+                    ScriptedTransport::new(script),
+                    settings(),
+                    "sk-secret".into(),
+                    Some("You are careful.".into()),
+                );
+                block_on(play(&mut t, &mut player, &mut |_| {}));
+                assert_eq!(
+                    t.outcomes(),
+                    [Some(Outcome::Success); 3],
+                    "{shape} {}",
+                    protocol.name()
+                );
+                let requests = player.transport().requests();
+                let last: serde_json::Value =
+                    serde_json::from_str(&requests.last().expect("requests").body).expect("json");
+                let sent = last["messages"].as_array().expect("messages");
+                assert_eq!(
+                    sent[0]["role"], "system",
+                    "the system prompt opens the conversation"
+                );
+                assert_eq!(
+                    sent.len(),
+                    t.messages().len(),
+                    "the whole conversation minus the last reply, plus the system prompt"
+                );
+                let record = TrialRecord::of(
+                    &t,
+                    PlayerInfo {
+                        kind: player.kind(),
+                        model: player.name(),
+                        endpoint: Some(EndpointInfo::from(player.settings())),
+                        system_prompt: Some("You are careful.".into()),
+                    },
+                    Placement::default(),
+                    None,
+                    None,
+                );
+                let json = record.to_json();
+                assert!(
+                    !json.contains("sk-secret"),
+                    "the key never reaches the record"
+                );
+                let reply = record
+                    .messages
+                    .iter()
+                    .find(|m| m.role == Role::Assistant)
+                    .expect("a reply");
+                assert_eq!((reply.latency_ms, reply.attempts), (Some(250.0), Some(1)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_rate_limit_is_retried_and_a_refused_key_ends_the_trial_as_an_api_error() {
+        let mut t = trial(Shape::Z, Encoding::Matrix, Protocol::Stepwise);
+        let replies = oracle_replies(&t);
+        let mut script = vec![
+            Scripted::status(429, "{\"error\": {\"message\": \"slow down\"}}")
+                .with_header("Retry-After", "2"),
+        ];
+        script.push(Scripted::answer(&replies[0]));
+        script.push(Scripted::status(
+            401,
+            "{\"error\": {\"message\": \"Incorrect API key provided\"}}",
+        ));
+        let mut player =
+            EndpointPlayer::new(ScriptedTransport::new(script), settings(), "k".into(), None);
+        let mut notices = Vec::new();
+        block_on(play(&mut t, &mut player, &mut |e| {
+            if let PlayerEvent::Retrying(n) = e {
+                notices.push(n);
+            }
+        }));
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(
+            notices[0].starts_with("429, attempt 1 of 6"),
+            "{}",
+            notices[0]
+        );
+        assert_eq!(
+            player.transport().sleeps(),
+            vec![2000],
+            "Retry-After is honoured"
+        );
+        assert_eq!(t.reply_meta()[1].as_ref().and_then(|m| m.attempts), Some(2));
+        let failure = t.api_error().expect("an API error");
+        assert_eq!(failure.kind, "unauthorized");
+        assert!(
+            failure.message.to_lowercase().contains("key"),
+            "{}",
+            failure.message
+        );
+        assert_eq!(t.failure(), Some(FailureKind::ApiError));
+        assert_eq!(t.moves(), 1, "the first move was played");
+        for v in t.verdicts() {
+            assert_eq!(v.map(|v| v.reason), Some(Reason::ApiError));
+        }
+    }
+}
