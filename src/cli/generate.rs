@@ -37,7 +37,7 @@ Example:
   shapemaze generate --shape spiral --size 7 --samples 3 --seed 42 --out mazes/
 ";
 
-/// One maze as a JSON line (field names fixed by CONTRACT.md).
+/// One maze as a JSON line (field names fixed by docs/CONTRACT.md).
 #[derive(Serialize)]
 struct MazeLine<'a> {
     shape: &'a str,

@@ -1,10 +1,10 @@
 //! Re-scoring a transcript from its reply text, never trusting its recorded verdicts; and
 //! the export layout's paths that tell where a transcript belongs.
 //!
-//! A transcript in our format (CONTRACT.md, with the `### user` / `### assistant` markers of
-//! DECISIONS.md) is read back into its conversation. The maze is taken from the first
-//! message (in the trial's encoding; a coordinate list's size is its largest coordinate plus
-//! one, since every cell is listed); the replies are split into phases by the fixed headings
+//! A transcript in our format (docs/CONTRACT.md, with the `### user` / `### assistant`
+//! markers of docs/DECISIONS.md) is read back into its conversation. The maze is taken from
+//! the first message (in the trial's encoding; a coordinate list's size is its largest
+//! coordinate plus one, since every cell is listed); the replies are split into phases by the fixed headings
 //! of [`crate::core::prompt`]; and each reply is handed to a fresh [`Trial`] on that maze, so
 //! the recomputed verdicts follow exactly the rules the app plays by. They are then set
 //! against the three recorded closing lines.
@@ -74,7 +74,7 @@ pub fn fits(grid: &Grid) -> bool {
 }
 
 /// A model's name as it appears in a results folder: characters outside `[A-Za-z0-9._-]`
-/// become `-` (CONTRACT.md).
+/// become `-` (docs/CONTRACT.md).
 pub fn model_dir_name(model: &str) -> String {
     model
         .chars()

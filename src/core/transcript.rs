@@ -1,4 +1,4 @@
-//! The transcript text format (CONTRACT.md): the conversation in order, each message under
+//! The transcript text format (docs/CONTRACT.md): the conversation in order, each message under
 //! a line of its own `### user` or `### assistant`, then exactly three closing lines
 //! `SOLVE: …`, `RECOGNIZE: …`, `GENERATE: …` with `SUCCESS` or `FAIL`.
 //!
