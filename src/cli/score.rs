@@ -4,9 +4,8 @@
 use super::args::Args;
 use super::{CliError, Io};
 use crate::core::encoding::Encoding;
-use crate::core::rescore::{
-    rescore, Basis, ExportPath, Hints, Libraries, Rescored, TRANSCRIPT_EXT,
-};
+use crate::core::layout::{ExportPath, TRANSCRIPT_EXT};
+use crate::core::rescore::{rescore, Basis, Hints, Libraries, Rescored};
 use crate::core::shape::Shape;
 use crate::core::verify::Outcome;
 use serde::Serialize;

@@ -6,6 +6,7 @@
 pub mod encoding;
 pub mod generate;
 pub mod grid;
+pub mod layout;
 pub mod npy;
 pub mod prompt;
 pub mod rescore;
