@@ -1,6 +1,7 @@
 //! The rules of the game, in pure Rust: grids and mazes, shapes and their templates, the
 //! two text encodings, maze files, the seeded generator, the verifiers, the trial state
-//! machine and transcripts. Nothing here touches the browser, the clock or the operating
+//! machine and transcripts; re-scoring transcripts, the export layout's paths and the
+//! totals a score reports. Nothing here touches the browser, the clock or the operating
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
 pub mod encoding;
@@ -12,6 +13,7 @@ pub mod prompt;
 pub mod rescore;
 pub mod settings;
 pub mod shape;
+pub mod tally;
 pub mod templates;
 pub mod text;
 pub mod transcript;
