@@ -30,6 +30,8 @@ corridor. Each reply is re-run through a fresh trial by the app's rules; stored 
 Prints totals per model, encoding, shape and phase, every trial whose recorded closing
 line differs from the recomputed verdict (naming the file), and how many transcripts had no
 ### user / ### assistant markers and so were counted from their closing lines only.
+A phase whose closing line reads ERROR (the endpoint failed) and has no reply is counted
+apart as an API error (!N), never as a failure.
 
 Options:
   --format F   text (default) or json (one object: summary counts, totals, differences,
@@ -42,14 +44,31 @@ Example:
 ";
 
 /// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
-/// for phases that could not be scored.
+/// for phases that could not be scored and `!N` for API errors.
 fn cell(c: &Counts) -> String {
-    let unscored = if c.unscored > 0 {
-        format!(" ?{}", c.unscored)
-    } else {
-        String::new()
-    };
-    format!("{}/{} {:.1}%{unscored}", c.success, c.scored(), c.percent())
+    let mut out = format!("{}/{} {:.1}%", c.success, c.scored(), c.percent());
+    if c.unscored > 0 {
+        let _ = write!(out, " ?{}", c.unscored);
+    }
+    if c.api_error > 0 {
+        let _ = write!(out, " !{}", c.api_error);
+    }
+    out
+}
+
+/// The totals' legend; API errors are explained only when there are any, so reports
+/// without them read as before.
+fn legend(totals: &[Total]) -> String {
+    let mut out = "Totals: successes/scored trials and percent; ?N = N trials whose phase could not be scored".to_string();
+    let api_errors = totals.iter().any(|t| {
+        [t.solve, t.recognize, t.generate]
+            .iter()
+            .any(|c| c.api_error > 0)
+    });
+    if api_errors {
+        out.push_str("; !N = N trials whose endpoint failed (API errors, not counted as failures)");
+    }
+    out
 }
 
 /// One transcript re-scored, with where it lies.
@@ -264,7 +283,7 @@ fn render_text(r: &Report<'_>) -> String {
             r.skipped
         );
     }
-    let _ = writeln!(out, "\nTotals: successes/scored trials and percent; ?N = N trials whose phase could not be scored");
+    let _ = writeln!(out, "\n{}", legend(&r.totals));
     let label = |t: &Total| {
         if t.group == Group::All {
             t.value.clone()
@@ -355,8 +374,11 @@ mod tests {
             success: 1,
             fail: 2,
             unscored: 1,
+            api_error: 0,
         };
         assert_eq!(cell(&c), "1/3 33.3% ?1");
+        let with_errors = Counts { api_error: 2, ..c };
+        assert_eq!(cell(&with_errors), "1/3 33.3% ?1 !2", "API errors apart");
         assert_eq!(
             cell(&Counts::default()),
             "0/0 0.0%",

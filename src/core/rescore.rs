@@ -126,6 +126,11 @@ impl PhaseScore {
         }
     }
 
+    /// [`Outcome::Error`] when the closing line records an API error.
+    fn api_error(&self) -> Option<Outcome> {
+        self.recorded.filter(|&o| o == Outcome::Error)
+    }
+
     fn with_verdict(mut self, verdict: Option<&Verdict>) -> Self {
         if let Some(v) = verdict {
             self.recomputed = Some(v.outcome);
@@ -176,19 +181,25 @@ impl Rescored {
     }
 
     /// The outcomes that count: recomputed when the replies were re-run, else recorded.
+    /// A phase recorded as an API error ([`Outcome::Error`]) with no reply to re-run counts
+    /// as that error: the endpoint failed, and that is not recomputed from anything.
     pub fn counted(&self) -> [Option<Outcome>; 3] {
         self.phases.each_ref().map(|p| match self.basis {
-            Basis::Replies => p.recomputed,
+            Basis::Replies => p.recomputed.or(p.api_error()),
             Basis::ClosingLines => p.recorded,
         })
     }
 
     /// The phases whose recorded closing line differs from the recomputed verdict (none
-    /// when the replies could not be re-run).
+    /// when the replies could not be re-run; an API error with no reply is no difference).
     pub fn differences(&self) -> Vec<&PhaseScore> {
         self.phases
             .iter()
-            .filter(|p| self.basis == Basis::Replies && p.recorded != p.recomputed)
+            .filter(|p| {
+                self.basis == Basis::Replies
+                    && p.recorded != p.recomputed
+                    && !(p.recomputed.is_none() && p.api_error().is_some())
+            })
             .collect()
     }
 }
@@ -481,6 +492,31 @@ mod tests {
             (Some(Outcome::Success), Some(Outcome::Fail))
         );
         assert_eq!(diffs[0].reason, Some(Reason::WrongShape));
+    }
+
+    #[test]
+    fn a_recorded_api_error_without_a_reply_counts_as_an_error_not_a_difference() {
+        let t = solved(Shape::Square, Encoding::Matrix, "Shape: square", "no maze");
+        let text = t.transcript().expect("done");
+        let failed_endpoint = text.replacen("### assistant\nno maze\n\n", "", 1).replacen(
+            "GENERATE: FAIL",
+            "GENERATE: ERROR",
+            1,
+        );
+        assert_ne!(text, failed_endpoint, "the generation reply was removed");
+        let r = rescore(&failed_endpoint, &Hints::default(), &mut Libraries::new());
+        assert_eq!(r.basis, Basis::Replies, "{:?}", r.notes);
+        assert_eq!(r.counted()[2], Some(Outcome::Error), "{:?}", r.phases[2]);
+        assert!(r.differences().is_empty(), "{:?}", r.differences());
+
+        let with_reply = text.replacen("GENERATE: FAIL", "GENERATE: ERROR", 1);
+        let r = rescore(&with_reply, &Hints::default(), &mut Libraries::new());
+        assert_eq!(
+            r.counted()[2],
+            Some(Outcome::Fail),
+            "a reply is there: it is re-scored"
+        );
+        assert_eq!(r.differences().len(), 1, "{:?}", r.differences());
     }
 
     #[test]

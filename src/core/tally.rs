@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 /// The name shown for a model, encoding or shape that is not known.
 pub const UNKNOWN: &str = "unknown";
 
-/// Successes, failures and unscored phases of a group of trials.
+/// Successes, failures, unscored phases and API errors of a group of trials.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
     /// Phases that passed.
@@ -33,6 +33,15 @@ pub struct Counts {
     pub fail: usize,
     /// Phases that could not be scored (no verdict recomputed or recorded).
     pub unscored: usize,
+    /// Phases whose endpoint failed ([`Outcome::Error`]): neither successes nor failures,
+    /// and outside [`Counts::scored`]. Left out of JSON when zero, so reports without API
+    /// errors read as before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub api_error: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Counts {
@@ -41,11 +50,12 @@ impl Counts {
         match o {
             Some(Outcome::Success) => self.success += 1,
             Some(Outcome::Fail) => self.fail += 1,
+            Some(Outcome::Error) => self.api_error += 1,
             None => self.unscored += 1,
         }
     }
 
-    /// Phases with a verdict: successes plus failures.
+    /// Phases with a verdict on the player: successes plus failures (API errors are not).
     pub fn scored(&self) -> usize {
         self.success + self.fail
     }
@@ -266,6 +276,20 @@ mod tests {
     }
 
     #[test]
+    fn api_errors_are_counted_apart_and_never_as_failures() {
+        let mut c = Counts::default();
+        for o in [
+            Some(Outcome::Success),
+            Some(Outcome::Error),
+            Some(Outcome::Error),
+        ] {
+            c.add(o);
+        }
+        assert_eq!((c.success, c.fail, c.api_error, c.scored()), (1, 0, 2, 1));
+        assert_eq!(c.percent(), 100.0, "API errors are outside the percentage");
+    }
+
+    #[test]
     fn totals_come_in_group_order_with_unknown_values_last() {
         let a = closing(
             Some(Encoding::CoordList),
@@ -282,6 +306,11 @@ mod tests {
             None,
             "SOLVE: SUCCESS\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n",
         );
+        let d = closing(
+            None,
+            None,
+            "SOLVE: ERROR\nRECOGNIZE: ERROR\nGENERATE: ERROR\n",
+        );
         let entries = [
             Entry {
                 file: "a",
@@ -297,6 +326,11 @@ mod tests {
                 file: "c",
                 model: UNKNOWN,
                 result: &c,
+            },
+            Entry {
+                file: "d",
+                model: UNKNOWN,
+                result: &d,
             },
         ];
         let rows = totals(&entries);
@@ -329,20 +363,23 @@ mod tests {
                 Counts {
                     success: 2,
                     fail: 1,
-                    unscored: 0
+                    unscored: 0,
+                    api_error: 1
                 },
                 Counts {
                     success: 1,
                     fail: 2,
-                    unscored: 0
+                    unscored: 0,
+                    api_error: 1
                 },
                 Counts {
                     success: 1,
                     fail: 1,
-                    unscored: 1
+                    unscored: 1,
+                    api_error: 1
                 },
             ),
-            "a missing closing line is unscored"
+            "a missing closing line is unscored; an API error is neither a success nor a failure"
         );
         let t = tally(&entries);
         assert_eq!(
@@ -352,7 +389,7 @@ mod tests {
                 t.closing_lines_only,
                 t.without_markers
             ),
-            (3, 0, 3, 3)
+            (4, 0, 4, 4)
         );
     }
 

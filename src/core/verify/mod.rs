@@ -32,7 +32,7 @@ use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Whether a verdict passed.
+/// Whether a verdict passed, failed, or could not be reached because the endpoint failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
@@ -40,22 +40,35 @@ pub enum Outcome {
     Success,
     /// Failed.
     Fail,
+    /// The endpoint failed (an API error), so there was no reply to judge: not a model
+    /// failure, and never counted as one.
+    Error,
 }
 
 impl Outcome {
-    /// `SUCCESS` or `FAIL`, as in transcripts' closing lines.
+    /// Every outcome.
+    pub const ALL: [Outcome; 3] = [Outcome::Success, Outcome::Fail, Outcome::Error];
+
+    /// `SUCCESS`, `FAIL` or `ERROR`, as in transcripts' closing lines.
     pub fn closing(self) -> &'static str {
         match self {
             Outcome::Success => "SUCCESS",
             Outcome::Fail => "FAIL",
+            Outcome::Error => "ERROR",
         }
     }
 
-    /// `success` or `fail`, as in `data-outcome` and JSON.
+    /// The outcome a closing line's word names ([`Outcome::closing`] read back).
+    pub fn from_closing(word: &str) -> Option<Outcome> {
+        Outcome::ALL.into_iter().find(|o| o.closing() == word)
+    }
+
+    /// `success`, `fail` or `error`, as in `data-outcome` and JSON.
     pub fn name(self) -> &'static str {
         match self {
             Outcome::Success => "success",
             Outcome::Fail => "fail",
+            Outcome::Error => "error",
         }
     }
 
@@ -144,6 +157,8 @@ reasons! {
     WrongSize = "wrong_size",
     /// Generation: identical to the original maze.
     IdenticalToOriginal = "identical_to_original",
+    /// Any phase: the endpoint failed (an API error); not a model failure.
+    ApiError = "api_error",
 }
 
 impl Serialize for Reason {
@@ -387,6 +402,19 @@ impl Verdict {
         }
     }
 
+    /// The verdict of a phase whose reply never came because the endpoint failed:
+    /// outcome [`Outcome::Error`], reason [`Reason::ApiError`], nothing extracted, and
+    /// `explanation` saying what went wrong.
+    pub fn api_error(explanation: impl Into<String>) -> Self {
+        Self {
+            outcome: Outcome::Error,
+            reason: Reason::ApiError,
+            extracted: Extracted::Nothing,
+            explanation: explanation.into(),
+            checks: None,
+        }
+    }
+
     /// Whether the verdict passed.
     pub fn passed(&self) -> bool {
         self.outcome == Outcome::Success
@@ -576,12 +604,31 @@ mod serde_tests {
     }
 
     #[test]
-    fn every_outcome_reads_back_from_its_name() {
-        for o in [Outcome::Success, Outcome::Fail] {
+    fn every_outcome_reads_back_from_its_name_and_its_closing_word() {
+        for o in Outcome::ALL {
             let json = serde_json::to_string(&o).expect("serializes");
             assert_eq!(json, format!("\"{}\"", o.name()));
             round_trip(&o);
+            assert_eq!(Outcome::from_closing(o.closing()), Some(o));
         }
+        assert_eq!(
+            Outcome::from_closing("error"),
+            None,
+            "closing words are capitals"
+        );
+    }
+
+    #[test]
+    fn an_api_error_verdict_is_neither_a_pass_nor_a_failure() {
+        let v = Verdict::api_error("HTTP 503 from the endpoint");
+        assert_eq!((v.outcome, v.reason), (Outcome::Error, Reason::ApiError));
+        assert!(!v.passed());
+        let json = serde_json::to_string(&v).expect("serializes");
+        assert_eq!(
+            json,
+            r#"{"outcome":"error","reason":"api_error","extracted":null,"explanation":"HTTP 503 from the endpoint"}"#
+        );
+        round_trip(&v);
     }
 
     #[test]
