@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs every tool Shapemaze needs to build, serve and test, skipping each one that is
 # already present at the required version. Safe to run again: a set-up machine finishes in
-# seconds. Versions are pinned here and nowhere else (see ../shared/TOOLCHAIN.md for why).
+# seconds. Versions are pinned here and nowhere else (see docs/TOOLCHAIN.md for why).
 #
 # Usage: scripts/setup.sh [build|test]
 #   build  what `make serve` needs: wasm target, trunk, wasm-bindgen CLI, wasm-opt

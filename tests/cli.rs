@@ -1067,6 +1067,53 @@ fn transcripts_outside_the_layout_are_rescored_with_the_shape_read_from_the_maze
 }
 
 #[test]
+fn api_errors_are_counted_apart_and_never_as_failures() {
+    let dir = TempDir::new("api-errors");
+    let library = TemplateLibrary::new(5);
+    let set = generate_set(Shape::C, 2, 1, &library).expect("set");
+    let trial = support::play(Shape::C, Encoding::Matrix, &set[0], &set[1], 0, &library);
+    let text = trial.transcript().expect("done");
+    // The generation phase's endpoint failed: no reply, and the closing line says ERROR.
+    let lines: Vec<&str> = text.lines().collect();
+    let (body, closing) = lines.split_at(lines.len() - 3);
+    let body = body.join("\n");
+    let cut = body.rfind(ASSISTANT_MARKER).expect("a generation reply");
+    let failed = format!(
+        "{}{}\n{}\nGENERATE: ERROR\n",
+        &body[..cut],
+        closing[0],
+        closing[1]
+    );
+    write(&dir.path().join("endpoint failed.txt"), failed.as_bytes());
+    write(
+        &dir.path().join("foreign.txt"),
+        b"SOLVE: ERROR\nRECOGNIZE: ERROR\nGENERATE: ERROR\n",
+    );
+    let report = score_json(dir.path());
+    let all = total(&report, "all", "all");
+    assert_eq!(
+        all["generate"],
+        serde_json::json!({"success": 0, "fail": 0, "unscored": 0, "api_error": 2}),
+        "{report}"
+    );
+    assert_eq!(all["solve"]["api_error"], 1, "{report}");
+    assert_eq!(
+        report["differences"],
+        serde_json::json!([]),
+        "an API error with no reply is no difference"
+    );
+    let text_run = shapemaze(&["score", path_str(dir.path())]);
+    assert!(
+        text_run.stdout.contains("0/0 0.0% !2")
+            && text_run
+                .stdout
+                .contains("!N = N trials whose endpoint failed"),
+        "{}",
+        text_run.stdout
+    );
+}
+
+#[test]
 fn score_refuses_what_it_cannot_read() {
     let dir = TempDir::new("score-bad");
     let missing = dir.path().join("nope");

@@ -506,7 +506,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         let model = state.with_untracked(|s| {
             s.player
                 .as_ref()
-                .map(|p| crate::core::rescore::model_dir_name(&p.model))
+                .map(|p| crate::core::layout::model_dir_name(&p.model))
                 .unwrap_or_default()
         });
         format!(

@@ -6,8 +6,8 @@ use super::{write_file, CliError, Io};
 use crate::core::encoding::Encoding;
 use crate::core::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};
 use crate::core::grid::{check_size, Maze, Pos};
+use crate::core::layout::maze_file_path;
 use crate::core::npy;
-use crate::core::rescore::maze_file_path;
 use crate::core::shape::Shape;
 use crate::core::templates::TemplateLibrary;
 use serde::Serialize;
@@ -37,7 +37,7 @@ Example:
   shapemaze generate --shape spiral --size 7 --samples 3 --seed 42 --out mazes/
 ";
 
-/// One maze as a JSON line (field names fixed by CONTRACT.md).
+/// One maze as a JSON line (field names fixed by docs/CONTRACT.md).
 #[derive(Serialize)]
 struct MazeLine<'a> {
     shape: &'a str,

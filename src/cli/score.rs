@@ -3,14 +3,11 @@
 
 use super::args::Args;
 use super::{CliError, Io};
-use crate::core::encoding::Encoding;
-use crate::core::rescore::{
-    rescore, Basis, ExportPath, Hints, Libraries, Rescored, TRANSCRIPT_EXT,
-};
-use crate::core::shape::Shape;
-use crate::core::verify::Outcome;
+use crate::core::layout::{ExportPath, TRANSCRIPT_EXT};
+use crate::core::rescore::{rescore, Basis, Hints, Libraries, Rescored};
+use crate::core::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
+use crate::core::verify::{Outcome, Reason};
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -33,6 +30,8 @@ corridor. Each reply is re-run through a fresh trial by the app's rules; stored 
 Prints totals per model, encoding, shape and phase, every trial whose recorded closing
 line differs from the recomputed verdict (naming the file), and how many transcripts had no
 ### user / ### assistant markers and so were counted from their closing lines only.
+A phase whose closing line reads ERROR (the endpoint failed) and has no reply is counted
+apart as an API error (!N), never as a failure.
 
 Options:
   --format F   text (default) or json (one object: summary counts, totals, differences,
@@ -44,51 +43,32 @@ Example:
   shapemaze score results/ --format json > rescored.json
 ";
 
-/// Model name for transcripts outside the export layout.
-const UNKNOWN: &str = "unknown";
-
-/// Successes, failures and unscored phases of a group of trials.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-struct Counts {
-    success: usize,
-    fail: usize,
-    unscored: usize,
+/// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
+/// for phases that could not be scored and `!N` for API errors.
+fn cell(c: &Counts) -> String {
+    let mut out = format!("{}/{} {:.1}%", c.success, c.scored(), c.percent());
+    if c.unscored > 0 {
+        let _ = write!(out, " ?{}", c.unscored);
+    }
+    if c.api_error > 0 {
+        let _ = write!(out, " !{}", c.api_error);
+    }
+    out
 }
 
-impl Counts {
-    fn add(&mut self, o: Option<Outcome>) {
-        match o {
-            Some(Outcome::Success) => self.success += 1,
-            Some(Outcome::Fail) => self.fail += 1,
-            // An API error is never a model failure: it is left out of the rate.
-            Some(Outcome::Error) | None => self.unscored += 1,
-        }
+/// The totals' legend; API errors are explained only when there are any, so reports
+/// without them read as before.
+fn legend(totals: &[Total]) -> String {
+    let mut out = "Totals: successes/scored trials and percent; ?N = N trials whose phase could not be scored".to_string();
+    let api_errors = totals.iter().any(|t| {
+        [t.solve, t.recognize, t.generate]
+            .iter()
+            .any(|c| c.api_error > 0)
+    });
+    if api_errors {
+        out.push_str("; !N = N trials whose endpoint failed (API errors, not counted as failures)");
     }
-
-    fn cell(&self) -> String {
-        let n = self.success + self.fail;
-        let pct = if n == 0 {
-            0.0
-        } else {
-            100.0 * self.success as f64 / n as f64
-        };
-        let unscored = if self.unscored > 0 {
-            format!(" ?{}", self.unscored)
-        } else {
-            String::new()
-        };
-        format!("{}/{n} {pct:.1}%{unscored}", self.success)
-    }
-}
-
-/// One row of totals.
-#[derive(Clone, Debug, Serialize)]
-struct Total {
-    group: &'static str,
-    value: String,
-    solve: Counts,
-    recognize: Counts,
-    generate: Counts,
+    out
 }
 
 /// One transcript re-scored, with where it lies.
@@ -106,16 +86,6 @@ struct Scored {
 struct Skipped {
     file: String,
     why: String,
-}
-
-#[derive(Serialize)]
-struct Difference<'a> {
-    file: &'a str,
-    phase: &'static str,
-    recorded: Option<Outcome>,
-    recomputed: Option<Outcome>,
-    reason: Option<&'static str>,
-    explanation: Option<&'a str>,
 }
 
 /// The whole report, as `--format json` prints it.
@@ -207,21 +177,24 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         });
     }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    let entries: Vec<Entry<'_>> = scored
+        .iter()
+        .map(|s| Entry {
+            file: &s.file,
+            model: &s.model,
+            result: &s.result,
+        })
+        .collect();
+    let counted = tally(&entries);
     let report = Report {
         dir,
-        transcripts: scored.len(),
-        rescored: scored
-            .iter()
-            .filter(|s| s.result.basis == Basis::Replies)
-            .count(),
-        closing_lines_only: scored
-            .iter()
-            .filter(|s| s.result.basis == Basis::ClosingLines)
-            .count(),
-        without_markers: scored.iter().filter(|s| !s.result.marked).count(),
+        transcripts: counted.transcripts,
+        rescored: counted.rescored,
+        closing_lines_only: counted.closing_lines_only,
+        without_markers: counted.without_markers,
         skipped: skipped.len(),
-        totals: totals(&scored),
-        differences: differences(&scored),
+        totals: counted.totals,
+        differences: counted.differences,
         closing_lines_only_files: scored
             .iter()
             .filter(|s| s.result.basis == Basis::ClosingLines)
@@ -292,67 +265,6 @@ fn display(root: &Path, path: &Path) -> String {
     }
 }
 
-fn rank<T: PartialEq>(all: &[T], x: Option<T>) -> usize {
-    x.and_then(|x| all.iter().position(|a| *a == x))
-        .unwrap_or(all.len())
-}
-
-fn name_or_unknown(name: Option<&'static str>) -> &'static str {
-    name.unwrap_or(UNKNOWN)
-}
-
-fn totals(scored: &[Scored]) -> Vec<Total> {
-    // Key: group order, then model, encoding and shape in their natural orders.
-    let mut rows: BTreeMap<(usize, String, usize, usize), Total> = BTreeMap::new();
-    for s in scored {
-        let r = &s.result;
-        let (e, sh) = (rank(&Encoding::ALL, r.encoding), rank(&Shape::ALL, r.shape));
-        let enc = name_or_unknown(r.encoding.map(Encoding::name));
-        let shape = name_or_unknown(r.shape.map(Shape::name));
-        let keys = [
-            ((0, String::new(), 0, 0), "all", "all".to_string()),
-            ((1, s.model.clone(), 0, 0), "model", s.model.clone()),
-            ((2, String::new(), e, 0), "encoding", enc.to_string()),
-            ((3, String::new(), 0, sh), "shape", shape.to_string()),
-            (
-                (4, s.model.clone(), e, sh),
-                "model/encoding/shape",
-                format!("{}/{enc}/{shape}", s.model),
-            ),
-        ];
-        let counted = r.counted();
-        for (key, group, value) in keys {
-            let row = rows.entry(key).or_insert_with(|| Total {
-                group,
-                value,
-                solve: Counts::default(),
-                recognize: Counts::default(),
-                generate: Counts::default(),
-            });
-            row.solve.add(counted[0]);
-            row.recognize.add(counted[1]);
-            row.generate.add(counted[2]);
-        }
-    }
-    rows.into_values().collect()
-}
-
-fn differences(scored: &[Scored]) -> Vec<Difference<'_>> {
-    scored
-        .iter()
-        .flat_map(|s| {
-            s.result.differences().into_iter().map(move |p| Difference {
-                file: &s.file,
-                phase: p.phase.name(),
-                recorded: p.recorded,
-                recomputed: p.recomputed,
-                reason: p.reason.map(|r| r.as_str()),
-                explanation: p.explanation.as_deref(),
-            })
-        })
-        .collect()
-}
-
 fn closing(o: Option<Outcome>) -> &'static str {
     o.map_or("(none)", Outcome::closing)
 }
@@ -371,12 +283,12 @@ fn render_text(r: &Report<'_>) -> String {
             r.skipped
         );
     }
-    let _ = writeln!(out, "\nTotals: successes/scored trials and percent; ?N = N trials whose phase could not be scored");
+    let _ = writeln!(out, "\n{}", legend(&r.totals));
     let label = |t: &Total| {
-        if t.group == "all" {
-            "all".to_string()
+        if t.group == Group::All {
+            t.value.clone()
         } else {
-            format!("{} {}", t.group, t.value)
+            format!("{} {}", t.group.name(), t.value)
         }
     };
     let width = r
@@ -391,19 +303,19 @@ fn render_text(r: &Report<'_>) -> String {
         "{:<width$}{:<24}{:<24}generate",
         "", "solve", "recognize"
     );
-    let mut group = "";
+    let mut group = None;
     for t in &r.totals {
-        if t.group != group && !group.is_empty() {
+        if group.is_some_and(|g| g != t.group) {
             out.push('\n');
         }
-        group = t.group;
+        group = Some(t.group);
         let _ = writeln!(
             out,
             "{:<width$}{:<24}{:<24}{}",
             label(t),
-            t.solve.cell(),
-            t.recognize.cell(),
-            t.generate.cell()
+            cell(&t.solve),
+            cell(&t.recognize),
+            cell(&t.generate)
         );
     }
     let _ = writeln!(
@@ -419,7 +331,7 @@ fn render_text(r: &Report<'_>) -> String {
             d.phase.to_uppercase(),
             closing(d.recorded),
             closing(d.recomputed),
-            d.reason.unwrap_or("not recomputed"),
+            d.reason.map_or("not recomputed", Reason::as_str),
             d.explanation.unwrap_or("see the notes")
         );
     }
@@ -458,18 +370,17 @@ mod tests {
 
     #[test]
     fn counts_show_successes_over_scored_trials_and_flag_unscored_ones() {
-        let mut c = Counts::default();
-        for o in [
-            Some(Outcome::Success),
-            Some(Outcome::Fail),
-            Some(Outcome::Fail),
-            None,
-        ] {
-            c.add(o);
-        }
-        assert_eq!(c.cell(), "1/3 33.3% ?1");
+        let c = Counts {
+            success: 1,
+            fail: 2,
+            unscored: 1,
+            api_error: 0,
+        };
+        assert_eq!(cell(&c), "1/3 33.3% ?1");
+        let with_errors = Counts { api_error: 2, ..c };
+        assert_eq!(cell(&with_errors), "1/3 33.3% ?1 !2", "API errors apart");
         assert_eq!(
-            Counts::default().cell(),
+            cell(&Counts::default()),
             "0/0 0.0%",
             "an empty group divides by nothing"
         );

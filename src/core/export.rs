@@ -17,9 +17,9 @@
 //! adds the records to a stored set without losing or duplicating any.
 
 use super::experiment::{ExperimentDesign, TrialKey};
+use super::layout::{maze_file_path, ExportPath};
 use super::npy;
 use super::record::TrialRecord;
-use super::rescore::{maze_file_path, ExportPath};
 use super::transcript::Role;
 use super::verify::Verdict;
 use super::zip::{read_zip, DeflateFn, InflateFn, ZipEntry, ZipError, ZipWriter};
@@ -537,7 +537,9 @@ fn differs(a: &TrialRecord, b: &TrialRecord) -> String {
     }
 }
 
-#[cfg(test)]
+/// Native only: the tests write temporary folders, run Python's zipfile and deflate with
+/// miniz_oxide (a native dev-dependency).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::core::encoding::Encoding;

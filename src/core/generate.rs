@@ -118,6 +118,14 @@ pub fn generate_set(
 ) -> Result<Vec<Maze>, GenerateError> {
     let size = library.size();
     let templates = library.of(shape);
+    if templates.is_empty() && samples > 0 {
+        return Err(GenerateError::TooFewDistinct {
+            shape,
+            size,
+            wanted: samples,
+            available: 0,
+        });
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(set_seed(seed, shape, size));
     let mut cache: Vec<Option<Vec<(Pos, Pos)>>> = vec![None; templates.len()];
     // Sorted, searched by bisection: no tree code in the browser build.
@@ -127,13 +135,22 @@ pub fn generate_set(
     while out.len() < samples {
         let t = rng.random_range(0..templates.len());
         let pairs = cache[t].get_or_insert_with(|| placements(&templates[t], shape));
-        if pairs.is_empty() {
-            continue;
-        }
-        let (p, g) = pairs[rng.random_range(0..pairs.len())];
-        if let Err(at) = seen.binary_search(&(t, p, g)) {
-            seen.insert(at, (t, p, g));
-            out.push(Maze::from_mask(&templates[t], p, g));
+        // A template without a placement in range is a miss like a repeat, so a set that
+        // cannot be completed ends at the patience check instead of looping on.
+        let fresh = if pairs.is_empty() {
+            false
+        } else {
+            let (p, g) = pairs[rng.random_range(0..pairs.len())];
+            match seen.binary_search(&(t, p, g)) {
+                Err(at) => {
+                    seen.insert(at, (t, p, g));
+                    out.push(Maze::from_mask(&templates[t], p, g));
+                    true
+                }
+                Ok(_) => false,
+            }
+        };
+        if fresh {
             misses = 0;
         } else {
             misses += 1;
@@ -258,6 +275,33 @@ mod tests {
         let err = generate_set(Shape::Cross, available + 1, 1, &lib).expect_err("too many");
         assert!(
             err.to_string().contains("only 36 distinct cross mazes"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_shape_with_templates_but_no_placement_ends_with_the_clear_error() {
+        // The 3x3 X is a template whose cells lie at most 2 moves apart: no P/G pair reaches
+        // the 3-move minimum, so no maze exists. Run on a thread so a regression (an endless
+        // loop) fails the test instead of hanging it.
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let lib = TemplateLibrary::new(3);
+            let _ = tx.send((
+                lib.of(Shape::Cross).len(),
+                generate_set(Shape::Cross, 1, 0, &lib),
+            ));
+        });
+        let (templates, result) = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the generator gives up instead of looping forever");
+        assert!(
+            templates > 0,
+            "the case needs a template without placements"
+        );
+        let err = result.expect_err("no maze exists");
+        assert!(
+            err.to_string().contains("only 0 distinct cross mazes"),
             "{err}"
         );
     }

@@ -355,7 +355,13 @@ impl Mask {
     }
 }
 
-/// A grid with exactly one player and one goal, on distinct cells.
+/// A grid with one player and one goal.
+///
+/// As made by [`Maze::from_grid`] and [`Maze::from_mask`], the grid marks each on its own
+/// cell. Once the player stands on the goal ([`Maze::with_player_at`]), the grid keeps that
+/// cell marked `G`, as the text encodings show it, and [`Maze::player`] equals
+/// [`Maze::goal`]; [`Maze::display_grid`] draws the player there instead. So the grid
+/// always holds exactly one goal, and one player unless the player is on the goal.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Maze {
     grid: Grid,
@@ -443,11 +449,14 @@ impl Maze {
         self.grid.open_mask()
     }
 
-    /// The same maze with the player moved to `to` (the cell it left becomes empty).
-    /// `to` must be open; moving onto the goal leaves the goal marked under the player.
+    /// The same maze with the player moved to `to` (the cell it left becomes empty, or `G`
+    /// again when it was the goal). `to` must be open; moving onto the goal leaves the goal
+    /// marked under the player.
     pub fn with_player_at(&self, to: Pos) -> Maze {
         let mut m = self.clone();
-        m.grid.set(self.player, Tile::Empty);
+        if self.player != self.goal {
+            m.grid.set(self.player, Tile::Empty);
+        }
         if to != self.goal {
             m.grid.set(to, Tile::Player);
         }
@@ -568,6 +577,24 @@ mod tests {
             arrived.display_grid().get(Pos::new(2, 2)),
             Some(Tile::Player),
             "people see the player"
+        );
+    }
+
+    #[test]
+    fn leaving_the_goal_keeps_the_goal_marked() {
+        let m = Maze::from_mask(&ring3(), Pos::new(0, 0), Pos::new(2, 2));
+        let left = m
+            .with_player_at(Pos::new(2, 2))
+            .with_player_at(Pos::new(2, 1));
+        assert_eq!(
+            left.grid().get(Pos::new(2, 2)),
+            Some(Tile::Goal),
+            "the goal is not wiped by the player leaving it"
+        );
+        assert_eq!(
+            Maze::from_grid(left.grid().clone()),
+            Ok(left.clone()),
+            "one player and one goal again"
         );
     }
 

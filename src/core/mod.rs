@@ -1,6 +1,7 @@
 //! The rules of the game, in pure Rust: grids and mazes, shapes and their templates, the
 //! two text encodings, maze files, the seeded generator, the verifiers, the trial state
-//! machine and transcripts. Nothing here touches the browser, the clock or the operating
+//! machine and transcripts; re-scoring transcripts, the export layout's paths and the
+//! totals a score reports. Nothing here touches the browser, the clock or the operating
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
 pub mod chat;
@@ -11,6 +12,7 @@ pub mod export;
 pub mod generate;
 pub mod grid;
 pub mod html;
+pub mod layout;
 pub mod npy;
 pub mod player;
 pub mod prompt;
@@ -21,6 +23,7 @@ pub mod scheduler;
 pub mod settings;
 pub mod shape;
 pub mod study;
+pub mod tally;
 pub mod templates;
 pub mod text;
 pub mod transcript;

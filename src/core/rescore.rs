@@ -1,10 +1,11 @@
-//! Re-scoring a transcript from its reply text, never trusting its recorded verdicts; and
-//! the export layout's paths that tell where a transcript belongs.
+//! Re-scoring a transcript from its reply text, never trusting its recorded verdicts. (The
+//! export layout's paths, which tell where a transcript belongs, are in
+//! [`crate::core::layout`]; they are re-exported here for older callers.)
 //!
-//! A transcript in our format (CONTRACT.md, with the `### user` / `### assistant` markers of
-//! DECISIONS.md) is read back into its conversation. The maze is taken from the first
-//! message (in the trial's encoding; a coordinate list's size is its largest coordinate plus
-//! one, since every cell is listed); the replies are split into phases by the fixed headings
+//! A transcript in our format (docs/CONTRACT.md, with the `### user` / `### assistant`
+//! markers of docs/DECISIONS.md) is read back into its conversation. The maze is taken from
+//! the first message (in the trial's encoding; a coordinate list's size is its largest
+//! coordinate plus one, since every cell is listed); the replies are split into phases by the fixed headings
 //! of [`crate::core::prompt`]; and each reply is handed to a fresh [`Trial`] on that maze, so
 //! the recomputed verdicts follow exactly the rules the app plays by. They are then set
 //! against the three recorded closing lines.
@@ -23,6 +24,10 @@
 
 use super::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
 use super::grid::{Grid, Maze, MAX_SIZE};
+pub use super::layout::{
+    maze_file_path, model_dir_name, ExportPath, MAZES_DIR, MAZE_FILE_EXT, RESULTS_SUFFIX,
+    TRANSCRIPT_EXT,
+};
 use super::prompt::{announced_move_limit, read_heading, Heading};
 use super::shape::Shape;
 use super::templates::TemplateLibrary;
@@ -36,15 +41,6 @@ use std::sync::Arc;
 
 /// The three phases a transcript records, in closing-line order.
 pub const PHASES: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
-
-/// Folder with the maze files of an export (`experiment_mazes/{R}x{C}/{shape}/...`).
-pub const MAZES_DIR: &str = "experiment_mazes";
-/// Ending of a results folder's name (`{encoding}_{model}_results`).
-pub const RESULTS_SUFFIX: &str = "_results";
-/// Ending of a maze file's name (and of the folder holding its transcripts).
-pub const MAZE_FILE_EXT: &str = ".npy";
-/// Ending of a transcript file's name (`{k}.txt`).
-pub const TRANSCRIPT_EXT: &str = ".txt";
 
 /// Template libraries by grid side, built when first needed and kept for the next
 /// transcript (building one is the costly part of re-scoring a small trial).
@@ -72,108 +68,6 @@ impl Libraries {
 /// [`MAX_SIZE`] cells).
 pub fn fits(grid: &Grid) -> bool {
     grid.rows() <= MAX_SIZE && grid.cols() <= MAX_SIZE
-}
-
-/// A model's name as it appears in a results folder: characters outside `[A-Za-z0-9._-]`
-/// become `-` (CONTRACT.md).
-pub fn model_dir_name(model: &str) -> String {
-    model
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect()
-}
-
-/// Path of maze `index` of a set, relative to an export's root:
-/// `experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy`.
-pub fn maze_file_path(rows: usize, cols: usize, shape: Shape, index: usize) -> String {
-    format!("{MAZES_DIR}/{rows}x{cols}/{shape}/{rows}x{cols}_{shape}_{index}{MAZE_FILE_EXT}")
-}
-
-/// Where a transcript sits in the export layout:
-/// `{encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ExportPath {
-    /// The encoding the maze was shown in.
-    pub encoding: Encoding,
-    /// The model's name as in the folder (`qwen` for the design's own results).
-    pub model: String,
-    /// Grid rows.
-    pub rows: usize,
-    /// Grid columns.
-    pub cols: usize,
-    /// The maze's shape.
-    pub shape: Shape,
-    /// Index `i` of the maze in its set.
-    pub maze: usize,
-    /// Index `k` of the trial on that maze.
-    pub trial: usize,
-}
-
-impl ExportPath {
-    /// Reads the layout from the last five components of `path` (`/` or `\` separated), so
-    /// a path below any folder works. `None` when the path is not in the layout.
-    pub fn parse(path: &str) -> Option<ExportPath> {
-        let parts: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
-        let [.., results, size, shape_dir, maze_file, trial_file] = parts[..] else {
-            return None;
-        };
-        let (encoding, model) = parse_results_dir(results)?;
-        let (rows, cols) = parse_size(size)?;
-        let shape = Shape::parse(shape_dir).ok()?;
-        let stem = maze_file.strip_suffix(MAZE_FILE_EXT)?;
-        let (prefix, index) = stem.rsplit_once('_')?;
-        let (file_size, file_shape) = prefix.split_once('_')?;
-        if parse_size(file_size)? != (rows, cols) || Shape::parse(file_shape).ok()? != shape {
-            return None;
-        }
-        Some(ExportPath {
-            encoding,
-            model: model.to_string(),
-            rows,
-            cols,
-            shape,
-            maze: parse_index(index)?,
-            trial: parse_index(trial_file.strip_suffix(TRANSCRIPT_EXT)?)?,
-        })
-    }
-
-    /// The path relative to an export's root (the reverse of [`ExportPath::parse`]).
-    pub fn render(&self) -> String {
-        let (r, c, s) = (self.rows, self.cols, self.shape);
-        format!(
-            "{}_{}{RESULTS_SUFFIX}/{r}x{c}/{s}/{r}x{c}_{s}_{}{MAZE_FILE_EXT}/{}{TRANSCRIPT_EXT}",
-            self.encoding,
-            model_dir_name(&self.model),
-            self.maze,
-            self.trial
-        )
-    }
-}
-
-fn parse_index(s: &str) -> Option<usize> {
-    s.bytes()
-        .all(|b| b.is_ascii_digit())
-        .then(|| s.parse().ok())
-        .flatten()
-}
-
-fn parse_size(s: &str) -> Option<(usize, usize)> {
-    let (r, c) = s.split_once('x')?;
-    Some((parse_index(r)?, parse_index(c)?))
-}
-
-fn parse_results_dir(name: &str) -> Option<(Encoding, &str)> {
-    let rest = name.strip_suffix(RESULTS_SUFFIX)?;
-    Encoding::ALL.into_iter().find_map(|e| {
-        let model = rest.strip_prefix(e.name())?.strip_prefix('_')?;
-        (!model.is_empty()).then_some((e, model))
-    })
 }
 
 /// What a transcript's location says about it; each field may be unknown.
@@ -233,6 +127,11 @@ impl PhaseScore {
         }
     }
 
+    /// [`Outcome::Error`] when the closing line records an API error.
+    fn api_error(&self) -> Option<Outcome> {
+        self.recorded.filter(|&o| o == Outcome::Error)
+    }
+
     fn with_verdict(mut self, verdict: Option<&Verdict>) -> Self {
         if let Some(v) = verdict {
             self.recomputed = Some(v.outcome);
@@ -283,19 +182,25 @@ impl Rescored {
     }
 
     /// The outcomes that count: recomputed when the replies were re-run, else recorded.
+    /// A phase recorded as an API error ([`Outcome::Error`]) with no reply to re-run counts
+    /// as that error: the endpoint failed, and that is not recomputed from anything.
     pub fn counted(&self) -> [Option<Outcome>; 3] {
         self.phases.each_ref().map(|p| match self.basis {
-            Basis::Replies => p.recomputed,
+            Basis::Replies => p.recomputed.or(p.api_error()),
             Basis::ClosingLines => p.recorded,
         })
     }
 
     /// The phases whose recorded closing line differs from the recomputed verdict (none
-    /// when the replies could not be re-run).
+    /// when the replies could not be re-run; an API error with no reply is no difference).
     pub fn differences(&self) -> Vec<&PhaseScore> {
         self.phases
             .iter()
-            .filter(|p| self.basis == Basis::Replies && p.recorded != p.recomputed)
+            .filter(|p| {
+                self.basis == Basis::Replies
+                    && p.recorded != p.recomputed
+                    && !(p.recomputed.is_none() && p.api_error().is_some())
+            })
             .collect()
     }
 }
@@ -603,6 +508,31 @@ mod tests {
     }
 
     #[test]
+    fn a_recorded_api_error_without_a_reply_counts_as_an_error_not_a_difference() {
+        let t = solved(Shape::Square, Encoding::Matrix, "Shape: square", "no maze");
+        let text = t.transcript().expect("done");
+        let failed_endpoint = text.replacen("### assistant\nno maze\n\n", "", 1).replacen(
+            "GENERATE: FAIL",
+            "GENERATE: ERROR",
+            1,
+        );
+        assert_ne!(text, failed_endpoint, "the generation reply was removed");
+        let r = rescore(&failed_endpoint, &Hints::default(), &mut Libraries::new());
+        assert_eq!(r.basis, Basis::Replies, "{:?}", r.notes);
+        assert_eq!(r.counted()[2], Some(Outcome::Error), "{:?}", r.phases[2]);
+        assert!(r.differences().is_empty(), "{:?}", r.differences());
+
+        let with_reply = text.replacen("GENERATE: FAIL", "GENERATE: ERROR", 1);
+        let r = rescore(&with_reply, &Hints::default(), &mut Libraries::new());
+        assert_eq!(
+            r.counted()[2],
+            Some(Outcome::Fail),
+            "a reply is there: it is re-scored"
+        );
+        assert_eq!(r.differences().len(), 1, "{:?}", r.differences());
+    }
+
+    #[test]
     fn a_solve_phase_that_now_ends_earlier_is_reported_with_the_unscored_moves() {
         let t = solved(Shape::Cross, Encoding::CoordList, "Shape: cross", "nothing");
         let text = t.transcript().expect("done");
@@ -713,42 +643,6 @@ mod tests {
             read_shown_maze(huge, Encoding::CoordList),
             Err(ParseError::OutOfBounds { .. })
         ));
-    }
-
-    #[test]
-    fn export_paths_round_trip_and_foreign_paths_are_refused() {
-        let p = ExportPath {
-            encoding: Encoding::CoordList,
-            model: "qwen".into(),
-            rows: 5,
-            cols: 5,
-            shape: Shape::C,
-            maze: 12,
-            trial: 3,
-        };
-        let text = p.render();
-        assert_eq!(text, "coord_list_qwen_results/5x5/C/5x5_C_12.npy/3.txt");
-        assert_eq!(
-            ExportPath::parse(&format!("/data/run 1/{text}")),
-            Some(p.clone()),
-            "any folder above"
-        );
-        for bad in [
-            "coord_list_results/5x5/C/5x5_C_12.npy/3.txt",
-            "json_qwen_results/5x5/C/5x5_C_12.npy/3.txt",
-            "coord_list_qwen_results/5x5/C/5x5_Z_12.npy/3.txt",
-            "coord_list_qwen_results/5x5/C/7x7_C_12.npy/3.txt",
-            "coord_list_qwen_results/5x5/C/5x5_C_+1.npy/3.txt",
-            "coord_list_qwen_results/5x5/C/5x5_C_12.npy/notes.txt",
-            "5x5_C_12.npy/3.txt",
-        ] {
-            assert_eq!(ExportPath::parse(bad), None, "{bad}");
-        }
-        assert_eq!(model_dir_name("openai/gpt-4o mini"), "openai-gpt-4o-mini");
-        assert_eq!(
-            maze_file_path(5, 5, Shape::Z, 0),
-            "experiment_mazes/5x5/Z/5x5_Z_0.npy"
-        );
     }
 
     /// proptest is a native-only dev-dependency.

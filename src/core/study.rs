@@ -667,8 +667,8 @@ pub fn upload_body(
                 .unwrap_or_default();
             let filename = format!(
                 "{}_{}.csv",
-                super::rescore::model_dir_name(&study),
-                super::rescore::model_dir_name(&pid)
+                super::layout::model_dir_name(&study),
+                super::layout::model_dir_name(&pid)
             );
             serde_json::to_string(&DataPipe {
                 experiment_id: experiment_id.unwrap_or_default(),

@@ -1,6 +1,7 @@
-//! The transcript text format (CONTRACT.md): the conversation in order, each message under
+//! The transcript text format (docs/CONTRACT.md): the conversation in order, each message under
 //! a line of its own `### user` or `### assistant`, then exactly three closing lines
-//! `SOLVE: …`, `RECOGNIZE: …`, `GENERATE: …` with `SUCCESS` or `FAIL`.
+//! `SOLVE: …`, `RECOGNIZE: …`, `GENERATE: …` with `SUCCESS`, `FAIL` or `ERROR` (the
+//! endpoint failed, so the phase has no reply to judge; see [`Outcome`]).
 //!
 //! [`render`] and [`parse`] round-trip. Transcripts written by other tools may lack the
 //! message markers; [`parse`] then still reads the closing lines and says it found no
@@ -89,13 +90,7 @@ pub struct ParsedTranscript {
 fn closing_line(line: &str) -> Option<(usize, Outcome)> {
     let (key, value) = line.trim().split_once(':')?;
     let idx = CLOSING_KEYS.iter().position(|k| *k == key.trim())?;
-    let outcome = match value.trim() {
-        "SUCCESS" => Outcome::Success,
-        "FAIL" => Outcome::Fail,
-        "ERROR" => Outcome::Error,
-        _ => return None,
-    };
-    Some((idx, outcome))
+    Some((idx, Outcome::from_closing(value.trim())?))
 }
 
 /// Reads a transcript: messages between markers, and the closing lines at the end.
@@ -184,6 +179,24 @@ mod tests {
                 Some(Outcome::Fail),
                 Some(Outcome::Success)
             ]
+        );
+    }
+
+    #[test]
+    fn api_error_closing_lines_round_trip_beside_the_others() {
+        for o in Outcome::ALL {
+            let outcomes = [o, Outcome::Error, Outcome::Success];
+            let text = render(&[], outcomes);
+            assert!(
+                text.starts_with(&format!("SOLVE: {}\nRECOGNIZE: ERROR\n", o.closing())),
+                "{text}"
+            );
+            assert_eq!(parse(&text).closing, outcomes.map(Some), "{text}");
+        }
+        assert_eq!(
+            parse("SOLVE: error\n").closing,
+            [None, None, None],
+            "closing words are capitals"
         );
     }
 

@@ -587,13 +587,7 @@ impl Trial {
         if self.phase == Phase::Done {
             return;
         }
-        let error = Verdict {
-            outcome: Outcome::Error,
-            reason: Reason::ApiError,
-            extracted: Extracted::Nothing,
-            explanation: format!("Not judged: {}", failure.message),
-            checks: None,
-        };
+        let error = Verdict::api_error(format!("Not judged: {}", failure.message));
         for slot in [&mut self.solve, &mut self.recognize, &mut self.generate] {
             if slot.is_none() {
                 *slot = Some(error.clone());
