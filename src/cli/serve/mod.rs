@@ -149,14 +149,16 @@ pub fn config_from(
     Ok(Some(cfg))
 }
 
-/// Lines describing what the server will do, for stderr at start.
-pub fn describe(cfg: &ServeConfig) -> Vec<String> {
-    let mut lines = vec![format!(
-        "serving {} on http://{} (uploads into {})",
-        cfg.dist.display(),
-        cfg.addr,
-        cfg.db.display()
-    )];
+/// Lines describing what the server listening on `addr` will do, for stderr at start.
+pub fn describe(cfg: &ServeConfig, addr: std::net::SocketAddr) -> Vec<String> {
+    let mut lines = vec![
+        format!("listening on http://{addr}"),
+        format!(
+            "serving {} (uploads into {})",
+            cfg.dist.display(),
+            cfg.db.display()
+        ),
+    ];
     if !cfg.dist.join("index.html").is_file() {
         lines.push(format!(
             "warning: {} has no index.html: build the app with `trunk build --release` (or pass --dist); the API routes work meanwhile",
@@ -197,12 +199,9 @@ pub fn command(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
         .enable_all()
         .build()
         .map_err(|e| CliError::usage(format!("cannot start the async runtime: {e}")))?;
-    let lines = describe(&cfg);
+    let described = cfg.clone();
     let server = runtime.block_on(server::Server::bind(cfg))?;
-    if let Ok(addr) = server.local_addr() {
-        io.note(&format!("listening on http://{addr}"))?;
-    }
-    for line in &lines {
+    for line in &describe(&described, server.local_addr()?) {
         io.note(line)?;
     }
     io.note("stop with Ctrl-C (requests in flight finish first)")?;
