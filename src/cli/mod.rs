@@ -9,6 +9,7 @@
 pub mod args;
 pub mod generate;
 pub mod score;
+pub mod serve;
 pub mod verify;
 
 use args::Args;
@@ -32,6 +33,7 @@ Commands:
   generate   print maze sets as JSON lines; --out DIR also writes .npy maze files
   verify     check one reply (move, path, recognize, generate) and print the JSON verdict
   score      re-score every transcript under a folder and list recorded verdicts that differ
+  serve      host the app, proxy chat requests with server-held keys, store study uploads
   help       this text, or `shapemaze help <command>` for a command's options
 
 Run `shapemaze <command> --help` for a command's options and an example.
@@ -142,6 +144,8 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
         "generate" => (generate::HELP, generate::OPTIONS, generate::run),
         "verify" => (verify::HELP, verify::OPTIONS, verify::run),
         "score" => (score::HELP, score::OPTIONS, score::run),
+        // serve reads its own arguments: --upstream may be repeated.
+        "serve" => return serve::command(rest, io),
         "-h" | "--help" => return io.out(HELP),
         "help" => return io.out(command_help(rest.first().map(String::as_str))?),
         "-V" | "--version" => {
@@ -172,6 +176,7 @@ fn command_help(command: Option<&str>) -> Result<&'static str, CliError> {
         Some("generate") => Ok(generate::HELP),
         Some("verify") => Ok(verify::HELP),
         Some("score") => Ok(score::HELP),
+        Some("serve") => Ok(serve::HELP),
         Some(other) => Err(CliError::usage(format!(
             "no help for '{other}': the commands are generate, verify and score"
         ))),
