@@ -1134,7 +1134,7 @@ impl ChatError {
             ChatError::Timeout(_) => "No complete answer arrived within the time limit. Raise the timeout, lower max tokens, or turn on streaming; a busy local server may also need a smaller model.".to_string(),
             ChatError::Aborted(_) => "Stopped: the request was cancelled.".to_string(),
             ChatError::Malformed(_) => format!(
-                "The endpoint's answer{status} is not a chat-completions reply. Check that the base URL ends where /chat/completions should be added (for {label}: {}).",
+                "The endpoint's answer{status} is not valid JSON, so not a chat-completions reply. Check that the base URL ends where /chat/completions should be added (for {label}: {}).",
                 example_base(preset)
             ),
             ChatError::EmptyChoices(_) => format!(

@@ -366,10 +366,13 @@ impl Trial {
         &self.meta
     }
 
-    /// The message waiting for a reply (the last one, when it is the trial's).
+    /// The message waiting for a reply (the last one, when it is the trial's); none once
+    /// the trial is done or stopped.
     pub fn pending_prompt(&self) -> Option<&str> {
         match self.messages.last() {
-            Some(m) if m.role == Role::User && self.phase != Phase::Done => Some(&m.content),
+            Some(m) if m.role == Role::User && self.phase != Phase::Done && !self.stopped => {
+                Some(&m.content)
+            }
             _ => None,
         }
     }
@@ -388,6 +391,9 @@ impl Trial {
     /// Like [`Trial::submit`], keeping what is known about the reply (latency, tokens,
     /// reasoning) beside it in the conversation.
     pub fn respond(&mut self, reply: &str, meta: Option<ReplyMeta>) -> Option<Verdict> {
+        if self.stopped {
+            return None;
+        }
         let before = self.messages.len();
         let v = match self.phase {
             Phase::Solve if self.setup.protocol == Protocol::SingleShot => {
@@ -597,13 +603,12 @@ impl Trial {
         self.phase = Phase::Done;
     }
 
-    /// Marks the trial as stopped by the person running it: it takes no more replies, and
-    /// the phases not reached stay without a verdict (a stopped trial is rerun, never
-    /// counted).
+    /// Marks the trial as stopped by the person running it: it stays in the phase it was
+    /// in and takes no more replies, and the phases not reached stay without a verdict (a
+    /// stopped trial is rerun, never counted).
     pub fn stop(&mut self) {
         if self.phase != Phase::Done {
             self.stopped = true;
-            self.phase = Phase::Done;
         }
     }
 
