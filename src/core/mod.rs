@@ -13,6 +13,7 @@ pub mod record;
 pub mod rescore;
 pub mod settings;
 pub mod shape;
+pub mod stats;
 pub mod templates;
 pub mod text;
 pub mod transcript;
