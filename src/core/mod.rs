@@ -3,6 +3,7 @@
 //! machine and transcripts. Nothing here touches the browser, the clock or the operating
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
+pub mod analysis;
 pub mod encoding;
 pub mod generate;
 pub mod grid;
