@@ -4,6 +4,7 @@
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
 pub mod analysis;
+pub mod chart;
 pub mod encoding;
 pub mod generate;
 pub mod grid;
