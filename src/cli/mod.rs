@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod generate;
+pub mod report;
 pub mod score;
 pub mod verify;
 
@@ -32,6 +33,7 @@ Commands:
   generate   print maze sets as JSON lines; --out DIR also writes .npy maze files
   verify     check one reply (move, path, recognize, generate) and print the JSON verdict
   score      re-score every transcript under a folder and list recorded verdicts that differ
+  report     the dashboard's measures, analyses and H1-H4 verdicts for a folder (text, JSON, CSV, HTML)
   help       this text, or `shapemaze help <command>` for a command's options
 
 Run `shapemaze <command> --help` for a command's options and an example.
@@ -142,6 +144,7 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
         "generate" => (generate::HELP, generate::OPTIONS, generate::run),
         "verify" => (verify::HELP, verify::OPTIONS, verify::run),
         "score" => (score::HELP, score::OPTIONS, score::run),
+        "report" => (report::HELP, report::OPTIONS, report::run),
         "-h" | "--help" => return io.out(HELP),
         "help" => return io.out(command_help(rest.first().map(String::as_str))?),
         "-V" | "--version" => {
@@ -157,7 +160,7 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
     if parsed.help {
         return io.out(help);
     }
-    if command != "score" && !parsed.positional.is_empty() {
+    if !["score", "report"].contains(&command.as_str()) && !parsed.positional.is_empty() {
         return Err(CliError::usage(format!(
             "unexpected argument '{}' for `shapemaze {command}` (see `shapemaze {command} --help`)",
             parsed.positional[0]
@@ -172,6 +175,7 @@ fn command_help(command: Option<&str>) -> Result<&'static str, CliError> {
         Some("generate") => Ok(generate::HELP),
         Some("verify") => Ok(verify::HELP),
         Some("score") => Ok(score::HELP),
+        Some("report") => Ok(report::HELP),
         Some(other) => Err(CliError::usage(format!(
             "no help for '{other}': the commands are generate, verify and score"
         ))),
