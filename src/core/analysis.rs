@@ -1138,16 +1138,17 @@ fn h3(observations: &[Observation], order: &[String]) -> Hypothesis {
         "Cochran-Armitage trend test on solve success across the models in the given order";
     let mut levels: Vec<(String, usize, usize)> = Vec::new();
     for name in order {
-        let needle = name.to_lowercase();
+        let needle = name.to_ascii_lowercase();
         let scored: Vec<bool> = observations
             .iter()
-            .filter(|o| o.model.to_lowercase().contains(&needle))
+            .filter(|o| o.model.to_ascii_lowercase().contains(&needle))
             // A model matched by an earlier name belongs to that one.
             .filter(|o| {
-                !order
-                    .iter()
-                    .take_while(|n| *n != name)
-                    .any(|n| o.model.to_lowercase().contains(&n.to_lowercase()))
+                !order.iter().take_while(|n| *n != name).any(|n| {
+                    o.model
+                        .to_ascii_lowercase()
+                        .contains(&n.to_ascii_lowercase())
+                })
             })
             .filter_map(|o| o.scored(0))
             .collect();
