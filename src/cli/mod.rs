@@ -8,6 +8,7 @@
 
 pub mod args;
 pub mod generate;
+pub mod report;
 pub mod score;
 pub mod serve;
 pub mod verify;
@@ -34,6 +35,7 @@ Commands:
   verify     check one reply (move, path, recognize, generate) and print the JSON verdict
   score      re-score every transcript under a folder and list recorded verdicts that differ
   serve      host the app, proxy chat requests with server-held keys, store study uploads
+  report     the dashboard's measures, analyses and H1-H4 verdicts for a folder (text, JSON, CSV, HTML)
   help       this text, or `shapemaze help <command>` for a command's options
 
 Run `shapemaze <command> --help` for a command's options and an example.
@@ -136,7 +138,7 @@ fn fail(io: &mut Io<'_>, message: &str) -> i32 {
 fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::usage(
-            "no command given: use generate, verify or score (see `shapemaze --help`)",
+            "no command given: use generate, verify, score, report or serve (see `shapemaze --help`)",
         ));
     };
     type Command = fn(&Args, &mut Io<'_>) -> Result<(), CliError>;
@@ -146,6 +148,7 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
         "score" => (score::HELP, score::OPTIONS, score::run),
         // serve reads its own arguments: --upstream may be repeated.
         "serve" => return serve::command(rest, io),
+        "report" => (report::HELP, report::OPTIONS, report::run),
         "-h" | "--help" => return io.out(HELP),
         "help" => return io.out(command_help(rest.first().map(String::as_str))?),
         "-V" | "--version" => {
@@ -153,7 +156,7 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
         }
         other => {
             return Err(CliError::usage(format!(
-                "unknown command '{other}': use generate, verify or score (see `shapemaze --help`)"
+                "unknown command '{other}': use generate, verify, score, report or serve (see `shapemaze --help`)"
             )))
         }
     };
@@ -161,7 +164,7 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
     if parsed.help {
         return io.out(help);
     }
-    if command != "score" && !parsed.positional.is_empty() {
+    if !["score", "report"].contains(&command.as_str()) && !parsed.positional.is_empty() {
         return Err(CliError::usage(format!(
             "unexpected argument '{}' for `shapemaze {command}` (see `shapemaze {command} --help`)",
             parsed.positional[0]
@@ -177,6 +180,7 @@ fn command_help(command: Option<&str>) -> Result<&'static str, CliError> {
         Some("verify") => Ok(verify::HELP),
         Some("score") => Ok(score::HELP),
         Some("serve") => Ok(serve::HELP),
+        Some("report") => Ok(report::HELP),
         Some(other) => Err(CliError::usage(format!(
             "no help for '{other}': the commands are generate, verify and score"
         ))),

@@ -4,6 +4,8 @@
 //! totals a score reports. Nothing here touches the browser, the clock or the operating
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
+pub mod analysis;
+pub mod chart;
 pub mod chat;
 pub mod encoding;
 pub mod endpoint;
@@ -22,6 +24,7 @@ pub mod rescore;
 pub mod scheduler;
 pub mod settings;
 pub mod shape;
+pub mod stats;
 pub mod study;
 pub mod tally;
 pub mod templates;

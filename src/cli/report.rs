@@ -1,0 +1,616 @@
+//! `shapemaze report DIR`: the results dashboard's measures, analyses and hypothesis
+//! verdicts for an export folder, as text, JSON or CSV, and the same self-contained HTML
+//! report file the page downloads. All figures come from [`crate::core::analysis`].
+
+use super::args::Args;
+use super::{write_file, CliError, Io};
+use crate::core::analysis::{
+    analyze, fmt_p, groups_csv, observations_csv, Analysis, AnalysisOptions, GroupRow, Observation,
+    ALL,
+};
+use crate::core::chart::report_html;
+use crate::core::record::TrialRecord;
+use crate::core::rescore::{rescore, Basis, ExportPath, Hints, Libraries, TRANSCRIPT_EXT};
+use crate::core::stats::Proportion;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Options `report` accepts.
+pub const OPTIONS: &[&str] = &["format", "html", "order"];
+
+/// The file of full trial records in an export folder.
+pub const TRIALS_JSONL: &str = "trials.jsonl";
+
+/// Help text.
+pub const HELP: &str = "\
+shapemaze report: the dashboard's measures, analyses and hypothesis verdicts for a folder
+
+Usage: shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
+
+DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
+are read and re-scored by today's verifiers; otherwise every transcript under
+  {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
+is re-scored from its replies, and transcripts holding only the three closing lines (the
+design's own runs) are counted from those lines. API errors are never model failures:
+they are left out of every rate and counted apart.
+
+Prints the success rates by model x encoding x shape with 95% Wilson intervals, the solve
+details (moves, failure types, move validity), the recognition confusion matrix, the
+generation checks, matrix vs coordinate list paired by maze (McNemar), shape effects
+(chi-square, ANOVA, observed vs predicted difficulty), phase correlations (phi) and the
+verdicts on H1-H4. Moves, the confusion matrix and the generation checks need
+trials.jsonl; transcripts give the outcomes and reasons only.
+
+Options:
+  --format F    text (default), json (CONTRACT.md: groups, hypotheses H1..H4, and the
+                rest of the analysis) or csv (one row per group, pooled rows last)
+  --html FILE   also write the self-contained HTML report (the page's download-report)
+  --order LIST  H3's model order, smallest first, comma-separated; each name matches any
+                model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
+
+Exit status 0 when it ran, whatever it found; 2 for bad arguments or when DIR cannot be
+read.
+
+Example:
+  shapemaze report export/ --html report.html --order qwen-turbo,qwen-plus,qwen-max
+";
+
+/// A file that was not counted, and why.
+#[derive(Clone, Debug, Serialize)]
+pub struct Skipped {
+    /// The file (relative to DIR), with `:line` for a trials.jsonl line.
+    pub file: String,
+    /// Why it was not counted.
+    pub why: String,
+}
+
+/// Where the observations came from.
+#[derive(Debug, Default, Serialize)]
+pub struct Sources {
+    /// `trials.jsonl` or `transcripts`.
+    pub source: &'static str,
+    /// Records or transcripts whose replies were re-scored.
+    pub rescored: usize,
+    /// Transcripts counted from their closing lines only.
+    pub closing_lines_only: usize,
+    /// Records kept as stored because they could not be re-scored.
+    pub stored_verdicts: usize,
+    /// Files or lines not counted.
+    pub skipped: Vec<Skipped>,
+}
+
+/// The whole report, as `--format json` prints it.
+#[derive(Serialize)]
+struct Report<'a> {
+    dir: &'a str,
+    #[serde(flatten)]
+    sources: &'a Sources,
+    #[serde(flatten)]
+    analysis: &'a Analysis,
+}
+
+/// Runs `report`.
+pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
+    let format = args.get("format").unwrap_or("text");
+    if !["text", "json", "csv"].contains(&format) {
+        return Err(CliError::usage(format!(
+            "unknown format '{format}': choose text, json or csv"
+        )));
+    }
+    let mut options = AnalysisOptions::default();
+    if let Some(order) = args.get("order") {
+        let names: Vec<String> = order
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if names.len() < 2 {
+            return Err(CliError::usage(format!(
+                "--order needs at least two model names separated by commas, not '{order}'"
+            )));
+        }
+        options.model_order = names;
+    }
+    let dir = match args.positional.as_slice() {
+        [d] => d.as_str(),
+        [] => {
+            return Err(CliError::usage(
+                "`shapemaze report` needs a folder: shapemaze report DIR",
+            ))
+        }
+        more => {
+            return Err(CliError::usage(format!(
+                "`shapemaze report` takes one folder, not {}",
+                more.len()
+            )))
+        }
+    };
+    let (observations, sources) = read_observations(Path::new(dir))?;
+    let analysis = analyze(&observations, &options);
+    if let Some(file) = args.get("html") {
+        let html = report_html(
+            &analysis,
+            &settings_text(dir, &sources, &analysis, &observations),
+            &observations_csv(&observations),
+        );
+        write_file(Path::new(file), html.as_bytes())?;
+        io.note(&format!("wrote the HTML report to {file}"))?;
+    }
+    match format {
+        "json" => io.json_line(&Report {
+            dir,
+            sources: &sources,
+            analysis: &analysis,
+        }),
+        "csv" => {
+            let rows: Vec<GroupRow> = analysis
+                .groups
+                .iter()
+                .chain(&analysis.pooled)
+                .cloned()
+                .collect();
+            io.out(&groups_csv(&rows))
+        }
+        _ => io.out(&render_text(dir, &sources, &analysis)),
+    }
+}
+
+/// The experiment's label: the folder's own name.
+fn label_of(root: &Path) -> String {
+    let base = if root.is_file() {
+        root.parent().unwrap_or(root)
+    } else {
+        root
+    };
+    base.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| base.to_string_lossy().into_owned())
+}
+
+/// Reads the observations of `root`: its `trials.jsonl` when there is one (or `root` is a
+/// `.jsonl` file), else every transcript below it. Only `root` failing to open is an error.
+pub fn read_observations(root: &Path) -> Result<(Vec<Observation>, Sources), CliError> {
+    let shown = root.display().to_string();
+    let meta = std::fs::metadata(root)
+        .map_err(|e| CliError::usage(format!("cannot read {shown}: {e}")))?;
+    let label = label_of(root);
+    let jsonl = if meta.is_file() && shown.ends_with(".jsonl") {
+        Some(root.to_path_buf())
+    } else {
+        let p = root.join(TRIALS_JSONL);
+        p.is_file().then_some(p)
+    };
+    match jsonl {
+        Some(p) => read_jsonl(&p, &label),
+        None => read_transcripts(root, &label),
+    }
+}
+
+fn read_jsonl(path: &Path, label: &str) -> Result<(Vec<Observation>, Sources), CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError::usage(format!("{} is not UTF-8 text", path.display())))?;
+    let mut sources = Sources {
+        source: "trials.jsonl",
+        ..Sources::default()
+    };
+    let mut libraries = Libraries::new();
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = match TrialRecord::from_json(line) {
+            Ok(r) => r,
+            Err(e) => {
+                sources.skipped.push(Skipped {
+                    file: format!("{TRIALS_JSONL}:{}", i + 1),
+                    why: e.to_string(),
+                });
+                continue;
+            }
+        };
+        // Stored verdicts are never trusted: replay the replies by today's rules.
+        let fits = record.size <= crate::core::grid::MAX_SIZE;
+        let rescored = if fits {
+            record.rescored(libraries.get(record.size).clone()).ok()
+        } else {
+            None
+        };
+        match rescored {
+            Some(r) => {
+                sources.rescored += 1;
+                out.push(Observation::from_record(label, &r));
+            }
+            None => {
+                sources.stored_verdicts += 1;
+                out.push(Observation::from_record(label, &record));
+            }
+        }
+    }
+    Ok((out, sources))
+}
+
+fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sources), CliError> {
+    let mut sources = Sources {
+        source: "transcripts",
+        ..Sources::default()
+    };
+    let files = list_transcripts(root, &mut sources.skipped)
+        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", root.display())))?;
+    let mut libraries = Libraries::new();
+    let mut out = Vec::with_capacity(files.len());
+    for path in files {
+        let file = display(root, &path);
+        let text = match std::fs::read(&path).map(String::from_utf8) {
+            Ok(Ok(t)) => t,
+            Ok(Err(_)) => {
+                sources.skipped.push(Skipped {
+                    file,
+                    why: "not UTF-8 text".into(),
+                });
+                continue;
+            }
+            Err(e) => {
+                sources.skipped.push(Skipped {
+                    file,
+                    why: format!("cannot be read: {e}"),
+                });
+                continue;
+            }
+        };
+        let layout = ExportPath::parse(&path.to_string_lossy());
+        let hints = layout.as_ref().map(Hints::from).unwrap_or_default();
+        let r = rescore(&text, &hints, &mut libraries);
+        if !r.is_transcript() {
+            sources.skipped.push(Skipped {
+                file,
+                why: "not a transcript: no message markers and no closing lines".into(),
+            });
+            continue;
+        }
+        let (Some(encoding), Some(shape)) = (r.encoding, r.shape) else {
+            sources.skipped.push(Skipped {
+                file,
+                why: "its encoding or shape is unknown (outside the export layout)".into(),
+            });
+            continue;
+        };
+        match r.basis {
+            Basis::Replies => sources.rescored += 1,
+            Basis::ClosingLines => sources.closing_lines_only += 1,
+        }
+        let reasons = match r.basis {
+            Basis::Replies => r.phases.each_ref().map(|p| p.reason),
+            Basis::ClosingLines => [None; 3],
+        };
+        out.push(Observation {
+            experiment: label.to_string(),
+            model: layout
+                .as_ref()
+                .map_or("unknown".to_string(), |l| l.model.clone()),
+            encoding,
+            shape,
+            size: r
+                .size
+                .map(|s| s.0)
+                .or(layout.as_ref().map(|l| l.rows))
+                .unwrap_or(0),
+            seed: 0,
+            sample: layout.as_ref().map_or(0, |l| l.maze),
+            repeat: layout.as_ref().map_or(0, |l| l.trial),
+            outcomes: r.counted(),
+            reasons,
+            moves: None,
+            valid_moves: None,
+            shortest_path: None,
+            predicted: None,
+            checks: None,
+        });
+    }
+    sources.skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok((out, sources))
+}
+
+/// Every `*.txt` below `root` (or `root` itself when it is a file), sorted.
+fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Result<Vec<PathBuf>> {
+    if std::fs::metadata(root)?.is_file() {
+        return Ok(vec![root.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    let mut first = true;
+    while let Some(dir) = pending.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) if first => return Err(e),
+            Err(e) => {
+                skipped.push(Skipped {
+                    file: display(root, &dir),
+                    why: format!("cannot be listed: {e}"),
+                });
+                continue;
+            }
+        };
+        first = false;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => pending.push(path),
+                Ok(t) if t.is_file() && path.to_string_lossy().ends_with(TRANSCRIPT_EXT) => {
+                    files.push(path)
+                }
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// `path` relative to `root`, with `/` separators.
+fn display(root: &Path, path: &Path) -> String {
+    match path.strip_prefix(root) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        _ => path.to_string_lossy().into_owned(),
+    }
+}
+
+/// The "design and settings" text of the report file.
+fn settings_text(dir: &str, s: &Sources, a: &Analysis, obs: &[Observation]) -> String {
+    let set = |f: &dyn Fn(&Observation) -> String| {
+        let mut v: Vec<String> = obs.iter().map(f).collect();
+        v.sort();
+        v.dedup();
+        v.join(", ")
+    };
+    format!(
+        "Source: {dir} ({}): {} trials, {} re-scored from their replies, {} counted from closing lines only, {} kept with stored verdicts, {} files or lines skipped.\nModels: {}\nEncodings: {}\nShapes: {}\nSizes: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by shapemaze {}.",
+        s.source,
+        a.trials,
+        s.rescored,
+        s.closing_lines_only,
+        s.stored_verdicts,
+        s.skipped.len(),
+        set(&|o| o.model.clone()),
+        set(&|o| o.encoding.name().to_string()),
+        set(&|o| o.shape.name().to_string()),
+        set(&|o| format!("{0}x{0}", o.size)),
+        a.model_order.join(" < "),
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+fn cell(p: &Proportion) -> String {
+    if p.n == 0 {
+        return "n/a".into();
+    }
+    format!(
+        "{}/{} {:.1}% [{:.1}, {:.1}]",
+        p.successes,
+        p.n,
+        100.0 * p.rate,
+        100.0 * p.ci_low,
+        100.0 * p.ci_high
+    )
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |x| format!("{x:.2}"))
+}
+
+/// The report as text for a terminal.
+fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
+    let mut t = String::new();
+    let several = a.experiments.len() > 1;
+    let _ = writeln!(
+        t,
+        "Report on {dir} ({}): {} trials; {} re-scored from their replies, {} counted from their closing lines only, {} kept with stored verdicts; {} with an API error (left out of every rate).",
+        s.source, a.trials, s.rescored, s.closing_lines_only, s.stored_verdicts, a.api_errors
+    );
+    let _ = writeln!(
+        t,
+        "Rates: successes/judged, percent, [95% Wilson interval].\n"
+    );
+    let header = format!(
+        "{:<44}{:>7}{:>5}  {:<30}{:<30}{:<30}",
+        "group", "trials", "err", "solve", "recognize", "generate"
+    );
+    let row = |t: &mut String, r: &GroupRow| {
+        let _ = writeln!(
+            t,
+            "{:<44}{:>7}{:>5}  {:<30}{:<30}{:<30}",
+            r.label(several),
+            r.trials,
+            r.api_errors,
+            cell(&r.solve),
+            cell(&r.recognize),
+            cell(&r.generate)
+        );
+    };
+    let _ = writeln!(t, "Hypotheses (alpha 0.05)");
+    for (k, h, statement) in a.hypotheses.all() {
+        let _ = writeln!(t, "  {k} {statement}: {}", h.verdict.name());
+        let _ = writeln!(
+            t,
+            "     {}: statistic {}, p {}, n = {}",
+            h.test,
+            opt(h.statistic),
+            h.p.map_or("n/a".into(), fmt_p),
+            h.n
+        );
+        let _ = writeln!(t, "     {}", h.note);
+        if let Some(w) = &h.warning {
+            let _ = writeln!(t, "     Warning: {w}");
+        }
+    }
+    let _ = writeln!(
+        t,
+        "\nPooled (model/encoding/shape, `all` = pooled)\n{header}"
+    );
+    for r in &a.pooled {
+        row(&mut t, r);
+    }
+    let _ = writeln!(t, "\nModel x encoding x shape\n{header}");
+    for r in &a.groups {
+        row(&mut t, r);
+    }
+
+    let _ = writeln!(
+        t,
+        "\nSolving details (pooled rows; moves need trials.jsonl)\n{:<44}{:>9}{:>9}{:>9}  {:<34}{:>7}{:>7}{:>7}{:>5}  move validity",
+        "group", "detailed", "moves", "excess", "invalid move (by reason)", "limit", "unpars", "unknwn", "api"
+    );
+    for d in a.details.iter().skip(a.groups.len()) {
+        let reasons = d
+            .failures
+            .invalid_by_reason
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            t,
+            "{:<44}{:>9}{:>9}{:>9}  {:<34}{:>7}{:>7}{:>7}{:>5}  {}",
+            format!("{}/{}/{}", d.model, d.encoding, d.shape),
+            d.detailed,
+            opt(d.moves_per_success.mean),
+            opt(d.excess_moves.mean),
+            format!("{} ({reasons})", d.failures.invalid_move),
+            d.failures.move_limit,
+            d.failures.unparseable_reply,
+            d.failures.unknown,
+            d.failures.api_error,
+            cell(&d.move_validity)
+        );
+    }
+
+    let _ = writeln!(
+        t,
+        "\nGeneration checks (pooled rows)\n{:<44}{:<30}{:<30}{:<30}{:<30}{:<30}",
+        "group", "valid encoding", "shape preserved", "novel", "path valid", "all four"
+    );
+    for d in a.details.iter().skip(a.groups.len()) {
+        let g = &d.generation;
+        let _ = writeln!(
+            t,
+            "{:<44}{:<30}{:<30}{:<30}{:<30}{:<30}",
+            format!("{}/{}/{}", d.model, d.encoding, d.shape),
+            cell(&g.valid_encoding),
+            cell(&g.shape_preserved),
+            cell(&g.novel),
+            cell(&g.path_valid),
+            cell(&g.all_four)
+        );
+    }
+
+    if let Some(c) = a.confusion.iter().find(|c| c.scope == ALL) {
+        let _ = write!(
+            t,
+            "\nRecognition confusion (rows: true shape; columns: shape named)\n{:<10}",
+            ""
+        );
+        for col in &c.cols {
+            let _ = write!(t, "{col:>9}");
+        }
+        t.push('\n');
+        for (r, counts) in c.rows.iter().zip(&c.counts) {
+            let _ = write!(t, "{r:<10}");
+            for n in counts {
+                let _ = write!(t, "{n:>9}");
+            }
+            t.push('\n');
+        }
+    } else {
+        t.push_str("\nRecognition confusion: no shape named is known (it needs trials.jsonl).\n");
+    }
+
+    t.push_str("\nMatrix vs coordinate list, paired by maze\n");
+    for c in &a.encoding_comparison {
+        let test = c.test.map_or("n/a".into(), |m| {
+            format!(
+                "difference {:+.1} points [{:+.1}, {:+.1}], McNemar {} {:.2}, p {}",
+                100.0 * m.difference,
+                100.0 * m.ci_low,
+                100.0 * m.ci_high,
+                if m.exact { "exact k =" } else { "chi2 =" },
+                m.statistic,
+                fmt_p(m.p)
+            )
+        });
+        let _ = writeln!(
+            t,
+            "  {:<30}{:<10} matrix {}, coord_list {}; {test}",
+            c.model,
+            c.phase,
+            cell(&c.matrix),
+            cell(&c.coord_list)
+        );
+    }
+
+    t.push_str("\nShape effects\n");
+    for p in &a.shape_effects.phases {
+        let chi = p.chi_square.map_or("n/a".into(), |c| {
+            format!("chi2({}) = {:.2}, p {}", c.df, c.statistic, fmt_p(c.p))
+        });
+        let anova = p.anova.map_or("n/a".into(), |x| {
+            format!("F({}, {}) = {:.2}, p {}", x.df1, x.df2, x.f, fmt_p(x.p))
+        });
+        let _ = writeln!(
+            t,
+            "  {:<10} success x shape {chi}; ANOVA on {} per-maze scores {anova}",
+            p.phase, p.mazes
+        );
+    }
+    t.push_str("  Difficulty, easiest first (observed rank / predicted rank, mean phase rate):");
+    for r in &a.shape_effects.ranking {
+        let _ = write!(
+            t,
+            " {} {}/{} {:.1}%;",
+            r.shape,
+            r.observed,
+            r.predicted,
+            100.0 * r.score
+        );
+    }
+    let _ = writeln!(
+        t,
+        "\n  Spearman's rho, predicted vs observed: {}",
+        a.shape_effects.spearman.map_or("n/a".into(), |c| format!(
+            "{:.2}, p {}, n = {}",
+            c.r,
+            fmt_p(c.p),
+            c.n
+        ))
+    );
+
+    t.push_str("\nPhase correlations (phi [95% CI])\n");
+    for c in &a.phase_correlations {
+        let _ = writeln!(
+            t,
+            "  {:<30}{:>9} / {:<9} n = {:<6} {}",
+            c.model,
+            c.first,
+            c.second,
+            c.counts.n(),
+            c.phi.map_or("n/a".into(), |p| format!(
+                "{:.2} [{:.2}, {:.2}]",
+                p.phi, p.ci_low, p.ci_high
+            ))
+        );
+    }
+    if !s.skipped.is_empty() {
+        let _ = writeln!(t, "\nNot counted: {}", s.skipped.len());
+        for k in &s.skipped {
+            let _ = writeln!(t, "  {}: {}", k.file, k.why);
+        }
+    }
+    t
+}

@@ -1,0 +1,1027 @@
+//! Charts and the report file as pure functions from numbers to text: SVG strings for the
+//! page, the report file and `shapemaze report --html`, so the three never disagree.
+//!
+//! The charts are drawn for a projector: 16 px text and larger in a 960-unit wide view
+//! box that scales; the Okabe-Ito palette (safe for the common colour-vision
+//! deficiencies); and readable without colour, since every series also has its own
+//! pattern or marker and dash, and every value is printed. Each chart has a `<title>`, an
+//! `aria-label` and a `data-testid` beginning with `chart-`; every text is escaped.
+//!
+//! ```
+//! use shapemaze::core::chart::{bar_chart, Bar, BarSeries};
+//!
+//! let svg = bar_chart("solve", "Solve success", &["qwen".to_string()], &[BarSeries {
+//!     name: "matrix".into(),
+//!     values: vec![Some(Bar { value: 0.5, low: 0.3, high: 0.7, n: 20 })],
+//! }]);
+//! assert!(svg.starts_with("<svg") && svg.contains("50%"));
+//! ```
+
+use super::analysis::{fmt_p, Analysis, GroupRow, ALL, PHASE_NAMES};
+use super::stats::Proportion;
+use std::fmt::Write as _;
+
+/// The Okabe-Ito palette (Okabe & Ito 2008), black left out, in drawing order.
+pub const PALETTE: [&str; 7] = [
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
+];
+
+/// Width of every chart's view box.
+const WIDTH: f64 = 960.0;
+/// Text size of labels and values.
+const FONT: f64 = 16.0;
+
+/// Escapes text for XML and HTML (`&`, `<`, `>`, `"`, `'`).
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// An id made safe for attributes: lower-case letters, digits and `-`.
+fn slug(s: &str) -> String {
+    let out: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    if out.is_empty() {
+        "chart".into()
+    } else {
+        out
+    }
+}
+
+/// One bar: a rate with its interval and the count behind it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bar {
+    /// The rate, 0 to 1.
+    pub value: f64,
+    /// Lower end of its interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+    /// Observations behind it.
+    pub n: usize,
+}
+
+impl From<&Proportion> for Bar {
+    fn from(p: &Proportion) -> Bar {
+        Bar {
+            value: p.rate,
+            low: p.ci_low,
+            high: p.ci_high,
+            n: p.n,
+        }
+    }
+}
+
+/// One series of a grouped bar chart: a value (or nothing) per category.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarSeries {
+    /// The series' name (legend).
+    pub name: String,
+    /// One value per category; `None` draws "n/a".
+    pub values: Vec<Option<Bar>>,
+}
+
+fn open_svg(id: &str, title: &str, height: f64, desc: &str) -> String {
+    let id = slug(id);
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {height}\" width=\"100%\" role=\"img\" data-testid=\"chart-{id}\" aria-label=\"{t}\" font-family=\"system-ui, sans-serif\" font-size=\"{FONT}\"><title>{t}</title><desc>{d}</desc><rect width=\"{WIDTH}\" height=\"{height}\" fill=\"#ffffff\"/><text x=\"16\" y=\"28\" font-size=\"20\" font-weight=\"bold\">{t}</text>",
+        t = escape(title),
+        d = escape(desc),
+    )
+}
+
+/// Pattern definitions: series 0 solid, then diagonal hatching, dots, cross-hatching,
+/// horizontal and vertical lines, so the series differ without colour.
+fn patterns(prefix: &str, count: usize) -> String {
+    let mut s = String::from("<defs>");
+    for i in 0..count {
+        let colour = PALETTE[i % PALETTE.len()];
+        let mark = match i % 6 {
+            0 => String::new(),
+            1 => "<path d=\"M0 8 L8 0\" stroke=\"#000\" stroke-width=\"1.5\"/>".into(),
+            2 => "<circle cx=\"4\" cy=\"4\" r=\"1.6\" fill=\"#000\"/>".into(),
+            3 => "<path d=\"M0 8 L8 0 M0 0 L8 8\" stroke=\"#000\" stroke-width=\"1.2\"/>".into(),
+            4 => "<path d=\"M0 4 L8 4\" stroke=\"#000\" stroke-width=\"1.5\"/>".into(),
+            _ => "<path d=\"M4 0 L4 8\" stroke=\"#000\" stroke-width=\"1.5\"/>".into(),
+        };
+        let _ = write!(
+            s,
+            "<pattern id=\"{prefix}-p{i}\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\"><rect width=\"8\" height=\"8\" fill=\"{colour}\"/>{mark}</pattern>"
+        );
+    }
+    s.push_str("</defs>");
+    s
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.0}%", 100.0 * x)
+}
+
+/// The y axis of a 0-100% chart: grid lines every 25%.
+fn y_axis(s: &mut String, left: f64, right: f64, top: f64, bottom: f64) {
+    for k in 0..=4 {
+        let v = k as f64 / 4.0;
+        let y = bottom - v * (bottom - top);
+        let _ = write!(
+            s,
+            "<line x1=\"{left}\" x2=\"{right}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#bbbbbb\" stroke-width=\"1\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            left - 8.0,
+            y + 5.0,
+            percent(v)
+        );
+    }
+}
+
+/// A legend of swatches (patterns) or markers at the top right.
+fn legend(s: &mut String, prefix: &str, names: &[String], swatch: bool) {
+    let mut x = 16.0;
+    let y = 52.0;
+    for (i, name) in names.iter().enumerate() {
+        if swatch {
+            let _ = write!(
+                s,
+                "<rect x=\"{x}\" y=\"{:.1}\" width=\"22\" height=\"16\" fill=\"url(#{prefix}-p{i})\" stroke=\"#000\"/>",
+                y - 13.0
+            );
+        } else {
+            marker(s, i, x + 11.0, y - 5.0);
+        }
+        let label = escape(name);
+        let _ = write!(s, "<text x=\"{:.1}\" y=\"{y}\">{label}</text>", x + 28.0);
+        x += 44.0 + 9.0 * name.chars().count() as f64;
+    }
+}
+
+/// A grouped bar chart of rates (0-100%) with 95% interval whiskers; each bar's value and
+/// count printed above it. `id` becomes `data-testid="chart-{id}"`.
+pub fn bar_chart(id: &str, title: &str, categories: &[String], series: &[BarSeries]) -> String {
+    let prefix = format!("c-{}", slug(id));
+    let height = 460.0;
+    let (left, right, top, bottom) = (72.0, WIDTH - 16.0, 90.0, height - 70.0);
+    let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
+    let desc = format!(
+        "Bars: {} for {}; whiskers are 95% Wilson intervals.",
+        names.join(", "),
+        categories.join(", ")
+    );
+    let mut s = open_svg(id, title, height, &desc);
+    s.push_str(&patterns(&prefix, series.len()));
+    if categories.is_empty() || series.is_empty() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No data</text></svg>",
+            WIDTH / 2.0,
+            height / 2.0
+        );
+        return s;
+    }
+    legend(&mut s, &prefix, &names, true);
+    y_axis(&mut s, left, right, top, bottom);
+    let band = (right - left) / categories.len() as f64;
+    let bar_w = (band * 0.8 / series.len() as f64).min(90.0);
+    let scale = |v: f64| bottom - v.clamp(0.0, 1.0) * (bottom - top);
+    for (c, cat) in categories.iter().enumerate() {
+        let x0 = left + band * c as f64 + (band - bar_w * series.len() as f64) / 2.0;
+        for (i, ser) in series.iter().enumerate() {
+            let x = x0 + bar_w * i as f64;
+            let mid = x + bar_w / 2.0;
+            let label = format!("{} {}: ", escape(&ser.name), escape(cat));
+            match ser.values.get(c).copied().flatten() {
+                Some(b) if b.n > 0 => {
+                    let y = scale(b.value);
+                    let _ = write!(
+                        s,
+                        "<g><title>{label}{} of {} (95% CI {} to {})</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"url(#{prefix}-p{i})\" stroke=\"#000\" stroke-width=\"1\"/>",
+                        percent(b.value),
+                        b.n,
+                        percent(b.low),
+                        percent(b.high),
+                        (bar_w - 4.0).max(1.0),
+                        (bottom - y).max(0.0)
+                    );
+                    let (yl, yh) = (scale(b.low), scale(b.high));
+                    let _ = write!(
+                        s,
+                        "<path d=\"M{mid:.1} {yl:.1} L{mid:.1} {yh:.1} M{:.1} {yl:.1} L{:.1} {yl:.1} M{:.1} {yh:.1} L{:.1} {yh:.1}\" stroke=\"#000\" stroke-width=\"2\" fill=\"none\"/><text x=\"{mid:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text></g>",
+                        mid - 6.0,
+                        mid + 6.0,
+                        mid - 6.0,
+                        mid + 6.0,
+                        yh - 6.0,
+                        percent(b.value)
+                    );
+                }
+                _ => {
+                    let _ = write!(
+                        s,
+                        "<text x=\"{mid:.1}\" y=\"{:.1}\" text-anchor=\"middle\"><title>{label}no data</title>n/a</text>",
+                        bottom - 6.0
+                    );
+                }
+            }
+        }
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            left + band * (c as f64 + 0.5),
+            bottom + 24.0,
+            escape(cat)
+        );
+    }
+    let _ = write!(
+        s,
+        "<line x1=\"{left}\" x2=\"{right}\" y1=\"{bottom}\" y2=\"{bottom}\" stroke=\"#000\" stroke-width=\"1.5\"/></svg>"
+    );
+    s
+}
+
+/// A heatmap of counts (e.g. the confusion matrix: true shape x named shape). Each cell is
+/// shaded by its share of its row (darker = more) and prints its count.
+pub fn heatmap(
+    id: &str,
+    title: &str,
+    row_title: &str,
+    col_title: &str,
+    rows: &[String],
+    cols: &[String],
+    counts: &[Vec<usize>],
+) -> String {
+    let cell = 64.0;
+    let (left, top) = (150.0, 110.0);
+    let height = top + cell * rows.len().max(1) as f64 + 40.0;
+    let desc = format!("Rows: {row_title}; columns: {col_title}; each cell prints its count.");
+    let mut s = open_svg(id, title, height, &desc);
+    if rows.is_empty() || cols.is_empty() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No data</text></svg>",
+            WIDTH / 2.0,
+            height / 2.0
+        );
+        return s;
+    }
+    let _ = write!(
+        s,
+        "<text x=\"{left}\" y=\"58\" font-style=\"italic\">{} (columns) by {} (rows); shade = share of the row</text>",
+        escape(col_title),
+        escape(row_title)
+    );
+    for (j, c) in cols.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>",
+            left + cell * (j as f64 + 0.5),
+            top - 12.0,
+            escape(c)
+        );
+    }
+    for (i, r) in rows.iter().enumerate() {
+        let y = top + cell * i as f64;
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-weight=\"bold\">{}</text>",
+            left - 10.0,
+            y + cell / 2.0 + 6.0,
+            escape(r)
+        );
+        let row = counts.get(i).cloned().unwrap_or_default();
+        let total: usize = row.iter().sum();
+        for (j, col) in cols.iter().enumerate() {
+            let n = row.get(j).copied().unwrap_or(0);
+            let share = if total == 0 {
+                0.0
+            } else {
+                n as f64 / total as f64
+            };
+            // From white to the palette's blue (#0072B2).
+            let mix = |to: f64| (255.0 + (to - 255.0) * share).round() as u8;
+            let fill = format!("#{:02x}{:02x}{:02x}", mix(0.0), mix(114.0), mix(178.0));
+            let ink = if share > 0.5 { "#ffffff" } else { "#000000" };
+            let x = left + cell * j as f64;
+            let _ = write!(
+                s,
+                "<g><title>{}, {}: {n} of {total}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" stroke=\"#666666\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"{ink}\" font-weight=\"bold\">{n}</text></g>",
+                escape(r),
+                escape(col),
+                x + cell / 2.0,
+                y + cell / 2.0 + 6.0
+            );
+        }
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// One line of a line chart: a point (or nothing) per x position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineSeries {
+    /// The series' name (legend and direct label).
+    pub name: String,
+    /// One point per x label; `None` leaves a gap.
+    pub points: Vec<Option<Bar>>,
+}
+
+/// Marker `i`: circle, square, triangle, diamond, cross, then round again.
+fn marker(s: &mut String, i: usize, x: f64, y: f64) {
+    let colour = PALETTE[i % PALETTE.len()];
+    let _ = match i % 5 {
+        0 => write!(s, "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"7\" fill=\"{colour}\" stroke=\"#000\"/>"),
+        1 => write!(s, "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"13\" height=\"13\" fill=\"{colour}\" stroke=\"#000\"/>", x - 6.5, y - 6.5),
+        2 => write!(s, "<path d=\"M{x:.1} {:.1} L{:.1} {:.1} L{:.1} {:.1} Z\" fill=\"{colour}\" stroke=\"#000\"/>", y - 8.0, x + 8.0, y + 6.0, x - 8.0, y + 6.0),
+        3 => write!(s, "<path d=\"M{x:.1} {:.1} L{:.1} {y:.1} L{x:.1} {:.1} L{:.1} {y:.1} Z\" fill=\"{colour}\" stroke=\"#000\"/>", y - 8.0, x + 8.0, y + 8.0, x - 8.0),
+        _ => write!(s, "<path d=\"M{:.1} {:.1} L{:.1} {:.1} M{:.1} {:.1} L{:.1} {:.1}\" stroke=\"{colour}\" stroke-width=\"4\"/>", x - 7.0, y - 7.0, x + 7.0, y + 7.0, x - 7.0, y + 7.0, x + 7.0, y - 7.0),
+    };
+}
+
+/// A line chart of rates (0-100%) across ordered x positions (e.g. the three phases per
+/// model), with 95% whiskers, a distinct marker and dash per series, and each line
+/// labelled at its end.
+pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeries]) -> String {
+    let height = 460.0;
+    let (left, right, top, bottom) = (72.0, WIDTH - 200.0, 90.0, height - 70.0);
+    let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
+    let desc = format!(
+        "Lines: {} across {}; whiskers are 95% Wilson intervals.",
+        names.join(", "),
+        x_labels.join(", ")
+    );
+    let mut s = open_svg(id, title, height, &desc);
+    if x_labels.is_empty() || series.is_empty() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No data</text></svg>",
+            WIDTH / 2.0,
+            height / 2.0
+        );
+        return s;
+    }
+    legend(&mut s, "", &names, false);
+    y_axis(&mut s, left, right, top, bottom);
+    let step = (right - left) / x_labels.len() as f64;
+    let xpos = |j: usize| left + step * (j as f64 + 0.5);
+    let scale = |v: f64| bottom - v.clamp(0.0, 1.0) * (bottom - top);
+    for (j, l) in x_labels.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+            xpos(j),
+            bottom + 24.0,
+            escape(l)
+        );
+    }
+    const DASHES: [&str; 4] = ["none", "10 5", "3 4", "12 4 3 4"];
+    for (i, ser) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        // Offset each series a little so whiskers do not overlap.
+        let dx = (i as f64 - (series.len() as f64 - 1.0) / 2.0) * 6.0;
+        let pts: Vec<(f64, Bar)> = ser
+            .points
+            .iter()
+            .enumerate()
+            .filter_map(|(j, p)| p.filter(|b| b.n > 0).map(|b| (xpos(j) + dx, b)))
+            .collect();
+        let d: Vec<String> = pts
+            .iter()
+            .enumerate()
+            .map(|(k, (x, b))| {
+                format!(
+                    "{}{x:.1} {:.1}",
+                    if k == 0 { "M" } else { "L" },
+                    scale(b.value)
+                )
+            })
+            .collect();
+        let _ = write!(
+            s,
+            "<g><title>{}</title><path d=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"3\" stroke-dasharray=\"{}\"/>",
+            escape(&ser.name),
+            d.join(" "),
+            DASHES[i % DASHES.len()]
+        );
+        for (x, b) in &pts {
+            let (yl, yh) = (scale(b.low), scale(b.high));
+            let _ = write!(
+                s,
+                "<path d=\"M{x:.1} {yl:.1} L{x:.1} {yh:.1}\" stroke=\"#000\" stroke-width=\"1.5\"/>"
+            );
+            marker(&mut s, i, *x, scale(b.value));
+            let _ = write!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"14\">{}</text>",
+                x + 10.0,
+                scale(b.value) - 8.0,
+                percent(b.value)
+            );
+        }
+        if let Some((x, b)) = pts.last() {
+            let _ = write!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\" fill=\"#000\">{}</text>",
+                x + 48.0,
+                scale(b.value) + 5.0,
+                escape(&ser.name)
+            );
+        }
+        s.push_str("</g>");
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// One chart of a report, ready to embed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// Its id (`data-testid="chart-{id}"`).
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// The SVG.
+    pub svg: String,
+}
+
+fn phase_series(rows: &[&GroupRow]) -> Vec<BarSeries> {
+    PHASE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, name)| BarSeries {
+            name: name.to_string(),
+            values: rows
+                .iter()
+                .map(|r| Some(Bar::from(r.phases()[i])))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The standard charts of an analysis: phases by model, by encoding and by shape (bars
+/// with whiskers), the phase progression per model (lines) and the confusion matrix
+/// (heatmap). The page, the report file and the command line all draw these.
+pub fn standard_charts(a: &Analysis) -> Vec<Chart> {
+    let pick = |f: &dyn Fn(&GroupRow) -> bool| -> Vec<&GroupRow> {
+        a.pooled.iter().filter(|r| f(r)).collect()
+    };
+    let by_model = pick(&|r| r.model != ALL && r.encoding == ALL && r.shape == ALL);
+    let by_encoding = pick(&|r| r.model == ALL && r.encoding != ALL && r.shape == ALL);
+    let by_shape = pick(&|r| r.model == ALL && r.encoding == ALL && r.shape != ALL);
+    let several = a.experiments.len() > 1;
+    let model_name = |r: &GroupRow| {
+        if several {
+            format!("{}: {}", r.experiment, r.model)
+        } else {
+            r.model.clone()
+        }
+    };
+    let mut charts = Vec::new();
+    let mut bars =
+        |id: &str, title: &str, rows: &[&GroupRow], name: &dyn Fn(&GroupRow) -> String| {
+            let cats: Vec<String> = rows.iter().map(|r| name(r)).collect();
+            charts.push(Chart {
+                id: id.into(),
+                title: title.into(),
+                svg: bar_chart(id, title, &cats, &phase_series(rows)),
+            });
+        };
+    bars(
+        "phases-by-model",
+        "Success by model and phase",
+        &by_model,
+        &model_name,
+    );
+    bars(
+        "phases-by-encoding",
+        "Success by encoding and phase",
+        &by_encoding,
+        &|r| r.encoding.clone(),
+    );
+    bars(
+        "phases-by-shape",
+        "Success by shape and phase",
+        &by_shape,
+        &|r| r.shape.clone(),
+    );
+    let x: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
+    let lines: Vec<LineSeries> = a
+        .phase_progression
+        .iter()
+        .map(|r| LineSeries {
+            name: model_name(r),
+            points: r.phases().iter().map(|p| Some(Bar::from(*p))).collect(),
+        })
+        .collect();
+    let title = "Phase progression per model";
+    charts.push(Chart {
+        id: "progression".into(),
+        title: title.into(),
+        svg: line_chart("progression", title, &x, &lines),
+    });
+    let title = "Recognition: true shape x shape named";
+    let (rows, cols, counts) = a
+        .confusion
+        .first()
+        .map(|c| (c.rows.clone(), c.cols.clone(), c.counts.clone()))
+        .unwrap_or_default();
+    charts.push(Chart {
+        id: "confusion".into(),
+        title: title.into(),
+        svg: heatmap(
+            "confusion",
+            title,
+            "true shape",
+            "shape named",
+            &rows,
+            &cols,
+            &counts,
+        ),
+    });
+    charts
+}
+
+fn prop_cell(p: &Proportion) -> String {
+    if p.n == 0 {
+        return "<td>n/a</td>".into();
+    }
+    format!(
+        "<td>{}/{} <b>{:.1}%</b> <small>[{:.1}, {:.1}]</small></td>",
+        p.successes,
+        p.n,
+        100.0 * p.rate,
+        100.0 * p.ci_low,
+        100.0 * p.ci_high
+    )
+}
+
+fn group_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment: bool) -> String {
+    let mut s = format!(
+        "<table data-testid=\"table-{id}\"><caption>{}</caption><thead><tr>{}<th>model</th><th>encoding</th><th>shape</th><th>trials</th><th>API errors</th><th>solve</th><th>recognize</th><th>generate</th></tr></thead><tbody>",
+        escape(caption),
+        if with_experiment { "<th>experiment</th>" } else { "" }
+    );
+    for r in rows {
+        s.push_str("<tr>");
+        if with_experiment {
+            let _ = write!(s, "<td>{}</td>", escape(&r.experiment));
+        }
+        let _ = write!(
+            s,
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}{}{}</tr>",
+            escape(&r.model),
+            escape(&r.encoding),
+            escape(&r.shape),
+            r.trials,
+            r.api_errors,
+            prop_cell(&r.solve),
+            prop_cell(&r.recognize),
+            prop_cell(&r.generate)
+        );
+    }
+    s.push_str("</tbody></table>");
+    s
+}
+
+fn num(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |x| format!("{x:.2}"))
+}
+
+const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-height:1.45;max-width:1100px;margin:0 auto;padding:1rem 1.5rem;color:#111;background:#fff}h1{font-size:2rem}h2{margin-top:2.2rem;border-bottom:2px solid #0072B2}table{border-collapse:collapse;margin:1rem 0;font-size:16px}caption{text-align:left;font-weight:bold;padding:.3rem 0}th,td{border:1px solid #999;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#eef3f8}.verdict{font-weight:bold;padding:.1rem .5rem;border:2px solid #000;border-radius:4px}.supported{background:#cfe8dd}.not_supported{background:#f6dccb}.insufficient{background:#eeeeee;border-style:dashed}.warning{color:#8a3b00}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:14px}figure{margin:1.5rem 0}small{color:#444}";
+
+/// The whole analysis as one self-contained HTML file (inline CSS and SVG, no script, no
+/// outside resource): the hypothesis verdicts, the charts, the tables, `settings` (the
+/// design and settings, as text) and `csv` (the data, one row per trial) inside a
+/// `<details><pre>`. It is also well-formed XML, so it opens anywhere.
+pub fn report_html(a: &Analysis, settings: &str, csv: &str) -> String {
+    let several = a.experiments.len() > 1;
+    let mut s = String::with_capacity(64 * 1024);
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Shapemaze results</title><style>{CSS}</style></head><body><h1>Shapemaze results</h1><p>{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with 95% Wilson intervals in brackets.</p>",
+        a.trials,
+        escape(&a.experiments.join(", ")),
+        a.api_errors
+    );
+    s.push_str("<h2>Hypotheses</h2><ul data-testid=\"table-hypotheses\">");
+    for (k, h, statement) in a.hypotheses.all() {
+        let _ = write!(
+            s,
+            "<li data-testid=\"hypothesis-{k}\" data-verdict=\"{v}\"><b>{k}</b> {} <span class=\"verdict {v}\">{}</span><br/>{}: statistic {}, p {}, n = {}.<br/>{}{}</li>",
+            escape(statement),
+            h.verdict.name().replace('_', " "),
+            escape(&h.test),
+            num(h.statistic),
+            h.p.map_or("n/a".into(), fmt_p),
+            h.n,
+            escape(&h.note),
+            h.warning
+                .as_ref()
+                .map_or(String::new(), |w| format!(" <span class=\"warning\">Warning: {}</span>", escape(w))),
+            v = h.verdict.name(),
+        );
+    }
+    s.push_str("</ul><h2>Charts</h2>");
+    for c in standard_charts(a) {
+        let _ = write!(s, "<figure>{}</figure>", c.svg);
+    }
+    s.push_str("<h2>Overall, by model, encoding and shape</h2>");
+    s.push_str(&group_table("pooled", "Pooled rows", &a.pooled, several));
+    s.push_str(&group_table(
+        "groups",
+        "Model x encoding x shape",
+        &a.groups,
+        several,
+    ));
+
+    s.push_str("<h2>Solving details</h2><table data-testid=\"table-solve-details\"><caption>Moves, failure types and move validity (pooled rows)</caption><thead><tr><th>group</th><th>moves per solve (mean, median)</th><th>beyond shortest path (mean)</th><th>invalid move</th><th>move limit</th><th>unparseable</th><th>unknown</th><th>API error</th><th>move validity</th></tr></thead><tbody>");
+    for d in a.details.iter().skip(a.groups.len()) {
+        let reasons = d
+            .failures
+            .invalid_by_reason
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = write!(
+            s,
+            "<tr><td>{}/{}/{}</td><td>{}, {}</td><td>{}</td><td>{} <small>{}</small></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>",
+            escape(&d.model),
+            escape(&d.encoding),
+            escape(&d.shape),
+            num(d.moves_per_success.mean),
+            num(d.moves_per_success.median),
+            num(d.excess_moves.mean),
+            d.failures.invalid_move,
+            escape(&reasons),
+            d.failures.move_limit,
+            d.failures.unparseable_reply,
+            d.failures.unknown,
+            d.failures.api_error,
+            prop_cell(&d.move_validity)
+        );
+    }
+    s.push_str("</tbody></table>");
+
+    s.push_str("<h2>Generation checks</h2><table data-testid=\"table-generation\"><caption>Each check on its own and all four together (pooled rows, trials with records)</caption><thead><tr><th>group</th><th>valid encoding</th><th>shape preserved</th><th>novel</th><th>path valid</th><th>all four</th></tr></thead><tbody>");
+    for d in a.details.iter().skip(a.groups.len()) {
+        let g = &d.generation;
+        let _ = write!(
+            s,
+            "<tr><td>{}/{}/{}</td>{}{}{}{}{}</tr>",
+            escape(&d.model),
+            escape(&d.encoding),
+            escape(&d.shape),
+            prop_cell(&g.valid_encoding),
+            prop_cell(&g.shape_preserved),
+            prop_cell(&g.novel),
+            prop_cell(&g.path_valid),
+            prop_cell(&g.all_four)
+        );
+    }
+    s.push_str("</tbody></table>");
+
+    s.push_str("<h2>Matrix vs coordinate list (paired by maze)</h2><table data-testid=\"table-encoding\"><thead><tr><th>model</th><th>phase</th><th>matrix</th><th>coordinate list</th><th>difference [95% CI]</th><th>McNemar</th></tr></thead><tbody>");
+    for c in &a.encoding_comparison {
+        let (diff, test) = c.test.map_or(("n/a".into(), "n/a".into()), |t| {
+            (
+                format!(
+                    "{:+.1} [{:+.1}, {:+.1}]",
+                    100.0 * t.difference,
+                    100.0 * t.ci_low,
+                    100.0 * t.ci_high
+                ),
+                format!(
+                    "{} {:.2}, p {}",
+                    if t.exact { "exact, k =" } else { "chi2 =" },
+                    t.statistic,
+                    fmt_p(t.p)
+                ),
+            )
+        });
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{}</td>{}{}<td>{diff}</td><td>{test}</td></tr>",
+            escape(&c.model),
+            escape(&c.phase),
+            prop_cell(&c.matrix),
+            prop_cell(&c.coord_list)
+        );
+    }
+    s.push_str("</tbody></table>");
+
+    s.push_str("<h2>Shape effects</h2><table data-testid=\"table-shape-effects\"><thead><tr><th>phase</th><th>chi-square (success x shape)</th><th>ANOVA on per-maze scores</th></tr></thead><tbody>");
+    for p in &a.shape_effects.phases {
+        let chi = p.chi_square.map_or("n/a".into(), |c| {
+            format!("chi2({}) = {:.2}, p {}", c.df, c.statistic, fmt_p(c.p))
+        });
+        let anova = p.anova.map_or("n/a".into(), |x| {
+            format!("F({}, {}) = {:.2}, p {}", x.df1, x.df2, x.f, fmt_p(x.p))
+        });
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{chi}</td><td>{anova} <small>({} mazes)</small></td></tr>",
+            escape(&p.phase),
+            p.mazes
+        );
+    }
+    s.push_str("</tbody></table><table data-testid=\"table-ranking\"><caption>Observed difficulty (mean of the three phase rates) beside the predicted ranking</caption><thead><tr><th>shape</th><th>score</th><th>observed rank</th><th>predicted rank</th></tr></thead><tbody>");
+    for r in &a.shape_effects.ranking {
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{:.1}%</td><td>{}</td><td>{}</td></tr>",
+            escape(&r.shape),
+            100.0 * r.score,
+            r.observed,
+            r.predicted
+        );
+    }
+    let _ = write!(
+        s,
+        "</tbody></table><p>Spearman's rho between predicted and observed ranks: {}.</p>",
+        a.shape_effects.spearman.map_or("n/a".into(), |c| format!(
+            "{:.2} (p {}, n = {})",
+            c.r,
+            fmt_p(c.p),
+            c.n
+        ))
+    );
+
+    s.push_str("<h2>Correlations between phases</h2><table data-testid=\"table-correlations\"><thead><tr><th>model</th><th>phases</th><th>trials</th><th>phi [95% CI]</th></tr></thead><tbody>");
+    for c in &a.phase_correlations {
+        let _ = write!(
+            s,
+            "<tr><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td></tr>",
+            escape(&c.model),
+            c.first,
+            c.second,
+            c.counts.n(),
+            c.phi.map_or("n/a".into(), |p| format!(
+                "{:.2} [{:.2}, {:.2}]",
+                p.phi, p.ci_low, p.ci_high
+            ))
+        );
+    }
+    s.push_str("</tbody></table>");
+
+    for c in &a.confusion {
+        let _ = write!(s, "<table data-testid=\"table-confusion-{}\"><caption>Recognition ({}): true shape x shape named</caption><thead><tr><th>true</th>", slug(&c.scope), escape(&c.scope));
+        for col in &c.cols {
+            let _ = write!(s, "<th>{}</th>", escape(col));
+        }
+        s.push_str("</tr></thead><tbody>");
+        for (r, row) in c.rows.iter().zip(&c.counts) {
+            let _ = write!(s, "<tr><th>{}</th>", escape(r));
+            for n in row {
+                let _ = write!(s, "<td>{n}</td>");
+            }
+            s.push_str("</tr>");
+        }
+        s.push_str("</tbody></table>");
+    }
+
+    let _ = writeln!(
+        s,
+        "<h2>Design and settings</h2><pre>{}</pre><h2>Data</h2><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details></body></html>",
+        escape(settings),
+        escape(csv)
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::analysis::{analyze, AnalysisOptions, Observation};
+    use crate::core::encoding::Encoding;
+    use crate::core::shape::Shape;
+    use crate::core::verify::Outcome;
+
+    /// A tiny well-formedness check: tags balance, attributes are quoted, and `&` only
+    /// starts an entity. Returns the number of elements.
+    fn well_formed(doc: &str) -> Result<usize, String> {
+        let body = doc.strip_prefix("<!DOCTYPE html>\n").unwrap_or(doc);
+        let mut stack: Vec<String> = Vec::new();
+        let mut elements = 0;
+        let mut rest = body;
+        while let Some(start) = rest.find('<') {
+            let text = &rest[..start];
+            check_text(text)?;
+            let end = rest[start..].find('>').ok_or("unclosed tag")? + start;
+            let tag = &rest[start + 1..end];
+            if let Some(name) = tag.strip_prefix('/') {
+                let open = stack.pop().ok_or(format!("</{name}> closes nothing"))?;
+                if open != name {
+                    return Err(format!("<{open}> closed by </{name}>"));
+                }
+            } else {
+                let name: String = tag
+                    .chars()
+                    .take_while(|c| !c.is_whitespace() && *c != '/')
+                    .collect();
+                if !tag.matches('"').count().is_multiple_of(2) {
+                    return Err(format!("unbalanced quotes in <{tag}>"));
+                }
+                elements += 1;
+                if !tag.ends_with('/') {
+                    stack.push(name);
+                }
+            }
+            rest = &rest[end + 1..];
+        }
+        check_text(rest)?;
+        if stack.is_empty() {
+            Ok(elements)
+        } else {
+            Err(format!("unclosed: {stack:?}"))
+        }
+    }
+
+    fn check_text(text: &str) -> Result<(), String> {
+        if text.contains('>') {
+            return Err(format!("a bare > in text: {text}"));
+        }
+        for (i, _) in text.match_indices('&') {
+            let entity = &text[i..];
+            if !["&amp;", "&lt;", "&gt;", "&quot;", "&#39;"]
+                .iter()
+                .any(|e| entity.starts_with(e))
+            {
+                return Err(format!("a bare & in text: {entity}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn sample_analysis(model: &str) -> (Analysis, Vec<Observation>) {
+        let mut v = Vec::new();
+        for (k, s) in Shape::ALL.iter().enumerate() {
+            for i in 0..8 {
+                for e in Encoding::ALL {
+                    let ok = [i < 6, i + k < 7, i % 3 == 0];
+                    v.push(Observation {
+                        experiment: "exp <1>".into(),
+                        model: model.into(),
+                        encoding: e,
+                        shape: *s,
+                        size: 5,
+                        seed: 0,
+                        sample: i,
+                        repeat: 0,
+                        outcomes: ok
+                            .map(|x| Some(if x { Outcome::Success } else { Outcome::Fail })),
+                        reasons: [None; 3],
+                        moves: Some(5),
+                        valid_moves: Some(5),
+                        shortest_path: Some(4),
+                        predicted: Some(ok[1].then_some(*s)),
+                        checks: None,
+                    });
+                }
+            }
+        }
+        (analyze(&v, &AnalysisOptions::default()), v)
+    }
+
+    #[test]
+    fn every_chart_is_well_formed_and_carries_a_title_and_test_id() {
+        let (a, _) = sample_analysis("qwen-plus");
+        let charts = standard_charts(&a);
+        assert_eq!(charts.len(), 5, "three bar charts, a line chart, a heatmap");
+        for c in charts {
+            let n = well_formed(&c.svg).unwrap_or_else(|e| panic!("{}: {e}", c.id));
+            assert!(n > 10, "{} draws something ({n} elements)", c.id);
+            assert!(c.svg.contains("<title>"), "{} has a title", c.id);
+            assert!(
+                c.svg.contains(&format!("data-testid=\"chart-{}\"", c.id)),
+                "{} test id",
+                c.id
+            );
+            assert!(c.svg.contains("aria-label="), "{} aria-label", c.id);
+        }
+    }
+
+    #[test]
+    fn hostile_labels_are_escaped_everywhere() {
+        let (a, v) = sample_analysis("<script>alert('x')</script>");
+        let csv = crate::core::analysis::observations_csv(&v);
+        let html = report_html(&a, "design <b>&</b>", &csv);
+        assert!(!html.contains("<script>"), "no live script tag");
+        assert!(
+            html.contains("&lt;script&gt;"),
+            "the label is shown escaped"
+        );
+        well_formed(&html).unwrap_or_else(|e| panic!("the report is not well-formed: {e}"));
+        let svg = bar_chart(
+            "x\"y",
+            "a \"quoted\" <title>",
+            &["<g>".into()],
+            &[BarSeries {
+                name: "&".into(),
+                values: vec![Some(Bar {
+                    value: 0.5,
+                    low: 0.2,
+                    high: 0.8,
+                    n: 4,
+                })],
+            }],
+        );
+        well_formed(&svg).unwrap_or_else(|e| panic!("the chart is not well-formed: {e}"));
+        assert!(
+            svg.contains("data-testid=\"chart-x-y\""),
+            "the id is made safe: {svg}"
+        );
+    }
+
+    #[test]
+    fn empty_data_gives_charts_that_say_so_and_a_report_that_opens() {
+        let a = analyze(&[], &AnalysisOptions::default());
+        for c in standard_charts(&a) {
+            well_formed(&c.svg).unwrap_or_else(|e| panic!("{}: {e}", c.id));
+            assert!(c.svg.contains("No data"), "{} says there is no data", c.id);
+        }
+        let html = report_html(&a, "", "");
+        well_formed(&html).unwrap_or_else(|e| panic!("{e}"));
+        for k in ["H1", "H2", "H3", "H4"] {
+            assert!(
+                html.contains(&format!(
+                    "data-testid=\"hypothesis-{k}\" data-verdict=\"insufficient\""
+                )),
+                "{k} is insufficient"
+            );
+        }
+    }
+
+    #[test]
+    fn the_report_is_self_contained_and_holds_the_data() {
+        let (a, v) = sample_analysis("qwen");
+        let csv = crate::core::analysis::observations_csv(&v);
+        let html = report_html(&a, "5x5, six shapes", &csv);
+        for outside in ["<script", "src=", "href=", "@import", "url(http"] {
+            assert!(!html.contains(outside), "no outside resource ({outside})");
+        }
+        assert!(
+            html.contains("<details>"),
+            "the data sits in a details element"
+        );
+        assert!(
+            html.contains("exp &lt;1&gt;,qwen,matrix,square"),
+            "the CSV rows are inside"
+        );
+        assert_eq!(html.matches("<svg").count(), 5, "five inline charts");
+    }
+
+    #[test]
+    fn bars_print_their_values_and_missing_ones_say_n_a() {
+        let svg = bar_chart(
+            "b",
+            "t",
+            &["a".into(), "b".into()],
+            &[BarSeries {
+                name: "s".into(),
+                values: vec![
+                    Some(Bar {
+                        value: 0.25,
+                        low: 0.1,
+                        high: 0.4,
+                        n: 8,
+                    }),
+                    None,
+                ],
+            }],
+        );
+        assert!(svg.contains(">25%<"), "the value is printed");
+        assert!(svg.contains(">n/a<"), "a missing value says n/a");
+    }
+
+    #[test]
+    fn the_heatmap_prints_every_count() {
+        let svg = heatmap(
+            "h",
+            "t",
+            "r",
+            "c",
+            &["x".into(), "y".into()],
+            &["p".into(), "q".into()],
+            &[vec![3, 1], vec![0, 7]],
+        );
+        for n in [">3<", ">1<", ">0<", ">7<"] {
+            assert!(svg.contains(n), "count {n} printed");
+        }
+        well_formed(&svg).unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -1,0 +1,305 @@
+//! `shapemaze report` end to end: the built binary over export folders written by the
+//! core's scripted player (transcripts, `trials.jsonl`) and over a results folder whose
+//! transcripts hold only the three closing lines.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use serde_json::Value;
+use shapemaze::core::record::{Placement, PlayerInfo, PlayerKind, TrialRecord};
+use shapemaze::core::verify::Outcome;
+use support::run::{path_str, shapemaze};
+use support::{write, write_export, TempDir, Written};
+
+/// Successes per phase over the written trials, as the core's own trials judged them.
+fn expected_successes(written: &Written) -> [usize; 3] {
+    let mut out = [0; 3];
+    for (_, t) in &written.trials {
+        for (i, o) in t.outcomes().iter().enumerate() {
+            if *o == Some(Outcome::Success) {
+                out[i] += 1;
+            }
+        }
+    }
+    out
+}
+
+fn pooled_all(json: &Value) -> &Value {
+    json["pooled"]
+        .as_array()
+        .and_then(|rows| {
+            rows.iter()
+                .find(|r| r["model"] == "all" && r["encoding"] == "all" && r["shape"] == "all")
+        })
+        .expect("a pooled row over everything")
+}
+
+#[test]
+fn the_json_report_has_the_contract_fields_and_the_right_counts() {
+    let dir = TempDir::new("report-json");
+    let written = write_export(dir.path(), "qwen-plus", 5, 3, 2, 0);
+    let run = shapemaze(&["report", path_str(dir.path()), "--format", "json"]);
+    assert_eq!(run.code, 0, "report ran: {}", run.stderr);
+    let json = run.json();
+    let groups = json["groups"].as_array().expect("groups is a list");
+    assert_eq!(groups.len(), 12, "one model x 2 encodings x 6 shapes");
+    for g in groups {
+        for field in ["model", "encoding", "shape", "trials"] {
+            assert!(!g[field].is_null(), "group field {field}: {g}");
+        }
+        for phase in ["solve", "recognize", "generate"] {
+            for field in ["successes", "rate", "ci_low", "ci_high"] {
+                assert!(g[phase][field].is_number(), "{phase}.{field}: {g}");
+            }
+        }
+        assert_eq!(
+            g["model"], "qwen-plus",
+            "the model comes from the folder name"
+        );
+        assert_eq!(g["trials"], 6, "3 mazes x 2 trials per group");
+    }
+    for key in ["H1", "H2", "H3", "H4"] {
+        let h = &json["hypotheses"][key];
+        let verdict = h["verdict"].as_str().expect("a verdict");
+        assert!(
+            ["supported", "not_supported", "insufficient"].contains(&verdict),
+            "{key}: {verdict}"
+        );
+        for field in ["test", "statistic", "p", "n"] {
+            assert!(h.get(field).is_some(), "{key} has {field}: {h}");
+        }
+    }
+    let all = pooled_all(&json);
+    let want = expected_successes(&written);
+    for (i, phase) in ["solve", "recognize", "generate"].iter().enumerate() {
+        assert_eq!(
+            all[phase]["successes"].as_u64(),
+            Some(want[i] as u64),
+            "{phase} successes over all trials"
+        );
+    }
+    assert_eq!(
+        json["rescored"], 72,
+        "every transcript re-scored from its replies"
+    );
+}
+
+#[test]
+fn the_text_report_shows_tables_and_every_verdict() {
+    let dir = TempDir::new("report-text");
+    write_export(dir.path(), "qwen", 5, 2, 1, 0);
+    let run = shapemaze(&["report", path_str(dir.path())]);
+    assert_eq!(run.code, 0, "report ran: {}", run.stderr);
+    for needle in [
+        "Hypotheses",
+        "H1 Matrix encoding",
+        "H2 ",
+        "H3 ",
+        "H4 ",
+        "qwen/matrix/square",
+        "Shape effects",
+        "Phase correlations",
+    ] {
+        assert!(
+            run.stdout.contains(needle),
+            "text mentions {needle}:\n{}",
+            run.stdout
+        );
+    }
+    assert!(
+        run.stdout.contains("Warning: "),
+        "a small sample carries a warning:\n{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_csv_report_has_a_header_and_one_row_per_group() {
+    let dir = TempDir::new("report-csv");
+    write_export(dir.path(), "qwen", 5, 2, 1, 0);
+    let run = shapemaze(&["report", path_str(dir.path()), "--format=csv"]);
+    assert_eq!(run.code, 0, "report ran: {}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("experiment,model,encoding,shape,trials"),
+        "header: {}",
+        lines[0]
+    );
+    let width = lines[0].split(',').count();
+    assert!(
+        lines.iter().all(|l| l.split(',').count() == width),
+        "every row has {width} columns"
+    );
+    let groups = lines
+        .iter()
+        .filter(|l| l.contains(",qwen,") && !l.contains(",all"))
+        .count();
+    assert_eq!(
+        groups, 12,
+        "12 model x encoding x shape rows:\n{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn the_html_report_is_one_self_contained_file() {
+    let dir = TempDir::new("report-html");
+    write_export(dir.path(), "qwen", 5, 2, 1, 0);
+    let out = dir.path().join("out/report.html");
+    let run = shapemaze(&["report", path_str(dir.path()), "--html", path_str(&out)]);
+    assert_eq!(run.code, 0, "report ran: {}", run.stderr);
+    let html = std::fs::read_to_string(&out).expect("the report file was written");
+    assert!(html.starts_with("<!DOCTYPE html>"), "an HTML document");
+    for key in ["H1", "H2", "H3", "H4"] {
+        assert!(
+            html.contains(&format!("data-testid=\"hypothesis-{key}\" data-verdict=\"")),
+            "{key} verdict in the file"
+        );
+    }
+    assert!(html.matches("<svg").count() >= 5, "inline charts");
+    assert!(!html.contains("<script"), "no script");
+    assert!(!html.contains("src=\""), "nothing loaded from outside");
+    assert!(html.contains("<details>"), "the data is inside");
+    assert!(
+        run.stderr.contains("wrote the HTML report"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_results_folder_of_closing_lines_only_is_counted_from_those_lines() {
+    let dir = TempDir::new("report-closing");
+    // The design's own layout: {encoding}_qwen_results/5x5/{shape}/5x5_{shape}_{i}.npy/{k}.txt.
+    let mut solved = 0;
+    for enc in ["matrix", "coord_list"] {
+        for shape in ["square", "spiral"] {
+            for i in 0..6 {
+                let ok = i % 3 != 0;
+                solved += usize::from(ok);
+                let text = format!(
+                    "SOLVE: {}\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n",
+                    if ok { "SUCCESS" } else { "FAIL" }
+                );
+                let rel = format!("{enc}_qwen_results/5x5/{shape}/5x5_{shape}_{i}.npy/0.txt");
+                write(&dir.path().join(rel), text.as_bytes());
+            }
+        }
+    }
+    let run = shapemaze(&["report", path_str(dir.path()), "--format", "json"]);
+    assert_eq!(run.code, 0, "report ran: {}", run.stderr);
+    let json = run.json();
+    assert_eq!(
+        json["closing_lines_only"], 24,
+        "every file counted from its lines"
+    );
+    assert_eq!(json["source"], "transcripts", "no trials.jsonl here");
+    let all = pooled_all(&json);
+    assert_eq!(
+        all["solve"]["successes"], solved,
+        "solve successes from the lines"
+    );
+    assert_eq!(all["generate"]["successes"], 0, "no generation succeeded");
+    assert_eq!(
+        json["groups"][0]["model"], "qwen",
+        "the design's folder names the model qwen"
+    );
+    assert_eq!(
+        json["hypotheses"]["H1"]["n"], 12,
+        "matrix and coordinate-list trials of the same maze pair up"
+    );
+}
+
+#[test]
+fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
+    let dir = TempDir::new("report-jsonl");
+    let written = write_export(&dir.path().join("scratch"), "oracle", 5, 2, 1, 0);
+    let lines: Vec<String> = written
+        .trials
+        .iter()
+        .enumerate()
+        .map(|(i, (_, t))| {
+            TrialRecord::of(
+                t,
+                PlayerInfo {
+                    kind: PlayerKind::Scripted,
+                    model: "qwen-max".into(),
+                    endpoint: None,
+                    system_prompt: None,
+                },
+                Placement {
+                    seed: 0,
+                    sample: i / 2,
+                    repeat: 0,
+                },
+                None,
+                None,
+            )
+            .to_json()
+        })
+        .collect();
+    write(
+        &dir.path().join("trials.jsonl"),
+        format!("{}\nnot json\n", lines.join("\n")).as_bytes(),
+    );
+    let run = shapemaze(&["report", path_str(dir.path()), "--format", "json"]);
+    assert_eq!(run.code, 0, "report ran: {}", run.stderr);
+    let json = run.json();
+    assert_eq!(json["source"], "trials.jsonl", "the records are read first");
+    assert_eq!(json["trials"], 24, "every record counted");
+    assert_eq!(
+        json["skipped"][0]["file"], "trials.jsonl:25",
+        "the bad line is named"
+    );
+    let confusion = &json["confusion"][0];
+    let total: u64 = confusion["counts"]
+        .as_array()
+        .expect("counts")
+        .iter()
+        .flat_map(|r| r.as_array().expect("a row").iter())
+        .filter_map(Value::as_u64)
+        .sum();
+    assert_eq!(total, 24, "every recognition is in the confusion matrix");
+    let detail = json["details"]
+        .as_array()
+        .and_then(|d| {
+            d.iter()
+                .find(|d| d["model"] == "all" && d["shape"] == "all")
+        })
+        .expect("a pooled detail row");
+    assert_eq!(detail["detailed"], 24, "moves known for every record");
+    assert!(
+        detail["generation"]["all_four"]["n"].as_u64().unwrap_or(0) > 0,
+        "generation checks counted: {detail}"
+    );
+}
+
+#[test]
+fn bad_arguments_and_unreadable_folders_exit_with_2() {
+    let dir = TempDir::new("report-bad");
+    shapemaze(&["report"]).assert_usage_error("needs a folder", "no folder");
+    shapemaze(&["report", path_str(&dir.path().join("missing"))])
+        .assert_usage_error("cannot read", "a missing folder");
+    shapemaze(&["report", path_str(dir.path()), "--format", "xml"])
+        .assert_usage_error("unknown format", "a bad format");
+    shapemaze(&["report", path_str(dir.path()), "--order", "solo"])
+        .assert_usage_error("--order", "one model is no order");
+    let help = shapemaze(&["report", "--help"]);
+    assert_eq!(help.code, 0, "help exits 0");
+    assert!(help.stdout.contains("Example:"), "help has an example");
+    let top = shapemaze(&["--help"]);
+    assert!(top.stdout.contains("report"), "the top help lists report");
+}
+
+#[test]
+fn an_empty_folder_reports_insufficient_data_without_failing() {
+    let dir = TempDir::new("report-empty");
+    let run = shapemaze(&["report", path_str(dir.path()), "--format", "json"]);
+    assert_eq!(run.code, 0, "an empty folder still runs: {}", run.stderr);
+    let json = run.json();
+    assert_eq!(json["trials"], 0, "no trials");
+    assert_eq!(
+        json["hypotheses"]["H1"]["verdict"], "insufficient",
+        "nothing to test"
+    );
+}
