@@ -2,15 +2,32 @@
 # The speed and size budgets, measured (never asserted in tests):
 #   core: six 30-maze 5x5 sets generated and verified from nothing ... < 50 ms
 #   CLI:  verify one reply, whole process < 10 ms; score 1,080 transcripts < 1 s
+#   client: the endpoint client's own work per call ................ < 5 ms
+#   report: the analysis of 1,080 trials ........................... < 1 s
+#   browser: an oracle trial on /model, click to rendered verdicts .. < 50 ms
 #   web:  release build wasm + js + css gzipped ..................... <= 250 KB
-# Usage: scripts/bench.sh   (run `make build-release` first for the size figure)
+# Usage: scripts/bench.sh   (run `make build-release` first for the size and browser figures)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$HOME/.cargo/bin:$PATH"
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 for profile in bench-native release; do
   cargo build --quiet --profile "$profile" --example bench_core
   printf '[%s] ' "$profile"
   "target/$profile/examples/bench_core" 50
 done
+cargo run --quiet --profile bench-native --example bench_client 2000
+cargo run --quiet --profile bench-native --example bench_report
 scripts/bench-cli.sh
-if ls dist/*.wasm >/dev/null 2>&1; then scripts/size.sh; else echo "size: no dist/ (run make build-release)"; fi
+if ls dist/*.wasm >/dev/null 2>&1; then
+  scripts/size.sh
+  port=8097
+  node scripts/serve-dist.mjs "$port" dist > target/bench-server.log 2>&1 &
+  server=$!
+  node tests/mock-endpoint/server.mjs $((port + 1)) > target/bench-mock.log 2>&1 &
+  mock=$!
+  trap 'kill $server $mock 2>/dev/null || true' EXIT
+  sleep 1
+  node scripts/bench-browser.mjs "http://127.0.0.1:$port" "http://127.0.0.1:$((port + 1))" 10
+else
+  echo "size and browser: no dist/ (run make build-release)"
+fi
