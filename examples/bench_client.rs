@@ -17,7 +17,10 @@ use shapemaze::core::trial::{Trial, TrialSetup};
 use std::time::Instant;
 
 fn main() -> Result<(), String> {
-    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2000);
     let lib = TemplateLibrary::new(5);
     let maze = generate_one(Shape::Spiral, 0, 0, &lib).map_err(|e| e.to_string())?;
     let mut trial = Trial::start(TrialSetup::new(Shape::Spiral, Encoding::CoordList, maze));
@@ -26,7 +29,12 @@ fn main() -> Result<(), String> {
     let messages: Vec<ChatMessage> = trial.messages()[..trial.messages().len() - 1]
         .iter()
         .map(|m| ChatMessage {
-            role: if m.role == Role::User { "user" } else { "assistant" }.into(),
+            role: if m.role == Role::User {
+                "user"
+            } else {
+                "assistant"
+            }
+            .into(),
             content: m.content.clone(),
         })
         .collect();
@@ -63,7 +71,13 @@ fn main() -> Result<(), String> {
             };
             let transport = ScriptedTransport::new(vec![answer]);
             let t0 = Instant::now();
-            let out = block_on(complete(&transport, &settings, "sk-bench", &messages, &mut |_| {}));
+            let out = block_on(complete(
+                &transport,
+                &settings,
+                "sk-bench",
+                &messages,
+                &mut |_| {},
+            ));
             times.push(t0.elapsed().as_secs_f64() * 1e6);
             if out.map(|r| r.content) != Ok(reply.to_string()) {
                 return Err(format!("{label}: the reply did not read back"));

@@ -31,22 +31,7 @@ const WIDTH: f64 = 960.0;
 /// Text size of labels and values.
 const FONT: f64 = 16.0;
 
-/// Escapes text for XML and HTML (`&`, `<`, `>`, `"`, `'`).
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use super::html::escape;
 
 /// An id made safe for attributes: lower-case letters, digits and `-`.
 fn slug(s: &str) -> String {

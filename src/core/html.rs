@@ -8,7 +8,9 @@ use super::transcript::{Message, Role};
 use super::verify::{Outcome, Verdict};
 use std::fmt::Write;
 
-/// `text` with `& < > " '` escaped, safe inside elements and quoted attributes.
+/// `text` with `& < > " '` escaped, safe inside elements and quoted attributes of HTML and
+/// XML (SVG); control characters other than tab and line breaks, which XML refuses,
+/// become spaces.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
     for c in text.chars() {
@@ -18,6 +20,7 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push(' '),
             c => out.push(c),
         }
     }
