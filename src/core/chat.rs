@@ -55,6 +55,10 @@ pub enum Preset {
     /// A local LM Studio server.
     #[serde(rename = "lmstudio")]
     LmStudio,
+    /// The upstreams of the `shapemaze serve` that serves this page: its proxy adds the
+    /// key on the server, so the page never holds one.
+    #[serde(rename = "this-server")]
+    ThisServer,
     /// Any other OpenAI-compatible endpoint.
     #[serde(rename = "custom")]
     Custom,
@@ -62,7 +66,7 @@ pub enum Preset {
 
 impl Preset {
     /// Every preset, in the order a settings form lists them.
-    pub const ALL: [Preset; 10] = [
+    pub const ALL: [Preset; 11] = [
         Preset::DashScopeIntl,
         Preset::DashScopeCn,
         Preset::DashScopeUs,
@@ -72,6 +76,7 @@ impl Preset {
         Preset::Vllm,
         Preset::LlamaCpp,
         Preset::LmStudio,
+        Preset::ThisServer,
         Preset::Custom,
     ];
 
@@ -87,6 +92,7 @@ impl Preset {
             Preset::Vllm => "vllm",
             Preset::LlamaCpp => "llamacpp",
             Preset::LmStudio => "lmstudio",
+            Preset::ThisServer => "this-server",
             Preset::Custom => "custom",
         }
     }
@@ -103,6 +109,7 @@ impl Preset {
             Preset::Vllm => "vLLM",
             Preset::LlamaCpp => "llama.cpp server",
             Preset::LmStudio => "LM Studio",
+            Preset::ThisServer => "this server (shapemaze serve)",
             Preset::Custom => "custom endpoint",
         }
     }
@@ -151,6 +158,7 @@ impl Preset {
             Preset::Vllm => "http://localhost:8000/v1",
             Preset::LlamaCpp => "http://localhost:8080/v1",
             Preset::LmStudio => "http://localhost:1234/v1",
+            Preset::ThisServer => "/proxy/dashscope",
             Preset::Custom => "",
         }
     }
@@ -175,6 +183,7 @@ impl Preset {
             Preset::Vllm => "Qwen/Qwen2.5-7B-Instruct",
             Preset::LlamaCpp => "qwen2.5-7b-instruct",
             Preset::LmStudio => "qwen2.5-7b-instruct",
+            Preset::ThisServer => "qwen-plus",
             Preset::Custom => "",
         }
     }
@@ -191,6 +200,7 @@ impl Preset {
             | Preset::Vllm
             | Preset::LlamaCpp
             | Preset::LmStudio
+            | Preset::ThisServer
             | Preset::Custom => false,
         }
     }
@@ -200,7 +210,7 @@ impl Preset {
     pub fn browser_note(self) -> &'static str {
         match self {
             Preset::DashScopeIntl | Preset::DashScopeCn | Preset::DashScopeUs => {
-                "DashScope refuses requests from web pages, so it works only through the same-origin proxy of `make serve` (the preset's /proxy/... base URL)."
+                "DashScope refuses requests from web pages, so it works only through a same-origin proxy: `make serve`'s, or `shapemaze serve --upstream dashscope-intl=...` (the preset's /proxy/... base URL)."
             }
             Preset::OpenRouter => "OpenRouter answers web pages served from anywhere; only an API key is needed.",
             Preset::OpenAi => "OpenAI answers web pages served from anywhere; only an API key is needed.",
@@ -210,6 +220,7 @@ impl Preset {
             Preset::Vllm => "vLLM's server allows all origins by default, so it works from a page served anywhere (unless started with a narrower --allowed-origins).",
             Preset::LlamaCpp => "llama.cpp's server allows all origins by default, so it works from a page served anywhere.",
             Preset::LmStudio => "LM Studio refuses web pages until you turn on 'Enable CORS' in its Developer tab (server settings).",
+            Preset::ThisServer => "For a page served by `shapemaze serve`: its proxy adds the key on the server, so leave the key empty; the base URL is /proxy/NAME for the upstream NAME it was started with (GET /proxy lists them).",
             Preset::Custom => "Works from a page only if the server sends Access-Control-Allow-Origin for the page's origin (and allows the Authorization and Content-Type headers), or through a same-origin proxy.",
         }
     }
@@ -235,6 +246,9 @@ impl Preset {
             }
             Preset::LmStudio => {
                 "In LM Studio's Developer tab, start the server (port 1234) and turn on 'Enable CORS'."
+            }
+            Preset::ThisServer => {
+                "Check that this page is served by `shapemaze serve` and that it has an upstream of that name (GET /proxy lists them)."
             }
             Preset::Custom => {
                 "The server must send Access-Control-Allow-Origin for this page's origin and allow the Authorization and Content-Type headers, or be reached through a same-origin proxy."
