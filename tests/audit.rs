@@ -213,3 +213,79 @@ fn our_own_folders_keep_the_strict_report_when_the_flag_is_absent() {
         "our marked transcripts are not original ones and are listed:\n{audited}"
     );
 }
+
+/// A human result file of the original page on `5x5_square_1.npy`.
+fn human_file(participant: &str, moves: &[&str], complete: bool, chosen: &str) -> String {
+    serde_json::json!({
+        "participant_id": participant,
+        "maze_file": "5x5_square_1.npy",
+        "maze_type": {"size": "5x5", "shape": "square"},
+        "moves": moves,
+        "total_moves": moves.len(),
+        "completion_time": 20.0,
+        "timestamp": 1_700_000_000,
+        "maze_complete": complete,
+        "failed": !complete,
+        "phase": "done",
+        "recognized_shape": chosen,
+        "recognition_correct": chosen == "square",
+        "generation_result": {
+            "valid": true,
+            "shape": "square",
+            "generated_shape": [[0,0],[0,1],[0,2],[1,0],[1,2],[2,0],[2,1],[2,2]],
+            "start_position": [0, 0],
+            "end_position": [2, 2],
+            "feedback": "ok",
+            "path_ratio": 1.0
+        },
+        "generation_method": "click",
+        "generation_coordinates": []
+    })
+    .to_string()
+}
+
+#[test]
+fn human_result_files_are_scored_beside_the_models_and_repeats_are_flagged() {
+    use shapemaze::core::encoding::Encoding;
+    use shapemaze::core::npy;
+    let dir = TempDir::new("human-runs");
+    let grid = Encoding::Matrix
+        .parse_grid(SQUARE, 0, 0)
+        .expect("the fixture maze reads");
+    write(
+        &dir.path()
+            .join("experiment_mazes/5x5/square/5x5_square_1.npy"),
+        &npy::write(&grid),
+    );
+    write(
+        &dir.path().join("p01/p01_5x5_square_1700000000.json"),
+        human_file("p01", &["right"], true, "square").as_bytes(),
+    );
+    write(
+        &dir.path().join("p01/p01_5x5_square_1700000500.json"),
+        human_file("p01", &["down", "up-right"], true, "square").as_bytes(),
+    );
+    let report = score(dir.path(), &["--format", "json"]).json();
+    assert_eq!(
+        report["scoring"], "all",
+        "a folder of human files is audited"
+    );
+    let first = trial(&report, "1700000000");
+    assert_eq!(first["model"], "human", "humans form their own group");
+    assert_eq!(first["duplicate"], true, "the same maze twice: flagged");
+    assert_eq!(first["strict"]["solve"], "success", "{first}");
+    let second = trial(&report, "1700000500");
+    assert_eq!(second["duplicate"], true, "both files kept and flagged");
+    assert_eq!(second["original"]["solve"], "success", "the page took it");
+    assert_eq!(second["strict"]["solve"], "fail", "a diagonal on a square");
+    assert_eq!(
+        second["causes"],
+        serde_json::json!(["diagonal_on_four_direction_shape"]),
+        "{second}"
+    );
+    let text = score(dir.path(), &[]).stdout;
+    assert!(
+        text.contains("played twice (all kept): 2"),
+        "repeats listed:\n{text}"
+    );
+}

@@ -6,8 +6,12 @@
 use super::score::{display, Skipped};
 use super::{CliError, Io};
 use crate::core::encoding::Encoding;
+use crate::core::grid::Maze;
 use crate::core::layout::ExportPath;
-use crate::core::original::{self, audit, AuditCache, Cause, Difference, Mark, Marks};
+use crate::core::npy;
+use crate::core::original::{
+    self, audit, audit_human, parse_human, AuditCache, Cause, Difference, Mark, Marks,
+};
 use crate::core::rescore::Hints;
 use crate::core::shape::Shape;
 use crate::core::transcript::{ASSISTANT_MARKER, USER_MARKER};
@@ -136,6 +140,8 @@ struct TrialRow {
     causes: Vec<Cause>,
     differences: Vec<Difference>,
     diverged_at: Option<usize>,
+    human: bool,
+    duplicate: bool,
 }
 
 /// One scorer's counts for one phase.
@@ -270,8 +276,11 @@ pub(super) fn run(
             causes: a.causes.iter().map(|d| d.cause).collect(),
             differences: a.causes.clone(),
             diverged_at: a.diverged_at,
+            human: false,
+            duplicate: false,
         });
     }
+    humans(root, &mut cache, &mut trials, &mut skipped);
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
     let mut groups: BTreeMap<String, GroupRow> = BTreeMap::new();
     let mut causes: BTreeMap<(String, usize, Cause), usize> = BTreeMap::new();
@@ -283,7 +292,8 @@ pub(super) fn run(
         let key = format!(
             "{} {} {}",
             t.model,
-            t.encoding.map_or("vision", Encoding::name),
+            t.encoding
+                .map_or(if t.human { "page" } else { "vision" }, Encoding::name),
             t.shape.map_or("unknown", Shape::name)
         );
         all.add(t);
@@ -325,6 +335,118 @@ pub(super) fn run(
         io.json_line(&report)
     } else {
         io.out(&render_text(&report, scoring))
+    }
+}
+
+/// Every `*.json` below `root` outside `experiment_mazes/`, sorted.
+fn json_files(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                if entry.file_name() != "experiment_mazes" {
+                    pending.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "json") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Whether `root` holds human result files of the original page.
+pub fn has_human_files(root: &Path) -> bool {
+    json_files(root).iter().any(|f| {
+        std::fs::read_to_string(f)
+            .ok()
+            .and_then(|t| parse_human(&t).ok())
+            .is_some_and(|h| !h.participant_id.is_empty() && !h.maze_file.is_empty())
+    })
+}
+
+/// The maze a human file names: `experiment_mazes/{R}x{C}/{shape}/{maze_file}` under
+/// `root`; with its shape.
+fn human_maze(root: &Path, maze_file: &str) -> Result<(Shape, Maze), String> {
+    let stem = maze_file.trim_end_matches(".npy");
+    let mut parts = stem.splitn(3, '_');
+    let (Some(size), Some(shape)) = (parts.next(), parts.next()) else {
+        return Err(format!(
+            "maze_file '{maze_file}' is not {{R}}x{{C}}_{{shape}}_{{i}}.npy"
+        ));
+    };
+    let shape = Shape::parse(shape)?;
+    let path = root
+        .join("experiment_mazes")
+        .join(size)
+        .join(shape.name())
+        .join(maze_file);
+    let bytes = std::fs::read(&path).map_err(|e| format!("its maze {}: {e}", path.display()))?;
+    let grid = npy::read(&bytes).map_err(|e| format!("its maze {maze_file}: {e}"))?;
+    let maze = Maze::from_grid(grid).map_err(|e| format!("its maze {maze_file}: {e}"))?;
+    Ok((shape, maze))
+}
+
+/// Human result files of the original page, one trial each (model `human`); two files
+/// for the same participant and maze are both kept and flagged `duplicate`.
+fn humans(
+    root: &Path,
+    cache: &mut AuditCache,
+    trials: &mut Vec<TrialRow>,
+    skipped: &mut Vec<Skipped>,
+) {
+    let mut seen: BTreeMap<(String, String), Vec<usize>> = BTreeMap::new();
+    for path in json_files(root) {
+        let file = display(root, &path);
+        let Some(h) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| parse_human(&t).ok())
+            .filter(|h| !h.participant_id.is_empty() && !h.maze_file.is_empty())
+        else {
+            continue;
+        };
+        let (shape, maze) = match human_maze(root, &h.maze_file) {
+            Ok(m) => m,
+            Err(why) => {
+                skipped.push(Skipped {
+                    file,
+                    why: format!("human result file without its maze: {why}"),
+                });
+                continue;
+            }
+        };
+        let a = audit_human(&h, shape, &maze, cache);
+        seen.entry((h.participant_id.clone(), h.maze_file.clone()))
+            .or_default()
+            .push(trials.len());
+        trials.push(TrialRow {
+            file,
+            model: "human".into(),
+            encoding: None,
+            shape: Some(shape),
+            size: a.size,
+            api_error: false,
+            vision: false,
+            recorded: a.recorded,
+            strict: a.strict,
+            original: a.original,
+            causes: a.causes.iter().map(|d| d.cause).collect(),
+            differences: a.causes,
+            diverged_at: None,
+            human: true,
+            duplicate: false,
+        });
+    }
+    for rows in seen.values().filter(|r| r.len() > 1) {
+        for &i in rows {
+            trials[i].duplicate = true;
+        }
     }
 }
 
@@ -400,6 +522,17 @@ fn render_text(r: &AuditReport<'_>, scoring: Scoring) -> String {
             c.cause.name(),
             c.count
         );
+    }
+    let duplicates: Vec<&TrialRow> = r.trials.iter().filter(|t| t.duplicate).collect();
+    if !duplicates.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nHuman files for a participant's maze played twice (all kept): {}",
+            duplicates.len()
+        );
+        for t in duplicates {
+            let _ = writeln!(out, "  {}", t.file);
+        }
     }
     if !r.skipped_files.is_empty() {
         let _ = writeln!(out, "\nSkipped: {}", r.skipped_files.len());

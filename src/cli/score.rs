@@ -141,7 +141,11 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         .map_err(|e| CliError::usage(format!("cannot read {dir}: {e}")))?;
     let scoring = match scoring {
         Some(s) => s,
-        None if audit::is_original_folder(&files) => Scoring::All,
+        None if audit::is_original_folder(&files)
+            || (files.is_empty() && audit::has_human_files(root)) =>
+        {
+            Scoring::All
+        }
         None => Scoring::Strict,
     };
     if scoring != Scoring::Strict {
