@@ -10,8 +10,8 @@ use shapemaze::core::encoding::{CoordStyle, Encoding};
 use shapemaze::core::generate::generate_set;
 use shapemaze::core::grid::{Maze, Movement};
 use shapemaze::core::original::{
-    audit, original_move, AuditCache, Mark, COMBINED_LAST, COMBINED_START, FIRST_PROMPT_START,
-    MAZE_INTRO, NEXT_MOVE, UPDATE_INTRO,
+    audit, original_move, AuditCache, Mark, OriginalFamily, COMBINED_LAST, COMBINED_START,
+    FIRST_PROMPT_START, MAZE_INTRO, NEXT_MOVE, UPDATE_INTRO,
 };
 use shapemaze::core::rescore::Hints;
 use shapemaze::core::shape::Shape;
@@ -97,8 +97,24 @@ fn main() -> Result<(), String> {
             sets.push((size, shape, set));
         }
     }
+    let mut outside = Vec::new();
+    for (size, shape, set) in &sets {
+        let family = OriginalFamily::new(*shape, *size, *size);
+        let out = set.iter().filter(|m| !family.contains(m.grid())).count();
+        if out > 0 {
+            outside.push(format!("{size}x{size} {shape}: {out}/{}", set.len()));
+        }
+    }
+    println!(
+        "generated mazes whose corridor is outside the original families: {}",
+        if outside.is_empty() {
+            "none".to_string()
+        } else {
+            outside.join(", ")
+        }
+    );
     let started = Instant::now();
-    let mut files: Vec<(PathBuf, Hints)> = Vec::with_capacity(n);
+    let mut files: Vec<(PathBuf, Hints, usize)> = Vec::with_capacity(n);
     for i in 0..n {
         let (size, shape, set) = &sets[i % sets.len()];
         let e = Encoding::ALL[(i / sets.len()) % 2];
@@ -121,6 +137,7 @@ fn main() -> Result<(), String> {
                 shape: Some(*shape),
                 size: Some((*size, *size)),
             },
+            i,
         ));
     }
     println!(
@@ -130,9 +147,16 @@ fn main() -> Result<(), String> {
     let started = Instant::now();
     let mut cache = AuditCache::new();
     let (mut differing, mut diverged, mut reproduced) = (0usize, 0usize, 0usize);
-    for (path, hints) in &files {
+    let mut by_cause: std::collections::BTreeMap<(usize, &'static str, &'static str), usize> =
+        std::collections::BTreeMap::new();
+    for (path, hints, variant) in &files {
         let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
         let a = audit(&text, hints, &mut cache);
+        for d in &a.causes {
+            *by_cause
+                .entry((variant % 7, d.phase.name(), d.cause.name()))
+                .or_default() += 1;
+        }
         differing += usize::from(!a.causes.is_empty());
         diverged += usize::from(a.strict.solve == Some(Mark::Diverged));
         reproduced += usize::from(a.original.solve == a.recorded.solve);
@@ -142,6 +166,9 @@ fn main() -> Result<(), String> {
         "read and scored {n} transcripts three ways in {secs:.2} s ({:.1} us each): {differing} with a strict/original difference, {diverged} diverged, original solve = recorded solve in {reproduced}",
         secs * 1e6 / n as f64
     );
+    for ((variant, phase, cause), count) in &by_cause {
+        println!("  variant {variant}, {phase}, {cause}: {count}");
+    }
     let _ = std::fs::remove_dir_all(&root);
     if secs >= 10.0 {
         return Err(format!("budget missed: {secs:.2} s >= 10 s"));

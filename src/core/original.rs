@@ -193,13 +193,16 @@ pub enum Cause {
     NoveltyAfterSolving,
     /// A correct maze written with other spacing or decoration than the original renderer.
     OtherSpacing,
+    /// A maze written verbatim whose corridor is one of today's templates of the shape but
+    /// not one of the original families (or the reverse).
+    TemplateOutsideOriginalFamilies,
     /// Any other difference.
     Other,
 }
 
 impl Cause {
     /// Every cause.
-    pub const ALL: [Cause; 11] = [
+    pub const ALL: [Cause; 12] = [
         Cause::ApiErrorCountedAsFailure,
         Cause::DiagonalOnFourDirectionShape,
         Cause::DifferentCoordinateRead,
@@ -210,6 +213,7 @@ impl Cause {
         Cause::OriginalQuotedBack,
         Cause::NoveltyAfterSolving,
         Cause::OtherSpacing,
+        Cause::TemplateOutsideOriginalFamilies,
         Cause::Other,
     ];
 
@@ -226,6 +230,7 @@ impl Cause {
             Cause::OriginalQuotedBack => "original_quoted_back",
             Cause::NoveltyAfterSolving => "novelty_after_solving",
             Cause::OtherSpacing => "other_spacing",
+            Cause::TemplateOutsideOriginalFamilies => "template_outside_original_families",
             Cause::Other => "other",
         }
     }
@@ -830,6 +835,12 @@ pub fn audit_parsed(t: &OriginalTranscript, hints: &Hints, cache: &mut AuditCach
     if orig_rec != strict_rec {
         let cause = if strict_rec {
             Cause::WordOutsideOriginalList
+        } else if super::verify::mentions(reply)
+            .iter()
+            .any(|m| m.shape == shape)
+        {
+            // Strict saw the shape named, and read it as negated, hedged or not the answer.
+            Cause::NegatedOrHedgedMention
         } else if mentions.iter().all(|(_, w)| w.len() == 1) {
             let in_size = mentions
                 .iter()
@@ -859,10 +870,17 @@ pub fn audit_parsed(t: &OriginalTranscript, hints: &Hints, cache: &mut AuditCach
                 .iter()
                 .any(|m| m == g)
         };
+        let verbatim_outside = || {
+            verbatim_mazes(reply, encoding, maze0.rows(), maze0.cols())
+                .iter()
+                .any(|m| !family.contains(m))
+        };
         let cause = if orig_gen && quoted(maze0.grid()) {
             Cause::OriginalQuotedBack
         } else if strict_gen && quoted(after.grid()) {
             Cause::NoveltyAfterSolving
+        } else if strict_gen && verbatim_outside() {
+            Cause::TemplateOutsideOriginalFamilies
         } else if strict_gen {
             Cause::OtherSpacing
         } else {
@@ -1181,6 +1199,32 @@ mod tests {
         let a = audited(&text, Shape::Square, Encoding::Matrix);
         assert_eq!(a.strict, marks(["SUCCESS", "SUCCESS", "SUCCESS"]), "{a:?}");
         assert_eq!(causes(&a), vec![(Phase::Generate, Cause::OtherSpacing)]);
+    }
+
+    #[test]
+    fn a_maze_of_todays_templates_outside_the_original_families_passes_strict_only() {
+        let library = crate::core::templates::TemplateLibrary::new(5);
+        let family = OriginalFamily::new(Shape::C, 5, 5);
+        let c = crate::core::generate::generate_set(Shape::C, 5, 7, &library)
+            .expect("C mazes generate")
+            .into_iter()
+            .find(|m| !family.contains(m.grid()))
+            .expect("today's C templates include one the original families lack");
+        let text = original_file(
+            SQUARE,
+            Encoding::Matrix,
+            Shape::C,
+            &["(0, 1)", "(0, 2)"],
+            false,
+            &format!("A C:\n{}", Encoding::Matrix.render(c.grid())),
+            ["SUCCESS", "SUCCESS", "FAIL"],
+        );
+        let a = audited(&text, Shape::C, Encoding::Matrix);
+        assert_eq!(a.strict.generate, Some(Mark::Success), "{a:?}");
+        assert_eq!(
+            causes(&a),
+            vec![(Phase::Generate, Cause::TemplateOutsideOriginalFamilies)]
+        );
     }
 
     #[test]
