@@ -4,7 +4,8 @@
 //! both encodings; clean solves, diagonal moves, mazes quoted back, hedged mentions,
 //! mazes with other spacing, API failures) under a temporary folder, then times reading
 //! every file and scoring it recorded, strict and original. `cargo run --profile
-//! bench-native --example bench_audit [N]`.
+//! bench-native --example bench_audit [N] [--keep]` (`--keep` leaves the folder
+//! for timing `shapemaze score` on it).
 
 use shapemaze::core::encoding::{CoordStyle, Encoding};
 use shapemaze::core::generate::generate_set;
@@ -169,7 +170,11 @@ fn main() -> Result<(), String> {
     for ((variant, phase, cause), count) in &by_cause {
         println!("  variant {variant}, {phase}, {cause}: {count}");
     }
-    let _ = std::fs::remove_dir_all(&root);
+    if std::env::args().nth(2).as_deref() == Some("--keep") {
+        println!("kept under {}", root.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&root);
+    }
     if secs >= 10.0 {
         return Err(format!("budget missed: {secs:.2} s >= 10 s"));
     }
