@@ -207,11 +207,29 @@ fn our_own_folders_keep_the_strict_report_when_the_flag_is_absent() {
         plain.starts_with("Scored "),
         "today's report, unchanged:\n{plain}"
     );
-    let audited = score(dir.path(), &["--scoring", "all"]).stdout;
-    assert!(
-        audited.contains("Skipped: "),
-        "our marked transcripts are not original ones and are listed:\n{audited}"
+    let strict = score(dir.path(), &["--format", "json"]).json();
+    let audited = score(dir.path(), &["--scoring", "all", "--format", "json"]).json();
+    let rows = audited["trials"].as_array().expect("trials");
+    assert_eq!(
+        rows.len(),
+        strict["trials"].as_array().map_or(0, Vec::len),
+        "our own runs are scored the original way too: {audited}"
     );
+    for row in rows {
+        let ours = trial(&strict, row["file"].as_str().unwrap_or("?"));
+        for (i, phase) in ["solve", "recognize", "generate"].iter().enumerate() {
+            assert_eq!(
+                row["strict"][phase], ours["phases"][i]["recomputed"],
+                "the audit's strict {phase} is today's verdict for {}",
+                row["file"]
+            );
+            assert!(
+                !row["original"][phase].is_null() || ours["phases"][i]["recomputed"].is_null(),
+                "the original {phase} is scored for {}",
+                row["file"]
+            );
+        }
+    }
 }
 
 /// A human result file of the original page on `5x5_square_1.npy`.

@@ -14,6 +14,7 @@ use crate::core::original::{
 };
 use crate::core::rescore::Hints;
 use crate::core::shape::Shape;
+use crate::core::tally::UNKNOWN;
 use crate::core::transcript::{ASSISTANT_MARKER, USER_MARKER};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -243,7 +244,8 @@ pub(super) fn run(
             }
         };
         let place = place(&file);
-        if place.is_none() || !looks_original(&text) {
+        let own = marked(&text);
+        if !own && (place.is_none() || !looks_original(&text)) {
             let why = if place.is_none() {
                 "stray file beside the shape folders (not in the results layout)"
             } else {
@@ -255,13 +257,25 @@ pub(super) fn run(
             });
             continue;
         }
-        let Some(place) = place else { continue };
+        let place = place.unwrap_or(Place {
+            model: UNKNOWN.into(),
+            encoding: None,
+            shape: None,
+            size: None,
+        });
         let hints = Hints {
             encoding: place.encoding,
             shape: place.shape,
             size: place.size,
         };
-        let a = audit(&text, &hints, &mut cache);
+        let a = if own {
+            match original::from_marked(&text, hints.encoding) {
+                Some(t) => original::audit_parsed(&t, &hints, &mut cache),
+                None => continue,
+            }
+        } else {
+            audit(&text, &hints, &mut cache)
+        };
         trials.push(TrialRow {
             file,
             model: place.model,

@@ -271,6 +271,10 @@ pub struct OriginalTranscript {
     pub steps: Vec<Step>,
     /// The reply to the combined recognition and generation prompt.
     pub combined_reply: Option<String>,
+    /// The reply to a separate recognition prompt (Shapemaze's stepwise runs).
+    pub recognize_reply: Option<String>,
+    /// The reply to a separate generation prompt (Shapemaze's stepwise runs).
+    pub generate_reply: Option<String>,
 }
 
 fn verdict_line(line: &str) -> Option<(usize, Outcome)> {
@@ -450,6 +454,55 @@ pub fn parse(text: &str) -> OriginalTranscript {
         t.combined_reply = Some(reply[..end].trim().to_string());
     }
     t
+}
+
+/// Reads one of Shapemaze's own transcripts (with `### user` / `### assistant` markers)
+/// into the same steps, so the original checks can score a new model's runs too; `None`
+/// without markers. Single-shot solve prompts are not read (the original asked stepwise).
+pub fn from_marked(text: &str, hint: Option<Encoding>) -> Option<OriginalTranscript> {
+    use super::prompt::{read_heading, Heading};
+    use super::transcript::Role;
+    let parsed = super::transcript::parse(text);
+    if !parsed.marked {
+        return None;
+    }
+    let first = parsed.messages.first()?;
+    let encoding = hint.unwrap_or_else(|| super::rescore::detect_encoding(&first.content));
+    let mut t = OriginalTranscript {
+        closing: parsed.closing,
+        encoding: Some(encoding),
+        ..OriginalTranscript::default()
+    };
+    let mut current = None;
+    let mut maze = None;
+    for m in &parsed.messages {
+        match m.role {
+            Role::User => {
+                if let Some(h) = read_heading(&m.content) {
+                    current = Some(h);
+                    if matches!(h, Heading::Solve | Heading::Update) {
+                        maze = super::rescore::read_shown_maze(&m.content, encoding).ok();
+                    }
+                }
+            }
+            Role::Assistant => {
+                let reply = m.content.clone();
+                match current {
+                    Some(Heading::Solve | Heading::Update) => t.steps.push(Step {
+                        maze: maze.take(),
+                        reply,
+                    }),
+                    Some(Heading::Combined) => t.combined_reply = Some(reply),
+                    Some(Heading::Recognize) => t.recognize_reply = Some(reply),
+                    Some(Heading::Generate) => t.generate_reply = Some(reply),
+                    Some(Heading::SolvePath) | None => {}
+                }
+            }
+        }
+    }
+    // Only a trial whose endpoint failed before any reply counts as an API failure file.
+    t.api_error = t.steps.is_empty() && t.closing.contains(&Some(Outcome::Error));
+    Some(t)
 }
 
 /// Whether `b` is one of the 8 neighbours of `a`.
@@ -823,41 +876,14 @@ pub fn audit_parsed(t: &OriginalTranscript, hints: &Hints, cache: &mut AuditCach
             cause: solve_cause.unwrap_or(Cause::Other),
         });
     }
-    let Some(reply) = t.combined_reply.as_deref() else {
+    let recognize_reply = t.combined_reply.as_deref().or(t.recognize_reply.as_deref());
+    let generate_reply = t.combined_reply.as_deref().or(t.generate_reply.as_deref());
+    if let Some(reply) = recognize_reply {
+        recognition(&mut a, shape, reply);
+    }
+    let Some(reply) = generate_reply else {
         return a;
     };
-    // Recognition.
-    let mentions = original_mentions(shape, reply);
-    let orig_rec = !mentions.is_empty();
-    let strict_rec = verify_recognition(shape, reply).passed();
-    a.original.recognize = Some(Mark::of(orig_rec));
-    a.strict.recognize = Some(Mark::of(strict_rec));
-    if orig_rec != strict_rec {
-        let cause = if strict_rec {
-            Cause::WordOutsideOriginalList
-        } else if super::verify::mentions(reply)
-            .iter()
-            .any(|m| m.shape == shape)
-        {
-            // Strict saw the shape named, and read it as negated, hedged or not the answer.
-            Cause::NegatedOrHedgedMention
-        } else if mentions.iter().all(|(_, w)| w.len() == 1) {
-            let in_size = mentions
-                .iter()
-                .any(|&(at, w)| w.eq_ignore_ascii_case("x") && between_numbers(reply, at));
-            if in_size {
-                Cause::LetterInsideGridSize
-            } else {
-                Cause::SingleLetterMention
-            }
-        } else {
-            Cause::NegatedOrHedgedMention
-        };
-        a.causes.push(Difference {
-            phase: Phase::Recognize,
-            cause,
-        });
-    }
     // Generation.
     let family = cache.family(shape, maze0.rows(), maze0.cols());
     let orig_gen = original_generation(&family, after.grid(), encoding, reply);
@@ -892,6 +918,41 @@ pub fn audit_parsed(t: &OriginalTranscript, hints: &Hints, cache: &mut AuditCach
         });
     }
     a
+}
+
+/// The original and strict recognition of one reply, with the cause of a difference.
+fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
+    let mentions = original_mentions(shape, reply);
+    let orig_rec = !mentions.is_empty();
+    let strict_rec = verify_recognition(shape, reply).passed();
+    a.original.recognize = Some(Mark::of(orig_rec));
+    a.strict.recognize = Some(Mark::of(strict_rec));
+    if orig_rec != strict_rec {
+        let cause = if strict_rec {
+            Cause::WordOutsideOriginalList
+        } else if super::verify::mentions(reply)
+            .iter()
+            .any(|m| m.shape == shape)
+        {
+            // Strict saw the shape named, and read it as negated, hedged or not the answer.
+            Cause::NegatedOrHedgedMention
+        } else if mentions.iter().all(|(_, w)| w.len() == 1) {
+            let in_size = mentions
+                .iter()
+                .any(|&(at, w)| w.eq_ignore_ascii_case("x") && between_numbers(reply, at));
+            if in_size {
+                Cause::LetterInsideGridSize
+            } else {
+                Cause::SingleLetterMention
+            }
+        } else {
+            Cause::NegatedOrHedgedMention
+        };
+        a.causes.push(Difference {
+            phase: Phase::Recognize,
+            cause,
+        });
+    }
 }
 
 /// Whether the letter at `at` stands between two numbers (`5 x 5`, `5x5`).
