@@ -477,7 +477,7 @@ fn render_text(r: &AuditReport<'_>, scoring: Scoring) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "Audited {} transcripts of the original runs under {} ({} API errors, never counted as model failures).",
+        "Audited {} transcripts under {} three ways ({} API errors, never counted as model failures).",
         r.transcripts, r.dir, r.api_errors
     );
     let scorers: &[(&str, Column)] = match scoring {
