@@ -307,3 +307,31 @@ fn human_result_files_are_scored_beside_the_models_and_repeats_are_flagged() {
         "repeats listed:\n{text}"
     );
 }
+
+#[test]
+fn vision_folders_are_read_for_their_recorded_lines() {
+    let dir = TempDir::new("vision-runs");
+    write(
+        &dir.path()
+            .join("claude_vision_results/5x5/square/5x5_square_1.npy/0.txt"),
+        b"# Maze Navigation Task\n\nThe maze is shown in the image.\n(0, 1)\n\nSOLVE: SUCCESS\n\nIt is a square.\n\nRECOGNIZE: SUCCESS\n\nGENERATE: FAIL\n",
+    );
+    let report = score(dir.path(), &["--format", "json"]).json();
+    assert_eq!(
+        report["scoring"], "all",
+        "a vision folder is an original run"
+    );
+    let row = trial(&report, "5x5_square_1.npy");
+    assert_eq!(row["vision"], true, "{row}");
+    assert_eq!(row["model"], "claude", "model from the folder name");
+    assert_eq!(
+        row["recorded"],
+        serde_json::json!({"solve": "success", "recognize": "success", "generate": "fail"}),
+        "the recorded lines, the SOLVE line mid-file included"
+    );
+    assert_eq!(
+        row["strict"]["solve"],
+        Value::Null,
+        "no maze in the text, nothing replayed"
+    );
+}
