@@ -7,6 +7,7 @@
 //! file, with one line on stderr saying which.
 
 pub mod args;
+pub mod audit;
 pub mod generate;
 pub mod report;
 pub mod score;

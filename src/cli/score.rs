@@ -2,6 +2,7 @@
 //! reports totals, the trials whose recorded verdicts differ, and what could not be re-run.
 
 use super::args::Args;
+use super::audit::{self, Scoring};
 use super::{CliError, Io};
 use crate::core::layout::{ExportPath, TRANSCRIPT_EXT};
 use crate::core::rescore::{rescore, Basis, Hints, Libraries, Rescored};
@@ -12,13 +13,13 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Options `score` accepts.
-pub const OPTIONS: &[&str] = &["format"];
+pub const OPTIONS: &[&str] = &["format", "scoring"];
 
 /// Help text.
 pub const HELP: &str = "\
 shapemaze score: re-score every transcript under a folder from its reply text
 
-Usage: shapemaze score DIR [--format text|json]
+Usage: shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all]
 
 Reads every *.txt under DIR (sorted by path). Transcripts in the export layout
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
@@ -36,6 +37,10 @@ apart as an API error (!N), never as a failure.
 Options:
   --format F   text (default) or json (one object: summary counts, totals, differences,
                closing_lines_only, skipped, trials)
+  --scoring S  strict (today's verifiers; the default on our own folders), original (the
+               design's original checks, ORIGINAL_DATA.md), recorded (the verdict lines as
+               written) or all (the three side by side with the cause of every
+               strict/original difference; the default on folders of the original runs)
 
 Exit status 0 when it ran, whatever it found; 2 when DIR cannot be read.
 
@@ -83,9 +88,9 @@ struct Scored {
 
 /// A file that was not scored, and why.
 #[derive(Serialize)]
-struct Skipped {
-    file: String,
-    why: String,
+pub(super) struct Skipped {
+    pub(super) file: String,
+    pub(super) why: String,
 }
 
 /// The whole report, as `--format json` prints it.
@@ -129,10 +134,23 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
             )))
         }
     };
+    let scoring = args.get("scoring").map(Scoring::parse).transpose()?;
     let root = Path::new(dir);
     let mut skipped = Vec::new();
     let files = list_transcripts(root, &mut skipped)
         .map_err(|e| CliError::usage(format!("cannot read {dir}: {e}")))?;
+    let scoring = match scoring {
+        Some(s) => s,
+        None if audit::is_original_folder(&files)
+            || (files.is_empty() && audit::has_human_files(root)) =>
+        {
+            Scoring::All
+        }
+        None => Scoring::Strict,
+    };
+    if scoring != Scoring::Strict {
+        return audit::run(dir, root, &files, skipped, scoring, json, io);
+    }
     let mut libraries = Libraries::new();
     let mut scored = Vec::with_capacity(files.len());
     for path in files {
@@ -254,7 +272,7 @@ fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Result<
 }
 
 /// `path` relative to `root`, with `/` separators (the file's own name when `root` is it).
-fn display(root: &Path, path: &Path) -> String {
+pub(super) fn display(root: &Path, path: &Path) -> String {
     match path.strip_prefix(root) {
         Ok(rel) if !rel.as_os_str().is_empty() => rel
             .components()

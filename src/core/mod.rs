@@ -16,6 +16,7 @@ pub mod grid;
 pub mod html;
 pub mod layout;
 pub mod npy;
+pub mod original;
 pub mod player;
 pub mod prompt;
 pub mod record;

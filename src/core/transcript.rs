@@ -93,7 +93,21 @@ fn closing_line(line: &str) -> Option<(usize, Outcome)> {
     Some((idx, Outcome::from_closing(value.trim())?))
 }
 
-/// Reads a transcript: messages between markers, and the closing lines at the end.
+/// The verdict lines of a transcript without markers, wherever they stand: the design's
+/// original code writes `SOLVE: …` right after the solve phase and the other two at the
+/// end. The last line of each key counts.
+fn scattered_closing(lines: &[&str]) -> [Option<Outcome>; 3] {
+    let mut closing = [None; 3];
+    for line in lines {
+        if let Some((i, o)) = closing_line(line) {
+            closing[i] = Some(o);
+        }
+    }
+    closing
+}
+
+/// Reads a transcript: messages between markers, and the closing lines at the end (for a
+/// transcript without markers, the verdict lines wherever they stand).
 pub fn parse(text: &str) -> ParsedTranscript {
     let text = text.replace("\r\n", "\n");
     let lines: Vec<&str> = text.lines().collect();
@@ -143,6 +157,9 @@ pub fn parse(text: &str) -> ParsedTranscript {
     }
     for m in &mut messages {
         m.content = m.content.trim_end_matches('\n').to_string();
+    }
+    if !marked {
+        closing = scattered_closing(&lines);
     }
     ParsedTranscript {
         messages,
@@ -234,6 +251,16 @@ mod tests {
                 Some(Outcome::Success),
                 Some(Outcome::Fail)
             ]
+        );
+        let original_way = "You are tasked with solving a maze.\nPlease provide the coordinates of your next move.(1, 2)\n\nSOLVE: SUCCESS\nFor the maze you were tasked to solve, please provide:\nA square.\n\nRECOGNIZE: SUCCESS\n\nGENERATE: FAIL\n";
+        assert_eq!(
+            parse(original_way).closing,
+            [
+                Some(Outcome::Success),
+                Some(Outcome::Success),
+                Some(Outcome::Fail)
+            ],
+            "the original code's SOLVE line stands after the solve phase, not at the end"
         );
         let none = parse("just text");
         assert_eq!(none.closing, [None, None, None]);
