@@ -446,14 +446,20 @@ fn an_endpoint_player_survives_a_429_and_never_writes_its_key() {
 
 /// The benchmark of issue 10: 100 ms per call, concurrency 16; prints the wall time
 /// against the ideal `calls x 100 ms / 16`. Run by hand:
-/// `cargo test --release --test run -- --ignored --nocapture`.
+/// `cargo test --release --test run -- --ignored --nocapture` (`SHAPEMAZE_BENCH_SAMPLES`
+/// mazes per shape, 30 by default: 360 trials).
 #[test]
 #[ignore]
 fn a_run_at_100_ms_per_call_and_concurrency_16_is_near_the_ideal_wall_time() {
     let fake = FakeEndpoint::start(Duration::from_millis(100), 0, "Move: (0, 0)");
     let tmp = TempDir::new("run-bench");
-    let mut design = endpoint_design(&fake.url, true, 16, 16);
+    let samples = std::env::var("SHAPEMAZE_BENCH_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    let mut design = endpoint_design(&fake.url, true, 16, samples);
     design["players"] = serde_json::json!([design["players"][0].clone()]);
+    design["shapes"] = serde_json::json!(["square", "cross", "spiral", "triangle", "C", "Z"]);
     let path = write_design(tmp.path(), &design);
     let out = tmp.path().join("out");
     let started = Instant::now();
@@ -466,9 +472,96 @@ fn a_run_at_100_ms_per_call_and_concurrency_16_is_near_the_ideal_wall_time() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let calls = fake.requests.load(Ordering::SeqCst);
     let ideal = calls as f64 * 0.1 / 16.0;
+    let recs = records(&out);
+    let latencies: Vec<f64> = recs
+        .values()
+        .flat_map(|r| r["messages"].as_array().cloned().unwrap_or_default())
+        .filter_map(|m| m["latency_ms"].as_f64())
+        .collect();
+    let mean = latencies.iter().sum::<f64>() / latencies.len().max(1) as f64;
     println!(
-        "trials {}, calls {calls}, wall {wall:.2} s, ideal {ideal:.2} s, ratio {:.3}",
-        records(&out).len(),
+        "trials {}, calls {calls}, wall {wall:.2} s, ideal {ideal:.2} s, ratio {:.3}, mean call latency {mean:.1} ms",
+        recs.len(),
         wall / ideal
+    );
+}
+
+/// Starts the binary, lets it run for `after`, then sends it `signal` (`KILL` or `TERM`).
+#[cfg(unix)]
+fn run_then_signal(args: &[&str], env: &[(&str, &str)], after: Duration, signal: &str) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shapemaze"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().expect("the binary starts");
+    std::thread::sleep(after);
+    let status = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "the signal is sent");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the binary stops within 30 s of the signal")
+        .expect("the output is read");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_run_killed_and_then_stopped_resumes_with_every_trial_exactly_once() {
+    let fake = FakeEndpoint::start(Duration::from_millis(100), 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-kill");
+    let design = write_design(tmp.path(), &endpoint_design(&fake.url, true, 2, 3));
+    let out = tmp.path().join("out");
+    let args = ["run", design.as_str(), "--out", path_str(&out)];
+    let env = [("SHAPEMAZE_TEST_RUN_KEY", SECRET)];
+    // A kill -9 mid-run: what was appended survives.
+    let killed = run_then_signal(&args, &env, Duration::from_millis(700), "KILL");
+    assert_eq!(killed.code, -1, "killed by the signal");
+    let after_kill = records(&out).len();
+    assert!(
+        after_kill > 0 && after_kill < 36,
+        "part of the run: {after_kill}"
+    );
+    // SIGTERM: the run stops, writes the folder and says how to resume.
+    let stopped = run_then_signal(&args, &env, Duration::from_millis(700), "TERM");
+    assert_eq!(stopped.code, 2, "a stopped run: {}", stopped.stderr);
+    let last_line = stopped.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last_line.starts_with("shapemaze: error: interrupted")
+            && last_line.contains("run the same command again"),
+        "the last line says how to resume: {last_line}"
+    );
+    let after_stop = records(&out).len();
+    assert!(after_stop >= after_kill, "nothing finished is lost");
+    assert!(
+        out.join("trials.csv").is_file(),
+        "the folder is written on a stop"
+    );
+    let r = shapemaze_env(&args, &env, Duration::from_secs(60));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let last = r.json();
+    assert_eq!(last["resumed"], after_stop);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 36, "every trial exactly once");
+    let score = shapemaze(&["score", path_str(&out)]);
+    assert!(
+        score.stdout.contains("differ from the recomputed ones: 0"),
+        "{}",
+        score.stdout
     );
 }
