@@ -463,6 +463,11 @@ fn a_run_at_100_ms_per_call_and_concurrency_16_is_near_the_ideal_wall_time() {
     let path = write_design(tmp.path(), &design);
     let out = tmp.path().join("out");
     let started = Instant::now();
+    let spawned_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is after 1970")
+        .as_secs_f64()
+        * 1000.0;
     let r = shapemaze_env(
         &["run", &path, "--out", path_str(&out)],
         &[("SHAPEMAZE_TEST_RUN_KEY", SECRET)],
@@ -479,10 +484,30 @@ fn a_run_at_100_ms_per_call_and_concurrency_16_is_near_the_ideal_wall_time() {
         .filter_map(|m| m["latency_ms"].as_f64())
         .collect();
     let mean = latencies.iter().sum::<f64>() / latencies.len().max(1) as f64;
+    let inside = r.json()["seconds"].as_f64().unwrap_or(f64::NAN);
+    let starts: Vec<f64> = recs
+        .values()
+        .filter_map(|r| r["started_ms"].as_f64())
+        .collect();
+    let ends: Vec<f64> = recs
+        .values()
+        .filter_map(|r| r["ended_ms"].as_f64())
+        .collect();
+    let first = starts.iter().copied().fold(f64::INFINITY, f64::min);
+    let last_start = starts.iter().copied().fold(0.0, f64::max);
+    let last_end = ends.iter().copied().fold(0.0, f64::max);
     println!(
-        "trials {}, calls {calls}, wall {wall:.2} s, ideal {ideal:.2} s, ratio {:.3}, mean call latency {mean:.1} ms",
+        "before the first trial {:.2} s; trials from first start to last end {:.2} s, of which after the last start (the drain) {:.2} s; after the last trial {:.2} s",
+        (first - spawned_ms) / 1000.0,
+        (last_end - first) / 1000.0,
+        (last_end - last_start) / 1000.0,
+        wall - (last_end - spawned_ms) / 1000.0
+    );
+    println!(
+        "trials {}, calls {calls}, wall {wall:.2} s, ideal {ideal:.2} s, ratio {:.3}, mean call latency {mean:.1} ms, run loop {inside:.2} s, calls in flight on average {:.1}",
         recs.len(),
-        wall / ideal
+        wall / ideal,
+        latencies.iter().sum::<f64>() / 1000.0 / inside
     );
 }
 

@@ -15,8 +15,11 @@ use crate::core::chat::{self, ChatError, ChatEvent, EndpointSettings, Preset};
 use crate::core::endpoint::{reply_meta, EndpointPlayer};
 use crate::core::experiment::{ExperimentDesign, PlayerSpec, TrialKey};
 use crate::core::export::{
-    export_files, merge, parse_jsonl, trials_jsonl, write_folder, EXPERIMENT_FILE, JSONL_FILE,
+    export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
+    JSONL_FILE,
 };
+use crate::core::layout::maze_file_path;
+use crate::core::npy;
 use crate::core::player::{play, Oracle, Player, PlayerError, PlayerEvent, RandomWalker, Reply};
 use crate::core::record::{Placement, PlayerKind, TrialRecord};
 use crate::core::scheduler::{
@@ -25,7 +28,7 @@ use crate::core::scheduler::{
 use crate::core::templates::TemplateLibrary;
 use crate::core::trial::{ApiFailure, Trial};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -426,13 +429,17 @@ fn sort_by_design(design: &ExperimentDesign, records: &mut [TrialRecord]) {
     });
 }
 
+/// Writes the export folder of `records` under `dir`, leaving out the files in `written`
+/// (transcripts already written as their trials finished).
 fn write_export(
     dir: &Path,
     design: &ExperimentDesign,
     records: &mut [TrialRecord],
+    written: &HashSet<String>,
 ) -> Result<(), CliError> {
     sort_by_design(design, records);
-    let export = export_files(design, records);
+    let mut export = export_files(design, records);
+    export.files.retain(|f| !written.contains(&f.path));
     write_folder(dir, &export.files).map_err(|e| {
         CliError::usage(format!(
             "cannot write the export under {}: {e}",
@@ -573,6 +580,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let terminal = std::io::stderr().is_terminal();
     let started = Instant::now();
     let mut ran = 0usize;
+    let mut written: HashSet<String> = HashSet::new();
 
     let ending = local.block_on(&runtime, async {
         let (tx, mut rx) =
@@ -629,6 +637,34 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
                         if let Err(e) = log.write_all(line.as_bytes()).and_then(|()| log.flush()) {
                             break Ending::Failed(format!("cannot append to {}: {e}", jsonl.display()));
                         }
+                        // The transcript and the maze file go now, while calls are in flight,
+                        // not all at the end.
+                        if let Some(text) = record.transcript() {
+                            let path = transcript_path(&record);
+                            let file = path.split('/').fold(out.clone(), |p, c| p.join(c));
+                            match super::write_file(&file, text.as_bytes()) {
+                                Ok(()) => {}
+                                Err(CliError::Usage(m)) => break Ending::Failed(m),
+                                Err(CliError::Output(e)) => break Ending::Failed(e.to_string()),
+                            }
+                            written.insert(path);
+                        }
+                        let maze_path =
+                            maze_file_path(record.size, record.size, record.shape, record.sample);
+                        if !written.contains(&maze_path) {
+                            if let Ok(maze) = record.first_maze() {
+                                let file =
+                                    maze_path.split('/').fold(out.clone(), |p, c| p.join(c));
+                                match super::write_file(&file, &npy::write(maze.grid())) {
+                                    Ok(()) => {}
+                                    Err(CliError::Usage(m)) => break Ending::Failed(m),
+                                    Err(CliError::Output(e)) => {
+                                        break Ending::Failed(e.to_string())
+                                    }
+                                }
+                                written.insert(maze_path);
+                            }
+                        }
                         records.push(record);
                         ran += 1;
                     }
@@ -660,7 +696,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         writeln!(io.stderr, "shapemaze: {summary_line}")
     };
     drop(log);
-    write_export(&out, &design, &mut records)?;
+    write_export(&out, &design, &mut records, &written)?;
     let progress = shared.scheduler.borrow().progress(now);
     match ending {
         Ending::Done => {}
@@ -742,7 +778,7 @@ pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let Some(design) = design else {
         return Err(CliError::usage("`shapemaze merge` needs at least one DIR"));
     };
-    write_export(&out, &design, &mut all)?;
+    write_export(&out, &design, &mut all, &HashSet::new())?;
     io.json_line(&serde_json::json!({
         "out": out.display().to_string(),
         "folders": dirs.len(),
