@@ -475,7 +475,14 @@ fn progress_line(scheduler: &mut Scheduler, now: f64) -> String {
             s
         })
         .collect();
-    let eta = match p.overall.eta_ms {
+    // The lanes run side by side: the run ends when the slowest lane does (the overall
+    // throughput would mix a built-in player's instant trials with an endpoint's).
+    let eta = p
+        .players
+        .iter()
+        .map(|pl| pl.tally.eta_ms)
+        .try_fold(0.0_f64, |most, e| e.map(|e| most.max(e)));
+    let eta = match eta {
         Some(ms) => format!("ETA {}", format_eta(ms)),
         None => "ETA ?".to_string(),
     };
