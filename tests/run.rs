@@ -590,3 +590,76 @@ fn a_run_killed_and_then_stopped_resumes_with_every_trial_exactly_once() {
         score.stdout
     );
 }
+
+#[test]
+fn the_command_line_and_the_core_s_scripted_endpoint_give_the_same_records_for_the_same_replies() {
+    use shapemaze::core::chat::{block_on, Scripted, ScriptedTransport};
+    use shapemaze::core::endpoint::EndpointPlayer;
+    use shapemaze::core::experiment::ExperimentDesign;
+    use shapemaze::core::player::play;
+    use shapemaze::core::templates::TemplateLibrary;
+    use shapemaze::core::trial::Trial;
+
+    let fake = FakeEndpoint::start(Duration::from_millis(1), 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-same");
+    let design_json = endpoint_design(&fake.url, false, 4, 2);
+    let path = write_design(tmp.path(), &design_json);
+    let out = tmp.path().join("out");
+    let r = shapemaze_env(
+        &["run", &path, "--out", path_str(&out)],
+        &[("SHAPEMAZE_TEST_RUN_KEY", SECRET)],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let recs = records(&out);
+    let design = ExperimentDesign::from_json(&design_json.to_string()).expect("a design");
+    let spec = design.players[0].clone();
+    let library = std::sync::Arc::new(TemplateLibrary::new(5));
+    let mut compared = 0;
+    for key in design
+        .trials()
+        .into_iter()
+        .filter(|k| k.player == "fake-model")
+    {
+        let maze = design.maze_for(&key, &library).expect("a maze");
+        let mut trial = Trial::new(design.setup_for(&key, maze), library.clone());
+        let transport = ScriptedTransport::new(vec![Scripted::answer("Move: (0, 0)"); 50]);
+        let settings = shapemaze::cli::run::endpoint_settings(&spec).expect("settings");
+        let mut player = EndpointPlayer::new(transport, settings, "k".into(), None);
+        block_on(play(&mut trial, &mut player, &mut |_| {}));
+        let id = format!(
+            "fake-model/{}/{}/{}/{}",
+            key.encoding, key.shape, key.sample, key.repeat
+        );
+        let cli = &recs[&id];
+        let texts: Vec<&str> = trial
+            .messages()
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect();
+        let cli_texts: Vec<&str> = cli["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["content"].as_str().expect("content"))
+            .collect();
+        assert_eq!(texts, cli_texts, "{id}: the same conversation");
+        let verdicts = trial.verdicts();
+        for (i, phase) in ["solve", "recognize", "generate"].iter().enumerate() {
+            let core = verdicts[i].map(|v| serde_json::to_value(v).expect("json"));
+            let cli_verdict = &cli["verdicts"][phase];
+            assert_eq!(
+                core.as_ref().map(|v| &v["outcome"]),
+                (!cli_verdict.is_null()).then_some(&cli_verdict["outcome"]),
+                "{id} {phase}"
+            );
+            assert_eq!(
+                core.as_ref().map(|v| &v["reason"]),
+                (!cli_verdict.is_null()).then_some(&cli_verdict["reason"]),
+                "{id} {phase}"
+            );
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 12);
+}
