@@ -1,4 +1,5 @@
-//! The `shapemaze` command line (native only): `generate`, `verify` and `score`, each a thin
+//! The `shapemaze` command line (native only): `generate`, `verify`, `score`, `report`,
+//! `serve`, `run` and `merge`, each a thin
 //! layer over [`crate::core`] so a terminal applies exactly the rules the app does.
 //!
 //! [`run`] takes the arguments and the three standard streams and returns the exit status,
@@ -10,8 +11,10 @@ pub mod args;
 pub mod audit;
 pub mod generate;
 pub mod report;
+pub mod run;
 pub mod score;
 pub mod serve;
+pub mod transport;
 pub mod verify;
 
 use args::Args;
@@ -37,6 +40,8 @@ Commands:
   score      re-score every transcript under a folder and list recorded verdicts that differ
   serve      host the app, proxy chat requests with server-held keys, store study uploads
   report     the dashboard's measures, analyses and H1-H4 verdicts for a folder (text, JSON, CSV, HTML)
+  run        play an experiment design headless (resumable, --shard I/N) into an export folder
+  merge      join the export folders of sharded runs into one
   help       this text, or `shapemaze help <command>` for a command's options
 
 Run `shapemaze <command> --help` for a command's options and an example.
@@ -45,6 +50,7 @@ Examples:
   shapemaze generate --shape all --size 5 --samples 30 --seed 0 --out export/
   echo 'Shape: a spiral' | shapemaze verify --phase recognize --shape spiral --response -
   shapemaze score export/
+  shapemaze run experiment.json --out results/ --shard 1/4
 
 Exit status: 0 when the command ran (whatever the verdicts); 2 with one line on stderr for
 bad arguments and unreadable or foreign files.
@@ -139,7 +145,7 @@ fn fail(io: &mut Io<'_>, message: &str) -> i32 {
 fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::usage(
-            "no command given: use generate, verify, score, report or serve (see `shapemaze --help`)",
+            "no command given: use generate, verify, score, report, run, merge or serve (see `shapemaze --help`)",
         ));
     };
     type Command = fn(&Args, &mut Io<'_>) -> Result<(), CliError>;
@@ -150,6 +156,8 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
         // serve reads its own arguments: --upstream may be repeated.
         "serve" => return serve::command(rest, io),
         "report" => (report::HELP, report::OPTIONS, report::run),
+        "run" => (run::HELP, run::OPTIONS, run::run),
+        "merge" => (run::MERGE_HELP, run::MERGE_OPTIONS, run::merge_command),
         "-h" | "--help" => return io.out(HELP),
         "help" => return io.out(command_help(rest.first().map(String::as_str))?),
         "-V" | "--version" => {
@@ -157,7 +165,7 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
         }
         other => {
             return Err(CliError::usage(format!(
-                "unknown command '{other}': use generate, verify, score, report or serve (see `shapemaze --help`)"
+                "unknown command '{other}': use generate, verify, score, report, run, merge or serve (see `shapemaze --help`)"
             )))
         }
     };
@@ -165,7 +173,9 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
     if parsed.help {
         return io.out(help);
     }
-    if !["score", "report"].contains(&command.as_str()) && !parsed.positional.is_empty() {
+    if !["score", "report", "run", "merge"].contains(&command.as_str())
+        && !parsed.positional.is_empty()
+    {
         return Err(CliError::usage(format!(
             "unexpected argument '{}' for `shapemaze {command}` (see `shapemaze {command} --help`)",
             parsed.positional[0]
@@ -182,8 +192,10 @@ fn command_help(command: Option<&str>) -> Result<&'static str, CliError> {
         Some("score") => Ok(score::HELP),
         Some("serve") => Ok(serve::HELP),
         Some("report") => Ok(report::HELP),
+        Some("run") => Ok(run::HELP),
+        Some("merge") => Ok(run::MERGE_HELP),
         Some(other) => Err(CliError::usage(format!(
-            "no help for '{other}': the commands are generate, verify and score"
+            "no help for '{other}': the commands are generate, verify, score, serve, report, run and merge"
         ))),
     }
 }

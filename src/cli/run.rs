@@ -1,0 +1,822 @@
+//! `shapemaze run` and `shapemaze merge`: an experiment design played headless with the
+//! core [`Scheduler`] (adaptive concurrency per endpoint, `Retry-After`, requests per
+//! minute), and shard folders joined into one.
+//!
+//! Every finished trial's record is appended to `DIR/trials.jsonl` (and flushed) the
+//! moment it ends, so a kill loses nothing finished; at the end, and on Ctrl-C or SIGTERM,
+//! the whole export folder is written (`experiment.json`, `trials.csv`, `trials.jsonl`,
+//! the maze files, the transcripts), the same files as the page's ZIP. A second run on the
+//! same folder reads `trials.jsonl` back and plays only the trials it lacks.
+
+use super::args::Args;
+use super::transport::NativeTransport;
+use super::{CliError, Io};
+use crate::core::chat::{self, ChatError, ChatEvent, EndpointSettings, Preset};
+use crate::core::endpoint::{reply_meta, EndpointPlayer};
+use crate::core::experiment::{ExperimentDesign, PlayerSpec, TrialKey};
+use crate::core::export::{
+    export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
+    JSONL_FILE,
+};
+use crate::core::layout::maze_file_path;
+use crate::core::npy;
+use crate::core::player::{play, Oracle, Player, PlayerError, PlayerEvent, RandomWalker, Reply};
+use crate::core::record::{Placement, PlayerKind, TrialRecord};
+use crate::core::scheduler::{
+    CallPermit, LaneConfig, Next, RetryNotice, Scheduler, TrialEnd, TrialSummary, Tuning,
+};
+use crate::core::templates::TemplateLibrary;
+use crate::core::trial::{ApiFailure, Trial};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The options `run` takes.
+pub const OPTIONS: &[&str] = &["out", "shard", "concurrency"];
+
+/// The options `merge` takes (none: only folders).
+pub const MERGE_OPTIONS: &[&str] = &[];
+
+/// `shapemaze run --help`.
+pub const HELP: &str = "\
+shapemaze run: play an experiment design headless (the experiment.json the page exports)
+against model endpoints or built-in players, and write the same export folder as the
+page's ZIP.
+
+Usage: shapemaze run DESIGN.json --out DIR [--shard I/N] [--concurrency N]
+
+Options:
+  --out DIR          the export folder; each finished trial is appended to DIR/trials.jsonl
+                     at once, and the whole folder (trials.csv, transcripts, experiment_mazes,
+                     experiment.json) is written at the end and on Ctrl-C
+  --shard I/N        play only trial i of the design's order when i mod N = I - 1 (I from 1):
+                     N machines with I = 1..N share a sweep; `shapemaze merge` joins them
+  --concurrency N    most trials in flight per player, overriding the design's
+
+Keys: an endpoint player's API key is read from the environment variable its `key_env`
+names; it is only ever sent in the Authorization header, never written to a file.
+
+Resuming: run the same command again on the same DIR: the trials in DIR/trials.jsonl are
+kept and only the missing ones are played, never one twice.
+
+Example:
+  DASHSCOPE_API_KEY=sk-... shapemaze run experiment.json --out results/ --shard 1/4
+
+Prints one JSON summary line on stdout; progress goes to stderr. Exit status 2 with one
+line on stderr for a bad design, a missing key, a bad option, or when interrupted.
+";
+
+/// `shapemaze merge --help`.
+pub const MERGE_HELP: &str = "\
+shapemaze merge: join the export folders of `shapemaze run --shard` into one.
+
+Usage: shapemaze merge OUT DIR...
+
+Reads each DIR's experiment.json and trials.jsonl and writes OUT as a whole export folder.
+Every DIR must hold the same design. A trial found twice with the same record counts
+once; found twice with different records, nothing is written and exit status is 2.
+
+Example:
+  shapemaze merge results/ shard-1/ shard-2/ shard-3/ shard-4/
+
+Prints one JSON summary line on stdout.
+";
+
+/// Most progress redraws per second on a terminal.
+const TERMINAL_REFRESH: Duration = Duration::from_millis(250);
+/// How often a plain progress line is written when stderr is not a terminal.
+const LOG_REFRESH: Duration = Duration::from_secs(10);
+
+/// Which share of the trials a run plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 1.
+    pub index: usize,
+    /// How many shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/N` (1 <= I <= N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard must be I/N with 1 <= I <= N (e.g. 2/8), not '{text}'");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The design's trials this shard plays: those whose position in
+    /// [`ExperimentDesign::trials`] modulo `count` is `index - 1`.
+    pub fn keys(self, design: &ExperimentDesign) -> Vec<TrialKey> {
+        design
+            .trials()
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index - 1)
+            .map(|(_, k)| k)
+            .collect()
+    }
+}
+
+/// The seed of the random player on trial `key` of a design seeded `seed`: the same trial
+/// always plays the same way, whichever machine or shard runs it.
+pub fn random_seed(seed: u64, key: &TrialKey) -> u64 {
+    // FNV-1a over the trial's id: stable across platforms and versions.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in key.id().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    seed ^ h
+}
+
+/// An endpoint player's settings as the chat client takes them.
+pub fn endpoint_settings(spec: &PlayerSpec) -> Result<EndpointSettings, String> {
+    Ok(EndpointSettings {
+        preset: Preset::parse(&spec.preset)?,
+        base_url: spec.base_url.clone(),
+        model: spec.model.clone(),
+        temperature: spec.temperature,
+        top_p: spec.top_p,
+        max_tokens: spec.max_tokens,
+        seed: spec.seed,
+        timeout_ms: spec.timeout_ms,
+        stream: spec.stream,
+        logprobs: spec.logprobs,
+        thinking: spec.thinking,
+        extra: spec.extra.clone(),
+        max_attempts: spec.max_attempts,
+        max_wait_ms: spec.max_wait_ms,
+    })
+}
+
+/// The design's players' API keys by player name, read from the environment variables
+/// their `key_env` names (an endpoint without `key_env` gets an empty key).
+fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, String> {
+    let mut keys = HashMap::new();
+    for p in &design.players {
+        match p.kind {
+            PlayerKind::Endpoint => {
+                let key = match p.key_env.as_deref().map(str::trim) {
+                    Some(var) if !var.is_empty() => std::env::var(var).map_err(|_| {
+                        format!(
+                            "the environment variable {var} (the API key of player '{}') is not set",
+                            p.name()
+                        )
+                    })?,
+                    _ => String::new(),
+                };
+                endpoint_settings(p)
+                    .and_then(|s| s.validate())
+                    .map_err(|e| format!("player '{}': {e}", p.name()))?;
+                keys.insert(p.name(), key);
+            }
+            PlayerKind::Oracle | PlayerKind::Random => {}
+            other => {
+                return Err(format!(
+                    "player '{}' is of kind {}, which `shapemaze run` cannot play: use oracle, random or endpoint",
+                    p.name(),
+                    other.name()
+                ))
+            }
+        }
+    }
+    Ok(keys)
+}
+
+fn epoch_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+    ExperimentDesign::from_json(&text)
+        .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))
+}
+
+/// Whether two designs play the same trials the same way: equal but for how fast they may
+/// run (concurrency and requests per minute), which a resumed run or a shard may change.
+pub fn same_trials(a: &ExperimentDesign, b: &ExperimentDesign) -> bool {
+    let pace_free = |d: &ExperimentDesign| {
+        let mut d = d.clone();
+        d.concurrency = 0;
+        d.requests_per_minute = None;
+        for p in &mut d.players {
+            p.concurrency = None;
+        }
+        d
+    };
+    pace_free(a) == pace_free(b)
+}
+
+/// What one running trial shares with the others.
+struct Shared {
+    design: ExperimentDesign,
+    scheduler: RefCell<Scheduler>,
+    libraries: RefCell<BTreeMap<usize, Arc<TemplateLibrary>>>,
+    keys: HashMap<String, String>,
+    client: reqwest::Client,
+    clock: Instant,
+}
+
+impl Shared {
+    fn now(&self) -> f64 {
+        self.clock.elapsed().as_secs_f64() * 1000.0
+    }
+
+    fn library(&self, size: usize) -> Arc<TemplateLibrary> {
+        self.libraries
+            .borrow_mut()
+            .entry(size)
+            .or_insert_with(|| Arc::new(TemplateLibrary::new(size)))
+            .clone()
+    }
+}
+
+/// An endpoint player that asks the scheduler before each later call of its trial and
+/// tells it of every retry (a 429 teaches the lane its limit).
+struct LanePlayer {
+    inner: EndpointPlayer<NativeTransport>,
+    key: String,
+    shared: Rc<Shared>,
+    id: String,
+    calls: u32,
+}
+
+impl Player for LanePlayer {
+    fn kind(&self) -> PlayerKind {
+        PlayerKind::Endpoint
+    }
+
+    fn name(&self) -> String {
+        self.inner.settings().model.clone()
+    }
+
+    async fn respond(
+        &mut self,
+        trial: &Trial,
+        _on_event: &mut dyn FnMut(PlayerEvent),
+    ) -> Result<Reply, PlayerError> {
+        if self.calls > 0 {
+            loop {
+                let now = self.shared.now();
+                let permit = self.shared.scheduler.borrow_mut().begin_call(&self.id, now);
+                match permit {
+                    CallPermit::Go => break,
+                    CallPermit::WaitUntil(t) => {
+                        let ms = (t - now).max(1.0).ceil() as u64;
+                        tokio::time::sleep(Duration::from_millis(ms)).await;
+                    }
+                }
+            }
+        }
+        self.calls += 1;
+        let messages = self.inner.messages(trial);
+        let shared = self.shared.clone();
+        let id = self.id.clone();
+        let mut forward = |ev: ChatEvent<'_>| {
+            if let ChatEvent::Retrying(n) = ev {
+                let status = n
+                    .status_label
+                    .split_whitespace()
+                    .next()
+                    .and_then(|s| s.parse::<u16>().ok());
+                let notice = RetryNotice {
+                    status,
+                    cause: n.status_label.clone(),
+                    attempt: n.attempt,
+                    max_attempts: n.of,
+                    wait_ms: n.delay_ms as f64,
+                };
+                let now = shared.now();
+                shared.scheduler.borrow_mut().retrying(&id, &notice, now);
+            }
+        };
+        let result = chat::complete(
+            self.inner.transport(),
+            self.inner.settings(),
+            &self.key,
+            &messages,
+            &mut forward,
+        )
+        .await;
+        match result {
+            Ok(reply) => Ok(Reply {
+                meta: Some(reply_meta(&reply)),
+                text: reply.content,
+            }),
+            Err(ChatError::Aborted(_)) => Err(PlayerError::Stopped),
+            Err(e) => Err(PlayerError::Api(ApiFailure {
+                kind: e.kind_name().to_string(),
+                message: e.message(self.inner.settings().preset),
+                attempts: e.attempts(),
+            })),
+        }
+    }
+}
+
+/// Plays one trial to its end and returns its record.
+async fn play_trial(shared: Rc<Shared>, id: String, key: TrialKey) -> Result<TrialRecord, String> {
+    let design = &shared.design;
+    let spec = design
+        .player(&key.player)
+        .ok_or_else(|| format!("no player named '{}' in the design", key.player))?
+        .clone();
+    let library = shared.library(key.size);
+    let maze = design.maze_for(&key, &library)?;
+    let mut trial = Trial::new(design.setup_for(&key, maze), library);
+    let started = epoch_ms();
+    let mut quiet = |_: PlayerEvent| {};
+    match spec.kind {
+        PlayerKind::Oracle => play(&mut trial, &mut Oracle, &mut quiet).await,
+        PlayerKind::Random => {
+            let mut walker = RandomWalker::new(random_seed(design.seed, &key));
+            play(&mut trial, &mut walker, &mut quiet).await;
+        }
+        PlayerKind::Endpoint => {
+            let settings = endpoint_settings(&spec)?;
+            let api_key = shared.keys.get(&key.player).cloned().unwrap_or_default();
+            let transport = NativeTransport::new(
+                shared.client.clone(),
+                random_seed(design.seed, &key) ^ started.to_bits(),
+            );
+            let mut player = LanePlayer {
+                inner: EndpointPlayer::new(transport, settings, String::new(), None),
+                key: api_key,
+                shared: shared.clone(),
+                id,
+                calls: 0,
+            };
+            play(&mut trial, &mut player, &mut quiet).await;
+        }
+        other => return Err(format!("cannot play a {} player", other.name())),
+    }
+    Ok(TrialRecord::of(
+        &trial,
+        spec.player_info(None),
+        Placement {
+            seed: design.seed,
+            sample: key.sample,
+            repeat: key.repeat,
+        },
+        Some(started),
+        Some(epoch_ms()),
+    ))
+}
+
+/// Reads the records already in `path` (a `trials.jsonl`), keeping those of `wanted` ids,
+/// the first of each. A last line cut short by a kill is dropped.
+fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRecord>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(CliError::usage(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let mut body = text.as_str();
+    if !text.ends_with('\n') {
+        // An unfinished last line: whatever was being written when the run was killed.
+        if let Some((whole, last)) = text.rsplit_once('\n') {
+            if TrialRecord::from_json(last.trim()).is_err() {
+                body = whole;
+            }
+        } else if TrialRecord::from_json(text.trim()).is_err() {
+            body = "";
+        }
+    }
+    if body.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let records = parse_jsonl(&path.display().to_string(), body)
+        .map_err(|e| CliError::usage(e.to_string()))?;
+    let mut seen = BTreeSet::new();
+    Ok(records
+        .into_iter()
+        .filter(|r| {
+            let id = TrialKey::of_record(r).id();
+            wanted.contains(&id) && seen.insert(id)
+        })
+        .collect())
+}
+
+/// Sorts records into the design's trial order (unknown ones last, by id).
+fn sort_by_design(design: &ExperimentDesign, records: &mut [TrialRecord]) {
+    let order: HashMap<String, usize> = design
+        .trials()
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (k.id(), i))
+        .collect();
+    records.sort_by_cached_key(|r| {
+        let id = TrialKey::of_record(r).id();
+        (order.get(&id).copied().unwrap_or(usize::MAX), id)
+    });
+}
+
+/// Writes the export folder of `records` under `dir`, leaving out the files in `written`
+/// (transcripts already written as their trials finished).
+fn write_export(
+    dir: &Path,
+    design: &ExperimentDesign,
+    records: &mut [TrialRecord],
+    written: &HashSet<String>,
+) -> Result<(), CliError> {
+    sort_by_design(design, records);
+    let mut export = export_files(design, records);
+    export.files.retain(|f| !written.contains(&f.path));
+    write_folder(dir, &export.files).map_err(|e| {
+        CliError::usage(format!(
+            "cannot write the export under {}: {e}",
+            dir.display()
+        ))
+    })
+}
+
+fn format_eta(ms: f64) -> String {
+    let s = (ms / 1000.0).round() as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
+
+fn progress_line(scheduler: &mut Scheduler, now: f64) -> String {
+    let p = scheduler.progress(now);
+    let lanes = scheduler.lanes(now);
+    let lanes: Vec<String> = lanes
+        .iter()
+        .map(|l| {
+            let mut s = format!(
+                "{} {} in flight, concurrency {}/{}",
+                l.name, l.in_flight, l.concurrency, l.max_concurrency
+            );
+            if l.retrying > 0 {
+                s.push_str(&format!(", {} retrying", l.retrying));
+            }
+            s
+        })
+        .collect();
+    // The lanes run side by side: the run ends when the slowest lane does (the overall
+    // throughput would mix a built-in player's instant trials with an endpoint's).
+    let eta = p
+        .players
+        .iter()
+        .map(|pl| pl.tally.eta_ms)
+        .try_fold(0.0_f64, |most, e| e.map(|e| most.max(e)));
+    let eta = match eta {
+        Some(ms) => format!("ETA {}", format_eta(ms)),
+        None => "ETA ?".to_string(),
+    };
+    format!(
+        "{}/{} done, {} errors; {}; {eta}",
+        p.overall.done,
+        p.overall.total,
+        p.overall.api_errors,
+        lanes.join("; ")
+    )
+}
+
+/// How a run ended.
+enum Ending {
+    Done,
+    Interrupted,
+    Failed(String),
+}
+
+/// `shapemaze run`.
+pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
+    let design_path = match args.positional.as_slice() {
+        [one] => PathBuf::from(one),
+        [] => {
+            return Err(CliError::usage(
+                "`shapemaze run` needs a design file (see `shapemaze run --help`)",
+            ))
+        }
+        [_, extra, ..] => {
+            return Err(CliError::usage(format!(
+                "unexpected argument '{extra}' for `shapemaze run` (see `shapemaze run --help`)"
+            )))
+        }
+    };
+    let out = PathBuf::from(args.required("out", "run")?);
+    let shard = match args.get("shard") {
+        Some(s) => Shard::parse(s)?,
+        None => Shard { index: 1, count: 1 },
+    };
+    let concurrency: Option<usize> = match args.get("concurrency") {
+        None => None,
+        Some(_) => match args.number::<usize>("concurrency", 0)? {
+            0 => return Err(CliError::usage("--concurrency must be at least 1")),
+            n => Some(n),
+        },
+    };
+    let design = read_design(&design_path)?;
+    let keys = keys_from_env(&design)?;
+
+    let trial_keys = shard.keys(&design);
+    let wanted: BTreeSet<String> = trial_keys.iter().map(TrialKey::id).collect();
+    std::fs::create_dir_all(&out)
+        .map_err(|e| CliError::usage(format!("cannot create {}: {e}", out.display())))?;
+    let experiment = out.join(EXPERIMENT_FILE);
+    if experiment.is_file() {
+        let before = read_design(&experiment)?;
+        if !same_trials(&before, &design) {
+            return Err(CliError::usage(format!(
+                "{} holds a run of a different design: choose another --out folder",
+                out.display()
+            )));
+        }
+    }
+    let jsonl = out.join(JSONL_FILE);
+    let mut records = stored_records(&jsonl, &wanted)?;
+    // Rewrite what was kept, so appends start on a fresh line.
+    std::fs::write(&jsonl, trials_jsonl(&records))
+        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", jsonl.display())))?;
+    std::fs::write(&experiment, design.to_json())
+        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", experiment.display())))?;
+    let mut log = OpenOptions::new()
+        .append(true)
+        .open(&jsonl)
+        .map_err(|e| CliError::usage(format!("cannot open {}: {e}", jsonl.display())))?;
+
+    let lanes = design
+        .players
+        .iter()
+        .map(|p| LaneConfig {
+            name: p.name(),
+            max_concurrency: concurrency.unwrap_or_else(|| design.concurrency_for(p)),
+            requests_per_minute: design.requests_per_minute.filter(|_| p.is_endpoint()),
+        })
+        .collect();
+    let mut scheduler = Scheduler::new(trial_keys, lanes, Tuning::default());
+    let resumed = scheduler.restore(records.iter().map(TrialSummary::of));
+    let total = wanted.len();
+
+    let shared = Rc::new(Shared {
+        design: design.clone(),
+        scheduler: RefCell::new(scheduler),
+        libraries: RefCell::new(BTreeMap::new()),
+        keys,
+        client: NativeTransport::client()?,
+        clock: Instant::now(),
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::usage(format!("cannot start the async runtime: {e}")))?;
+    let local = tokio::task::LocalSet::new();
+    let terminal = std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let mut ran = 0usize;
+    let mut written: HashSet<String> = HashSet::new();
+
+    let ending = local.block_on(&runtime, async {
+        let (tx, mut rx) =
+            tokio::sync::mpsc::unbounded_channel::<(String, Result<TrialRecord, String>)>();
+        let mut tasks = Vec::new();
+        let signal = super::serve::server::shutdown_signal();
+        tokio::pin!(signal);
+        let mut last_draw: Option<Instant> = None;
+        let ending = loop {
+            // Start every trial the lanes allow now.
+            enum Then {
+                Sleep(Option<f64>),
+                Finish,
+            }
+            let then = loop {
+                let now = shared.now();
+                let next = shared.scheduler.borrow_mut().next(now);
+                match next {
+                    Next::Start(a) => {
+                        let tx = tx.clone();
+                        let shared = shared.clone();
+                        tasks.push(tokio::task::spawn_local(async move {
+                            let result = play_trial(shared, a.id.clone(), a.key).await;
+                            let _ = tx.send((a.id, result));
+                        }));
+                    }
+                    Next::WaitUntil(t) => break Then::Sleep(Some(t - now)),
+                    Next::Wait | Next::Stopped => break Then::Sleep(None),
+                    Next::Done => break Then::Finish,
+                }
+            };
+            let Then::Sleep(wake) = then else {
+                break Ending::Done;
+            };
+            let draw_every = if terminal { TERMINAL_REFRESH } else { LOG_REFRESH };
+            let draw_in = last_draw.map_or(Duration::ZERO, |t| draw_every.saturating_sub(t.elapsed()));
+            let wait = wake.map_or(Duration::from_secs(3600), |ms| {
+                Duration::from_millis(ms.max(1.0).ceil() as u64)
+            });
+            tokio::select! {
+                got = rx.recv() => {
+                    let Some((id, result)) = got else { break Ending::Failed("the trials' channel closed".into()) };
+                    let record = match result {
+                        Ok(r) => r,
+                        Err(e) => break Ending::Failed(format!("trial {id}: {e}")),
+                    };
+                    let now = shared.now();
+                    let keep = shared
+                        .scheduler
+                        .borrow_mut()
+                        .finish(&id, TrialEnd::Done(TrialSummary::of(&record)), now);
+                    if keep {
+                        let line = record.to_json() + "\n";
+                        if let Err(e) = log.write_all(line.as_bytes()).and_then(|()| log.flush()) {
+                            break Ending::Failed(format!("cannot append to {}: {e}", jsonl.display()));
+                        }
+                        // The transcript and the maze file go now, while calls are in flight,
+                        // not all at the end.
+                        if let Some(text) = record.transcript() {
+                            let path = transcript_path(&record);
+                            let file = path.split('/').fold(out.clone(), |p, c| p.join(c));
+                            match super::write_file(&file, text.as_bytes()) {
+                                Ok(()) => {}
+                                Err(CliError::Usage(m)) => break Ending::Failed(m),
+                                Err(CliError::Output(e)) => break Ending::Failed(e.to_string()),
+                            }
+                            written.insert(path);
+                        }
+                        let maze_path =
+                            maze_file_path(record.size, record.size, record.shape, record.sample);
+                        if !written.contains(&maze_path) {
+                            if let Ok(maze) = record.first_maze() {
+                                let file =
+                                    maze_path.split('/').fold(out.clone(), |p, c| p.join(c));
+                                match super::write_file(&file, &npy::write(maze.grid())) {
+                                    Ok(()) => {}
+                                    Err(CliError::Usage(m)) => break Ending::Failed(m),
+                                    Err(CliError::Output(e)) => {
+                                        break Ending::Failed(e.to_string())
+                                    }
+                                }
+                                written.insert(maze_path);
+                            }
+                        }
+                        records.push(record);
+                        ran += 1;
+                    }
+                }
+                () = tokio::time::sleep(wait) => {}
+                () = tokio::time::sleep(draw_in) => {
+                    let line = progress_line(&mut shared.scheduler.borrow_mut(), shared.now());
+                    let _ = if terminal {
+                        write!(io.stderr, "\r\x1b[Kshapemaze: {line}")
+                    } else {
+                        writeln!(io.stderr, "shapemaze: {line}")
+                    };
+                    let _ = io.stderr.flush();
+                    last_draw = Some(Instant::now());
+                }
+                () = &mut signal => break Ending::Interrupted,
+            }
+        };
+        for t in &tasks {
+            t.abort();
+        }
+        ending
+    });
+    let now = shared.now();
+    let summary_line = progress_line(&mut shared.scheduler.borrow_mut(), now);
+    let _ = if terminal {
+        writeln!(io.stderr, "\r\x1b[Kshapemaze: {summary_line}")
+    } else {
+        writeln!(io.stderr, "shapemaze: {summary_line}")
+    };
+    drop(log);
+    write_export(&out, &design, &mut records, &written)?;
+    let progress = shared.scheduler.borrow().progress(now);
+    match ending {
+        Ending::Done => {}
+        Ending::Interrupted => {
+            return Err(CliError::usage(format!(
+                "interrupted with {} of {total} trials done (written to {}): run the same command again to resume",
+                records.len(),
+                out.display()
+            )))
+        }
+        Ending::Failed(e) => return Err(CliError::usage(e)),
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    io.json_line(&serde_json::json!({
+        "out": out.display().to_string(),
+        "shard": format!("{}/{}", shard.index, shard.count),
+        "trials": total,
+        "done": records.len(),
+        "resumed": resumed,
+        "ran": ran,
+        "api_errors": progress.overall.api_errors,
+        "seconds": (elapsed * 1000.0).round() / 1000.0,
+    }))
+}
+
+/// `shapemaze merge OUT DIR...`.
+pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
+    let (out, dirs) =
+        match args.positional.split_first() {
+            Some((out, dirs)) if !dirs.is_empty() => (PathBuf::from(out), dirs),
+            _ => return Err(CliError::usage(
+                "`shapemaze merge` needs OUT and at least one DIR (see `shapemaze merge --help`)",
+            )),
+        };
+    let mut design: Option<ExperimentDesign> = None;
+    let mut all: Vec<TrialRecord> = Vec::new();
+    let mut duplicates = 0;
+    let mut conflicts = Vec::new();
+    for dir in dirs {
+        let dir = Path::new(dir);
+        let d = read_design(&dir.join(EXPERIMENT_FILE))?;
+        match &design {
+            None => design = Some(d),
+            Some(first) if !same_trials(first, &d) => {
+                return Err(CliError::usage(format!(
+                    "{} holds a different design from {}: only shards of one design can be merged",
+                    dir.join(EXPERIMENT_FILE).display(),
+                    Path::new(&dirs[0]).join(EXPERIMENT_FILE).display()
+                )))
+            }
+            Some(_) => {}
+        }
+        let path = dir.join(JSONL_FILE);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let records = parse_jsonl(&path.display().to_string(), &text)
+            .map_err(|e| CliError::usage(e.to_string()))?;
+        let m = merge(&all, records);
+        duplicates += m.duplicates;
+        conflicts.extend(m.conflicts.into_iter().map(|c| c.id));
+        all.extend(m.new);
+    }
+    if !conflicts.is_empty() {
+        let shown: Vec<&str> = conflicts.iter().take(5).map(String::as_str).collect();
+        let more = if conflicts.len() > 5 {
+            format!(" and {} more", conflicts.len() - 5)
+        } else {
+            String::new()
+        };
+        return Err(CliError::usage(format!(
+            "{} trials are stored with different records in different folders: {}{more}; nothing was written",
+            conflicts.len(),
+            shown.join(", ")
+        )));
+    }
+    let Some(design) = design else {
+        return Err(CliError::usage("`shapemaze merge` needs at least one DIR"));
+    };
+    write_export(&out, &design, &mut all, &HashSet::new())?;
+    io.json_line(&serde_json::json!({
+        "out": out.display().to_string(),
+        "folders": dirs.len(),
+        "trials": design.trials().len(),
+        "records": all.len(),
+        "duplicates": duplicates,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shard_is_read_as_i_of_n_and_nonsense_is_refused() {
+        assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
+        for bad in ["0/2", "3/2", "1/0", "x/2", "2", "1/2/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad} is refused");
+        }
+    }
+
+    #[test]
+    fn the_shards_of_a_design_cover_every_trial_once() {
+        let design = ExperimentDesign::default();
+        let mut ids: Vec<String> = (1..=3)
+            .flat_map(|i| Shard { index: i, count: 3 }.keys(&design))
+            .map(|k| k.id())
+            .collect();
+        ids.sort();
+        let mut all: Vec<String> = design.trials().iter().map(TrialKey::id).collect();
+        all.sort();
+        assert_eq!(ids, all);
+    }
+}

@@ -1,0 +1,665 @@
+//! `shapemaze run` and `shapemaze merge` end to end, through the built binary: oracle and
+//! random designs, resuming from a half-written folder, shards merged, and an endpoint
+//! player against a tiny fake OpenAI server on a loopback port (with a 429 and
+//! `Retry-After`). Every run of the binary is bounded by a deadline.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use support::run::{path_str, shapemaze, Run};
+use support::TempDir;
+
+/// Runs the binary with `args` and extra environment variables, killed after `limit`.
+fn shapemaze_env(args: &[&str], env: &[(&str, &str)], limit: Duration) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shapemaze"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("the binary starts");
+    let deadline = Instant::now() + limit;
+    loop {
+        if child.try_wait().expect("the child can be polled").is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child
+                .wait_with_output()
+                .expect("the killed binary is reaped");
+            panic!(
+                "shapemaze {args:?} took longer than {limit:?}; stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("the binary finishes");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn run_ok(args: &[&str]) -> Value {
+    let r = shapemaze_env(args, &[], Duration::from_secs(120));
+    assert_eq!(r.code, 0, "shapemaze {args:?}: {}", r.stderr);
+    r.json()
+}
+
+fn write_design(dir: &Path, design: &Value) -> String {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let path = dir.join(format!("design-{n}.json"));
+    std::fs::write(&path, serde_json::to_string_pretty(design).expect("json")).expect("write");
+    path_str(&path).to_string()
+}
+
+fn oracle_design() -> Value {
+    serde_json::json!({
+        "players": [{"kind": "oracle"}, {"kind": "random"}],
+        "encodings": ["matrix", "coord_list"],
+        "shapes": ["square", "spiral"],
+        "size": 5,
+        "samples_per_shape": 2,
+        "seed": 4
+    })
+}
+
+/// The records of a folder's trials.jsonl, by trial id (the ids must be unique).
+fn records(dir: &Path) -> BTreeMap<String, Value> {
+    let text = std::fs::read_to_string(dir.join("trials.jsonl")).expect("trials.jsonl");
+    let mut out = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let r: Value = serde_json::from_str(line).expect("a JSON record");
+        let id = format!(
+            "{}/{}/{}/{}/{}",
+            r["model"].as_str().expect("model"),
+            r["encoding"].as_str().expect("encoding"),
+            r["shape"].as_str().expect("shape"),
+            r["sample"],
+            r["repeat"]
+        );
+        assert!(out.insert(id.clone(), r).is_none(), "{id} appears twice");
+    }
+    out
+}
+
+fn verdicts(records: &BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+    records
+        .iter()
+        .map(|(id, r)| {
+            let v = &r["verdicts"];
+            let outcomes: Vec<Value> = ["solve", "recognize", "generate"]
+                .iter()
+                .map(|p| v[p]["outcome"].clone())
+                .collect();
+            (id.clone(), Value::from(outcomes))
+        })
+        .collect()
+}
+
+#[test]
+fn an_oracle_design_writes_a_folder_that_score_reads_without_differences() {
+    let tmp = TempDir::new("run-oracle");
+    let design = write_design(tmp.path(), &oracle_design());
+    let out = tmp.path().join("out");
+    let summary = run_ok(&["run", &design, "--out", path_str(&out)]);
+    assert_eq!(
+        summary["trials"], 16,
+        "2 players x 2 encodings x 2 shapes x 2 samples"
+    );
+    assert_eq!(summary["done"], 16);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 16);
+    for f in ["experiment.json", "trials.csv", "trials.jsonl"] {
+        assert!(out.join(f).is_file(), "{f} is written");
+    }
+    assert!(
+        out.join("experiment_mazes").is_dir(),
+        "the maze files are written"
+    );
+    for (id, r) in &recs {
+        if r["model"] == "oracle" {
+            for p in ["solve", "recognize", "generate"] {
+                assert_eq!(r["verdicts"][p]["outcome"], "success", "{id} {p}");
+            }
+        }
+    }
+    let score = shapemaze(&["score", path_str(&out)]);
+    assert_eq!(score.code, 0, "{}", score.stderr);
+    assert!(
+        score.stdout.contains("differ from the recomputed ones: 0"),
+        "score finds no differences:\n{}",
+        score.stdout
+    );
+}
+
+#[test]
+fn a_run_resumed_from_half_its_records_plays_every_trial_exactly_once() {
+    let tmp = TempDir::new("run-resume");
+    let design = write_design(tmp.path(), &oracle_design());
+    let out = tmp.path().join("out");
+    run_ok(&["run", &design, "--out", path_str(&out)]);
+    let first = records(&out);
+    let jsonl = out.join("trials.jsonl");
+    let text = std::fs::read_to_string(&jsonl).expect("trials.jsonl");
+    let lines: Vec<&str> = text.lines().collect();
+    // Keep every other line, and cut the last kept one short as a kill would.
+    let mut kept: String = lines.iter().step_by(2).map(|l| format!("{l}\n")).collect();
+    kept.push_str(&lines[1][..lines[1].len() / 2]);
+    std::fs::write(&jsonl, kept).expect("rewrite");
+    let summary = run_ok(&["run", &design, "--out", path_str(&out)]);
+    assert_eq!(summary["resumed"], 8, "the kept whole lines are kept");
+    assert_eq!(summary["ran"], 8, "only the missing trials run");
+    let second = records(&out);
+    assert_eq!(
+        first.keys().collect::<Vec<_>>(),
+        second.keys().collect::<Vec<_>>(),
+        "every trial exactly once"
+    );
+    assert_eq!(verdicts(&first), verdicts(&second), "the same verdicts");
+    let again = run_ok(&["run", &design, "--out", path_str(&out)]);
+    assert_eq!(again["ran"], 0, "a finished folder runs nothing");
+    assert_eq!(records(&out).len(), 16);
+}
+
+#[test]
+fn two_shards_merged_equal_one_unsharded_run() {
+    let tmp = TempDir::new("run-shards");
+    let design = write_design(tmp.path(), &oracle_design());
+    let whole = tmp.path().join("whole");
+    let a = tmp.path().join("a");
+    let b = tmp.path().join("b");
+    let merged = tmp.path().join("merged");
+    run_ok(&["run", &design, "--out", path_str(&whole)]);
+    let sa = run_ok(&["run", &design, "--out", path_str(&a), "--shard", "1/2"]);
+    let sb = run_ok(&["run", &design, "--out", path_str(&b), "--shard", "2/2"]);
+    assert_eq!(sa["trials"], 8);
+    assert_eq!(sb["trials"], 8);
+    let ka: BTreeSet<String> = records(&a).into_keys().collect();
+    let kb: BTreeSet<String> = records(&b).into_keys().collect();
+    assert!(ka.is_disjoint(&kb), "the shards share no trial");
+    let m = run_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
+    assert_eq!(m["records"], 16);
+    assert_eq!(verdicts(&records(&merged)), verdicts(&records(&whole)));
+    // Merging a folder with itself skips the identical duplicates.
+    let twice = tmp.path().join("twice");
+    let m = run_ok(&["merge", path_str(&twice), path_str(&a), path_str(&a)]);
+    assert_eq!(m["records"], 8);
+    assert_eq!(m["duplicates"], 8);
+    // A conflicting record refuses the merge.
+    let whole_text = std::fs::read_to_string(whole.join("trials.jsonl")).expect("jsonl");
+    let changed = whole_text.replacen("\"success\"", "\"fail\"", 1);
+    std::fs::write(whole.join("trials.jsonl"), changed).expect("rewrite");
+    let bad = tmp.path().join("bad");
+    let r = shapemaze(&[
+        "merge",
+        path_str(&bad),
+        path_str(&a),
+        path_str(&b),
+        path_str(&whole),
+    ]);
+    r.assert_usage_error("different records", "a conflicting merge");
+    assert!(!bad.join("trials.jsonl").exists(), "nothing is written");
+}
+
+#[test]
+fn bad_designs_missing_keys_and_bad_shards_stop_with_one_line() {
+    let tmp = TempDir::new("run-bad");
+    let out = tmp.path().join("out");
+    let bad = tmp.path().join("bad.json");
+    std::fs::write(&bad, "{\"players\": []}").expect("write");
+    shapemaze(&["run", path_str(&bad), "--out", path_str(&out)])
+        .assert_usage_error("bad.json", "a bad design");
+    let design = write_design(
+        tmp.path(),
+        &serde_json::json!({
+            "players": [{"kind": "endpoint", "base_url": "http://127.0.0.1:9/v1",
+                         "model": "m", "key_env": "SHAPEMAZE_TEST_KEY_THAT_IS_NOT_SET"}],
+            "encodings": ["matrix"], "shapes": ["square"], "samples_per_shape": 1
+        }),
+    );
+    shapemaze(&["run", &design, "--out", path_str(&out)])
+        .assert_usage_error("SHAPEMAZE_TEST_KEY_THAT_IS_NOT_SET", "a missing key");
+    let oracle = write_design(tmp.path(), &oracle_design());
+    for shard in ["0/2", "3/2", "x"] {
+        shapemaze(&["run", &oracle, "--out", path_str(&out), "--shard", shard])
+            .assert_usage_error("--shard", "a bad shard");
+    }
+    shapemaze(&["run", &oracle]).assert_usage_error("--out", "no --out");
+    let done = tmp.path().join("done");
+    run_ok(&["run", &oracle, "--out", path_str(&done)]);
+    let mut other = oracle_design();
+    other["seed"] = Value::from(99);
+    let other = write_design(tmp.path(), &other);
+    shapemaze(&["run", &other, "--out", path_str(&done)])
+        .assert_usage_error("different design", "another design into the same folder");
+    shapemaze(&[
+        "run",
+        &oracle,
+        "--out",
+        path_str(&done),
+        "--concurrency",
+        "0",
+    ])
+    .assert_usage_error("--concurrency", "no concurrency");
+    shapemaze(&["merge", path_str(&out)]).assert_usage_error("DIR", "merge without folders");
+}
+
+/// A fake OpenAI-compatible endpoint on a loopback port: every request to
+/// `/v1/chat/completions` waits `latency`, then answers `reply` (streamed when asked),
+/// except the first `rate_limited` requests, which get 429 with `Retry-After: 1`.
+struct FakeEndpoint {
+    url: String,
+    requests: Arc<AtomicUsize>,
+    authorizations: Arc<Mutex<BTreeSet<String>>>,
+}
+
+impl FakeEndpoint {
+    fn start(latency: Duration, rate_limited: usize, reply: &'static str) -> FakeEndpoint {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+        let url = format!("http://{}/v1", listener.local_addr().expect("address"));
+        let requests = Arc::new(AtomicUsize::new(0));
+        let authorizations = Arc::new(Mutex::new(BTreeSet::new()));
+        let (r, a) = (requests.clone(), authorizations.clone());
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let (r, a) = (r.clone(), a.clone());
+                std::thread::spawn(move || {
+                    let _ = serve_connection(stream, latency, rate_limited, reply, &r, &a);
+                });
+            }
+        });
+        FakeEndpoint {
+            url,
+            requests,
+            authorizations,
+        }
+    }
+}
+
+fn serve_connection(
+    mut stream: TcpStream,
+    latency: Duration,
+    rate_limited: usize,
+    reply: &str,
+    requests: &AtomicUsize,
+    authorizations: &Mutex<BTreeSet<String>>,
+) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    loop {
+        // One request per connection at a time; keep-alive serves the next on the same one.
+        let head_end = loop {
+            if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                break i + 4;
+            }
+            let n = stream.read(&mut chunk)?;
+            if n == 0 {
+                return Ok(());
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        };
+        let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+        let mut length = 0;
+        for line in head.lines() {
+            let lower = line.to_ascii_lowercase();
+            if let Some(v) = lower.strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap_or(0);
+            }
+            if lower.starts_with("authorization:") {
+                let value = line["authorization:".len()..].trim().to_string();
+                authorizations.lock().expect("lock").insert(value);
+            }
+        }
+        while buf.len() < head_end + length {
+            let n = stream.read(&mut chunk)?;
+            if n == 0 {
+                return Ok(());
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        }
+        let body = String::from_utf8_lossy(&buf[head_end..head_end + length]).to_string();
+        buf.drain(..head_end + length);
+        let n = requests.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(latency);
+        let response = if n < rate_limited {
+            let text = "{\"error\": {\"message\": \"slow down\"}}";
+            format!(
+                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
+                text.len()
+            )
+        } else if body.contains("\"stream\":true") {
+            let delta = serde_json::json!({"choices": [{"index": 0, "delta": {"content": reply}, "finish_reason": null}]});
+            let end = serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
+            let text = format!("data: {delta}\n\ndata: {end}\n\ndata: [DONE]\n\n");
+            format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: {}\r\n\r\n{text}",
+                text.len()
+            )
+        } else {
+            let text = serde_json::json!({
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+            })
+            .to_string();
+            format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
+                text.len()
+            )
+        };
+        stream.write_all(response.as_bytes())?;
+        stream.flush()?;
+    }
+}
+
+fn endpoint_design(url: &str, stream: bool, concurrency: usize, samples: usize) -> Value {
+    serde_json::json!({
+        "players": [{"kind": "endpoint", "preset": "custom", "base_url": url, "model": "fake-model",
+                     "key_env": "SHAPEMAZE_TEST_RUN_KEY", "stream": stream, "timeout_ms": 10000},
+                    {"kind": "oracle"}],
+        "encodings": ["matrix", "coord_list"],
+        "shapes": ["square", "cross", "spiral"],
+        "size": 5,
+        "samples_per_shape": samples,
+        "seed": 1,
+        "move_limit": 2,
+        "concurrency": concurrency
+    })
+}
+
+const SECRET: &str = "sk-test-secret-0123456789";
+
+fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("a folder").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files_under(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn an_endpoint_player_survives_a_429_and_never_writes_its_key() {
+    let fake = FakeEndpoint::start(Duration::from_millis(5), 1, "Move: (0, 0)");
+    let tmp = TempDir::new("run-endpoint");
+    for stream in [false, true] {
+        let design = write_design(tmp.path(), &endpoint_design(&fake.url, stream, 4, 2));
+        let out = tmp.path().join(format!("out-{stream}"));
+        let r = shapemaze_env(
+            &["run", &design, "--out", path_str(&out)],
+            &[("SHAPEMAZE_TEST_RUN_KEY", SECRET)],
+            Duration::from_secs(60),
+        );
+        assert_eq!(r.code, 0, "the run finishes: {}", r.stderr);
+        assert_eq!(r.json()["api_errors"], 0, "the 429 was retried");
+        let recs = records(&out);
+        assert_eq!(
+            recs.len(),
+            24,
+            "2 players x 2 encodings x 3 shapes x 2 samples"
+        );
+        let fake_model = recs.values().filter(|r| r["model"] == "fake-model").count();
+        assert_eq!(fake_model, 12);
+        if !stream {
+            let retried = recs.values().any(|r| {
+                r["messages"]
+                    .as_array()
+                    .is_some_and(|m| m.iter().any(|m| m["attempts"] == 2))
+            });
+            assert!(retried, "one reply took two attempts");
+        }
+        let mut files = Vec::new();
+        files_under(&out, &mut files);
+        assert!(files.len() > 20, "the export folder is written");
+        for f in files {
+            let bytes = std::fs::read(&f).expect("readable");
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(!text.contains(SECRET), "{} holds the key", f.display());
+        }
+    }
+    let auth = fake.authorizations.lock().expect("lock").clone();
+    assert_eq!(
+        auth,
+        BTreeSet::from([format!("Bearer {SECRET}")]),
+        "the key goes in the header"
+    );
+    assert!(fake.requests.load(Ordering::SeqCst) > 24);
+}
+
+/// The benchmark of issue 10: 100 ms per call, concurrency 16; prints the wall time
+/// against the ideal `calls x 100 ms / 16`. Run by hand:
+/// `cargo test --release --test run -- --ignored --nocapture` (`SHAPEMAZE_BENCH_SAMPLES`
+/// mazes per shape, 30 by default: 360 trials).
+#[test]
+#[ignore]
+fn a_run_at_100_ms_per_call_and_concurrency_16_is_near_the_ideal_wall_time() {
+    let fake = FakeEndpoint::start(Duration::from_millis(100), 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-bench");
+    let samples = std::env::var("SHAPEMAZE_BENCH_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    let mut design = endpoint_design(&fake.url, true, 16, samples);
+    design["players"] = serde_json::json!([design["players"][0].clone()]);
+    design["shapes"] = serde_json::json!(["square", "cross", "spiral", "triangle", "C", "Z"]);
+    let path = write_design(tmp.path(), &design);
+    let out = tmp.path().join("out");
+    let started = Instant::now();
+    let spawned_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is after 1970")
+        .as_secs_f64()
+        * 1000.0;
+    let r = shapemaze_env(
+        &["run", &path, "--out", path_str(&out)],
+        &[("SHAPEMAZE_TEST_RUN_KEY", SECRET)],
+        Duration::from_secs(300),
+    );
+    let wall = started.elapsed().as_secs_f64();
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let calls = fake.requests.load(Ordering::SeqCst);
+    let ideal = calls as f64 * 0.1 / 16.0;
+    let recs = records(&out);
+    let latencies: Vec<f64> = recs
+        .values()
+        .flat_map(|r| r["messages"].as_array().cloned().unwrap_or_default())
+        .filter_map(|m| m["latency_ms"].as_f64())
+        .collect();
+    let mean = latencies.iter().sum::<f64>() / latencies.len().max(1) as f64;
+    let inside = r.json()["seconds"].as_f64().unwrap_or(f64::NAN);
+    let starts: Vec<f64> = recs
+        .values()
+        .filter_map(|r| r["started_ms"].as_f64())
+        .collect();
+    let ends: Vec<f64> = recs
+        .values()
+        .filter_map(|r| r["ended_ms"].as_f64())
+        .collect();
+    let first = starts.iter().copied().fold(f64::INFINITY, f64::min);
+    let last_start = starts.iter().copied().fold(0.0, f64::max);
+    let last_end = ends.iter().copied().fold(0.0, f64::max);
+    println!(
+        "before the first trial {:.2} s; trials from first start to last end {:.2} s, of which after the last start (the drain) {:.2} s; after the last trial {:.2} s",
+        (first - spawned_ms) / 1000.0,
+        (last_end - first) / 1000.0,
+        (last_end - last_start) / 1000.0,
+        wall - (last_end - spawned_ms) / 1000.0
+    );
+    println!(
+        "trials {}, calls {calls}, wall {wall:.2} s, ideal {ideal:.2} s, ratio {:.3}, mean call latency {mean:.1} ms, run loop {inside:.2} s, calls in flight on average {:.1}",
+        recs.len(),
+        wall / ideal,
+        latencies.iter().sum::<f64>() / 1000.0 / inside
+    );
+}
+
+/// Starts the binary, lets it run for `after`, then sends it `signal` (`KILL` or `TERM`).
+#[cfg(unix)]
+fn run_then_signal(args: &[&str], env: &[(&str, &str)], after: Duration, signal: &str) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shapemaze"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd.spawn().expect("the binary starts");
+    std::thread::sleep(after);
+    let status = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "the signal is sent");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the binary stops within 30 s of the signal")
+        .expect("the output is read");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_run_killed_and_then_stopped_resumes_with_every_trial_exactly_once() {
+    let fake = FakeEndpoint::start(Duration::from_millis(100), 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-kill");
+    let design = write_design(tmp.path(), &endpoint_design(&fake.url, true, 2, 3));
+    let out = tmp.path().join("out");
+    let args = ["run", design.as_str(), "--out", path_str(&out)];
+    let env = [("SHAPEMAZE_TEST_RUN_KEY", SECRET)];
+    // A kill -9 mid-run: what was appended survives.
+    let killed = run_then_signal(&args, &env, Duration::from_millis(700), "KILL");
+    assert_eq!(killed.code, -1, "killed by the signal");
+    let after_kill = records(&out).len();
+    assert!(
+        after_kill > 0 && after_kill < 36,
+        "part of the run: {after_kill}"
+    );
+    // SIGTERM: the run stops, writes the folder and says how to resume.
+    let stopped = run_then_signal(&args, &env, Duration::from_millis(700), "TERM");
+    assert_eq!(stopped.code, 2, "a stopped run: {}", stopped.stderr);
+    let last_line = stopped.stderr.lines().last().unwrap_or_default();
+    assert!(
+        last_line.starts_with("shapemaze: error: interrupted")
+            && last_line.contains("run the same command again"),
+        "the last line says how to resume: {last_line}"
+    );
+    let after_stop = records(&out).len();
+    assert!(after_stop >= after_kill, "nothing finished is lost");
+    assert!(
+        out.join("trials.csv").is_file(),
+        "the folder is written on a stop"
+    );
+    let r = shapemaze_env(&args, &env, Duration::from_secs(60));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let last = r.json();
+    assert_eq!(last["resumed"], after_stop);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 36, "every trial exactly once");
+    let score = shapemaze(&["score", path_str(&out)]);
+    assert!(
+        score.stdout.contains("differ from the recomputed ones: 0"),
+        "{}",
+        score.stdout
+    );
+}
+
+#[test]
+fn the_command_line_and_the_core_s_scripted_endpoint_give_the_same_records_for_the_same_replies() {
+    use shapemaze::core::chat::{block_on, Scripted, ScriptedTransport};
+    use shapemaze::core::endpoint::EndpointPlayer;
+    use shapemaze::core::experiment::ExperimentDesign;
+    use shapemaze::core::player::play;
+    use shapemaze::core::templates::TemplateLibrary;
+    use shapemaze::core::trial::Trial;
+
+    let fake = FakeEndpoint::start(Duration::from_millis(1), 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-same");
+    let design_json = endpoint_design(&fake.url, false, 4, 2);
+    let path = write_design(tmp.path(), &design_json);
+    let out = tmp.path().join("out");
+    let r = shapemaze_env(
+        &["run", &path, "--out", path_str(&out)],
+        &[("SHAPEMAZE_TEST_RUN_KEY", SECRET)],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let recs = records(&out);
+    let design = ExperimentDesign::from_json(&design_json.to_string()).expect("a design");
+    let spec = design.players[0].clone();
+    let library = std::sync::Arc::new(TemplateLibrary::new(5));
+    let mut compared = 0;
+    for key in design
+        .trials()
+        .into_iter()
+        .filter(|k| k.player == "fake-model")
+    {
+        let maze = design.maze_for(&key, &library).expect("a maze");
+        let mut trial = Trial::new(design.setup_for(&key, maze), library.clone());
+        let transport = ScriptedTransport::new(vec![Scripted::answer("Move: (0, 0)"); 50]);
+        let settings = shapemaze::cli::run::endpoint_settings(&spec).expect("settings");
+        let mut player = EndpointPlayer::new(transport, settings, "k".into(), None);
+        block_on(play(&mut trial, &mut player, &mut |_| {}));
+        let id = format!(
+            "fake-model/{}/{}/{}/{}",
+            key.encoding, key.shape, key.sample, key.repeat
+        );
+        let cli = &recs[&id];
+        let texts: Vec<&str> = trial
+            .messages()
+            .iter()
+            .map(|m| m.content.as_str())
+            .collect();
+        let cli_texts: Vec<&str> = cli["messages"]
+            .as_array()
+            .expect("messages")
+            .iter()
+            .map(|m| m["content"].as_str().expect("content"))
+            .collect();
+        assert_eq!(texts, cli_texts, "{id}: the same conversation");
+        let verdicts = trial.verdicts();
+        for (i, phase) in ["solve", "recognize", "generate"].iter().enumerate() {
+            let core = verdicts[i].map(|v| serde_json::to_value(v).expect("json"));
+            let cli_verdict = &cli["verdicts"][phase];
+            assert_eq!(
+                core.as_ref().map(|v| &v["outcome"]),
+                (!cli_verdict.is_null()).then_some(&cli_verdict["outcome"]),
+                "{id} {phase}"
+            );
+            assert_eq!(
+                core.as_ref().map(|v| &v["reason"]),
+                (!cli_verdict.is_null()).then_some(&cli_verdict["reason"]),
+                "{id} {phase}"
+            );
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 12);
+}
