@@ -50,7 +50,18 @@ pub fn ModelPage() -> impl IntoView {
         PlaySettings::from_query(|k| Location::param(&q, k))
     });
     let settings = Memo::new(move |_| parsed.get().0);
-    let warnings = Memo::new(move |_| parsed.get().1);
+    let warnings = Memo::new(move |_| {
+        let mut w = parsed.get().1;
+        let q = loc.query.get();
+        if let Some(a) =
+            Location::param(&q, "agent").filter(|a| !AGENTS.iter().any(|(v, _)| v == a))
+        {
+            w.push(format!(
+                "URL parameter agent: '{a}' is not a player (oracle, random, endpoint or human); using the oracle instead."
+            ));
+        }
+        w
+    });
     let go =
         Callback::new(move |s: PlaySettings| loc.navigate(&format!("/model?{}", s.to_query())));
     let initial_agent = Location::param(&loc.query.get_untracked(), "agent")
@@ -537,7 +548,6 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         }
     };
 
-    let phase = Memo::new(move |_| trial.with(|t| t.phase()));
     let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
     let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
     let running = Signal::derive(move || state.with(|s| s.running));
@@ -560,7 +570,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
                 {move || state.with(|s| s.refused.clone()).map(|why| view! {
                     <p class="notice error" role="alert" data-testid="settings-error">{why}</p>
                 })}
-                <PhaseSteps phase=phase />
+                <PhaseSteps trial=trial />
                 <div class="status">
                     <span class="pill">{format!("{} · {rows}x{cols} · {} · {}", shape.name(), settings.encoding.label(), settings.protocol.name())}</span>
                     <span class="moves">

@@ -334,7 +334,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     };
 
     view! {
-        <PhaseSteps phase=phase />
+        <PhaseSteps trial=trial />
         <div class="status">
             <span class="pill">{format!("{} · {rows}x{cols} · {}", shape.name(), encoding.label())}</span>
             <span class="moves">
@@ -588,9 +588,12 @@ fn TrialBoard(
     }
 }
 
-/// The four phases, the current one marked.
+/// The four phases, the current one marked, each ended one with its outcome (✓ passed,
+/// ✗ failed, ! an API error, not judged).
 #[component]
-pub(super) fn PhaseSteps(phase: Memo<Phase>) -> impl IntoView {
+pub(super) fn PhaseSteps(trial: RwSignal<Trial>) -> impl IntoView {
+    let phase = Memo::new(move |_| trial.with(|t| t.phase()));
+    let outcomes = Memo::new(move |_| trial.with(|t| t.outcomes()));
     view! {
         <ol class="steps" data-testid="phase" data-phase=move || phase.get().name()>
             {Phase::ALL.into_iter().map(|p| {
@@ -600,10 +603,13 @@ pub(super) fn PhaseSteps(phase: Memo<Phase>) -> impl IntoView {
                     Phase::Generate => "Generate",
                     Phase::Done => "Done",
                 };
+                let outcome = move || outcomes.get().get(p as usize).copied().flatten();
                 view! {
                     <li
                         class:current=move || phase.get() == p
                         class:past=move || { phase.get() as u8 > p as u8 }
+                        class:failed=move || outcome() == Some(Outcome::Fail)
+                        class:error=move || outcome() == Some(Outcome::Error)
                     >
                         {label}
                     </li>

@@ -315,3 +315,21 @@ test('protocols: combined asks one prompt fewer, single_shot solves in one reply
     assert.equal((await mockLog(s2)).filter((e) => e.method === 'POST').length, 3);
   });
 });
+
+test('a bad agent in the address is named, and phases ended by an API error are marked as such', async () => {
+  await withPage(async (page) => {
+    await openModel(page, 'agent=robot&shape=square&seed=3&sample=0');
+    const warn = await page.innerText('[data-testid="url-warnings"]');
+    assert.match(warn, /agent: 'robot' is not a player/, warn);
+    assert.equal(await page.inputValue('[data-testid="agent"]'), 'oracle');
+    await useEndpoint(page, { baseUrl: `${MOCK_URL}/401-u${Date.now()}/v1`, model: 'good:square', maxAttempts: 1 });
+    await runTrial(page, 15000);
+    await page.locator('[data-testid="api-error"]').waitFor();
+    const marks = await page.$$eval('[data-testid="phase"] li', (els) => els.map((e) => e.className));
+    assert.deepEqual(
+      marks.slice(0, 3).map((c) => c.includes('error')),
+      [true, true, true],
+      `each phase ended by the API error is marked: ${marks}`,
+    );
+  });
+});
