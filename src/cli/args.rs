@@ -69,6 +69,21 @@ impl Args {
         })
     }
 
+    /// The command's one positional argument (`what` names it in the messages: `folder`,
+    /// `design file`).
+    pub fn single(&self, command: &str, what: &str) -> Result<&str, String> {
+        match self.positional.as_slice() {
+            [one] => Ok(one.as_str()),
+            [] => Err(format!(
+                "`shapemaze {command}` needs a {what} (see `shapemaze {command} --help`)"
+            )),
+            more => Err(format!(
+                "`shapemaze {command}` takes one {what}, not {}",
+                more.len()
+            )),
+        }
+    }
+
     /// The value of `--name` as a number, or `default` when not given.
     pub fn number<T: std::str::FromStr>(&self, name: &str, default: T) -> Result<T, String> {
         match self.get(name) {

@@ -112,20 +112,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         options.model_order = names;
     }
-    let dir = match args.positional.as_slice() {
-        [d] => d.as_str(),
-        [] => {
-            return Err(CliError::usage(
-                "`shapemaze report` needs a folder: shapemaze report DIR",
-            ))
-        }
-        more => {
-            return Err(CliError::usage(format!(
-                "`shapemaze report` takes one folder, not {}",
-                more.len()
-            )))
-        }
-    };
+    let dir = args.single("report", "folder")?;
     let (observations, sources) = read_observations(Path::new(dir))?;
     let analysis = analyze(&observations, &options);
     if let Some(file) = args.get("html") {

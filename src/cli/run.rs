@@ -504,19 +504,7 @@ enum Ending {
 
 /// `shapemaze run`.
 pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
-    let design_path = match args.positional.as_slice() {
-        [one] => PathBuf::from(one),
-        [] => {
-            return Err(CliError::usage(
-                "`shapemaze run` needs a design file (see `shapemaze run --help`)",
-            ))
-        }
-        [_, extra, ..] => {
-            return Err(CliError::usage(format!(
-                "unexpected argument '{extra}' for `shapemaze run` (see `shapemaze run --help`)"
-            )))
-        }
-    };
+    let design_path = PathBuf::from(args.single("run", "design file")?);
     let out = PathBuf::from(args.required("out", "run")?);
     let shard = match args.get("shard") {
         Some(s) => Shard::parse(s)?,

@@ -120,20 +120,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
             )))
         }
     };
-    let dir = match args.positional.as_slice() {
-        [d] => d.as_str(),
-        [] => {
-            return Err(CliError::usage(
-                "`shapemaze score` needs a folder: shapemaze score DIR",
-            ))
-        }
-        more => {
-            return Err(CliError::usage(format!(
-                "`shapemaze score` takes one folder, not {}",
-                more.len()
-            )))
-        }
-    };
+    let dir = args.single("score", "folder")?;
     let scoring = args.get("scoring").map(Scoring::parse).transpose()?;
     let root = Path::new(dir);
     let mut skipped = Vec::new();

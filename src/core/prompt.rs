@@ -93,6 +93,25 @@ fn movement_rule(movement: Movement) -> &'static str {
     }
 }
 
+/// The opening of both solve prompts: the heading, the task, the movement rule, `limit`
+/// (how the move limit is put), the legend and the maze.
+fn solve_intro(
+    maze: &Maze,
+    movement: Movement,
+    encoding: Encoding,
+    style: CoordStyle,
+    limit: &str,
+) -> String {
+    format!(
+        "{SOLVE_HEADING}\nYou are the player P in a {r}x{c} maze and must reach the goal G. {rule} You cannot enter walls. {limit}\n{legend}\n\n{maze}\n\n",
+        r = maze.rows(),
+        c = maze.cols(),
+        rule = movement_rule(movement),
+        legend = legend(encoding),
+        maze = encoding.render_with(maze.grid(), style),
+    )
+}
+
 /// The solve phase's opening message.
 pub fn solve(
     maze: &Maze,
@@ -101,14 +120,9 @@ pub fn solve(
     style: CoordStyle,
     move_limit: usize,
 ) -> String {
-    format!(
-        "{SOLVE_HEADING}\nYou are the player P in a {r}x{c} maze and must reach the goal G. {rule} You cannot enter walls. You have at most {move_limit} moves; an invalid move ends the phase.\n{legend}\n\n{maze}\n\nReply with your next move as the cell you move to, in the form: Move: (row, col)",
-        r = maze.rows(),
-        c = maze.cols(),
-        rule = movement_rule(movement),
-        legend = legend(encoding),
-        maze = encoding.render_with(maze.grid(), style),
-    )
+    let limit = format!("You have at most {move_limit} moves; an invalid move ends the phase.");
+    solve_intro(maze, movement, encoding, style, &limit)
+        + "Reply with your next move as the cell you move to, in the form: Move: (row, col)"
 }
 
 /// The single-shot solve prompt: the whole path in one reply, scored by the path verifier.
@@ -119,14 +133,10 @@ pub fn solve_path(
     style: CoordStyle,
     move_limit: usize,
 ) -> String {
-    format!(
-        "{SOLVE_HEADING}\nYou are the player P in a {r}x{c} maze and must reach the goal G. {rule} You cannot enter walls. The path may take at most {move_limit} moves.\n{legend}\n\n{maze}\n\n{WHOLE_PATH}: every cell you step on, in order, from P's cell to G's cell, in the form: Path: (row, col), (row, col), ...",
-        r = maze.rows(),
-        c = maze.cols(),
-        rule = movement_rule(movement),
-        legend = legend(encoding),
-        maze = encoding.render_with(maze.grid(), style),
-    )
+    let limit = format!("The path may take at most {move_limit} moves.");
+    solve_intro(maze, movement, encoding, style, &limit)
+        + WHOLE_PATH
+        + ": every cell you step on, in order, from P's cell to G's cell, in the form: Path: (row, col), (row, col), ..."
 }
 
 /// The message after a valid move that did not end the phase.
