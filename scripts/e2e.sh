@@ -13,7 +13,14 @@ node scripts/serve-dist.mjs "$port" dist > target/e2e-server.log 2>&1 &
 server=$!
 node tests/mock-endpoint/server.mjs "$mock_port" > target/e2e-mock-endpoint.log 2>&1 &
 mock=$!
-trap 'kill $server $mock 2>/dev/null || true' EXIT
+# The lab build (dist-lab/, `make build-lab`), two ports up, when it is there.
+lab_port=$((port + 2))
+lab=""
+if [ -f dist-lab/index.html ]; then
+  node scripts/serve-dist.mjs "$lab_port" dist-lab > target/e2e-lab-server.log 2>&1 &
+  lab=$!
+fi
+trap 'kill $server $mock $lab 2>/dev/null || true' EXIT
 # Wait for a server (up to 10 s), with node's fetch so no other tool is needed.
 wait_for() {
   node -e '
@@ -36,3 +43,11 @@ node --test tests/mock-endpoint/
 BASE_URL="http://127.0.0.1:$port" MOCK_URL="http://127.0.0.1:$mock_port" \
   SCREENSHOTS="$PWD/target/e2e-screenshots" \
   node --test --test-concurrency=1 tests/e2e/
+if [ -n "$lab" ]; then
+  wait_for "http://127.0.0.1:$lab_port/" target/e2e-lab-server.log
+  BASE_URL="http://127.0.0.1:$lab_port" MOCK_URL="http://127.0.0.1:$mock_port" \
+    SCREENSHOTS="$PWD/target/e2e-screenshots" \
+    node --test --test-concurrency=1 tests/e2e-lab/
+else
+  echo "e2e: dist-lab/ is missing (make build-lab): the lab pages' tests were skipped" >&2
+fi

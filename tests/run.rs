@@ -624,7 +624,7 @@ fn the_command_line_and_the_core_s_scripted_endpoint_give_the_same_records_for_t
         let maze = design.maze_for(&key, &library).expect("a maze");
         let mut trial = Trial::new(design.setup_for(&key, maze), library.clone());
         let transport = ScriptedTransport::new(vec![Scripted::answer("Move: (0, 0)"); 50]);
-        let settings = shapemaze::cli::run::endpoint_settings(&spec).expect("settings");
+        let settings = shapemaze::core::batch::endpoint_settings(&spec).expect("settings");
         let mut player = EndpointPlayer::new(transport, settings, "k".into(), None);
         block_on(play(&mut trial, &mut player, &mut |_| {}));
         let id = format!(

@@ -10,8 +10,18 @@ pub fn download_text(filename: &str, text: &str) -> Result<(), String> {
 
 /// Offers `text` to the person as a download named `filename` of type `mime`.
 pub fn download_file(filename: &str, text: &str, mime: &str) -> Result<(), String> {
+    download_part(filename, &JsValue::from_str(text), mime)
+}
+
+#[cfg(feature = "lab")]
+/// Offers `bytes` to the person as a download named `filename` of type `mime`.
+pub fn download_bytes(filename: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
+    download_part(filename, &js_sys::Uint8Array::from(bytes), mime)
+}
+
+fn download_part(filename: &str, part: &JsValue, mime: &str) -> Result<(), String> {
     let fail = |what: &str, e: JsValue| format!("could not {what}: {e:?}");
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let parts = js_sys::Array::of1(part);
     let options = BlobPropertyBag::new();
     options.set_type(mime);
     let blob = Blob::new_with_str_sequence_and_options(&parts, &options)

@@ -5,6 +5,8 @@
 mod board;
 mod demo;
 mod download;
+#[cfg(feature = "lab")]
+mod experiment;
 mod fetch;
 mod model;
 mod play;
@@ -14,7 +16,11 @@ mod transport;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 pub use demo::DemoPage;
+#[cfg(feature = "lab")]
+pub use download::download_bytes;
 pub use download::{download_file, download_text};
+#[cfg(feature = "lab")]
+pub use experiment::ExperimentPage;
 pub use model::ModelPage;
 pub use play::PlayPage;
 pub use route::{use_location, Link, Location};
@@ -39,6 +45,7 @@ pub fn App() -> impl IntoView {
                     <Link href="/play">"Play"</Link>
                     <Link href="/demo">"Demo"</Link>
                     <Link href="/model">"Model"</Link>
+                    {lab_links()}
                 </nav>
             </header>
             <main class="page">
@@ -47,6 +54,8 @@ pub fn App() -> impl IntoView {
                     "/play" => view! { <PlayPage /> }.into_any(),
                     "/model" => view! { <ModelPage /> }.into_any(),
                     "/demo" => view! { <DemoPage /> }.into_any(),
+                    #[cfg(feature = "lab")]
+                    "/experiment" => view! { <ExperimentPage /> }.into_any(),
                     _ => view! { <NotFound /> }.into_any(),
                 }}
             </main>
@@ -55,6 +64,14 @@ pub fn App() -> impl IntoView {
             </footer>
         </div>
     }
+}
+
+/// The lab build's pages in the navigation (none in the default build).
+fn lab_links() -> impl IntoView {
+    #[cfg(feature = "lab")]
+    return view! { <Link href="/experiment">"Experiments"</Link> };
+    #[cfg(not(feature = "lab"))]
+    ()
 }
 
 /// The landing page.

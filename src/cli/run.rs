@@ -11,24 +11,22 @@
 use super::args::Args;
 use super::transport::NativeTransport;
 use super::{CliError, Io};
-use crate::core::chat::{self, ChatError, ChatEvent, EndpointSettings, Preset};
-use crate::core::endpoint::{reply_meta, EndpointPlayer};
-use crate::core::experiment::{ExperimentDesign, PlayerSpec, TrialKey};
+use crate::core::batch::{
+    endpoint_settings, lanes_for, play_trial, progress_line, random_seed, sort_by_design, TrialRun,
+};
+use crate::core::experiment::{ExperimentDesign, TrialKey};
 use crate::core::export::{
     export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
     JSONL_FILE,
 };
 use crate::core::layout::maze_file_path;
 use crate::core::npy;
-use crate::core::player::{play, Oracle, Player, PlayerError, PlayerEvent, RandomWalker, Reply};
-use crate::core::record::{Placement, PlayerKind, TrialRecord};
-use crate::core::scheduler::{
-    CallPermit, LaneConfig, Next, RetryNotice, Scheduler, TrialEnd, TrialSummary, Tuning,
-};
+use crate::core::record::{PlayerKind, TrialRecord};
+use crate::core::rescore::Libraries;
+use crate::core::scheduler::{Next, Scheduler, TrialEnd, TrialSummary, Tuning};
 use crate::core::templates::TemplateLibrary;
-use crate::core::trial::{ApiFailure, Trial};
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -127,38 +125,6 @@ impl Shard {
     }
 }
 
-/// The seed of the random player on trial `key` of a design seeded `seed`: the same trial
-/// always plays the same way, whichever machine or shard runs it.
-pub fn random_seed(seed: u64, key: &TrialKey) -> u64 {
-    // FNV-1a over the trial's id: stable across platforms and versions.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in key.id().bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    seed ^ h
-}
-
-/// An endpoint player's settings as the chat client takes them.
-pub fn endpoint_settings(spec: &PlayerSpec) -> Result<EndpointSettings, String> {
-    Ok(EndpointSettings {
-        preset: Preset::parse(&spec.preset)?,
-        base_url: spec.base_url.clone(),
-        model: spec.model.clone(),
-        temperature: spec.temperature,
-        top_p: spec.top_p,
-        max_tokens: spec.max_tokens,
-        seed: spec.seed,
-        timeout_ms: spec.timeout_ms,
-        stream: spec.stream,
-        logprobs: spec.logprobs,
-        thinking: spec.thinking,
-        extra: spec.extra.clone(),
-        max_attempts: spec.max_attempts,
-        max_wait_ms: spec.max_wait_ms,
-    })
-}
-
 /// The design's players' API keys by player name, read from the environment variables
 /// their `key_env` names (an endpoint without `key_env` gets an empty key).
 fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, String> {
@@ -223,157 +189,21 @@ pub fn same_trials(a: &ExperimentDesign, b: &ExperimentDesign) -> bool {
 
 /// What one running trial shares with the others.
 struct Shared {
-    design: ExperimentDesign,
-    scheduler: RefCell<Scheduler>,
-    libraries: RefCell<BTreeMap<usize, Arc<TemplateLibrary>>>,
+    design: Rc<ExperimentDesign>,
+    scheduler: Rc<RefCell<Scheduler>>,
+    libraries: RefCell<Libraries>,
     keys: HashMap<String, String>,
     client: reqwest::Client,
-    clock: Instant,
 }
 
 impl Shared {
     fn now(&self) -> f64 {
-        self.clock.elapsed().as_secs_f64() * 1000.0
+        epoch_ms()
     }
 
     fn library(&self, size: usize) -> Arc<TemplateLibrary> {
-        self.libraries
-            .borrow_mut()
-            .entry(size)
-            .or_insert_with(|| Arc::new(TemplateLibrary::new(size)))
-            .clone()
+        self.libraries.borrow_mut().get(size).clone()
     }
-}
-
-/// An endpoint player that asks the scheduler before each later call of its trial and
-/// tells it of every retry (a 429 teaches the lane its limit).
-struct LanePlayer {
-    inner: EndpointPlayer<NativeTransport>,
-    key: String,
-    shared: Rc<Shared>,
-    id: String,
-    calls: u32,
-}
-
-impl Player for LanePlayer {
-    fn kind(&self) -> PlayerKind {
-        PlayerKind::Endpoint
-    }
-
-    fn name(&self) -> String {
-        self.inner.settings().model.clone()
-    }
-
-    async fn respond(
-        &mut self,
-        trial: &Trial,
-        _on_event: &mut dyn FnMut(PlayerEvent),
-    ) -> Result<Reply, PlayerError> {
-        if self.calls > 0 {
-            loop {
-                let now = self.shared.now();
-                let permit = self.shared.scheduler.borrow_mut().begin_call(&self.id, now);
-                match permit {
-                    CallPermit::Go => break,
-                    CallPermit::WaitUntil(t) => {
-                        let ms = (t - now).max(1.0).ceil() as u64;
-                        tokio::time::sleep(Duration::from_millis(ms)).await;
-                    }
-                }
-            }
-        }
-        self.calls += 1;
-        let messages = self.inner.messages(trial);
-        let shared = self.shared.clone();
-        let id = self.id.clone();
-        let mut forward = |ev: ChatEvent<'_>| {
-            if let ChatEvent::Retrying(n) = ev {
-                let status = n
-                    .status_label
-                    .split_whitespace()
-                    .next()
-                    .and_then(|s| s.parse::<u16>().ok());
-                let notice = RetryNotice {
-                    status,
-                    cause: n.status_label.clone(),
-                    attempt: n.attempt,
-                    max_attempts: n.of,
-                    wait_ms: n.delay_ms as f64,
-                };
-                let now = shared.now();
-                shared.scheduler.borrow_mut().retrying(&id, &notice, now);
-            }
-        };
-        let result = chat::complete(
-            self.inner.transport(),
-            self.inner.settings(),
-            &self.key,
-            &messages,
-            &mut forward,
-        )
-        .await;
-        match result {
-            Ok(reply) => Ok(Reply {
-                meta: Some(reply_meta(&reply)),
-                text: reply.content,
-            }),
-            Err(ChatError::Aborted(_)) => Err(PlayerError::Stopped),
-            Err(e) => Err(PlayerError::Api(ApiFailure {
-                kind: e.kind_name().to_string(),
-                message: e.message(self.inner.settings().preset),
-                attempts: e.attempts(),
-            })),
-        }
-    }
-}
-
-/// Plays one trial to its end and returns its record.
-async fn play_trial(shared: Rc<Shared>, id: String, key: TrialKey) -> Result<TrialRecord, String> {
-    let design = &shared.design;
-    let spec = design
-        .player(&key.player)
-        .ok_or_else(|| format!("no player named '{}' in the design", key.player))?
-        .clone();
-    let library = shared.library(key.size);
-    let maze = design.maze_for(&key, &library)?;
-    let mut trial = Trial::new(design.setup_for(&key, maze), library);
-    let started = epoch_ms();
-    let mut quiet = |_: PlayerEvent| {};
-    match spec.kind {
-        PlayerKind::Oracle => play(&mut trial, &mut Oracle, &mut quiet).await,
-        PlayerKind::Random => {
-            let mut walker = RandomWalker::new(random_seed(design.seed, &key));
-            play(&mut trial, &mut walker, &mut quiet).await;
-        }
-        PlayerKind::Endpoint => {
-            let settings = endpoint_settings(&spec)?;
-            let api_key = shared.keys.get(&key.player).cloned().unwrap_or_default();
-            let transport = NativeTransport::new(
-                shared.client.clone(),
-                random_seed(design.seed, &key) ^ started.to_bits(),
-            );
-            let mut player = LanePlayer {
-                inner: EndpointPlayer::new(transport, settings, String::new(), None),
-                key: api_key,
-                shared: shared.clone(),
-                id,
-                calls: 0,
-            };
-            play(&mut trial, &mut player, &mut quiet).await;
-        }
-        other => return Err(format!("cannot play a {} player", other.name())),
-    }
-    Ok(TrialRecord::of(
-        &trial,
-        spec.player_info(None),
-        Placement {
-            seed: design.seed,
-            sample: key.sample,
-            repeat: key.repeat,
-        },
-        Some(started),
-        Some(epoch_ms()),
-    ))
 }
 
 /// Reads the records already in `path` (a `trials.jsonl`), keeping those of `wanted` ids,
@@ -415,20 +245,6 @@ fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRec
         .collect())
 }
 
-/// Sorts records into the design's trial order (unknown ones last, by id).
-fn sort_by_design(design: &ExperimentDesign, records: &mut [TrialRecord]) {
-    let order: HashMap<String, usize> = design
-        .trials()
-        .iter()
-        .enumerate()
-        .map(|(i, k)| (k.id(), i))
-        .collect();
-    records.sort_by_cached_key(|r| {
-        let id = TrialKey::of_record(r).id();
-        (order.get(&id).copied().unwrap_or(usize::MAX), id)
-    });
-}
-
 /// Writes the export folder of `records` under `dir`, leaving out the files in `written`
 /// (transcripts already written as their trials finished).
 fn write_export(
@@ -446,53 +262,6 @@ fn write_export(
             dir.display()
         ))
     })
-}
-
-fn format_eta(ms: f64) -> String {
-    let s = (ms / 1000.0).round() as u64;
-    if s >= 3600 {
-        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
-    } else if s >= 60 {
-        format!("{}m{:02}s", s / 60, s % 60)
-    } else {
-        format!("{s}s")
-    }
-}
-
-fn progress_line(scheduler: &mut Scheduler, now: f64) -> String {
-    let p = scheduler.progress(now);
-    let lanes = scheduler.lanes(now);
-    let lanes: Vec<String> = lanes
-        .iter()
-        .map(|l| {
-            let mut s = format!(
-                "{} {} in flight, concurrency {}/{}",
-                l.name, l.in_flight, l.concurrency, l.max_concurrency
-            );
-            if l.retrying > 0 {
-                s.push_str(&format!(", {} retrying", l.retrying));
-            }
-            s
-        })
-        .collect();
-    // The lanes run side by side: the run ends when the slowest lane does (the overall
-    // throughput would mix a built-in player's instant trials with an endpoint's).
-    let eta = p
-        .players
-        .iter()
-        .map(|pl| pl.tally.eta_ms)
-        .try_fold(0.0_f64, |most, e| e.map(|e| most.max(e)));
-    let eta = match eta {
-        Some(ms) => format!("ETA {}", format_eta(ms)),
-        None => "ETA ?".to_string(),
-    };
-    format!(
-        "{}/{} done, {} errors; {}; {eta}",
-        p.overall.done,
-        p.overall.total,
-        p.overall.api_errors,
-        lanes.join("; ")
-    )
 }
 
 /// How a run ended.
@@ -546,26 +315,17 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         .open(&jsonl)
         .map_err(|e| CliError::usage(format!("cannot open {}: {e}", jsonl.display())))?;
 
-    let lanes = design
-        .players
-        .iter()
-        .map(|p| LaneConfig {
-            name: p.name(),
-            max_concurrency: concurrency.unwrap_or_else(|| design.concurrency_for(p)),
-            requests_per_minute: design.requests_per_minute.filter(|_| p.is_endpoint()),
-        })
-        .collect();
+    let lanes = lanes_for(&design, concurrency);
     let mut scheduler = Scheduler::new(trial_keys, lanes, Tuning::default());
     let resumed = scheduler.restore(records.iter().map(TrialSummary::of));
     let total = wanted.len();
 
     let shared = Rc::new(Shared {
-        design: design.clone(),
-        scheduler: RefCell::new(scheduler),
-        libraries: RefCell::new(BTreeMap::new()),
+        design: Rc::new(design.clone()),
+        scheduler: Rc::new(RefCell::new(scheduler)),
+        libraries: RefCell::new(Libraries::new()),
         keys,
         client: NativeTransport::client()?,
-        clock: Instant::now(),
     });
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -579,7 +339,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
 
     let ending = local.block_on(&runtime, async {
         let (tx, mut rx) =
-            tokio::sync::mpsc::unbounded_channel::<(String, Result<TrialRecord, String>)>();
+            tokio::sync::mpsc::unbounded_channel::<(String, Result<Option<TrialRecord>, String>)>();
         let mut tasks = Vec::new();
         let signal = super::serve::server::shutdown_signal();
         tokio::pin!(signal);
@@ -597,8 +357,18 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
                     Next::Start(a) => {
                         let tx = tx.clone();
                         let shared = shared.clone();
+                        let run = TrialRun {
+                            design: shared.design.clone(),
+                            scheduler: shared.scheduler.clone(),
+                            library: shared.library(a.key.size),
+                            api_key: shared.keys.get(&a.key.player).cloned().unwrap_or_default(),
+                            transport: NativeTransport::new(
+                                shared.client.clone(),
+                                random_seed(shared.design.seed, &a.key) ^ epoch_ms().to_bits(),
+                            ),
+                        };
                         tasks.push(tokio::task::spawn_local(async move {
-                            let result = play_trial(shared, a.id.clone(), a.key).await;
+                            let result = play_trial(run, a.id.clone(), a.key).await;
                             let _ = tx.send((a.id, result));
                         }));
                     }
@@ -619,7 +389,11 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
                 got = rx.recv() => {
                     let Some((id, result)) = got else { break Ending::Failed("the trials' channel closed".into()) };
                     let record = match result {
-                        Ok(r) => r,
+                        Ok(Some(r)) => r,
+                        Ok(None) => {
+                            shared.scheduler.borrow_mut().finish(&id, TrialEnd::Interrupted, shared.now());
+                            continue;
+                        }
                         Err(e) => break Ending::Failed(format!("trial {id}: {e}")),
                     };
                     let now = shared.now();

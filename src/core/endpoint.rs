@@ -4,7 +4,7 @@
 //! [`Transport`] (the browser's fetch, a native client, or a scripted one in tests).
 
 use super::chat::{
-    self, ChatError, ChatEvent, ChatMessage, ChatReply, EndpointSettings, Transport,
+    self, ChatError, ChatEvent, ChatMessage, ChatReply, EndpointSettings, Preset, Transport,
 };
 use super::player::{Player, PlayerError, PlayerEvent, Reply};
 use super::record::{EndpointInfo, PlayerKind, ReplyMeta};
@@ -65,6 +65,26 @@ impl<T: Transport> EndpointPlayer<T> {
                 content: m.content.clone(),
             }))
             .collect()
+    }
+}
+
+/// A chat call's result as a player's reply: the text with its metadata, a stop, or an
+/// API failure with what to do about it (for the endpoint's `preset`).
+pub fn player_reply(
+    result: Result<ChatReply, ChatError>,
+    preset: Preset,
+) -> Result<Reply, PlayerError> {
+    match result {
+        Ok(reply) => Ok(Reply {
+            meta: Some(reply_meta(&reply)),
+            text: reply.content,
+        }),
+        Err(ChatError::Aborted(_)) => Err(PlayerError::Stopped),
+        Err(e) => Err(PlayerError::Api(ApiFailure {
+            kind: e.kind_name().to_string(),
+            message: e.message(preset),
+            attempts: e.attempts(),
+        })),
     }
 }
 
@@ -132,18 +152,7 @@ impl<T: Transport> Player for EndpointPlayer<T> {
             &mut forward,
         )
         .await;
-        match result {
-            Ok(reply) => Ok(Reply {
-                meta: Some(reply_meta(&reply)),
-                text: reply.content,
-            }),
-            Err(ChatError::Aborted(_)) => Err(PlayerError::Stopped),
-            Err(e) => Err(PlayerError::Api(ApiFailure {
-                kind: e.kind_name().to_string(),
-                message: e.message(self.settings.preset),
-                attempts: e.attempts(),
-            })),
-        }
+        player_reply(result, self.settings.preset)
     }
 }
 

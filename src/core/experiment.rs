@@ -25,6 +25,7 @@ use super::record::{EndpointInfo, PlayerInfo, PlayerKind, TrialRecord};
 use super::rescore::{model_dir_name, MAZES_DIR, MAZE_FILE_EXT};
 use super::shape::Shape;
 use super::templates::TemplateLibrary;
+use super::text::format_decimal;
 use super::trial::{Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -361,8 +362,11 @@ pub struct ExperimentDesign {
     /// Imported mazes; when present, exactly these run instead of generated ones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mazes: Option<Vec<ImportedMaze>>,
-    /// Fields this version does not know, kept as they were.
-    #[serde(flatten)]
+    /// Fields this version does not know, kept as they were (natively; the browser build
+    /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
+    /// version and run in the page is exported without them).
+    #[cfg_attr(not(target_arch = "wasm32"), serde(flatten))]
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     pub other: BTreeMap<String, serde_json::Value>,
 }
 
@@ -549,13 +553,13 @@ impl ExperimentDesign {
                     if !(0.0..=2.0).contains(&player.temperature) {
                         p.push(format!(
                             "player {n} ({name}): temperature {} is outside 0 to 2",
-                            player.temperature
+                            format_decimal(player.temperature, 6)
                         ));
                     }
                     if !(0.0..=1.0).contains(&player.top_p) {
                         p.push(format!(
                             "player {n} ({name}): top_p {} is outside 0 to 1",
-                            player.top_p
+                            format_decimal(player.top_p, 6)
                         ));
                     }
                     if player.max_tokens == 0 {

@@ -20,6 +20,7 @@ use super::experiment::{ExperimentDesign, TrialKey};
 use super::layout::{maze_file_path, ExportPath};
 use super::npy;
 use super::record::TrialRecord;
+use super::text::format_decimal;
 use super::transcript::Role;
 use super::verify::Verdict;
 use super::zip::{read_zip, DeflateFn, InflateFn, ZipEntry, ZipError, ZipWriter};
@@ -176,7 +177,10 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "player" => r.player.name().to_string(),
         "model" => r.model.clone(),
         "endpoint_model" => opt(r.endpoint.as_ref().map(|e| e.model.clone())),
-        "temperature" => opt(r.endpoint.as_ref().map(|e| e.temperature)),
+        "temperature" => opt(r
+            .endpoint
+            .as_ref()
+            .map(|e| format_decimal(e.temperature, 6))),
         "protocol" => r.protocol.name().to_string(),
         "encoding" => r.encoding.name().to_string(),
         "shape" => r.shape.name().to_string(),
@@ -208,14 +212,14 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
             if known.is_empty() {
                 String::new()
             } else {
-                known.iter().sum::<f64>().round().to_string()
+                format_decimal(known.iter().sum::<f64>(), 0)
             }
         }
         "prompt_tokens" => sum_of(r, |m| m.prompt_tokens),
         "completion_tokens" => sum_of(r, |m| m.completion_tokens),
         "total_tokens" => sum_of(r, |m| m.total_tokens),
-        "started_ms" => opt(r.started_ms),
-        "ended_ms" => opt(r.ended_ms),
+        "started_ms" => opt(r.started_ms.map(|t| format_decimal(t, 3))),
+        "ended_ms" => opt(r.ended_ms.map(|t| format_decimal(t, 3))),
         "prompt_version" => r.versions.prompt.to_string(),
         "verifier_version" => r.versions.verifier.to_string(),
         "shapemaze_version" => r.versions.shapemaze.clone(),

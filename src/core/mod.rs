@@ -5,6 +5,7 @@
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
 pub mod analysis;
+pub mod batch;
 pub mod chart;
 pub mod chat;
 pub mod encoding;
@@ -14,6 +15,7 @@ pub mod export;
 pub mod generate;
 pub mod grid;
 pub mod html;
+pub mod lab;
 pub mod layout;
 pub mod npy;
 pub mod original;

@@ -36,7 +36,7 @@ use super::experiment::{ExperimentDesign, TrialKey, DEFAULT_CONCURRENCY};
 use super::record::TrialRecord;
 use super::verify::Outcome;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 /// The sliding window of the requests-per-minute limit.
 pub const MINUTE_MS: f64 = 60_000.0;
@@ -257,12 +257,42 @@ enum Slot {
     Done(TrialSummary),
 }
 
+/// A lane's waiting trials, by index, the first in design order handed out first: kept
+/// sorted from last to first, so the first is popped off the end (a B-tree set would do,
+/// at several KB of the browser build).
+#[derive(Clone, Debug, Default)]
+struct Queue(Vec<usize>);
+
+impl Queue {
+    fn first(&self) -> Option<&usize> {
+        self.0.last()
+    }
+
+    fn insert(&mut self, i: usize) {
+        if let Err(at) = self.0.binary_search_by(|x| i.cmp(x)) {
+            self.0.insert(at, i);
+        }
+    }
+
+    fn remove(&mut self, i: &usize) {
+        if self.0.last() == Some(i) {
+            self.0.pop();
+        } else if let Ok(at) = self.0.binary_search_by(|x| i.cmp(x)) {
+            self.0.remove(at);
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Lane {
     config: LaneConfig,
     current: usize,
     in_flight: usize,
-    queue: BTreeSet<usize>,
+    queue: Queue,
     success_run: u32,
     last_step_down: Option<f64>,
     blocked_until: f64,
@@ -305,7 +335,7 @@ impl Lane {
 pub struct Scheduler {
     keys: Vec<TrialKey>,
     ids: Vec<String>,
-    index: BTreeMap<String, usize>,
+    index: HashMap<String, usize>,
     slots: Vec<Slot>,
     lane_of: Vec<usize>,
     lanes: Vec<Lane>,
@@ -331,7 +361,7 @@ impl Scheduler {
                     ..config
                 },
                 in_flight: 0,
-                queue: BTreeSet::new(),
+                queue: Queue::default(),
                 success_run: 0,
                 last_step_down: None,
                 blocked_until: f64::NEG_INFINITY,
@@ -342,7 +372,7 @@ impl Scheduler {
         let mut s = Scheduler {
             keys: Vec::new(),
             ids: Vec::new(),
-            index: BTreeMap::new(),
+            index: HashMap::new(),
             slots: Vec::new(),
             lane_of: Vec::new(),
             lanes: Vec::new(),
@@ -369,7 +399,7 @@ impl Scheduler {
                         },
                         current: DEFAULT_CONCURRENCY,
                         in_flight: 0,
-                        queue: BTreeSet::new(),
+                        queue: Queue::default(),
                         success_run: 0,
                         last_step_down: None,
                         blocked_until: f64::NEG_INFINITY,
@@ -380,12 +410,16 @@ impl Scheduler {
                 }
             };
             let i = s.keys.len();
-            lanes[lane].queue.insert(i);
+            // In ascending order here; reversed below (inserting at the front is quadratic).
+            lanes[lane].queue.0.push(i);
             s.index.insert(id.clone(), i);
             s.ids.push(id);
             s.keys.push(key);
             s.slots.push(Slot::Queued);
             s.lane_of.push(lane);
+        }
+        for lane in &mut lanes {
+            lane.queue.0.reverse();
         }
         s.lane_completions = vec![VecDeque::new(); lanes.len()];
         s.lanes = lanes;
@@ -727,12 +761,13 @@ impl Scheduler {
                 }
             }
         }
-        overall.eta_ms = eta(&overall, &self.completions, elapsed);
+        let window = self.tuning.eta_window.max(1);
+        overall.eta_ms = eta(&overall, &self.completions, elapsed, window);
         let players = per_lane
             .into_iter()
             .enumerate()
             .map(|(l, mut tally)| {
-                tally.eta_ms = eta(&tally, &self.lane_completions[l], elapsed);
+                tally.eta_ms = eta(&tally, &self.lane_completions[l], elapsed, window);
                 PlayerProgress {
                     player: self.lanes[l].config.name.clone(),
                     tally,
@@ -757,13 +792,16 @@ fn push_capped(q: &mut VecDeque<f64>, t: f64, cap: usize) {
 
 /// Remaining trials over the recent throughput: the last completions' rate, measured
 /// from the session's start while fewer than the window have finished.
-fn eta(t: &Tally, stamps: &VecDeque<f64>, elapsed: f64) -> Option<f64> {
+/// The time left at the recent throughput: over the last `window` completions once there
+/// are that many (trials in flight side by side finish in bursts, so a few stamps close
+/// together would promise far too much), else over the whole active time so far.
+fn eta(t: &Tally, stamps: &VecDeque<f64>, elapsed: f64, window: usize) -> Option<f64> {
     let left = t.total - t.done;
     if left == 0 {
         return Some(0.0);
     }
     let (&first, &last) = (stamps.front()?, stamps.back()?);
-    let (n, span) = if stamps.len() >= 2 && last > first {
+    let (n, span) = if stamps.len() > window && last > first {
         ((stamps.len() - 1) as f64, last - first)
     } else {
         (stamps.len() as f64, elapsed.max(last))
@@ -778,7 +816,7 @@ mod tests {
     use crate::core::experiment::PlayerSpec;
     use crate::core::record::PlayerKind;
     use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
+    use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
     fn summary(outcomes: [Option<Outcome>; 3], api_error: bool) -> TrialSummary {
         TrialSummary {

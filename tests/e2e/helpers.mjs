@@ -195,3 +195,20 @@ export async function mockLog(scenario) {
   const log = await (await fetch(`${MOCK_URL}/log`)).json();
   return scenario === undefined ? log : log.filter((e) => e.scenario === scenario);
 }
+
+// What a browser logs by itself when an endpoint answers 4xx/5xx or blocks CORS: expected
+// in fault tests, not page errors.
+export const NETWORK_NOISE = /Failed to load resource|CORS policy|net::ERR_|Failed to fetch/i;
+
+/** Runs `fn(page)` in a fresh browser and fails on any page error other than `noise`. */
+export async function withPage(fn, noise = NETWORK_NOISE) {
+  const { browser, page, errors } = await launch();
+  try {
+    await fn(page);
+    const real = errors.filter((e) => !noise.test(e));
+    const assert = (await import('node:assert/strict')).default;
+    assert.deepEqual(real, [], `the page logged errors: ${real.join('\n')}`);
+  } finally {
+    await browser.close();
+  }
+}

@@ -6,23 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   SHOTS, MOCK_URL, launch, openModel, readMaze, shortestPath, phase, verdict,
-  useEndpoint, runTrial, waitForEnd, downloadText, mockLog,
+  useEndpoint, runTrial, waitForEnd, downloadText, mockLog, withPage,
 } from './helpers.mjs';
-
-// What a browser logs by itself when an endpoint answers 4xx/5xx or blocks CORS: expected
-// in fault tests, not page errors.
-const NETWORK_NOISE = /Failed to load resource|CORS policy|net::ERR_|Failed to fetch/i;
-
-async function withPage(fn) {
-  const { browser, page, errors } = await launch();
-  try {
-    await fn(page);
-    const real = errors.filter((e) => !NETWORK_NOISE.test(e));
-    assert.deepEqual(real, [], `the page logged errors: ${real.join('\n')}`);
-  } finally {
-    await browser.close();
-  }
-}
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 const scenario = (fault) => `${fault}-u${rand()}`;

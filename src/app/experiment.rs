@@ -1,0 +1,1283 @@
+//! `/experiment`: design a batch of trials, run it with the core [`Scheduler`] (adaptive
+//! concurrency per endpoint, `Retry-After`, requests per minute), keep every finished
+//! trial in IndexedDB the moment it ends, resume after a reload, and export or import the
+//! results.
+//!
+//! Everything shown is rendered by [`crate::core::lab`] as escaped HTML; this component
+//! holds the run's state, forwards clicks through one delegated listener (`data-action`)
+//! and reads the form's fields as plain name and value pairs.
+
+use super::download::{download_bytes, download_file};
+use super::storage::{Db, EXPERIMENTS, TRIALS};
+use super::transport::BrowserTransport;
+use crate::core::batch::{lanes_for, play_trial, sort_by_design, TrialRun};
+use crate::core::chat::{Preset, Transport};
+use crate::core::experiment::ExperimentDesign;
+use crate::core::export::{
+    export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, EXPERIMENT_FILE,
+};
+use crate::core::lab::{
+    add_configured_player, design_fields, design_form, design_from_fields, estimate_line,
+    experiment_list, fill_defaults, fill_endpoint_defaults, new_experiment_id, player_rows,
+    progress_panel, toolbar, trials_prefix, ListedExperiment, StoredExperiment, ToolbarState,
+};
+use crate::core::record::{PlayerKind, TrialRecord};
+use crate::core::rescore::Libraries;
+use crate::core::scheduler::{Next, RunState, Scheduler, TrialEnd, TrialSummary, Tuning};
+use crate::core::templates::TemplateLibrary;
+use crate::core::zip::{read_zip, Method, ZipWriter};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+#[wasm_bindgen(inline_js = "
+export async function deflate_raw(bytes, inflate) {
+  const s = new Blob([bytes]).stream().pipeThrough(
+    inflate ? new DecompressionStream('deflate-raw') : new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(s).arrayBuffer());
+}
+export async function file_bytes(input) {
+  const out = [];
+  for (const f of input.files || []) out.push(f.name, new Uint8Array(await f.arrayBuffer()));
+  return out;
+}
+export function form_fields(form) {
+  const out = [];
+  for (const el of form.querySelectorAll('[name]')) {
+    if (el.type === 'checkbox' && !el.checked) continue;
+    out.push(el.name, el.value);
+  }
+  return out;
+}
+")]
+extern "C" {
+    /// Raw deflate (or, with `inflate`, inflate) through the browser's streams.
+    #[wasm_bindgen(catch)]
+    async fn deflate_raw(bytes: &[u8], inflate: bool) -> Result<JsValue, JsValue>;
+    /// The names and bytes of the files chosen in a file input: name, bytes, name, ...
+    #[wasm_bindgen(catch)]
+    async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
+    /// Every named field of a form as name, value, name, value... (ticked checkboxes only).
+    fn form_fields(form: &web_sys::Element) -> js_sys::Array;
+}
+
+/// The page's own styles (in the lab build only, so the default build's CSS stays within
+/// its budget).
+const LAB_CSS: &str = "
+.lab-form fieldset{border:1px solid var(--line);border-radius:var(--radius);background:var(--surface);padding:1rem 1.25rem;display:flex;flex-direction:column;gap:1rem;margin:0}
+.lab-form legend{font-weight:700;padding:0 .4rem}
+.lab-form fieldset:disabled{opacity:.7}
+.lab-players{display:flex;flex-direction:column;gap:.75rem}
+.lab-player{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;padding:.75rem;border:1px solid var(--line);border-radius:8px;background:#fbfcff}
+.lab-player .row-label{width:100%;font-weight:700}
+.lab-player .field.wide{flex:1 1 18rem;width:auto}
+.lab-form .field.short input{min-width:0;width:7rem}
+.lab-form .field.wide input{width:100%;box-sizing:border-box}
+.lab-form>fieldset>.field.wide input{max-width:36rem}
+.lab-grid{display:flex;flex-wrap:wrap;gap:1rem 1.25rem;align-items:flex-end}
+.lab-grid .checks{display:flex;flex-wrap:wrap;gap:.3rem .9rem;padding:.35rem 0}
+.lab-form .check{color:var(--ink);font-size:.95rem}
+.lab-form .check input{min-width:0;width:auto}
+.lab-form>fieldset>.button{align-self:flex-start}
+.estimate{font-weight:600;margin:.9rem 0}
+.lab-toolbar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.lab-toolbar .button:disabled{opacity:.45;cursor:not-allowed}
+.button.small{padding:.3rem .7rem;font-size:.85rem}
+.button.file{position:relative;overflow:hidden}
+.button.file input{position:absolute;inset:0;opacity:0;cursor:pointer}
+.lab-progress{margin:1.25rem 0}
+.progress-head progress{width:100%;height:1.1rem;accent-color:var(--accent)}
+.progress-head p{margin:.4rem 0 .8rem}
+.lab-table{border-collapse:collapse;width:100%;background:var(--surface);border:1px solid var(--line);border-radius:8px;font-variant-numeric:tabular-nums}
+.lab-table th,.lab-table td{padding:.45rem .7rem;border-bottom:1px solid var(--line);text-align:right}
+.lab-table th:first-child,.lab-table td:first-child{text-align:left}
+.lab-table thead th{font-size:.8rem;color:var(--muted)}
+.lab-table tr.total th,.lab-table tr.total td{font-weight:700}
+.lab-table tr.open{background:#eef3ff}
+.lab-table td.actions{display:flex;gap:.35rem;justify-content:flex-end;flex-wrap:wrap}
+.lanes{margin:.75rem 0 0;padding-left:1.2rem}
+";
+
+/// Where the page remembers the open experiment (this browser).
+const OPEN_KEY: &str = "shapemaze.lab-open";
+/// Where a player's API key is kept for this tab only (sessionStorage), by player name.
+const KEY_PREFIX: &str = "shapemaze.lab-key.";
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+fn local() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn session() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.session_storage().ok().flatten())
+}
+
+/// A run of the open experiment.
+struct Run {
+    scheduler: Rc<RefCell<Scheduler>>,
+    design: Rc<ExperimentDesign>,
+    keys: HashMap<String, String>,
+    transports: RefCell<HashMap<String, BrowserTransport>>,
+    /// Records kept but not yet saved (storage failed): written first on resume.
+    unsaved: RefCell<Vec<TrialRecord>>,
+    timer: Cell<bool>,
+}
+
+/// The open experiment.
+struct Open {
+    id: String,
+    stored: StoredExperiment,
+    run: Rc<Run>,
+}
+
+/// The page's state.
+struct Lab {
+    db: RefCell<Option<Db>>,
+    fields: RefCell<Vec<(String, String)>>,
+    base: RefCell<ExperimentDesign>,
+    open: RefCell<Option<Open>>,
+    listed: RefCell<Vec<ListedExperiment>>,
+    libraries: RefCell<Libraries>,
+    form: RwSignal<String>,
+    estimate: RwSignal<String>,
+    tools: RwSignal<String>,
+    progress: RwSignal<String>,
+    list: RwSignal<String>,
+    message: RwSignal<Option<(bool, String)>>,
+}
+
+type Shared = Rc<Lab>;
+
+impl Lab {
+    fn library(&self, size: usize) -> Arc<TemplateLibrary> {
+        self.libraries.borrow_mut().get(size).clone()
+    }
+
+    fn say(&self, text: impl Into<String>) {
+        self.message.set(Some((false, text.into())));
+    }
+
+    fn fail(&self, text: impl Into<String>) {
+        self.message.set(Some((true, text.into())));
+    }
+
+    fn db(&self) -> Result<Db, String> {
+        self.db.borrow().clone().ok_or_else(|| {
+            "This browser's storage (IndexedDB) is not available (private mode, or storage blocked for this site): nothing can be kept. Allow site data and reload.".to_string()
+        })
+    }
+
+    /// Reads the form as it stands into `fields` (with the keys), if it is on the page.
+    fn read_form(&self) {
+        let Some(form) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id("lab-design"))
+        else {
+            return;
+        };
+        let flat = form_fields(&form);
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i + 1 < flat.length() {
+            let k = flat.get(i).as_string().unwrap_or_default();
+            let v = flat.get(i + 1).as_string().unwrap_or_default();
+            out.push((k, v));
+            i += 2;
+        }
+        *self.fields.borrow_mut() = out;
+    }
+
+    /// Draws the form from `fields` (the keys filled in from this tab's store).
+    fn draw_form(&self) {
+        let locked = self.running();
+        let mut fields = self.fields.borrow().clone();
+        if let Some(s) = session() {
+            for i in 0..player_rows(&fields) {
+                let key_field = format!("p{i}.key");
+                if fields.iter().any(|(k, _)| *k == key_field) {
+                    continue;
+                }
+                let name = player_name(&fields, i);
+                if let Some(v) = s.get_item(&format!("{KEY_PREFIX}{name}")).ok().flatten() {
+                    fields.push((key_field, v));
+                }
+            }
+        }
+        self.form.set(design_form(&fields, locked));
+        self.draw_estimate();
+    }
+
+    fn running(&self) -> bool {
+        self.open.borrow().as_ref().is_some_and(|o| {
+            let p = o.run.scheduler.borrow().progress(now());
+            self.running_with(&p)
+        })
+    }
+
+    /// Redraws the buttons, the progress and the list.
+    fn draw_state(&self) {
+        let open = self.open.borrow();
+        let mut state = ToolbarState::default();
+        if let Some(o) = open.as_ref() {
+            let mut s = o.run.scheduler.borrow_mut();
+            let t = now();
+            let p = s.progress(t);
+            let lanes = s.lanes(t);
+            drop(s);
+            state = ToolbarState {
+                open: true,
+                running: self.running_with(&p),
+                stored: p.overall.done,
+                total: p.overall.total,
+                api_errors: p.overall.api_errors,
+            };
+            self.progress.set(progress_panel(&p, &lanes, t));
+        } else {
+            self.progress.set(String::new());
+        }
+        self.tools.set(toolbar(state));
+        let open_id = open.as_ref().map(|o| o.id.clone());
+        let mut listed = self.listed.borrow_mut();
+        for e in listed.iter_mut() {
+            e.open = Some(&e.id) == open_id.as_ref();
+            e.running = e.open && state.running;
+            if e.open {
+                e.done = state.stored;
+                e.total = state.total;
+                e.api_errors = state.api_errors;
+            }
+        }
+        self.list.set(experiment_list(&listed));
+    }
+
+    fn running_with(&self, p: &crate::core::scheduler::Progress) -> bool {
+        p.state == RunState::Running
+            && (p.overall.done < p.overall.total || p.overall.in_flight > 0)
+    }
+}
+
+fn player_name(fields: &[(String, String)], i: usize) -> String {
+    let get = |k: &str| {
+        fields
+            .iter()
+            .find(|(n, _)| *n == format!("p{i}.{k}"))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let name = get("name");
+    if !name.is_empty() {
+        return name;
+    }
+    match get("kind").as_str() {
+        "endpoint" => get("model"),
+        k => k.to_string(),
+    }
+}
+
+/// The experiment page.
+#[component]
+pub fn ExperimentPage() -> impl IntoView {
+    let design = ExperimentDesign::default();
+    let lab: Shared = Rc::new(Lab {
+        db: RefCell::new(None),
+        fields: RefCell::new(design_fields(&design)),
+        base: RefCell::new(design),
+        open: RefCell::new(None),
+        listed: RefCell::new(Vec::new()),
+        libraries: RefCell::new(Libraries::new()),
+        form: RwSignal::new(String::new()),
+        estimate: RwSignal::new(String::new()),
+        tools: RwSignal::new(String::new()),
+        progress: RwSignal::new(String::new()),
+        list: RwSignal::new(String::new()),
+        message: RwSignal::new(None),
+    });
+    lab.draw_form();
+    lab.draw_state();
+    {
+        let lab = lab.clone();
+        spawn_local(async move {
+            match Db::open().await {
+                Ok(db) => *lab.db.borrow_mut() = Some(db),
+                Err(e) => lab.fail(format!(
+                    "This browser's storage is not available ({e}): runs cannot be kept. Allow site data for this site (or leave private mode) and reload."
+                )),
+            }
+            refresh_list(&lab).await;
+            let last = local().and_then(|s| s.get_item(OPEN_KEY).ok().flatten());
+            if let Some(id) = last {
+                if lab.listed.borrow().iter().any(|e| e.id == id) {
+                    open_experiment(&lab, &id).await;
+                }
+            }
+        });
+    }
+    let click = {
+        let lab = lab.clone();
+        move |ev: web_sys::MouseEvent| {
+            let Some(el) = action_target(&ev) else { return };
+            if el.tag_name() == "INPUT" || el.tag_name() == "SELECT" {
+                return;
+            }
+            let action = el.get_attribute("data-action").unwrap_or_default();
+            let id = el.get_attribute("data-id").unwrap_or_default();
+            let index = el.get_attribute("data-index").unwrap_or_default();
+            on_action(&lab, &action, id, index, None);
+        }
+    };
+    let change = {
+        let lab = lab.clone();
+        move |ev: web_sys::Event| {
+            let Some(el) = action_target(&ev) else {
+                lab.read_form();
+                lab.draw_estimate();
+                return;
+            };
+            let action = el.get_attribute("data-action").unwrap_or_default();
+            let index = el.get_attribute("data-index").unwrap_or_default();
+            on_action(&lab, &action, String::new(), index, Some(el));
+        }
+    };
+    let unload_lab = lab.clone();
+    let _ = window_event_listener(leptos::ev::beforeunload, move |ev| {
+        if unload_lab.running() {
+            ev.prevent_default();
+            ev.set_return_value("A run is under way: finished trials are kept, the ones in flight will rerun when you resume.");
+        }
+    });
+    let (form, estimate, tools, progress, list, message) = (
+        lab.form,
+        lab.estimate,
+        lab.tools,
+        lab.progress,
+        lab.list,
+        lab.message,
+    );
+    view! {
+        <section class="lab" on:click=click on:change=change>
+            <style>{LAB_CSS}</style>
+            <h1>"Experiments"</h1>
+            <p class="lead">
+                "Design a batch of trials for several players at once, run it here, and download results that Python, R and "
+                <code>"shapemaze score"</code>
+                " read directly. Every finished trial is kept in this browser the moment it ends: close the tab or reload, then resume."
+            </p>
+            {move || {
+                message
+                    .get()
+                    .map(|(bad, text)| {
+                        view! {
+                            <p class=if bad { "notice error" } else { "notice" } role="status" data-testid="lab-message">
+                                {text}
+                            </p>
+                        }
+                    })
+            }}
+            <form id="lab-design" class="lab-form" inner_html=move || form.get() on:submit=|ev| ev.prevent_default()></form>
+            <p class="estimate" data-testid="estimate">{move || estimate.get()}</p>
+            <div inner_html=move || tools.get()></div>
+            <div class="lab-progress" inner_html=move || progress.get()></div>
+            <h2>"Stored in this browser"</h2>
+            <div data-testid="experiment-list" inner_html=move || list.get()></div>
+        </section>
+    }
+}
+
+impl Lab {
+    fn draw_estimate(&self) {
+        let fields = self.fields.borrow().clone();
+        let base = self.base.borrow().clone();
+        self.estimate.set(match design_from_fields(&fields, &base) {
+            Ok(d) => {
+                let est = d.estimate(|s| self.library(s));
+                estimate_line(est.trials, est.calls, est.tokens, d.players.len())
+            }
+            Err(e) => format!("Not ready to run: {e}"),
+        });
+    }
+}
+
+/// The element with `data-action` the event happened in, if any.
+fn action_target(ev: &web_sys::Event) -> Option<web_sys::Element> {
+    let target: web_sys::Element = ev.target()?.dyn_into().ok()?;
+    target.closest("[data-action]").ok().flatten()
+}
+
+fn on_action(
+    lab: &Shared,
+    action: &str,
+    id: String,
+    index: String,
+    input: Option<web_sys::Element>,
+) {
+    lab.read_form();
+    let row = index.parse::<usize>().ok();
+    match action {
+        "add-player" => {
+            add_configured_player(&mut lab.fields.borrow_mut());
+            lab.draw_form();
+        }
+        "remove-player" => {
+            if let Some(i) = row {
+                let mut f = lab.fields.borrow_mut();
+                let rows = player_rows(&f);
+                let prefix = |j: usize| format!("p{j}.");
+                f.retain(|(k, _)| !k.starts_with(&prefix(i)));
+                for j in i + 1..rows {
+                    for (k, _) in f.iter_mut() {
+                        if let Some(rest) = k.strip_prefix(&prefix(j)) {
+                            *k = format!("p{}.{rest}", j - 1);
+                        }
+                    }
+                }
+                drop(f);
+                let mut base = lab.base.borrow_mut();
+                if i < base.players.len() {
+                    base.players.remove(i);
+                }
+                drop(base);
+                lab.draw_form();
+            }
+        }
+        "kind-changed" => {
+            let mut f = lab.fields.borrow_mut();
+            for i in 0..player_rows(&f) {
+                let endpoint = f
+                    .iter()
+                    .any(|(k, v)| *k == format!("p{i}.kind") && v == "endpoint");
+                if endpoint {
+                    fill_endpoint_defaults(&mut f, i);
+                }
+            }
+            fill_defaults(&mut f, "new.");
+            drop(f);
+            lab.draw_form();
+        }
+        "preset-changed" => {
+            let prefix = match row {
+                Some(i) => format!("p{i}."),
+                None => "new.".to_string(),
+            };
+            let mut f = lab.fields.borrow_mut();
+            let preset = f
+                .iter()
+                .find(|(k, _)| *k == format!("{prefix}preset"))
+                .and_then(|(_, v)| Preset::parse(v).ok());
+            if let Some(p) = preset {
+                for (k, v) in f.iter_mut() {
+                    if *k == format!("{prefix}base_url") {
+                        *v = p.default_base_url().into();
+                    } else if *k == format!("{prefix}model") {
+                        *v = p.example_model().into();
+                    }
+                }
+            }
+            drop(f);
+            lab.draw_form();
+        }
+        "clear-mazes" => {
+            lab.base.borrow_mut().mazes = None;
+            lab.fields.borrow_mut().retain(|(k, _)| k != "mazes");
+            lab.draw_form();
+        }
+        "start" => start_new(lab),
+        "resume" => resume(lab, false),
+        "rerun-errors" => resume(lab, true),
+        "pause" => {
+            if let Some(o) = lab.open.borrow().as_ref() {
+                o.run.scheduler.borrow_mut().pause(now());
+            }
+            lab.say("Paused: no new trials start; those in flight finish and are kept.");
+            lab.draw_state();
+        }
+        "cancel" => {
+            if let Some(o) = lab.open.borrow().as_ref() {
+                let cut = o.run.scheduler.borrow_mut().cancel(now());
+                for t in o.run.transports.borrow().values() {
+                    t.abort();
+                }
+                lab.say(format!(
+                    "Cancelled: {} trials in flight were stopped and will rerun from their start when you resume; every finished trial is kept.",
+                    cut.len()
+                ));
+            }
+            lab.draw_form();
+            lab.draw_state();
+        }
+        "export-zip" | "export-csv" | "export-jsonl" => {
+            let lab = lab.clone();
+            let action = action.to_string();
+            spawn_local(async move { export(&lab, &action).await });
+        }
+        "export-design" => {
+            let base = lab.base.borrow().clone();
+            match design_from_fields(&lab.fields.borrow(), &base) {
+                Ok(d) => report(
+                    lab,
+                    download_file(EXPERIMENT_FILE, &d.to_json(), "application/json"),
+                ),
+                Err(e) => lab.fail(format!("The design cannot be saved yet: {e}")),
+            }
+        }
+        "load-design" | "import" => {
+            let (Some(input), lab) = (input, lab.clone()) else {
+                return;
+            };
+            let action = action.to_string();
+            spawn_local(async move {
+                let picked = file_bytes(&input).await.ok();
+                if let Some(input) = input.dyn_ref::<web_sys::HtmlInputElement>() {
+                    input.set_value("");
+                }
+                let Some(picked) = picked else { return };
+                let flat: js_sys::Array = picked.unchecked_into();
+                let mut files = Vec::new();
+                let mut i = 0;
+                while i + 1 < flat.length() {
+                    let name = flat.get(i).as_string().unwrap_or_default();
+                    files.push((name, js_sys::Uint8Array::new(&flat.get(i + 1)).to_vec()));
+                    i += 2;
+                }
+                if files.is_empty() {
+                    return;
+                }
+                if action == "load-design" {
+                    load_design(&lab, &files[0].0, &files[0].1);
+                } else if files.iter().all(|(n, _)| n.ends_with(".npy")) {
+                    use_mazes(&lab, files);
+                } else if files.len() > 1 {
+                    lab.fail("Choose one ZIP or one JSONL to import results (or only .npy maze files to run those mazes).");
+                } else {
+                    let (name, bytes) = files.remove(0);
+                    import(&lab, &name, &bytes).await;
+                }
+            });
+        }
+        "open" => {
+            let lab = lab.clone();
+            spawn_local(async move { open_experiment(&lab, &id).await });
+        }
+        "rename" | "duplicate" | "delete" => {
+            let lab = lab.clone();
+            let action = action.to_string();
+            spawn_local(async move { manage(&lab, &action, &id).await });
+        }
+        _ => {}
+    }
+}
+
+fn report(lab: &Shared, result: Result<(), String>) {
+    if let Err(e) = result {
+        lab.fail(e);
+    }
+}
+
+/// Runs exactly the chosen `.npy` maze files (named as in the export layout) from now on.
+fn use_mazes(lab: &Shared, files: Vec<(String, Vec<u8>)>) {
+    match crate::core::experiment::mazes_from_files(&files) {
+        Ok(mazes) => {
+            let n = mazes.len();
+            lab.base.borrow_mut().mazes = Some(mazes);
+            let mut f = lab.fields.borrow_mut();
+            f.retain(|(k, _)| k != "mazes");
+            f.push(("mazes".into(), n.to_string()));
+            drop(f);
+            lab.draw_form();
+            lab.say(format!(
+                "{n} mazes read: a new experiment runs exactly these."
+            ));
+        }
+        Err(e) => lab.fail(format!("The maze files cannot be used: {e}")),
+    }
+}
+
+fn load_design(lab: &Shared, name: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    match ExperimentDesign::from_json(&text) {
+        Ok(d) => {
+            *lab.fields.borrow_mut() = design_fields(&d);
+            *lab.base.borrow_mut() = d;
+            lab.draw_form();
+            lab.say(format!("Loaded the design in {name}: check it, then start it."));
+        }
+        Err(e) => lab.fail(format!(
+            "{name} is not a design Shapemaze can run: {e}. Choose an experiment.json exported by this page or by shapemaze run."
+        )),
+    }
+}
+
+/// Reads the stored experiments into the list.
+async fn refresh_list(lab: &Shared) {
+    let Ok(db) = lab.db() else {
+        lab.draw_state();
+        return;
+    };
+    let mut listed = Vec::new();
+    match db.entries(EXPERIMENTS, "").await {
+        Ok(entries) => {
+            for (id, text) in entries {
+                let Ok(e) = StoredExperiment::from_json(&text) else {
+                    continue;
+                };
+                let done = db
+                    .keys(TRIALS, &trials_prefix(&id))
+                    .await
+                    .map_or(0, |k| k.len());
+                listed.push(ListedExperiment {
+                    name: if e.name.is_empty() {
+                        id.clone()
+                    } else {
+                        e.name.clone()
+                    },
+                    id,
+                    done,
+                    total: e.design.trials().len(),
+                    api_errors: 0,
+                    open: false,
+                    running: false,
+                });
+            }
+        }
+        Err(e) => lab.fail(format!("Could not read the stored experiments: {e}")),
+    }
+    *lab.listed.borrow_mut() = listed;
+    lab.draw_state();
+}
+
+/// The records stored for experiment `id`.
+async fn stored_records(db: &Db, id: &str) -> Result<Vec<TrialRecord>, String> {
+    let entries = db
+        .entries(TRIALS, &trials_prefix(id))
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::with_capacity(entries.len());
+    for (key, text) in entries {
+        match TrialRecord::from_json(&text) {
+            Ok(r) => out.push(r),
+            Err(e) => return Err(format!("the stored trial {key} cannot be read ({e})")),
+        }
+    }
+    Ok(out)
+}
+
+fn new_run(
+    design: &ExperimentDesign,
+    records: &[TrialRecord],
+    keys: HashMap<String, String>,
+) -> Rc<Run> {
+    let mut s = Scheduler::new(design.trials(), lanes_for(design, None), Tuning::default());
+    s.restore(records.iter().map(TrialSummary::of));
+    s.pause(now());
+    Rc::new(Run {
+        scheduler: Rc::new(RefCell::new(s)),
+        design: Rc::new(design.clone()),
+        keys,
+        transports: RefCell::new(HashMap::new()),
+        unsaved: RefCell::new(Vec::new()),
+        timer: Cell::new(false),
+    })
+}
+
+async fn open_experiment(lab: &Shared, id: &str) {
+    if lab.running() {
+        lab.fail("Pause or cancel the run under way before opening another experiment.");
+        return;
+    }
+    let Ok(db) = lab.db() else { return };
+    let stored = match db.get(EXPERIMENTS, id).await {
+        Ok(Some(text)) => match StoredExperiment::from_json(&text) {
+            Ok(e) => e,
+            Err(e) => return lab.fail(format!("The stored experiment {id} cannot be read: {e}")),
+        },
+        Ok(None) => return lab.fail(format!("No experiment {id} is stored in this browser.")),
+        Err(e) => return lab.fail(e.to_string()),
+    };
+    let records = match stored_records(&db, id).await {
+        Ok(r) => r,
+        Err(e) => return lab.fail(format!("Could not read the trials of {}: {e}", stored.name)),
+    };
+    *lab.fields.borrow_mut() = design_fields(&stored.design);
+    *lab.base.borrow_mut() = stored.design.clone();
+    let run = new_run(&stored.design, &records, HashMap::new());
+    *lab.open.borrow_mut() = Some(Open {
+        id: id.to_string(),
+        stored,
+        run,
+    });
+    if let Some(s) = local() {
+        let _ = s.set_item(OPEN_KEY, id);
+    }
+    lab.draw_form();
+    lab.draw_state();
+}
+
+/// The API keys of the design's endpoint players from the form, kept for this tab.
+fn keys_from_form(
+    lab: &Shared,
+    design: &ExperimentDesign,
+) -> Result<HashMap<String, String>, String> {
+    let fields = lab.fields.borrow();
+    let mut keys = HashMap::new();
+    for (i, p) in design.players.iter().enumerate() {
+        if p.kind != PlayerKind::Endpoint {
+            continue;
+        }
+        let key = fields
+            .iter()
+            .find(|(k, _)| *k == format!("p{i}.key"))
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default();
+        let needs = Preset::parse(&p.preset).is_ok_and(Preset::needs_key);
+        if key.is_empty() && needs {
+            return Err(format!(
+                "Player {} ({}) needs an API key: type it in its row (it stays in this tab only).",
+                i + 1,
+                p.name()
+            ));
+        }
+        if let Some(s) = session() {
+            let _ = s.set_item(&format!("{KEY_PREFIX}{}", p.name()), &key);
+        }
+        keys.insert(p.name(), key);
+    }
+    Ok(keys)
+}
+
+fn start_new(lab: &Shared) {
+    if lab.running() {
+        return;
+    }
+    let base = lab.base.borrow().clone();
+    let design = match design_from_fields(&lab.fields.borrow(), &base) {
+        Ok(d) => d,
+        Err(e) => return lab.fail(format!("The design cannot run yet: {e}")),
+    };
+    let keys = match keys_from_form(lab, &design) {
+        Ok(k) => k,
+        Err(e) => return lab.fail(e),
+    };
+    let lab = lab.clone();
+    spawn_local(async move {
+        let db = match lab.db() {
+            Ok(db) => db,
+            Err(e) => return lab.fail(e),
+        };
+        let t = now();
+        let id = new_experiment_id(t as u64);
+        let stored = StoredExperiment {
+            name: if design.name.is_empty() {
+                format!("Experiment {}", &id[4..])
+            } else {
+                design.name.clone()
+            },
+            created_ms: t as u64,
+            design: design.clone(),
+        };
+        if let Err(e) = db.put(EXPERIMENTS, &id, &stored.to_json()).await {
+            return lab.fail(format!(
+                "Could not keep the new experiment: {e}. Nothing was started."
+            ));
+        }
+        lab.listed.borrow_mut().push(ListedExperiment {
+            id: id.clone(),
+            name: stored.name.clone(),
+            done: 0,
+            total: design.trials().len(),
+            api_errors: 0,
+            open: true,
+            running: false,
+        });
+        *lab.open.borrow_mut() = Some(Open {
+            id: id.clone(),
+            stored,
+            run: new_run(&design, &[], keys),
+        });
+        if let Some(s) = local() {
+            let _ = s.set_item(OPEN_KEY, &id);
+        }
+        *lab.base.borrow_mut() = design;
+        resume(&lab, false);
+    });
+}
+
+fn resume(lab: &Shared, errors: bool) {
+    let run = {
+        let mut open = lab.open.borrow_mut();
+        let Some(o) = open.as_mut() else { return };
+        if o.run.keys.is_empty() && o.stored.design.players.iter().any(|p| p.is_endpoint()) {
+            // Opened after a reload: the keys come from the form (or this tab's store).
+            let keys = match keys_from_form(lab, &o.stored.design) {
+                Ok(k) => k,
+                Err(e) => {
+                    drop(open);
+                    return lab.fail(e);
+                }
+            };
+            let s = o.run.scheduler.borrow().clone();
+            let unsaved = o.run.unsaved.borrow().clone();
+            o.run = Rc::new(Run {
+                scheduler: Rc::new(RefCell::new(s)),
+                design: o.run.design.clone(),
+                keys,
+                transports: RefCell::new(HashMap::new()),
+                unsaved: RefCell::new(unsaved),
+                timer: Cell::new(false),
+            });
+        }
+        o.run.clone()
+    };
+    {
+        let mut s = run.scheduler.borrow_mut();
+        if errors {
+            let n = s.requeue_errors().len();
+            lab.say(format!("Rerunning the {n} trials that ended as API errors; their records are replaced as they finish."));
+        } else {
+            lab.message.set(None);
+        }
+        s.resume(now());
+    }
+    for t in run.transports.borrow().values() {
+        t.reset();
+    }
+    let lab2 = lab.clone();
+    spawn_local(async move {
+        // Records kept while storage failed are written first.
+        let pending: Vec<TrialRecord> = run.unsaved.borrow_mut().drain(..).collect();
+        for r in pending {
+            save(&lab2, &run, r).await;
+        }
+        pump(&lab2, &run);
+    });
+    lab.draw_form();
+    lab.draw_state();
+}
+
+/// Starts every trial the scheduler allows now, and sets a timer for the next wake-up.
+fn pump(lab: &Shared, run: &Rc<Run>) {
+    let same = lab
+        .open
+        .borrow()
+        .as_ref()
+        .is_some_and(|o| Rc::ptr_eq(&o.run, run));
+    if !same {
+        return;
+    }
+    loop {
+        let t = now();
+        let next = run.scheduler.borrow_mut().next(t);
+        match next {
+            Next::Start(a) => {
+                let transport = BrowserTransport::new();
+                run.transports
+                    .borrow_mut()
+                    .insert(a.id.clone(), transport.clone());
+                let trial = TrialRun {
+                    design: run.design.clone(),
+                    scheduler: run.scheduler.clone(),
+                    library: lab.library(a.key.size),
+                    api_key: run.keys.get(&a.key.player).cloned().unwrap_or_default(),
+                    transport,
+                };
+                let (lab, run) = (lab.clone(), run.clone());
+                spawn_local(async move {
+                    let result = play_trial(trial, a.id.clone(), a.key).await;
+                    run.transports.borrow_mut().remove(&a.id);
+                    match result {
+                        Ok(Some(record)) => {
+                            let keep = run.scheduler.borrow_mut().finish(
+                                &a.id,
+                                TrialEnd::Done(TrialSummary::of(&record)),
+                                now(),
+                            );
+                            if keep {
+                                save(&lab, &run, record).await;
+                            }
+                        }
+                        Ok(None) => {
+                            run.scheduler
+                                .borrow_mut()
+                                .finish(&a.id, TrialEnd::Interrupted, now());
+                        }
+                        Err(e) => {
+                            let mut s = run.scheduler.borrow_mut();
+                            s.finish(&a.id, TrialEnd::Interrupted, now());
+                            s.pause(now());
+                            drop(s);
+                            lab.fail(format!(
+                                "Trial {} cannot be played: {e}. The run is paused.",
+                                a.id
+                            ));
+                        }
+                    }
+                    pump(&lab, &run);
+                });
+            }
+            Next::WaitUntil(w) => {
+                if !run.timer.replace(true) {
+                    let (lab, run) = (lab.clone(), run.clone());
+                    spawn_local(async move {
+                        BrowserTransport::new().sleep((w - t).max(1.0) as u64).await;
+                        run.timer.set(false);
+                        pump(&lab, &run);
+                    });
+                }
+                break;
+            }
+            Next::Wait | Next::Stopped => break,
+            Next::Done => {
+                lab.say("The run is complete: every trial is stored. Download the results with the buttons above.");
+                lab.draw_form();
+                break;
+            }
+        }
+    }
+    lab.draw_state();
+}
+
+/// Keeps a finished trial's record; on a storage failure the run pauses and the record
+/// stays in this tab until storage works again.
+async fn save(lab: &Shared, run: &Rc<Run>, record: TrialRecord) {
+    let Some(id) = lab.open.borrow().as_ref().map(|o| o.id.clone()) else {
+        return;
+    };
+    let key = format!(
+        "{}{}",
+        trials_prefix(&id),
+        crate::core::experiment::TrialKey::of_record(&record).id()
+    );
+    let result = match lab.db() {
+        Ok(db) => db
+            .put(TRIALS, &key, &record.to_json())
+            .await
+            .map_err(|e| e.to_string()),
+        Err(e) => Err(e),
+    };
+    if let Err(e) = result {
+        run.unsaved.borrow_mut().push(record);
+        run.scheduler.borrow_mut().pause(now());
+        lab.fail(format!(
+            "Could not save a finished trial ({e}). The run is paused and {} finished trials are held in this tab: free some space (or allow site data), then press Resume to save them; do not close the tab.",
+            run.unsaved.borrow().len()
+        ));
+    }
+}
+
+async fn export(lab: &Shared, action: &str) {
+    let Some((id, name, design)) = lab
+        .open
+        .borrow()
+        .as_ref()
+        .map(|o| (o.id.clone(), o.stored.name.clone(), o.stored.design.clone()))
+    else {
+        return;
+    };
+    let db = match lab.db() {
+        Ok(db) => db,
+        Err(e) => return lab.fail(e),
+    };
+    let mut records = match stored_records(&db, &id).await {
+        Ok(r) => r,
+        Err(e) => return lab.fail(format!("Could not read the trials to export: {e}")),
+    };
+    sort_by_design(&design, &mut records);
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let result = match action {
+        "export-csv" => download_file(&format!("{stem}.csv"), &trials_csv(&records), "text/csv"),
+        "export-jsonl" => download_file(
+            &format!("{stem}.jsonl"),
+            &trials_jsonl(&records),
+            "application/jsonl",
+        ),
+        _ => {
+            lab.say("Preparing the ZIP…");
+            let export = export_files(&design, &records);
+            let mut w = ZipWriter::new();
+            let mut result = Ok(());
+            for f in &export.files {
+                let added = match deflate_raw(&f.bytes, false).await {
+                    Ok(d) => {
+                        w.add_deflated(&f.path, &f.bytes, &js_sys::Uint8Array::new(&d).to_vec())
+                    }
+                    Err(_) => w.add_stored(&f.path, &f.bytes),
+                };
+                if let Err(e) = added {
+                    result = Err(e.to_string());
+                    break;
+                }
+            }
+            match result.and_then(|()| w.finish().map_err(|e| e.to_string())) {
+                Ok(bytes) => {
+                    lab.say(format!(
+                        "Downloaded {stem}.zip: {} trials, {} files.",
+                        records.len(),
+                        export.files.len()
+                    ));
+                    download_bytes(&format!("{stem}.zip"), &bytes, "application/zip")
+                }
+                Err(e) => Err(format!("Could not build the ZIP: {e}")),
+            }
+        }
+    };
+    report(lab, result);
+}
+
+/// The text of a ZIP entry (inflated through the browser's stream when deflated), its
+/// checksum checked.
+async fn entry_text(entry: &crate::core::zip::ZipEntry<'_>) -> Result<String, String> {
+    let data = match entry.method {
+        Method::Stored => entry.data.to_vec(),
+        Method::Deflated => match deflate_raw(entry.data, true).await {
+            Ok(d) => js_sys::Uint8Array::new(&d).to_vec(),
+            Err(_) => return Err(format!("{} could not be decompressed", entry.name)),
+        },
+    };
+    entry.check(&data).map_err(|e| e.to_string())?;
+    String::from_utf8(data).map_err(|_| format!("{} is not UTF-8 text", entry.name))
+}
+
+async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
+    let db = match lab.db() {
+        Ok(db) => db,
+        Err(e) => return lab.fail(e),
+    };
+    // The records, and the design when the file carries one.
+    let (records, design) = if bytes.starts_with(b"PK") {
+        let entries = match read_zip(bytes) {
+            Ok(e) => e,
+            Err(e) => return lab.fail(format!("{name}: {e}")),
+        };
+        let Some(jsonl) = find_trials_entry(&entries) else {
+            return lab.fail(format!(
+                "{name}: the ZIP holds no trials.jsonl: choose a ZIP exported by Shapemaze (or by shapemaze run)."
+            ));
+        };
+        let text = match entry_text(jsonl).await {
+            Ok(t) => t,
+            Err(e) => return lab.fail(format!("{name}: {e}")),
+        };
+        let records = match parse_jsonl(&format!("{name}: {}", jsonl.name), &text) {
+            Ok(r) => r,
+            Err(e) => return lab.fail(e.to_string()),
+        };
+        let prefix = jsonl.name.trim_end_matches("trials.jsonl");
+        let design_entry = entries
+            .iter()
+            .find(|e| e.name == format!("{prefix}{EXPERIMENT_FILE}"));
+        let design = match design_entry {
+            Some(e) => match entry_text(e).await.map(|t| ExperimentDesign::from_json(&t)) {
+                Ok(Ok(d)) => Some(d),
+                Ok(Err(err)) => return lab.fail(format!("{name}: {}: {err}", e.name)),
+                Err(err) => return lab.fail(format!("{name}: {err}")),
+            },
+            None => None,
+        };
+        (records, design)
+    } else {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(t) => t,
+            Err(_) => {
+                return lab.fail(format!(
+                "{name} is neither a ZIP nor UTF-8 text: choose a trials.jsonl or an exported ZIP."
+            ))
+            }
+        };
+        match parse_jsonl(name, text) {
+            Ok(r) => (r, None),
+            Err(e) => return lab.fail(e.to_string()),
+        }
+    };
+    // Into the open experiment when its design holds these trials, else a new one.
+    let open = lab
+        .open
+        .borrow()
+        .as_ref()
+        .map(|o| (o.id.clone(), o.stored.design.clone()));
+    let fits = |d: &ExperimentDesign| {
+        let ids: std::collections::HashSet<String> = d.trials().iter().map(|k| k.id()).collect();
+        records
+            .iter()
+            .all(|r| ids.contains(&crate::core::experiment::TrialKey::of_record(r).id()))
+    };
+    let (id, is_new, design) = match (open, design) {
+        (Some((id, d)), _) if fits(&d) => (id, false, d),
+        (_, Some(d)) if fits(&d) => (new_experiment_id(now() as u64), true, d),
+        (_, Some(_)) => {
+            return lab.fail(format!(
+                "{name}: some of its trials are not in its own experiment.json; nothing was imported."
+            ))
+        }
+        _ => {
+            return lab.fail(format!(
+                "{name}: these trials belong to no open experiment. Open the experiment they came from first, or import the whole ZIP (it carries the design)."
+            ))
+        }
+    };
+    if lab.running() {
+        return lab.fail("Pause or cancel the run under way before importing.");
+    }
+    let existing = if is_new {
+        Vec::new()
+    } else {
+        match stored_records(&db, &id).await {
+            Ok(r) => r,
+            Err(e) => return lab.fail(e),
+        }
+    };
+    let merged = merge(&existing, records);
+    if is_new {
+        let stored = StoredExperiment {
+            name: if design.name.is_empty() {
+                name.to_string()
+            } else {
+                design.name.clone()
+            },
+            created_ms: now() as u64,
+            design: design.clone(),
+        };
+        if let Err(e) = db.put(EXPERIMENTS, &id, &stored.to_json()).await {
+            return lab.fail(format!("Could not keep the imported experiment: {e}"));
+        }
+    }
+    let prefix = trials_prefix(&id);
+    let entries: Vec<(String, String)> = merged
+        .new
+        .iter()
+        .map(|r| {
+            (
+                format!(
+                    "{prefix}{}",
+                    crate::core::experiment::TrialKey::of_record(r).id()
+                ),
+                r.to_json(),
+            )
+        })
+        .collect();
+    if let Err(e) = db.put_all(TRIALS, &entries).await {
+        return lab.fail(format!(
+            "Could not store the imported trials: {e}. Nothing was imported."
+        ));
+    }
+    let mut text = format!(
+        "Imported {name}: {} new trials, {} already stored",
+        merged.new.len(),
+        merged.duplicates
+    );
+    if !merged.conflicts.is_empty() {
+        text.push_str(&format!(
+            ", {} that differ from the stored ones were skipped (the stored ones are kept): {}",
+            merged.conflicts.len(),
+            merged
+                .conflicts
+                .iter()
+                .take(3)
+                .map(|c| c.id.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    text.push('.');
+    if let Some(o) = lab.open.borrow_mut().as_mut() {
+        if o.id == id {
+            *o = Open {
+                id: o.id.clone(),
+                stored: o.stored.clone(),
+                run: new_run(&o.stored.design, &[], o.run.keys.clone()),
+            };
+        }
+    }
+    refresh_list(lab).await;
+    open_experiment(lab, &id).await;
+    lab.say(text);
+}
+
+async fn manage(lab: &Shared, action: &str, id: &str) {
+    let Ok(db) = lab.db() else { return };
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let stored = match db.get(EXPERIMENTS, id).await {
+        Ok(Some(t)) => StoredExperiment::from_json(&t).ok(),
+        _ => None,
+    };
+    let Some(mut stored) = stored else {
+        return lab.fail(format!("The experiment {id} is no longer stored here."));
+    };
+    let is_open = lab.open.borrow().as_ref().is_some_and(|o| o.id == id);
+    match action {
+        "rename" => {
+            let Ok(Some(name)) = window.prompt_with_message_and_default("New name", &stored.name)
+            else {
+                return;
+            };
+            let name = name.trim().to_string();
+            if name.is_empty() {
+                return;
+            }
+            stored.name = name;
+            if let Err(e) = db.put(EXPERIMENTS, id, &stored.to_json()).await {
+                return lab.fail(format!("Could not rename: {e}"));
+            }
+            if let Some(o) = lab.open.borrow_mut().as_mut().filter(|o| o.id == id) {
+                o.stored.name = stored.name.clone();
+            }
+        }
+        "duplicate" => {
+            let new_id = new_experiment_id(now() as u64);
+            let copy = StoredExperiment {
+                name: format!("{} (copy)", stored.name),
+                created_ms: now() as u64,
+                design: stored.design,
+            };
+            if let Err(e) = db.put(EXPERIMENTS, &new_id, &copy.to_json()).await {
+                return lab.fail(format!("Could not duplicate: {e}"));
+            }
+            refresh_list(lab).await;
+            open_experiment(lab, &new_id).await;
+            lab.say(
+                "Duplicated as a new design with no trials: change it if you like, then run it.",
+            );
+            return;
+        }
+        _ => {
+            let question = format!(
+                "Delete the experiment '{}' and all its stored trials from this browser? This cannot be undone.",
+                stored.name
+            );
+            if !window.confirm_with_message(&question).unwrap_or(false) {
+                return;
+            }
+            let result = match db.delete_prefix(TRIALS, &trials_prefix(id)).await {
+                Ok(()) => db.delete(EXPERIMENTS, id).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = result {
+                return lab.fail(format!("Could not delete: {e}"));
+            }
+            if is_open {
+                *lab.open.borrow_mut() = None;
+                if let Some(s) = local() {
+                    let _ = s.remove_item(OPEN_KEY);
+                }
+            }
+            lab.say(format!("Deleted '{}'.", stored.name));
+        }
+    }
+    refresh_list(lab).await;
+}

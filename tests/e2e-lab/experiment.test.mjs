@@ -1,0 +1,190 @@
+// End-to-end tests of /experiment: the standard design with the oracle, a model behind the
+// scripted endpoint (tests/mock-endpoint/server.mjs) reloaded mid-run and resumed, a 429
+// storm, export, delete, import, and a corrupt import.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, SHOTS, MOCK_URL, withPage as withPageBase } from '../e2e/helpers.mjs';
+
+const withPage = (fn) => withPageBase(fn, /Failed to load resource|status of 429/i);
+
+const rand = () => Math.random().toString(36).slice(2, 10);
+
+async function openLab(page) {
+  await page.goto(`${BASE}/experiment`);
+  await page.waitForSelector('[data-testid="design-form"], [data-testid="design-name"]');
+}
+
+/** The run's status: done, total and state, from the progress panel. */
+async function status(page) {
+  return page.evaluate(() => {
+    const el = document.querySelector('[data-testid="progress"]');
+    return el ? { done: Number(el.dataset.done), total: Number(el.dataset.total), state: el.dataset.state } : null;
+  });
+}
+
+async function waitDone(page, total, timeout = 60000) {
+  await page.waitForFunction(
+    (total) => {
+      const el = document.querySelector('[data-testid="progress"]');
+      return el && Number(el.dataset.done) === total && el.dataset.state === 'finished';
+    },
+    total,
+    { timeout },
+  );
+}
+
+async function setField(page, name, value) {
+  await page.fill(`[name="${name}"]`, String(value));
+}
+
+async function download(page, testid) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click(`[data-testid="${testid}"]`)]);
+  const path = await dl.path();
+  const fs = await import('node:fs');
+  return { name: dl.suggestedFilename(), bytes: fs.readFileSync(path), path };
+}
+
+/** Clicks the next confirm() or prompt() with `answer`. */
+function answerDialog(page, answer) {
+  page.once('dialog', (d) => (d.type() === 'prompt' ? d.accept(answer) : d.accept()));
+}
+
+test('the standard design runs with the oracle, every trial stored once, and exports', async () => {
+  await withPage(async (page) => {
+    await openLab(page);
+    assert.match(await page.textContent('[data-testid="estimate"]'), /^360 trials \(360 per player\); built-in players only/);
+    await setField(page, 'name', `oracle ${rand()}`);
+    const t0 = Date.now();
+    await page.click('[data-testid="experiment-start"]');
+    await waitDone(page, 360);
+    const ms = Date.now() - t0;
+    console.log(`# 360 oracle trials, stored: ${ms} ms (budget 2000 ms)`);
+    const players = await page.textContent('[data-testid="run-players"]');
+    assert.match(players, /oracle360\/360/);
+    await page.screenshot({ path: `${SHOTS}/experiment-oracle-done.png`, fullPage: true });
+    // CSV: one row per trial, every one a success.
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    assert.equal(csv.length, 361);
+    const head = csv[0].split(',');
+    const solve = head.indexOf('solve');
+    assert.ok(csv.slice(1).every((l) => l.split(',')[solve] === 'success'));
+    const ids = new Set(csv.slice(1).map((l) => l.split(',')[0]));
+    assert.equal(ids.size, 360, 'no trial twice');
+    // ZIP: the export layout.
+    const zip = await download(page, 'export-zip');
+    assert.equal(zip.bytes.subarray(0, 2).toString(), 'PK');
+    const names = zipNames(zip.bytes);
+    assert.ok(names.includes('experiment.json') && names.includes('trials.csv') && names.includes('trials.jsonl'));
+    assert.ok(names.includes('experiment_mazes/5x5/square/5x5_square_0.npy'), names.slice(0, 8).join(' '));
+    assert.ok(names.some((n) => /^matrix_oracle_results\/5x5\/square\/5x5_square_0\.npy\/0\.txt$/.test(n)));
+  });
+});
+
+/** The file names in a ZIP's central directory. */
+function zipNames(buf) {
+  const names = [];
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  let off = buf.readUInt32LE(eocd + 16);
+  const count = buf.readUInt16LE(eocd + 10);
+  for (let i = 0; i < count; i++) {
+    const n = buf.readUInt16LE(off + 28), m = buf.readUInt16LE(off + 30), k = buf.readUInt16LE(off + 32);
+    names.push(buf.subarray(off + 46, off + 46 + n).toString());
+    off += 46 + n + m + k;
+  }
+  return names;
+}
+
+async function modelDesign(page, scenario, { samples = 2, concurrency = 4, name }) {
+  await openLab(page);
+  await setField(page, 'name', name);
+  // A model behind the scripted endpoint, configured with /model's fields, replaces the oracle.
+  await page.selectOption('[data-testid="agent"]', 'endpoint');
+  await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
+  await page.fill('[data-testid="endpoint-base-url"]', `${MOCK_URL}/${scenario}/v1`);
+  await page.fill('[data-testid="endpoint-model"]', 'good');
+  await page.uncheck('[data-testid="endpoint-stream"]');
+  await page.click('[data-testid="add-model"]');
+  await page.waitForSelector('[name="p1.kind"]');
+  await page.click('[data-action="remove-player"][data-index="0"]');
+  await page.waitForFunction(() => !document.querySelector('[name="p1.kind"]'));
+  assert.equal(await page.inputValue('[name="p0.model"]'), 'good');
+  await setField(page, 'p0.concurrency', concurrency);
+  await page.fill('[data-testid="samples-per-shape"]', String(samples));
+  await page.locator('[data-testid="samples-per-shape"]').dispatchEvent('change');
+}
+
+test('a model run reloaded mid-run resumes with every trial exactly once', async () => {
+  await withPage(async (page) => {
+    await modelDesign(page, `lat150-u${rand()}`, { samples: 2, name: `reload ${rand()}` });
+    assert.match(await page.textContent('[data-testid="estimate"]'), /^24 trials .*at most \d+ model calls/);
+    await page.click('[data-testid="experiment-start"]');
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="progress"]');
+      return el && Number(el.dataset.done) >= 4;
+    }, null, { timeout: 60000 });
+    page.once('dialog', (d) => d.accept());
+    await page.reload();
+    await page.waitForSelector('[data-testid="experiment-resume"]', { timeout: 10000 });
+    const before = await status(page);
+    assert.ok(before.done >= 4 && before.done < 24, JSON.stringify(before));
+    await page.screenshot({ path: `${SHOTS}/experiment-after-reload.png`, fullPage: true });
+    await page.click('[data-testid="experiment-resume"]');
+    await waitDone(page, 24);
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    const ids = csv.slice(1).map((l) => l.split(',')[0]);
+    assert.equal(ids.length, 24);
+    assert.equal(new Set(ids).size, 24, 'no trial twice');
+  });
+});
+
+test('a 429 storm lowers the concurrency and the run still finishes', async () => {
+  await withPage(async (page) => {
+    await modelDesign(page, `429ra-x16-u${rand()}`, { samples: 1, concurrency: 8, name: `storm ${rand()}` });
+    await page.click('[data-testid="experiment-start"]');
+    // The lane learns: its concurrency steps down below the maximum of 8, with the cause shown.
+    const lowered = await (await page.waitForFunction(() => {
+      const li = document.querySelector('[data-testid="run-lanes"] li');
+      return li && Number(li.dataset.concurrency) < 8 && /429/.test(li.textContent) && li.textContent;
+    }, null, { timeout: 30000 })).jsonValue();
+    assert.match(lowered, /concurrency [1-7] of 8; last retry: 429/);
+    await page.screenshot({ path: `${SHOTS}/experiment-429-storm.png`, fullPage: true });
+    await waitDone(page, 12);
+    const players = await page.textContent('[data-testid="run-players"]');
+    assert.match(players, /12\/12/);
+    const row = await page.locator('[data-testid="run-players"] tbody tr').first().locator('td').allTextContents();
+    assert.equal(row[5], '0', `no trial ended as an API error: ${row}`);
+    console.log(`# during the storm: ${lowered}`);
+  });
+});
+
+test('export, delete, import and compare; a corrupt import is refused with its reason', async () => {
+  await withPage(async (page) => {
+    await openLab(page);
+    const name = `roundtrip ${rand()}`;
+    await setField(page, 'name', name);
+    await page.fill('[data-testid="samples-per-shape"]', '2');
+    await page.click('[data-testid="experiment-start"]');
+    await waitDone(page, 24);
+    const zip = await download(page, 'export-zip');
+    const csvBefore = (await download(page, 'export-csv')).bytes.toString('utf8');
+    // Delete it (with the confirmation).
+    const row = page.locator('[data-testid="experiment-row"]', { hasText: name });
+    answerDialog(page, '');
+    await row.locator('[data-testid="delete"]').click();
+    await page.waitForFunction((name) => ![...document.querySelectorAll('[data-testid="experiment-row"]')].some((r) => r.textContent.includes(name)), name);
+    // Import the ZIP back: a new experiment with the same trials.
+    await page.setInputFiles('[data-testid="import-file"]', zip.path);
+    await page.waitForFunction(() => /Imported/.test(document.querySelector('[data-testid="lab-message"]')?.textContent ?? ''));
+    assert.match(await page.textContent('[data-testid="lab-message"]'), /24 new trials, 0 already stored/);
+    const csvAfter = (await download(page, 'export-csv')).bytes.toString('utf8');
+    assert.equal(csvAfter, csvBefore, 'the imported trials export the same CSV');
+    // Importing again adds nothing.
+    await page.setInputFiles('[data-testid="import-file"]', zip.path);
+    await page.waitForFunction(() => /0 new trials, 24 already stored/.test(document.querySelector('[data-testid="lab-message"]')?.textContent ?? ''));
+    // A corrupt file.
+    await page.setInputFiles('[data-testid="import-file"]', { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('{"not": "a record"}\n') });
+    await page.waitForFunction(() => /broken\.jsonl, line 1/.test(document.querySelector('[data-testid="lab-message"]')?.textContent ?? ''));
+    await page.screenshot({ path: `${SHOTS}/experiment-corrupt-import.png`, fullPage: true });
+  });
+});
