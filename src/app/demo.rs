@@ -29,14 +29,14 @@ struct Bundled {
 
 /// What is being replayed.
 #[derive(Clone, Debug)]
-struct Loaded {
+pub(crate) struct Loaded {
     record: TrialRecord,
     frames: Vec<Frame>,
     /// Where it came from, for people.
     source: String,
 }
 
-fn load(record: TrialRecord, source: String) -> Result<Loaded, String> {
+pub(crate) fn load(record: TrialRecord, source: String) -> Result<Loaded, String> {
     let frames = frames(&record).map_err(|e| e.to_string())?;
     Ok(Loaded {
         record,
@@ -191,7 +191,7 @@ pub fn DemoPage() -> impl IntoView {
 
 /// The replay of one loaded trial.
 #[component]
-fn Replay(loaded: Loaded) -> impl IntoView {
+pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
     let Loaded {
         record,
         frames,

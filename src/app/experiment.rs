@@ -35,7 +35,7 @@ use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-#[wasm_bindgen(inline_js = "
+#[wasm_bindgen(inline_js = r#"
 export async function deflate_raw(bytes, inflate) {
   const s = new Blob([bytes]).stream().pipeThrough(
     inflate ? new DecompressionStream('deflate-raw') : new CompressionStream('deflate-raw'));
@@ -46,6 +46,22 @@ export async function file_bytes(input) {
   for (const f of input.files || []) out.push(f.name, new Uint8Array(await f.arrayBuffer()));
   return out;
 }
+export function decorate(root) {
+  for (const el of root.querySelectorAll('figure > svg, table[data-testid^="table-"]')) {
+    const id = el.dataset.testid || (el.closest('[data-testid]') || {}).dataset?.testid || '';
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'button small';
+    b.dataset.action = el.tagName === 'TABLE' ? 'table-csv' : 'chart-svg';
+    b.textContent = el.tagName === 'TABLE' ? 'Download CSV' : 'Download SVG';
+    b.dataset.target = id;
+    el.insertAdjacentElement('afterend', b);
+  }
+}
+export function table_csv(table) {
+  const q = (s) => /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  return [...table.rows].map((r) => [...r.cells].map((c) => q(c.textContent.trim())).join(',')).join('\r\n') + '\r\n';
+}
 export function form_fields(form) {
   const out = [];
   for (const el of form.querySelectorAll('[name]')) {
@@ -54,14 +70,19 @@ export function form_fields(form) {
   }
   return out;
 }
-")]
+"#)]
 extern "C" {
     /// Raw deflate (or, with `inflate`, inflate) through the browser's streams.
     #[wasm_bindgen(catch)]
     async fn deflate_raw(bytes: &[u8], inflate: bool) -> Result<JsValue, JsValue>;
     /// The names and bytes of the files chosen in a file input: name, bytes, name, ...
     #[wasm_bindgen(catch)]
-    async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
+    pub(crate) async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
+    /// Adds a "Download SVG" button after each chart and a "Download CSV" button after each
+    /// table of the results page.
+    pub(crate) fn decorate(root: &web_sys::Element);
+    /// A table's cells as CSV (RFC 4180 quoting, CRLF).
+    pub(crate) fn table_csv(table: &web_sys::Element) -> String;
     /// Every named field of a form as name, value, name, value... (ticked checkboxes only).
     fn form_fields(form: &web_sys::Element) -> js_sys::Array;
 }
@@ -87,21 +108,17 @@ const LAB_CSS: &str = "
 .estimate{font-weight:600;margin:.9rem 0}
 .lab-toolbar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .lab-toolbar .button:disabled{opacity:.45;cursor:not-allowed}
-.button.small{padding:.3rem .7rem;font-size:.85rem}
-.button.file{position:relative;overflow:hidden}
-.button.file input{position:absolute;inset:0;opacity:0;cursor:pointer}
 .lab-progress{margin:1.25rem 0}
 .progress-head progress{width:100%;height:1.1rem;accent-color:var(--accent)}
 .progress-head p{margin:.4rem 0 .8rem}
-.lab-table{border-collapse:collapse;width:100%;background:var(--surface);border:1px solid var(--line);border-radius:8px;font-variant-numeric:tabular-nums}
-.lab-table th,.lab-table td{padding:.45rem .7rem;border-bottom:1px solid var(--line);text-align:right}
-.lab-table th:first-child,.lab-table td:first-child{text-align:left}
-.lab-table thead th{font-size:.8rem;color:var(--muted)}
 .lab-table tr.total th,.lab-table tr.total td{font-weight:700}
 .lab-table tr.open{background:#eef3ff}
 .lab-table td.actions{display:flex;gap:.35rem;justify-content:flex-end;flex-wrap:wrap}
 .lanes{margin:.75rem 0 0;padding-left:1.2rem}
 ";
+
+/// Styles both lab pages use: small buttons, and file inputs shown as buttons.
+pub(crate) const SHARED_CSS: &str = ".button.small{padding:.3rem .7rem;font-size:.85rem}.button.file{position:relative;overflow:hidden}.button.file input{position:absolute;inset:0;opacity:0;cursor:pointer}.lab-table{border-collapse:collapse;width:100%;background:var(--surface);border:1px solid var(--line);border-radius:8px;font-variant-numeric:tabular-nums}.lab-table th,.lab-table td{padding:.45rem .7rem;border-bottom:1px solid var(--line);text-align:right}.lab-table th:first-child,.lab-table td:first-child{text-align:left}.lab-table thead th{font-size:.8rem;color:var(--muted)}";
 
 /// Where the page remembers the open experiment (this browser).
 const OPEN_KEY: &str = "shapemaze.lab-open";
@@ -363,7 +380,7 @@ pub fn ExperimentPage() -> impl IntoView {
     );
     view! {
         <section class="lab" on:click=click on:change=change>
-            <style>{LAB_CSS}</style>
+            <style>{LAB_CSS}{SHARED_CSS}</style>
             <h1>"Experiments"</h1>
             <p class="lead">
                 "Design a batch of trials for several players at once, run it here, and download results that Python, R and "
@@ -653,7 +670,7 @@ async fn refresh_list(lab: &Shared) {
 }
 
 /// The records stored for experiment `id`.
-async fn stored_records(db: &Db, id: &str) -> Result<Vec<TrialRecord>, String> {
+pub(crate) async fn stored_records(db: &Db, id: &str) -> Result<Vec<TrialRecord>, String> {
     let entries = db
         .entries(TRIALS, &trials_prefix(id))
         .await
@@ -892,14 +909,18 @@ fn pump(lab: &Shared, run: &Rc<Run>) {
                     run.transports.borrow_mut().remove(&a.id);
                     match result {
                         Ok(Some(record)) => {
-                            let keep = run.scheduler.borrow_mut().finish(
-                                &a.id,
-                                TrialEnd::Done(TrialSummary::of(&record)),
-                                now(),
-                            );
-                            if keep {
+                            // Stored before it counts as done, so "finished" means stored;
+                            // a trial cancelled meanwhile reruns and overwrites its record.
+                            let summary = TrialSummary::of(&record);
+                            let live = run.scheduler.borrow().is_running(&a.id);
+                            if live {
                                 save(&lab, &run, record).await;
                             }
+                            run.scheduler.borrow_mut().finish(
+                                &a.id,
+                                TrialEnd::Done(summary),
+                                now(),
+                            );
                         }
                         Ok(None) => {
                             run.scheduler
@@ -1052,56 +1073,59 @@ async fn entry_text(entry: &crate::core::zip::ZipEntry<'_>) -> Result<String, St
     String::from_utf8(data).map_err(|_| format!("{} is not UTF-8 text", entry.name))
 }
 
+/// The records of an exported ZIP or a `trials.jsonl`, with the design when the file
+/// carries one (`experiment.json` beside `trials.jsonl`); a message naming the file (and
+/// the line) when it is not one.
+pub(crate) async fn read_results_file(
+    name: &str,
+    bytes: &[u8],
+) -> Result<(Vec<TrialRecord>, Option<ExperimentDesign>), String> {
+    if !bytes.starts_with(b"PK") {
+        let text = std::str::from_utf8(bytes).map_err(|_| {
+            format!(
+                "{name} is neither a ZIP nor UTF-8 text: choose a trials.jsonl or an exported ZIP."
+            )
+        })?;
+        return parse_jsonl(name, text)
+            .map(|r| (r, None))
+            .map_err(|e| e.to_string());
+    }
+    let entries = read_zip(bytes).map_err(|e| format!("{name}: {e}"))?;
+    let jsonl = find_trials_entry(&entries).ok_or_else(|| {
+        format!("{name}: the ZIP holds no trials.jsonl: choose a ZIP exported by Shapemaze (or by shapemaze run).")
+    })?;
+    let text = entry_text(jsonl)
+        .await
+        .map_err(|e| format!("{name}: {e}"))?;
+    let records =
+        parse_jsonl(&format!("{name}: {}", jsonl.name), &text).map_err(|e| e.to_string())?;
+    let prefix = jsonl.name.trim_end_matches("trials.jsonl");
+    let design = match entries
+        .iter()
+        .find(|e| e.name == format!("{prefix}{EXPERIMENT_FILE}"))
+    {
+        Some(e) => {
+            let t = entry_text(e)
+                .await
+                .map_err(|err| format!("{name}: {err}"))?;
+            Some(
+                ExperimentDesign::from_json(&t)
+                    .map_err(|err| format!("{name}: {}: {err}", e.name))?,
+            )
+        }
+        None => None,
+    };
+    Ok((records, design))
+}
+
 async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
     let db = match lab.db() {
         Ok(db) => db,
         Err(e) => return lab.fail(e),
     };
-    // The records, and the design when the file carries one.
-    let (records, design) = if bytes.starts_with(b"PK") {
-        let entries = match read_zip(bytes) {
-            Ok(e) => e,
-            Err(e) => return lab.fail(format!("{name}: {e}")),
-        };
-        let Some(jsonl) = find_trials_entry(&entries) else {
-            return lab.fail(format!(
-                "{name}: the ZIP holds no trials.jsonl: choose a ZIP exported by Shapemaze (or by shapemaze run)."
-            ));
-        };
-        let text = match entry_text(jsonl).await {
-            Ok(t) => t,
-            Err(e) => return lab.fail(format!("{name}: {e}")),
-        };
-        let records = match parse_jsonl(&format!("{name}: {}", jsonl.name), &text) {
-            Ok(r) => r,
-            Err(e) => return lab.fail(e.to_string()),
-        };
-        let prefix = jsonl.name.trim_end_matches("trials.jsonl");
-        let design_entry = entries
-            .iter()
-            .find(|e| e.name == format!("{prefix}{EXPERIMENT_FILE}"));
-        let design = match design_entry {
-            Some(e) => match entry_text(e).await.map(|t| ExperimentDesign::from_json(&t)) {
-                Ok(Ok(d)) => Some(d),
-                Ok(Err(err)) => return lab.fail(format!("{name}: {}: {err}", e.name)),
-                Err(err) => return lab.fail(format!("{name}: {err}")),
-            },
-            None => None,
-        };
-        (records, design)
-    } else {
-        let text = match std::str::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(_) => {
-                return lab.fail(format!(
-                "{name} is neither a ZIP nor UTF-8 text: choose a trials.jsonl or an exported ZIP."
-            ))
-            }
-        };
-        match parse_jsonl(name, text) {
-            Ok(r) => (r, None),
-            Err(e) => return lab.fail(e.to_string()),
-        }
+    let (records, design) = match read_results_file(name, bytes).await {
+        Ok(x) => x,
+        Err(e) => return lab.fail(e),
     };
     // Into the open experiment when its design holds these trials, else a new one.
     let open = lab

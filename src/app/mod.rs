@@ -10,6 +10,8 @@ mod experiment;
 mod fetch;
 mod model;
 mod play;
+#[cfg(feature = "lab")]
+mod results;
 mod route;
 mod storage;
 mod transport;
@@ -23,6 +25,8 @@ pub use download::{download_file, download_text};
 pub use experiment::ExperimentPage;
 pub use model::ModelPage;
 pub use play::PlayPage;
+#[cfg(feature = "lab")]
+pub use results::ResultsPage;
 pub use route::{use_location, Link, Location};
 pub use storage::{Db, StorageError};
 pub use transport::BrowserTransport;
@@ -56,6 +60,8 @@ pub fn App() -> impl IntoView {
                     "/demo" => view! { <DemoPage /> }.into_any(),
                     #[cfg(feature = "lab")]
                     "/experiment" => view! { <ExperimentPage /> }.into_any(),
+                    #[cfg(feature = "lab")]
+                    "/results" => view! { <ResultsPage /> }.into_any(),
                     _ => view! { <NotFound /> }.into_any(),
                 }}
             </main>
@@ -69,7 +75,10 @@ pub fn App() -> impl IntoView {
 /// The lab build's pages in the navigation (none in the default build).
 fn lab_links() -> impl IntoView {
     #[cfg(feature = "lab")]
-    return view! { <Link href="/experiment">"Experiments"</Link> };
+    return view! {
+        <Link href="/experiment">"Experiments"</Link>
+        <Link href="/results">"Results"</Link>
+    };
     #[cfg(not(feature = "lab"))]
     ()
 }

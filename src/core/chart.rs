@@ -560,8 +560,12 @@ fn group_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment: bool
         escape(caption),
         if with_experiment { "<th>experiment</th>" } else { "" }
     );
-    for r in rows {
-        s.push_str("<tr>");
+    for (i, r) in rows.iter().enumerate() {
+        if id == "groups" {
+            let _ = write!(s, "<tr data-action=\"drill\" data-group=\"{i}\">");
+        } else {
+            s.push_str("<tr>");
+        }
         if with_experiment {
             let _ = write!(s, "<td>{}</td>", escape(&r.experiment));
         }
@@ -593,11 +597,31 @@ const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-hei
 /// design and settings, as text) and `csv` (the data, one row per trial) inside a
 /// `<details><pre>`. It is also well-formed XML, so it opens anywhere.
 pub fn report_html(a: &Analysis, settings: &str, csv: &str) -> String {
+    let mut s = String::with_capacity(64 * 1024);
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Shapemaze results</title><style>{CSS}</style></head><body><h1>Shapemaze results</h1>"
+    );
+    s.push_str(&report_body(a));
+    let _ = writeln!(
+        s,
+        "<h2>Design and settings</h2><pre>{}</pre><h2>Data</h2><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details></body></html>",
+        escape(settings),
+        escape(csv)
+    );
+    s
+}
+
+/// The report's verdicts, charts and tables (what the results page shows and the report
+/// file holds between its heading and its settings and data). Rows of the model x encoding
+/// x shape table carry `data-action="drill"` and `data-group` (their index in
+/// `a.groups`), so a page can list their trials.
+pub fn report_body(a: &Analysis) -> String {
     let several = a.experiments.len() > 1;
     let mut s = String::with_capacity(64 * 1024);
     let _ = write!(
         s,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Shapemaze results</title><style>{CSS}</style></head><body><h1>Shapemaze results</h1><p>{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with 95% Wilson intervals in brackets.</p>",
+        "<p>{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with 95% Wilson intervals in brackets.</p>",
         a.trials,
         escape(&a.experiments.join(", ")),
         a.api_errors
@@ -779,12 +803,6 @@ pub fn report_html(a: &Analysis, settings: &str, csv: &str) -> String {
         s.push_str("</tbody></table>");
     }
 
-    let _ = writeln!(
-        s,
-        "<h2>Design and settings</h2><pre>{}</pre><h2>Data</h2><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details></body></html>",
-        escape(settings),
-        escape(csv)
-    );
     s
 }
 

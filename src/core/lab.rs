@@ -22,6 +22,7 @@
 //! assert_eq!(design_from_fields(&fields, &design).unwrap(), design);
 //! ```
 
+use super::analysis::{GroupRow, Observation, ALL};
 use super::batch::{format_eta, run_eta};
 use super::chat::Preset;
 use super::encoding::Encoding;
@@ -32,6 +33,7 @@ use super::scheduler::{LaneStatus, Progress, RunState, Tally};
 use super::shape::Shape;
 use super::text::{format_decimal, parse_decimal};
 use super::trial::Protocol;
+use super::verify::Outcome;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -881,6 +883,61 @@ pub fn new_experiment_id(now_ms: u64) -> String {
     format!("exp-{}", String::from_utf8(out).unwrap_or_default())
 }
 
+/// Whether observation `o` belongs to group row `g` of an analysis (a dimension named
+/// [`crate::core::analysis::ALL`] matches everything).
+pub fn in_group(o: &Observation, g: &GroupRow) -> bool {
+    let fits = |want: &str, have: &str| want == ALL || want == have;
+    fits(&g.experiment, &o.experiment)
+        && fits(&g.model, &o.model)
+        && fits(&g.encoding, o.encoding.name())
+        && fits(&g.shape, o.shape.name())
+}
+
+/// The trials of a drilled-down group: one row each with its three outcomes and a button
+/// (`data-action="open-trial"`, `data-index` = its index in the page's list) that opens
+/// its replay.
+pub fn trials_table(title: &str, rows: &[(usize, &Observation)]) -> String {
+    let mut h = format!(
+        "<h2 id=\"drill\">{}</h2><table class=\"lab-table\" data-testid=\"table-drill\"><thead><tr><th>Experiment</th><th>Model</th><th>Encoding</th><th>Shape</th><th>Maze</th><th>Solve</th><th>Recognize</th><th>Generate</th><th></th></tr></thead><tbody>",
+        escape(title)
+    );
+    for (i, o) in rows {
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} #{}{}</td>",
+            escape(&o.experiment),
+            escape(&o.model),
+            o.encoding.label(),
+            o.shape.name(),
+            o.size,
+            o.sample,
+            if o.repeat > 0 {
+                format!(" (repeat {})", o.repeat)
+            } else {
+                String::new()
+            }
+        );
+        for outcome in o.outcomes {
+            let text = match outcome {
+                Some(Outcome::Success) => "success",
+                Some(Outcome::Fail) => "fail",
+                Some(Outcome::Error) => "API error",
+                None => "not reached",
+            };
+            let _ = write!(h, "<td>{text}</td>");
+        }
+        let _ = write!(
+            h,
+            "<td><button type=\"button\" class=\"button small\" data-action=\"open-trial\" data-index=\"{i}\" data-testid=\"open-trial\">Replay</button></td></tr>"
+        );
+    }
+    if rows.is_empty() {
+        h.push_str("<tr><td colspan=\"9\">No trials in this group.</td></tr>");
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1019,6 +1076,67 @@ mod tests {
         ] {
             assert!(html.contains(&format!("data-testid=\"{id}\"")), "{id}");
         }
+    }
+
+    #[test]
+    fn a_group_row_lists_its_trials_pooled_dimensions_matching_all() {
+        use crate::core::analysis::{analyze, AnalysisOptions};
+        use crate::core::player::{play_ready, Oracle};
+        use crate::core::record::{Placement, PlayerInfo};
+        use crate::core::trial::Trial;
+        let d = ExperimentDesign {
+            samples_per_shape: 1,
+            ..ExperimentDesign::default()
+        };
+        let lib = std::sync::Arc::new(crate::core::templates::TemplateLibrary::new(5));
+        let obs: Vec<Observation> = d
+            .trials()
+            .iter()
+            .map(|k| {
+                let maze = d.maze_for(k, &lib).expect("a maze");
+                let mut t = Trial::new(d.setup_for(k, maze), lib.clone());
+                play_ready(&mut t, &mut Oracle);
+                let info = PlayerInfo {
+                    kind: PlayerKind::Oracle,
+                    model: "oracle".into(),
+                    endpoint: None,
+                    system_prompt: None,
+                };
+                let r = crate::core::record::TrialRecord::of(
+                    &t,
+                    info,
+                    Placement {
+                        seed: 0,
+                        sample: k.sample,
+                        repeat: 0,
+                    },
+                    None,
+                    None,
+                );
+                Observation::from_record("e1", &r)
+            })
+            .collect();
+        let a = analyze(&obs, &AnalysisOptions::default());
+        let g = &a.groups[0];
+        let n = obs.iter().filter(|o| in_group(o, g)).count();
+        assert_eq!(n, g.trials);
+        let pooled = a
+            .pooled
+            .iter()
+            .find(|r| r.shape == ALL && r.encoding == ALL)
+            .expect("a pooled row");
+        assert_eq!(obs.iter().filter(|o| in_group(o, pooled)).count(), 12);
+        let rows: Vec<(usize, &Observation)> = obs
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| in_group(o, g))
+            .collect();
+        let h = trials_table("Trials of <g>", &rows);
+        assert!(
+            h.contains("Trials of &lt;g&gt;")
+                && h.contains("data-action=\"open-trial\" data-index=\"0\"")
+        );
+        assert_eq!(h.matches("<td>success</td>").count(), 3 * n);
     }
 
     #[test]

@@ -486,6 +486,13 @@ impl Scheduler {
             .collect()
     }
 
+    /// Whether trial `id` is in flight (its result will count when it finishes).
+    pub fn is_running(&self, id: &str) -> bool {
+        self.index
+            .get(id)
+            .is_some_and(|&i| matches!(self.slots[i], Slot::Running { .. }))
+    }
+
     fn all_done(&self) -> bool {
         self.slots.iter().all(|s| matches!(s, Slot::Done(_)))
     }

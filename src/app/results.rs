@@ -1,0 +1,441 @@
+//! `/results`: every measure, analysis and hypothesis verdict of the stored (or imported)
+//! experiments, as the core draws them ([`crate::core::chart::report_body`], the very
+//! renderer of `shapemaze report --html`): charts as inline SVG, tables, verdicts. Each
+//! chart downloads as SVG and each table as CSV; a row of the model x encoding x shape
+//! table lists its trials, and a trial opens its step-by-step replay. Choosing several
+//! experiments compares them side by side. The whole analysis downloads as one
+//! self-contained HTML file.
+
+use super::demo::{load, Loaded, Replay};
+use super::download::download_file;
+use super::experiment::{
+    decorate, file_bytes, read_results_file, stored_records, table_csv, SHARED_CSS,
+};
+use super::storage::{Db, EXPERIMENTS};
+use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
+use crate::core::chart::{report_body, report_html};
+use crate::core::html::escape;
+use crate::core::lab::{in_group, trials_table, StoredExperiment};
+use crate::core::record::TrialRecord;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::cell::RefCell;
+use std::fmt::Write;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+const RESULTS_CSS: &str = "
+.results-sources{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center;margin:.5rem 0 1rem}
+.results-sources .check{font-weight:600}
+.results-bar{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin-bottom:1rem}
+.results-bar .field input{min-width:16rem}
+.report figure{margin:1.25rem 0 .25rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.5rem}
+.report table{border-collapse:collapse;margin:.75rem 0 .25rem;background:var(--surface);font-variant-numeric:tabular-nums}
+.report caption{text-align:left;font-weight:700;padding:.3rem 0}
+.report th,.report td{border:1px solid var(--line);padding:.3rem .55rem;text-align:left;vertical-align:top}
+.report th{background:#eef3f8}
+.report tr[data-action=drill]{cursor:pointer}
+.report tr[data-action=drill]:hover{background:#eef3ff}
+.report span.verdict{display:inline-block;font-weight:700;padding:.05rem .45rem;border:2px solid #000;border-radius:4px;margin-left:.3rem}
+.report .supported{background:#cfe8dd}.report .not_supported{background:#f6dccb}.report .insufficient{background:#eee;border-style:dashed}
+.report .warning{color:#8a3b00}
+.report li{margin:.4rem 0}
+.drill-replay{margin-top:1.5rem;padding-top:1rem;border-top:2px solid var(--line)}
+";
+
+/// One source of trials: a stored experiment or an imported file.
+#[derive(Clone)]
+struct Source {
+    /// Its label in the analysis.
+    label: String,
+    /// A stored experiment's id (`None` for an imported file).
+    id: Option<String>,
+    /// The records of an imported file (stored ones are read when chosen).
+    records: Vec<TrialRecord>,
+    chosen: bool,
+}
+
+struct Dashboard {
+    sources: RefCell<Vec<Source>>,
+    /// The records and observations shown, index-aligned.
+    records: RefCell<Vec<TrialRecord>>,
+    observations: RefCell<Vec<Observation>>,
+    analysis: RefCell<Option<Analysis>>,
+    list: RwSignal<String>,
+    body: RwSignal<String>,
+    drill: RwSignal<String>,
+    replay: RwSignal<Option<Loaded>>,
+    message: RwSignal<Option<(bool, String)>>,
+    order: RwSignal<String>,
+}
+
+type Shared = Rc<Dashboard>;
+
+impl Dashboard {
+    fn fail(&self, text: impl Into<String>) {
+        self.message.set(Some((true, text.into())));
+    }
+
+    fn draw_sources(&self) {
+        let mut h = String::new();
+        for (i, s) in self.sources.borrow().iter().enumerate() {
+            let _ = write!(
+                h,
+                "<label class=\"check\"><input type=\"checkbox\" data-action=\"toggle\" data-index=\"{i}\" data-testid=\"source\"{}> {}{}</label>",
+                if s.chosen { " checked" } else { "" },
+                escape(&s.label),
+                if s.id.is_none() { " (imported)" } else { "" }
+            );
+        }
+        if h.is_empty() {
+            h.push_str("<p class=\"muted\">No experiments are stored in this browser: run one on the Experiments page, or import an exported ZIP or trials.jsonl.</p>");
+        }
+        self.list.set(h);
+    }
+}
+
+/// The results page.
+#[component]
+pub fn ResultsPage() -> impl IntoView {
+    let dash: Shared = Rc::new(Dashboard {
+        sources: RefCell::new(Vec::new()),
+        records: RefCell::new(Vec::new()),
+        observations: RefCell::new(Vec::new()),
+        analysis: RefCell::new(None),
+        list: RwSignal::new(String::new()),
+        body: RwSignal::new(String::new()),
+        drill: RwSignal::new(String::new()),
+        replay: RwSignal::new(None),
+        message: RwSignal::new(None),
+        order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
+    });
+    {
+        let dash = dash.clone();
+        spawn_local(async move {
+            let db = match Db::open().await {
+                Ok(db) => db,
+                Err(e) => {
+                    dash.fail(format!("This browser's storage is not available ({e}): import an exported ZIP or trials.jsonl instead."));
+                    dash.draw_sources();
+                    return;
+                }
+            };
+            if let Ok(entries) = db.entries(EXPERIMENTS, "").await {
+                let mut sources = dash.sources.borrow_mut();
+                for (id, text) in entries {
+                    if let Ok(e) = StoredExperiment::from_json(&text) {
+                        sources.push(Source {
+                            label: if e.name.is_empty() {
+                                id.clone()
+                            } else {
+                                e.name
+                            },
+                            id: Some(id),
+                            records: Vec::new(),
+                            chosen: true,
+                        });
+                    }
+                }
+            }
+            dash.draw_sources();
+            analyze_chosen(&dash).await;
+        });
+    }
+    let click = {
+        let dash = dash.clone();
+        move |ev: web_sys::MouseEvent| {
+            let Some(target) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            let Some(el) = target.closest("[data-action]").ok().flatten() else {
+                return;
+            };
+            let action = el.get_attribute("data-action").unwrap_or_default();
+            let index = el
+                .get_attribute("data-index")
+                .or_else(|| el.get_attribute("data-group"))
+                .and_then(|i| i.parse::<usize>().ok());
+            on_click(&dash, &action, index, &el);
+        }
+    };
+    let change = {
+        let dash = dash.clone();
+        move |ev: web_sys::Event| {
+            let Some(el) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            match el.get_attribute("data-action").as_deref() {
+                Some("toggle") => {
+                    let i = el
+                        .get_attribute("data-index")
+                        .and_then(|i| i.parse::<usize>().ok());
+                    if let Some(i) = i {
+                        if let Some(s) = dash.sources.borrow_mut().get_mut(i) {
+                            s.chosen = !s.chosen;
+                        }
+                    }
+                    let dash = dash.clone();
+                    spawn_local(async move { analyze_chosen(&dash).await });
+                }
+                Some("import") => {
+                    let dash = dash.clone();
+                    spawn_local(async move { import(&dash, el).await });
+                }
+                _ => {}
+            }
+        }
+    };
+    let body_ref = NodeRef::<leptos::html::Div>::new();
+    let body_signal = dash.body;
+    Effect::new(move |_| {
+        body_signal.track();
+        if let Some(el) = body_ref.get() {
+            decorate(&el);
+        }
+    });
+    let (list, body, drill, replay, message, order) = (
+        dash.list,
+        dash.body,
+        dash.drill,
+        dash.replay,
+        dash.message,
+        dash.order,
+    );
+    view! {
+        <section class="results" on:click=click on:change=change>
+            <style>{RESULTS_CSS}{SHARED_CSS}</style>
+            <h1>"Results"</h1>
+            <p class="lead">
+                "Every measure and analysis of the experiment design, with 95% intervals and the four hypotheses, for the experiments you choose. Click a row of the model x encoding x shape table to list its trials, and a trial to replay it."
+            </p>
+            {move || {
+                message
+                    .get()
+                    .map(|(bad, text)| {
+                        view! {
+                            <p class=if bad { "notice error" } else { "notice" } role="status" data-testid="results-message">
+                                {text}
+                            </p>
+                        }
+                    })
+            }}
+            <div class="results-sources" data-testid="sources" inner_html=move || list.get()></div>
+            <div class="results-bar">
+                <label class="field">
+                    <span>"H3 model order (smallest first)"</span>
+                    <input data-testid="model-order" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
+                </label>
+                <button type="button" class="button" data-action="analyze">"Update"</button>
+                <label class="button file">
+                    "Import results…"
+                    <input type="file" accept=".zip,.jsonl,application/zip" data-action="import" data-testid="results-import" />
+                </label>
+                <button type="button" class="button primary" data-action="report" data-testid="download-report">"Download the report (HTML)"</button>
+            </div>
+            <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
+            <div class="drill" inner_html=move || drill.get()></div>
+            {move || {
+                replay
+                    .get()
+                    .map(|loaded| {
+                        view! {
+                            <div class="drill-replay" data-testid="drill-replay">
+                                <Replay loaded=loaded />
+                            </div>
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Element) {
+    match action {
+        "analyze" => {
+            let dash = dash.clone();
+            spawn_local(async move { analyze_chosen(&dash).await });
+        }
+        "drill" => {
+            let Some(g) = index else { return };
+            let analysis = dash.analysis.borrow();
+            let Some(row) = analysis.as_ref().and_then(|a| a.groups.get(g)) else {
+                return;
+            };
+            let obs = dash.observations.borrow();
+            let rows: Vec<(usize, &Observation)> = obs
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| in_group(o, row))
+                .collect();
+            let title = format!(
+                "Trials of {} / {} / {} ({})",
+                row.model, row.encoding, row.shape, row.experiment
+            );
+            dash.drill.set(trials_table(&title, &rows));
+            dash.replay.set(None);
+            scroll_to("drill");
+        }
+        "open-trial" => {
+            let Some(i) = index else { return };
+            let record = dash.records.borrow().get(i).cloned();
+            let Some(record) = record else { return };
+            let source = format!(
+                "{}, {} {} maze {}",
+                record.model,
+                record.encoding.label(),
+                record.shape.name(),
+                record.sample
+            );
+            match load(record, source) {
+                Ok(l) => dash.replay.set(Some(l)),
+                Err(e) => dash.fail(format!("This trial cannot be replayed: {e}")),
+            }
+        }
+        "chart-svg" | "table-csv" => {
+            let target = el.get_attribute("data-target").unwrap_or_default();
+            let Some(node) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.query_selector(&format!("[data-testid=\"{target}\"]"))
+                    .ok()
+                    .flatten()
+            }) else {
+                return;
+            };
+            let result = if action == "chart-svg" {
+                download_file(
+                    &format!("{target}.svg"),
+                    &node.outer_html(),
+                    "image/svg+xml",
+                )
+            } else {
+                download_file(&format!("{target}.csv"), &table_csv(&node), "text/csv")
+            };
+            if let Err(e) = result {
+                dash.fail(e);
+            }
+        }
+        "report" => {
+            let analysis = dash.analysis.borrow();
+            let Some(a) = analysis.as_ref() else {
+                return dash.fail("Nothing to report yet: choose or import an experiment.");
+            };
+            let obs = dash.observations.borrow();
+            let settings = format!(
+                "Experiments: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by the Shapemaze results page, version {}.",
+                a.experiments.join(", "),
+                a.model_order.join(" < "),
+                env!("CARGO_PKG_VERSION")
+            );
+            let html = report_html(a, &settings, &observations_csv(&obs));
+            if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
+                dash.fail(e);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn scroll_to(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        el.scroll_into_view();
+    }
+}
+
+/// Reads the chosen sources' records and draws the analysis.
+async fn analyze_chosen(dash: &Shared) {
+    let chosen: Vec<Source> = dash
+        .sources
+        .borrow()
+        .iter()
+        .filter(|s| s.chosen)
+        .cloned()
+        .collect();
+    let mut records = Vec::new();
+    let mut observations = Vec::new();
+    let db = if chosen.iter().any(|s| s.id.is_some()) {
+        Db::open().await.ok()
+    } else {
+        None
+    };
+    for s in chosen {
+        let rs = match (&s.id, &db) {
+            (Some(id), Some(db)) => match stored_records(db, id).await {
+                Ok(r) => r,
+                Err(e) => {
+                    dash.fail(format!("Could not read {}: {e}", s.label));
+                    continue;
+                }
+            },
+            _ => s.records.clone(),
+        };
+        for r in rs {
+            observations.push(Observation::from_record(&s.label, &r));
+            records.push(r);
+        }
+    }
+    let order: Vec<String> = dash
+        .order
+        .get_untracked()
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut options = AnalysisOptions::default();
+    if order.len() >= 2 {
+        options.model_order = order;
+    }
+    if observations.is_empty() {
+        dash.body
+            .set("<p class=\"muted\" data-testid=\"results-empty\">No trials chosen.</p>".into());
+        *dash.analysis.borrow_mut() = None;
+    } else {
+        let a = analyze(&observations, &options);
+        dash.body.set(report_body(&a));
+        *dash.analysis.borrow_mut() = Some(a);
+    }
+    *dash.records.borrow_mut() = records;
+    *dash.observations.borrow_mut() = observations;
+    dash.drill.set(String::new());
+    dash.replay.set(None);
+}
+
+async fn import(dash: &Shared, input: web_sys::Element) {
+    let picked = file_bytes(&input).await.ok();
+    if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
+        i.set_value("");
+    }
+    let Some(flat) = picked.map(|p| p.unchecked_into::<js_sys::Array>()) else {
+        return;
+    };
+    if flat.length() < 2 {
+        return;
+    }
+    let name = flat.get(0).as_string().unwrap_or_default();
+    let bytes = js_sys::Uint8Array::new(&flat.get(1)).to_vec();
+    match read_results_file(&name, &bytes).await {
+        Ok((records, design)) => {
+            let label = design
+                .map(|d| d.name)
+                .filter(|n| !n.is_empty())
+                .unwrap_or_else(|| name.clone());
+            dash.sources.borrow_mut().push(Source {
+                label,
+                id: None,
+                records,
+                chosen: true,
+            });
+            dash.draw_sources();
+            dash.message.set(None);
+            analyze_chosen(dash).await;
+        }
+        Err(e) => dash.fail(e),
+    }
+}
