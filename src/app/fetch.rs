@@ -48,3 +48,26 @@ pub async fn picked_text(input: &web_sys::HtmlInputElement) -> Result<(String, S
         .ok_or_else(|| format!("{name} could not be read as text"))?;
     Ok((name, text))
 }
+
+/// POSTs `body` (JSON) to `url`; the response's status, or why no response came.
+#[cfg(feature = "lab")]
+pub async fn post_json(url: &str, body: &str) -> Result<u16, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_body(&wasm_bindgen::JsValue::from_str(body));
+    let headers = web_sys::Headers::new().map_err(|_| "no headers")?;
+    headers
+        .set("Content-Type", "application/json")
+        .map_err(|_| "no headers")?;
+    init.set_headers(&headers);
+    let response = JsFuture::from(window.fetch_with_str_and_init(url, &init))
+        .await
+        .map_err(|_| {
+            format!("{url} could not be reached (offline, or the server refuses this site)")
+        })?;
+    let response: web_sys::Response = response
+        .dyn_into()
+        .map_err(|_| format!("{url} gave no response"))?;
+    Ok(response.status())
+}

@@ -14,6 +14,8 @@ mod play;
 mod results;
 mod route;
 mod storage;
+#[cfg(feature = "lab")]
+mod study;
 mod transport;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
@@ -29,6 +31,8 @@ pub use play::PlayPage;
 pub use results::ResultsPage;
 pub use route::{use_location, Link, Location};
 pub use storage::{Db, StorageError};
+#[cfg(feature = "lab")]
+pub use study::{StudyManagePage, StudyPage};
 pub use transport::BrowserTransport;
 
 use leptos::prelude::*;
@@ -62,6 +66,10 @@ pub fn App() -> impl IntoView {
                     "/experiment" => view! { <ExperimentPage /> }.into_any(),
                     #[cfg(feature = "lab")]
                     "/results" => view! { <ResultsPage /> }.into_any(),
+                    #[cfg(feature = "lab")]
+                    "/study" => view! { <StudyPage /> }.into_any(),
+                    #[cfg(feature = "lab")]
+                    "/study/manage" => view! { <StudyManagePage /> }.into_any(),
                     _ => view! { <NotFound /> }.into_any(),
                 }}
             </main>
@@ -78,6 +86,7 @@ fn lab_links() -> impl IntoView {
     return view! {
         <Link href="/experiment">"Experiments"</Link>
         <Link href="/results">"Results"</Link>
+        <Link href="/study/manage">"Studies"</Link>
     };
     #[cfg(not(feature = "lab"))]
     ()

@@ -11,12 +11,13 @@ use super::download::download_file;
 use super::experiment::{
     decorate, file_bytes, read_results_file, stored_records, table_csv, SHARED_CSS,
 };
-use super::storage::{Db, EXPERIMENTS};
+use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
 use crate::core::chart::{report_body, report_html};
 use crate::core::html::escape;
 use crate::core::lab::{in_group, trials_table, StoredExperiment};
 use crate::core::record::TrialRecord;
+use crate::core::study::StudyTrialData;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::RefCell;
@@ -84,7 +85,7 @@ impl Dashboard {
                 "<label class=\"check\"><input type=\"checkbox\" data-action=\"toggle\" data-index=\"{i}\" data-testid=\"source\"{}> {}{}</label>",
                 if s.chosen { " checked" } else { "" },
                 escape(&s.label),
-                if s.id.is_none() { " (imported)" } else { "" }
+                if s.id.is_none() && !s.label.starts_with("people: ") { " (imported)" } else { "" }
             );
         }
         if h.is_empty() {
@@ -120,6 +121,33 @@ pub fn ResultsPage() -> impl IntoView {
                     return;
                 }
             };
+            // People: the scored trials of the studies run in this browser, one group per
+            // study, on the same measures as the models.
+            if let Ok(entries) = db.entries(STUDY, "").await {
+                let mut groups: Vec<Source> = Vec::new();
+                for (key, text) in entries {
+                    if !key.contains("/trial/") {
+                        continue;
+                    }
+                    let Ok(d) = serde_json::from_str::<StudyTrialData>(&text) else {
+                        continue;
+                    };
+                    if d.practice {
+                        continue;
+                    }
+                    let label = format!("people: {}", d.study);
+                    match groups.iter_mut().find(|g| g.label == label) {
+                        Some(g) => g.records.push(d.record),
+                        None => groups.push(Source {
+                            label,
+                            id: None,
+                            records: vec![d.record],
+                            chosen: true,
+                        }),
+                    }
+                }
+                dash.sources.borrow_mut().extend(groups);
+            }
             if let Ok(entries) = db.entries(EXPERIMENTS, "").await {
                 let mut sources = dash.sources.borrow_mut();
                 for (id, text) in entries {

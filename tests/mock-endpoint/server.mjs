@@ -12,6 +12,10 @@
 //                                             {seq, time, method, path, scenario, model, stream,
 //                                              headers (lower-case names), body, status, aborted}
 //   POST    /reset                            clears the per-scenario counters and the log
+//   POST    /{scenario}/upload                a study data upload (the app's JSON POST):
+//                                             200 {"ok":true}, or the scenario's fault
+//                                             status (e.g. `500-x2-u1`: 500 twice, then 200);
+//                                             the body is kept in the log
 //
 // CORS: every response carries Access-Control-Allow-Origin: *, Allow-Headers:
 // authorization, content-type, Allow-Methods: POST, OPTIONS, and Expose-Headers:
@@ -388,6 +392,19 @@ export function startServer(port = 0, { quiet = true } = {}) {
     }
     if (req.method === 'GET' && /\/models$/.test(url.pathname)) {
       return send(200, { 'content-type': 'application/json' }, JSON.stringify({ object: 'list', data: ['good', 'bad', 'wander', 'think'].map((id) => ({ id, object: 'model', owned_by: 'mock' })) }));
+    }
+    if (req.method === 'POST' && parts.length === 2 && parts[1] === 'upload') {
+      const chunks = [];
+      for await (const c of req) chunks.push(c);
+      const raw = Buffer.concat(chunks).toString('utf8');
+      try { entry.body = JSON.parse(raw); } catch { entry.body = raw; }
+      log.push(entry);
+      const n = (counters.get(scenarioName) ?? 0) + 1;
+      counters.set(scenarioName, n);
+      const failing = scen.fault !== 'ok' && scen.fault !== 'nocors' && (scen.count == null || n <= scen.count);
+      const status = failing ? (Number(scen.fault) || 500) : 200;
+      entry.status = status;
+      return send(status, { 'content-type': 'application/json' }, status === 200 ? '{"ok":true}' : errorBody('upload refused on purpose', 'server_error', null));
     }
     if (req.method !== 'POST' || !/\/chat\/completions$/.test(url.pathname) || parts.length < 3) {
       return send(404, { 'content-type': 'application/json' }, errorBody(`No route ${req.method} ${url.pathname}: use POST /{scenario}/v1/chat/completions`, 'invalid_request_error', 'not_found'));

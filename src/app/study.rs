@@ -1,0 +1,625 @@
+//! `/study`: a participant's study (consent, instructions, practice, the counterbalanced
+//! trials, completion), every action timed and saved to the browser's storage as it
+//! happens, so a reload resumes exactly where the participant was; the data is uploaded at
+//! the end (with retries) and the completion code or redirect follows only once it is
+//! saved. `/study/manage`: the experimenter's side (build a study and its link, export and
+//! import study data).
+
+use super::download::download_file;
+use super::fetch::{get_text, picked_text, post_json};
+use super::play::{PlayOptions, TrialPlay};
+use super::route::{use_location, Location};
+use super::storage::{Db, STUDY};
+use crate::core::generate::generate_one;
+use crate::core::record::{Placement, PlayerInfo, PlayerKind, TrialRecord};
+use crate::core::study::{
+    events_csv, inline_name, read_study_data, upload_body, ActionLog, Participant, Stage, Study,
+    StudySession, StudyTrial, StudyTrialData,
+};
+use crate::core::templates::TemplateLibrary;
+use crate::core::transcript::Role;
+use crate::core::trial::{Phase, Trial, TrialSetup};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use std::sync::Arc;
+
+/// The study pages' own styles (lab build only).
+const STUDY_CSS: &str = ".study-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;margin-bottom:.5rem}.study-head h1{margin:.2rem 0}.manage [data-testid=study-link]{word-break:break-all}.manage textarea{min-height:16rem}.code{font-size:1.4rem;letter-spacing:.05em}";
+
+/// Where the tab keeps its made-up participant id (one per tab, so two tabs never mix).
+const TAB_ID: &str = "shapemaze.participant";
+
+fn now() -> f64 {
+    js_sys::Date::now()
+}
+
+/// The participant id of this tab when the link names nobody.
+fn tab_participant() -> String {
+    let store = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
+    if let Some(id) = store
+        .as_ref()
+        .and_then(|s| s.get_item(TAB_ID).ok().flatten())
+    {
+        return id;
+    }
+    let id = format!(
+        "local-{:08x}",
+        (js_sys::Math::random() * 4_294_967_295.0) as u64
+    );
+    if let Some(s) = store {
+        let _ = s.set_item(TAB_ID, &id);
+    }
+    id
+}
+
+fn window_size() -> String {
+    web_sys::window()
+        .map(|w| {
+            let n = |v: Result<wasm_bindgen::JsValue, _>| {
+                v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u32
+            };
+            format!("{}x{}", n(w.inner_width()), n(w.inner_height()))
+        })
+        .unwrap_or_default()
+}
+
+/// A loaded study, its storage name and the database.
+#[derive(Clone)]
+struct Ready {
+    study: Study,
+    db: Db,
+}
+
+/// The participant's page.
+#[component]
+pub fn StudyPage() -> impl IntoView {
+    let loc = use_location();
+    let q = loc.query.get_untracked();
+    let error = RwSignal::new(None::<String>);
+    let ready = RwSignal::new(None::<Ready>);
+    let session = RwSignal::new(None::<StudySession>);
+    spawn_local(async move {
+        let (name, study) = if let Some(config) = Location::param(&q, "config") {
+            (
+                inline_name(&config),
+                Study::from_config_param(&config).map_err(|e| e.to_string()),
+            )
+        } else if let Some(name) = Location::param(&q, "study") {
+            let ok = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
+            let study = if ok {
+                match get_text(&format!("/studies/{name}.json")).await {
+                    Ok(text) => Study::from_json(&text).map_err(|e| e.to_string()),
+                    Err(e) => Err(e),
+                }
+            } else {
+                Err(format!(
+                    "'{name}' is not a study's name (letters, digits, - and _ only)"
+                ))
+            };
+            (name, study)
+        } else {
+            (
+                String::new(),
+                Err("the link names no study (it needs ?study=NAME or ?config=...)".to_string()),
+            )
+        };
+        let study = match study {
+            Ok(s) => s,
+            Err(e) => {
+                error.set(Some(format!("This study cannot start: {e}. Please tell the researcher who sent you the link.")));
+                return;
+            }
+        };
+        let db = match Db::open().await {
+            Ok(db) => db,
+            Err(e) => {
+                error.set(Some(format!(
+                    "{e} Your answers could not be kept, so the study cannot start here."
+                )));
+                return;
+            }
+        };
+        let participant = Participant::from_params(|k| Location::param(&q, k), &tab_participant());
+        let key = format!("{name}/{}/session", participant.id);
+        let restored = db
+            .get(STUDY, &key)
+            .await
+            .ok()
+            .flatten()
+            .and_then(|t| serde_json::from_str::<StudySession>(&t).ok());
+        session.set(Some(
+            restored.unwrap_or_else(|| StudySession::new(&name, &study, participant)),
+        ));
+        ready.set(Some(Ready { study, db }));
+    });
+    // Every change of the session is saved before anything else happens on the page.
+    let save = move |s: StudySession| {
+        if let Some(r) = ready.get_untracked() {
+            spawn_local(async move {
+                let key = format!("{}session", s.prefix());
+                let text = serde_json::to_string(&s).unwrap_or_default();
+                if let Err(e) = r.db.put(STUDY, &key, &text).await {
+                    error.set(Some(e.to_string()));
+                }
+            });
+        }
+    };
+    let update = move |f: &dyn Fn(&mut StudySession, &Study)| {
+        let Some(r) = ready.get_untracked() else {
+            return;
+        };
+        session.update(|s| {
+            if let Some(s) = s.as_mut() {
+                f(s, &r.study);
+            }
+        });
+        if let Some(s) = session.get_untracked() {
+            save(s);
+        }
+    };
+
+    view! {
+        <section class="study">
+            <style>{STUDY_CSS}</style>
+            {move || error.get().map(|e| view! { <div class="notice error" role="alert" data-testid="study-error">{e}</div> })}
+            {move || {
+                let (Some(r), Some(s)) = (ready.get(), session.get()) else {
+                    return (error.get().is_none()).then(|| view! { <p class="lead">"Loading the study…"</p> }).into_any();
+                };
+                let (done, total) = s.progress();
+                let title = r.study.title.clone();
+                let body = match s.stage {
+                    Stage::Consent => view! {
+                        <div class="phase-panel">
+                            <h2>"Consent"</h2>
+                            {paragraphs(&r.study.consent)}
+                            <div class="row">
+                                <button type="button" class="button primary" data-testid="consent-accept" on:click=move |_| update(&|s, _| s.accept())>"I agree"</button>
+                                <button type="button" class="button" data-testid="consent-decline" on:click=move |_| {
+                                    update(&|s, _| s.decline());
+                                    if let (Some(r), Some(s)) = (ready.get_untracked(), session.get_untracked()) {
+                                        spawn_local(async move { let _ = r.db.delete_prefix(STUDY, &s.prefix()).await; });
+                                    }
+                                }>"I do not agree"</button>
+                            </div>
+                        </div>
+                    }.into_any(),
+                    Stage::Declined => view! {
+                        <div class="phase-panel" data-testid="study-declined">
+                            <h2>"Thank you"</h2>
+                            <p>"You chose not to take part. Nothing was recorded; you can close this tab."</p>
+                        </div>
+                    }.into_any(),
+                    Stage::Instructions => view! {
+                        <div class="phase-panel">
+                            <h2>"Instructions"</h2>
+                            {paragraphs(&r.study.instructions)}
+                            <button type="button" class="button primary" data-testid="study-next" on:click=move |_| update(&|s, st| s.next(st.practice.is_some()))>
+                                {if r.study.practice.is_some() { "Start the practice maze" } else { "Start" }}
+                            </button>
+                        </div>
+                    }.into_any(),
+                    Stage::Practice | Stage::Trial(_) => match s.current(&r.study) {
+                        Some((index, spec, practice)) => view! {
+                            <StudyTrialView
+                                ready=r.clone()
+                                session=s.clone()
+                                index=index
+                                spec=spec
+                                practice=practice
+                                on_finished=Callback::new(move |_| update(&|s, _| s.finish_trial()))
+                                on_next=Callback::new(move |_| update(&|s, st| s.next(st.practice.is_some())))
+                            />
+                        }.into_any(),
+                        None => view! { <p class="notice error">"This trial is missing from the study."</p> }.into_any(),
+                    },
+                    Stage::Complete => view! { <Completion ready=r.clone() session=s.clone() /> }.into_any(),
+                };
+                view! {
+                    <header class="study-head">
+                        <h1>{title}</h1>
+                        {(total > 0 && matches!(s.stage, Stage::Trial(_) | Stage::Complete)).then(|| view! {
+                            <span class="pill" data-testid="study-progress">{format!("{done} of {total} mazes done")}</span>
+                        })}
+                    </header>
+                    {body}
+                }.into_any()
+            }}
+        </section>
+    }
+}
+
+fn paragraphs(text: &str) -> impl IntoView {
+    text.split("\n\n")
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .map(|p| view! { <p>{p}</p> })
+        .collect_view()
+}
+
+/// One trial of the study, saved after every action and restored after a reload.
+#[component]
+fn StudyTrialView(
+    ready: Ready,
+    session: StudySession,
+    index: i64,
+    spec: StudyTrial,
+    practice: bool,
+    on_finished: Callback<()>,
+    on_next: Callback<()>,
+) -> impl IntoView {
+    let Ready { study, db } = ready;
+    let key = format!("{}trial/{index}", session.prefix());
+    let library = Arc::new(TemplateLibrary::new(spec.size));
+    let maze = match generate_one(spec.shape, spec.sample, spec.seed, &library) {
+        Ok(m) => m,
+        Err(e) => {
+            return view! { <p class="notice error">{format!("This maze cannot be made ({e}); please tell the researcher.")}</p> }.into_any()
+        }
+    };
+    let setup = TrialSetup::new(spec.shape, spec.encoding, maze);
+    let fresh = Trial::new(setup, library);
+    let trial = RwSignal::new(fresh.clone());
+    let log = RwSignal::new(ActionLog::default());
+    let started = RwSignal::new(now());
+    let loaded = RwSignal::new(false);
+    let title = study.title.clone();
+    let participant = session.participant.clone();
+    let data = move || {
+        let record = trial.with_untracked(|t| {
+            TrialRecord::of(
+                t,
+                PlayerInfo {
+                    kind: PlayerKind::Human,
+                    model: "human".into(),
+                    endpoint: None,
+                    system_prompt: None,
+                },
+                Placement {
+                    seed: spec.seed,
+                    sample: spec.sample,
+                    repeat: 0,
+                },
+                Some(started.get_untracked()),
+                (t.phase() == Phase::Done).then(now),
+            )
+        });
+        StudyTrialData {
+            study: title.clone(),
+            participant: participant.clone(),
+            trial_index: index,
+            practice,
+            record,
+            log: log.get_untracked(),
+            window: window_size(),
+        }
+    };
+    let persist = {
+        let db = db.clone();
+        let key = key.clone();
+        let data = data.clone();
+        move || {
+            let (db, key, d) = (db.clone(), key.clone(), data());
+            spawn_local(async move {
+                let _ = db
+                    .put(STUDY, &key, &serde_json::to_string(&d).unwrap_or_default())
+                    .await;
+            });
+        }
+    };
+    // Restore a trial begun before a reload: replay its replies on a fresh trial.
+    {
+        let db = db.clone();
+        let key = key.clone();
+        let fresh = fresh.clone();
+        let persist = persist.clone();
+        spawn_local(async move {
+            if let Some(d) = db
+                .get(STUDY, &key)
+                .await
+                .ok()
+                .flatten()
+                .and_then(|t| serde_json::from_str::<StudyTrialData>(&t).ok())
+            {
+                let mut t = fresh.clone();
+                for m in d
+                    .record
+                    .messages
+                    .iter()
+                    .filter(|m| m.role == Role::Assistant)
+                {
+                    t.submit(&m.content);
+                }
+                trial.set(t);
+                if let Some(s) = d.record.started_ms {
+                    started.set(s);
+                }
+                log.set(d.log);
+                log.update(|l| {
+                    l.push(
+                        "reload",
+                        trial.with_untracked(|t| t.phase().name()),
+                        "",
+                        now() - started.get_untracked(),
+                    )
+                });
+            } else {
+                log.update(|l| l.push("start", "solve", window_size(), 0.0));
+            }
+            loaded.set(true);
+            persist();
+        });
+    }
+    let record_action = {
+        let persist = persist.clone();
+        move |kind: &'static str, detail: String| {
+            let phase = trial.with_untracked(|t| t.phase().name());
+            log.update(|l| l.push(kind, phase, detail, now() - started.get_untracked()));
+            persist();
+            if trial.with_untracked(|t| t.phase() == Phase::Done) {
+                on_finished.run(());
+            }
+        }
+    };
+    let on_action = Callback::new({
+        let record_action = record_action.clone();
+        move |(kind, detail): (&'static str, String)| record_action(kind, detail)
+    });
+    let focus = window_event_listener(leptos::ev::focus, {
+        let record_action = record_action.clone();
+        move |_| record_action("focus", String::new())
+    });
+    let blur = window_event_listener(leptos::ev::blur, {
+        let record_action = record_action.clone();
+        move |_| record_action("blur", String::new())
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        record_action("resize", window_size())
+    });
+    on_cleanup(move || {
+        focus.remove();
+        blur.remove();
+        resize.remove();
+    });
+    let options = PlayOptions {
+        recognition: study.recognition,
+        condition: study.condition,
+        on_action: Some(on_action),
+    };
+    let done = Memo::new(move |_| trial.with(|t| t.phase() == Phase::Done));
+    view! {
+        <div class="trial study-trial">
+            <div class="trial-main">
+                {practice.then(|| view! { <p class="notice warn" data-testid="practice-note">"Practice maze: it is not scored."</p> })}
+                {move || loaded.get().then(|| view! { <TrialPlay trial=trial options=options /> })}
+                {move || done.get().then(|| view! {
+                    <div class="phase-panel done">
+                        <h2>"Maze done"</h2>
+                        <button type="button" class="button primary" data-testid="study-next" on:click=move |_| on_next.run(())>"Continue"</button>
+                    </div>
+                })}
+            </div>
+        </div>
+    }
+    .into_any()
+}
+
+/// Every stored trial of this participant, in order.
+async fn participant_data(db: &Db, session: &StudySession) -> Vec<StudyTrialData> {
+    let mut out: Vec<StudyTrialData> = db
+        .entries(STUDY, &format!("{}trial/", session.prefix()))
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|(_, v)| serde_json::from_str(&v).ok())
+        .collect();
+    out.sort_by_key(|d| d.trial_index);
+    out
+}
+
+/// The last page: the data is uploaded (with retries); the code or the redirect follows
+/// only once it is saved, and a failed upload leaves the data here to download.
+#[component]
+fn Completion(ready: Ready, session: StudySession) -> impl IntoView {
+    let saved = RwSignal::new(None::<bool>);
+    let message = RwSignal::new(String::from("Saving your answers…"));
+    let data = RwSignal::new(Vec::<StudyTrialData>::new());
+    let study = ready.study.clone();
+    {
+        let (db, study, session) = (ready.db.clone(), study.clone(), session.clone());
+        spawn_local(async move {
+            let all = participant_data(&db, &session).await;
+            data.set(all.clone());
+            let Some(upload) = study.upload.clone() else {
+                saved.set(Some(true));
+                message.set("Your answers are saved in this browser.".into());
+                return;
+            };
+            let body = upload_body(upload.kind, upload.experiment_id.as_deref(), &all);
+            let mut wait = 1000u32;
+            let mut last = String::new();
+            for attempt in 1..=5 {
+                message.set(format!("Saving your answers (attempt {attempt} of 5)…"));
+                match post_json(&upload.url, &body).await {
+                    Ok(status) if (200..300).contains(&status) => {
+                        saved.set(Some(true));
+                        message.set("Your answers were saved.".into());
+                        return;
+                    }
+                    Ok(status) => last = format!("the server answered {status}"),
+                    Err(e) => last = e,
+                }
+                if attempt < 5 {
+                    gloo_sleep(wait).await;
+                    wait = wait.saturating_mul(2);
+                }
+            }
+            saved.set(Some(false));
+            message.set(format!(
+                "Your answers could not be sent ({last}). They are kept in this browser; please download them below and send the file to the researcher."
+            ));
+        });
+    }
+    let completion = study.completion.clone();
+    Effect::new(move |_| {
+        if saved.get() == Some(true) {
+            if let Some(redirect) = completion.as_ref().and_then(|c| c.redirect.as_ref()) {
+                if let Some(w) = web_sys::window() {
+                    let _ = w.location().set_href(redirect);
+                }
+            }
+        }
+    });
+    let code = study.completion.as_ref().and_then(|c| c.code.clone());
+    let pid = session.participant.id.clone();
+    let download = move |_: leptos::ev::MouseEvent| {
+        let text: String = data
+            .get_untracked()
+            .iter()
+            .map(|d| serde_json::to_string(d).unwrap_or_default() + "\n")
+            .collect();
+        let _ = download_file(&format!("study-{pid}.jsonl"), &text, "application/x-ndjson");
+    };
+    view! {
+        <div class="phase-panel" data-testid="study-complete"
+            data-saved=move || match saved.get() { Some(true) => "true", Some(false) => "false", None => "" }>
+            <h2>"Thank you!"</h2>
+            <p aria-live="polite">{move || message.get()}</p>
+            {move || (saved.get() == Some(true)).then(|| code.clone().map(|c| view! {
+                <p>"Your completion code: " <strong class="code" data-testid="completion-code">{c}</strong></p>
+            }))}
+            {move || {
+                let download = download.clone();
+                (saved.get() == Some(false)).then(move || view! {
+                    <button type="button" class="button primary" data-testid="study-download" on:click=download>"Download my answers"</button>
+                })
+            }}
+        </div>
+    }
+}
+
+async fn gloo_sleep(ms: u32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+/// The experimenter's page: build a study and its link; export and import study data.
+#[component]
+pub fn StudyManagePage() -> impl IntoView {
+    let text = RwSignal::new(EXAMPLE.to_string());
+    let parsed = Memo::new(move |_| Study::from_json(&text.get()).map_err(|e| e.to_string()));
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let status = RwSignal::new(String::new());
+    let export = move |csv: bool| {
+        spawn_local(async move {
+            let db = match Db::open().await {
+                Ok(db) => db,
+                Err(e) => return status.set(e.to_string()),
+            };
+            let all: Vec<StudyTrialData> = db
+                .entries(STUDY, "")
+                .await
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|(k, _)| k.contains("/trial/"))
+                .filter_map(|(_, v)| serde_json::from_str(&v).ok())
+                .collect();
+            let result = if csv {
+                download_file("study-data.csv", &events_csv(&all), "text/csv")
+            } else {
+                let lines: String = all
+                    .iter()
+                    .map(|d| serde_json::to_string(d).unwrap_or_default() + "\n")
+                    .collect();
+                download_file("study-data.jsonl", &lines, "application/x-ndjson")
+            };
+            status.set(match result {
+                Ok(()) => format!("Exported {} trials.", all.len()),
+                Err(e) => format!("The export failed: {e}"),
+            });
+        });
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        spawn_local(async move {
+            let (name, body) = match picked_text(&input).await {
+                Ok(x) => x,
+                Err(e) => return status.set(e),
+            };
+            let (trials, bad) = read_study_data(&body);
+            let entries: Vec<(String, String)> = trials
+                .iter()
+                .map(|d| {
+                    (
+                        format!(
+                            "imported-{}/{}/trial/{}",
+                            d.study, d.participant.id, d.trial_index
+                        ),
+                        serde_json::to_string(d).unwrap_or_default(),
+                    )
+                })
+                .collect();
+            let saved = match Db::open().await {
+                Ok(db) => db.put_all(STUDY, &entries).await.map(|_| entries.len()),
+                Err(e) => Err(e),
+            };
+            status.set(match saved {
+                Ok(n) if bad.is_empty() => format!("Imported {n} trials from {name}."),
+                Ok(n) => format!(
+                    "Imported {n} trials from {name}; refused {} lines: {}",
+                    bad.len(),
+                    bad.join("; ")
+                ),
+                Err(e) => e.to_string(),
+            });
+        });
+    };
+    view! {
+        <section class="manage">
+            <style>{STUDY_CSS}</style>
+            <h1>"Studies"</h1>
+            <p class="lead">"Write the study as JSON (fields in the README), check it, and share its link. A study kept in public/studies/NAME.json is linked as /study?study=NAME."</p>
+            <label class="field wide">
+                <span>"Study (JSON)"</span>
+                <textarea data-testid="study-json" rows="16" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            </label>
+            {move || match parsed.get() {
+                Ok(s) => {
+                    let link = format!("{origin}/study?config={}", s.to_config_param());
+                    view! {
+                        <p class="notice" data-testid="study-link-box">"Link for participants (Prolific adds its parameters): "
+                            <a data-testid="study-link" href=link.clone()>{link.clone()}</a></p>
+                    }.into_any()
+                }
+                Err(e) => view! { <p class="notice error" data-testid="study-json-error">{e}</p> }.into_any(),
+            }}
+            <h2>"Data collected in this browser"</h2>
+            <div class="row">
+                <button type="button" class="button" data-testid="study-export-csv" on:click=move |_| export(true)>"Export CSV (one row per action)"</button>
+                <button type="button" class="button" data-testid="study-export-jsonl" on:click=move |_| export(false)>"Export JSONL (one trial per line)"</button>
+                <label class="field">
+                    <span>"Import uploaded data (JSONL or an upload body)"</span>
+                    <input type="file" data-testid="study-import-file" accept=".jsonl,.json,application/json" on:change=import />
+                </label>
+            </div>
+            <p aria-live="polite" data-testid="study-manage-status">{move || status.get()}</p>
+        </section>
+    }
+}
+
+/// The study the builder starts from.
+const EXAMPLE: &str = r#"{"title": "Shape mazes",
+ "trials": [{"shape": "square", "seed": 1}, {"shape": "cross", "seed": 1}, {"shape": "spiral", "seed": 1},
+            {"shape": "triangle", "seed": 1}, {"shape": "C", "seed": 1}, {"shape": "Z", "seed": 1}],
+ "practice": {"shape": "square", "seed": 99, "sample": 0},
+ "condition": "grid", "recognition": "free", "counterbalance": true,
+ "completion": {"code": "ABC123"}}"#;

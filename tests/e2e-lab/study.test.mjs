@@ -1,0 +1,178 @@
+// End-to-end tests of /study and /study/manage: a Prolific participant consents, practises
+// and plays, reloads mid-trial and resumes where they were, and gets the completion code
+// only once the data is uploaded (the upload target, the scripted server's
+// `/{scenario}/upload`, refuses twice first); declining keeps nothing; two tabs are two
+// participants; a bad link gets a clear page; the experimenter exports the events as CSV.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, SHOTS, MOCK_URL, withPage, readMaze, shortestPath, clickCell, draw, verdict, launch } from '../e2e/helpers.mjs';
+
+const rand = () => Math.random().toString(36).slice(2, 10);
+// The upload's deliberate 500s are logged by the browser.
+const UPLOAD_NOISE = /Failed to load resource|status of 500/i;
+
+function studyLink(study, params = '') {
+  const config = Buffer.from(JSON.stringify(study)).toString('base64url');
+  return `${BASE}/study?config=${config}${params}`;
+}
+
+function study(uploadScenario) {
+  return {
+    title: 'Shape mazes (test)',
+    trials: [
+      { shape: 'square', size: 5, encoding: 'matrix', seed: 1, sample: 0 },
+      { shape: 'cross', size: 5, encoding: 'matrix', seed: 1, sample: 0 },
+    ],
+    practice: { shape: 'C', size: 5, encoding: 'matrix', seed: 5, sample: 0 },
+    condition: 'grid',
+    recognition: 'choice',
+    counterbalance: true,
+    completion: { code: 'TEST-CODE' },
+    ...(uploadScenario ? { upload: { kind: 'json', url: `${MOCK_URL}/${uploadScenario}/upload` } } : {}),
+  };
+}
+
+/** Plays the trial on the page to its end from where the player stands (after a reload,
+ * where it was): the shortest path, the right shape, the maze drawn with P and G swapped. */
+async function playTrial(page) {
+  await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+  const maze = await readMaze(page);
+  for (const cell of shortestPath(maze)) await clickCell(page, cell);
+  assert.equal((await verdict(page, 'solve')).outcome, 'success');
+  await page.click(`[data-testid="shape-choice-${maze.shape}"]`);
+  assert.equal((await verdict(page, 'recognize')).outcome, 'success');
+  await draw(page, maze.cells.map((row) => row.map((k) => (k === 'player' ? 'goal' : k === 'goal' ? 'player' : k))));
+  await page.click('[data-testid="submit-generation"]');
+  assert.equal((await verdict(page, 'generate')).outcome, 'success');
+}
+
+test('a Prolific participant practises, reloads mid-trial, resumes, and is given the code once the upload succeeds', async () => {
+  await withPage(async (page) => {
+    const scenario = `500-x2-u${rand()}`;
+    const pid = `p${rand()}`;
+    await page.goto(studyLink(study(scenario), `&PROLIFIC_PID=${pid}&STUDY_ID=s1&SESSION_ID=x1`));
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="practice-note"]');
+    await playTrial(page);
+    await page.click('[data-testid="study-next"]');
+    // First scored maze: one move, then a reload.
+    await page.waitForSelector('[data-testid="study-progress"]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="practice-note"]'));
+    const maze = await readMaze(page);
+    await clickCell(page, shortestPath(maze)[0]);
+    assert.equal(await page.innerText('[data-testid="moves"]'), '1');
+    await page.waitForTimeout(300);
+    await page.reload();
+    await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="moves"]')?.innerText === '1');
+    await page.screenshot({ path: `${SHOTS}/study-resumed.png`, fullPage: true });
+    await playTrial(page);
+    await page.click('[data-testid="study-next"]');
+    await page.waitForFunction(() => /1 of 2/.test(document.querySelector('[data-testid="study-progress"]')?.textContent ?? ''));
+    await playTrial(page);
+    await page.click('[data-testid="study-next"]');
+    // The upload fails twice, then succeeds; only then the code shows.
+    await page.waitForSelector('[data-testid="study-complete"]');
+    assert.equal(await page.locator('[data-testid="completion-code"]').count(), 0, 'no code before the data is saved');
+    await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]', { timeout: 20000 });
+    assert.equal(await page.innerText('[data-testid="completion-code"]'), 'TEST-CODE');
+    await page.screenshot({ path: `${SHOTS}/study-complete.png`, fullPage: true });
+    const log = await (await fetch(`${MOCK_URL}/log`)).json();
+    const uploads = log.filter((e) => e.scenario === scenario && e.method === 'POST');
+    assert.deepEqual(uploads.map((e) => e.status), [500, 500, 200]);
+    const body = uploads[2].body;
+    const trials = Array.isArray(body) ? body : body.trials ?? body.data ?? [];
+    const text = JSON.stringify(body);
+    assert.ok(text.includes(pid), 'the participant id is recorded');
+    assert.ok(text.includes('"s1"') && text.includes('"x1"'), 'STUDY_ID and SESSION_ID are recorded');
+    assert.ok(text.includes('"reload"'), 'the reload is in the action log');
+    assert.ok(trials.length >= 2 || text.split('"trial_index"').length >= 3, `two scored trials uploaded: ${text.slice(0, 200)}`);
+    // The results page shows the people as a group beside the models.
+    await page.goto(`${BASE}/results`);
+    await page.waitForFunction(() => /people: Shape mazes \(test\)/.test(document.querySelector('[data-testid="sources"]')?.textContent ?? ''));
+    await page.waitForFunction(() => /2 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    assert.match(await page.locator('[data-testid="table-groups"]').textContent(), /human/);
+  }, UPLOAD_NOISE);
+});
+
+test('declining keeps nothing; two tabs are two participants', async () => {
+  const { browser, page } = await launch();
+  try {
+    const link = studyLink(study());
+    await page.goto(link);
+    await page.click('[data-testid="consent-accept"]');
+    await page.waitForSelector('[data-testid="study-next"]');
+    // A second tab of the same browser starts its own participant at the consent page.
+    const other = await page.context().newPage();
+    await other.goto(link);
+    await other.waitForSelector('[data-testid="consent-decline"]');
+    await other.click('[data-testid="consent-decline"]');
+    await other.waitForSelector('[data-testid="study-declined"]');
+    // The first tab is where it was, after a reload too.
+    await page.reload();
+    await page.waitForSelector('[data-testid="study-next"]');
+    assert.equal(await page.locator('[data-testid="consent-accept"]').count(), 0);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a bad study link gets a clear page', async () => {
+  await withPage(async (page) => {
+    await page.goto(`${BASE}/study?study=no-such-study`);
+    await page.waitForSelector('[data-testid="study-error"]');
+    assert.match(await page.innerText('[data-testid="study-error"]'), /cannot start.*does not exist/);
+    await page.goto(`${BASE}/study?config=not-base64!`);
+    await page.waitForSelector('[data-testid="study-error"]');
+    assert.match(await page.innerText('[data-testid="study-error"]'), /cannot start/);
+    await page.screenshot({ path: `${SHOTS}/study-bad-link.png` });
+  }, /Failed to load resource|404/i);
+});
+
+test('the experimenter builds a link and exports the events as CSV', async () => {
+  await withPage(async (page) => {
+    // Some data first: a participant consents and makes a move.
+    await page.goto(studyLink(study(), `&participant=m${rand()}`));
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    const maze = await readMaze(page);
+    await clickCell(page, shortestPath(maze)[0]);
+    await page.waitForTimeout(300);
+    await page.goto(`${BASE}/study/manage`);
+    await page.waitForSelector('[data-testid="study-link"]');
+    assert.match(await page.inputValue('[data-testid="study-link"]').catch(() => page.innerText('[data-testid="study-link"]')), /\/study\?config=/);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="study-export-csv"]')]);
+    const fs = await import('node:fs');
+    const csv = fs.readFileSync(await dl.path(), 'utf8');
+    const head = csv.split(/\r?\n/)[0];
+    for (const col of ['trial_type', 'trial_index', 'time_elapsed', 'rt']) assert.ok(head.split(',').includes(col), `${col} in ${head}`);
+    assert.ok(csv.split(/\r?\n/).filter(Boolean).length >= 3, 'a row per action');
+    await page.screenshot({ path: `${SHOTS}/study-manage.png`, fullPage: true });
+  });
+});
+
+test('a study fits a phone: no sideways scrolling, cells big enough to tap', async () => {
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await ctx.newPage();
+    await page.goto(`${BASE}/study?study=pilot&participant=phone${rand()}`);
+    await page.tap('[data-testid="consent-accept"]');
+    await page.tap('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page is ${width} px wide on a 390 px screen`);
+    const cell = await page.locator('[data-testid="cell-0-0"]').boundingBox();
+    assert.ok(cell.width >= 40 && cell.height >= 40, `cells are ${cell.width} x ${cell.height} px`);
+    const maze = await readMaze(page);
+    const [first] = shortestPath(maze);
+    await page.tap(`[data-testid="cell-${first[0]}-${first[1]}"]`);
+    assert.equal(await page.innerText('[data-testid="moves"]'), '1');
+    await page.screenshot({ path: `${SHOTS}/study-phone.png`, fullPage: true });
+  } finally {
+    await browser.close();
+  }
+});
