@@ -45,6 +45,9 @@ BASE_URL="http://127.0.0.1:$port" MOCK_URL="http://127.0.0.1:$mock_port" \
   node --test --test-concurrency=1 tests/e2e/
 if [ -n "$lab" ]; then
   wait_for "http://127.0.0.1:$lab_port/" target/e2e-lab-server.log
+  # The command line too: one test runs a design both ways and compares the verdicts.
+  cargo build --quiet --bin shapemaze
+  SHAPEMAZE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/shapemaze" \
   BASE_URL="http://127.0.0.1:$lab_port" MOCK_URL="http://127.0.0.1:$mock_port" \
     SCREENSHOTS="$PWD/target/e2e-screenshots" \
     node --test --test-concurrency=1 tests/e2e-lab/

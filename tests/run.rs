@@ -663,3 +663,73 @@ fn the_command_line_and_the_core_s_scripted_endpoint_give_the_same_records_for_t
     }
     assert_eq!(compared, 12);
 }
+
+#[test]
+fn retry_errors_plays_again_only_the_trials_that_ended_as_api_errors() {
+    // Every endpoint trial's first request gets a 429 and, with one attempt allowed, ends
+    // as an API error; the endpoint answers normally afterwards.
+    let fake = FakeEndpoint::start(Duration::from_millis(2), 6, "Move: (0, 0)");
+    let tmp = TempDir::new("run-retry-errors");
+    let mut design = endpoint_design(&fake.url, false, 2, 1);
+    design["players"][0]["max_attempts"] = serde_json::json!(1);
+    let design = write_design(tmp.path(), &design);
+    let out = tmp.path().join("out");
+    let env = [("SHAPEMAZE_TEST_RUN_KEY", SECRET)];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", design.as_str(), "--out", path_str(&out)];
+        args.extend_from_slice(extra);
+        let r = shapemaze_env(&args, &env, Duration::from_secs(60));
+        assert_eq!(r.code, 0, "the run finishes: {}", r.stderr);
+        r.json()
+    };
+    let first = run(&[]);
+    assert_eq!(first["api_errors"], 6, "{first}");
+    // Resuming without the flag keeps them.
+    let again = run(&[]);
+    assert_eq!(
+        (again["ran"].clone(), again["api_errors"].clone()),
+        (0.into(), 6.into())
+    );
+    let retried = run(&["--retry-errors"]);
+    assert_eq!(retried["retried_errors"], 6, "{retried}");
+    assert_eq!(retried["ran"], 6, "only the errors ran again: {retried}");
+    assert_eq!(retried["api_errors"], 0, "{retried}");
+    let recs = records(&out);
+    assert_eq!(recs.len(), 12, "every trial once");
+    assert!(recs.values().all(|r| r["api_error"].is_null()));
+    // A flag takes no value.
+    let r = shapemaze_env(
+        &[
+            "run",
+            &design,
+            "--out",
+            path_str(&out),
+            "--retry-errors=yes",
+        ],
+        &env,
+        Duration::from_secs(10),
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--retry-errors takes no value"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn a_design_asking_for_more_mazes_than_exist_is_refused_before_any_trial_runs() {
+    let tmp = TempDir::new("run-too-many");
+    let mut design = oracle_design();
+    design["samples_per_shape"] = serde_json::json!(5000);
+    let design = write_design(tmp.path(), &design);
+    let out = tmp.path().join("out");
+    let r = shapemaze_env(
+        &["run", &design, "--out", path_str(&out)],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("5x5 square:"), "{}", r.stderr);
+    assert!(!out.join("trials.jsonl").exists(), "nothing ran");
+}

@@ -777,6 +777,9 @@ fn start_new(lab: &Shared) {
         Ok(d) => d,
         Err(e) => return lab.fail(format!("The design cannot run yet: {e}")),
     };
+    if let Err(e) = design.check_mazes(|s| lab.library(s)) {
+        return lab.fail(format!("The design cannot run: {e}."));
+    }
     let keys = match keys_from_form(lab, &design) {
         Ok(k) => k,
         Err(e) => return lab.fail(e),

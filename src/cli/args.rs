@@ -16,7 +16,8 @@ pub struct Args {
 
 impl Args {
     /// Parses `args` for `command`, which accepts the options named in `options` (without
-    /// their leading `--`), each taking one value.
+    /// their leading `--`), each taking one value, except flags, named with a trailing `!`
+    /// (`retry-errors!`), which take none (their value reads `true`).
     pub fn parse(args: &[String], command: &str, options: &[&'static str]) -> Result<Args, String> {
         let mut out = Args::default();
         let mut it = args.iter();
@@ -38,16 +39,26 @@ impl Args {
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (body, None),
             };
-            let Some(&known) = options.iter().find(|o| **o == name) else {
+            let Some(&known) = options
+                .iter()
+                .find(|o| o.strip_suffix('!').unwrap_or(o) == name)
+            else {
                 return Err(format!(
                     "unknown option --{name} for `shapemaze {command}` (see `shapemaze {command} --help`)"
                 ));
             };
-            let value = match inline {
-                Some(v) => v,
-                None => match it.next() {
-                    Some(v) if !v.starts_with("--") => v.clone(),
-                    _ => return Err(format!("--{name} needs a value")),
+            // A name ending in `!` is a flag: it takes no value.
+            let (known, value) = match known.strip_suffix('!') {
+                Some(flag) => match inline {
+                    Some(_) => return Err(format!("--{name} takes no value")),
+                    None => (flag, "true".to_string()),
+                },
+                None => match inline {
+                    Some(v) => (known, v),
+                    None => match it.next() {
+                        Some(v) if !v.starts_with("--") => (known, v.clone()),
+                        _ => return Err(format!("--{name} needs a value")),
+                    },
                 },
             };
             if out.values.insert(known, value).is_some() {

@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The options `run` takes.
-pub const OPTIONS: &[&str] = &["out", "shard", "concurrency"];
+pub const OPTIONS: &[&str] = &["out", "shard", "concurrency", "retry-errors!"];
 
 /// The options `merge` takes (none: only folders).
 pub const MERGE_OPTIONS: &[&str] = &[];
@@ -46,7 +46,7 @@ shapemaze run: play an experiment design headless (the experiment.json the page 
 against model endpoints or built-in players, and write the same export folder as the
 page's ZIP.
 
-Usage: shapemaze run DESIGN.json --out DIR [--shard I/N] [--concurrency N]
+Usage: shapemaze run DESIGN.json --out DIR [--shard I/N] [--concurrency N] [--retry-errors]
 
 Options:
   --out DIR          the export folder; each finished trial is appended to DIR/trials.jsonl
@@ -55,6 +55,8 @@ Options:
   --shard I/N        play only trial i of the design's order when i mod N = I - 1 (I from 1):
                      N machines with I = 1..N share a sweep; `shapemaze merge` joins them
   --concurrency N    most trials in flight per player, overriding the design's
+  --retry-errors     resuming, play again the trials of DIR that ended as API errors
+                     (their records are replaced); others are kept as they are
 
 Keys: an endpoint player's API key is read from the environment variable its `key_env`
 names; it is only ever sent in the Authorization header, never written to a file.
@@ -287,7 +289,12 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         },
     };
     let design = read_design(&design_path)?;
+    let retry_errors = args.get("retry-errors").is_some();
     let keys = keys_from_env(&design)?;
+    let mut libraries = Libraries::new();
+    design
+        .check_mazes(|size| libraries.get(size).clone())
+        .map_err(|e| CliError::usage(format!("{}: {e}", design_path.display())))?;
 
     let trial_keys = shard.keys(&design);
     let wanted: BTreeSet<String> = trial_keys.iter().map(TrialKey::id).collect();
@@ -305,6 +312,13 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     }
     let jsonl = out.join(JSONL_FILE);
     let mut records = stored_records(&jsonl, &wanted)?;
+    let retried = if retry_errors {
+        let before = records.len();
+        records.retain(|r| r.api_error.is_none());
+        before - records.len()
+    } else {
+        0
+    };
     // Rewrite what was kept, so appends start on a fresh line.
     std::fs::write(&jsonl, trials_jsonl(&records))
         .map_err(|e| CliError::usage(format!("cannot write {}: {e}", jsonl.display())))?;
@@ -323,7 +337,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let shared = Rc::new(Shared {
         design: Rc::new(design.clone()),
         scheduler: Rc::new(RefCell::new(scheduler)),
-        libraries: RefCell::new(Libraries::new()),
+        libraries: RefCell::new(libraries),
         keys,
         client: NativeTransport::client()?,
     });
@@ -485,6 +499,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         "trials": total,
         "done": records.len(),
         "resumed": resumed,
+        "retried_errors": retried,
         "ran": ran,
         "api_errors": progress.overall.api_errors,
         "seconds": (elapsed * 1000.0).round() / 1000.0,

@@ -812,6 +812,29 @@ impl ExperimentDesign {
         }
     }
 
+    /// Checks, before a run starts, that every maze the design plays can be made: a set
+    /// that asks for more mazes than its shape and size have (or an unreadable imported
+    /// maze) is refused here, with each problem named, instead of failing mid-run.
+    pub fn check_mazes(
+        &self,
+        mut library: impl FnMut(usize) -> Arc<TemplateLibrary>,
+    ) -> Result<(), DesignError> {
+        let mut problems = Vec::new();
+        for size in self.sizes() {
+            let lib = library(size);
+            for &shape in &self.shapes {
+                if let Err(e) = self.mazes_of(size, shape, &lib) {
+                    problems.push(format!("{size}x{size} {shape}: {e}"));
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(DesignError { problems })
+        }
+    }
+
     /// The setup of trial `key` on `maze`: its shape and encoding, the design's move limit
     /// and protocol.
     pub fn setup_for(&self, key: &TrialKey, maze: Maze) -> TrialSetup {
@@ -899,6 +922,23 @@ mod tests {
               "key_env": "DASHSCOPE_API_KEY"}],
  "encodings": ["matrix", "coord_list"], "shapes": ["square", "cross", "spiral", "triangle", "C", "Z"],
  "size": 5, "samples_per_shape": 30, "repeats": 1, "seed": 0, "concurrency": 4}"#;
+
+    #[test]
+    fn a_design_asking_for_more_mazes_than_exist_is_refused_before_it_runs() {
+        let mut libs = crate::core::rescore::Libraries::new();
+        let mut lib = |s: usize| libs.get(s).clone();
+        assert!(ExperimentDesign::default().check_mazes(&mut lib).is_ok());
+        let greedy = ExperimentDesign {
+            samples_per_shape: 5000,
+            shapes: vec![Shape::Square],
+            ..ExperimentDesign::default()
+        };
+        let e = greedy
+            .check_mazes(&mut lib)
+            .expect_err("too many square mazes");
+        assert_eq!(e.problems.len(), 1);
+        assert!(e.problems[0].starts_with("5x5 square: "), "{e}");
+    }
 
     #[test]
     fn the_default_design_has_360_distinct_trials() {

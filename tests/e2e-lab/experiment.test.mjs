@@ -3,6 +3,7 @@
 // storm, export, delete, import, and a corrupt import.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { inflateRawSync } from 'node:zlib';
 import { BASE, SHOTS, MOCK_URL, withPage as withPageBase } from '../e2e/helpers.mjs';
 
 const withPage = (fn) => withPageBase(fn, /Failed to load resource|status of 429/i);
@@ -188,3 +189,72 @@ test('export, delete, import and compare; a corrupt import is refused with its r
     await page.screenshot({ path: `${SHOTS}/experiment-corrupt-import.png`, fullPage: true });
   });
 });
+
+test('the page and shapemaze run give the same verdicts for the same replies', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const bin = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
+  assert.ok(fs.existsSync(bin), `the command line is built at ${bin} (scripts/e2e.sh builds it)`);
+  await withPage(async (page) => {
+    const scenario = `ok-u${rand()}`;
+    await openLab(page);
+    await setField(page, 'name', `both ways ${rand()}`);
+    // Three scripted models that succeed, fail and run out of moves.
+    for (const model of ['good', 'bad', 'wander']) {
+      await page.selectOption('[data-testid="agent"]', 'endpoint');
+      await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
+      await page.fill('[data-testid="endpoint-base-url"]', `${MOCK_URL}/${scenario}/v1`);
+      await page.fill('[data-testid="endpoint-model"]', model);
+      await page.uncheck('[data-testid="endpoint-stream"]');
+      await page.click('[data-testid="add-model"]');
+    }
+    await page.click('[data-action="remove-player"][data-index="0"]');
+    await page.waitForFunction(() => !document.querySelector('[name="p3.kind"]'));
+    await page.fill('[data-testid="samples-per-shape"]', '1');
+    await page.click('[data-testid="experiment-start"]');
+    await waitDone(page, 36, 120000);
+    const zip = await download(page, 'export-zip');
+    const jsonl = (await download(page, 'export-jsonl')).bytes.toString('utf8');
+    // The same design, headless.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-both-'));
+    const design = path.join(dir, 'experiment.json');
+    fs.writeFileSync(design, unzipEntry(zip.bytes, 'experiment.json'));
+    execFileSync(bin, ['run', design, '--out', path.join(dir, 'out')], { stdio: 'pipe' });
+    const cli = fs.readFileSync(path.join(dir, 'out', 'trials.jsonl'), 'utf8');
+    const key = (r) => `${r.model}/${r.encoding}/${r.shape}/${r.sample}/${r.repeat}`;
+    const byKey = (text) => new Map(text.trim().split('\n').map((l) => JSON.parse(l)).map((r) => [key(r), r]));
+    const page_ = byKey(jsonl), cli_ = byKey(cli);
+    assert.equal(page_.size, 36);
+    assert.deepEqual([...cli_.keys()].sort(), [...page_.keys()].sort());
+    const outcomes = new Set();
+    for (const [k, a] of page_) {
+      const b = cli_.get(k);
+      assert.deepEqual(b.verdicts, a.verdicts, `${k}: the verdicts differ`);
+      assert.deepEqual(b.messages.map((m) => m.content), a.messages.map((m) => m.content), `${k}: the conversations differ`);
+      outcomes.add(`${a.verdicts.solve?.outcome}/${a.verdicts.solve?.reason}`);
+    }
+    assert.ok(outcomes.size >= 3, `the design exercises several verdicts: ${[...outcomes]}`);
+  });
+});
+
+/** The contents of a stored or deflated entry of a ZIP (deflate through zlib). */
+function unzipEntry(buf, name) {
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  let off = buf.readUInt32LE(eocd + 16);
+  const count = buf.readUInt16LE(eocd + 10);
+  for (let i = 0; i < count; i++) {
+    const method = buf.readUInt16LE(off + 10), size = buf.readUInt32LE(off + 20);
+    const n = buf.readUInt16LE(off + 28), m = buf.readUInt16LE(off + 30), k = buf.readUInt16LE(off + 32);
+    const local = buf.readUInt32LE(off + 42);
+    if (buf.subarray(off + 46, off + 46 + n).toString() === name) {
+      const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+      const data = buf.subarray(start, start + size);
+      return method === 0 ? data : inflateRawSync(data);
+    }
+    off += 46 + n + m + k;
+  }
+  throw new Error(`${name} is not in the ZIP`);
+}
