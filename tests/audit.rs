@@ -71,10 +71,15 @@ fn original_folder() -> TempDir {
 }
 
 fn score(dir: &Path, extra: &[&str]) -> support::run::Run {
-    let mut args = vec!["score", path_str(dir)];
+    command("score", dir, extra)
+}
+
+/// `shapemaze COMMAND DIR EXTRA...`, which must succeed.
+fn command(name: &str, dir: &Path, extra: &[&str]) -> support::run::Run {
+    let mut args = vec![name, path_str(dir)];
     args.extend_from_slice(extra);
     let run = shapemaze(&args);
-    assert_eq!(run.code, 0, "score ran: {}", run.stderr);
+    assert_eq!(run.code, 0, "{name} ran: {}", run.stderr);
     run
 }
 
@@ -333,5 +338,73 @@ fn vision_folders_are_read_for_their_recorded_lines() {
         row["strict"]["solve"],
         Value::Null,
         "no maze in the text, nothing replayed"
+    );
+}
+
+fn report(dir: &Path, extra: &[&str]) -> support::run::Run {
+    command("report", dir, extra)
+}
+
+#[test]
+fn report_takes_the_scoring_and_shows_the_audit_on_the_original_runs() {
+    let dir = original_folder();
+    // The default on the original runs: the audit, then the strict analysis.
+    let text = report(dir.path(), &[]).stdout;
+    assert!(
+        text.contains("recorded    strict      original"),
+        "the three columns:\n{text}"
+    );
+    assert!(
+        text.contains("diagonal_on_four_direction_shape: 1"),
+        "{text}"
+    );
+    assert!(text.contains("Verdicts: strict"), "{text}");
+    // Solve success: strictly, over the two judged trials (the API error is left out) and
+    // the diagonal fails; the original code and its recorded lines count the API error as
+    // a failure and the diagonal as a success.
+    let solve = |scoring: &str| {
+        let j = report(dir.path(), &["--scoring", scoring, "--format", "json"]).json();
+        assert_eq!(j["scoring"], scoring);
+        let pooled = j["pooled"]
+            .as_array()
+            .and_then(|rows| {
+                rows.iter()
+                    .find(|r| r["model"] == "all" && r["encoding"] == "all" && r["shape"] == "all")
+            })
+            .cloned()
+            .unwrap_or_else(|| panic!("a pooled row in {j}"));
+        (
+            pooled["solve"]["successes"].clone(),
+            pooled["solve"]["n"].clone(),
+            j,
+        )
+    };
+    let (s, n, _) = solve("strict");
+    assert_eq!((s, n), (1.into(), 2.into()), "strict: the diagonal fails");
+    let (s, n, _) = solve("original");
+    assert_eq!(
+        (s, n),
+        (2.into(), 3.into()),
+        "original: the diagonal passes"
+    );
+    let (s, n, _) = solve("recorded");
+    assert_eq!((s, n), (2.into(), 3.into()), "recorded: as written");
+    let (_, _, all) = solve("all");
+    assert!(
+        all["audit"]["causes"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty()),
+        "{all}"
+    );
+    // The HTML report says whose verdicts it shows.
+    let html = dir.path().join("report.html");
+    report(
+        dir.path(),
+        &["--scoring", "original", "--html", path_str(&html)],
+    );
+    let page = std::fs::read_to_string(&html).expect("the report file");
+    assert!(
+        page.contains("Verdicts: original"),
+        "the settings name the scorer"
     );
 }

@@ -3,8 +3,9 @@
 //! [`crate::core::original`], with the named cause of every strict/original difference
 //! counted per model x encoding x shape.
 
-use super::score::{display, Skipped};
+use super::report::{display, Skipped};
 use super::{CliError, Io};
+use crate::core::analysis::Observation;
 use crate::core::encoding::Encoding;
 use crate::core::grid::Maze;
 use crate::core::layout::ExportPath;
@@ -16,6 +17,7 @@ use crate::core::rescore::Hints;
 use crate::core::shape::Shape;
 use crate::core::tally::UNKNOWN;
 use crate::core::transcript::{ASSISTANT_MARKER, USER_MARKER};
+use crate::core::verify::Outcome;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -48,7 +50,7 @@ impl Scoring {
         }
     }
 
-    fn name(self) -> &'static str {
+    pub(super) fn name(self) -> &'static str {
         match self {
             Scoring::Strict => "strict",
             Scoring::Original => "original",
@@ -219,16 +221,44 @@ struct AuditReport<'a> {
     trials: Vec<TrialRow>,
 }
 
-/// Runs the audit over `files` under `root`.
+/// The scoring a folder gets when none is asked for: `all` for the original code's
+/// results (transcripts, or only its human result files), else `strict`.
+pub(super) fn default_scoring(root: &Path, files: &[PathBuf]) -> Scoring {
+    if is_original_folder(files) || (files.is_empty() && has_human_files(root)) {
+        Scoring::All
+    } else {
+        Scoring::Strict
+    }
+}
+
+/// Runs the audit over `files` under `root` and prints it.
 pub(super) fn run(
     dir: &str,
     root: &Path,
     files: &[PathBuf],
-    mut skipped: Vec<Skipped>,
+    skipped: Vec<Skipped>,
     scoring: Scoring,
     json: bool,
     io: &mut Io<'_>,
 ) -> Result<(), CliError> {
+    let audited = collect(root, files, skipped);
+    let report = summarize(dir, scoring, audited);
+    if json {
+        io.json_line(&report)
+    } else {
+        io.out(&render_text(&report, scoring))
+    }
+}
+
+/// The audit's trials and the files it skipped.
+pub(super) struct Audited {
+    trials: Vec<TrialRow>,
+    skipped: Vec<Skipped>,
+}
+
+/// Reads and scores three ways every transcript of `files` under `root` and every human
+/// result file there.
+pub(super) fn collect(root: &Path, files: &[PathBuf], mut skipped: Vec<Skipped>) -> Audited {
     let mut cache = AuditCache::new();
     let mut trials = Vec::with_capacity(files.len());
     for path in files {
@@ -296,6 +326,12 @@ pub(super) fn run(
     }
     humans(root, &mut cache, &mut trials, &mut skipped);
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    Audited { trials, skipped }
+}
+
+/// The audit's tables: per group and scorer, and the causes of the differences.
+fn summarize<'a>(dir: &'a str, scoring: Scoring, audited: Audited) -> AuditReport<'a> {
+    let Audited { trials, skipped } = audited;
     let mut groups: BTreeMap<String, GroupRow> = BTreeMap::new();
     let mut causes: BTreeMap<(String, usize, Cause), usize> = BTreeMap::new();
     let mut all = GroupRow {
@@ -326,7 +362,7 @@ pub(super) fn run(
     }
     let mut group_rows = vec![all];
     group_rows.extend(groups.into_values());
-    let report = AuditReport {
+    AuditReport {
         dir,
         scoring: scoring.name(),
         transcripts: trials.len(),
@@ -344,11 +380,92 @@ pub(super) fn run(
         skipped: skipped.len(),
         skipped_files: skipped,
         trials,
-    };
-    if json {
-        io.json_line(&report)
-    } else {
-        io.out(&render_text(&report, scoring))
+    }
+}
+
+/// The audit printed as text (the tables `score --scoring` prints).
+pub(super) fn audit_text(dir: &str, scoring: Scoring, audited: Audited) -> String {
+    render_text(&summarize(dir, scoring, audited), scoring)
+}
+
+/// The audit as JSON (what `score --scoring --format json` prints).
+pub(super) fn audit_json(dir: &str, scoring: Scoring, audited: Audited) -> serde_json::Value {
+    serde_json::to_value(summarize(dir, scoring, audited)).unwrap_or_default()
+}
+
+impl Audited {
+    /// The files the audit skipped, and a line for the trials left out of an analysis.
+    pub(super) fn skipped_files(&self, left_out: usize) -> Vec<Skipped> {
+        let mut out = self.skipped.clone();
+        if left_out > 0 {
+            out.push(Skipped {
+                file: format!("{left_out} vision trials"),
+                why: "no encoding or shape to analyse by (counted in the audit only)".into(),
+            });
+        }
+        out
+    }
+
+    /// The trials as the analysis sees them under one scorer (`All` reads as strict): a
+    /// phase marked diverged, or not known to that scorer, is left unscored. Under strict
+    /// scoring a transcript with nothing to re-score (only its closing lines) is counted
+    /// from those lines, as `report` always did, and counted apart. Trials with no encoding
+    /// or shape (vision runs) cannot enter the analysis. Returns the observations, the
+    /// trials left out and those counted from their closing lines.
+    pub(super) fn observations(
+        &self,
+        label: &str,
+        scoring: Scoring,
+    ) -> (Vec<Observation>, usize, usize) {
+        let mut out = Vec::with_capacity(self.trials.len());
+        let mut left_out = 0;
+        let mut closing_only = 0;
+        for t in &self.trials {
+            let (Some(encoding), Some(shape)) = (t.encoding, t.shape) else {
+                left_out += 1;
+                continue;
+            };
+            let marks = match scoring {
+                Scoring::Recorded => &t.recorded,
+                Scoring::Original => &t.original,
+                Scoring::Strict | Scoring::All
+                    if !t.api_error && t.strict.as_array().iter().all(Option::is_none) =>
+                {
+                    closing_only += 1;
+                    &t.recorded
+                }
+                Scoring::Strict | Scoring::All => &t.strict,
+            };
+            let place = ExportPath::parse(&t.file);
+            let outcomes = marks.as_array().map(|m| match m {
+                Some(Mark::Success) => Some(Outcome::Success),
+                Some(Mark::Fail) => Some(Outcome::Fail),
+                Some(Mark::Diverged) | None => None,
+            });
+            let outcomes = if t.api_error {
+                outcomes.map(|o| o.or(Some(Outcome::Error)))
+            } else {
+                outcomes
+            };
+            out.push(Observation {
+                experiment: label.to_string(),
+                model: t.model.clone(),
+                encoding,
+                shape,
+                size: t.size.map_or(5, |(r, _)| r),
+                seed: 0,
+                sample: place.as_ref().map_or(0, |p| p.maze),
+                repeat: place.as_ref().map_or(0, |p| p.trial),
+                outcomes,
+                reasons: [None; 3],
+                moves: None,
+                valid_moves: None,
+                shortest_path: None,
+                predicted: None,
+                checks: None,
+            });
+        }
+        (out, left_out, closing_only)
     }
 }
 

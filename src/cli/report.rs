@@ -3,6 +3,8 @@
 //! report file the page downloads. All figures come from [`crate::core::analysis`].
 
 use super::args::Args;
+use super::audit::{self, Scoring};
+use super::score::list_transcripts;
 use super::{write_file, CliError, Io};
 use crate::core::analysis::{
     analyze, fmt_p, groups_csv, observations_csv, Analysis, AnalysisOptions, GroupRow, Observation,
@@ -10,14 +12,14 @@ use crate::core::analysis::{
 };
 use crate::core::chart::report_html;
 use crate::core::record::TrialRecord;
-use crate::core::rescore::{rescore, Basis, ExportPath, Hints, Libraries, TRANSCRIPT_EXT};
+use crate::core::rescore::{rescore, Basis, ExportPath, Hints, Libraries};
 use crate::core::stats::Proportion;
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Options `report` accepts.
-pub const OPTIONS: &[&str] = &["format", "html", "order"];
+pub const OPTIONS: &[&str] = &["format", "html", "order", "scoring"];
 
 /// The file of full trial records in an export folder.
 pub const TRIALS_JSONL: &str = "trials.jsonl";
@@ -27,6 +29,7 @@ pub const HELP: &str = "\
 shapemaze report: the dashboard's measures, analyses and hypothesis verdicts for a folder
 
 Usage: shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
+                         [--scoring strict|original|recorded|all]
 
 DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
 are read and re-scored by today's verifiers; otherwise every transcript under
@@ -46,6 +49,12 @@ Options:
   --format F    text (default), json (CONTRACT.md: groups, hypotheses H1..H4, and the
                 rest of the analysis) or csv (one row per group, pooled rows last)
   --html FILE   also write the self-contained HTML report (the page's download-report)
+  --scoring S   whose verdicts the analysis uses: strict (today's verifiers; the default on
+                our own folders), original (the original code's checks, as
+                docs/ORIGINAL_DATA.md states them), recorded (the verdict lines as
+                written), or all (the default on the original runs' folders: the audit's
+                three columns and the causes of their differences, then the strict
+                analysis); phases where a reply's reading diverged are left unscored
   --order LIST  H3's model order, smallest first, comma-separated; each name matches any
                 model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
 
@@ -84,6 +93,11 @@ pub struct Sources {
 #[derive(Serialize)]
 struct Report<'a> {
     dir: &'a str,
+    /// Whose verdicts the analysis uses.
+    scoring: &'static str,
+    /// With `--scoring all`: the audit, as `score --scoring all --format json` gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit: Option<serde_json::Value>,
     #[serde(flatten)]
     sources: &'a Sources,
     #[serde(flatten)]
@@ -113,20 +127,72 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         options.model_order = names;
     }
     let dir = args.single("report", "folder")?;
-    let (observations, sources) = read_observations(Path::new(dir))?;
+    let asked = args.get("scoring").map(Scoring::parse).transpose()?;
+    let root = Path::new(dir);
+    // An export folder of ours is analysed strictly from its trials.jsonl unless another
+    // scoring is asked for; then its transcripts are audited like the original runs'.
+    let ours = root.is_file() || root.join(TRIALS_JSONL).is_file();
+    let (scoring, audited) = match asked {
+        Some(Scoring::Strict) | None if ours => (Scoring::Strict, None),
+        Some(s) if root.is_file() => {
+            return Err(CliError::usage(format!(
+                "--scoring {} needs a folder of transcripts, not one file: use --scoring strict",
+                s.name()
+            )))
+        }
+        _ => {
+            let mut skipped = Vec::new();
+            let files = list_transcripts(root, &mut skipped)
+                .map_err(|e| CliError::usage(format!("cannot read {dir}: {e}")))?;
+            // Folders the audit does not recognize as the original runs' (closing lines
+            // only, say) keep the strict reading below unless another scoring is asked.
+            let default = audit::default_scoring(root, &files);
+            let scoring = asked.unwrap_or(default);
+            if scoring == Scoring::Strict && default == Scoring::Strict {
+                (scoring, None)
+            } else {
+                (scoring, Some(audit::collect(root, &files, skipped)))
+            }
+        }
+    };
+    let (observations, sources) = match &audited {
+        None => read_observations(root)?,
+        Some(a) => {
+            let (obs, left_out, closing_only) = a.observations(&label_of(root), scoring);
+            let sources = Sources {
+                source: "transcripts",
+                rescored: obs.len() - closing_only,
+                closing_lines_only: closing_only,
+                stored_verdicts: 0,
+                skipped: a.skipped_files(left_out),
+            };
+            (obs, sources)
+        }
+    };
     let analysis = analyze(&observations, &options);
+    let scored_by = match scoring {
+        Scoring::Strict | Scoring::All => "strict (today's verifiers)",
+        Scoring::Original => "original (the original code's checks)",
+        Scoring::Recorded => "recorded (the verdict lines as written)",
+    };
     if let Some(file) = args.get("html") {
         let html = report_html(
             &analysis,
-            &settings_text(dir, &sources, &analysis, &observations),
+            &format!(
+                "{}\nVerdicts: {scored_by}.",
+                settings_text(dir, &sources, &analysis, &observations)
+            ),
             &observations_csv(&observations),
         );
         write_file(Path::new(file), html.as_bytes())?;
         io.note(&format!("wrote the HTML report to {file}"))?;
     }
+    let audit_of = |a: Option<audit::Audited>| a.filter(|_| scoring == Scoring::All);
     match format {
         "json" => io.json_line(&Report {
             dir,
+            scoring: scoring.name(),
+            audit: audit_of(audited).map(|a| audit::audit_json(dir, scoring, a)),
             sources: &sources,
             analysis: &analysis,
         }),
@@ -139,7 +205,16 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
                 .collect();
             io.out(&groups_csv(&rows))
         }
-        _ => io.out(&render_text(dir, &sources, &analysis)),
+        _ => {
+            let mut text = String::new();
+            if let Some(a) = audit_of(audited) {
+                text.push_str(&audit::audit_text(dir, scoring, a));
+                text.push('\n');
+            }
+            let _ = writeln!(text, "Verdicts: {scored_by}.");
+            text.push_str(&render_text(dir, &sources, &analysis));
+            io.out(&text)
+        }
     }
 }
 
@@ -302,44 +377,8 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
     Ok((out, sources))
 }
 
-/// Every `*.txt` below `root` (or `root` itself when it is a file), sorted.
-fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Result<Vec<PathBuf>> {
-    if std::fs::metadata(root)?.is_file() {
-        return Ok(vec![root.to_path_buf()]);
-    }
-    let mut files = Vec::new();
-    let mut pending = vec![root.to_path_buf()];
-    let mut first = true;
-    while let Some(dir) = pending.pop() {
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(e) => e,
-            Err(e) if first => return Err(e),
-            Err(e) => {
-                skipped.push(Skipped {
-                    file: display(root, &dir),
-                    why: format!("cannot be listed: {e}"),
-                });
-                continue;
-            }
-        };
-        first = false;
-        for entry in entries.flatten() {
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => pending.push(path),
-                Ok(t) if t.is_file() && path.to_string_lossy().ends_with(TRANSCRIPT_EXT) => {
-                    files.push(path)
-                }
-                _ => {}
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 /// `path` relative to `root`, with `/` separators.
-fn display(root: &Path, path: &Path) -> String {
+pub(super) fn display(root: &Path, path: &Path) -> String {
     match path.strip_prefix(root) {
         Ok(rel) if !rel.as_os_str().is_empty() => rel
             .components()

@@ -3,6 +3,7 @@
 
 use super::args::Args;
 use super::audit::{self, Scoring};
+use super::report::{display, Skipped};
 use super::{CliError, Io};
 use crate::core::layout::{ExportPath, TRANSCRIPT_EXT};
 use crate::core::rescore::{rescore, Basis, Hints, Libraries, Rescored};
@@ -86,13 +87,6 @@ struct Scored {
     result: Rescored,
 }
 
-/// A file that was not scored, and why.
-#[derive(Serialize)]
-pub(super) struct Skipped {
-    pub(super) file: String,
-    pub(super) why: String,
-}
-
 /// The whole report, as `--format json` prints it.
 #[derive(Serialize)]
 struct Report<'a> {
@@ -126,15 +120,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let mut skipped = Vec::new();
     let files = list_transcripts(root, &mut skipped)
         .map_err(|e| CliError::usage(format!("cannot read {dir}: {e}")))?;
-    let scoring = match scoring {
-        Some(s) => s,
-        None if audit::is_original_folder(&files)
-            || (files.is_empty() && audit::has_human_files(root)) =>
-        {
-            Scoring::All
-        }
-        None => Scoring::Strict,
-    };
+    let scoring = scoring.unwrap_or_else(|| audit::default_scoring(root, &files));
     if scoring != Scoring::Strict {
         return audit::run(dir, root, &files, skipped, scoring, json, io);
     }
@@ -220,7 +206,10 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
 
 /// Every `*.txt` below `root` (or `root` itself when it is a file), sorted. Only `root`
 /// failing to open is an error; a sub-folder that cannot be read is noted in `skipped`.
-fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Result<Vec<PathBuf>> {
+pub(super) fn list_transcripts(
+    root: &Path,
+    skipped: &mut Vec<Skipped>,
+) -> std::io::Result<Vec<PathBuf>> {
     if std::fs::metadata(root)?.is_file() {
         return Ok(vec![root.to_path_buf()]);
     }
@@ -256,18 +245,6 @@ fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Result<
     }
     files.sort();
     Ok(files)
-}
-
-/// `path` relative to `root`, with `/` separators (the file's own name when `root` is it).
-pub(super) fn display(root: &Path, path: &Path) -> String {
-    match path.strip_prefix(root) {
-        Ok(rel) if !rel.as_os_str().is_empty() => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-        _ => path.to_string_lossy().into_owned(),
-    }
 }
 
 fn closing(o: Option<Outcome>) -> &'static str {
