@@ -546,6 +546,17 @@ fn differs(a: &TrialRecord, b: &TrialRecord) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_readme_documents_every_csv_column() {
+        let readme = include_str!("../../README.md");
+        for (name, what) in CSV_COLUMNS {
+            assert!(
+                readme.contains(&format!("| `{name}` | {what} |")),
+                "README.md's trials.csv table lacks `{name}` as the code describes it"
+            );
+        }
+    }
     use crate::core::encoding::Encoding;
     use crate::core::generate::generate_set;
     use crate::core::grid::Maze;
