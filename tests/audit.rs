@@ -408,3 +408,39 @@ fn report_takes_the_scoring_and_shows_the_audit_on_the_original_runs() {
         "the settings name the scorer"
     );
 }
+
+#[test]
+fn the_maze_comes_from_experiment_mazes_when_the_folder_has_it() {
+    use shapemaze::core::encoding::Encoding;
+    let dir = TempDir::new("original-mazes");
+    // The first prompt's maze did not make it into the file; the folder's maze file
+    // holds it.
+    let garbled = "(the maze was attached as a file)";
+    let text = format!(
+        "{}(0, 1)\n\nHere is the current state of the maze after your latest move:\n\n{MOVED}\n\nPlease provide the coordinates of your next move.\n(0, 2)\n\nSOLVE: SUCCESS\n{}",
+        first_prompt(garbled),
+        closing(&format!("A square:\n{NEW_SQUARE}"), "SUCCESS", "SUCCESS")
+    );
+    let rel = "matrix_claude_results/5x5/square/5x5_square_1.npy/0.txt";
+    write(&dir.path().join(rel), text.as_bytes());
+    let without = score(dir.path(), &["--format", "json"]).json();
+    let t = trial(&without, "5x5_square_1.npy");
+    assert_eq!(t["maze_from"], "prompt");
+    assert!(
+        t["strict"]["solve"].is_null(),
+        "no maze, no strict verdict: {t}"
+    );
+    let grid = Encoding::Matrix
+        .parse_grid(SQUARE, 5, 5)
+        .expect("the square");
+    write(
+        &dir.path()
+            .join("experiment_mazes/5x5/square/5x5_square_1.npy"),
+        &shapemaze::core::npy::write(&grid),
+    );
+    let with = score(dir.path(), &["--format", "json"]).json();
+    let t = trial(&with, "5x5_square_1.npy");
+    assert_eq!(t["maze_from"], "experiment_mazes");
+    assert_eq!(t["strict"]["solve"], "success", "{t}");
+    assert_eq!(t["original"]["solve"], "success", "{t}");
+}

@@ -11,7 +11,7 @@ use crate::core::grid::Maze;
 use crate::core::layout::ExportPath;
 use crate::core::npy;
 use crate::core::original::{
-    self, audit, audit_human, parse_human, AuditCache, Cause, Difference, Mark, Marks,
+    self, audit_human, parse_human, AuditCache, Cause, Difference, Mark, Marks,
 };
 use crate::core::rescore::Hints;
 use crate::core::shape::Shape;
@@ -131,6 +131,9 @@ fn place(rel: &str) -> Option<Place> {
 #[derive(Serialize)]
 struct TrialRow {
     file: String,
+    /// Where the trial's maze was read: `experiment_mazes` (the folder's maze file) or
+    /// `prompt` (the first prompt's maze); human result files name their maze file.
+    maze_from: &'static str,
     model: String,
     encoding: Option<Encoding>,
     shape: Option<Shape>,
@@ -298,16 +301,32 @@ pub(super) fn collect(root: &Path, files: &[PathBuf], mut skipped: Vec<Skipped>)
             shape: place.shape,
             size: place.size,
         };
-        let a = if own {
+        // The maze the run played, from the folder's experiment_mazes/ when it has it
+        // (the transcript's folder is named after its maze file).
+        let maze_file = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".npy"))
+            .and_then(|n| human_maze(root, &n).ok())
+            .map(|(_, m)| m);
+        let maze_from = if maze_file.is_some() {
+            "experiment_mazes"
+        } else {
+            "prompt"
+        };
+        let parsed = if own {
             match original::from_marked(&text, hints.encoding) {
-                Some(t) => original::audit_parsed(&t, &hints, &mut cache),
+                Some(t) => t,
                 None => continue,
             }
         } else {
-            audit(&text, &hints, &mut cache)
+            original::parse(&text)
         };
+        let a = original::audit_on(&parsed, &hints, &mut cache, maze_file);
         trials.push(TrialRow {
             file,
+            maze_from,
             model: place.model,
             encoding: a.encoding,
             shape: a.shape,
@@ -558,6 +577,7 @@ fn humans(
             .push(trials.len());
         trials.push(TrialRow {
             file,
+            maze_from: "experiment_mazes",
             model: "human".into(),
             encoding: None,
             shape: Some(shape),

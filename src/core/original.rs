@@ -768,6 +768,18 @@ pub fn audit(text: &str, hints: &Hints, cache: &mut AuditCache) -> Audit {
 
 /// [`audit`] on a transcript already read.
 pub fn audit_parsed(t: &OriginalTranscript, hints: &Hints, cache: &mut AuditCache) -> Audit {
+    audit_on(t, hints, cache, None)
+}
+
+/// [`audit_parsed`] on `maze_file`, the trial's maze as the folder's `experiment_mazes/`
+/// holds it, when there is one: it is the maze the original run played, so it is taken
+/// over the one read back from the first prompt (whose spacing may not read back).
+pub fn audit_on(
+    t: &OriginalTranscript,
+    hints: &Hints,
+    cache: &mut AuditCache,
+    maze_file: Option<Maze>,
+) -> Audit {
     let recorded = Marks::from_array(t.closing.map(|o| o.and_then(Mark::from_outcome)));
     let mut a = Audit {
         encoding: hints.encoding.or(t.encoding),
@@ -791,11 +803,12 @@ pub fn audit_parsed(t: &OriginalTranscript, hints: &Hints, cache: &mut AuditCach
             .to_vec();
         return a;
     }
-    let first = t
-        .steps
-        .first()
-        .and_then(|s| s.maze.clone())
-        .and_then(|g| Maze::from_grid(g).ok());
+    let first = maze_file.or_else(|| {
+        t.steps
+            .first()
+            .and_then(|s| s.maze.clone())
+            .and_then(|g| Maze::from_grid(g).ok())
+    });
     let (Some(maze0), Some(encoding)) = (first, a.encoding) else {
         return a;
     };
