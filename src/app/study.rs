@@ -26,6 +26,13 @@ use std::sync::Arc;
 /// The study pages' own styles (lab build only).
 const STUDY_CSS: &str = ".study-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;margin-bottom:.5rem}.study-head h1{margin:.2rem 0}.manage [data-testid=study-link]{word-break:break-all}.manage textarea{min-height:16rem}.code{font-size:1.4rem;letter-spacing:.05em}";
 
+thread_local! {
+    /// The trials this page load has shown (by storage key): finding one stored that is
+    /// not here means the page was reloaded during it.
+    static SHOWN: std::cell::RefCell<std::collections::HashSet<String>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
+}
+
 /// Where the tab keeps its made-up participant id (one per tab, so two tabs never mix).
 const TAB_ID: &str = "shapemaze.participant";
 
@@ -338,15 +345,20 @@ fn StudyTrialView(
                     started.set(s);
                 }
                 log.set(d.log);
-                log.update(|l| {
-                    l.push(
-                        "reload",
-                        trial.with_untracked(|t| t.phase().name()),
-                        "",
-                        now() - started.get_untracked(),
-                    )
-                });
+                // A reload only when this page load has not shown the trial yet (the view
+                // is drawn again when the study moves on, which is no reload).
+                if SHOWN.with(|shown| shown.borrow_mut().insert(key.clone())) {
+                    log.update(|l| {
+                        l.push(
+                            "reload",
+                            trial.with_untracked(|t| t.phase().name()),
+                            "",
+                            now() - started.get_untracked(),
+                        )
+                    });
+                }
             } else {
+                SHOWN.with(|shown| shown.borrow_mut().insert(key.clone()));
                 log.update(|l| l.push("start", "solve", window_size(), 0.0));
             }
             loaded.set(true);
