@@ -957,7 +957,12 @@ fn pump(lab: &Shared, run: &Rc<Run>) {
             }
             Next::Wait | Next::Stopped => break,
             Next::Done => {
-                lab.say("The run is complete: every trial is stored. Download the results with the buttons above.");
+                let errors = run.scheduler.borrow().progress(t).overall.api_errors;
+                lab.say(if errors == 0 {
+                    "The run is complete: every trial is stored. Download the results with the buttons above.".to_string()
+                } else {
+                    format!("The run is complete: every trial is stored; {errors} ended as API errors (not model failures): rerun them with the button above, or download the results as they are.")
+                });
                 lab.draw_form();
                 break;
             }

@@ -258,3 +258,62 @@ function unzipEntry(buf, name) {
   }
   throw new Error(`${name} is not in the ZIP`);
 }
+
+test('pause, cancel, resume and rerunning the API errors, with every trial once', async () => {
+  await withPage(async (page) => {
+    // The first 12 calls are refused (401, not retried): 12 trials end as API errors.
+    await modelDesign(page, `401-x12-lat20-u${rand()}`, { samples: 2, concurrency: 4, name: `errors ${rand()}` });
+    await page.click('[data-testid="experiment-start"]');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="progress"]')?.dataset.done) >= 4);
+    await page.click('[data-testid="experiment-pause"]');
+    await page.waitForSelector('[data-testid="experiment-resume"]');
+    const paused = await status(page);
+    assert.equal(paused.state, 'paused');
+    await page.waitForTimeout(500);
+    const later = await status(page);
+    assert.ok(later.done - paused.done <= 4, 'only the trials in flight finish after a pause');
+    await page.click('[data-testid="experiment-resume"]');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="progress"]')?.dataset.done) >= 14);
+    await page.click('[data-testid="experiment-cancel"]');
+    await page.waitForSelector('[data-testid="experiment-resume"]');
+    assert.match(await page.textContent('[data-testid="lab-message"]'), /Cancelled: \d+ trials in flight were stopped/);
+    await page.click('[data-testid="experiment-resume"]');
+    await waitDone(page, 24);
+    const errors = Number(await page.getAttribute('[data-testid="progress"]', 'data-errors'));
+    assert.equal(errors, 12, 'the refused calls ended 12 trials as API errors');
+    await page.screenshot({ path: `${SHOTS}/experiment-api-errors.png`, fullPage: true });
+    await page.click('[data-testid="rerun-errors"]');
+    await page.waitForFunction(() => {
+      const el = document.querySelector('[data-testid="progress"]');
+      return el && el.dataset.state === 'finished' && el.dataset.errors === '0';
+    }, null, { timeout: 60000 });
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    const head = csv[0].split(',');
+    const apiError = head.indexOf('api_error');
+    assert.equal(csv.length, 25);
+    assert.equal(new Set(csv.slice(1).map((l) => l.split(',')[0])).size, 24, 'no trial twice');
+    assert.ok(csv.slice(1).every((l) => l.split(',')[apiError] === ''), 'no API error left');
+  });
+});
+
+test('an experiment is renamed, duplicated as a new design, and its deletion asks first', async () => {
+  await withPage(async (page) => {
+    await openLab(page);
+    const name = `manage ${rand()}`;
+    await setField(page, 'name', name);
+    await page.fill('[data-testid="samples-per-shape"]', '1');
+    await page.click('[data-testid="experiment-start"]');
+    await waitDone(page, 12);
+    const row = () => page.locator('[data-testid="experiment-row"]', { hasText: name }).first();
+    answerDialog(page, `${name} renamed`);
+    await row().locator('[data-testid="rename"]').click();
+    await page.waitForFunction((n) => [...document.querySelectorAll('[data-testid="experiment-row"]')].some((r) => r.textContent.includes(n)), `${name} renamed`);
+    await row().locator('[data-testid="duplicate"]').click();
+    await page.waitForFunction((n) => [...document.querySelectorAll('[data-testid="experiment-row"]')].some((r) => r.textContent.includes(`${n} renamed (copy)`) && r.textContent.includes('0/12')), name);
+    // Dismissing the confirmation keeps it.
+    page.once('dialog', (d) => d.dismiss());
+    await page.locator('[data-testid="experiment-row"]', { hasText: `${name} renamed (copy)` }).locator('[data-testid="delete"]').click();
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator('[data-testid="experiment-row"]', { hasText: `${name} renamed (copy)` }).count(), 1);
+  });
+});
