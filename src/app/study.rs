@@ -555,7 +555,11 @@ pub fn StudyManagePage() -> impl IntoView {
                 download_file("study-data.jsonl", &lines, "application/x-ndjson")
             };
             status.set(match result {
-                Ok(()) => format!("Exported {} trials.", all.len()),
+                Ok(()) => format!(
+                    "Exported {} trial{}.",
+                    all.len(),
+                    if all.len() == 1 { "" } else { "s" }
+                ),
                 Err(e) => format!("The export failed: {e}"),
             });
         });
