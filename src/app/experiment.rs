@@ -10,7 +10,7 @@
 use super::download::{download_bytes, download_file};
 use super::storage::{Db, EXPERIMENTS, TRIALS};
 use super::transport::BrowserTransport;
-use crate::core::batch::{lanes_for, play_trial, sort_by_design, TrialRun};
+use crate::core::batch::{endpoint_settings, lanes_for, play_trial, sort_by_design, TrialRun};
 use crate::core::chat::{Preset, Transport};
 use crate::core::experiment::ExperimentDesign;
 use crate::core::export::{
@@ -139,13 +139,28 @@ fn session() -> Option<web_sys::Storage> {
 
 /// A run of the open experiment.
 struct Run {
+    /// The experiment's storage id: its trials are saved under it, whatever is open.
+    id: String,
     scheduler: Rc<RefCell<Scheduler>>,
     design: Rc<ExperimentDesign>,
-    keys: HashMap<String, String>,
-    transports: RefCell<HashMap<String, BrowserTransport>>,
+    /// API keys by player name, read from the form at every start and resume.
+    keys: RefCell<HashMap<String, String>>,
+    /// The transports of the trials in flight, by trial id and generation.
+    transports: RefCell<HashMap<(String, u32), BrowserTransport>>,
+    /// Bumped by Cancel: a trial task of an older generation was requeued by the
+    /// scheduler, and its result is dropped when it ends.
+    generation: Cell<u32>,
     /// Records kept but not yet saved (storage failed): written first on resume.
     unsaved: RefCell<Vec<TrialRecord>>,
-    timer: Cell<bool>,
+    /// The time the armed wake-up timer fires (infinity when none is armed).
+    timer: Cell<f64>,
+}
+
+impl Run {
+    /// Whether trials are still in flight or finished records are not saved yet.
+    fn busy(&self) -> bool {
+        !self.transports.borrow().is_empty() || !self.unsaved.borrow().is_empty()
+    }
 }
 
 /// The open experiment.
@@ -169,6 +184,13 @@ struct Lab {
     progress: RwSignal<String>,
     list: RwSignal<String>,
     message: RwSignal<Option<(bool, String)>>,
+    /// Set while a new experiment is being created (a second click does nothing).
+    starting: Cell<bool>,
+    /// Bumped by every open or start: an open that finds it changed after its reads
+    /// gives way to the newer one.
+    view: Cell<u32>,
+    /// Set once IndexedDB has been asked for (its answer may still be pending).
+    db_tried: Cell<bool>,
 }
 
 type Shared = Rc<Lab>;
@@ -187,6 +209,9 @@ impl Lab {
     }
 
     fn db(&self) -> Result<Db, String> {
+        if !self.db_tried.get() {
+            return Err("The browser's storage is still opening: try again in a moment.".into());
+        }
         self.db.borrow().clone().ok_or_else(|| {
             "This browser's storage (IndexedDB) is not available (private mode, or storage blocked for this site): nothing can be kept. Allow site data and reload.".to_string()
         })
@@ -252,7 +277,7 @@ impl Lab {
             state = ToolbarState {
                 open: true,
                 running: self.running_with(&p),
-                stored: p.overall.done,
+                stored: p.overall.done - o.run.unsaved.borrow().len().min(p.overall.done),
                 total: p.overall.total,
                 api_errors: p.overall.api_errors,
             };
@@ -273,6 +298,25 @@ impl Lab {
             }
         }
         self.list.set(experiment_list(&listed));
+    }
+
+    /// Why the open experiment cannot be left now (a run under way, trials in flight,
+    /// records not saved yet), if it cannot.
+    fn busy(&self) -> Option<String> {
+        let open = self.open.borrow();
+        let o = open.as_ref()?;
+        if self.running() {
+            return Some("Pause or cancel the run under way first.".into());
+        }
+        if !o.run.unsaved.borrow().is_empty() {
+            return Some(format!(
+                "{} finished trials are not saved yet: press Resume to save them first.",
+                o.run.unsaved.borrow().len()
+            ));
+        }
+        o.run
+            .busy()
+            .then(|| "Trials are still finishing after the pause: wait a moment.".into())
     }
 
     fn running_with(&self, p: &crate::core::scheduler::Progress) -> bool {
@@ -316,13 +360,18 @@ pub fn ExperimentPage() -> impl IntoView {
         progress: RwSignal::new(String::new()),
         list: RwSignal::new(String::new()),
         message: RwSignal::new(None),
+        starting: Cell::new(false),
+        view: Cell::new(0),
+        db_tried: Cell::new(false),
     });
     lab.draw_form();
     lab.draw_state();
     {
         let lab = lab.clone();
         spawn_local(async move {
-            match Db::open().await {
+            let opened = Db::open().await;
+            lab.db_tried.set(true);
+            match opened {
                 Ok(db) => *lab.db.borrow_mut() = Some(db),
                 Err(e) => lab.fail(format!(
                     "This browser's storage is not available ({e}): runs cannot be kept. Allow site data for this site (or leave private mode) and reload."
@@ -332,7 +381,7 @@ pub fn ExperimentPage() -> impl IntoView {
             let last = local().and_then(|s| s.get_item(OPEN_KEY).ok().flatten());
             if let Some(id) = last {
                 if lab.listed.borrow().iter().any(|e| e.id == id) {
-                    open_experiment(&lab, &id).await;
+                    let _ = open_experiment(&lab, &id).await;
                 }
             }
         });
@@ -365,7 +414,7 @@ pub fn ExperimentPage() -> impl IntoView {
     };
     let unload_lab = lab.clone();
     let _ = window_event_listener(leptos::ev::beforeunload, move |ev| {
-        if unload_lab.running() {
+        if unload_lab.running() || unload_lab.busy().is_some() {
             ev.prevent_default();
             ev.set_return_value("A run is under way: finished trials are kept, the ones in flight will rerun when you resume.");
         }
@@ -513,11 +562,13 @@ fn on_action(
                 o.run.scheduler.borrow_mut().pause(now());
             }
             lab.say("Paused: no new trials start; those in flight finish and are kept.");
+            lab.draw_form();
             lab.draw_state();
         }
         "cancel" => {
             if let Some(o) = lab.open.borrow().as_ref() {
                 let cut = o.run.scheduler.borrow_mut().cancel(now());
+                o.run.generation.set(o.run.generation.get() + 1);
                 for t in o.run.transports.borrow().values() {
                     t.abort();
                 }
@@ -580,7 +631,9 @@ fn on_action(
         }
         "open" => {
             let lab = lab.clone();
-            spawn_local(async move { open_experiment(&lab, &id).await });
+            spawn_local(async move {
+                let _ = open_experiment(&lab, &id).await;
+            });
         }
         "rename" | "duplicate" | "delete" => {
             let lab = lab.clone();
@@ -670,60 +723,103 @@ async fn refresh_list(lab: &Shared) {
 }
 
 /// The records stored for experiment `id`.
-pub(crate) async fn stored_records(db: &Db, id: &str) -> Result<Vec<TrialRecord>, String> {
+pub(crate) async fn stored_records(
+    db: &Db,
+    id: &str,
+) -> Result<(Vec<TrialRecord>, Vec<String>), String> {
     let entries = db
         .entries(TRIALS, &trials_prefix(id))
         .await
         .map_err(|e| e.to_string())?;
     let mut out = Vec::with_capacity(entries.len());
+    let mut bad = Vec::new();
     for (key, text) in entries {
         match TrialRecord::from_json(&text) {
             Ok(r) => out.push(r),
-            Err(e) => return Err(format!("the stored trial {key} cannot be read ({e})")),
+            Err(e) => bad.push(format!(
+                "{} ({e})",
+                key.trim_start_matches(&trials_prefix(id))
+            )),
         }
     }
-    Ok(out)
+    Ok((out, bad))
 }
 
-fn new_run(
-    design: &ExperimentDesign,
-    records: &[TrialRecord],
-    keys: HashMap<String, String>,
-) -> Rc<Run> {
+/// A sentence naming the stored trials that could not be read (left out; they rerun).
+fn unreadable(bad: &[String]) -> Option<String> {
+    (!bad.is_empty()).then(|| {
+        format!(
+            "{} stored trials could not be read and are left out (they run again on resume): {}.",
+            bad.len(),
+            bad.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
+        )
+    })
+}
+
+fn new_run(id: &str, design: &ExperimentDesign, records: &[TrialRecord]) -> Rc<Run> {
     let mut s = Scheduler::new(design.trials(), lanes_for(design, None), Tuning::default());
     s.restore(records.iter().map(TrialSummary::of));
     s.pause(now());
     Rc::new(Run {
+        id: id.to_string(),
         scheduler: Rc::new(RefCell::new(s)),
         design: Rc::new(design.clone()),
-        keys,
+        keys: RefCell::new(HashMap::new()),
         transports: RefCell::new(HashMap::new()),
+        generation: Cell::new(0),
         unsaved: RefCell::new(Vec::new()),
-        timer: Cell::new(false),
+        timer: Cell::new(f64::INFINITY),
     })
 }
 
-async fn open_experiment(lab: &Shared, id: &str) {
-    if lab.running() {
-        lab.fail("Pause or cancel the run under way before opening another experiment.");
-        return;
+async fn open_experiment(lab: &Shared, id: &str) -> bool {
+    if let Some(why) = lab.busy() {
+        lab.fail(format!("Cannot open another experiment now. {why}"));
+        return false;
     }
-    let Ok(db) = lab.db() else { return };
+    let view = lab.view.get() + 1;
+    lab.view.set(view);
+    let db = match lab.db() {
+        Ok(db) => db,
+        Err(e) => {
+            lab.fail(e);
+            return false;
+        }
+    };
     let stored = match db.get(EXPERIMENTS, id).await {
         Ok(Some(text)) => match StoredExperiment::from_json(&text) {
             Ok(e) => e,
-            Err(e) => return lab.fail(format!("The stored experiment {id} cannot be read: {e}")),
+            Err(e) => {
+                lab.fail(format!("The stored experiment {id} cannot be read: {e}"));
+                return false;
+            }
         },
-        Ok(None) => return lab.fail(format!("No experiment {id} is stored in this browser.")),
-        Err(e) => return lab.fail(e.to_string()),
+        Ok(None) => {
+            lab.fail(format!("No experiment {id} is stored in this browser."));
+            return false;
+        }
+        Err(e) => {
+            lab.fail(e.to_string());
+            return false;
+        }
     };
-    let records = match stored_records(&db, id).await {
+    let (records, bad) = match stored_records(&db, id).await {
         Ok(r) => r,
-        Err(e) => return lab.fail(format!("Could not read the trials of {}: {e}", stored.name)),
+        Err(e) => {
+            lab.fail(format!("Could not read the trials of {}: {e}", stored.name));
+            return false;
+        }
     };
+    // Something else was opened or started meanwhile, or a run began: it stands.
+    if lab.view.get() != view || lab.busy().is_some() {
+        return false;
+    }
+    if let Some(m) = unreadable(&bad) {
+        lab.fail(m);
+    }
     *lab.fields.borrow_mut() = design_fields(&stored.design);
     *lab.base.borrow_mut() = stored.design.clone();
-    let run = new_run(&stored.design, &records, HashMap::new());
+    let run = new_run(id, &stored.design, &records);
     *lab.open.borrow_mut() = Some(Open {
         id: id.to_string(),
         stored,
@@ -734,6 +830,7 @@ async fn open_experiment(lab: &Shared, id: &str) {
     }
     lab.draw_form();
     lab.draw_state();
+    true
 }
 
 /// The API keys of the design's endpoint players from the form, kept for this tab.
@@ -747,10 +844,15 @@ fn keys_from_form(
         if p.kind != PlayerKind::Endpoint {
             continue;
         }
-        let key = fields
-            .iter()
-            .find(|(k, _)| *k == format!("p{i}.key"))
-            .map(|(_, v)| v.trim().to_string())
+        // The form's row of this player (matched by name: rows may have moved).
+        let row = (0..player_rows(&fields)).find(|&r| player_name(&fields, r) == p.name());
+        let key = row
+            .and_then(|r| {
+                fields
+                    .iter()
+                    .find(|(k, _)| *k == format!("p{r}.key"))
+                    .map(|(_, v)| v.trim().to_string())
+            })
             .unwrap_or_default();
         let needs = Preset::parse(&p.preset).is_ok_and(Preset::needs_key);
         if key.is_empty() && needs {
@@ -768,9 +870,25 @@ fn keys_from_form(
     Ok(keys)
 }
 
+/// Checks the design's endpoint players as the chat client will (a bad base URL or
+/// sampling value would otherwise end every trial as an API error).
+fn check_endpoints(design: &ExperimentDesign) -> Result<(), String> {
+    for (i, p) in design.players.iter().enumerate() {
+        if p.is_endpoint() {
+            endpoint_settings(p)
+                .and_then(|s| s.validate())
+                .map_err(|e| format!("Player {} ({}): {e}", i + 1, p.name()))?;
+        }
+    }
+    Ok(())
+}
+
 fn start_new(lab: &Shared) {
-    if lab.running() {
+    if lab.starting.get() {
         return;
+    }
+    if let Some(why) = lab.busy() {
+        return lab.fail(format!("Cannot start a new experiment now. {why}"));
     }
     let base = lab.base.borrow().clone();
     let design = match design_from_fields(&lab.fields.borrow(), &base) {
@@ -780,80 +898,75 @@ fn start_new(lab: &Shared) {
     if let Err(e) = design.check_mazes(|s| lab.library(s)) {
         return lab.fail(format!("The design cannot run: {e}."));
     }
-    let keys = match keys_from_form(lab, &design) {
-        Ok(k) => k,
-        Err(e) => return lab.fail(e),
-    };
+    if let Err(e) = check_endpoints(&design) {
+        return lab.fail(format!("The design cannot run: {e}"));
+    }
+    if let Err(e) = keys_from_form(lab, &design) {
+        return lab.fail(e);
+    }
+    lab.starting.set(true);
+    lab.view.set(lab.view.get() + 1);
     let lab = lab.clone();
     spawn_local(async move {
-        let db = match lab.db() {
-            Ok(db) => db,
-            Err(e) => return lab.fail(e),
-        };
-        let t = now();
-        let id = new_experiment_id(t as u64);
-        let stored = StoredExperiment {
-            name: if design.name.is_empty() {
-                format!("Experiment {}", &id[4..])
-            } else {
-                design.name.clone()
-            },
-            created_ms: t as u64,
-            design: design.clone(),
-        };
-        if let Err(e) = db.put(EXPERIMENTS, &id, &stored.to_json()).await {
-            return lab.fail(format!(
-                "Could not keep the new experiment: {e}. Nothing was started."
-            ));
+        let created = create(&lab, design).await;
+        lab.starting.set(false);
+        match created {
+            Ok(()) => resume(&lab, false),
+            Err(e) => lab.fail(e),
         }
-        lab.listed.borrow_mut().push(ListedExperiment {
-            id: id.clone(),
-            name: stored.name.clone(),
-            done: 0,
-            total: design.trials().len(),
-            api_errors: 0,
-            open: true,
-            running: false,
-        });
-        *lab.open.borrow_mut() = Some(Open {
-            id: id.clone(),
-            stored,
-            run: new_run(&design, &[], keys),
-        });
-        if let Some(s) = local() {
-            let _ = s.set_item(OPEN_KEY, &id);
-        }
-        *lab.base.borrow_mut() = design;
-        resume(&lab, false);
     });
 }
 
-fn resume(lab: &Shared, errors: bool) {
-    let run = {
-        let mut open = lab.open.borrow_mut();
-        let Some(o) = open.as_mut() else { return };
-        if o.run.keys.is_empty() && o.stored.design.players.iter().any(|p| p.is_endpoint()) {
-            // Opened after a reload: the keys come from the form (or this tab's store).
-            let keys = match keys_from_form(lab, &o.stored.design) {
-                Ok(k) => k,
-                Err(e) => {
-                    drop(open);
-                    return lab.fail(e);
-                }
-            };
-            let s = o.run.scheduler.borrow().clone();
-            let unsaved = o.run.unsaved.borrow().clone();
-            o.run = Rc::new(Run {
-                scheduler: Rc::new(RefCell::new(s)),
-                design: o.run.design.clone(),
-                keys,
-                transports: RefCell::new(HashMap::new()),
-                unsaved: RefCell::new(unsaved),
-                timer: Cell::new(false),
-            });
-        }
-        o.run.clone()
+/// Stores a new experiment of `design` and opens it.
+async fn create(lab: &Shared, design: ExperimentDesign) -> Result<(), String> {
+    let db = lab.db()?;
+    let t = now();
+    let id = new_experiment_id(t as u64);
+    let stored = StoredExperiment {
+        name: if design.name.is_empty() {
+            format!("Experiment {}", &id[4..])
+        } else {
+            design.name.clone()
+        },
+        created_ms: t as u64,
+        design: design.clone(),
     };
+    db.put(EXPERIMENTS, &id, &stored.to_json())
+        .await
+        .map_err(|e| format!("Could not keep the new experiment: {e}. Nothing was started."))?;
+    lab.listed.borrow_mut().push(ListedExperiment {
+        id: id.clone(),
+        name: stored.name.clone(),
+        done: 0,
+        total: design.trials().len(),
+        api_errors: 0,
+        open: true,
+        running: false,
+    });
+    let run = new_run(&id, &design, &[]);
+    *lab.open.borrow_mut() = Some(Open {
+        id: id.clone(),
+        stored,
+        run,
+    });
+    if let Some(s) = local() {
+        let _ = s.set_item(OPEN_KEY, &id);
+    }
+    *lab.base.borrow_mut() = design;
+    Ok(())
+}
+
+fn resume(lab: &Shared, errors: bool) {
+    let Some(run) = lab.open.borrow().as_ref().map(|o| o.run.clone()) else {
+        return;
+    };
+    if run.design.players.iter().any(|p| p.is_endpoint()) {
+        // The keys as the form has them now (a key fixed after a refusal is used).
+        match check_endpoints(&run.design).and_then(|()| keys_from_form(lab, &run.design)) {
+            Ok(k) => *run.keys.borrow_mut() = k,
+            Err(e) => return lab.fail(e),
+        }
+    }
     {
         let mut s = run.scheduler.borrow_mut();
         if errors {
@@ -864,15 +977,15 @@ fn resume(lab: &Shared, errors: bool) {
         }
         s.resume(now());
     }
-    for t in run.transports.borrow().values() {
-        t.reset();
-    }
     let lab2 = lab.clone();
     spawn_local(async move {
         // Records kept while storage failed are written first.
         let pending: Vec<TrialRecord> = run.unsaved.borrow_mut().drain(..).collect();
         for r in pending {
-            save(&lab2, &run, r).await;
+            if !save(&lab2, &run, r).await {
+                lab2.draw_state();
+                return;
+            }
         }
         pump(&lab2, &run);
     });
@@ -882,74 +995,47 @@ fn resume(lab: &Shared, errors: bool) {
 
 /// Starts every trial the scheduler allows now, and sets a timer for the next wake-up.
 fn pump(lab: &Shared, run: &Rc<Run>) {
-    let same = lab
-        .open
-        .borrow()
-        .as_ref()
-        .is_some_and(|o| Rc::ptr_eq(&o.run, run));
-    if !same {
-        return;
-    }
     loop {
         let t = now();
         let next = run.scheduler.borrow_mut().next(t);
         match next {
             Next::Start(a) => {
+                let generation = run.generation.get();
+                let slot = (a.id.clone(), generation);
                 let transport = BrowserTransport::new();
                 run.transports
                     .borrow_mut()
-                    .insert(a.id.clone(), transport.clone());
+                    .insert(slot.clone(), transport.clone());
                 let trial = TrialRun {
                     design: run.design.clone(),
                     scheduler: run.scheduler.clone(),
                     library: lab.library(a.key.size),
-                    api_key: run.keys.get(&a.key.player).cloned().unwrap_or_default(),
+                    api_key: run
+                        .keys
+                        .borrow()
+                        .get(&a.key.player)
+                        .cloned()
+                        .unwrap_or_default(),
                     transport,
                 };
                 let (lab, run) = (lab.clone(), run.clone());
                 spawn_local(async move {
                     let result = play_trial(trial, a.id.clone(), a.key).await;
-                    run.transports.borrow_mut().remove(&a.id);
-                    match result {
-                        Ok(Some(record)) => {
-                            // Stored before it counts as done, so "finished" means stored;
-                            // a trial cancelled meanwhile reruns and overwrites its record.
-                            let summary = TrialSummary::of(&record);
-                            let live = run.scheduler.borrow().is_running(&a.id);
-                            if live {
-                                save(&lab, &run, record).await;
-                            }
-                            run.scheduler.borrow_mut().finish(
-                                &a.id,
-                                TrialEnd::Done(summary),
-                                now(),
-                            );
-                        }
-                        Ok(None) => {
-                            run.scheduler
-                                .borrow_mut()
-                                .finish(&a.id, TrialEnd::Interrupted, now());
-                        }
-                        Err(e) => {
-                            let mut s = run.scheduler.borrow_mut();
-                            s.finish(&a.id, TrialEnd::Interrupted, now());
-                            s.pause(now());
-                            drop(s);
-                            lab.fail(format!(
-                                "Trial {} cannot be played: {e}. The run is paused.",
-                                a.id
-                            ));
-                        }
-                    }
+                    end_trial(&lab, &run, &a.id, generation, result).await;
+                    run.transports.borrow_mut().remove(&slot);
                     pump(&lab, &run);
                 });
             }
             Next::WaitUntil(w) => {
-                if !run.timer.replace(true) {
+                // One timer at a time, unless this wake-up comes before the armed one.
+                if w < run.timer.get() {
+                    run.timer.set(w);
                     let (lab, run) = (lab.clone(), run.clone());
                     spawn_local(async move {
                         BrowserTransport::new().sleep((w - t).max(1.0) as u64).await;
-                        run.timer.set(false);
+                        if run.timer.get() == w {
+                            run.timer.set(f64::INFINITY);
+                        }
                         pump(&lab, &run);
                     });
                 }
@@ -957,29 +1043,80 @@ fn pump(lab: &Shared, run: &Rc<Run>) {
             }
             Next::Wait | Next::Stopped => break,
             Next::Done => {
-                let errors = run.scheduler.borrow().progress(t).overall.api_errors;
-                lab.say(if errors == 0 {
-                    "The run is complete: every trial is stored. Download the results with the buttons above.".to_string()
-                } else {
-                    format!("The run is complete: every trial is stored; {errors} ended as API errors (not model failures): rerun them with the button above, or download the results as they are.")
-                });
-                lab.draw_form();
+                if run.unsaved.borrow().is_empty() && run.transports.borrow().is_empty() {
+                    let errors = run.scheduler.borrow().progress(t).overall.api_errors;
+                    lab.say(if errors == 0 {
+                        "The run is complete: every trial is stored. Download the results with the buttons above.".to_string()
+                    } else {
+                        format!("The run is complete: every trial is stored; {errors} ended as API errors (not model failures): rerun them with the button above, or download the results as they are.")
+                    });
+                    lab.draw_form();
+                }
                 break;
             }
         }
     }
-    lab.draw_state();
+    let shown = lab
+        .open
+        .borrow()
+        .as_ref()
+        .is_some_and(|o| Rc::ptr_eq(&o.run, run));
+    if shown {
+        lab.draw_state();
+    }
 }
 
-/// Keeps a finished trial's record; on a storage failure the run pauses and the record
-/// stays in this tab until storage works again.
-async fn save(lab: &Shared, run: &Rc<Run>, record: TrialRecord) {
-    let Some(id) = lab.open.borrow().as_ref().map(|o| o.id.clone()) else {
-        return;
-    };
+/// Hears that a trial task ended: stores its record before it counts as done, so
+/// "finished" means stored. A task of an older generation (cancelled meanwhile) was
+/// requeued already and its result is dropped.
+async fn end_trial(
+    lab: &Shared,
+    run: &Rc<Run>,
+    id: &str,
+    generation: u32,
+    result: Result<Option<TrialRecord>, String>,
+) {
+    let current = || run.generation.get() == generation;
+    match result {
+        Ok(Some(record)) if current() && run.scheduler.borrow().is_running(id) => {
+            let summary = TrialSummary::of(&record);
+            save(lab, run, record).await;
+            if current() {
+                run.scheduler
+                    .borrow_mut()
+                    .finish(id, TrialEnd::Done(summary), now());
+            } else {
+                // Cancelled while it was being saved: it is stored, so it counts as done
+                // unless a resumed run has started it again (then that run's replaces it).
+                run.scheduler.borrow_mut().restore([summary]);
+            }
+        }
+        Ok(_) => {
+            if current() {
+                run.scheduler
+                    .borrow_mut()
+                    .finish(id, TrialEnd::Interrupted, now());
+            }
+        }
+        Err(e) => {
+            if current() {
+                let mut s = run.scheduler.borrow_mut();
+                s.finish(id, TrialEnd::Interrupted, now());
+                s.pause(now());
+            }
+            lab.fail(format!(
+                "Trial {id} cannot be played: {e}. The run is paused."
+            ));
+        }
+    }
+}
+
+/// Keeps a finished trial's record under its experiment; on a storage failure the run
+/// pauses and the record stays in this tab until storage works again (false).
+async fn save(lab: &Shared, run: &Rc<Run>, record: TrialRecord) -> bool {
     let key = format!(
         "{}{}",
-        trials_prefix(&id),
+        trials_prefix(&run.id),
         crate::core::experiment::TrialKey::of_record(&record).id()
     );
     let result = match lab.db() {
@@ -989,13 +1126,17 @@ async fn save(lab: &Shared, run: &Rc<Run>, record: TrialRecord) {
             .map_err(|e| e.to_string()),
         Err(e) => Err(e),
     };
-    if let Err(e) = result {
-        run.unsaved.borrow_mut().push(record);
-        run.scheduler.borrow_mut().pause(now());
-        lab.fail(format!(
-            "Could not save a finished trial ({e}). The run is paused and {} finished trials are held in this tab: free some space (or allow site data), then press Resume to save them; do not close the tab.",
-            run.unsaved.borrow().len()
-        ));
+    match result {
+        Ok(()) => true,
+        Err(e) => {
+            run.unsaved.borrow_mut().push(record);
+            run.scheduler.borrow_mut().pause(now());
+            lab.fail(format!(
+                "Could not save a finished trial ({e}). The run is paused and {} finished trials are held in this tab: free some space (or allow site data), then press Resume to save them; do not close the tab.",
+                run.unsaved.borrow().len()
+            ));
+            false
+        }
     }
 }
 
@@ -1013,7 +1154,12 @@ async fn export(lab: &Shared, action: &str) {
         Err(e) => return lab.fail(e),
     };
     let mut records = match stored_records(&db, &id).await {
-        Ok(r) => r,
+        Ok((r, bad)) => {
+            if let Some(m) = unreadable(&bad) {
+                lab.fail(format!("The export leaves them out: {m}"));
+            }
+            r
+        }
         Err(e) => return lab.fail(format!("Could not read the trials to export: {e}")),
     };
     sort_by_design(&design, &mut records);
@@ -1147,8 +1293,14 @@ async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
             .iter()
             .all(|r| ids.contains(&crate::core::experiment::TrialKey::of_record(r).id()))
     };
+    // Into the open experiment only when the file ran the same design (or, without a
+    // design, when its trials are the open design's, on its seed); a ZIP of another
+    // design becomes an experiment of its own.
     let (id, is_new, design) = match (open, design) {
-        (Some((id, d)), _) if fits(&d) => (id, false, d),
+        (Some((id, d)), Some(f)) if fits(&d) && f.same_trials(&d) => (id, false, d),
+        (Some((id, d)), None) if fits(&d) && records.iter().all(|r| r.seed == d.seed) => {
+            (id, false, d)
+        }
         (_, Some(d)) if fits(&d) => (new_experiment_id(now() as u64), true, d),
         (_, Some(_)) => {
             return lab.fail(format!(
@@ -1161,14 +1313,14 @@ async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
             ))
         }
     };
-    if lab.running() {
-        return lab.fail("Pause or cancel the run under way before importing.");
+    if let Some(why) = lab.busy() {
+        return lab.fail(format!("Cannot import now. {why}"));
     }
     let existing = if is_new {
         Vec::new()
     } else {
         match stored_records(&db, &id).await {
-            Ok(r) => r,
+            Ok((r, _)) => r,
             Err(e) => return lab.fail(e),
         }
     };
@@ -1225,18 +1377,10 @@ async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
         ));
     }
     text.push('.');
-    if let Some(o) = lab.open.borrow_mut().as_mut() {
-        if o.id == id {
-            *o = Open {
-                id: o.id.clone(),
-                stored: o.stored.clone(),
-                run: new_run(&o.stored.design, &[], o.run.keys.clone()),
-            };
-        }
-    }
     refresh_list(lab).await;
-    open_experiment(lab, &id).await;
-    lab.say(text);
+    if open_experiment(lab, &id).await {
+        lab.say(text);
+    }
 }
 
 async fn manage(lab: &Shared, action: &str, id: &str) {
@@ -1281,10 +1425,11 @@ async fn manage(lab: &Shared, action: &str, id: &str) {
                 return lab.fail(format!("Could not duplicate: {e}"));
             }
             refresh_list(lab).await;
-            open_experiment(lab, &new_id).await;
-            lab.say(
-                "Duplicated as a new design with no trials: change it if you like, then run it.",
-            );
+            if open_experiment(lab, &new_id).await {
+                lab.say(
+                    "Duplicated as a new design with no trials: change it if you like, then run it.",
+                );
+            }
             return;
         }
         _ => {
@@ -1292,6 +1437,11 @@ async fn manage(lab: &Shared, action: &str, id: &str) {
                 "Delete the experiment '{}' and all its stored trials from this browser? This cannot be undone.",
                 stored.name
             );
+            if is_open {
+                if let Some(why) = lab.busy() {
+                    return lab.fail(format!("Cannot delete the open experiment now. {why}"));
+                }
+            }
             if !window.confirm_with_message(&question).unwrap_or(false) {
                 return;
             }

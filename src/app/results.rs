@@ -68,9 +68,26 @@ struct Dashboard {
     replay: RwSignal<Option<Loaded>>,
     message: RwSignal<Option<(bool, String)>>,
     order: RwSignal<String>,
+    /// Bumped by every analysis: an older one still reading gives way.
+    generation: std::cell::Cell<u32>,
 }
 
 type Shared = Rc<Dashboard>;
+
+impl Dashboard {
+    /// Adds a source, its label made unique (two experiments may share a name, and the
+    /// analysis tells experiments apart by their labels).
+    fn add_source(&self, mut source: Source) {
+        let mut sources = self.sources.borrow_mut();
+        let base = source.label.clone();
+        let mut n = 2;
+        while sources.iter().any(|s| s.label == source.label) {
+            source.label = format!("{base} ({n})");
+            n += 1;
+        }
+        sources.push(source);
+    }
+}
 
 impl Dashboard {
     fn fail(&self, text: impl Into<String>) {
@@ -109,6 +126,7 @@ pub fn ResultsPage() -> impl IntoView {
         replay: RwSignal::new(None),
         message: RwSignal::new(None),
         order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
+        generation: std::cell::Cell::new(0),
     });
     {
         let dash = dash.clone();
@@ -146,13 +164,14 @@ pub fn ResultsPage() -> impl IntoView {
                         }),
                     }
                 }
-                dash.sources.borrow_mut().extend(groups);
+                for g in groups {
+                    dash.add_source(g);
+                }
             }
             if let Ok(entries) = db.entries(EXPERIMENTS, "").await {
-                let mut sources = dash.sources.borrow_mut();
                 for (id, text) in entries {
                     if let Ok(e) = StoredExperiment::from_json(&text) {
-                        sources.push(Source {
+                        dash.add_source(Source {
                             label: if e.name.is_empty() {
                                 id.clone()
                             } else {
@@ -379,6 +398,8 @@ fn scroll_to(id: &str) {
 
 /// Reads the chosen sources' records and draws the analysis.
 async fn analyze_chosen(dash: &Shared) {
+    let generation = dash.generation.get() + 1;
+    dash.generation.set(generation);
     let chosen: Vec<Source> = dash
         .sources
         .borrow()
@@ -396,7 +417,16 @@ async fn analyze_chosen(dash: &Shared) {
     for s in chosen {
         let rs = match (&s.id, &db) {
             (Some(id), Some(db)) => match stored_records(db, id).await {
-                Ok(r) => r,
+                Ok((r, bad)) => {
+                    if !bad.is_empty() {
+                        dash.fail(format!(
+                            "{}: {} stored trials could not be read and are left out.",
+                            s.label,
+                            bad.len()
+                        ));
+                    }
+                    r
+                }
                 Err(e) => {
                     dash.fail(format!("Could not read {}: {e}", s.label));
                     continue;
@@ -408,6 +438,9 @@ async fn analyze_chosen(dash: &Shared) {
             observations.push(Observation::from_record(&s.label, &r));
             records.push(r);
         }
+    }
+    if dash.generation.get() != generation {
+        return;
     }
     let order: Vec<String> = dash
         .order
@@ -454,7 +487,7 @@ async fn import(dash: &Shared, input: web_sys::Element) {
                 .map(|d| d.name)
                 .filter(|n| !n.is_empty())
                 .unwrap_or_else(|| name.clone());
-            dash.sources.borrow_mut().push(Source {
+            dash.add_source(Source {
                 label,
                 id: None,
                 records,

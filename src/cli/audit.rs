@@ -417,9 +417,19 @@ impl Audited {
     pub(super) fn skipped_files(&self, left_out: usize) -> Vec<Skipped> {
         let mut out = self.skipped.clone();
         if left_out > 0 {
+            let (vision, human) = self
+                .trials
+                .iter()
+                .filter(|t| t.encoding.is_none() || t.shape.is_none())
+                .fold((0, 0), |(v, h), t| {
+                    (v + usize::from(t.vision), h + usize::from(t.human))
+                });
             out.push(Skipped {
-                file: format!("{left_out} vision trials"),
-                why: "no encoding or shape to analyse by (counted in the audit only)".into(),
+                file: format!(
+                    "{left_out} trials ({vision} vision, {human} human result files, {} of no known encoding or shape)",
+                    left_out - vision - human
+                ),
+                why: "no text encoding or shape to analyse by (counted in the audit only)".into(),
             });
         }
         out

@@ -56,7 +56,7 @@ Options:
                      N machines with I = 1..N share a sweep; `shapemaze merge` joins them
   --concurrency N    most trials in flight per player, overriding the design's
   --retry-errors     resuming, play again the trials of DIR that ended as API errors
-                     (their records are replaced); others are kept as they are
+                     (their error records are dropped from DIR first); others are kept
 
 Keys: an endpoint player's API key is read from the environment variable its `key_env`
 names; it is only ever sent in the Authorization header, never written to a file.
@@ -143,9 +143,16 @@ fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, S
                     })?,
                     _ => String::new(),
                 };
-                endpoint_settings(p)
-                    .and_then(|s| s.validate())
+                let settings = endpoint_settings(p)
+                    .and_then(|s| s.validate().map(|()| s))
                     .map_err(|e| format!("player '{}': {e}", p.name()))?;
+                if key.is_empty() && settings.preset.needs_key() {
+                    return Err(format!(
+                        "player '{}' uses {}, which needs an API key: name the environment variable holding it in the player's key_env",
+                        p.name(),
+                        settings.preset.label()
+                    ));
+                }
                 keys.insert(p.name(), key);
             }
             PlayerKind::Oracle | PlayerKind::Random => {}
@@ -172,21 +179,6 @@ fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
         .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
     ExperimentDesign::from_json(&text)
         .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))
-}
-
-/// Whether two designs play the same trials the same way: equal but for how fast they may
-/// run (concurrency and requests per minute), which a resumed run or a shard may change.
-pub fn same_trials(a: &ExperimentDesign, b: &ExperimentDesign) -> bool {
-    let pace_free = |d: &ExperimentDesign| {
-        let mut d = d.clone();
-        d.concurrency = 0;
-        d.requests_per_minute = None;
-        for p in &mut d.players {
-            p.concurrency = None;
-        }
-        d
-    };
-    pace_free(a) == pace_free(b)
 }
 
 /// What one running trial shares with the others.
@@ -303,7 +295,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let experiment = out.join(EXPERIMENT_FILE);
     if experiment.is_file() {
         let before = read_design(&experiment)?;
-        if !same_trials(&before, &design) {
+        if !before.same_trials(&design) {
             return Err(CliError::usage(format!(
                 "{} holds a run of a different design: choose another --out folder",
                 out.display()
@@ -524,7 +516,7 @@ pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         let d = read_design(&dir.join(EXPERIMENT_FILE))?;
         match &design {
             None => design = Some(d),
-            Some(first) if !same_trials(first, &d) => {
+            Some(first) if !first.same_trials(&d) => {
                 return Err(CliError::usage(format!(
                     "{} holds a different design from {}: only shards of one design can be merged",
                     dir.join(EXPERIMENT_FILE).display(),

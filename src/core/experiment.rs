@@ -812,6 +812,22 @@ impl ExperimentDesign {
         }
     }
 
+    /// Whether `other` plays the same trials the same way: equal but for how fast they
+    /// may run (concurrency and requests per minute), which a resumed run or a shard may
+    /// change.
+    pub fn same_trials(&self, other: &ExperimentDesign) -> bool {
+        let pace_free = |d: &ExperimentDesign| {
+            let mut d = d.clone();
+            d.concurrency = 0;
+            d.requests_per_minute = None;
+            for p in &mut d.players {
+                p.concurrency = None;
+            }
+            d
+        };
+        pace_free(self) == pace_free(other)
+    }
+
     /// Checks, before a run starts, that every maze the design plays can be made: a set
     /// that asks for more mazes than its shape and size have (or an unreadable imported
     /// maze) is refused here, with each problem named, instead of failing mid-run.

@@ -607,6 +607,11 @@ impl Scheduler {
             notice.cause, notice.attempt, notice.max_attempts
         ));
         let wait = notice.wait_ms.max(0.0);
+        // The retry is a request too: it counts against the requests-per-minute limit
+        // when it goes (the window stays in time order).
+        let sent = now_ms + wait;
+        let at = lane.window.partition_point(|&t| t <= sent);
+        lane.window.insert(at, sent);
         if notice.status == Some(429) {
             if lane.last_step_down.is_none_or(|t| attempt_sent >= t) {
                 lane.current = ((lane.current as f64 * step_down).floor() as usize).max(1);
@@ -1109,6 +1114,27 @@ mod tests {
     }
 
     use crate::core::shape::Shape;
+
+    #[test]
+    fn a_retry_counts_against_the_requests_per_minute_limit() {
+        let mut d = endpoint_design(4);
+        d.requests_per_minute = Some(2);
+        let mut s = Scheduler::for_design(&d);
+        let Next::Start(a) = s.next(0.0) else {
+            panic!("a start")
+        };
+        let notice = RetryNotice {
+            status: Some(500),
+            cause: "500 server error".into(),
+            attempt: 1,
+            max_attempts: 3,
+            wait_ms: 1000.0,
+        };
+        s.retrying(&a.id, &notice, 10.0);
+        // The first call and its retry fill the minute's two requests.
+        assert_eq!(s.next(20.0), Next::WaitUntil(60_000.0));
+        assert_eq!(s.begin_call(&a.id, 2000.0), CallPermit::WaitUntil(60_000.0));
+    }
 
     #[test]
     fn pause_stops_new_starts_but_lets_trials_in_flight_count() {
