@@ -43,7 +43,7 @@ export async function deflate_raw(bytes, inflate) {
 }
 export async function file_bytes(input) {
   const out = [];
-  for (const f of input.files || []) out.push(f.name, new Uint8Array(await f.arrayBuffer()));
+  for (const f of input.files || []) out.push(f.webkitRelativePath || f.name, new Uint8Array(await f.arrayBuffer()));
   return out;
 }
 export function decorate(root) {
@@ -77,7 +77,7 @@ extern "C" {
     async fn deflate_raw(bytes: &[u8], inflate: bool) -> Result<JsValue, JsValue>;
     /// The names and bytes of the files chosen in a file input: name, bytes, name, ...
     #[wasm_bindgen(catch)]
-    pub(crate) async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
+    async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
     /// Adds a "Download SVG" button after each chart and a "Download CSV" button after each
     /// table of the results page.
     pub(crate) fn decorate(root: &web_sys::Element);
@@ -601,19 +601,7 @@ fn on_action(
             };
             let action = action.to_string();
             spawn_local(async move {
-                let picked = file_bytes(&input).await.ok();
-                if let Some(input) = input.dyn_ref::<web_sys::HtmlInputElement>() {
-                    input.set_value("");
-                }
-                let Some(picked) = picked else { return };
-                let flat: js_sys::Array = picked.unchecked_into();
-                let mut files = Vec::new();
-                let mut i = 0;
-                while i + 1 < flat.length() {
-                    let name = flat.get(i).as_string().unwrap_or_default();
-                    files.push((name, js_sys::Uint8Array::new(&flat.get(i + 1)).to_vec()));
-                    i += 2;
-                }
+                let mut files = picked_files(&input).await;
                 if files.is_empty() {
                     return;
                 }
@@ -642,6 +630,26 @@ fn on_action(
         }
         _ => {}
     }
+}
+
+/// The files chosen in a file input (path within a chosen folder, or name; bytes), the
+/// input cleared so the same file can be chosen again.
+pub(crate) async fn picked_files(input: &web_sys::Element) -> Vec<(String, Vec<u8>)> {
+    let picked = file_bytes(input).await.ok();
+    if let Some(input) = input.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.set_value("");
+    }
+    let Some(flat) = picked.map(|p| p.unchecked_into::<js_sys::Array>()) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i + 1 < flat.length() {
+        let name = flat.get(i).as_string().unwrap_or_default();
+        files.push((name, js_sys::Uint8Array::new(&flat.get(i + 1)).to_vec()));
+        i += 2;
+    }
+    files
 }
 
 fn report(lab: &Shared, result: Result<(), String>) {
@@ -1215,7 +1223,7 @@ async fn export(lab: &Shared, action: &str) {
 
 /// The text of a ZIP entry (inflated through the browser's stream when deflated), its
 /// checksum checked.
-async fn entry_text(entry: &crate::core::zip::ZipEntry<'_>) -> Result<String, String> {
+pub(crate) async fn entry_text(entry: &crate::core::zip::ZipEntry<'_>) -> Result<String, String> {
     let data = match entry.method {
         Method::Stored => entry.data.to_vec(),
         Method::Deflated => match deflate_raw(entry.data, true).await {

@@ -9,15 +9,18 @@
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::{
-    decorate, file_bytes, read_results_file, stored_records, table_csv, SHARED_CSS,
+    decorate, entry_text, picked_files, read_results_file, stored_records, table_csv, SHARED_CSS,
 };
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
 use crate::core::chart::{report_body, report_html};
+use crate::core::export::find_trials_entry;
 use crate::core::html::escape;
 use crate::core::lab::{in_group, trials_table, StoredExperiment};
 use crate::core::record::TrialRecord;
+use crate::core::rescore::Libraries;
 use crate::core::study::StudyTrialData;
+use crate::core::zip::read_zip;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::RefCell;
@@ -53,13 +56,15 @@ struct Source {
     id: Option<String>,
     /// The records of an imported file (stored ones are read when chosen).
     records: Vec<TrialRecord>,
+    /// The trials of an imported results folder of transcripts (no records).
+    transcripts: Vec<Observation>,
     chosen: bool,
 }
 
 struct Dashboard {
     sources: RefCell<Vec<Source>>,
-    /// The records and observations shown, index-aligned.
-    records: RefCell<Vec<TrialRecord>>,
+    /// The records (when the trial has one) and observations shown, index-aligned.
+    records: RefCell<Vec<Option<TrialRecord>>>,
     observations: RefCell<Vec<Observation>>,
     analysis: RefCell<Option<Analysis>>,
     list: RwSignal<String>,
@@ -160,6 +165,7 @@ pub fn ResultsPage() -> impl IntoView {
                             label,
                             id: None,
                             records: vec![d.record],
+                            transcripts: Vec::new(),
                             chosen: true,
                         }),
                     }
@@ -179,6 +185,7 @@ pub fn ResultsPage() -> impl IntoView {
                             },
                             id: Some(id),
                             records: Vec::new(),
+                            transcripts: Vec::new(),
                             chosen: true,
                         });
                     }
@@ -283,6 +290,10 @@ pub fn ResultsPage() -> impl IntoView {
                     "Import results…"
                     <input type="file" accept=".zip,.jsonl,application/zip" data-action="import" data-testid="results-import" />
                 </label>
+                <label class="button file" title="A results folder of transcripts, as the design's original runs or shapemaze run write them">
+                    "Import a results folder…"
+                    <input type="file" webkitdirectory="" data-action="import" data-testid="results-import-folder" />
+                </label>
                 <button type="button" class="button primary" data-action="report" data-testid="download-report">"Download the report (HTML)"</button>
             </div>
             <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
@@ -315,10 +326,12 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 return;
             };
             let obs = dash.observations.borrow();
-            let rows: Vec<(usize, &Observation)> = obs
+            let records = dash.records.borrow();
+            let rows: Vec<(usize, &Observation, bool)> = obs
                 .iter()
                 .enumerate()
                 .filter(|(_, o)| in_group(o, row))
+                .map(|(i, o)| (i, o, records.get(i).is_some_and(Option::is_some)))
                 .collect();
             let title = format!(
                 "Trials of {} / {} / {} ({})",
@@ -330,7 +343,7 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
         }
         "open-trial" => {
             let Some(i) = index else { return };
-            let record = dash.records.borrow().get(i).cloned();
+            let record = dash.records.borrow().get(i).cloned().flatten();
             let Some(record) = record else { return };
             let source = format!(
                 "{}, {} {} maze {}",
@@ -436,7 +449,11 @@ async fn analyze_chosen(dash: &Shared) {
         };
         for r in rs {
             observations.push(Observation::from_record(&s.label, &r));
-            records.push(r);
+            records.push(Some(r));
+        }
+        for o in s.transcripts {
+            observations.push(o);
+            records.push(None);
         }
     }
     if dash.generation.get() != generation {
@@ -469,34 +486,94 @@ async fn analyze_chosen(dash: &Shared) {
 }
 
 async fn import(dash: &Shared, input: web_sys::Element) {
-    let picked = file_bytes(&input).await.ok();
-    if let Some(i) = input.dyn_ref::<web_sys::HtmlInputElement>() {
-        i.set_value("");
-    }
-    let Some(flat) = picked.map(|p| p.unchecked_into::<js_sys::Array>()) else {
-        return;
-    };
-    if flat.length() < 2 {
+    let files = picked_files(&input).await;
+    if files.is_empty() {
         return;
     }
-    let name = flat.get(0).as_string().unwrap_or_default();
-    let bytes = js_sys::Uint8Array::new(&flat.get(1)).to_vec();
-    match read_results_file(&name, &bytes).await {
-        Ok((records, design)) => {
-            let label = design
-                .map(|d| d.name)
-                .filter(|n| !n.is_empty())
-                .unwrap_or_else(|| name.clone());
-            dash.add_source(Source {
-                label,
-                id: None,
-                records,
-                chosen: true,
-            });
+    match read_import(files).await {
+        Ok(source) => {
+            dash.add_source(source);
             dash.draw_sources();
             dash.message.set(None);
             analyze_chosen(dash).await;
         }
         Err(e) => dash.fail(e),
     }
+}
+
+/// An imported source: an exported ZIP or `trials.jsonl` (records), or a results folder
+/// of transcripts, chosen as a folder or zipped (each transcript re-scored, or counted
+/// from its closing lines, as `shapemaze report` does).
+async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
+    let first = files[0].0.clone();
+    let folder = first.split('/').next().unwrap_or(&first).to_string();
+    // One export: a trials.jsonl (alone or in the chosen folder), or a ZIP holding one.
+    let export = match files.iter().find(|(n, _)| n.ends_with("trials.jsonl")) {
+        Some(f) => Some(f),
+        None if files.len() == 1
+            && !(files[0].1.starts_with(b"PK") && zip_without_records(&files[0].1)) =>
+        {
+            files.first()
+        }
+        None => None,
+    };
+    if let Some((name, bytes)) = export {
+        let (records, design) = read_results_file(name, bytes).await?;
+        let label = design
+            .map(|d| d.name)
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| name.clone());
+        return Ok(Source {
+            label,
+            id: None,
+            records,
+            transcripts: Vec::new(),
+            chosen: true,
+        });
+    }
+    // Transcripts: the files of a chosen folder, or the entries of a zipped folder.
+    let mut texts: Vec<(String, String)> = Vec::new();
+    for (name, bytes) in &files {
+        if bytes.starts_with(b"PK") {
+            let entries = read_zip(bytes).map_err(|e| format!("{name}: {e}"))?;
+            for e in entries.iter().filter(|e| e.name.ends_with(".txt")) {
+                let text = entry_text(e)
+                    .await
+                    .map_err(|err| format!("{name}: {err}"))?;
+                texts.push((e.name.clone(), text));
+            }
+        } else if name.ends_with(".txt") {
+            texts.push((name.clone(), String::from_utf8_lossy(bytes).into_owned()));
+        }
+    }
+    if texts.is_empty() {
+        return Err(format!(
+            "{first}: no trials.jsonl and no transcripts (.txt) in it: choose an exported ZIP, a trials.jsonl, or a results folder of transcripts."
+        ));
+    }
+    let mut libraries = Libraries::new();
+    let mut transcripts = Vec::new();
+    for (path, text) in &texts {
+        if let Ok((o, _)) = Observation::from_transcript(&folder, path, text, &mut libraries) {
+            transcripts.push(o);
+        }
+    }
+    if transcripts.is_empty() {
+        return Err(format!(
+            "{first}: none of its {} .txt files is a transcript in the results layout ({{encoding}}_{{model}}_results/RxC/shape/RxC_shape_i.npy/k.txt).",
+            texts.len()
+        ));
+    }
+    Ok(Source {
+        label: format!("{folder} (transcripts)"),
+        id: None,
+        records: Vec::new(),
+        transcripts,
+        chosen: true,
+    })
+}
+
+/// Whether a ZIP holds no trials.jsonl (a zipped results folder of transcripts).
+fn zip_without_records(bytes: &[u8]) -> bool {
+    read_zip(bytes).is_ok_and(|entries| find_trials_entry(&entries).is_none())
 }

@@ -12,7 +12,7 @@ use crate::core::analysis::{
 };
 use crate::core::chart::report_html;
 use crate::core::record::TrialRecord;
-use crate::core::rescore::{rescore, Basis, ExportPath, Hints, Libraries};
+use crate::core::rescore::{Basis, Libraries};
 use crate::core::stats::Proportion;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -324,54 +324,16 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
                 continue;
             }
         };
-        let layout = ExportPath::parse(&path.to_string_lossy());
-        let hints = layout.as_ref().map(Hints::from).unwrap_or_default();
-        let r = rescore(&text, &hints, &mut libraries);
-        if !r.is_transcript() {
-            sources.skipped.push(Skipped {
-                file,
-                why: "not a transcript: no message markers and no closing lines".into(),
-            });
-            continue;
+        match Observation::from_transcript(label, &path.to_string_lossy(), &text, &mut libraries) {
+            Ok((o, basis)) => {
+                match basis {
+                    Basis::Replies => sources.rescored += 1,
+                    Basis::ClosingLines => sources.closing_lines_only += 1,
+                }
+                out.push(o);
+            }
+            Err(why) => sources.skipped.push(Skipped { file, why }),
         }
-        let (Some(encoding), Some(shape)) = (r.encoding, r.shape) else {
-            sources.skipped.push(Skipped {
-                file,
-                why: "its encoding or shape is unknown (outside the export layout)".into(),
-            });
-            continue;
-        };
-        match r.basis {
-            Basis::Replies => sources.rescored += 1,
-            Basis::ClosingLines => sources.closing_lines_only += 1,
-        }
-        let reasons = match r.basis {
-            Basis::Replies => r.phases.each_ref().map(|p| p.reason),
-            Basis::ClosingLines => [None; 3],
-        };
-        out.push(Observation {
-            experiment: label.to_string(),
-            model: layout
-                .as_ref()
-                .map_or("unknown".to_string(), |l| l.model.clone()),
-            encoding,
-            shape,
-            size: r
-                .size
-                .map(|s| s.0)
-                .or(layout.as_ref().map(|l| l.rows))
-                .unwrap_or(0),
-            seed: 0,
-            sample: layout.as_ref().map_or(0, |l| l.maze),
-            repeat: layout.as_ref().map_or(0, |l| l.trial),
-            outcomes: r.counted(),
-            reasons,
-            moves: None,
-            valid_moves: None,
-            shortest_path: None,
-            predicted: None,
-            checks: None,
-        });
     }
     sources.skipped.sort_by(|a, b| a.file.cmp(&b.file));
     Ok((out, sources))

@@ -36,7 +36,9 @@
 //! chi-square) carries a plain warning.
 
 use super::encoding::Encoding;
+use super::layout::ExportPath;
 use super::record::TrialRecord;
+use super::rescore::{rescore, Basis, Hints, Libraries};
 use super::shape::Shape;
 use super::stats::{
     chi_square_independence, cochran_armitage, cochran_q, mcnemar, mean, median, one_way_anova,
@@ -138,6 +140,55 @@ impl Observation {
                 None
             },
         }
+    }
+
+    /// The observation of a transcript file at `path` (its place in the results layout
+    /// gives the model, encoding, shape and maze), in experiment `experiment`: re-scored
+    /// from its replies, or counted from its closing lines when it holds nothing else
+    /// (the basis says which). `Err` says why the file is not counted.
+    pub fn from_transcript(
+        experiment: &str,
+        path: &str,
+        text: &str,
+        libraries: &mut Libraries,
+    ) -> Result<(Observation, Basis), String> {
+        let layout = ExportPath::parse(path);
+        let hints = layout.as_ref().map(Hints::from).unwrap_or_default();
+        let r = rescore(text, &hints, libraries);
+        if !r.is_transcript() {
+            return Err("not a transcript: no message markers and no closing lines".into());
+        }
+        let (Some(encoding), Some(shape)) = (r.encoding, r.shape) else {
+            return Err("its encoding or shape is unknown (outside the export layout)".into());
+        };
+        let reasons = match r.basis {
+            Basis::Replies => r.phases.each_ref().map(|p| p.reason),
+            Basis::ClosingLines => [None; 3],
+        };
+        let observation = Observation {
+            experiment: experiment.to_string(),
+            model: layout
+                .as_ref()
+                .map_or("unknown".to_string(), |l| l.model.clone()),
+            encoding,
+            shape,
+            size: r
+                .size
+                .map(|s| s.0)
+                .or(layout.as_ref().map(|l| l.rows))
+                .unwrap_or(0),
+            seed: 0,
+            sample: layout.as_ref().map_or(0, |l| l.maze),
+            repeat: layout.as_ref().map_or(0, |l| l.trial),
+            outcomes: r.counted(),
+            reasons,
+            moves: None,
+            valid_moves: None,
+            shortest_path: None,
+            predicted: None,
+            checks: None,
+        };
+        Ok((observation, r.basis))
     }
 
     /// Whether phase `i` (0 solve, 1 recognize, 2 generate) was judged a success (`Some(true)`)

@@ -893,15 +893,15 @@ pub fn in_group(o: &Observation, g: &GroupRow) -> bool {
         && fits(&g.shape, o.shape.name())
 }
 
-/// The trials of a drilled-down group: one row each with its three outcomes and a button
-/// (`data-action="open-trial"`, `data-index` = its index in the page's list) that opens
-/// its replay.
-pub fn trials_table(title: &str, rows: &[(usize, &Observation)]) -> String {
+/// The trials of a drilled-down group: one row each with its three outcomes and, when its
+/// record is at hand (`true`), a button (`data-action="open-trial"`, `data-index` = its
+/// index in the page's list) that opens its replay.
+pub fn trials_table(title: &str, rows: &[(usize, &Observation, bool)]) -> String {
     let mut h = format!(
         "<h2 id=\"drill\">{}</h2><table class=\"lab-table\" data-testid=\"table-drill\"><thead><tr><th>Experiment</th><th>Model</th><th>Encoding</th><th>Shape</th><th>Maze</th><th>Solve</th><th>Recognize</th><th>Generate</th><th></th></tr></thead><tbody>",
         escape(title)
     );
-    for (i, o) in rows {
+    for &(i, o, replayable) in rows {
         let _ = write!(
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} #{}{}</td>",
@@ -926,10 +926,14 @@ pub fn trials_table(title: &str, rows: &[(usize, &Observation)]) -> String {
             };
             let _ = write!(h, "<td>{text}</td>");
         }
-        let _ = write!(
-            h,
-            "<td><button type=\"button\" class=\"button small\" data-action=\"open-trial\" data-index=\"{i}\" data-testid=\"open-trial\">Replay</button></td></tr>"
-        );
+        if replayable {
+            let _ = write!(
+                h,
+                "<td><button type=\"button\" class=\"button small\" data-action=\"open-trial\" data-index=\"{i}\" data-testid=\"open-trial\">Replay</button></td></tr>"
+            );
+        } else {
+            h.push_str("<td class=\"muted\">a transcript: no replay</td></tr>");
+        }
     }
     if rows.is_empty() {
         h.push_str("<tr><td colspan=\"9\">No trials in this group.</td></tr>");
@@ -1126,16 +1130,19 @@ mod tests {
             .find(|r| r.shape == ALL && r.encoding == ALL)
             .expect("a pooled row");
         assert_eq!(obs.iter().filter(|o| in_group(o, pooled)).count(), 12);
-        let rows: Vec<(usize, &Observation)> = obs
+        let rows: Vec<(usize, &Observation, bool)> = obs
             .iter()
             .enumerate()
             .filter(|(_, o)| in_group(o, g))
+            .map(|(i, o)| (i, o, i > 0))
             .collect();
         let h = trials_table("Trials of <g>", &rows);
+        assert!(h.contains("Trials of &lt;g&gt;"));
         assert!(
-            h.contains("Trials of &lt;g&gt;")
-                && h.contains("data-action=\"open-trial\" data-index=\"0\"")
+            !h.contains("data-index=\"0\""),
+            "a trial without its record has no replay button"
         );
+        assert_eq!(h.matches("no replay").count(), 1);
         assert_eq!(h.matches("<td>success</td>").count(), 3 * n);
     }
 

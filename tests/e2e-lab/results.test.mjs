@@ -89,3 +89,34 @@ test('two experiments compare side by side; a bad import is refused with its rea
     await page.waitForFunction(() => /broken\.jsonl, line 1/.test(document.querySelector('[data-testid="results-message"]')?.textContent ?? ''));
   });
 });
+
+test('a results folder of transcripts is imported as a folder and analysed', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-folder-'));
+  const dir = path.join(root, 'original-runs');
+  // The design's own layout, transcripts holding only their closing lines.
+  for (const enc of ['matrix', 'coord_list'])
+    for (const shape of ['square', 'spiral'])
+      for (let i = 0; i < 3; i++) {
+        const rel = path.join(dir, `${enc}_qwen_results`, '5x5', shape, `5x5_${shape}_${i}.npy`);
+        fs.mkdirSync(rel, { recursive: true });
+        fs.writeFileSync(path.join(rel, '0.txt'), `SOLVE: ${i ? 'SUCCESS' : 'FAIL'}\nRECOGNIZE: SUCCESS\nGENERATE: FAIL\n`);
+      }
+  fs.writeFileSync(path.join(dir, 'notes.md'), 'not a transcript');
+  await withPage(async (page) => {
+    await page.goto(`${BASE}/results`);
+    await page.waitForSelector('[data-testid="results-import-folder"]');
+    await page.setInputFiles('[data-testid="results-import-folder"]', dir);
+    await page.waitForFunction(() => /original-runs \(transcripts\)/.test(document.querySelector('[data-testid="sources"]')?.textContent ?? ''));
+    await page.waitForFunction(() => /12 trials from original-runs/.test(document.querySelector('.report')?.textContent ?? ''));
+    const groups = await page.locator('[data-testid="table-groups"]').textContent();
+    assert.match(groups, /qwen/);
+    // A transcript has no record to replay.
+    await page.locator('[data-testid="table-groups"] tr[data-action="drill"]').first().click();
+    await page.waitForSelector('[data-testid="table-drill"]');
+    assert.equal(await page.locator('[data-testid="open-trial"]').count(), 0);
+    assert.match(await page.locator('[data-testid="table-drill"]').textContent(), /a transcript: no replay/);
+  });
+});
