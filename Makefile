@@ -20,7 +20,7 @@ serve: setup-build
 
 ## serve-lab: the lab build (every page, /experiment included) on http://127.0.0.1:8081
 serve-lab: setup-build
-	trunk serve --features lab --address 127.0.0.1 --port 8081
+	trunk serve --features lab --dist dist-lab --address 127.0.0.1 --port 8081
 
 ## test: install what is missing, then run everything CI runs, stopping at the first failure
 test: setup fmt lint test-native test-browser build-release build-lab e2e size
