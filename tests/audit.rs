@@ -396,6 +396,20 @@ fn report_takes_the_scoring_and_shows_the_audit_on_the_original_runs() {
             .is_some_and(|c| !c.is_empty()),
         "{all}"
     );
+    // One transcript file works like a folder of one; a folder with none is refused.
+    let one = dir
+        .path()
+        .join("matrix_claude_results/5x5/square/5x5_square_2.npy/0.txt");
+    let single = report(&one, &["--scoring", "original", "--format", "json"]).json();
+    assert_eq!(single["scoring"], "original", "{single}");
+    let empty = TempDir::new("no-transcripts");
+    let refused = shapemaze(&["report", path_str(empty.path()), "--scoring", "original"]);
+    assert_eq!(refused.code, 2);
+    assert!(
+        refused.stderr.contains("holds no transcripts"),
+        "{}",
+        refused.stderr
+    );
     // The HTML report says whose verdicts it shows.
     let html = dir.path().join("report.html");
     report(

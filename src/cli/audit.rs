@@ -413,6 +413,11 @@ pub(super) fn audit_json(dir: &str, scoring: Scoring, audited: Audited) -> serde
 }
 
 impl Audited {
+    /// Whether the audit found no trial at all.
+    pub(super) fn is_empty(&self) -> bool {
+        self.trials.is_empty()
+    }
+
     /// The files the audit skipped, and a line for the trials left out of an analysis.
     pub(super) fn skipped_files(&self, left_out: usize) -> Vec<Skipped> {
         let mut out = self.skipped.clone();

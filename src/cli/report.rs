@@ -131,12 +131,13 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let root = Path::new(dir);
     // An export folder of ours is analysed strictly from its trials.jsonl unless another
     // scoring is asked for; then its transcripts are audited like the original runs'.
-    let ours = root.is_file() || root.join(TRIALS_JSONL).is_file();
+    let jsonl_file = root.is_file() && dir.ends_with(".jsonl");
+    let ours = jsonl_file || root.join(TRIALS_JSONL).is_file();
     let (scoring, audited) = match asked {
         Some(Scoring::Strict) | None if ours => (Scoring::Strict, None),
-        Some(s) if root.is_file() => {
+        Some(s) if jsonl_file => {
             return Err(CliError::usage(format!(
-                "--scoring {} needs a folder of transcripts, not one file: use --scoring strict",
+                "--scoring {} reads transcripts, and {dir} is a trials.jsonl (Shapemaze's own verdicts): use --scoring strict, or give the folder of transcripts",
                 s.name()
             )))
         }
@@ -151,7 +152,14 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
             if scoring == Scoring::Strict && default == Scoring::Strict {
                 (scoring, None)
             } else {
-                (scoring, Some(audit::collect(root, &files, skipped)))
+                let audited = audit::collect(root, &files, skipped);
+                if audited.is_empty() {
+                    return Err(CliError::usage(format!(
+                        "{dir} holds no transcripts to score with --scoring {}: give a results folder of transcripts",
+                        scoring.name()
+                    )));
+                }
+                (scoring, Some(audited))
             }
         }
     };
