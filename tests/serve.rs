@@ -259,12 +259,7 @@ fn base_trial() -> &'static StudyTrialData {
         play_ready(&mut t, &mut Oracle);
         let record = TrialRecord::of(
             &t,
-            PlayerInfo {
-                kind: PlayerKind::Human,
-                model: "human".into(),
-                endpoint: None,
-                system_prompt: None,
-            },
+            PlayerInfo::builtin(PlayerKind::Human),
             Placement {
                 seed: 1,
                 sample: 0,

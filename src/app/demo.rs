@@ -56,12 +56,7 @@ fn oracle_record(s: PlaySettings) -> Result<TrialRecord, String> {
     play_ready(&mut t, &mut Oracle);
     Ok(TrialRecord::of(
         &t,
-        PlayerInfo {
-            kind: PlayerKind::Oracle,
-            model: "oracle".into(),
-            endpoint: None,
-            system_prompt: None,
-        },
+        PlayerInfo::builtin(PlayerKind::Oracle),
         Placement {
             seed: s.seed,
             sample: s.sample,

@@ -19,7 +19,8 @@ use crate::core::export::{
 use crate::core::lab::{
     add_configured_player, design_fields, design_form, design_from_fields, estimate_line,
     experiment_list, fill_defaults, fill_endpoint_defaults, new_experiment_id, player_rows,
-    progress_panel, toolbar, trials_prefix, ListedExperiment, StoredExperiment, ToolbarState,
+    progress_panel, row_player_name, toolbar, trials_prefix, ListedExperiment, StoredExperiment,
+    ToolbarState,
 };
 use crate::core::record::{PlayerKind, TrialRecord};
 use crate::core::rescore::Libraries;
@@ -119,6 +120,17 @@ const LAB_CSS: &str = "
 
 /// Styles both lab pages use: small buttons, and file inputs shown as buttons.
 pub(crate) const SHARED_CSS: &str = ".button.small{padding:.3rem .7rem;font-size:.85rem}.button.file{position:relative;overflow:hidden}.button.file input{position:absolute;inset:0;opacity:0;cursor:pointer}.lab-table{border-collapse:collapse;width:100%;background:var(--surface);border:1px solid var(--line);border-radius:8px;font-variant-numeric:tabular-nums}.lab-table th,.lab-table td{padding:.45rem .7rem;border-bottom:1px solid var(--line);text-align:right}.lab-table th:first-child,.lab-table td:first-child{text-align:left}.lab-table thead th{font-size:.8rem;color:var(--muted)}";
+
+/// A lab page's message: an error (`bad`) or a plain notice, with its test id.
+pub(crate) fn notice(message: Option<(bool, String)>, testid: &'static str) -> impl IntoView {
+    message.map(|(bad, text)| {
+        view! {
+            <p class=if bad { "notice error" } else { "notice" } role="status" data-testid=testid>
+                {text}
+            </p>
+        }
+    })
+}
 
 /// Where the page remembers the open experiment (this browser).
 const OPEN_KEY: &str = "shapemaze.lab-open";
@@ -247,7 +259,7 @@ impl Lab {
                 if fields.iter().any(|(k, _)| *k == key_field) {
                     continue;
                 }
-                let name = player_name(&fields, i);
+                let name = row_player_name(&fields, i);
                 if let Some(v) = s.get_item(&format!("{KEY_PREFIX}{name}")).ok().flatten() {
                     fields.push((key_field, v));
                 }
@@ -322,24 +334,6 @@ impl Lab {
     fn running_with(&self, p: &crate::core::scheduler::Progress) -> bool {
         p.state == RunState::Running
             && (p.overall.done < p.overall.total || p.overall.in_flight > 0)
-    }
-}
-
-fn player_name(fields: &[(String, String)], i: usize) -> String {
-    let get = |k: &str| {
-        fields
-            .iter()
-            .find(|(n, _)| *n == format!("p{i}.{k}"))
-            .map(|(_, v)| v.trim().to_string())
-            .unwrap_or_default()
-    };
-    let name = get("name");
-    if !name.is_empty() {
-        return name;
-    }
-    match get("kind").as_str() {
-        "endpoint" => get("model"),
-        k => k.to_string(),
     }
 }
 
@@ -436,17 +430,7 @@ pub fn ExperimentPage() -> impl IntoView {
                 <code>"shapemaze score"</code>
                 " read directly. Every finished trial is kept in this browser the moment it ends: close the tab or reload, then resume."
             </p>
-            {move || {
-                message
-                    .get()
-                    .map(|(bad, text)| {
-                        view! {
-                            <p class=if bad { "notice error" } else { "notice" } role="status" data-testid="lab-message">
-                                {text}
-                            </p>
-                        }
-                    })
-            }}
+            {move || notice(message.get(), "lab-message")}
             <form id="lab-design" class="lab-form" inner_html=move || form.get() on:submit=|ev| ev.prevent_default()></form>
             <p class="estimate" data-testid="estimate">{move || estimate.get()}</p>
             <div inner_html=move || tools.get()></div>
@@ -853,7 +837,7 @@ fn keys_from_form(
             continue;
         }
         // The form's row of this player (matched by name: rows may have moved).
-        let row = (0..player_rows(&fields)).find(|&r| player_name(&fields, r) == p.name());
+        let row = (0..player_rows(&fields)).find(|&r| row_player_name(&fields, r) == p.name());
         let key = row
             .and_then(|r| {
                 fields

@@ -9,7 +9,8 @@
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::{
-    decorate, entry_text, picked_files, read_results_file, stored_records, table_csv, SHARED_CSS,
+    decorate, entry_text, notice, picked_files, read_results_file, stored_records, table_csv,
+    SHARED_CSS,
 };
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
@@ -268,17 +269,7 @@ pub fn ResultsPage() -> impl IntoView {
             <p class="lead">
                 "Every measure and analysis of the experiment design, with 95% intervals and the four hypotheses, for the experiments you choose. Click a row of the model x encoding x shape table to list its trials, and a trial to replay it."
             </p>
-            {move || {
-                message
-                    .get()
-                    .map(|(bad, text)| {
-                        view! {
-                            <p class=if bad { "notice error" } else { "notice" } role="status" data-testid="results-message">
-                                {text}
-                            </p>
-                        }
-                    })
-            }}
+            {move || notice(message.get(), "results-message")}
             <div class="results-sources" data-testid="sources" inner_html=move || list.get()></div>
             <div class="results-bar">
                 <label class="field">

@@ -279,12 +279,7 @@ fn StudyTrialView(
         let record = trial.with_untracked(|t| {
             TrialRecord::of(
                 t,
-                PlayerInfo {
-                    kind: PlayerKind::Human,
-                    model: "human".into(),
-                    endpoint: None,
-                    system_prompt: None,
-                },
+                PlayerInfo::builtin(PlayerKind::Human),
                 Placement {
                     seed: spec.seed,
                     sample: spec.sample,

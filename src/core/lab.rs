@@ -143,6 +143,16 @@ fn all<'a>(fields: &'a [(String, String)], name: &'a str) -> impl Iterator<Item 
         .map(|(_, v)| v.trim())
 }
 
+/// The name player row `i` will have in the design ([`PlayerSpec::name`]: its own name,
+/// else the model's for an endpoint, else the kind's).
+pub fn row_player_name(fields: &[(String, String)], i: usize) -> String {
+    let f = |k: &str| get(fields, &format!("p{i}.{k}")).unwrap_or("");
+    let mut p = PlayerSpec::builtin(PlayerKind::parse(f("kind")).unwrap_or(PlayerKind::Endpoint));
+    p.name = Some(f("name").to_string()).filter(|n| !n.is_empty());
+    p.model = f("model").to_string();
+    p.name()
+}
+
 /// How many player rows the fields hold (`p0.kind`, `p1.kind`, ...).
 pub fn player_rows(fields: &[(String, String)]) -> usize {
     (0..)
@@ -1021,6 +1031,11 @@ mod tests {
             "{e}"
         );
         assert_eq!(player_rows(&f), 2);
+        assert_eq!(row_player_name(&f, 0), "oracle");
+        f.push(("p1.model".into(), "qwen-max".into()));
+        assert_eq!(row_player_name(&f, 1), "qwen-max");
+        f.push(("p1.name".into(), "big".into()));
+        assert_eq!(row_player_name(&f, 1), "big");
     }
 
     #[test]
@@ -1100,12 +1115,7 @@ mod tests {
                 let maze = d.maze_for(k, &lib).expect("a maze");
                 let mut t = Trial::new(d.setup_for(k, maze), lib.clone());
                 play_ready(&mut t, &mut Oracle);
-                let info = PlayerInfo {
-                    kind: PlayerKind::Oracle,
-                    model: "oracle".into(),
-                    endpoint: None,
-                    system_prompt: None,
-                };
+                let info = PlayerInfo::builtin(PlayerKind::Oracle);
                 let r = crate::core::record::TrialRecord::of(
                     &t,
                     info,

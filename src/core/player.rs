@@ -635,12 +635,7 @@ mod tests {
                 play_ready(&mut t, &mut RandomWalker::new(i as u64));
                 let record = TrialRecord::of(
                     &t,
-                    PlayerInfo {
-                        kind: PlayerKind::Random,
-                        model: "random".into(),
-                        endpoint: None,
-                        system_prompt: None,
-                    },
+                    PlayerInfo::builtin(PlayerKind::Random),
                     Default::default(),
                     Some(1.0),
                     Some(2.0),

@@ -365,6 +365,19 @@ pub struct PlayerInfo {
     pub system_prompt: Option<String>,
 }
 
+impl PlayerInfo {
+    /// A built-in player or a person, named by its kind (`oracle`, `human`, ...), with
+    /// no endpoint and no system prompt.
+    pub fn builtin(kind: PlayerKind) -> PlayerInfo {
+        PlayerInfo {
+            kind,
+            model: kind.name().to_string(),
+            endpoint: None,
+            system_prompt: None,
+        }
+    }
+}
+
 /// A record read back that does not hold together, with what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError(pub String);

@@ -197,12 +197,7 @@ mod tests {
         }
         TrialRecord::of(
             &t,
-            PlayerInfo {
-                kind: PlayerKind::Oracle,
-                model: "oracle".into(),
-                endpoint: None,
-                system_prompt: None,
-            },
+            PlayerInfo::builtin(PlayerKind::Oracle),
             Placement::default(),
             None,
             None,

@@ -943,12 +943,7 @@ mod tests {
             practice: false,
             record: crate::core::record::TrialRecord::of(
                 &t,
-                PlayerInfo {
-                    kind: PlayerKind::Human,
-                    model: "human".into(),
-                    endpoint: None,
-                    system_prompt: None,
-                },
+                PlayerInfo::builtin(PlayerKind::Human),
                 Placement {
                     seed: 1,
                     sample: 0,
