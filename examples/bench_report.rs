@@ -78,7 +78,7 @@ fn main() {
         let t2 = Instant::now();
         let json = serde_json::to_string(&analysis).expect("serializes");
         let csv = groups_csv(&analysis.groups);
-        let html = report_html(&analysis, "bench", &observations_csv(&obs));
+        let html = report_html(&analysis, "", "bench", &observations_csv(&obs));
         let t3 = Instant::now();
         sizes = (json.len(), csv.len(), html.len());
         for (b, d) in best.iter_mut().zip([t1 - t0, t2 - t1, t3 - t2, t3 - t0]) {

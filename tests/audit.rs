@@ -421,6 +421,21 @@ fn report_takes_the_scoring_and_shows_the_audit_on_the_original_runs() {
         page.contains("Verdicts: original"),
         "the settings name the scorer"
     );
+    // The report file holds the audit: rates three ways, the chart of causes, and the
+    // diagonal's trial with the move both scorers read marked in its reply.
+    for id in [
+        "data-testid=\"audit\"",
+        "data-testid=\"table-audit-rates\"",
+        "data-testid=\"chart-audit-causes\"",
+        "data-testid=\"audit-cause-diagonal_on_four_direction_shape\"",
+        "data-testid=\"audit-cause-api_error_counted_as_failure\"",
+    ] {
+        assert!(page.contains(id), "{id} in the report file");
+    }
+    assert!(
+        page.contains("I go to <mark class=\"read-both\">(1, 0)</mark>."),
+        "the diagonal move both scorers read is marked"
+    );
 }
 
 #[test]

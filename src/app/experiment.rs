@@ -1208,6 +1208,12 @@ async fn export(lab: &Shared, action: &str) {
 /// The text of a ZIP entry (inflated through the browser's stream when deflated), its
 /// checksum checked.
 pub(crate) async fn entry_text(entry: &crate::core::zip::ZipEntry<'_>) -> Result<String, String> {
+    let data = entry_bytes(entry).await?;
+    String::from_utf8(data).map_err(|_| format!("{} is not UTF-8 text", entry.name))
+}
+
+/// A ZIP entry's bytes, inflated by the browser and checked against its CRC.
+pub(crate) async fn entry_bytes(entry: &crate::core::zip::ZipEntry<'_>) -> Result<Vec<u8>, String> {
     let data = match entry.method {
         Method::Stored => entry.data.to_vec(),
         Method::Deflated => match deflate_raw(entry.data, true).await {
@@ -1216,7 +1222,7 @@ pub(crate) async fn entry_text(entry: &crate::core::zip::ZipEntry<'_>) -> Result
         },
     };
     entry.check(&data).map_err(|e| e.to_string())?;
-    String::from_utf8(data).map_err(|_| format!("{} is not UTF-8 text", entry.name))
+    Ok(data)
 }
 
 /// The records of an exported ZIP or a `trials.jsonl`, with the design when the file

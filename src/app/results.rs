@@ -9,11 +9,15 @@
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::{
-    decorate, entry_text, notice, picked_files, read_results_file, stored_records, table_csv,
+    decorate, entry_bytes, notice, picked_files, read_results_file, stored_records, table_csv,
     SHARED_CSS,
 };
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
+use crate::core::audit::{
+    audit_html, is_original_run, maze_file_path, read_maze_file, transcript_maze_file,
+    AuditSummary, Auditor, Scoring, AUDIT_CSS,
+};
 use crate::core::chart::{report_body, report_html};
 use crate::core::export::find_trials_entry;
 use crate::core::html::escape;
@@ -59,6 +63,8 @@ struct Source {
     records: Vec<TrialRecord>,
     /// The trials of an imported results folder of transcripts (no records).
     transcripts: Vec<Observation>,
+    /// The audit of an imported folder of the design's original runs (three scorings).
+    audit: Option<Rc<AuditSummary>>,
     chosen: bool,
 }
 
@@ -68,6 +74,8 @@ struct Dashboard {
     records: RefCell<Vec<Option<TrialRecord>>>,
     observations: RefCell<Vec<Observation>>,
     analysis: RefCell<Option<Analysis>>,
+    /// The audit sections of the chosen folders of the original runs.
+    audits: RefCell<String>,
     list: RwSignal<String>,
     body: RwSignal<String>,
     drill: RwSignal<String>,
@@ -126,6 +134,7 @@ pub fn ResultsPage() -> impl IntoView {
         records: RefCell::new(Vec::new()),
         observations: RefCell::new(Vec::new()),
         analysis: RefCell::new(None),
+        audits: RefCell::new(String::new()),
         list: RwSignal::new(String::new()),
         body: RwSignal::new(String::new()),
         drill: RwSignal::new(String::new()),
@@ -167,6 +176,7 @@ pub fn ResultsPage() -> impl IntoView {
                             id: None,
                             records: vec![d.record],
                             transcripts: Vec::new(),
+                            audit: None,
                             chosen: true,
                         }),
                     }
@@ -187,6 +197,7 @@ pub fn ResultsPage() -> impl IntoView {
                             id: Some(id),
                             records: Vec::new(),
                             transcripts: Vec::new(),
+                            audit: None,
                             chosen: true,
                         });
                     }
@@ -264,7 +275,7 @@ pub fn ResultsPage() -> impl IntoView {
     );
     view! {
         <section class="results" on:click=click on:change=change>
-            <style>{RESULTS_CSS}{SHARED_CSS}</style>
+            <style>{RESULTS_CSS}{SHARED_CSS}{AUDIT_CSS}</style>
             <h1>"Results"</h1>
             <p class="lead">
                 "Every measure and analysis of the experiment design, with 95% intervals and the four hypotheses, for the experiments you choose. Click a row of the model x encoding x shape table to list its trials, and a trial to replay it."
@@ -332,6 +343,17 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
             dash.replay.set(None);
             scroll_to("drill");
         }
+        "audit-cause" => {
+            // Opens the cause's drill-down (the link's own jump then scrolls to it).
+            let cause = el.get_attribute("data-cause").unwrap_or_default();
+            if let Some(d) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&format!("audit-cause-{cause}")))
+            {
+                let _ = d.set_attribute("open", "");
+                d.scroll_into_view();
+            }
+        }
         "open-trial" => {
             let Some(i) = index else { return };
             let record = dash.records.borrow().get(i).cloned().flatten();
@@ -382,7 +404,7 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 a.model_order.join(" < "),
                 env!("CARGO_PKG_VERSION")
             );
-            let html = report_html(a, &settings, &observations_csv(&obs));
+            let html = report_html(a, &dash.audits.borrow(), &settings, &observations_csv(&obs));
             if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
                 dash.fail(e);
             }
@@ -413,6 +435,11 @@ async fn analyze_chosen(dash: &Shared) {
         .collect();
     let mut records = Vec::new();
     let mut observations = Vec::new();
+    let audits: String = chosen
+        .iter()
+        .filter_map(|s| s.audit.as_deref())
+        .map(audit_html)
+        .collect();
     let db = if chosen.iter().any(|s| s.id.is_some()) {
         Db::open().await.ok()
     } else {
@@ -467,9 +494,10 @@ async fn analyze_chosen(dash: &Shared) {
         *dash.analysis.borrow_mut() = None;
     } else {
         let a = analyze(&observations, &options);
-        dash.body.set(report_body(&a));
+        dash.body.set(format!("{}{audits}", report_body(&a)));
         *dash.analysis.borrow_mut() = Some(a);
     }
+    *dash.audits.borrow_mut() = audits;
     *dash.records.borrow_mut() = records;
     *dash.observations.borrow_mut() = observations;
     dash.drill.set(String::new());
@@ -519,22 +547,49 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
             id: None,
             records,
             transcripts: Vec::new(),
+            audit: None,
             chosen: true,
         });
     }
-    // Transcripts: the files of a chosen folder, or the entries of a zipped folder.
+    // A results folder: the files of a chosen folder, or the entries of a zipped folder.
     let mut texts: Vec<(String, String)> = Vec::new();
+    let mut jsons: Vec<(String, String)> = Vec::new();
+    let mut mazes: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut keep = |name: &str, bytes: Vec<u8>| {
+        if name.ends_with(".txt") {
+            texts.push((
+                name.to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        } else if name.ends_with(".npy") && name.contains("experiment_mazes/") {
+            mazes.push((name.to_string(), bytes));
+        } else if name.ends_with(".json") && !name.contains("experiment_mazes/") {
+            jsons.push((
+                name.to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        }
+    };
     for (name, bytes) in &files {
         if bytes.starts_with(b"PK") {
             let entries = read_zip(bytes).map_err(|e| format!("{name}: {e}"))?;
-            for e in entries.iter().filter(|e| e.name.ends_with(".txt")) {
-                let text = entry_text(e)
+            for e in entries.iter().filter(|e| {
+                e.name.ends_with(".txt") || e.name.ends_with(".npy") || e.name.ends_with(".json")
+            }) {
+                let data = entry_bytes(e)
                     .await
                     .map_err(|err| format!("{name}: {err}"))?;
-                texts.push((e.name.clone(), text));
+                keep(&e.name, data);
             }
-        } else if name.ends_with(".txt") {
-            texts.push((name.clone(), String::from_utf8_lossy(bytes).into_owned()));
+        } else {
+            keep(name, bytes.clone());
+        }
+    }
+    // The design's original runs (or the original page's human files) are audited three
+    // ways; the analysis uses the strict verdicts, as `shapemaze report` does.
+    if is_original_run(texts.iter().map(|(_, t)| t)) || (texts.is_empty() && !jsons.is_empty()) {
+        if let Some(source) = audit_folder(&folder, &texts, &jsons, &mazes) {
+            return Ok(source);
         }
     }
     if texts.is_empty() {
@@ -557,6 +612,53 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
     }
     Ok(Source {
         label: format!("{folder} (transcripts)"),
+        id: None,
+        records: Vec::new(),
+        transcripts,
+        audit: None,
+        chosen: true,
+    })
+}
+
+/// The audit of a folder of the design's original runs: every transcript and human file
+/// scored three ways, the mazes read from the folder's `experiment_mazes/` where it has
+/// them; `None` when nothing in it could be audited.
+fn audit_folder(
+    folder: &str,
+    texts: &[(String, String)],
+    jsons: &[(String, String)],
+    mazes: &[(String, Vec<u8>)],
+) -> Option<Source> {
+    // A maze file by its path under the folder (`experiment_mazes/…`).
+    let find = |rel: &str| {
+        mazes
+            .iter()
+            .find(|(n, _)| n == rel || n.ends_with(&format!("/{rel}")))
+            .map(|(_, b)| b.clone())
+    };
+    let mut auditor = Auditor::new();
+    for (path, text) in texts {
+        let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
+        let maze = transcript_maze_file(rel)
+            .and_then(|name| maze_file_path(name).ok())
+            .and_then(|(_, rel)| read_maze_file(&rel, &find(&rel)?).ok());
+        auditor.transcript(rel.to_string(), text, maze);
+    }
+    for (path, text) in jsons {
+        let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
+        auditor.human(rel.to_string(), text, &mut |m| {
+            find(m).ok_or_else(|| "not in the folder".to_string())
+        });
+    }
+    let audited = auditor.finish();
+    if audited.is_empty() {
+        return None;
+    }
+    let label = format!("{folder} (original runs)");
+    let (transcripts, _, _) = audited.observations(&label, Scoring::All);
+    Some(Source {
+        audit: Some(Rc::new(audited.summarize(folder, Scoring::All))),
+        label,
         id: None,
         records: Vec::new(),
         transcripts,

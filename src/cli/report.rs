@@ -10,6 +10,7 @@ use crate::core::analysis::{
     analyze, fmt_p, groups_csv, observations_csv, Analysis, AnalysisOptions, GroupRow, Observation,
     ALL,
 };
+use crate::core::audit::{audit_html, render_text as render_audit_text};
 use crate::core::chart::report_html;
 use crate::core::record::TrialRecord;
 use crate::core::rescore::{Basis, Libraries};
@@ -65,14 +66,7 @@ Example:
   shapemaze report export/ --html report.html --order qwen-turbo,qwen-plus,qwen-max
 ";
 
-/// A file that was not counted, and why.
-#[derive(Clone, Debug, Serialize)]
-pub struct Skipped {
-    /// The file (relative to DIR), with `:line` for a trials.jsonl line.
-    pub file: String,
-    /// Why it was not counted.
-    pub why: String,
-}
+pub use crate::core::audit::Skipped;
 
 /// Where the observations came from.
 #[derive(Debug, Default, Serialize)]
@@ -97,7 +91,7 @@ struct Report<'a> {
     scoring: &'static str,
     /// With `--scoring all`: the audit, as `score --scoring all --format json` gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    audit: Option<serde_json::Value>,
+    audit: Option<crate::core::audit::AuditSummary>,
     #[serde(flatten)]
     sources: &'a Sources,
     #[serde(flatten)]
@@ -127,7 +121,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         options.model_order = names;
     }
     let dir = args.single("report", "folder")?;
-    let asked = args.get("scoring").map(Scoring::parse).transpose()?;
+    let asked = args.get("scoring").map(audit::parse_scoring).transpose()?;
     let root = Path::new(dir);
     // An export folder of ours is analysed strictly from its trials.jsonl unless another
     // scoring is asked for; then its transcripts are audited like the original runs'.
@@ -184,8 +178,14 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         Scoring::Recorded => "recorded (the verdict lines as written)",
     };
     if let Some(file) = args.get("html") {
+        // The report file holds the audit whenever the folder was audited.
+        let audit_section = audited
+            .as_ref()
+            .map(|a| audit_html(&a.summarize(dir, scoring)))
+            .unwrap_or_default();
         let html = report_html(
             &analysis,
+            &audit_section,
             &format!(
                 "{}\nVerdicts: {scored_by}.",
                 settings_text(dir, &sources, &analysis, &observations)
@@ -200,7 +200,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         "json" => io.json_line(&Report {
             dir,
             scoring: scoring.name(),
-            audit: audit_of(audited).map(|a| audit::audit_json(dir, scoring, a)),
+            audit: audit_of(audited).map(|a| a.summarize(dir, scoring)),
             sources: &sources,
             analysis: &analysis,
         }),
@@ -216,7 +216,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         _ => {
             let mut text = String::new();
             if let Some(a) = audit_of(audited) {
-                text.push_str(&audit::audit_text(dir, scoring, a));
+                text.push_str(&render_audit_text(&a.summarize(dir, scoring), scoring));
                 text.push('\n');
             }
             let _ = writeln!(text, "Verdicts: {scored_by}.");

@@ -115,7 +115,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         }
     };
     let dir = args.single("score", "folder")?;
-    let scoring = args.get("scoring").map(Scoring::parse).transpose()?;
+    let scoring = args.get("scoring").map(audit::parse_scoring).transpose()?;
     let root = Path::new(dir);
     let mut skipped = Vec::new();
     let files = list_transcripts(root, &mut skipped)

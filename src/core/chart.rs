@@ -156,6 +156,85 @@ fn legend(s: &mut String, prefix: &str, names: &[String], swatch: bool) {
     }
 }
 
+/// A horizontal stacked bar chart of counts: one row per category, one segment per
+/// series (the patterns of [`bar_chart`]), each row's total printed at its end.
+/// `counts[c][i]` is category `c`'s count in series `i`. `id` becomes
+/// `data-testid="chart-{id}"`.
+pub fn count_chart(
+    id: &str,
+    title: &str,
+    categories: &[String],
+    series: &[String],
+    counts: &[Vec<usize>],
+) -> String {
+    let prefix = format!("c-{}", slug(id));
+    let row = 30.0;
+    let (top, label_w) = (80.0, 340.0);
+    let height = top + row * categories.len().max(1) as f64 + 40.0;
+    let (left, right) = (16.0 + label_w, WIDTH - 70.0);
+    let desc = format!(
+        "Counts of {} by {}.",
+        categories.join(", "),
+        series.join(", ")
+    );
+    let mut s = open_svg(id, title, height, &desc);
+    s.push_str(&patterns(&prefix, series.len()));
+    let max = counts
+        .iter()
+        .map(|c| c.iter().sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    if categories.is_empty() || max == 0 {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">None</text></svg>",
+            WIDTH / 2.0,
+            height / 2.0
+        );
+        return s;
+    }
+    legend(&mut s, &prefix, series, true);
+    let scale = (right - left) / max as f64;
+    for (c, cat) in categories.iter().enumerate() {
+        let y = top + row * c as f64;
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            left - 8.0,
+            y + row * 0.65,
+            escape(cat)
+        );
+        let mut x = left;
+        let row_counts = counts.get(c).map_or(&[][..], Vec::as_slice);
+        for (i, &n) in row_counts.iter().enumerate().filter(|(_, n)| **n > 0) {
+            let w = n as f64 * scale;
+            let name = series.get(i).map_or("", String::as_str);
+            let _ = write!(
+                s,
+                "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"url(#{prefix}-p{i})\" stroke=\"#000\"><title>{}, {}: {n}</title></rect>",
+                y + 4.0,
+                row - 8.0,
+                escape(cat),
+                escape(name)
+            );
+            x += w;
+        }
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\">{}</text>",
+            x + 6.0,
+            y + row * 0.65,
+            row_counts.iter().sum::<usize>()
+        );
+    }
+    let _ = write!(
+        s,
+        "<line x1=\"{left}\" x2=\"{left}\" y1=\"{top}\" y2=\"{:.1}\" stroke=\"#000\" stroke-width=\"1.5\"/></svg>",
+        top + row * categories.len() as f64
+    );
+    s
+}
+
 /// A grouped bar chart of rates (0-100%) with 95% interval whiskers; each bar's value and
 /// count printed above it. `id` becomes `data-testid="chart-{id}"`.
 pub fn bar_chart(id: &str, title: &str, categories: &[String], series: &[BarSeries]) -> String {
@@ -596,13 +675,15 @@ const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-hei
 /// outside resource): the hypothesis verdicts, the charts, the tables, `settings` (the
 /// design and settings, as text) and `csv` (the data, one row per trial) inside a
 /// `<details><pre>`. It is also well-formed XML, so it opens anywhere.
-pub fn report_html(a: &Analysis, settings: &str, csv: &str) -> String {
-    let mut s = String::with_capacity(64 * 1024);
+pub fn report_html(a: &Analysis, audit: &str, settings: &str, csv: &str) -> String {
+    let mut s = String::with_capacity(64 * 1024 + audit.len());
     let _ = write!(
         s,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Shapemaze results</title><style>{CSS}</style></head><body><h1>Shapemaze results</h1>"
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Shapemaze results</title><style>{CSS}{}</style></head><body><h1>Shapemaze results</h1>",
+        if audit.is_empty() { "" } else { super::audit::AUDIT_CSS }
     );
     s.push_str(&report_body(a));
+    s.push_str(audit);
     let _ = writeln!(
         s,
         "<h2>Design and settings</h2><pre>{}</pre><h2>Data</h2><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details></body></html>",
@@ -922,7 +1003,7 @@ mod tests {
     fn hostile_labels_are_escaped_everywhere() {
         let (a, v) = sample_analysis("<script>alert('x')</script>");
         let csv = crate::core::analysis::observations_csv(&v);
-        let html = report_html(&a, "design <b>&</b>", &csv);
+        let html = report_html(&a, "", "design <b>&</b>", &csv);
         assert!(!html.contains("<script>"), "no live script tag");
         assert!(
             html.contains("&lt;script&gt;"),
@@ -957,7 +1038,7 @@ mod tests {
             well_formed(&c.svg).unwrap_or_else(|e| panic!("{}: {e}", c.id));
             assert!(c.svg.contains("No data"), "{} says there is no data", c.id);
         }
-        let html = report_html(&a, "", "");
+        let html = report_html(&a, "", "", "");
         well_formed(&html).unwrap_or_else(|e| panic!("{e}"));
         for k in ["H1", "H2", "H3", "H4"] {
             assert!(
@@ -973,7 +1054,7 @@ mod tests {
     fn the_report_is_self_contained_and_holds_the_data() {
         let (a, v) = sample_analysis("qwen");
         let csv = crate::core::analysis::observations_csv(&v);
-        let html = report_html(&a, "5x5, six shapes", &csv);
+        let html = report_html(&a, "", "5x5, six shapes", &csv);
         for outside in ["<script", "src=", "href=", "@import", "url(http"] {
             assert!(!html.contains(outside), "no outside resource ({outside})");
         }

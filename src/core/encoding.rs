@@ -106,6 +106,19 @@ impl Encoding {
         }
     }
 
+    /// Where the text [`Encoding::extract`] reads its maze from stands in `reply`
+    /// (`[start, end)`); `None` when it finds no maze there.
+    pub fn extract_span(self, reply: &str) -> Option<[usize; 2]> {
+        match self {
+            Encoding::Matrix => last_matrix_block_at(reply).map(|(_, span)| span),
+            Encoding::CoordList => {
+                let start = coord_list_start(reply)?;
+                let (_, end) = parse_coord_list_at(&reply[start..], 0, 0);
+                Some([start, start + end])
+            }
+        }
+    }
+
     /// Finds the maze in a free-text reply (code fences, markdown and prose around it are
     /// tolerated) and parses it. For the matrix, the last block of two or more matrix-like
     /// lines counts; for the coordinate list, the last `Walls:` line and the keys after it.
@@ -116,16 +129,7 @@ impl Encoding {
                 parse_matrix_rows(&block)
             }
             Encoding::CoordList => {
-                let lower = reply.to_ascii_lowercase();
-                let start = find_key_lines(&lower, &KEY_WALLS.to_ascii_lowercase())
-                    .last()
-                    .copied()
-                    .or_else(|| {
-                        find_key_lines(&lower, &KEY_EMPTY.to_ascii_lowercase())
-                            .last()
-                            .copied()
-                    })
-                    .ok_or(ParseError::NoMazeFound)?;
+                let start = coord_list_start(reply).ok_or(ParseError::NoMazeFound)?;
                 parse_coord_list(&reply[start..], rows, cols)
             }
         }
@@ -311,23 +315,38 @@ fn matrix_lines(text: &str) -> Vec<Vec<String>> {
 }
 
 fn last_matrix_block(reply: &str) -> Option<Vec<Vec<String>>> {
-    let mut blocks: Vec<Vec<Vec<String>>> = Vec::new();
+    last_matrix_block_at(reply).map(|(rows, _)| rows)
+}
+
+/// [`last_matrix_block`] with the block's byte range in `reply`.
+fn last_matrix_block_at(reply: &str) -> Option<(Vec<Vec<String>>, [usize; 2])> {
+    let mut last = None;
     let mut current: Vec<Vec<String>> = Vec::new();
-    for line in reply.lines() {
+    let mut span = [0, 0];
+    let mut offset = 0;
+    for raw in reply.split_inclusive('\n') {
+        let line = raw.trim_end_matches('\n').trim_end_matches('\r');
         match matrix_cells(line) {
-            Some(cells) => current.push(cells),
+            Some(cells) => {
+                if current.is_empty() {
+                    span[0] = offset;
+                }
+                span[1] = offset + line.len();
+                current.push(cells);
+            }
             None => {
                 if current.len() >= 2 {
-                    blocks.push(std::mem::take(&mut current));
+                    last = Some((std::mem::take(&mut current), span));
                 }
                 current.clear();
             }
         }
+        offset += raw.len();
     }
     if current.len() >= 2 {
-        blocks.push(current);
+        last = Some((current, span));
     }
-    blocks.pop()
+    last
 }
 
 fn parse_matrix_rows(rows: &[Vec<String>]) -> Result<Grid, ParseError> {
@@ -354,6 +373,20 @@ fn parse_matrix_rows(rows: &[Vec<String>]) -> Result<Grid, ParseError> {
 }
 
 /// Byte offsets (in `lower`) of the lines that start with `key:` (after markdown).
+/// Where a reply's coordinate list begins: its last `Walls:` line, else its last
+/// `Empty:` line.
+fn coord_list_start(reply: &str) -> Option<usize> {
+    let lower = reply.to_ascii_lowercase();
+    find_key_lines(&lower, &KEY_WALLS.to_ascii_lowercase())
+        .last()
+        .copied()
+        .or_else(|| {
+            find_key_lines(&lower, &KEY_EMPTY.to_ascii_lowercase())
+                .last()
+                .copied()
+        })
+}
+
 fn find_key_lines(lower: &str, key: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut offset = 0;
@@ -381,6 +414,22 @@ fn only_coordinates(line: &str, found: &[crate::core::text::Coord]) -> bool {
 }
 
 fn parse_coord_list(text: &str, rows: usize, cols: usize) -> Result<Grid, ParseError> {
+    parse_coord_list_at(text, rows, cols).0
+}
+
+/// [`parse_coord_list`], with where the last line it read ends in `text`.
+fn parse_coord_list_at(text: &str, rows: usize, cols: usize) -> (Result<Grid, ParseError>, usize) {
+    let mut read_end = 0;
+    let grid = coord_list_lines(text, rows, cols, &mut read_end);
+    (grid, read_end)
+}
+
+fn coord_list_lines(
+    text: &str,
+    rows: usize,
+    cols: usize,
+    read_end: &mut usize,
+) -> Result<Grid, ParseError> {
     let keys = [
         (KEY_WALLS, Tile::Wall),
         (KEY_EMPTY, Tile::Empty),
@@ -392,7 +441,11 @@ fn parse_coord_list(text: &str, rows: usize, cols: usize) -> Result<Grid, ParseE
     let mut current: Option<Tile> = None;
     let mut seen_key = [false; 4];
     let mut listed: Vec<(Pos, Tile)> = Vec::new();
-    for line in text.lines() {
+    let mut offset = 0;
+    for raw in text.split_inclusive('\n') {
+        let line = raw.trim_end_matches('\n').trim_end_matches('\r');
+        let line_end = offset + line.len();
+        offset += raw.len();
         let plain = strip_markup(line);
         let lower = plain.to_ascii_lowercase();
         let key = keys.iter().find(|(k, _)| {
@@ -427,6 +480,9 @@ fn parse_coord_list(text: &str, rows: usize, cols: usize) -> Result<Grid, ParseE
         if single && !only_coordinates(&body, &found) {
             // "Goal: (0, 4), reached via (1, 4)": prose after the cell is not a second goal.
             found.truncate(1);
+        }
+        if key.is_some() || !found.is_empty() {
+            *read_end = line_end;
         }
         listed.extend(found.into_iter().map(|c| (c.pos, tile)));
     }

@@ -5,6 +5,7 @@
 //! system's randomness, so it tests natively and the browser runs the very same code.
 
 pub mod analysis;
+pub mod audit;
 pub mod batch;
 pub mod chart;
 pub mod chat;

@@ -26,7 +26,9 @@ use super::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE};
 use super::rescore::{Hints, Libraries};
 use super::shape::Shape;
 use super::trial::{Phase, Protocol, Trial, TrialSetup};
-use super::verify::{read_move, verify_generation, verify_recognition, Outcome};
+use super::verify::{
+    read_move, read_move_at, recognize_at, verify_generation, verify_recognition, Outcome,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -217,6 +219,24 @@ impl Cause {
         Cause::Other,
     ];
 
+    /// What it means, in a sentence for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Cause::ApiErrorCountedAsFailure => "The endpoint failed: the original recorded a model failure, strict counts an API error.",
+            Cause::DiagonalOnFourDirectionShape => "The original accepted a diagonal move on a 4-direction shape.",
+            Cause::DifferentCoordinateRead => "Strict read another coordinate as the move than the original's last one.",
+            Cause::LetterInsideGridSize => "The original took the x of \"5 x 5\" as naming the cross.",
+            Cause::SingleLetterMention => "The original took a single letter such as \"(c)\" anywhere as the shape's name.",
+            Cause::NegatedOrHedgedMention => "The original counted a name of the shape that the reply negates, hedges or does not give as its answer.",
+            Cause::WordOutsideOriginalList => "Strict accepted a name of the shape that is not in the original's word list.",
+            Cause::OriginalQuotedBack => "The reply quotes the maze as first shown, and the original counted it as a new maze.",
+            Cause::NoveltyAfterSolving => "The original judged novelty against the maze after solving, so a maze new against the one first shown failed.",
+            Cause::OtherSpacing => "A correct maze written with other spacing than the original renderer's, which the original's verbatim search misses.",
+            Cause::TemplateOutsideOriginalFamilies => "A corridor among today's templates of the shape but not the original families (or the reverse).",
+            Cause::Other => "Any other difference.",
+        }
+    }
+
     /// The snake_case name, as in JSON.
     pub fn name(self) -> &'static str {
         match self {
@@ -237,12 +257,59 @@ impl Cause {
 }
 
 /// One difference between the strict and the original verdict of a phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Difference {
     /// `solve`, `recognize` or `generate`.
     pub phase: Phase,
     /// Why they differ.
     pub cause: Cause,
+    /// What each scorer read in the reply behind it (none for an API error).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<Reading>,
+}
+
+impl Difference {
+    fn new(phase: Phase, cause: Cause, read: Option<Reading>) -> Self {
+        Difference { phase, cause, read }
+    }
+}
+
+/// What each scorer read in the reply behind a difference: the reply, and where in it
+/// each found its answer, as `[start, end)` byte ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reading {
+    /// The solve step (0-based) the difference came from; none for the other phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    /// The reply (for a human result file: its moves, or its chosen shape).
+    pub reply: String,
+    /// Where today's verifier read its answer.
+    pub strict: Vec<[usize; 2]>,
+    /// Where the original checks read theirs.
+    pub original: Vec<[usize; 2]>,
+}
+
+impl Reading {
+    fn of(
+        step: Option<usize>,
+        reply: &str,
+        strict: Option<[usize; 2]>,
+        original: Vec<[usize; 2]>,
+    ) -> Self {
+        Reading {
+            step,
+            reply: reply.to_string(),
+            strict: strict.into_iter().collect(),
+            original,
+        }
+    }
+}
+
+/// Where the original move check read a reply's move: its last `(r, c)`.
+fn original_move_span(reply: &str) -> Option<[usize; 2]> {
+    let (at, _) = original_coordinates(reply).pop()?;
+    let end = reply[at..].find(')').map_or(reply.len(), |i| at + i + 1);
+    Some([at, end])
 }
 
 /// One solve step of an original transcript: the maze its prompt showed and the reply.
@@ -635,6 +702,19 @@ pub fn base_patterns(shape: Shape) -> Vec<Vec<Vec<u8>>> {
 /// The mazes in a reply that the original renderer could have written verbatim: every
 /// candidate block re-rendered, kept when the reply holds that rendering.
 pub fn verbatim_mazes(reply: &str, encoding: Encoding, rows: usize, cols: usize) -> Vec<Grid> {
+    verbatim_blocks(reply, encoding, rows, cols)
+        .into_iter()
+        .map(|(_, g)| g)
+        .collect()
+}
+
+/// [`verbatim_mazes`] with where each rendering stands in the reply (`[start, end)`).
+pub fn verbatim_blocks(
+    reply: &str,
+    encoding: Encoding,
+    rows: usize,
+    cols: usize,
+) -> Vec<([usize; 2], Grid)> {
     let mut out = Vec::new();
     match encoding {
         Encoding::Matrix => {
@@ -642,6 +722,12 @@ pub fn verbatim_mazes(reply: &str, encoding: Encoding, rows: usize, cols: usize)
             let lines: Vec<&str> = reply.split('\n').collect();
             if rows == 0 || lines.len() < rows {
                 return out;
+            }
+            let mut starts = Vec::with_capacity(lines.len());
+            let mut at = 0;
+            for line in &lines {
+                starts.push(at);
+                at += line.len() + 1;
             }
             for s in 0..=lines.len() - rows {
                 let window = &lines[s..s + rows];
@@ -670,7 +756,9 @@ pub fn verbatim_mazes(reply: &str, encoding: Encoding, rows: usize, cols: usize)
                         && g.cols() == cols
                         && Encoding::Matrix.render_with(&g, CoordStyle::Spaced) == block
                     {
-                        out.push(g);
+                        let first = starts[s] + lines[s].len() - rows_text[0].len();
+                        let last = starts[s + rows - 1] + rows_text[rows - 1].len();
+                        out.push(([first, last], g));
                     }
                 }
             }
@@ -685,7 +773,7 @@ pub fn verbatim_mazes(reply: &str, encoding: Encoding, rows: usize, cols: usize)
                 if let Ok(g) = Encoding::CoordList.parse_grid(&rest[..end], rows, cols) {
                     let r = Encoding::CoordList.render_with(&g, CoordStyle::Spaced);
                     if rest.starts_with(&r) {
-                        out.push(g);
+                        out.push(([at, at + r.len()], g));
                     }
                 }
             }
@@ -702,14 +790,26 @@ pub fn original_generation(
     encoding: Encoding,
     reply: &str,
 ) -> bool {
-    verbatim_mazes(reply, encoding, after_solve.rows(), after_solve.cols())
-        .iter()
-        .any(|g| {
+    !original_generation_at(family, after_solve, encoding, reply).is_empty()
+}
+
+/// Where [`original_generation`] found the mazes it accepts in the reply.
+fn original_generation_at(
+    family: &OriginalFamily,
+    after_solve: &Grid,
+    encoding: Encoding,
+    reply: &str,
+) -> Vec<[usize; 2]> {
+    verbatim_blocks(reply, encoding, after_solve.rows(), after_solve.cols())
+        .into_iter()
+        .filter(|(_, g)| {
             g != after_solve
                 && g.find(Tile::Player).len() == 1
                 && g.find(Tile::Goal).len() == 1
                 && family.contains(g)
         })
+        .map(|(span, _)| span)
+        .collect()
 }
 
 /// What the audit keeps between transcripts: today's template libraries and the original
@@ -754,7 +854,8 @@ pub struct Audit {
     pub strict: Marks,
     /// The original checks.
     pub original: Marks,
-    /// The cause of every phase where strict and original differ.
+    /// The cause of every phase where strict and original differ (`differences` in JSON).
+    #[serde(rename = "differences")]
     pub causes: Vec<Difference>,
     /// The solve step (0-based) where the strict replay diverged, if it did.
     pub diverged_at: Option<usize>,
@@ -796,10 +897,7 @@ pub fn audit_on(
     if t.api_error {
         a.original = Marks::from_array([Some(Mark::Fail); 3]);
         a.causes = [Phase::Solve, Phase::Recognize, Phase::Generate]
-            .map(|phase| Difference {
-                phase,
-                cause: Cause::ApiErrorCountedAsFailure,
-            })
+            .map(|phase| Difference::new(phase, Cause::ApiErrorCountedAsFailure, None))
             .to_vec();
         return a;
     }
@@ -835,10 +933,14 @@ pub fn audit_on(
     setup.protocol = Protocol::Combined;
     let mut trial = Trial::new(setup, library.clone());
     let mut solve_cause = None;
+    // The step the solve difference comes from: where its cause was seen, else the last.
+    let mut cause_step = None;
+    let mut last_step = None;
     for (i, step) in t.steps.iter().enumerate() {
         if trial.phase() != Phase::Solve {
             break;
         }
+        last_step = Some(i);
         let before = trial.current().clone();
         let strict_read = read_move(&step.reply);
         let original_read = original_coordinates(&step.reply)
@@ -862,6 +964,7 @@ pub fn audit_on(
         };
         if strict_read != original_read && solve_cause.is_none() {
             solve_cause = Some(Cause::DifferentCoordinateRead);
+            cause_step = Some(i);
         } else if solve_cause.is_none()
             && original_to.is_some()
             && strict_pos.is_none()
@@ -869,6 +972,7 @@ pub fn audit_on(
             && original_to.is_some_and(|to| !movement.is_step(before.player(), to))
         {
             solve_cause = Some(Cause::DiagonalOnFourDirectionShape);
+            cause_step = Some(i);
         }
         if strict_pos.is_some() && strict_pos != original_pos {
             a.diverged_at = Some(i);
@@ -884,10 +988,17 @@ pub fn audit_on(
     };
     if a.strict.solve != a.original.solve && a.strict.solve.is_some() && a.original.solve.is_some()
     {
-        a.causes.push(Difference {
-            phase: Phase::Solve,
-            cause: solve_cause.unwrap_or(Cause::Other),
+        let step = cause_step.or(last_step);
+        let read = step.and_then(|i| t.steps.get(i)).map(|st| {
+            let strict = read_move_at(&st.reply).map(|(_, span)| span);
+            let original = original_move_span(&st.reply).into_iter().collect();
+            Reading::of(step, &st.reply, strict, original)
         });
+        a.causes.push(Difference::new(
+            Phase::Solve,
+            solve_cause.unwrap_or(Cause::Other),
+            read,
+        ));
     }
     let recognize_reply = t.combined_reply.as_deref().or(t.recognize_reply.as_deref());
     let generate_reply = t.combined_reply.as_deref().or(t.generate_reply.as_deref());
@@ -925,10 +1036,13 @@ pub fn audit_on(
         } else {
             Cause::Other
         };
-        a.causes.push(Difference {
-            phase: Phase::Generate,
+        let original = original_generation_at(&family, after.grid(), encoding, reply);
+        let strict = encoding.extract_span(reply);
+        a.causes.push(Difference::new(
+            Phase::Generate,
             cause,
-        });
+            Some(Reading::of(None, reply, strict, original)),
+        ));
     }
     a
 }
@@ -961,10 +1075,13 @@ fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
         } else {
             Cause::NegatedOrHedgedMention
         };
-        a.causes.push(Difference {
-            phase: Phase::Recognize,
+        let strict = recognize_at(reply).map(|(_, span)| span);
+        let original = mentions.iter().map(|&(at, w)| [at, at + w.len()]).collect();
+        a.causes.push(Difference::new(
+            Phase::Recognize,
             cause,
-        });
+            Some(Reading::of(None, reply, strict, original)),
+        ));
     }
 }
 
@@ -1138,10 +1255,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn an_x_inside_a_grid_size_names_the_cross_only_for_the_original() {
+    /// A cross solved, whose recognition reply names no shape but says "5 x 5".
+    fn cross_named_by_grid_size() -> String {
         let cross = "P 1 1 1 0\n1 0 1 0 1\n1 1 0 1 1\n1 0 1 0 1\n0 1 1 1 G";
-        let text = original_file(
+        original_file(
             cross,
             Encoding::Matrix,
             Shape::Cross,
@@ -1149,8 +1266,12 @@ mod tests {
             false,
             "The grid is 5 x 5 and the corridor looks like a ribbon.",
             ["SUCCESS", "SUCCESS", "FAIL"],
-        );
-        let a = audited(&text, Shape::Cross, Encoding::Matrix);
+        )
+    }
+
+    #[test]
+    fn an_x_inside_a_grid_size_names_the_cross_only_for_the_original() {
+        let a = audited(&cross_named_by_grid_size(), Shape::Cross, Encoding::Matrix);
         assert_eq!(a.strict, marks(["SUCCESS", "FAIL", "FAIL"]), "{a:?}");
         assert_eq!(
             causes(&a),
@@ -1215,9 +1336,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_original_maze_quoted_back_counts_as_a_generation_for_the_original_only() {
-        let text = original_file(
+    /// A square solved, whose generation reply quotes the maze as first shown.
+    fn quoted_back() -> String {
+        original_file(
             SQUARE,
             Encoding::Matrix,
             Shape::Square,
@@ -1225,12 +1346,71 @@ mod tests {
             false,
             &format!("A square. Here it is:\n{SQUARE}"),
             ["SUCCESS", "SUCCESS", "SUCCESS"],
-        );
-        let a = audited(&text, Shape::Square, Encoding::Matrix);
+        )
+    }
+
+    #[test]
+    fn the_original_maze_quoted_back_counts_as_a_generation_for_the_original_only() {
+        let a = audited(&quoted_back(), Shape::Square, Encoding::Matrix);
         assert_eq!(a.strict, marks(["SUCCESS", "SUCCESS", "FAIL"]), "{a:?}");
         assert_eq!(
             causes(&a),
             vec![(Phase::Generate, Cause::OriginalQuotedBack)]
+        );
+    }
+
+    /// The texts each scorer read behind a trial's one difference.
+    fn read_texts(a: &Audit) -> (Option<usize>, Vec<String>, Vec<String>) {
+        let d = a.causes.first().expect("one difference");
+        let r = d.read.as_ref().expect("a reading");
+        let texts = |spans: &[[usize; 2]]| -> Vec<String> {
+            spans
+                .iter()
+                .map(|[s, e]| r.reply[*s..*e].to_string())
+                .collect()
+        };
+        (r.step, texts(&r.strict), texts(&r.original))
+    }
+
+    #[test]
+    fn each_difference_shows_the_part_of_the_reply_each_scorer_read() {
+        let text = original_file(
+            SQUARE,
+            Encoding::Matrix,
+            Shape::Square,
+            &[
+                "(0, 1)",
+                "Move to (1, 0)... no: **move to** `(0, 2)`, moving from (0, 1).",
+            ],
+            false,
+            "A square.",
+            ["FAIL", "SUCCESS", "FAIL"],
+        );
+        let a = audited(&text, Shape::Square, Encoding::Matrix);
+        assert_eq!(
+            read_texts(&a),
+            (Some(1), vec!["(0, 2)".to_string()], vec!["(0, 1)".to_string()]),
+            "strict read the move after the last \"move to\" (markup around it kept in place), the original the last coordinate"
+        );
+        let a = audited(&cross_named_by_grid_size(), Shape::Cross, Encoding::Matrix);
+        assert_eq!(
+            read_texts(&a),
+            (None, vec![], vec!["x".to_string()]),
+            "the original read the x of 5 x 5; strict read no shape"
+        );
+        let a = audited(&quoted_back(), Shape::Square, Encoding::Matrix);
+        assert_eq!(
+            read_texts(&a),
+            (None, vec![SQUARE.to_string()], vec![SQUARE.to_string()]),
+            "both read the quoted maze"
+        );
+        let coords = "Walls: (0, 1)\nEmpty: (1, 1)\nPlayer position: (0, 0)\nGoal: (1, 0)";
+        assert_eq!(
+            Encoding::CoordList
+                .extract_span(&format!("Sure.\n{coords}\nThat is all."))
+                .map(|[s, e]| e - s),
+            Some(coords.len()),
+            "a coordinate list's span ends with its last key line"
         );
     }
 
@@ -1544,14 +1724,28 @@ pub fn audit_human(h: &HumanFile, shape: Shape, maze: &Maze, cache: &mut AuditCa
     a.strict.solve = strict_solve;
     a.original.solve = original_solve;
     if strict_solve != original_solve && strict_solve.is_some() && original_solve.is_some() {
-        a.causes.push(Difference {
-            phase: Phase::Solve,
-            cause: if diagonal {
+        // The moves as one line: the original followed them all; strict stopped at the
+        // first diagonal.
+        let reply = h.moves.join(", ");
+        let mut at = 0;
+        let mut stopped = None;
+        for w in &h.moves {
+            if direction(w).is_some_and(|(dr, dc)| dr != 0 && dc != 0) {
+                stopped = Some([at, at + w.len()]);
+                break;
+            }
+            at += w.len() + 2;
+        }
+        let whole = vec![[0, reply.len()]];
+        a.causes.push(Difference::new(
+            Phase::Solve,
+            if diagonal {
                 Cause::DiagonalOnFourDirectionShape
             } else {
                 Cause::Other
             },
-        });
+            Some(Reading::of(None, &reply, stopped, whole)),
+        ));
     }
     let chosen = h
         .recognized_shape
@@ -1581,10 +1775,26 @@ pub fn audit_human(h: &HumanFile, shape: Shape, maze: &Maze, cache: &mut AuditCa
         a.strict.generate = Some(Mark::of(strict_ok));
         a.original.generate = Some(Mark::of(original_ok));
         if strict_ok != original_ok {
-            a.causes.push(Difference {
-                phase: Phase::Generate,
-                cause: Cause::Other,
+            // A corridor today's templates take and the original families do not (or the
+            // reverse) is the families' difference; anything else is another cause.
+            let cause = match &grid {
+                Some(g) if strict_ok && !family.contains(g) => {
+                    Cause::TemplateOutsideOriginalFamilies
+                }
+                Some(g)
+                    if original_ok
+                        && !cache.strict.get(maze.rows()).matches(shape, &g.open_mask()) =>
+                {
+                    Cause::TemplateOutsideOriginalFamilies
+                }
+                _ => Cause::Other,
+            };
+            let drawn = grid.as_ref().map(|g| Encoding::Matrix.render(g));
+            let read = drawn.map(|d| {
+                let whole = [0, d.len()];
+                Reading::of(None, &d, Some(whole), vec![whole])
             });
+            a.causes.push(Difference::new(Phase::Generate, cause, read));
         }
     }
     a

@@ -120,3 +120,84 @@ test('a results folder of transcripts is imported as a folder and analysed', asy
     assert.match(await page.locator('[data-testid="table-drill"]').textContent(), /a transcript: no replay/);
   });
 });
+
+/** The `.npy` bytes of a matrix maze (`1` wall, `0` open, `P`, `G`), as numpy.save writes them. */
+function npy(rows) {
+  const cells = rows.map((r) => r.split(' '));
+  const dict = `{'descr': '<i8', 'fortran_order': False, 'shape': (${cells.length}, ${cells[0].length}), }`;
+  const pad = (64 - ((10 + dict.length + 1) % 64)) % 64;
+  const header = Buffer.from(dict + ' '.repeat(pad) + '\n', 'latin1');
+  const head = Buffer.from([0x93, ...Buffer.from('NUMPY'), 1, 0, header.length & 255, header.length >> 8]);
+  const codes = { 1: 0n, 0: 1n, P: 2n, G: 3n };
+  const body = Buffer.alloc(8 * cells.length * cells[0].length);
+  cells.flat().forEach((c, i) => body.writeBigInt64LE(codes[c], 8 * i));
+  return Buffer.concat([head, header, body]);
+}
+
+test('a folder of the original runs is audited three ways, drilled down to what each scorer read, and reported', async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-audit-'));
+  const dir = path.join(root, 'audit-runs');
+  const SQUARE = ['P 0 G 0 0', '0 1 1 1 0', '0 1 1 1 0', '0 1 1 1 0', '0 0 0 0 0'];
+  const SMALL = ['0 P 0 1 1', 'G 1 0 1 1', '0 0 0 1 1', '1 1 1 1 1', '1 1 1 1 1'];
+  const NEXT = 'Please provide the coordinates of your next move.';
+  const first = (maze) => `You are tasked with solving a maze. You can move up, down, left, or right.\nHere is the maze you should solve:\n\n${maze.join('\n')}\n\n${NEXT}`;
+  const closing = (reply, rec, gen) => `For the maze you were tasked to solve, please provide:\n* A new maze of the same shape.\n* The general shape formed by its empty spaces (corridors) is recognizable as "{shape}".\n${reply}\n\nRECOGNIZE: ${rec}\n\nGENERATE: ${gen}\n`;
+  const moved = ['0 P G 0 0', ...SQUARE.slice(1)];
+  const fresh = ['G 0 0 0 0', ...SQUARE.slice(1, 4), '0 0 0 0 P'];
+  const files = {
+    // A clean success, its first reply glued to the prompt.
+    'matrix_claude_results/5x5/square/5x5_square_1.npy/0.txt': `${first(SQUARE)}(0, 1)\n\nHere is the current state of the maze after your latest move:\n\n${moved.join('\n')}\n\n${NEXT}\n(0, 2)\n\nSOLVE: SUCCESS\n${closing(`A square:\n${fresh.join('\n')}`, 'SUCCESS', 'SUCCESS')}`,
+    // A diagonal the original accepted on the square.
+    'matrix_claude_results/5x5/square/5x5_square_2.npy/0.txt': `${first(SMALL)}\nI go to (1, 0).\n\nSOLVE: SUCCESS\n${closing('A square.', 'SUCCESS', 'FAIL')}`,
+    // An API failure, counted as a model failure by the original.
+    'matrix_claude_results/5x5/square/5x5_square_3.npy/0.txt': 'Query did not run: experiment_mazes/5x5/square/5x5_square_3.npy\nError: rate limit reached\n\nSOLVE: FAIL\n\nRECOGNIZE: FAIL\n\nGENERATE: FAIL\n',
+    'matrix_claude_results/metadata.txt': 'mazes: 3\n',
+    'humans/p1/p1_5x5_square_1700000000.json': JSON.stringify({
+      participant_id: 'p1', maze_file: '5x5_square_1.npy', maze_type: { size: '5x5', shape: 'square' },
+      moves: ['right'], total_moves: 1, completion_time: 12.5, timestamp: 1700000000, maze_complete: true,
+      failed: false, phase: 'done', recognized_shape: 'square', recognition_correct: true,
+      generation_result: null, generation_method: 'click', generation_coordinates: [],
+    }),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  fs.mkdirSync(path.join(dir, 'experiment_mazes/5x5/square'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'experiment_mazes/5x5/square/5x5_square_1.npy'), npy(SQUARE));
+  await withPage(async (page) => {
+    await page.goto(`${BASE}/results`);
+    await page.waitForSelector('[data-testid="results-import-folder"]');
+    await page.setInputFiles('[data-testid="results-import-folder"]', dir);
+    await page.waitForFunction(() => /audit-runs \(original runs\)/.test(document.querySelector('[data-testid="sources"]')?.textContent ?? ''));
+    await page.waitForSelector('[data-testid="audit"]');
+    // Three scorings side by side, with intervals; the human file beside the model.
+    const rates = await page.locator('[data-testid="table-audit-rates"]').textContent();
+    assert.match(rates, /claude matrix square/);
+    assert.match(rates, /human page square/);
+    assert.match(rates, /\d+\/\d+ \d+% \[\d+–\d+\]/, 'rates with 95% intervals');
+    const chart = page.locator('[data-testid="chart-audit-causes"]');
+    assert.match(await chart.textContent(), /diagonal on four direction shape/);
+    assert.match(await chart.textContent(), /api error counted as failure/);
+    // The analysis itself uses the strict verdicts of the three model trials.
+    assert.match(await page.locator('.report').textContent(), /3 trials from audit-runs/);
+    // A cause opens its trials, with the part of the reply each scorer read marked.
+    const details = page.locator('[data-testid="audit-cause-diagonal_on_four_direction_shape"]');
+    assert.equal(await details.getAttribute('open'), null);
+    await page.locator('[data-testid="table-audit-causes"] a[data-cause="diagonal_on_four_direction_shape"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="audit-cause-diagonal_on_four_direction_shape"]')?.open);
+    const item = details.locator('[data-testid="audit-trial"]');
+    assert.equal(await item.count(), 1);
+    assert.match(await item.textContent(), /5x5_square_2\.npy\/0\.txt/);
+    assert.match(await item.textContent(), /recorded success, strict fail, original success/);
+    assert.equal(await item.locator('mark.read-both').textContent(), '(1, 0)');
+    await page.locator('[data-testid="audit"]').screenshot({ path: `${SHOTS}/results-audit.png` });
+    // The report file holds the audit too.
+    const report = await download(page, page.locator('[data-testid="download-report"]'));
+    assert.match(report.text, /data-testid="table-audit-rates"/);
+    assert.match(report.text, /<mark class="read-both">\(1, 0\)<\/mark>/);
+  });
+});

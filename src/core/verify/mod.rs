@@ -20,8 +20,8 @@ mod moves;
 mod recognition;
 
 pub use generation::verify_generation;
-pub use moves::{check_step, read_move, verify_move, verify_path};
-pub use recognition::{mentions, recognize, verify_recognition, Mention};
+pub use moves::{check_step, read_move, read_move_at, verify_move, verify_path};
+pub use recognition::{mentions, recognize, recognize_at, verify_recognition, Mention};
 
 use super::encoding::{Encoding, ParseError};
 use super::grid::{Grid, Pos};
@@ -425,6 +425,40 @@ impl Verdict {
 /// `Move:`.
 fn plain(reply: &str) -> String {
     reply.replace("**", "").replace("__", "").replace('`', "")
+}
+
+/// Where a byte range of [`plain`]'s text stands in the reply it came from: `[start, end)`
+/// in the reply (the markup removed by `plain` is `**`, `__` and backquotes).
+pub fn span_in_reply(reply: &str, start: usize, end: usize) -> [usize; 2] {
+    let b = reply.as_bytes();
+    // How many bytes of markup `plain` drops at `raw` (0 when it keeps the byte).
+    let removed = |raw: usize| match b.get(raw) {
+        Some(b'`') => 1,
+        Some(&c @ (b'*' | b'_')) if b.get(raw + 1) == Some(&c) => 2,
+        _ => 0,
+    };
+    // Walks the reply as `plain` reads it, counting kept bytes: a range starts after the
+    // markup before it and ends before the markup after it.
+    let (mut raw, mut kept) = (0, 0);
+    let mut out = [reply.len(); 2];
+    loop {
+        if kept == end {
+            out[1] = raw;
+        }
+        while removed(raw) > 0 {
+            raw += removed(raw);
+        }
+        if kept == start {
+            out[0] = raw;
+        }
+        if kept >= end || raw >= b.len() {
+            break;
+        }
+        raw += 1;
+        kept += 1;
+    }
+    out[1] = out[1].max(out[0]);
+    out
 }
 
 /// The byte offset just past the last occurrence (as whole words, any case) of any label.

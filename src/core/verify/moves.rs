@@ -18,8 +18,8 @@
 //! must be a valid move; success when the trace reaches the player.
 
 use super::{
-    end_of_last_label, is_negated, plain, word_spans, words_before, Extracted, Reason, Span,
-    Verdict,
+    end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
+    Reason, Span, Verdict,
 };
 use crate::core::grid::{Maze, Movement, Pos, Tile};
 use crate::core::text::{coordinates, Coord};
@@ -44,23 +44,32 @@ fn first_after(coords: &[Coord], offset: usize) -> Option<Coord> {
 
 /// The cell a reply names as its next move (see the module documentation for the rule).
 pub fn read_move(reply: &str) -> Option<Pos> {
+    read_move_at(reply).map(|(pos, _)| pos)
+}
+
+/// [`read_move`] with where the coordinate it read stands in the reply (`[start, end)`).
+pub fn read_move_at(reply: &str) -> Option<(Pos, [usize; 2])> {
     let text = plain(reply);
-    let all = coordinates(&text);
+    read_move_in(&text).map(|c| (c.pos, span_in_reply(reply, c.start, c.end)))
+}
+
+fn read_move_in(text: &str) -> Option<Coord> {
+    let all = coordinates(text);
     // A cell after "from" is where the player starts, not where it goes.
     let mut coords: Vec<Coord> = all
         .iter()
-        .filter(|c| words_before(&text, c.start, 1) != ["from"])
+        .filter(|c| words_before(text, c.start, 1) != ["from"])
         .copied()
         .collect();
     if coords.is_empty() {
         coords = all.clone();
     }
     // (1) after the last answer label
-    if let Some(c) = end_of_last_label(&text, &MOVE_LABELS).and_then(|o| first_after(&coords, o)) {
-        return Some(c.pos);
+    if let Some(c) = end_of_last_label(text, &MOVE_LABELS).and_then(|o| first_after(&coords, o)) {
+        return Some(c);
     }
     // (2) after the last "move ... to" (not negated; coordinates' numbers are not words)
-    let words: Vec<Span> = word_spans(&text)
+    let words: Vec<Span> = word_spans(text)
         .into_iter()
         .filter(|w| !all.iter().any(|c| c.start <= w.start() && w.end <= c.end))
         .collect();
@@ -71,16 +80,16 @@ pub fn read_move(reply: &str) -> Option<Pos> {
             w.text.eq_ignore_ascii_case("to")
                 && words[i.saturating_sub(3)..*i].iter().any(|v| {
                     MOVE_VERBS.iter().any(|m| v.text.eq_ignore_ascii_case(m))
-                        && !is_negated(&text, v.start())
+                        && !is_negated(text, v.start())
                 })
         })
         .map(|(_, w)| w.end)
         .max();
     if let Some(c) = last_to.and_then(|o| first_after(&coords, o)) {
-        return Some(c.pos);
+        return Some(c);
     }
     // (3) the last coordinate
-    coords.last().map(|c| c.pos)
+    coords.last().copied()
 }
 
 /// Checks one step of the player from its cell in `maze` to `to` under `movement`.

@@ -15,7 +15,8 @@
 //! thinking aloud ("at first I thought the shape is a square, but ...").
 
 use super::{
-    end_of_last_label, is_negated, plain, word_spans, words_before, Extracted, Reason, Verdict,
+    end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
+    Reason, Verdict,
 };
 use crate::core::shape::Shape;
 use crate::core::text::find_words;
@@ -27,6 +28,8 @@ pub struct Mention {
     pub shape: Shape,
     /// Byte offset in the (markup-stripped) reply.
     pub at: usize,
+    /// Its length in bytes there (the name as written).
+    pub len: usize,
     /// Whether the mention is negated ("not a square").
     pub negated: bool,
     /// Whether the mention is an aside: a comparison ("like a square") or a description of
@@ -153,6 +156,7 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
                     Mention {
                         shape,
                         at,
+                        len: syn.len(),
                         negated: is_negated(&text, at),
                         compared: is_compared(&text, at) || describes_grid(&text, at, syn.len()),
                     },
@@ -165,7 +169,16 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
 
 /// The shape a recognition reply answers with (see the module documentation for the rule).
 pub fn recognize(reply: &str) -> Option<Shape> {
+    recognize_at(reply).map(|(shape, _)| shape)
+}
+
+/// [`recognize`] with where the name it read stands in the reply (`[start, end)`).
+pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
     let text = plain(reply);
+    answer_mention(&text, reply).map(|m| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
+}
+
+fn answer_mention(text: &str, reply: &str) -> Option<Mention> {
     let all: Vec<Mention> = mentions(reply).into_iter().filter(|m| !m.negated).collect();
     let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain_mentions.is_empty() {
@@ -174,11 +187,11 @@ pub fn recognize(reply: &str) -> Option<Shape> {
         plain_mentions
     };
     if let Some(m) =
-        end_of_last_label(&text, &ANSWER_LABELS).and_then(|o| ms.iter().find(|m| m.at >= o))
+        end_of_last_label(text, &ANSWER_LABELS).and_then(|o| ms.iter().find(|m| m.at >= o))
     {
-        return Some(m.shape);
+        return Some(*m);
     }
-    ms.last().map(|m| m.shape)
+    ms.last().copied()
 }
 
 /// Verifies a recognition reply against the maze's true shape.
