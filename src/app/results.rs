@@ -15,8 +15,8 @@ use super::experiment::{
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
 use crate::core::audit::{
-    audit_html, is_original_run, maze_file_path, read_maze_file, transcript_maze_file,
-    AuditSummary, Auditor, Scoring, AUDIT_CSS,
+    audit_html, audit_records, is_original_run, maze_file_path, read_maze_file,
+    transcript_maze_file, AuditSummary, Auditor, Scoring, AUDIT_CSS,
 };
 use crate::core::chart::{report_body, report_html};
 use crate::core::export::find_trials_entry;
@@ -82,6 +82,8 @@ struct Dashboard {
     replay: RwSignal<Option<Loaded>>,
     message: RwSignal<Option<(bool, String)>>,
     order: RwSignal<String>,
+    /// Whether Shapemaze's own trials are also scored the original way (audited).
+    audit_own: RwSignal<bool>,
     /// Bumped by every analysis: an older one still reading gives way.
     generation: std::cell::Cell<u32>,
 }
@@ -141,6 +143,7 @@ pub fn ResultsPage() -> impl IntoView {
         replay: RwSignal::new(None),
         message: RwSignal::new(None),
         order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
+        audit_own: RwSignal::new(false),
         generation: std::cell::Cell::new(0),
     });
     {
@@ -249,6 +252,10 @@ pub fn ResultsPage() -> impl IntoView {
                     let dash = dash.clone();
                     spawn_local(async move { analyze_chosen(&dash).await });
                 }
+                Some("audit-own") => {
+                    let dash = dash.clone();
+                    spawn_local(async move { analyze_chosen(&dash).await });
+                }
                 Some("import") => {
                     let dash = dash.clone();
                     spawn_local(async move { import(&dash, el).await });
@@ -265,13 +272,14 @@ pub fn ResultsPage() -> impl IntoView {
             decorate(&el);
         }
     });
-    let (list, body, drill, replay, message, order) = (
+    let (list, body, drill, replay, message, order, audit_own) = (
         dash.list,
         dash.body,
         dash.drill,
         dash.replay,
         dash.message,
         dash.order,
+        dash.audit_own,
     );
     view! {
         <section class="results" on:click=click on:change=change>
@@ -286,6 +294,10 @@ pub fn ResultsPage() -> impl IntoView {
                 <label class="field">
                     <span>"H3 model order (smallest first)"</span>
                     <input data-testid="model-order" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
+                </label>
+                <label class="check" title="Also score the chosen experiments the way the design's original code did, beside today's verifiers, with the cause of every difference">
+                    <input type="checkbox" data-testid="audit-own" data-action="audit-own" prop:checked=move || audit_own.get() on:change=move |ev| audit_own.set(event_target_checked(&ev)) />
+                    " Score the original way too"
                 </label>
                 <button type="button" class="button" data-action="analyze">"Update"</button>
                 <label class="button file">
@@ -345,10 +357,10 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
         }
         "audit-cause" => {
             // Opens the cause's drill-down (the link's own jump then scrolls to it).
-            let cause = el.get_attribute("data-cause").unwrap_or_default();
+            let target = el.get_attribute("data-target").unwrap_or_default();
             if let Some(d) = web_sys::window()
                 .and_then(|w| w.document())
-                .and_then(|d| d.get_element_by_id(&format!("audit-cause-{cause}")))
+                .and_then(|d| d.get_element_by_id(&target))
             {
                 let _ = d.set_attribute("open", "");
                 d.scroll_into_view();
@@ -435,11 +447,14 @@ async fn analyze_chosen(dash: &Shared) {
         .collect();
     let mut records = Vec::new();
     let mut observations = Vec::new();
-    let audits: String = chosen
+    let mut audits: String = chosen
         .iter()
         .filter_map(|s| s.audit.as_deref())
-        .map(audit_html)
+        .enumerate()
+        .map(|(i, a)| audit_html(a, i))
         .collect();
+    let mut sections = chosen.iter().filter(|s| s.audit.is_some()).count();
+    let audit_own = dash.audit_own.get_untracked();
     let db = if chosen.iter().any(|s| s.id.is_some()) {
         Db::open().await.ok()
     } else {
@@ -465,6 +480,14 @@ async fn analyze_chosen(dash: &Shared) {
             },
             _ => s.records.clone(),
         };
+        if audit_own && !rs.is_empty() {
+            let label = format!("{} (original scoring)", s.label);
+            audits.push_str(&audit_html(
+                &audit_records(&rs).summarize(&label, Scoring::All),
+                sections,
+            ));
+            sections += 1;
+        }
         for r in rs {
             observations.push(Observation::from_record(&s.label, &r));
             records.push(Some(r));

@@ -181,7 +181,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         // The report file holds the audit whenever the folder was audited.
         let audit_section = audited
             .as_ref()
-            .map(|a| audit_html(&a.summarize(dir, scoring)))
+            .map(|a| audit_html(&a.summarize(dir, scoring), 0))
             .unwrap_or_default();
         let html = report_html(
             &analysis,

@@ -476,6 +476,24 @@ impl Auditor {
     }
 }
 
+/// Shapemaze's own trials scored three ways, so a new model's strict score stands beside
+/// the score the original code would have given it: each record's transcript at its place
+/// in the export layout, on the maze it was first shown. Records without a transcript
+/// (stopped trials) are left out.
+pub fn audit_records(records: &[super::record::TrialRecord]) -> Audited {
+    let mut auditor = Auditor::new();
+    for r in records {
+        if let Some(text) = r.transcript() {
+            auditor.transcript(
+                super::export::transcript_path(r),
+                &text,
+                r.first_maze().ok(),
+            );
+        }
+    }
+    auditor.finish()
+}
+
 /// The audit's trials and the files it skipped.
 #[derive(Clone, Debug, Default)]
 pub struct Audited {
@@ -721,13 +739,14 @@ pub const DRILL_LIMIT: usize = 50;
 /// and the part of it each scorer read highlighted. Test ids: `audit`, `chart-audit-rates`,
 /// `chart-audit-causes`, `table-audit-rates`, `table-audit-causes`, `audit-cause-{cause}`
 /// (one `details` per cause) holding `audit-trial` items.
-pub fn audit_html(r: &AuditSummary) -> String {
+/// `section` tells apart the element ids of several audits on one page.
+pub fn audit_html(r: &AuditSummary, section: usize) -> String {
     let mut s = String::with_capacity(32 * 1024);
     let _ = write!(
         s,
-        "<section class=\"audit\" data-testid=\"audit\"><h2>Audit: the original scoring beside today's</h2><p>{} trials of {} scored three ways ({} API errors, never counted as model failures): <b>recorded</b> is the verdict lines as the original code wrote them, <b>strict</b> is today's verifiers, <b>original</b> is the original code's checks as docs/ORIGINAL_DATA.md states them. Rates are successes over phases scored, with 95% Wilson intervals in brackets; ~N counts strict replays that left the original conversation (a reply read as another move than the one the original took), which are not scored.</p>",
-        r.transcripts,
+        "<section class=\"audit\" data-testid=\"audit\"><h2>Audit of {}: the original scoring beside today's</h2><p>{} trials scored three ways ({} API errors, never counted as model failures): <b>recorded</b> is the verdict lines as the files have them, <b>strict</b> is today's verifiers, <b>original</b> is the original code's checks as docs/ORIGINAL_DATA.md states them. Rates are successes over phases scored, with 95% Wilson intervals in brackets; ~N counts strict replays that left the original conversation (a reply read as another move than the one the original took), which are not scored.</p>",
         escape(&r.dir),
+        r.transcripts,
         r.api_errors
     );
     let phases: Vec<String> = PHASES.iter().map(|p| p.to_string()).collect();
@@ -804,7 +823,7 @@ pub fn audit_html(r: &AuditSummary) -> String {
     for c in &r.causes {
         let _ = write!(
             s,
-            "<tr><td>{}</td><td>{}</td><td><a href=\"#audit-cause-{n}\" data-action=\"audit-cause\" data-cause=\"{n}\">{}</a></td><td>{}</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td><a href=\"#audit-{section}-{n}\" data-action=\"audit-cause\" data-cause=\"{n}\" data-target=\"audit-{section}-{n}\">{}</a></td><td>{}</td></tr>",
             escape(&c.group),
             c.phase,
             c.cause.name().replace('_', " "),
@@ -821,7 +840,7 @@ pub fn audit_html(r: &AuditSummary) -> String {
         let total: usize = per_phase.iter().sum();
         let _ = write!(
             s,
-            "<details id=\"audit-cause-{n}\" data-testid=\"audit-cause-{n}\"><summary><b>{}</b>: {total} difference{}. {}</summary><ol>",
+            "<details id=\"audit-{section}-{n}\" data-testid=\"audit-cause-{n}\"><summary><b>{}</b>: {total} difference{}. {}</summary><ol>",
             cause.name().replace('_', " "),
             if total == 1 { "" } else { "s" },
             escape(cause.describe()),
@@ -985,6 +1004,58 @@ mod tests {
             "<mark class=\"read-strict\">é</mark>!",
             "a range starting inside a character starts at the character"
         );
+    }
+
+    #[test]
+    fn our_own_records_are_audited_with_the_verdicts_they_were_given() {
+        use crate::core::generate::generate_one;
+        use crate::core::player::{play_ready, Oracle, RandomWalker};
+        use crate::core::record::{Placement, PlayerInfo, PlayerKind, TrialRecord};
+        use crate::core::templates::TemplateLibrary;
+        use crate::core::trial::{Protocol, Trial, TrialSetup};
+        let lib = TemplateLibrary::new(5);
+        let mut records = Vec::new();
+        for (k, shape) in Shape::ALL.into_iter().enumerate() {
+            for encoding in [Encoding::Matrix, Encoding::CoordList] {
+                let maze = generate_one(shape, 2, 9, &lib).expect("a maze");
+                let mut t = Trial::start(TrialSetup {
+                    protocol: Protocol::Combined,
+                    ..TrialSetup::new(shape, encoding, maze)
+                });
+                // The oracle, and a random walker that errs.
+                if k % 2 == 0 {
+                    play_ready(&mut t, &mut Oracle);
+                } else {
+                    play_ready(&mut t, &mut RandomWalker::new(k as u64));
+                }
+                let player = PlayerInfo::builtin(PlayerKind::Oracle);
+                let placement = Placement {
+                    sample: k,
+                    ..Placement::default()
+                };
+                records.push(TrialRecord::of(&t, player, placement, None, None));
+            }
+        }
+        let audited = audit_records(&records);
+        assert_eq!(audited.trials.len(), records.len(), "every record audited");
+        assert!(audited.skipped.is_empty(), "{:?}", audited.skipped);
+        for (t, r) in audited.trials.iter().zip(&records) {
+            let given = r
+                .verdicts
+                .all()
+                .map(|v| v.and_then(|v| Mark::from_outcome(v.outcome)));
+            assert_eq!(
+                t.audit.strict.as_array(),
+                given,
+                "{}: strict re-scoring gives the record's own verdicts",
+                t.file
+            );
+            assert!(
+                t.audit.original.as_array().iter().all(Option::is_some),
+                "{}: the original checks score every phase",
+                t.file
+            );
+        }
     }
 
     #[test]

@@ -134,6 +134,44 @@ function npy(rows) {
   return Buffer.concat([head, header, body]);
 }
 
+/** A ZIP (stored, no compression) of `files`, a map from entry names to bytes or text. */
+function storedZip(files) {
+  const table = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc32 = (b) => {
+    let c = 0xffffffff;
+    for (const x of b) c = table[(c ^ x) & 255] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const locals = [];
+  const centrals = [];
+  let offset = 0;
+  for (const [name, content] of Object.entries(files)) {
+    const data = Buffer.isBuffer(content) ? content : Buffer.from(content);
+    const nameBytes = Buffer.from(name);
+    const crc = crc32(data);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0); local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc, 14); local.writeUInt32LE(data.length, 18); local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(nameBytes.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0); central.writeUInt16LE(20, 4); central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc, 16); central.writeUInt32LE(data.length, 20); central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(nameBytes.length, 28); central.writeUInt32LE(offset, 42);
+    locals.push(local, nameBytes, data);
+    centrals.push(central, nameBytes);
+    offset += 30 + nameBytes.length + data.length;
+  }
+  const dir = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0); end.writeUInt16LE(centrals.length / 2, 8); end.writeUInt16LE(centrals.length / 2, 10);
+  end.writeUInt32LE(dir.length, 12); end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
 test('a folder of the original runs is audited three ways, drilled down to what each scorer read, and reported', async () => {
   const fs = await import('node:fs');
   const os = await import('node:os');
@@ -199,5 +237,53 @@ test('a folder of the original runs is audited three ways, drilled down to what 
     const report = await download(page, page.locator('[data-testid="download-report"]'));
     assert.match(report.text, /data-testid="table-audit-rates"/);
     assert.match(report.text, /<mark class="read-both">\(1, 0\)<\/mark>/);
+    // The same folder zipped is audited the same way, as a second source beside the first.
+    const zipped = { 'audit-runs/experiment_mazes/5x5/square/5x5_square_1.npy': npy(SQUARE) };
+    for (const [rel, text] of Object.entries(files)) zipped[`audit-runs/${rel}`] = text;
+    const zipPath = path.join(root, 'audit-runs.zip');
+    fs.writeFileSync(zipPath, storedZip(zipped));
+    await page.setInputFiles('[data-testid="results-import"]', zipPath);
+    await page.waitForFunction(() => /audit-runs\.zip \(original runs\)/.test(document.querySelector('[data-testid="sources"]')?.textContent ?? ''));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit"]').length === 2);
+    const second = page.locator('[data-testid="audit"]').nth(1);
+    assert.match(await second.locator('h2').textContent(), /audit-runs\.zip/);
+    assert.equal(await second.locator('[data-testid="table-audit-rates"]').textContent(), rates, 'the same rates from the ZIP');
+    // Its causes open its own drill-down.
+    await second.locator('a[data-cause="diagonal_on_four_direction_shape"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit"]')[1]
+      ?.querySelector('[data-testid="audit-cause-diagonal_on_four_direction_shape"]')?.open);
+    assert.equal(await second.locator('[data-testid="audit-cause-diagonal_on_four_direction_shape"] mark.read-both').textContent(), '(1, 0)');
+  });
+});
+
+test('an experiment of ours is also scored the original way, beside today\'s verifiers', async () => {
+  await withPage(async (page) => {
+    const name = `audit own ${rand()}`;
+    await runOracle(page, name, 1);
+    await page.goto(`${BASE}/results`);
+    await page.waitForFunction(() => /trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    // Only this experiment.
+    for (const box of await page.locator('[data-testid="source"]').all()) {
+      const label = await box.evaluate((el) => el.parentElement.textContent);
+      if (label.includes(name) !== (await box.isChecked())) await box.click();
+    }
+    await page.waitForFunction(() => /12 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    assert.equal(await page.locator('[data-testid="audit"]').count(), 0, 'no audit until asked for');
+    await page.check('[data-testid="audit-own"]');
+    await page.waitForSelector('[data-testid="audit"]');
+    const audit = page.locator('[data-testid="audit"]');
+    assert.match(await audit.locator('h2').textContent(), new RegExp(`${name} \\(original scoring\\)`));
+    const cells = await audit.locator('[data-testid="table-audit-rates"] tbody tr').first().locator('td').allTextContents();
+    // Group, trials, API errors, then solve recorded / strict / original: the oracle solves
+    // every maze by today's rules and by the original's.
+    assert.deepEqual(cells.slice(0, 3), ['all', '12', '0']);
+    for (const cell of cells.slice(3, 6)) assert.match(cell, /^12\/12 100% \[\d+–100\]$/);
+    // Its generation passes today's checks; the original families may refuse some corridors.
+    assert.match(cells[10], /^12\/12 100%/);
+    assert.match(cells[11], /^\d+\/12 /);
+    await page.screenshot({ path: `${SHOTS}/results-audit-own.png` });
+    await audit.screenshot({ path: `${SHOTS}/results-audit-own-section.png` });
+    await page.uncheck('[data-testid="audit-own"]');
+    await page.waitForFunction(() => !document.querySelector('[data-testid="audit"]'));
   });
 });

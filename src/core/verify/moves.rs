@@ -44,7 +44,7 @@ fn first_after(coords: &[Coord], offset: usize) -> Option<Coord> {
 
 /// The cell a reply names as its next move (see the module documentation for the rule).
 pub fn read_move(reply: &str) -> Option<Pos> {
-    read_move_at(reply).map(|(pos, _)| pos)
+    read_move_in(&plain(reply)).map(|c| c.pos)
 }
 
 /// [`read_move`] with where the coordinate it read stands in the reply (`[start, end)`).

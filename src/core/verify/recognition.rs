@@ -169,7 +169,7 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
 
 /// The shape a recognition reply answers with (see the module documentation for the rule).
 pub fn recognize(reply: &str) -> Option<Shape> {
-    recognize_at(reply).map(|(shape, _)| shape)
+    answer_mention(&plain(reply), reply).map(|m| m.shape)
 }
 
 /// [`recognize`] with where the name it read stands in the reply (`[start, end)`).
