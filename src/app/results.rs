@@ -383,12 +383,10 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
             }
         }
         "chart-svg" | "table-csv" => {
+            // The chart or table is the one the button was put right after (several
+            // audits on the page share their test ids).
             let target = el.get_attribute("data-target").unwrap_or_default();
-            let Some(node) = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-                d.query_selector(&format!("[data-testid=\"{target}\"]"))
-                    .ok()
-                    .flatten()
-            }) else {
+            let Some(node) = el.previous_element_sibling() else {
                 return;
             };
             let result = if action == "chart-svg" {
@@ -406,8 +404,15 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
         }
         "report" => {
             let analysis = dash.analysis.borrow();
-            let Some(a) = analysis.as_ref() else {
-                return dash.fail("Nothing to report yet: choose or import an experiment.");
+            // An audit alone (human files or vision runs only) reports with an empty analysis.
+            let empty;
+            let a = match analysis.as_ref() {
+                Some(a) => a,
+                None if !dash.audits.borrow().is_empty() => {
+                    empty = analyze(&[], &AnalysisOptions::default());
+                    &empty
+                }
+                None => return dash.fail("Nothing to report yet: choose or import an experiment."),
             };
             let obs = dash.observations.borrow();
             let settings = format!(
@@ -480,12 +485,14 @@ async fn analyze_chosen(dash: &Shared) {
             },
             _ => s.records.clone(),
         };
-        if audit_own && !rs.is_empty() {
+        let own = if audit_own {
+            audit_records(&rs)
+        } else {
+            Default::default()
+        };
+        if !own.is_empty() {
             let label = format!("{} (original scoring)", s.label);
-            audits.push_str(&audit_html(
-                &audit_records(&rs).summarize(&label, Scoring::All),
-                sections,
-            ));
+            audits.push_str(&audit_html(&own.summarize(&label, Scoring::All), sections));
             sections += 1;
         }
         for r in rs {
@@ -512,8 +519,14 @@ async fn analyze_chosen(dash: &Shared) {
         options.model_order = order;
     }
     if observations.is_empty() {
-        dash.body
-            .set("<p class=\"muted\" data-testid=\"results-empty\">No trials chosen.</p>".into());
+        let empty = if audits.is_empty() {
+            "No trials chosen."
+        } else {
+            "No trials to analyse by model, encoding and shape: vision runs and the original page's human files enter the audit below only."
+        };
+        dash.body.set(format!(
+            "<p class=\"muted\" data-testid=\"results-empty\">{empty}</p>{audits}"
+        ));
         *dash.analysis.borrow_mut() = None;
     } else {
         let a = analyze(&observations, &options);
@@ -652,25 +665,50 @@ fn audit_folder(
     jsons: &[(String, String)],
     mazes: &[(String, Vec<u8>)],
 ) -> Option<Source> {
-    // A maze file by its path under the folder (`experiment_mazes/…`).
-    let find = |rel: &str| {
-        mazes
-            .iter()
-            .find(|(n, _)| n == rel || n.ends_with(&format!("/{rel}")))
-            .map(|(_, b)| b.clone())
+    // The maze files by their full names.
+    let by_name: std::collections::HashMap<&str, &[u8]> = mazes
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    // A maze file `rel` (`experiment_mazes/…`) under `root` (a prefix ending in `/`, or
+    // empty); failing that, the one file of that name anywhere in the import, when there is
+    // exactly one.
+    let find = |root: &str, rel: &str| -> Option<Vec<u8>> {
+        if let Some(b) = by_name.get(format!("{root}{rel}").as_str()) {
+            return Some(b.to_vec());
+        }
+        let tail = format!("/{rel}");
+        let mut hits = mazes.iter().filter(|(n, _)| n == rel || n.ends_with(&tail));
+        match (hits.next(), hits.next()) {
+            (Some((_, b)), None) => Some(b.clone()),
+            _ => None,
+        }
     };
     let mut auditor = Auditor::new();
     for (path, text) in texts {
         let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
+        // The run's own root: what stands before its `…_results/` folder.
+        let root = path
+            .match_indices('/')
+            .map(|(i, _)| i)
+            .find(|&i| {
+                path[..i]
+                    .rsplit('/')
+                    .next()
+                    .is_some_and(|d| d.ends_with("_results"))
+            })
+            .and_then(|i| path[..i].rfind('/').map(|j| &path[..=j]))
+            .unwrap_or("");
         let maze = transcript_maze_file(rel)
             .and_then(|name| maze_file_path(name).ok())
-            .and_then(|(_, rel)| read_maze_file(&rel, &find(&rel)?).ok());
+            .and_then(|(_, m)| read_maze_file(&m, &find(root, &m)?).ok());
         auditor.transcript(rel.to_string(), text, maze);
     }
     for (path, text) in jsons {
         let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
+        let root = format!("{folder}/");
         auditor.human(rel.to_string(), text, &mut |m| {
-            find(m).ok_or_else(|| "not in the folder".to_string())
+            find(&root, m).ok_or_else(|| "not in the folder".to_string())
         });
     }
     let audited = auditor.finish();

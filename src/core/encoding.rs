@@ -372,7 +372,6 @@ fn parse_matrix_rows(rows: &[Vec<String>]) -> Result<Grid, ParseError> {
     Grid::from_rows(&tiles).ok_or(ParseError::NoMazeFound)
 }
 
-/// Byte offsets (in `lower`) of the lines that start with `key:` (after markdown).
 /// Where a reply's coordinate list begins: its last `Walls:` line, else its last
 /// `Empty:` line.
 fn coord_list_start(reply: &str) -> Option<usize> {
@@ -387,6 +386,7 @@ fn coord_list_start(reply: &str) -> Option<usize> {
         })
 }
 
+/// Byte offsets (in `lower`) of the lines that start with `key:` (after markdown).
 fn find_key_lines(lower: &str, key: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut offset = 0;

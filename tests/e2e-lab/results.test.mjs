@@ -253,6 +253,21 @@ test('a folder of the original runs is audited three ways, drilled down to what 
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit"]')[1]
       ?.querySelector('[data-testid="audit-cause-diagonal_on_four_direction_shape"]')?.open);
     assert.equal(await second.locator('[data-testid="audit-cause-diagonal_on_four_direction_shape"] mark.read-both').textContent(), '(1, 0)');
+    // Human files alone: nothing to analyse by encoding, and the audit still shows.
+    const humans = path.join(root, 'humans-only');
+    fs.mkdirSync(path.join(humans, 'experiment_mazes/5x5/square'), { recursive: true });
+    fs.mkdirSync(path.join(humans, 'p1'), { recursive: true });
+    fs.writeFileSync(path.join(humans, 'experiment_mazes/5x5/square/5x5_square_1.npy'), npy(SQUARE));
+    fs.writeFileSync(path.join(humans, 'p1/p1_5x5_square_1700000000.json'), files['humans/p1/p1_5x5_square_1700000000.json']);
+    await page.goto(`${BASE}/results`);
+    await page.waitForSelector('[data-testid="sources"]');
+    await page.waitForTimeout(300);
+    for (const box of await page.locator('[data-testid="source"]').all()) if (await box.isChecked()) await box.click();
+    await page.setInputFiles('[data-testid="results-import-folder"]', humans);
+    await page.waitForFunction(() => /enter the audit below only/.test(document.querySelector('[data-testid="results-empty"]')?.textContent ?? ''));
+    assert.match(await page.locator('[data-testid="table-audit-rates"]').textContent(), /human page square/);
+    const humansReport = await download(page, page.locator('[data-testid="download-report"]'));
+    assert.match(humansReport.text, /data-testid="table-audit-rates"/, 'an audit alone is reported');
   });
 });
 

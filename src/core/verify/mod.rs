@@ -428,37 +428,38 @@ fn plain(reply: &str) -> String {
 }
 
 /// Where a byte range of [`plain`]'s text stands in the reply it came from: `[start, end)`
-/// in the reply (the markup removed by `plain` is `**`, `__` and backquotes).
+/// in the reply. `plain` removes `**`, then `__`, then backquotes, one pass each; the
+/// range is carried back through the three passes in turn (a range starts after the
+/// markup before it and ends before the markup after it).
 pub fn span_in_reply(reply: &str, start: usize, end: usize) -> [usize; 2] {
-    let b = reply.as_bytes();
-    // How many bytes of markup `plain` drops at `raw` (0 when it keeps the byte).
-    let removed = |raw: usize| match b.get(raw) {
-        Some(b'`') => 1,
-        Some(&c @ (b'*' | b'_')) if b.get(raw + 1) == Some(&c) => 2,
-        _ => 0,
-    };
-    // Walks the reply as `plain` reads it, counting kept bytes: a range starts after the
-    // markup before it and ends before the markup after it.
-    let (mut raw, mut kept) = (0, 0);
-    let mut out = [reply.len(); 2];
-    loop {
-        if kept == end {
-            out[1] = raw;
-        }
-        while removed(raw) > 0 {
-            raw += removed(raw);
-        }
-        if kept == start {
-            out[0] = raw;
-        }
-        if kept >= end || raw >= b.len() {
-            break;
-        }
-        raw += 1;
-        kept += 1;
+    let once = reply.replace("**", "");
+    let twice = once.replace("__", "");
+    let mut span = [start, end.max(start)];
+    for (from, pattern) in [(twice.as_str(), "`"), (once.as_str(), "__"), (reply, "**")] {
+        span = span_before(from, pattern, span);
     }
-    out[1] = out[1].max(out[0]);
-    out
+    span
+}
+
+/// A range of `from.replace(pattern, "")` carried back into `from`.
+fn span_before(from: &str, pattern: &str, [start, end]: [usize; 2]) -> [usize; 2] {
+    // Each kept byte of `from` in order, with its offset there.
+    let mut kept = Vec::with_capacity(from.len());
+    let mut at = 0;
+    while at < from.len() {
+        if from.as_bytes()[at..].starts_with(pattern.as_bytes()) {
+            at += pattern.len();
+        } else {
+            kept.push(at);
+            at += 1;
+        }
+    }
+    let first = kept.get(start).copied().unwrap_or(from.len());
+    let last = match end.checked_sub(1).filter(|&e| e >= start) {
+        Some(e) => kept.get(e).map_or(from.len(), |&k| k + 1),
+        None => first,
+    };
+    [first, last.max(first)]
 }
 
 /// The byte offset just past the last occurrence (as whole words, any case) of any label.
@@ -588,6 +589,28 @@ mod tests {
         let before = names.len();
         names.dedup();
         assert_eq!(before, names.len());
+    }
+
+    #[test]
+    fn a_range_of_the_plain_text_is_found_again_in_the_reply() {
+        // (reply, the text a range of its plain text covers)
+        let cases = [
+            ("Move: **(1, 2)**", "(1, 2)"),
+            ("Move: `(1, 2)` now", "(1, 2)"),
+            ("_**_(1, 2)", "(1, 2)"),
+            ("é **Answer:** spirale é", "spirale"),
+            ("plain (0, 0)", "(0, 0)"),
+        ];
+        for (reply, wanted) in cases {
+            let text = plain(reply);
+            let at = text.find(wanted).expect("in the plain text");
+            let [s, e] = span_in_reply(reply, at, at + wanted.len());
+            assert_eq!(&reply[s..e], wanted, "{reply}");
+        }
+        // An empty range stays empty, past the end stays at the end.
+        let [s, e] = span_in_reply("**ab**", 1, 1);
+        assert_eq!((s, e), (3, 3));
+        assert_eq!(span_in_reply("ab", 5, 9), [2, 2]);
     }
 }
 
