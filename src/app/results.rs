@@ -545,6 +545,19 @@ async fn import(dash: &Shared, input: web_sys::Element) {
     if files.is_empty() {
         return;
     }
+    // A large folder takes seconds to score: say so before the work holds the page.
+    if files.len() > 1 || files[0].1.len() > 1 << 20 {
+        dash.message.set(Some((
+            false,
+            format!(
+                "Reading and scoring {} ({} file{})…",
+                files[0].0.split('/').next().unwrap_or_default(),
+                files.len(),
+                if files.len() == 1 { "" } else { "s" }
+            ),
+        )));
+        super::study::gloo_sleep(30).await;
+    }
     match read_import(files).await {
         Ok(source) => {
             dash.add_source(source);

@@ -508,7 +508,8 @@ fn Completion(ready: Ready, session: StudySession) -> impl IntoView {
     }
 }
 
-async fn gloo_sleep(ms: u32) {
+/// Waits `ms` milliseconds (letting the page draw).
+pub(crate) async fn gloo_sleep(ms: u32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         if let Some(w) = web_sys::window() {
             let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
