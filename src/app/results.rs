@@ -15,13 +15,14 @@ use super::experiment::{
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
 use crate::core::audit::{
-    audit_html, audit_records, is_original_run, maze_file_path, read_maze_file,
+    audit_drill_html, audit_html, audit_records, is_original_run, maze_file_path, read_maze_file,
     transcript_maze_file, AuditSummary, Auditor, Scoring, AUDIT_CSS,
 };
 use crate::core::chart::{report_body, report_html};
 use crate::core::export::find_trials_entry;
 use crate::core::html::escape;
 use crate::core::lab::{in_group, trials_table, StoredExperiment};
+use crate::core::original::Cause;
 use crate::core::record::TrialRecord;
 use crate::core::rescore::Libraries;
 use crate::core::study::StudyTrialData;
@@ -76,6 +77,8 @@ struct Dashboard {
     analysis: RefCell<Option<Analysis>>,
     /// The audit sections of the chosen folders of the original runs.
     audits: RefCell<String>,
+    /// The audits drawn, by section.
+    audit_summaries: RefCell<Vec<Rc<AuditSummary>>>,
     list: RwSignal<String>,
     body: RwSignal<String>,
     drill: RwSignal<String>,
@@ -137,6 +140,7 @@ pub fn ResultsPage() -> impl IntoView {
         observations: RefCell::new(Vec::new()),
         analysis: RefCell::new(None),
         audits: RefCell::new(String::new()),
+        audit_summaries: RefCell::new(Vec::new()),
         list: RwSignal::new(String::new()),
         body: RwSignal::new(String::new()),
         drill: RwSignal::new(String::new()),
@@ -223,6 +227,10 @@ pub fn ResultsPage() -> impl IntoView {
                 return;
             };
             let action = el.get_attribute("data-action").unwrap_or_default();
+            if action == "audit-cause" {
+                // The page lists the trials itself; the link's jump is for the report file.
+                ev.prevent_default();
+            }
             let index = el
                 .get_attribute("data-index")
                 .or_else(|| el.get_attribute("data-group"))
@@ -356,7 +364,24 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
             scroll_to("drill");
         }
         "audit-cause" => {
-            // Opens the cause's drill-down (the link's own jump then scrolls to it).
+            // Lists every trial of the row's group, phase and cause below the report.
+            let attr = |name: &str| el.get_attribute(name).unwrap_or_default();
+            let summary = attr("data-section")
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| dash.audit_summaries.borrow().get(i).cloned());
+            if let (Some(summary), Some(cause)) = (summary, Cause::from_name(&attr("data-cause"))) {
+                dash.drill.set(audit_drill_html(
+                    &summary,
+                    &attr("data-group"),
+                    &attr("data-phase"),
+                    cause,
+                ));
+                dash.replay.set(None);
+                scroll_to("drill");
+                return;
+            }
+            // Else the cause's section of the report opens.
             let target = el.get_attribute("data-target").unwrap_or_default();
             if let Some(d) = web_sys::window()
                 .and_then(|w| w.document())
@@ -452,13 +477,13 @@ async fn analyze_chosen(dash: &Shared) {
         .collect();
     let mut records = Vec::new();
     let mut observations = Vec::new();
-    let mut audits: String = chosen
+    let mut summaries: Vec<Rc<AuditSummary>> =
+        chosen.iter().filter_map(|s| s.audit.clone()).collect();
+    let mut audits: String = summaries
         .iter()
-        .filter_map(|s| s.audit.as_deref())
         .enumerate()
         .map(|(i, a)| audit_html(a, i))
         .collect();
-    let mut sections = chosen.iter().filter(|s| s.audit.is_some()).count();
     let audit_own = dash.audit_own.get_untracked();
     let db = if chosen.iter().any(|s| s.id.is_some()) {
         Db::open().await.ok()
@@ -492,8 +517,9 @@ async fn analyze_chosen(dash: &Shared) {
         };
         if !own.is_empty() {
             let label = format!("{} (original scoring)", s.label);
-            audits.push_str(&audit_html(&own.summarize(&label, Scoring::All), sections));
-            sections += 1;
+            let summary = Rc::new(own.summarize(&label, Scoring::All));
+            audits.push_str(&audit_html(&summary, summaries.len()));
+            summaries.push(summary);
         }
         for r in rs {
             observations.push(Observation::from_record(&s.label, &r));
@@ -534,6 +560,7 @@ async fn analyze_chosen(dash: &Shared) {
         *dash.analysis.borrow_mut() = Some(a);
     }
     *dash.audits.borrow_mut() = audits;
+    *dash.audit_summaries.borrow_mut() = summaries;
     *dash.records.borrow_mut() = records;
     *dash.observations.borrow_mut() = observations;
     dash.drill.set(String::new());

@@ -823,11 +823,12 @@ pub fn audit_html(r: &AuditSummary, section: usize) -> String {
     for c in &r.causes {
         let _ = write!(
             s,
-            "<tr><td>{}</td><td>{}</td><td><a href=\"#audit-{section}-{n}\" data-action=\"audit-cause\" data-cause=\"{n}\" data-target=\"audit-{section}-{n}\">{}</a></td><td>{}</td></tr>",
-            escape(&c.group),
+            "<tr><td>{g}</td><td>{}</td><td><a href=\"#audit-{section}-{n}\" data-action=\"audit-cause\" data-cause=\"{n}\" data-target=\"audit-{section}-{n}\" data-section=\"{section}\" data-group=\"{g}\" data-phase=\"{p}\">{}</a></td><td>{}</td></tr>",
             c.phase,
             c.cause.name().replace('_', " "),
             c.count,
+            p = c.phase,
+            g = escape(&c.group),
             n = c.cause.name()
         );
     }
@@ -866,6 +867,36 @@ pub fn audit_html(r: &AuditSummary, section: usize) -> String {
         s.push_str("</details>");
     }
     s.push_str("</section>");
+    s
+}
+
+/// Every trial behind one row of the causes table: one group's cause in one phase, each
+/// with the reply and what each scorer read highlighted (the results page's drill-down;
+/// test ids `audit-drill` and `audit-trial`).
+pub fn audit_drill_html(r: &AuditSummary, group: &str, phase: &str, cause: Cause) -> String {
+    let mut s = String::new();
+    let mut items = String::new();
+    let mut n = 0;
+    for t in r.trials.iter().filter(|t| t.group() == group) {
+        for d in t
+            .audit
+            .causes
+            .iter()
+            .filter(|d| d.cause == cause && PHASES[phase_index(d.phase)] == phase)
+        {
+            n += 1;
+            drill_item(&mut items, t, d);
+        }
+    }
+    let _ = write!(
+        s,
+        "<section class=\"audit\" id=\"drill\" data-testid=\"audit-drill\"><h3>{}: {} in {}, {phase} ({n} trial{})</h3><p>{} In each reply, <mark class=\"read-strict\">marked like this</mark> is what today's verifier read, <mark class=\"read-original\">like this</mark> what the original code read, and <mark class=\"read-both\">like this</mark> what both read.</p><ol>{items}</ol></section>",
+        escape(&r.dir),
+        cause.name().replace('_', " "),
+        escape(group),
+        if n == 1 { "" } else { "s" },
+        escape(cause.describe()),
+    );
     s
 }
 
@@ -1056,6 +1087,44 @@ mod tests {
                 t.file
             );
         }
+    }
+
+    #[test]
+    fn a_row_of_the_causes_table_drills_down_to_its_own_trials_only() {
+        let small = "0 P 0 1 1\nG 1 0 1 1\n0 0 0 1 1\n1 1 1 1 1\n1 1 1 1 1";
+        let diagonal = format!(
+            "You are tasked with solving a maze. You can move up, down, left, or right.\nHere is the maze you should solve:\n\n{small}\n\nPlease provide the coordinates of your next move.\nI go to (1, 0).\n\nSOLVE: SUCCESS\nFor the maze you were tasked to solve, please provide:\n* The general shape formed by its empty spaces (corridors) is recognizable as \"{{shape}}\".\nA square.\n\nRECOGNIZE: SUCCESS\n\nGENERATE: FAIL\n"
+        );
+        let mut auditor = Auditor::new();
+        for (model, i) in [("claude", 1), ("claude", 2), ("llama", 1)] {
+            auditor.transcript(
+                format!("matrix_{model}_results/5x5/square/5x5_square_{i}.npy/0.txt"),
+                &diagonal,
+                None,
+            );
+        }
+        let summary = auditor.finish().summarize("runs", Scoring::All);
+        let cause = Cause::DiagonalOnFourDirectionShape;
+        let claude = audit_drill_html(&summary, "claude matrix square", "solve", cause);
+        assert_eq!(
+            claude.matches("data-testid=\"audit-trial\"").count(),
+            2,
+            "{claude}"
+        );
+        assert!(!claude.contains("llama"), "only the row's group");
+        assert!(claude.contains("I go to <mark class=\"read-both\">(1, 0)</mark>."));
+        let other_phase = audit_drill_html(&summary, "claude matrix square", "recognize", cause);
+        assert_eq!(
+            other_phase.matches("data-testid=\"audit-trial\"").count(),
+            0
+        );
+        let html = audit_html(&summary, 3);
+        assert!(
+            html.contains(
+                "data-section=\"3\" data-group=\"llama matrix square\" data-phase=\"solve\""
+            ),
+            "the table's rows say which drill-down they open"
+        );
     }
 
     #[test]

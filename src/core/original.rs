@@ -219,6 +219,11 @@ impl Cause {
         Cause::Other,
     ];
 
+    /// The cause of a snake_case name ([`Cause::name`]).
+    pub fn from_name(name: &str) -> Option<Cause> {
+        Cause::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     /// What it means, in a sentence for people.
     pub fn describe(self) -> &'static str {
         match self {

@@ -223,15 +223,21 @@ test('a folder of the original runs is audited three ways, drilled down to what 
     // The analysis itself uses the strict verdicts of the three model trials.
     assert.match(await page.locator('.report').textContent(), /3 trials from audit-runs/);
     // A cause opens its trials, with the part of the reply each scorer read marked.
-    const details = page.locator('[data-testid="audit-cause-diagonal_on_four_direction_shape"]');
-    assert.equal(await details.getAttribute('open'), null);
     await page.locator('[data-testid="table-audit-causes"] a[data-cause="diagonal_on_four_direction_shape"]').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="audit-cause-diagonal_on_four_direction_shape"]')?.open);
-    const item = details.locator('[data-testid="audit-trial"]');
+    const drill = page.locator('[data-testid="audit-drill"]');
+    await drill.waitFor();
+    assert.match(await drill.locator('h3').textContent(), /diagonal on four direction shape in claude matrix square, solve \(1 trial\)/);
+    const item = drill.locator('[data-testid="audit-trial"]');
     assert.equal(await item.count(), 1);
     assert.match(await item.textContent(), /5x5_square_2\.npy\/0\.txt/);
     assert.match(await item.textContent(), /recorded success, strict fail, original success/);
     assert.equal(await item.locator('mark.read-both').textContent(), '(1, 0)');
+    await drill.screenshot({ path: `${SHOTS}/results-audit-drill.png` });
+    // The same trials sit under the cause's own section, as in the report file.
+    const details = page.locator('[data-testid="audit-cause-diagonal_on_four_direction_shape"]');
+    assert.equal(await details.getAttribute('open'), null);
+    await details.locator('summary').click();
+    assert.equal(await details.locator('[data-testid="audit-trial"] mark.read-both').textContent(), '(1, 0)');
     await page.locator('[data-testid="audit"]').screenshot({ path: `${SHOTS}/results-audit.png` });
     // The report file holds the audit too.
     const report = await download(page, page.locator('[data-testid="download-report"]'));
@@ -248,11 +254,11 @@ test('a folder of the original runs is audited three ways, drilled down to what 
     const second = page.locator('[data-testid="audit"]').nth(1);
     assert.match(await second.locator('h2').textContent(), /audit-runs\.zip/);
     assert.equal(await second.locator('[data-testid="table-audit-rates"]').textContent(), rates, 'the same rates from the ZIP');
-    // Its causes open its own drill-down.
+    // Its causes list its own trials.
     await second.locator('a[data-cause="diagonal_on_four_direction_shape"]').click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="audit"]')[1]
-      ?.querySelector('[data-testid="audit-cause-diagonal_on_four_direction_shape"]')?.open);
-    assert.equal(await second.locator('[data-testid="audit-cause-diagonal_on_four_direction_shape"] mark.read-both').textContent(), '(1, 0)');
+    await page.waitForFunction(() => /audit-runs\.zip/.test(document.querySelector('[data-testid="audit-drill"] h3')?.textContent ?? ''));
+    assert.match(await page.locator('[data-testid="audit-drill"] [data-testid="audit-trial"]').textContent(), /^audit-runs\/matrix_claude_results/);
+    assert.equal(await page.locator('[data-testid="audit-drill"] [data-testid="audit-trial"] mark.read-both').textContent(), '(1, 0)');
     // Human files alone: nothing to analyse by encoding, and the audit still shows.
     const humans = path.join(root, 'humans-only');
     fs.mkdirSync(path.join(humans, 'experiment_mazes/5x5/square'), { recursive: true });
