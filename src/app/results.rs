@@ -75,9 +75,7 @@ struct Dashboard {
     records: RefCell<Vec<Option<TrialRecord>>>,
     observations: RefCell<Vec<Observation>>,
     analysis: RefCell<Option<Analysis>>,
-    /// The audit sections of the chosen folders of the original runs.
-    audits: RefCell<String>,
-    /// The audits drawn, by section.
+    /// The audits drawn (folders of the original runs, and ours when asked), by section.
     audit_summaries: RefCell<Vec<Rc<AuditSummary>>>,
     list: RwSignal<String>,
     body: RwSignal<String>,
@@ -139,7 +137,6 @@ pub fn ResultsPage() -> impl IntoView {
         records: RefCell::new(Vec::new()),
         observations: RefCell::new(Vec::new()),
         analysis: RefCell::new(None),
-        audits: RefCell::new(String::new()),
         audit_summaries: RefCell::new(Vec::new()),
         list: RwSignal::new(String::new()),
         body: RwSignal::new(String::new()),
@@ -433,7 +430,7 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
             let empty;
             let a = match analysis.as_ref() {
                 Some(a) => a,
-                None if !dash.audits.borrow().is_empty() => {
+                None if !dash.audit_summaries.borrow().is_empty() => {
                     empty = analyze(&[], &AnalysisOptions::default());
                     &empty
                 }
@@ -446,7 +443,8 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 a.model_order.join(" < "),
                 env!("CARGO_PKG_VERSION")
             );
-            let html = report_html(a, &dash.audits.borrow(), &settings, &observations_csv(&obs));
+            let audits = audits_html(&dash.audit_summaries.borrow());
+            let html = report_html(a, &audits, &settings, &observations_csv(&obs));
             if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
                 dash.fail(e);
             }
@@ -479,11 +477,6 @@ async fn analyze_chosen(dash: &Shared) {
     let mut observations = Vec::new();
     let mut summaries: Vec<Rc<AuditSummary>> =
         chosen.iter().filter_map(|s| s.audit.clone()).collect();
-    let mut audits: String = summaries
-        .iter()
-        .enumerate()
-        .map(|(i, a)| audit_html(a, i))
-        .collect();
     let audit_own = dash.audit_own.get_untracked();
     let db = if chosen.iter().any(|s| s.id.is_some()) {
         Db::open().await.ok()
@@ -517,9 +510,7 @@ async fn analyze_chosen(dash: &Shared) {
         };
         if !own.is_empty() {
             let label = format!("{} (original scoring)", s.label);
-            let summary = Rc::new(own.summarize(&label, Scoring::All));
-            audits.push_str(&audit_html(&summary, summaries.len()));
-            summaries.push(summary);
+            summaries.push(Rc::new(own.summarize(&label, Scoring::All)));
         }
         for r in rs {
             observations.push(Observation::from_record(&s.label, &r));
@@ -544,6 +535,7 @@ async fn analyze_chosen(dash: &Shared) {
     if order.len() >= 2 {
         options.model_order = order;
     }
+    let audits = audits_html(&summaries);
     if observations.is_empty() {
         let empty = if audits.is_empty() {
             "No trials chosen."
@@ -559,7 +551,6 @@ async fn analyze_chosen(dash: &Shared) {
         dash.body.set(format!("{}{audits}", report_body(&a)));
         *dash.analysis.borrow_mut() = Some(a);
     }
-    *dash.audits.borrow_mut() = audits;
     *dash.audit_summaries.borrow_mut() = summaries;
     *dash.records.borrow_mut() = records;
     *dash.observations.borrow_mut() = observations;
@@ -646,9 +637,9 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
             ));
         }
     };
-    for (name, bytes) in &files {
+    for (name, bytes) in files {
         if bytes.starts_with(b"PK") {
-            let entries = read_zip(bytes).map_err(|e| format!("{name}: {e}"))?;
+            let entries = read_zip(&bytes).map_err(|e| format!("{name}: {e}"))?;
             for e in entries.iter().filter(|e| {
                 e.name.ends_with(".txt") || e.name.ends_with(".npy") || e.name.ends_with(".json")
             }) {
@@ -658,7 +649,7 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
                 keep(&e.name, data);
             }
         } else {
-            keep(name, bytes.clone());
+            keep(&name, bytes);
         }
     }
     // The design's original runs (or the original page's human files) are audited three
@@ -696,6 +687,15 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
     })
 }
 
+/// The audit sections of `summaries`, each with its own element ids.
+fn audits_html(summaries: &[Rc<AuditSummary>]) -> String {
+    summaries
+        .iter()
+        .enumerate()
+        .map(|(i, a)| audit_html(a, i))
+        .collect()
+}
+
 /// The audit of a folder of the design's original runs: every transcript and human file
 /// scored three ways, the mazes read from the folder's `experiment_mazes/` where it has
 /// them; `None` when nothing in it could be audited.
@@ -728,17 +728,9 @@ fn audit_folder(
     for (path, text) in texts {
         let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
         // The run's own root: what stands before its `…_results/` folder.
-        let root = path
-            .match_indices('/')
-            .map(|(i, _)| i)
-            .find(|&i| {
-                path[..i]
-                    .rsplit('/')
-                    .next()
-                    .is_some_and(|d| d.ends_with("_results"))
-            })
-            .and_then(|i| path[..i].rfind('/').map(|j| &path[..=j]))
-            .unwrap_or("");
+        let root = path.find("_results/").map_or("", |at| {
+            path[..at].rfind('/').map_or("", |slash| &path[..=slash])
+        });
         let maze = transcript_maze_file(rel)
             .and_then(|name| maze_file_path(name).ok())
             .and_then(|(_, m)| read_maze_file(&m, &find(root, &m)?).ok());

@@ -177,11 +177,13 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         Scoring::Original => "original (the original code's checks)",
         Scoring::Recorded => "recorded (the verdict lines as written)",
     };
+    // The audit's tables, once, for the report file and (with `--scoring all`) the output.
+    let summary = audited.map(|a| a.summarize(dir, scoring));
     if let Some(file) = args.get("html") {
         // The report file holds the audit whenever the folder was audited.
-        let audit_section = audited
+        let audit_section = summary
             .as_ref()
-            .map(|a| audit_html(&a.summarize(dir, scoring), 0))
+            .map(|s| audit_html(s, 0))
             .unwrap_or_default();
         let html = report_html(
             &analysis,
@@ -195,12 +197,12 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         write_file(Path::new(file), html.as_bytes())?;
         io.note(&format!("wrote the HTML report to {file}"))?;
     }
-    let audit_of = |a: Option<audit::Audited>| a.filter(|_| scoring == Scoring::All);
+    let summary = summary.filter(|_| scoring == Scoring::All);
     match format {
         "json" => io.json_line(&Report {
             dir,
             scoring: scoring.name(),
-            audit: audit_of(audited).map(|a| a.summarize(dir, scoring)),
+            audit: summary,
             sources: &sources,
             analysis: &analysis,
         }),
@@ -215,8 +217,8 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         _ => {
             let mut text = String::new();
-            if let Some(a) = audit_of(audited) {
-                text.push_str(&render_audit_text(&a.summarize(dir, scoring), scoring));
+            if let Some(s) = &summary {
+                text.push_str(&render_audit_text(s, scoring));
                 text.push('\n');
             }
             let _ = writeln!(text, "Verdicts: {scored_by}.");

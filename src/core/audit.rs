@@ -509,8 +509,9 @@ impl Audited {
         self.trials.is_empty()
     }
 
-    /// The tables: per group and scorer, and the causes of the differences.
-    pub fn summarize(&self, dir: &str, scoring: Scoring) -> AuditSummary {
+    /// The tables: per group and scorer, and the causes of the differences (the trials
+    /// move into them).
+    pub fn summarize(self, dir: &str, scoring: Scoring) -> AuditSummary {
         let mut groups: BTreeMap<String, AuditGroup> = BTreeMap::new();
         let mut causes: BTreeMap<(String, usize, Cause), usize> = BTreeMap::new();
         let mut all = AuditGroup {
@@ -551,8 +552,8 @@ impl Audited {
                 })
                 .collect(),
             skipped: self.skipped.len(),
-            skipped_files: self.skipped.clone(),
-            trials: self.trials.clone(),
+            skipped_files: self.skipped,
+            trials: self.trials,
         }
     }
 
