@@ -7,23 +7,23 @@ SHELL := /bin/bash
 export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= /usr/bin/chromedriver
 E2E_PORT ?= 8091
+# The path the release build is served under: `/` at a host's root, or a sub-path such as
+# `/shapemaze/` for a project site (README, "Deploy").
+PUBLIC_URL ?= /
 
 # The steps of `test` depend on each other's order (setup first, e2e after the build).
 .NOTPARALLEL:
 
-.PHONY: serve serve-lab test setup setup-build fmt lint test-native test-browser build-release \
-        build-lab e2e size bench check
+.PHONY: serve test setup setup-build fmt lint test-native test-browser build-release \
+        build-subpath e2e size bench check
 
-## serve: install what is missing, then serve the app on http://127.0.0.1:8080
+## serve: install what is missing, then serve the whole app on http://127.0.0.1:8080 (a debug
+## build in dist-serve/, never over the release build in dist/ that the tests use)
 serve: setup-build
-	trunk serve --address 127.0.0.1 --port 8080
-
-## serve-lab: the lab build (every page, /experiment included) on http://127.0.0.1:8081
-serve-lab: setup-build
-	trunk serve --features lab --dist dist-lab --address 127.0.0.1 --port 8081
+	trunk serve --dist dist-serve --address 127.0.0.1 --port 8080
 
 ## test: install what is missing, then run everything CI runs, stopping at the first failure
-test: setup fmt lint test-native test-browser build-release build-lab e2e size
+test: setup fmt lint test-native test-browser build-release build-subpath e2e size
 	@echo "make test: all checks passed"
 
 setup:
@@ -38,7 +38,6 @@ fmt:
 lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
-	cargo clippy --target wasm32-unknown-unknown --features lab --bin shapemaze-web -- -D warnings
 
 test-native:
 	cargo test
@@ -46,17 +45,19 @@ test-native:
 test-browser:
 	cargo test --target wasm32-unknown-unknown --test browser
 
+## build-release: the release build in dist/, for PUBLIC_URL (default /)
 build-release:
-	trunk build --release --offline
+	trunk build --release --offline --public-url "$(PUBLIC_URL)"
 
-## build-lab: the lab build in dist-lab/ (the pages beyond the 250 KB budget; docs/size.md)
-build-lab:
-	trunk build --release --offline --features lab --dist dist-lab
+## build-subpath: the release build for /shapemaze/ in target/dist-subpath/ (the e2e test of
+## a static host that serves the site under a sub-path)
+build-subpath:
+	trunk build --release --offline --public-url /shapemaze/ --dist target/dist-subpath
 
 e2e:
 	scripts/e2e.sh $(E2E_PORT)
 
-## size: the release build's wasm + js + css, gzipped (budget: 250 KB for the whole app)
+## size: the release build's wasm + js + css, gzipped (gate: 600 KB for the whole app)
 size:
 	scripts/size.sh
 

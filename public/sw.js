@@ -3,12 +3,14 @@
 // files (Trunk.toml's post-build hook), so a new deploy installs a new cache and drops the
 // old one.
 const BUILD = '__SHAPEMAZE_BUILD__';
-const CACHE = `shapemaze-${BUILD}`;
+// The site's public URL (`/`, or a sub-path such as /shapemaze/): the worker's scope.
+const BASE = new URL(self.registration.scope).pathname;
+const CACHE = `shapemaze-${BASE}-${BUILD}`;
 
 self.addEventListener('install', (event) => {
   // Cache the app shell now; hashed assets are cached as the page loads them.
   event.waitUntil(
-    caches.open(CACHE).then((c) => c.addAll(['/', '/index.html', '/trials/index.json'])).then(() => self.skipWaiting()),
+    caches.open(CACHE).then((c) => c.addAll([BASE, `${BASE}index.html`, `${BASE}trials/index.json`])).then(() => self.skipWaiting()),
   );
 });
 
@@ -16,7 +18,7 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('shapemaze-') && k !== CACHE).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(`shapemaze-${BASE}-`) && k !== CACHE).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
@@ -25,7 +27,8 @@ self.addEventListener('fetch', (event) => {
   const req = event.request;
   const url = new URL(req.url);
   // Only this site's GETs; model endpoints, uploads and proxies always go to the network.
-  if (req.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/proxy/') || url.pathname.startsWith('/api/')) {
+  const server = (p) => url.pathname.startsWith(`/${p}/`) || url.pathname.startsWith(`${BASE}${p}/`);
+  if (req.method !== 'GET' || url.origin !== self.location.origin || server('proxy') || server('api')) {
     return;
   }
   if (req.mode === 'navigate') {
@@ -33,11 +36,14 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(
       fetch(req)
         .then((res) => {
-          const copy = res.clone();
-          caches.open(CACHE).then((c) => c.put('/index.html', copy));
+          // A static host answers a deep link with its 404.html, which is the app too.
+          if (res.ok || res.status === 404) {
+            const copy = res.clone();
+            caches.open(CACHE).then((c) => c.put(`${BASE}index.html`, copy));
+          }
           return res;
         })
-        .catch(() => caches.match('/index.html')),
+        .catch(() => caches.match(`${BASE}index.html`)),
     );
     return;
   }

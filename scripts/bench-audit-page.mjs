@@ -1,7 +1,7 @@
 // The results page's audit of a large folder of the original runs, in headless Chromium
-// against the lab build (a measurement, not a budget: issue 11's budget is native).
+// against the release build (a measurement, not a budget: issue 11's budget is native).
 // Write the folder with `cargo run --profile bench-native --example bench_audit 15000 --keep`
-// (it prints where), serve dist-lab/ (`node scripts/serve-dist.mjs PORT dist-lab`), then:
+// (it prints where), serve dist/ (`node scripts/serve-dist.mjs PORT dist`), then:
 //   BASE_URL=http://127.0.0.1:PORT node scripts/bench-audit-page.mjs FOLDER
 // Prints the time to read the chosen folder's files into the page, and to audit and draw.
 import { withPage, BASE } from '../tests/e2e/helpers.mjs';

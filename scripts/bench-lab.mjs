@@ -1,11 +1,12 @@
-// Browser budgets of the lab pages (issues 7 and 8), measured in headless Chromium against
-// the lab build (dist-lab/) and the scripted endpoint (never asserted in tests):
+// Browser budgets of the experiment and results pages (issues 7 and 8), measured in headless
+// Chromium against the release build (dist/) and the scripted endpoint (never asserted in
+// tests):
 //   - the standard 360-trial design with the oracle, every record stored: < 2 s
 //   - the scripted endpoint at 100 ms per call, concurrency 8: within 10% of the ideal
 //     wall time (calls x 100 ms / 8)
 //   - 3 players x 360 trials stored: the results page reads and draws them in < 200 ms
-// Usage: node scripts/bench-lab.mjs LAB_URL MOCK_URL [ROUNDS]
-// (scripts/bench.sh starts both servers and runs it when dist-lab/ is built.)
+// Usage: node scripts/bench-lab.mjs APP_URL MOCK_URL [ROUNDS]
+// (scripts/bench.sh starts both servers and runs it when dist/ is built.)
 import { launch } from '../tests/e2e/helpers.mjs';
 
 const [base, mock, rounds = '3'] = process.argv.slice(2);

@@ -5,9 +5,10 @@
 #   client: the endpoint client's own work per call ................ < 5 ms
 #   report: the analysis of 1,080 trials ........................... < 1 s
 #   browser: an oracle trial on /model, click to rendered verdicts .. < 50 ms
-#   lab: 360 oracle trials stored < 2 s; endpoint runs near the ideal wall time;
+#   pages: 360 oracle trials stored < 2 s; endpoint runs near the ideal wall time;
 #        the results page over 3 x 360 trials < 200 ms (scripts/bench-lab.mjs)
-#   web:  release build wasm + js + css gzipped ..................... <= 250 KB
+#   web:  release build wasm + js + css gzipped, every page ......... <= 600 KB
+#   load: a cold first load of /study at Fast 4G (scripts/bench-load.mjs), reported
 # Usage: scripts/bench.sh   (run `make build-release` first for the size and browser figures)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,15 +31,8 @@ if ls dist/*.wasm >/dev/null 2>&1; then
   trap 'kill $server $mock 2>/dev/null || true' EXIT
   sleep 1
   node scripts/bench-browser.mjs "http://127.0.0.1:$port" "http://127.0.0.1:$((port + 1))" 10
-  if [ -f dist-lab/index.html ]; then
-    node scripts/serve-dist.mjs $((port + 2)) dist-lab > target/bench-lab-server.log 2>&1 &
-    lab=$!
-    trap 'kill $server $mock $lab 2>/dev/null || true' EXIT
-    sleep 1
-    node scripts/bench-lab.mjs "http://127.0.0.1:$((port + 2))" "http://127.0.0.1:$((port + 1))" 3
-  else
-    echo "lab pages: no dist-lab/ (run make build-lab)"
-  fi
+  node scripts/bench-lab.mjs "http://127.0.0.1:$port" "http://127.0.0.1:$((port + 1))" 3
+  node scripts/bench-load.mjs 5
 else
   echo "size and browser: no dist/ (run make build-release)"
 fi

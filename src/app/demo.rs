@@ -92,36 +92,44 @@ pub fn DemoPage() -> impl IntoView {
             }
         }
     });
-    // Open what the address names.
+    // The bundled trial on show (the list's choice follows it).
+    let current = RwSignal::new(String::new());
+    let open_bundled = move |name: String| {
+        let ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if !ok {
+            error.set(Some(format!(
+                "'{name}' is not a bundled trial's name (letters, digits, - and _ only)."
+            )));
+            return;
+        }
+        current.set(name.clone());
+        spawn_local(async move {
+            let result = get_text(&format!("/trials/{name}.json"))
+                .await
+                .and_then(|t| TrialRecord::from_json(&t).map_err(|e| e.to_string()))
+                .and_then(|r| load(r, format!("bundled trial {name}")));
+            match result {
+                Ok(l) => {
+                    error.set(None);
+                    loaded.set(Some(l));
+                }
+                Err(e) => error.set(Some(format!(
+                    "The trial '{name}' could not be opened: {e}."
+                ))),
+            }
+        });
+    };
+    // Open what the address names; an address that names nothing opens the first bundled
+    // trial, so a presenter's first view is a trial ready to play.
     Effect::new(move |_| {
         let q = loc.query.get();
         if let Some(name) = Location::param(&q, "trial") {
-            let ok = !name.is_empty()
-                && name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-            if !ok {
-                error.set(Some(format!(
-                    "'{name}' is not a bundled trial's name (letters, digits, - and _ only)."
-                )));
-                return;
-            }
-            spawn_local(async move {
-                let result = get_text(&format!("/trials/{name}.json"))
-                    .await
-                    .and_then(|t| TrialRecord::from_json(&t).map_err(|e| e.to_string()))
-                    .and_then(|r| load(r, format!("bundled trial {name}")));
-                match result {
-                    Ok(l) => {
-                        error.set(None);
-                        loaded.set(Some(l));
-                    }
-                    Err(e) => error.set(Some(format!(
-                        "The trial '{name}' could not be opened: {e}."
-                    ))),
-                }
-            });
+            open_bundled(name);
         } else if Location::param(&q, "shape").is_some() {
+            current.set(String::new());
             let (s, warnings) = PlaySettings::from_query(|k| Location::param(&q, k));
             match oracle_record(s).and_then(|r| load(r, "the oracle on this maze".into())) {
                 Ok(l) => {
@@ -129,6 +137,10 @@ pub fn DemoPage() -> impl IntoView {
                     loaded.set(Some(l));
                 }
                 Err(e) => error.set(Some(format!("This maze cannot be shown: {e}."))),
+            }
+        } else if let Some(first) = bundled.with(|b| b.first().map(|b| b.name.clone())) {
+            if loaded.get_untracked().is_none() {
+                open_bundled(first);
             }
         }
     });
@@ -142,6 +154,7 @@ pub fn DemoPage() -> impl IntoView {
             });
             match result {
                 Ok(l) => {
+                    current.set(String::new());
                     error.set(None);
                     loaded.set(Some(l));
                 }
@@ -159,13 +172,17 @@ pub fn DemoPage() -> impl IntoView {
                     <span>"Bundled trial"</span>
                     <select
                         data-testid="demo-trial"
+                        prop:value=move || current.get()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
                             if !v.is_empty() { loc.navigate(&format!("/demo?trial={v}")); }
                         }
                     >
                         <option value="">"Choose…"</option>
-                        {move || bundled.get().into_iter().map(|b| view! { <option value=b.name.clone()>{b.label}</option> }).collect_view()}
+                        {move || bundled.get().into_iter().map(|b| {
+                            let name = b.name.clone();
+                            view! { <option value=b.name prop:selected=move || current.get() == name>{b.label}</option> }
+                        }).collect_view()}
                     </select>
                 </label>
                 <label class="field">

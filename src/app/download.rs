@@ -13,7 +13,6 @@ pub fn download_file(filename: &str, text: &str, mime: &str) -> Result<(), Strin
     download_part(filename, &JsValue::from_str(text), mime)
 }
 
-#[cfg(feature = "lab")]
 /// Offers `bytes` to the person as a download named `filename` of type `mime`.
 pub fn download_bytes(filename: &str, bytes: &[u8], mime: &str) -> Result<(), String> {
     download_part(filename, &js_sys::Uint8Array::from(bytes), mime)

@@ -3,8 +3,10 @@
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-/// The text at `url` (same site), or a message saying why it could not be read.
+/// The text at `url` (same site; a path such as `/trials/index.json` is the site's own file,
+/// under the base the site is served from), or a message saying why it could not be read.
 pub async fn get_text(url: &str) -> Result<String, String> {
+    let url = &crate::app::route::href(url);
     let window = web_sys::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url))
         .await
@@ -50,7 +52,6 @@ pub async fn picked_text(input: &web_sys::HtmlInputElement) -> Result<(String, S
 }
 
 /// POSTs `body` (JSON) to `url`; the response's status, or why no response came.
-#[cfg(feature = "lab")]
 pub async fn post_json(url: &str, body: &str) -> Result<u16, String> {
     let window = web_sys::window().ok_or("no window")?;
     let init = web_sys::RequestInit::new();

@@ -5,33 +5,25 @@
 mod board;
 mod demo;
 mod download;
-#[cfg(feature = "lab")]
 mod experiment;
 mod fetch;
 mod model;
 mod play;
-#[cfg(feature = "lab")]
 mod results;
 mod route;
 mod storage;
-#[cfg(feature = "lab")]
 mod study;
 mod transport;
 
 pub use board::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 pub use demo::DemoPage;
-#[cfg(feature = "lab")]
-pub use download::download_bytes;
-pub use download::{download_file, download_text};
-#[cfg(feature = "lab")]
+pub use download::{download_bytes, download_file, download_text};
 pub use experiment::ExperimentPage;
 pub use model::ModelPage;
 pub use play::PlayPage;
-#[cfg(feature = "lab")]
 pub use results::ResultsPage;
 pub use route::{use_location, Link, Location};
 pub use storage::{Db, StorageError};
-#[cfg(feature = "lab")]
 pub use study::{StudyManagePage, StudyPage};
 pub use transport::BrowserTransport;
 
@@ -49,26 +41,24 @@ pub fn App() -> impl IntoView {
                     <span class="brand-mark" aria-hidden="true"></span>
                     "Shapemaze"
                 </Link>
-                <nav class="nav">
+                <nav class="nav" data-testid="nav">
                     <Link href="/play">"Play"</Link>
                     <Link href="/demo">"Demo"</Link>
                     <Link href="/model">"Model"</Link>
-                    {lab_links()}
+                    <Link href="/experiment">"Experiments"</Link>
+                    <Link href="/results">"Results"</Link>
+                    <Link href="/study/manage">"Studies"</Link>
                 </nav>
             </header>
             <main class="page">
                 {move || match page.get().trim_end_matches('/') {
-                    "" | "/index.html" => view! { <Home /> }.into_any(),
+                    "" | "/index.html" | "/404.html" => view! { <Home /> }.into_any(),
                     "/play" => view! { <PlayPage /> }.into_any(),
                     "/model" => view! { <ModelPage /> }.into_any(),
                     "/demo" => view! { <DemoPage /> }.into_any(),
-                    #[cfg(feature = "lab")]
                     "/experiment" => view! { <ExperimentPage /> }.into_any(),
-                    #[cfg(feature = "lab")]
                     "/results" => view! { <ResultsPage /> }.into_any(),
-                    #[cfg(feature = "lab")]
                     "/study" => view! { <StudyPage /> }.into_any(),
-                    #[cfg(feature = "lab")]
                     "/study/manage" => view! { <StudyManagePage /> }.into_any(),
                     _ => view! { <NotFound /> }.into_any(),
                 }}
@@ -80,19 +70,7 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The lab build's pages in the navigation (none in the default build).
-fn lab_links() -> impl IntoView {
-    #[cfg(feature = "lab")]
-    return view! {
-        <Link href="/experiment">"Experiments"</Link>
-        <Link href="/results">"Results"</Link>
-        <Link href="/study/manage">"Studies"</Link>
-    };
-    #[cfg(not(feature = "lab"))]
-    ()
-}
-
-/// The landing page.
+/// The landing page: what a trial is, then one door for each kind of visitor.
 #[component]
 fn Home() -> impl IntoView {
     view! {
@@ -117,6 +95,27 @@ fn Home() -> impl IntoView {
                 </li>
             </ol>
             <Link href="/play" class="button primary big">"Play a trial"</Link>
+            <div class="doors" data-testid="home-doors">
+                <section class="door door-wide" data-testid="door-researcher">
+                    <h2>"Researchers"</h2>
+                    <ul>
+                        <li>"Watch a language model play one trial over any OpenAI-compatible endpoint: "<Link href="/model">"try a model"</Link>"."</li>
+                        <li>"Run models x encodings x shapes x mazes as a batch that pauses, resumes and exports: "<Link href="/experiment">"run an experiment"</Link>"."</li>
+                        <li>"Read rates with intervals, the shape confusion matrix and the four hypotheses, and compare experiments: "<Link href="/results">"read results"</Link>"."</li>
+                        <li>"Re-score recorded runs (the design's original folders too) the strict and the original way, cause by cause: "<Link href="/results">"audit recorded runs"</Link>"."</li>
+                        <li>"Collect a human baseline with a shareable study link: "<Link href="/study/manage">"set up a study"</Link>"."</li>
+                    </ul>
+                </section>
+                <section class="door" data-testid="door-participant">
+                    <h2>"Participants"</h2>
+                    <p>"Solve, recognize and draw mazes yourself, scored exactly as the models are: "<Link href="/play">"play"</Link>"."</p>
+                    <p class="muted">"Taking part in a study? Open the link the researcher sent you; it starts the study on its own page."</p>
+                </section>
+                <section class="door" data-testid="door-presenter">
+                    <h2>"Presenters"</h2>
+                    <p>"Replay bundled trials full screen, step by step with the keyboard, for a talk: "<Link href="/demo">"open the demo"</Link>"."</p>
+                </section>
+            </div>
         </section>
     }
 }
@@ -127,8 +126,8 @@ fn NotFound() -> impl IntoView {
     view! {
         <section class="hero">
             <h1>"No page here"</h1>
-            <p class="lead">"This address matches no Shapemaze page. Check the link, or start from the play page."</p>
-            <Link href="/play" class="button primary">"Go to the play page"</Link>
+            <p class="lead">"This address matches no Shapemaze page. Check the link, or start from the home page."</p>
+            <Link href="/" class="button primary">"Go to the home page"</Link>
         </section>
     }
 }

@@ -1,9 +1,41 @@
 //! A small client-side router: the current path and query as signals, links that change
 //! them through the History API, and the back button. (leptos_router does much more than
-//! these four pages need and costs a third of the size budget.)
+//! these pages need and costs a third of the size budget.) The site may be served under a
+//! sub-path (`PUBLIC_URL=/shapemaze/ make build-release`): the app's paths (`/play`) are
+//! mapped to and from the browser's (`/shapemaze/play`) here and nowhere else
+//! ([`crate::core::site`]).
 
+use crate::core::site;
 use leptos::prelude::*;
+use std::sync::OnceLock;
 use wasm_bindgen::JsValue;
+
+/// The path the site was built for (`/`, or `/shapemaze/`): the `href` of the page's
+/// `<base data-trunk-public-url>`, which trunk fills with the build's public URL.
+pub fn base() -> &'static str {
+    static BASE: OnceLock<String> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let from_page = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("base[href]").ok().flatten())
+            .and_then(|b| b.get_attribute("href"))
+            .unwrap_or_default();
+        site::normalize_base(&from_page)
+    })
+}
+
+/// The browser's path for the app's `path` (`/play?shape=Z`), under the site's base.
+pub fn href(path: &str) -> String {
+    site::href(base(), path)
+}
+
+/// The full address of the app's `path` on this site, for links people share.
+pub fn absolute_url(path: &str) -> String {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    format!("{origin}{}", href(path))
+}
 
 /// The address the app shows, as signals.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +56,10 @@ fn read_window() -> (String, String) {
         .and_then(|l| l.pathname().ok())
         .unwrap_or_else(|| "/".into());
     let search = loc.and_then(|l| l.search().ok()).unwrap_or_default();
-    (path, search.trim_start_matches('?').to_string())
+    (
+        site::app_path(base(), &path),
+        search.trim_start_matches('?').to_string(),
+    )
 }
 
 impl Location {
@@ -70,13 +105,14 @@ impl Location {
         }
     }
 
-    /// Goes to `url` (a path with an optional query), adding a history entry, after asking
-    /// when something would be lost (see [`Location::may_leave`]).
+    /// Goes to `url` (the app's path with an optional query), adding a history entry, after
+    /// asking when something would be lost (see [`Location::may_leave`]).
     pub fn navigate(self, url: &str) {
         if !self.may_leave() {
             return;
         }
         self.unsaved.set(None);
+        let url = &href(url);
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             if history
                 .push_state_with_url(&JsValue::NULL, "", Some(url))
@@ -126,7 +162,7 @@ pub fn Link(
     let loc = use_location();
     view! {
         <a
-            href=href
+            href=self::href(href)
             class=class
             aria-current=move || (loc.path.get() == href).then_some("page")
             on:click=move |ev: web_sys::MouseEvent| {

@@ -23,7 +23,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;
 
-/// The study pages' own styles (lab build only).
+/// The study pages' own styles (kept with the pages that use them).
 const STUDY_CSS: &str = ".study-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;margin-bottom:.5rem}.study-head h1{margin:.2rem 0}.manage [data-testid=study-link]{word-break:break-all}.manage textarea{min-height:16rem}.code{font-size:1.4rem;letter-spacing:.05em}";
 
 thread_local! {
@@ -523,9 +523,6 @@ pub(crate) async fn gloo_sleep(ms: u32) {
 pub fn StudyManagePage() -> impl IntoView {
     let text = RwSignal::new(EXAMPLE.to_string());
     let parsed = Memo::new(move |_| Study::from_json(&text.get()).map_err(|e| e.to_string()));
-    let origin = web_sys::window()
-        .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
     let status = RwSignal::new(String::new());
     let export = move |csv: bool| {
         spawn_local(async move {
@@ -606,7 +603,7 @@ pub fn StudyManagePage() -> impl IntoView {
             </label>
             {move || match parsed.get() {
                 Ok(s) => {
-                    let link = format!("{origin}/study?config={}", s.to_config_param());
+                    let link = crate::app::route::absolute_url(&format!("/study?config={}", s.to_config_param()));
                     view! {
                         <p class="notice" data-testid="study-link-box">"Link for participants (Prolific adds its parameters): "
                             <a data-testid="study-link" href=link.clone()>{link.clone()}</a></p>

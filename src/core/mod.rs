@@ -28,6 +28,7 @@ pub mod rescore;
 pub mod scheduler;
 pub mod settings;
 pub mod shape;
+pub mod site;
 pub mod stats;
 pub mod study;
 pub mod tally;

@@ -1,7 +1,7 @@
 // End-to-end tests of /demo (the presenter view) and of the app working offline.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, launch, readMaze, find } from './helpers.mjs';
+import { BASE, SHOTS, launch, readMaze, find, demoOffline } from './helpers.mjs';
 
 async function position(page) {
   return page.$eval('[data-testid="replay-position"]', (el) => ({
@@ -50,6 +50,23 @@ test('a bundled trial replays step by step, back, and by the keyboard', async ()
   }
 });
 
+test('the demo opens on the first bundled trial, ready to play', async () => {
+  const { browser, page, errors } = await launch();
+  try {
+    await page.goto(`${BASE}/demo`);
+    await page.waitForSelector('[data-testid="replay-position"]');
+    const first = await page.$eval('[data-testid="demo-trial"] option[value]:not([value=""])', (o) => o.value);
+    assert.equal(await page.$eval('[data-testid="demo-trial"]', (s) => s.value), first, 'the list shows the trial on screen');
+    assert.equal((await position(page)).step, 0);
+    await page.keyboard.press('ArrowRight');
+    assert.equal((await position(page)).step, 1, 'the arrow keys step at once');
+    await page.screenshot({ path: `${SHOTS}/demo-first.png` });
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('a bad trial name gets a message, and any maze can be shown as the oracle plays it', async () => {
   const { browser, page, errors } = await launch();
   try {
@@ -70,20 +87,7 @@ test('a bad trial name gets a message, and any maze can be shown as the oracle p
 test('after a first visit the app and a bundled trial load offline', async () => {
   const { browser, page } = await launch();
   try {
-    const url = `${BASE}/demo?trial=random-square`;
-    await page.goto(url);
-    await page.waitForSelector('[data-testid="replay-position"]');
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-    // Once controlled by the service worker, a reload caches what the page loads.
-    await page.reload();
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10000 });
-    await page.waitForSelector('[data-testid="replay-position"]');
-    await page.context().setOffline(true);
-    await page.reload();
-    await page.waitForSelector('[data-testid="replay-position"]', { timeout: 10000 });
-    assert.equal(await page.getAttribute('[data-testid="maze"]', 'data-shape'), 'square');
-    await page.screenshot({ path: `${SHOTS}/demo-offline.png` });
-    await page.context().setOffline(false);
+    await demoOffline(page, BASE, `${SHOTS}/demo-offline.png`);
   } finally {
     await browser.close();
   }

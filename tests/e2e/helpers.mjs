@@ -201,6 +201,29 @@ export async function mockLog(scenario) {
 export const NETWORK_NOISE = /Failed to load resource|CORS policy|net::ERR_|Failed to fetch/i;
 
 /** Runs `fn(page)` in a fresh browser and fails on any page error other than `noise`. */
+/** Opens the bundled square trial on /demo at `appUrl`, lets the service worker take the
+ * page, then reloads it offline: it must still show. Returns the worker's scope. */
+export async function demoOffline(page, appUrl, shot) {
+  await page.goto(`${appUrl}/demo?trial=random-square`);
+  await page.waitForSelector('[data-testid="replay-position"]');
+  const scope = await page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.scope));
+  // Once controlled by the service worker, a reload caches what the page loads.
+  await page.reload();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 10000 });
+  await page.waitForSelector('[data-testid="replay-position"]');
+  await page.context().setOffline(true);
+  try {
+    await page.reload();
+    await page.waitForSelector('[data-testid="replay-position"]', { timeout: 10000 });
+    const assert = (await import('node:assert/strict')).default;
+    assert.equal(await page.getAttribute('[data-testid="maze"]', 'data-shape'), 'square');
+    if (shot) await page.screenshot({ path: shot });
+  } finally {
+    await page.context().setOffline(false);
+  }
+  return scope;
+}
+
 export async function withPage(fn, noise = NETWORK_NOISE) {
   const { browser, page, errors } = await launch();
   try {

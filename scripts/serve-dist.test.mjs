@@ -1,0 +1,86 @@
+// Tests of scripts/serve-dist.mjs: the GitHub Pages-style host that the sub-path e2e test
+// relies on must behave like one (404.html with status 404 for unknown paths, nothing outside
+// the base), and the app's own way keeps its fallback to index.html.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { staticServer } from './serve-dist.mjs';
+
+function site(with404 = true) {
+  const dir = mkdtempSync(join(tmpdir(), 'serve-dist-'));
+  writeFileSync(join(dir, 'index.html'), '<p>app</p>');
+  if (with404) writeFileSync(join(dir, '404.html'), '<p>app (404)</p>');
+  mkdirSync(join(dir, 'trials'));
+  writeFileSync(join(dir, 'trials', 'index.json'), '[]');
+  return dir;
+}
+
+async function withServer(dir, base, fn) {
+  const server = staticServer(dir, base);
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  try {
+    await fn(url);
+  } finally {
+    server.close();
+  }
+}
+
+test('a Pages-style host serves files under the base and 404.html for unknown paths', async () => {
+  await withServer(site(), '/shapemaze/', async (url) => {
+    let r = await fetch(`${url}/shapemaze/`);
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), '<p>app</p>');
+    r = await fetch(`${url}/shapemaze/trials/index.json`);
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('content-type'), /json/);
+    r = await fetch(`${url}/shapemaze/study/manage?x=1`);
+    assert.equal(r.status, 404, 'a deep link is not a file: the host answers 404 ...');
+    assert.equal(await r.text(), '<p>app (404)</p>', '... with the build\'s 404.html');
+    r = await fetch(`${url}/shapemaze`, { redirect: 'manual' });
+    assert.equal(r.status, 301);
+    assert.equal(r.headers.get('location'), '/shapemaze/');
+    r = await fetch(`${url}/play`);
+    assert.equal(r.status, 404, 'nothing outside the base');
+    assert.doesNotMatch(await r.text(), /app/);
+    r = await fetch(`${url}/shapemaze/%2e%2e/%2e%2e/etc/passwd`);
+    assert.ok([403, 404].includes(r.status), `no file outside the folder (got ${r.status})`);
+  });
+});
+
+test('a Pages-style host without 404.html answers a plain 404', async () => {
+  await withServer(site(false), '/shapemaze/', async (url) => {
+    const r = await fetch(`${url}/shapemaze/results`);
+    assert.equal(r.status, 404);
+    assert.match(await r.text(), /404/);
+  });
+});
+
+test("the app's own way falls back to index.html with 200", async () => {
+  await withServer(site(), undefined, async (url) => {
+    const r = await fetch(`${url}/study/manage`);
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), '<p>app</p>');
+  });
+});
+
+test('files are sent gzipped to browsers that accept it', async () => {
+  await withServer(site(), '/shapemaze/', async (url) => {
+    // Node's fetch asks for gzip and decodes it: the header says what was sent.
+    const r = await fetch(`${url}/shapemaze/trials/index.json`);
+    assert.equal(r.headers.get('content-encoding'), 'gzip');
+    assert.equal(await r.text(), '[]');
+  });
+});
+
+test('a file rewritten in place is served anew, not from the compressed copy', async () => {
+  const dir = site();
+  await withServer(dir, undefined, async (url) => {
+    assert.equal(await (await fetch(`${url}/`)).text(), '<p>app</p>');
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(join(dir, 'index.html'), '<p>rebuilt app</p>');
+    assert.equal(await (await fetch(`${url}/`)).text(), '<p>rebuilt app</p>');
+  });
+});
