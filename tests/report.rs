@@ -161,6 +161,14 @@ fn the_html_report_is_one_self_contained_file() {
     assert!(!html.contains("src=\""), "nothing loaded from outside");
     assert!(html.contains("<details>"), "the data is inside");
     assert!(
+        html.contains("<title>Shape confusion matrix"),
+        "the confusion chart carries the design's name"
+    );
+    assert!(
+        !html.contains("Recognition: true shape"),
+        "not the old title"
+    );
+    assert!(
         run.stderr.contains("wrote the HTML report"),
         "{}",
         run.stderr
@@ -271,6 +279,15 @@ fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
     assert!(
         detail["generation"]["all_four"]["n"].as_u64().unwrap_or(0) > 0,
         "generation checks counted: {detail}"
+    );
+    // The text report calls the matrix by the design's name.
+    let text = shapemaze(&["report", path_str(dir.path())]);
+    assert_eq!(text.code, 0, "report ran: {}", text.stderr);
+    assert!(
+        text.stdout
+            .contains("Shape confusion matrix (rows: true shape; columns: shape named)"),
+        "{}",
+        text.stdout
     );
 }
 

@@ -416,12 +416,69 @@ fn marker(s: &mut String, i: usize, x: f64, y: f64) {
     };
 }
 
+/// Baselines for labels stacked in one column, `gap` apart at least: each label as near
+/// its `wanted` baseline as it can be (a run of colliding labels is centred on the mean
+/// of what its members want), the order of `wanted` kept (ties in input order), and all
+/// within `[low, high]` when they fit there; when they do not, the gap wins and the
+/// column starts at `low`. Returns one baseline per input, in input order.
+fn spread(wanted: &[f64], gap: f64, low: f64, high: f64) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..wanted.len()).collect();
+    order.sort_by(|&a, &b| wanted[a].total_cmp(&wanted[b]));
+    // Runs of labels packed `gap` apart: (first baseline, members, sum of wanted - k*gap).
+    let mut runs: Vec<(f64, usize, f64)> = Vec::new();
+    let place = |members: usize, sum: f64| {
+        let start = sum / members as f64;
+        let last = (high - gap * (members as f64 - 1.0)).max(low);
+        start.clamp(low, last)
+    };
+    for &i in &order {
+        let mut run = (0.0, 1, wanted[i]);
+        run.0 = place(run.1, run.2);
+        while let Some(&prev) = runs.last() {
+            if prev.0 + gap * prev.1 as f64 <= run.0 {
+                break;
+            }
+            runs.pop();
+            let members = prev.1 + run.1;
+            // The newer run's members sit `prev.1` places further down.
+            let sum = prev.2 + run.2 - gap * prev.1 as f64 * run.1 as f64;
+            run = (place(members, sum), members, sum);
+        }
+        runs.push(run);
+    }
+    let mut out = vec![0.0; wanted.len()];
+    let mut k = 0;
+    for (start, members, _) in runs {
+        for m in 0..members {
+            out[order[k]] = start + gap * m as f64;
+            k += 1;
+        }
+    }
+    out
+}
+
+/// Estimated width of `text` at `size`: 0.6 em a character (bold: 0.65 em), enough for
+/// digits and most Latin text in system-ui.
+fn text_width(text: &str, size: f64, bold: bool) -> f64 {
+    text.chars().count() as f64 * size * if bold { 0.65 } else { 0.6 }
+}
+
 /// A line chart of rates (0-100%) across ordered x positions (e.g. the three phases per
 /// model), with 95% whiskers, a distinct marker and dash per series, and each line
-/// labelled at its end.
+/// labelled at its end. Labels never overprint: at each x the values are printed in one
+/// column, equal ones once, and stacked apart where they would touch ([`spread`]); the
+/// lines' names are stacked likewise in a column of their own, and the chart grows taller
+/// when many series need the room.
 pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeries]) -> String {
-    let height = 460.0;
-    let (left, right, top, bottom) = (72.0, WIDTH - 200.0, 90.0, height - 70.0);
+    /// Size of the value labels.
+    const VALUE_FONT: f64 = 14.0;
+    /// Baseline distance of stacked value labels and of stacked names.
+    const VALUE_GAP: f64 = VALUE_FONT + 2.0;
+    const NAME_GAP: f64 = FONT + 4.0;
+    let span = (NAME_GAP * series.len() as f64).max(300.0);
+    let (top, right) = (90.0, WIDTH - 200.0);
+    let (left, bottom) = (72.0, top + span);
+    let height = bottom + 70.0;
     let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
     let desc = format!(
         "Lines: {} across {}; whiskers are 95% Wilson intervals.",
@@ -453,23 +510,29 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
         );
     }
     const DASHES: [&str; 4] = ["none", "10 5", "3 4", "12 4 3 4"];
+    // Offset each series a little so whiskers do not overlap.
+    let dx = |i: usize| (i as f64 - (series.len() as f64 - 1.0) / 2.0) * 6.0;
+    let label_dx = dx(series.len() - 1) + 10.0;
+    // Value labels per x position, and each series' last point: (value, text).
+    let mut columns: Vec<Vec<(f64, String)>> = vec![Vec::new(); x_labels.len()];
+    let mut ends: Vec<(f64, &str)> = Vec::new();
     for (i, ser) in series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
-        // Offset each series a little so whiskers do not overlap.
-        let dx = (i as f64 - (series.len() as f64 - 1.0) / 2.0) * 6.0;
-        let pts: Vec<(f64, Bar)> = ser
+        let pts: Vec<(usize, Bar)> = ser
             .points
             .iter()
             .enumerate()
-            .filter_map(|(j, p)| p.filter(|b| b.n > 0).map(|b| (xpos(j) + dx, b)))
+            .take(x_labels.len())
+            .filter_map(|(j, p)| p.filter(|b| b.n > 0).map(|b| (j, b)))
             .collect();
         let d: Vec<String> = pts
             .iter()
             .enumerate()
-            .map(|(k, (x, b))| {
+            .map(|(k, (j, b))| {
                 format!(
-                    "{}{x:.1} {:.1}",
+                    "{}{:.1} {:.1}",
                     if k == 0 { "M" } else { "L" },
+                    xpos(*j) + dx(i),
                     scale(b.value)
                 )
             })
@@ -481,31 +544,43 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
             d.join(" "),
             DASHES[i % DASHES.len()]
         );
-        for (x, b) in &pts {
-            let (yl, yh) = (scale(b.low), scale(b.high));
+        for (j, b) in &pts {
+            let (x, yl, yh) = (xpos(*j) + dx(i), scale(b.low), scale(b.high));
             let _ = write!(
                 s,
                 "<path d=\"M{x:.1} {yl:.1} L{x:.1} {yh:.1}\" stroke=\"#000\" stroke-width=\"1.5\"/>"
             );
-            marker(&mut s, i, *x, scale(b.value));
-            let _ = write!(
-                s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"14\">{}</text>",
-                x + 10.0,
-                scale(b.value) - 8.0,
-                percent(b.value)
-            );
+            marker(&mut s, i, x, scale(b.value));
+            columns[*j].push((b.value, percent(b.value)));
         }
-        if let Some((x, b)) = pts.last() {
-            let _ = write!(
-                s,
-                "<text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\" fill=\"#000\">{}</text>",
-                x + 48.0,
-                scale(b.value) + 5.0,
-                escape(&ser.name)
-            );
+        if let Some((_, b)) = pts.last() {
+            ends.push((b.value, &ser.name));
         }
         s.push_str("</g>");
+    }
+    for (j, mut labels) in columns.into_iter().enumerate() {
+        // Highest value first; equal texts (neighbours, as rounding keeps the order) once.
+        labels.sort_by(|a, b| b.0.total_cmp(&a.0));
+        labels.dedup_by(|a, b| a.1 == b.1);
+        let wanted: Vec<f64> = labels.iter().map(|(v, _)| scale(*v) - 8.0).collect();
+        let ys = spread(&wanted, VALUE_GAP, top - 14.0, bottom);
+        for ((_, text), y) in labels.iter().zip(ys) {
+            let _ = write!(
+                s,
+                "<text x=\"{:.1}\" y=\"{y:.1}\" font-size=\"{VALUE_FONT}\">{text}</text>",
+                xpos(j) + label_dx
+            );
+        }
+    }
+    let wanted: Vec<f64> = ends.iter().map(|(v, _)| scale(*v) + 5.0).collect();
+    let ys = spread(&wanted, NAME_GAP, top, bottom + 5.0);
+    let name_x = xpos(x_labels.len() - 1) + label_dx + text_width("100%", VALUE_FONT, false) + 12.0;
+    for ((_, name), y) in ends.iter().zip(ys) {
+        let _ = write!(
+            s,
+            "<text x=\"{name_x:.1}\" y=\"{y:.1}\" font-weight=\"bold\" fill=\"#000\">{}</text>",
+            escape(name)
+        );
     }
     s.push_str("</svg>");
     s
@@ -597,7 +672,7 @@ pub fn standard_charts(a: &Analysis) -> Vec<Chart> {
         title: title.into(),
         svg: line_chart("progression", title, &x, &lines),
     });
-    let title = "Recognition: true shape x shape named";
+    let title = "Shape confusion matrix: true shape x shape named";
     let (rows, cols, counts) = a
         .confusion
         .first()
@@ -869,7 +944,7 @@ pub fn report_body(a: &Analysis) -> String {
     s.push_str("</tbody></table>");
 
     for c in &a.confusion {
-        let _ = write!(s, "<table data-testid=\"table-confusion-{}\"><caption>Recognition ({}): true shape x shape named</caption><thead><tr><th>true</th>", slug(&c.scope), escape(&c.scope));
+        let _ = write!(s, "<table data-testid=\"table-confusion-{}\"><caption>Shape confusion matrix ({}): true shape x shape named</caption><thead><tr><th>true</th>", slug(&c.scope), escape(&c.scope));
         for col in &c.cols {
             let _ = write!(s, "<th>{}</th>", escape(col));
         }
@@ -952,13 +1027,18 @@ mod tests {
     }
 
     fn sample_analysis(model: &str) -> (Analysis, Vec<Observation>) {
+        let v = sample_observations("exp <1>", model);
+        (analyze(&v, &AnalysisOptions::default()), v)
+    }
+
+    fn sample_observations(experiment: &str, model: &str) -> Vec<Observation> {
         let mut v = Vec::new();
         for (k, s) in Shape::ALL.iter().enumerate() {
             for i in 0..8 {
                 for e in Encoding::ALL {
                     let ok = [i < 6, i + k < 7, i % 3 == 0];
                     v.push(Observation {
-                        experiment: "exp <1>".into(),
+                        experiment: experiment.into(),
                         model: model.into(),
                         encoding: e,
                         shape: *s,
@@ -978,7 +1058,7 @@ mod tests {
                 }
             }
         }
-        (analyze(&v, &AnalysisOptions::default()), v)
+        v
     }
 
     #[test]
@@ -1107,5 +1187,203 @@ mod tests {
             assert!(svg.contains(n), "count {n} printed");
         }
         well_formed(&svg).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    #[test]
+    fn the_confusion_matrix_is_called_by_the_designs_name() {
+        let (a, _) = sample_analysis("qwen");
+        let chart = standard_charts(&a)
+            .into_iter()
+            .find(|c| c.id == "confusion")
+            .expect("a confusion chart");
+        assert!(
+            chart.title.starts_with("Shape confusion matrix"),
+            "{}",
+            chart.title
+        );
+        assert!(chart.svg.contains("<title>Shape confusion matrix"));
+        let body = report_body(&a);
+        assert!(
+            body.contains("data-testid=\"table-confusion-all\"><caption>Shape confusion matrix"),
+            "the table's caption names it too"
+        );
+        assert!(!body.contains("Recognition:") && !body.contains("Recognition ("));
+    }
+
+    #[test]
+    fn spread_leaves_labels_that_do_not_touch_where_they_are() {
+        assert_eq!(
+            spread(&[100.0, 50.0, 200.0], 16.0, 0.0, 300.0),
+            vec![100.0, 50.0, 200.0]
+        );
+        assert_eq!(spread(&[], 16.0, 0.0, 300.0), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn spread_centres_equal_labels_on_their_place_in_input_order() {
+        assert_eq!(spread(&[100.0, 100.0], 16.0, 0.0, 300.0), vec![92.0, 108.0]);
+        assert_eq!(
+            spread(&[100.0, 100.0, 100.0], 10.0, 0.0, 300.0),
+            vec![90.0, 100.0, 110.0]
+        );
+        // Close but not equal: pushed apart around their mean, order kept.
+        assert_eq!(spread(&[104.0, 100.0], 16.0, 0.0, 300.0), vec![110.0, 94.0]);
+    }
+
+    #[test]
+    fn spread_merges_runs_that_grow_into_each_other() {
+        // 0 and 4 part to -3 and 7, which now comes too near 14 (4 did not): the three
+        // then sit a gap apart, as near as they can be to where they want to be.
+        let ys = spread(&[4.0, 0.0, 14.0, 100.0], 10.0, -100.0, 300.0);
+        assert_eq!(ys, vec![6.0, -4.0, 16.0, 100.0]);
+    }
+
+    #[test]
+    fn spread_keeps_labels_inside_their_bounds_and_the_gap_first() {
+        assert_eq!(spread(&[0.0, 0.0], 16.0, 10.0, 300.0), vec![10.0, 26.0]);
+        assert_eq!(
+            spread(&[300.0, 300.0], 16.0, 0.0, 300.0),
+            vec![284.0, 300.0]
+        );
+        // No room for all: the gap holds and the column starts at the low end.
+        assert_eq!(
+            spread(&[5.0, 5.0, 5.0], 10.0, 0.0, 15.0),
+            vec![0.0, 10.0, 20.0]
+        );
+    }
+
+    #[test]
+    fn spread_never_leaves_two_labels_closer_than_the_gap() {
+        let wanted: Vec<f64> = (0..40).map(|k| ((k * 37) % 23) as f64 * 7.0).collect();
+        let ys = spread(&wanted, 16.0, 0.0, 700.0);
+        let mut sorted = ys.clone();
+        sorted.sort_by(f64::total_cmp);
+        for w in sorted.windows(2) {
+            assert!(w[1] - w[0] >= 16.0 - 1e-9, "{ys:?}");
+        }
+        assert!(ys.iter().all(|y| (0.0..=700.0).contains(y)), "{ys:?}");
+    }
+
+    /// The estimated boxes (left, top, right, bottom) of an SVG's text elements, with
+    /// their text: the baseline at `y`, the box one font size high (0.8 above the
+    /// baseline), and as wide as [`text_width`] says, placed by `text-anchor`.
+    fn text_boxes(svg: &str) -> Vec<(String, [f64; 4])> {
+        let attr = |tag: &str, name: &str| -> Option<String> {
+            let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+            let len = tag[start..].find('"')?;
+            Some(tag[start..start + len].to_string())
+        };
+        let mut out = Vec::new();
+        let mut rest = svg;
+        while let Some(start) = rest.find("<text ") {
+            let tag_end = rest[start..].find('>').expect("a closed tag") + start;
+            let tag = &rest[start..tag_end];
+            let end = rest[tag_end..].find("</text>").expect("a closed text") + tag_end;
+            let text = rest[tag_end + 1..end].to_string();
+            let num = |name: &str| attr(tag, name).and_then(|v| v.parse::<f64>().ok());
+            let (x, y) = (num("x").expect("x"), num("y").expect("y"));
+            let size = num("font-size").unwrap_or(FONT);
+            let bold = attr(tag, "font-weight").is_some_and(|w| w == "bold");
+            let width = text_width(&text, size, bold);
+            let left = match attr(tag, "text-anchor").as_deref() {
+                Some("middle") => x - width / 2.0,
+                Some("end") => x - width,
+                _ => x,
+            };
+            out.push((text, [left, y - 0.8 * size, left + width, y + 0.2 * size]));
+            rest = &rest[end..];
+        }
+        out
+    }
+
+    fn assert_no_text_overlaps(svg: &str) {
+        let boxes = text_boxes(svg);
+        for (i, (ta, a)) in boxes.iter().enumerate() {
+            for (tb, b) in &boxes[i + 1..] {
+                let overlap = a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+                assert!(!overlap, "{ta:?} at {a:?} overlaps {tb:?} at {b:?}");
+            }
+        }
+    }
+
+    fn point(value: f64) -> Option<Bar> {
+        Some(Bar {
+            value,
+            low: (value - 0.1).max(0.0),
+            high: (value + 0.1).min(1.0),
+            n: 8,
+        })
+    }
+
+    #[test]
+    fn coinciding_lines_print_their_values_once_and_their_names_apart() {
+        let x: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
+        let line = |name: &str| LineSeries {
+            name: name.into(),
+            points: vec![point(1.0), point(1.0), point(1.0)],
+        };
+        let svg = line_chart(
+            "progression",
+            "t",
+            &x,
+            &[line("day one: oracle"), line("day two: oracle")],
+        );
+        well_formed(&svg).unwrap_or_else(|e| panic!("{e}"));
+        assert_no_text_overlaps(&svg);
+        assert_eq!(
+            svg.matches(">100%</text>").count(),
+            3 + 1,
+            "one value label per phase (and the axis' 100%)"
+        );
+        for name in ["day one: oracle", "day two: oracle"] {
+            assert_eq!(
+                svg.matches(&format!(">{name}</text>")).count(),
+                2,
+                "legend and end name"
+            );
+        }
+    }
+
+    #[test]
+    fn close_values_and_many_lines_are_stacked_without_overlap() {
+        let x: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
+        let series: Vec<LineSeries> = (0..24)
+            .map(|i| LineSeries {
+                name: format!("m{i}"),
+                points: vec![
+                    point(0.5 + 0.01 * i as f64),
+                    point(0.5),
+                    if i % 5 == 0 {
+                        None
+                    } else {
+                        point(0.02 * i as f64)
+                    },
+                ],
+            })
+            .collect();
+        let svg = line_chart("many", "t", &x, &series);
+        well_formed(&svg).unwrap_or_else(|e| panic!("{e}"));
+        assert_no_text_overlaps(&svg);
+        assert_eq!(
+            svg.matches(">50%</text>").count(),
+            3,
+            "the axis, then equal values once per phase"
+        );
+    }
+
+    #[test]
+    fn two_identical_experiments_draw_a_progression_chart_without_overprinting() {
+        let mut v = sample_observations("day one", "oracle");
+        v.extend(sample_observations("day two", "oracle"));
+        let a = analyze(&v, &AnalysisOptions::default());
+        let chart = standard_charts(&a)
+            .into_iter()
+            .find(|c| c.id == "progression")
+            .expect("a progression chart");
+        assert!(
+            chart.svg.contains(">day one: oracle</text>")
+                && chart.svg.contains(">day two: oracle</text>")
+        );
+        assert_no_text_overlaps(&chart.svg);
     }
 }

@@ -66,6 +66,10 @@ test('an experiment is analysed, drilled down to a trial, replayed and reported'
     assert.match(report.text, /^<!DOCTYPE html>/);
     assert.match(report.text, /data-testid="hypothesis-H4"/);
     assert.match(report.text, /24 trials from/);
+    // The design's name for the recognition matrix, in the chart and the table caption.
+    assert.match(report.text, /<title>Shape confusion matrix/);
+    assert.match(report.text, /<caption>Shape confusion matrix \(all\)/);
+    assert.doesNotMatch(report.text, /Recognition: true shape/);
   });
 });
 
