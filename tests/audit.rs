@@ -237,6 +237,19 @@ fn our_own_folders_keep_the_strict_report_when_the_flag_is_absent() {
     }
 }
 
+/// `SQUARE` as the maze file `experiment_mazes/5x5/square/5x5_square_1.npy` of the run in
+/// `dir`.
+fn write_square_maze(dir: &Path) {
+    use shapemaze::core::encoding::Encoding;
+    let grid = Encoding::Matrix
+        .parse_grid(SQUARE, 0, 0)
+        .expect("the fixture maze reads");
+    write(
+        &dir.join("experiment_mazes/5x5/square/5x5_square_1.npy"),
+        &shapemaze::core::npy::write(&grid),
+    );
+}
+
 /// A human result file of the original page on `5x5_square_1.npy`.
 fn human_file(participant: &str, moves: &[&str], complete: bool, chosen: &str) -> String {
     serde_json::json!({
@@ -269,17 +282,8 @@ fn human_file(participant: &str, moves: &[&str], complete: bool, chosen: &str) -
 
 #[test]
 fn human_result_files_are_scored_beside_the_models_and_repeats_are_flagged() {
-    use shapemaze::core::encoding::Encoding;
-    use shapemaze::core::npy;
     let dir = TempDir::new("human-runs");
-    let grid = Encoding::Matrix
-        .parse_grid(SQUARE, 0, 0)
-        .expect("the fixture maze reads");
-    write(
-        &dir.path()
-            .join("experiment_mazes/5x5/square/5x5_square_1.npy"),
-        &npy::write(&grid),
-    );
+    write_square_maze(dir.path());
     write(
         &dir.path().join("p01/p01_5x5_square_1700000000.json"),
         human_file("p01", &["right"], true, "square").as_bytes(),
@@ -440,7 +444,6 @@ fn report_takes_the_scoring_and_shows_the_audit_on_the_original_runs() {
 
 #[test]
 fn the_maze_comes_from_experiment_mazes_when_the_folder_has_it() {
-    use shapemaze::core::encoding::Encoding;
     let dir = TempDir::new("original-mazes");
     // The first prompt's maze did not make it into the file; the folder's maze file
     // holds it.
@@ -459,17 +462,69 @@ fn the_maze_comes_from_experiment_mazes_when_the_folder_has_it() {
         t["strict"]["solve"].is_null(),
         "no maze, no strict verdict: {t}"
     );
-    let grid = Encoding::Matrix
-        .parse_grid(SQUARE, 5, 5)
-        .expect("the square");
-    write(
-        &dir.path()
-            .join("experiment_mazes/5x5/square/5x5_square_1.npy"),
-        &shapemaze::core::npy::write(&grid),
-    );
+    write_square_maze(dir.path());
     let with = score(dir.path(), &["--format", "json"]).json();
     let t = trial(&with, "5x5_square_1.npy");
     assert_eq!(t["maze_from"], "experiment_mazes");
     assert_eq!(t["strict"]["solve"], "success", "{t}");
     assert_eq!(t["original"]["solve"], "success", "{t}");
+}
+
+/// A run's folder laid out as the design has it: `human_results/{participant}/*.json` and,
+/// when `with_mazes`, the maze in `experiment_mazes/` beside `human_results/`.
+fn human_run(name: &str, with_mazes: bool) -> TempDir {
+    let dir = TempDir::new(name);
+    if with_mazes {
+        write_square_maze(dir.path());
+    }
+    write(
+        &dir.path()
+            .join("human_results/p01/p01_5x5_square_1700000000.json"),
+        human_file("p01", &["right"], true, "square").as_bytes(),
+    );
+    dir
+}
+
+#[test]
+fn human_results_given_alone_take_their_mazes_from_the_folder_above() {
+    let dir = human_run("human-results-alone", true);
+    let humans = dir.path().join("human_results");
+    let scored = score(&humans, &["--format", "json"]).json();
+    assert_eq!(scored["skipped"], 0, "{scored}");
+    assert_eq!(scored["transcripts"], 1, "{scored}");
+    let t = trial(&scored, "1700000000");
+    assert_eq!(t["model"], "human");
+    assert_eq!(t["strict"]["solve"], "success", "{t}");
+    assert_eq!(t["original"]["solve"], "success", "{t}");
+    // report reads the folder the same way.
+    let reported = report(&humans, &["--format", "json"]).json();
+    assert_eq!(reported["audit"]["transcripts"], 1, "{reported}");
+    assert_eq!(reported["audit"]["skipped"], 0, "{reported}");
+}
+
+#[test]
+fn a_human_file_without_its_maze_says_which_folders_were_searched() {
+    let dir = human_run("human-results-no-mazes", false);
+    let humans = dir.path().join("human_results");
+    let scored = score(&humans, &["--format", "json"]).json();
+    assert_eq!(scored["transcripts"], 0, "{scored}");
+    let why = scored["skipped_files"][0]["why"]
+        .as_str()
+        .unwrap_or_else(|| panic!("the file is listed as skipped: {scored}"));
+    assert!(
+        why.starts_with("human result file without its maze"),
+        "{why}"
+    );
+    assert!(
+        why.contains("experiment_mazes/5x5/square/5x5_square_1.npy"),
+        "{why}"
+    );
+    let run = std::fs::canonicalize(dir.path()).expect("the folder is there");
+    let searched = [run.join("human_results"), run.clone()]
+        .map(|p| p.display().to_string())
+        .join(", ");
+    assert!(
+        why.contains(&format!("not found in {searched}, ")),
+        "the folder given, then the one above it, and so on: {why}"
+    );
 }

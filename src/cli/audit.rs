@@ -7,6 +7,7 @@ use super::report::display;
 use super::{CliError, Io};
 use crate::core::audit::{is_original_run, maze_file_path, read_maze_file, transcript_maze_file};
 pub use crate::core::audit::{Audited, Auditor, Scoring, Skipped};
+use crate::core::layout::MAZES_DIR;
 use std::path::{Path, PathBuf};
 
 /// Reads `--scoring`.
@@ -48,14 +49,62 @@ pub(super) fn run(
     }
 }
 
-/// Reads the file at `rel` (a path [`maze_file_path`] names) under `root`.
-fn read_under(root: &Path, rel: &str) -> Result<Vec<u8>, String> {
-    std::fs::read(root.join(rel)).map_err(|e| e.to_string())
+/// Where the maze files of a folder's trials are looked up: `experiment_mazes/` in the
+/// folder and in each folder above it, nearest first, so a run's `human_results/` or one
+/// of its `…_results/` folders given on its own finds the mazes beside it.
+struct Mazes {
+    /// The folders looked in, nearest first.
+    searched: Vec<PathBuf>,
+    /// Those of them that hold an `experiment_mazes/` folder.
+    found: Vec<PathBuf>,
+}
+
+impl Mazes {
+    /// The folders for the files under `root` (a folder, or a file: then its folder).
+    fn above(root: &Path) -> Self {
+        let dir = if root.is_file() {
+            root.parent().filter(|p| !p.as_os_str().is_empty())
+        } else {
+            Some(root)
+        }
+        .unwrap_or(Path::new("."));
+        let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+        let searched: Vec<PathBuf> = dir.ancestors().map(Path::to_path_buf).collect();
+        let found = searched
+            .iter()
+            .filter(|d| d.join(MAZES_DIR).is_dir())
+            .cloned()
+            .collect();
+        Self { searched, found }
+    }
+
+    /// The file at `rel` (`experiment_mazes/…`, as [`maze_file_path`] names it) from the
+    /// nearest folder that has it; when none has it, which folders were searched.
+    fn read(&self, rel: &str) -> Result<Vec<u8>, String> {
+        for dir in &self.found {
+            let path = dir.join(rel);
+            match std::fs::read(&path) {
+                Ok(bytes) => return Ok(bytes),
+                Err(e) if path.is_file() => return Err(format!("{}: {e}", path.display())),
+                Err(_) => {}
+            }
+        }
+        let searched: Vec<String> = self
+            .searched
+            .iter()
+            .map(|d| d.display().to_string())
+            .collect();
+        Err(format!(
+            "not found in {} (the folder given and each folder above it, searched for {MAZES_DIR}/)",
+            searched.join(", ")
+        ))
+    }
 }
 
 /// Reads and scores three ways every transcript of `files` under `root` and every human
 /// result file there.
 pub(super) fn collect(root: &Path, files: &[PathBuf], skipped: Vec<Skipped>) -> Audited {
+    let mazes = Mazes::above(root);
     let mut auditor = Auditor::new();
     for s in skipped {
         auditor.skip(s.file, s.why);
@@ -69,12 +118,12 @@ pub(super) fn collect(root: &Path, files: &[PathBuf], skipped: Vec<Skipped>) -> 
                 continue;
             }
         };
-        // The maze the run played, from the folder's experiment_mazes/ when it has it
-        // (the transcript's folder is named after its maze file).
+        // The maze the run played, from experiment_mazes/ when the folder or one above it
+        // has it (the transcript's folder is named after its maze file).
         let maze = transcript_maze_file(&file)
             .and_then(|name| maze_file_path(name).ok())
             .and_then(|(_, rel)| {
-                let bytes = read_under(root, &rel).ok()?;
+                let bytes = mazes.read(&rel).ok()?;
                 read_maze_file(&rel, &bytes).ok()
             });
         auditor.transcript(file, &text, maze);
@@ -82,7 +131,7 @@ pub(super) fn collect(root: &Path, files: &[PathBuf], skipped: Vec<Skipped>) -> 
     for path in json_files(root) {
         let file = display(root, &path);
         if let Ok(text) = std::fs::read_to_string(&path) {
-            auditor.human(file, &text, &mut |rel| read_under(root, rel));
+            auditor.human(file, &text, &mut |rel| mazes.read(rel));
         }
     }
     auditor.finish()

@@ -10,7 +10,7 @@ use crate::core::analysis::{
     analyze, fmt_p, groups_csv, observations_csv, Analysis, AnalysisOptions, GroupRow, Observation,
     ALL,
 };
-use crate::core::audit::{audit_html, render_text as render_audit_text};
+use crate::core::audit::{audit_html, render_text as render_audit_text, TextColumn, TextTable};
 use crate::core::chart::report_html;
 use crate::core::record::TrialRecord;
 use crate::core::rescore::{Basis, Libraries};
@@ -417,22 +417,6 @@ fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
         t,
         "Rates: successes/judged, percent, [95% Wilson interval].\n"
     );
-    let header = format!(
-        "{:<44}{:>7}{:>5}  {:<30}{:<30}{:<30}",
-        "group", "trials", "err", "solve", "recognize", "generate"
-    );
-    let row = |t: &mut String, r: &GroupRow| {
-        let _ = writeln!(
-            t,
-            "{:<44}{:>7}{:>5}  {:<30}{:<30}{:<30}",
-            r.label(several),
-            r.trials,
-            r.api_errors,
-            cell(&r.solve),
-            cell(&r.recognize),
-            cell(&r.generate)
-        );
-    };
     let _ = writeln!(t, "Hypotheses (alpha 0.05)");
     for (k, h, statement) in a.hypotheses.all() {
         let _ = writeln!(t, "  {k} {statement}: {}", h.verdict.name());
@@ -449,23 +433,65 @@ fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
             let _ = writeln!(t, "     Warning: {w}");
         }
     }
-    let _ = writeln!(
-        t,
-        "\nPooled (model/encoding/shape, `all` = pooled)\n{header}"
-    );
-    for r in &a.pooled {
-        row(&mut t, r);
+    // The pooled rows and the model x encoding x shape rows, in the same columns.
+    let mut groups = TextTable::new(&[
+        TextColumn::left(44),
+        TextColumn::right(7),
+        TextColumn::right(5),
+        TextColumn::left(30).before("  "),
+        TextColumn::left(30),
+        TextColumn::left(30),
+    ]);
+    for (title, rows) in [
+        ("Pooled (model/encoding/shape, `all` = pooled)", &a.pooled),
+        ("Model x encoding x shape", &a.groups),
+    ] {
+        groups.line("").line(title).row([
+            "group",
+            "trials",
+            "err",
+            "solve",
+            "recognize",
+            "generate",
+        ]);
+        for r in rows {
+            groups.row([
+                r.label(several),
+                r.trials.to_string(),
+                r.api_errors.to_string(),
+                cell(&r.solve),
+                cell(&r.recognize),
+                cell(&r.generate),
+            ]);
+        }
     }
-    let _ = writeln!(t, "\nModel x encoding x shape\n{header}");
-    for r in &a.groups {
-        row(&mut t, r);
-    }
+    t.push_str(&groups.render());
 
-    let _ = writeln!(
-        t,
-        "\nSolving details (pooled rows; moves need trials.jsonl)\n{:<44}{:>9}{:>9}{:>9}  {:<34}{:>7}{:>7}{:>7}{:>5}  move validity",
-        "group", "detailed", "moves", "excess", "invalid move (by reason)", "limit", "unpars", "unknwn", "api"
-    );
+    t.push_str("\nSolving details (pooled rows; moves need trials.jsonl)\n");
+    let mut solving = TextTable::new(&[
+        TextColumn::left(44),
+        TextColumn::right(9),
+        TextColumn::right(9),
+        TextColumn::right(9),
+        TextColumn::left(34).before("  "),
+        TextColumn::right(7),
+        TextColumn::right(7),
+        TextColumn::right(7),
+        TextColumn::right(5),
+        TextColumn::left(0).before("  "),
+    ]);
+    solving.row([
+        "group",
+        "detailed",
+        "moves",
+        "excess",
+        "invalid move (by reason)",
+        "limit",
+        "unpars",
+        "unknwn",
+        "api",
+        "move validity",
+    ]);
     for d in a.details.iter().skip(a.groups.len()) {
         let reasons = d
             .failures
@@ -474,63 +500,66 @@ fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
             .map(|(k, v)| format!("{k} {v}"))
             .collect::<Vec<_>>()
             .join(", ");
-        let _ = writeln!(
-            t,
-            "{:<44}{:>9}{:>9}{:>9}  {:<34}{:>7}{:>7}{:>7}{:>5}  {}",
+        solving.row([
             format!("{}/{}/{}", d.model, d.encoding, d.shape),
-            d.detailed,
+            d.detailed.to_string(),
             opt(d.moves_per_success.mean),
             opt(d.excess_moves.mean),
             format!("{} ({reasons})", d.failures.invalid_move),
-            d.failures.move_limit,
-            d.failures.unparseable_reply,
-            d.failures.unknown,
-            d.failures.api_error,
-            cell(&d.move_validity)
-        );
+            d.failures.move_limit.to_string(),
+            d.failures.unparseable_reply.to_string(),
+            d.failures.unknown.to_string(),
+            d.failures.api_error.to_string(),
+            cell(&d.move_validity),
+        ]);
     }
+    t.push_str(&solving.render());
 
-    let _ = writeln!(
-        t,
-        "\nGeneration checks (pooled rows)\n{:<44}{:<30}{:<30}{:<30}{:<30}{:<30}",
-        "group", "valid encoding", "shape preserved", "novel", "path valid", "all four"
-    );
+    t.push_str("\nGeneration checks (pooled rows)\n");
+    let mut columns = vec![TextColumn::left(44)];
+    columns.extend(std::iter::repeat_n(TextColumn::left(30), 5));
+    let mut generation = TextTable::new(&columns);
+    generation.row([
+        "group",
+        "valid encoding",
+        "shape preserved",
+        "novel",
+        "path valid",
+        "all four",
+    ]);
     for d in a.details.iter().skip(a.groups.len()) {
         let g = &d.generation;
-        let _ = writeln!(
-            t,
-            "{:<44}{:<30}{:<30}{:<30}{:<30}{:<30}",
+        generation.row([
             format!("{}/{}/{}", d.model, d.encoding, d.shape),
             cell(&g.valid_encoding),
             cell(&g.shape_preserved),
             cell(&g.novel),
             cell(&g.path_valid),
-            cell(&g.all_four)
-        );
+            cell(&g.all_four),
+        ]);
     }
+    t.push_str(&generation.render());
 
     if let Some(c) = a.confusion.iter().find(|c| c.scope == ALL) {
-        let _ = write!(
-            t,
-            "\nRecognition confusion (rows: true shape; columns: shape named)\n{:<10}",
-            ""
-        );
-        for col in &c.cols {
-            let _ = write!(t, "{col:>9}");
-        }
-        t.push('\n');
+        t.push_str("\nShape confusion matrix (rows: true shape; columns: shape named)\n");
+        let mut columns = vec![TextColumn::left(10)];
+        columns.extend(std::iter::repeat_n(TextColumn::right(9), c.cols.len()));
+        let mut confusion = TextTable::new(&columns);
+        confusion.row(std::iter::once(String::new()).chain(c.cols.iter().cloned()));
         for (r, counts) in c.rows.iter().zip(&c.counts) {
-            let _ = write!(t, "{r:<10}");
-            for n in counts {
-                let _ = write!(t, "{n:>9}");
-            }
-            t.push('\n');
+            confusion.row(std::iter::once(r.clone()).chain(counts.iter().map(|n| n.to_string())));
         }
+        t.push_str(&confusion.render());
     } else {
-        t.push_str("\nRecognition confusion: no shape named is known (it needs trials.jsonl).\n");
+        t.push_str("\nShape confusion matrix: no shape named is known (it needs trials.jsonl).\n");
     }
 
     t.push_str("\nMatrix vs coordinate list, paired by maze\n");
+    let mut encodings = TextTable::new(&[
+        TextColumn::left(32),
+        TextColumn::left(11),
+        TextColumn::left(0),
+    ]);
     for c in &a.encoding_comparison {
         let test = c.test.map_or("n/a".into(), |m| {
             format!(
@@ -543,15 +572,17 @@ fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
                 fmt_p(m.p)
             )
         });
-        let _ = writeln!(
-            t,
-            "  {:<30}{:<10} matrix {}, coord_list {}; {test}",
-            c.model,
-            c.phase,
-            cell(&c.matrix),
-            cell(&c.coord_list)
-        );
+        encodings.row([
+            format!("  {}", c.model),
+            c.phase.to_string(),
+            format!(
+                "matrix {}, coord_list {}; {test}",
+                cell(&c.matrix),
+                cell(&c.coord_list)
+            ),
+        ]);
     }
+    t.push_str(&encodings.render());
 
     t.push_str("\nShape effects\n");
     for p in &a.shape_effects.phases {
@@ -590,20 +621,25 @@ fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
     );
 
     t.push_str("\nPhase correlations (phi [95% CI])\n");
+    let mut correlations = TextTable::new(&[
+        TextColumn::left(32),
+        TextColumn::right(9),
+        TextColumn::left(10).gap(1).before(" / "),
+        TextColumn::left(11),
+        TextColumn::left(0),
+    ]);
     for c in &a.phase_correlations {
-        let _ = writeln!(
-            t,
-            "  {:<30}{:>9} / {:<9} n = {:<6} {}",
-            c.model,
-            c.first,
-            c.second,
-            c.counts.n(),
-            c.phi.map_or("n/a".into(), |p| format!(
-                "{:.2} [{:.2}, {:.2}]",
-                p.phi, p.ci_low, p.ci_high
-            ))
-        );
+        correlations.row([
+            format!("  {}", c.model),
+            c.first.to_string(),
+            c.second.to_string(),
+            format!("n = {}", c.counts.n()),
+            c.phi.map_or("n/a".into(), |p| {
+                format!("{:.2} [{:.2}, {:.2}]", p.phi, p.ci_low, p.ci_high)
+            }),
+        ]);
     }
+    t.push_str(&correlations.render());
     if !s.skipped.is_empty() {
         let _ = writeln!(t, "\nNot counted: {}", s.skipped.len());
         for k in &s.skipped {

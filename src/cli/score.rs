@@ -5,6 +5,7 @@ use super::args::Args;
 use super::audit::{self, Scoring};
 use super::report::{display, Skipped};
 use super::{CliError, Io};
+use crate::core::audit::{TextColumn, TextTable};
 use crate::core::layout::{ExportPath, TRANSCRIPT_EXT};
 use crate::core::rescore::{rescore, Basis, Hints, Libraries, Rescored};
 use crate::core::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
@@ -273,33 +274,22 @@ fn render_text(r: &Report<'_>) -> String {
             format!("{} {}", t.group.name(), t.value)
         }
     };
-    let width = r
-        .totals
-        .iter()
-        .map(|t| label(t).len() + 2)
-        .max()
-        .unwrap_or(0)
-        .max(24);
-    let _ = writeln!(
-        out,
-        "{:<width$}{:<24}{:<24}generate",
-        "", "solve", "recognize"
-    );
+    let mut table = TextTable::new(&[TextColumn::left(24); 4]);
+    table.row(["", "solve", "recognize", "generate"]);
     let mut group = None;
     for t in &r.totals {
         if group.is_some_and(|g| g != t.group) {
-            out.push('\n');
+            table.line("");
         }
         group = Some(t.group);
-        let _ = writeln!(
-            out,
-            "{:<width$}{:<24}{:<24}{}",
+        table.row([
             label(t),
             cell(&t.solve),
             cell(&t.recognize),
-            cell(&t.generate)
-        );
+            cell(&t.generate),
+        ]);
     }
+    out.push_str(&table.render());
     let _ = writeln!(
         out,
         "\nRecorded verdicts that differ from the recomputed ones: {}",
@@ -366,6 +356,56 @@ mod tests {
             "0/0 0.0%",
             "an empty group divides by nothing"
         );
+    }
+
+    #[test]
+    fn the_totals_keep_wide_cells_in_their_columns() {
+        use crate::core::audit::tests::column_starts;
+        let wide = Counts {
+            success: 5704,
+            fail: 4949,
+            unscored: 2_526_193,
+            api_error: 12,
+        };
+        let total = |group, value: &str, c: Counts| Total {
+            group,
+            value: value.into(),
+            solve: c,
+            recognize: c,
+            generate: c,
+        };
+        let report = Report {
+            dir: "runs",
+            transcripts: 0,
+            rescored: 0,
+            closing_lines_only: 0,
+            without_markers: 0,
+            skipped: 0,
+            totals: vec![
+                total(Group::All, "all", wide),
+                total(Group::Model, "qwen", Counts::default()),
+            ],
+            differences: Vec::new(),
+            closing_lines_only_files: Vec::new(),
+            skipped_files: &[],
+            trials: &[],
+        };
+        let text = render_text(&report);
+        let lines: Vec<&str> = text.lines().collect();
+        let header = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("solve"))
+            .expect("the header");
+        let starts = column_starts(lines[header]);
+        assert_eq!(starts.len(), 3, "{text}");
+        for row in [lines[header + 1], lines[header + 3]] {
+            assert_eq!(
+                column_starts(row)[1..],
+                starts[..],
+                "every column starts where its header does:\n{text}"
+            );
+        }
+        assert_eq!(lines[header + 2], "", "groups stay apart");
     }
 
     #[test]

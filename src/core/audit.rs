@@ -655,6 +655,143 @@ fn scorers(scoring: Scoring) -> &'static [(&'static str, Column)] {
     }
 }
 
+/// Which side of its column a cell keeps to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Align {
+    /// Left, padded after.
+    Left,
+    /// Right, padded before.
+    Right,
+}
+
+/// A column of a [`TextTable`]: at least `min` characters wide, and wider when a cell needs
+/// it (its widest cell and `gap` spaces: two after a left-set cell, one before a
+/// right-set one by default). `before` is written ahead of it on every row.
+#[derive(Clone, Copy, Debug)]
+pub struct TextColumn {
+    align: Align,
+    min: usize,
+    gap: usize,
+    before: &'static str,
+}
+
+impl TextColumn {
+    /// Cells set left, two spaces at least after them.
+    pub const fn left(min: usize) -> Self {
+        Self {
+            align: Align::Left,
+            min,
+            gap: 2,
+            before: "",
+        }
+    }
+
+    /// Cells set right, one space at least before them.
+    pub const fn right(min: usize) -> Self {
+        Self {
+            align: Align::Right,
+            min,
+            gap: 1,
+            before: "",
+        }
+    }
+
+    /// The least spacing the column keeps beside its widest cell.
+    pub const fn gap(self, gap: usize) -> Self {
+        Self { gap, ..self }
+    }
+
+    /// Text written ahead of the column on every row (a separator such as `" / "`).
+    pub const fn before(self, before: &'static str) -> Self {
+        Self { before, ..self }
+    }
+}
+
+/// A text table laid out from its cells: each column as wide as its widest cell (header
+/// rows included) needs, so no cell runs into the next; lines of free text may stand
+/// between the rows. Lines end without trailing spaces.
+#[derive(Clone, Debug)]
+pub struct TextTable {
+    columns: Vec<TextColumn>,
+    rows: Vec<TextRow>,
+}
+
+/// A row of a [`TextTable`].
+#[derive(Clone, Debug)]
+enum TextRow {
+    /// One cell per column.
+    Cells(Vec<String>),
+    /// A line written as it is, outside the columns.
+    Line(String),
+}
+
+impl TextTable {
+    /// A table with these columns and no rows.
+    pub fn new(columns: &[TextColumn]) -> Self {
+        Self {
+            columns: columns.to_vec(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row of cells, one per column (missing ones are empty).
+    pub fn row<S: Into<String>>(&mut self, cells: impl IntoIterator<Item = S>) -> &mut Self {
+        self.rows
+            .push(TextRow::Cells(cells.into_iter().map(Into::into).collect()));
+        self
+    }
+
+    /// Adds a line of free text (a title, or an empty line between groups of rows).
+    pub fn line(&mut self, text: impl Into<String>) -> &mut Self {
+        self.rows.push(TextRow::Line(text.into()));
+        self
+    }
+
+    /// The table, one line per row.
+    pub fn render(&self) -> String {
+        let len = |s: &str| s.chars().count();
+        let widths: Vec<usize> = self
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let widest = self
+                    .rows
+                    .iter()
+                    .filter_map(|r| match r {
+                        TextRow::Cells(cells) => cells.get(i),
+                        TextRow::Line(_) => None,
+                    })
+                    .map(|s| len(s))
+                    .max()
+                    .unwrap_or(0);
+                c.min.max(widest + c.gap)
+            })
+            .collect();
+        let mut out = String::new();
+        for row in &self.rows {
+            let cells = match row {
+                TextRow::Cells(cells) => cells,
+                TextRow::Line(text) => {
+                    let _ = writeln!(out, "{}", text.trim_end());
+                    continue;
+                }
+            };
+            let mut line = String::new();
+            for (i, (c, &width)) in self.columns.iter().zip(&widths).enumerate() {
+                let cell = cells.get(i).map_or("", String::as_str);
+                line.push_str(c.before);
+                let _ = match c.align {
+                    Align::Left => write!(line, "{cell:<width$}"),
+                    Align::Right => write!(line, "{cell:>width$}"),
+                };
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+        out
+    }
+}
+
 /// The audit printed as text (the tables `score --scoring` prints).
 pub fn render_text(r: &AuditSummary, scoring: Scoring) -> String {
     let mut out = String::new();
@@ -668,34 +805,25 @@ pub fn render_text(r: &AuditSummary, scoring: Scoring) -> String {
         out,
         "\nSuccesses/scored trials per phase and scorer; ~N = N strict replays diverged from the original conversation."
     );
-    let width = r
-        .groups
-        .iter()
-        .map(|g| g.group.len() + 2)
-        .max()
-        .unwrap_or(0)
-        .max(24);
-    const COL: usize = 12;
-    let span = COL * scorers.len();
-    let mut phases = format!("{:<width$}", "");
-    let mut names = format!("{:<width$}", "");
-    for phase in PHASES {
-        let _ = write!(phases, "{phase:<span$}");
-        for (name, _) in scorers {
-            let _ = write!(names, "{name:<COL$}");
-        }
-    }
-    let _ = writeln!(out, "{}", phases.trim_end());
-    let _ = writeln!(out, "{}", names.trim_end());
+    // The group, then per phase one column per scorer; each phase's name heads its first.
+    let mut columns = vec![TextColumn::left(24)];
+    columns.extend(std::iter::repeat_n(TextColumn::left(12), 3 * scorers.len()));
+    let mut table = TextTable::new(&columns);
+    table.row(
+        std::iter::once("").chain(
+            PHASES
+                .iter()
+                .flat_map(|&phase| std::iter::once(phase).chain(scorers[1..].iter().map(|_| ""))),
+        ),
+    );
+    table.row(std::iter::once("").chain(PHASES.iter().flat_map(|_| scorers.iter().map(|s| s.0))));
     for g in &r.groups {
-        let mut line = format!("{:<width$}", g.group);
-        for i in 0..3 {
-            for (_, get) in scorers {
-                let _ = write!(line, "{:<COL$}", get(g)[i].cell());
-            }
-        }
-        let _ = writeln!(out, "{}", line.trim_end());
+        table.row(
+            std::iter::once(g.group.clone())
+                .chain((0..3).flat_map(|i| scorers.iter().map(move |(_, get)| get(g)[i].cell()))),
+        );
     }
+    out.push_str(&table.render());
     let _ = writeln!(
         out,
         "\nCauses of strict/original differences (model encoding shape, phase, cause: count): {}",
@@ -974,8 +1102,132 @@ pub fn highlighted(reply: &str, strict: &[[usize; 2]], original: &[[usize; 2]]) 
 pub const AUDIT_CSS: &str = ".audit pre.audit-reply{white-space:pre-wrap;max-height:16rem;overflow:auto;background:#f6f8fa;border:1px solid #ccd;padding:.5rem;font-size:.85rem}.audit mark.read-strict{background:#bfe3ff;outline:2px solid #0072B2}.audit mark.read-original{background:#ffe0a8;outline:2px dashed #E69F00}.audit mark.read-both{background:#c8efc8;outline:2px solid #009E73}.audit details{margin:.6rem 0}.audit summary{cursor:pointer}.audit li{margin:.6rem 0}";
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// Where each cell of a table line starts, in characters: cells are set apart by two
+    /// spaces or more (a cell may hold single spaces).
+    pub(crate) fn column_starts(line: &str) -> Vec<usize> {
+        let chars: Vec<char> = line.chars().collect();
+        (0..chars.len())
+            .filter(|&i| {
+                chars[i] != ' '
+                    && (i == 0 || (i >= 2 && chars[i - 1] == ' ' && chars[i - 2] == ' '))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_text_table_widens_each_column_to_its_widest_cell() {
+        let mut table = TextTable::new(&[
+            TextColumn::left(6),
+            TextColumn::right(4),
+            TextColumn::left(5).before(" | "),
+            TextColumn::left(0),
+        ]);
+        table
+            .row(["name", "n", "rate", "note"])
+            .line("")
+            .row(["a", "1", "5704/10653 ~2526193", "x"])
+            .row(["a much longer name", "123456", "1/2", "y"]);
+        let text = table.render();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert_eq!(lines[1], "", "a free line stands as it is");
+        let rows = [lines[0], lines[2], lines[3]];
+        // Left-set cells start, and right-set ones end, at the same place on every row.
+        let at = |cells: [&str; 3]| -> Vec<usize> {
+            rows.iter()
+                .zip(cells)
+                .map(|(l, c)| l.find(c).expect("the cell is there"))
+                .collect()
+        };
+        for cells in [
+            [" | ", " | ", " | "],
+            ["rate", "5704/", "1/2"],
+            ["note", "x", "y"],
+        ] {
+            let at = at(cells);
+            assert!(
+                at.iter().all(|&a| a == at[0]),
+                "{cells:?} at {at:?}\n{text}"
+            );
+        }
+        assert_eq!(
+            lines[0],
+            format!("{:<20}{:>7} | {:<21}note", "name", "n", "rate"),
+            "the widest cells and the gaps set the widths"
+        );
+        assert!(
+            text.lines().all(|l| l == l.trim_end()),
+            "no trailing spaces"
+        );
+        let narrow = TextTable::new(&[TextColumn::left(6), TextColumn::left(0)])
+            .row(["a", "b"])
+            .render();
+        assert_eq!(
+            narrow, "a     b\n",
+            "the least width holds when cells are narrow"
+        );
+    }
+
+    #[test]
+    fn the_audit_table_keeps_wide_cells_in_their_columns() {
+        let wide = Tally {
+            success: 5704,
+            fail: 4949,
+            diverged: 2_526_193,
+            unavailable: 0,
+        };
+        let group = |name: &str, t: Tally| AuditGroup {
+            group: name.into(),
+            trials: 1,
+            api_errors: 0,
+            recorded: [t; 3],
+            strict: [t; 3],
+            original: [t; 3],
+        };
+        let summary = AuditSummary {
+            dir: "runs".into(),
+            scoring: "all",
+            transcripts: 0,
+            api_errors: 0,
+            groups: vec![
+                group("all", wide),
+                group("claude matrix square", Tally::default()),
+            ],
+            causes: Vec::new(),
+            skipped: 0,
+            skipped_files: Vec::new(),
+            trials: Vec::new(),
+        };
+        for scoring in [Scoring::All, Scoring::Strict] {
+            let text = render_text(&summary, scoring);
+            let lines: Vec<&str> = text.lines().collect();
+            let names = lines
+                .iter()
+                .position(|l| {
+                    l.trim_start().starts_with("recorded") || l.trim_start().starts_with("strict")
+                })
+                .expect("the scorers' line");
+            let header = column_starts(lines[names]);
+            assert_eq!(header.len(), 3 * scorers(scoring).len(), "{text}");
+            for row in &lines[names + 1..names + 3] {
+                assert_eq!(
+                    column_starts(row)[1..],
+                    header[..],
+                    "every column starts where its header does:\n{text}"
+                );
+            }
+            let per_phase = scorers(scoring).len();
+            let phases: Vec<usize> = header.iter().step_by(per_phase).copied().collect();
+            assert_eq!(
+                column_starts(lines[names - 1]),
+                phases,
+                "each phase heads its first scorer:\n{text}"
+            );
+        }
+    }
 
     #[test]
     fn original_and_vision_paths_give_the_model_and_shape() {
