@@ -3,7 +3,7 @@
 // file downloads; two experiments compare side by side; a bad import is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, withPage } from '../e2e/helpers.mjs';
+import { BASE, SHOTS, withPage } from './helpers.mjs';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 

@@ -5,7 +5,7 @@
 // participants; a bad link gets a clear page; the experimenter exports the events as CSV.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, MOCK_URL, withPage, readMaze, shortestPath, clickCell, draw, verdict, launch } from '../e2e/helpers.mjs';
+import { BASE, SHOTS, MOCK_URL, withPage, readMaze, shortestPath, clickCell, draw, verdict, launch } from './helpers.mjs';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 // The upload's deliberate 500s are logged by the browser.

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { BASE, SHOTS, MOCK_URL, withPage as withPageBase } from '../e2e/helpers.mjs';
+import { BASE, SHOTS, MOCK_URL, withPage as withPageBase } from './helpers.mjs';
 
 const withPage = (fn) => withPageBase(fn, /Failed to load resource|status of 429/i);
 
