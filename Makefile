@@ -15,7 +15,7 @@ PUBLIC_URL ?= /
 .NOTPARALLEL:
 
 .PHONY: serve test setup setup-build fmt lint test-native test-browser build-release \
-        build-subpath e2e size bench check
+        build-subpath e2e size bench check test-real
 
 ## serve: install what is missing, then serve the whole app on http://127.0.0.1:8080 (a debug
 ## build in dist-serve/, never over the release build in dist/ that the tests use)
@@ -60,6 +60,12 @@ e2e:
 ## size: the release build's wasm + js + css, gzipped (gate: 600 KB for the whole app)
 size:
 	scripts/size.sh
+
+## test-real: opt-in, not part of `test`: a real small model (Gemma 3 270M on llama.cpp's
+## server, installed outside the repository; the first time compiles llama.cpp, ~9 min)
+## plays a small design with `shapemaze run` and one trial on /model (tests/real/)
+test-real: setup build-release
+	scripts/test-real.sh
 
 ## bench: the native speed budgets (see README)
 bench:

@@ -1,0 +1,109 @@
+// The real-model suite (`make test-real`, opt-in; scripts/test-real.sh starts the servers):
+// a real small language model (Gemma 3 270M, llama.cpp's OpenAI-compatible server) plays a
+// small design through `shapemaze run` and one trial on the /model page. It checks what
+// must hold for any model, whatever it answers: every trial ends, the records read back and
+// re-score to the verdicts they hold, no page error, the key nowhere, token counts where
+// the server reports them and "not reported" (absent, never 0) where it does not.
+// Prints the figures the README reports (seconds per call and per trial).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SHOTS, withPage, openModel, useEndpoint, runTrial, downloadText, setField } from '../e2e/helpers.mjs';
+
+const LLM = process.env.REAL_URL ?? 'http://127.0.0.1:8199/v1';
+const BIN = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
+const KEY = `sk-real-test-${Math.random().toString(36).slice(2)}`;
+const MODEL = 'gemma-3-270m';
+
+/** Every file under `dir`, recursively. */
+function files(dir) {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+}
+
+const replies = (record) => record.messages.filter((m) => m.role === 'assistant');
+
+test('shapemaze run plays a small design against the real model: every trial ends, re-scores the same, no key, honest token counts', { timeout: 30 * 60 * 1000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), 'shapemaze-real-'));
+  const player = (stream) => ({
+    kind: 'endpoint', name: stream ? 'gemma streamed' : 'gemma', base_url: LLM, model: MODEL,
+    key_env: 'SHAPEMAZE_REAL_KEY', temperature: 0, max_tokens: 160, stream, timeout_ms: 120000, max_attempts: 2,
+  });
+  const design = {
+    name: 'real model', players: [player(false), player(true)], encodings: ['matrix', 'coord_list'],
+    shapes: ['square', 'Z'], size: 5, samples_per_shape: 1, repeats: 1, seed: 7, concurrency: 1,
+  };
+  const designFile = join(out, 'design.json');
+  writeFileSync(designFile, JSON.stringify(design));
+  const started = Date.now();
+  const run = spawnSync(BIN, ['run', designFile, '--out', join(out, 'results')], {
+    env: { ...process.env, SHAPEMAZE_REAL_KEY: KEY }, encoding: 'utf8', timeout: 29 * 60 * 1000,
+  });
+  const seconds = (Date.now() - started) / 1000;
+  assert.equal(run.status, 0, `shapemaze run failed: ${run.stderr}`);
+  const summary = JSON.parse(run.stdout.trim().split('\n').at(-1));
+  const records = readFileSync(join(out, 'results', 'trials.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(records.length, 8, 'every trial of the design ended and was kept');
+  assert.equal(summary.done, 8);
+  for (const r of records) {
+    const v = r.verdicts;
+    assert.ok(v.solve, `a solve verdict for ${r.shape}/${r.encoding}`);
+    // A phase is reached once the one before it has ended (success or failure alike).
+    assert.ok(v.recognize || v.solve.outcome === 'error', 'the recognize phase was played');
+    assert.ok(v.generate || v.recognize?.outcome === 'error' || v.solve.outcome === 'error', 'the generate phase was played');
+  }
+  // Records re-score to the verdicts they hold (the transcripts' closing lines).
+  const score = JSON.parse(execFileSync(BIN, ['score', join(out, 'results'), '--format', 'json'], { encoding: 'utf8' }));
+  assert.equal(score.rescored, 8, 'every transcript re-scored from its replies');
+  assert.deepEqual(score.differences, [], 're-scoring gives the verdicts recorded');
+  // The key is nowhere in what the run wrote.
+  for (const f of files(out)) assert.ok(!readFileSync(f, 'utf8').includes(KEY), `the key is in ${f}`);
+  // Token counts: this server reports usage without streaming and none when streaming.
+  const calls = records.flatMap(replies);
+  for (const r of records) {
+    for (const m of replies(r)) {
+      if (r.endpoint?.stream ?? m.streamed) {
+        assert.equal(m.completion_tokens, undefined, 'a streamed reply without usage says not reported, not 0');
+      } else {
+        assert.ok(m.completion_tokens > 0 && m.prompt_tokens > 0, 'usage recorded where the server sent it');
+      }
+    }
+  }
+  const csv = readFileSync(join(out, 'results', 'trials.csv'), 'utf8').trim().split('\n');
+  const header = csv[0].split(',');
+  const tokens = header.indexOf('total_tokens');
+  const model = header.indexOf('model');
+  assert.ok(tokens >= 0 && model >= 0, 'trials.csv has total_tokens and model');
+  const latencies = calls.map((m) => m.latency_ms).filter((x) => x > 0);
+  console.log(
+    `[real] shapemaze run: ${records.length} trials, ${calls.length} calls in ${seconds.toFixed(1)} s: ` +
+      `${(seconds / records.length).toFixed(1)} s per trial, median call ${(latencies.sort((a, b) => a - b)[Math.floor(latencies.length / 2)] / 1000).toFixed(2)} s; ` +
+      `verdicts: ${records.map((r) => `${r.shape}/${r.encoding}/${r.endpoint?.stream ? 's' : 'p'} ${['solve', 'recognize', 'generate'].map((p) => r.verdicts[p]?.reason ?? '-').join(' ')}`).join('; ')}`,
+  );
+  console.log(`[real] results kept in ${out}`);
+});
+
+test('the /model page plays one trial against the real model: it ends, no page error, the key nowhere in the record', { timeout: 10 * 60 * 1000 }, async () => {
+  await withPage(async (page) => {
+    await openModel(page, 'shape=square&size=5&encoding=matrix&seed=7&sample=0');
+    await useEndpoint(page, { baseUrl: LLM, model: MODEL, key: KEY, stream: true, timeout: 120, maxAttempts: 2 });
+    await setField(page, 'endpoint-max-tokens', 160);
+    await setField(page, 'endpoint-temperature', 0);
+    const started = Date.now();
+    await runTrial(page, 9 * 60 * 1000);
+    const seconds = (Date.now() - started) / 1000;
+    assert.equal(await page.$('[data-testid="api-error"]'), null, 'the trial ended without an API error');
+    await page.screenshot({ path: `${SHOTS}/real-model.png`, fullPage: true });
+    const record = JSON.parse(await downloadText(page, 'download-record'));
+    assert.ok(!JSON.stringify(record).includes(KEY), 'the key is not in the record');
+    const calls = replies(record);
+    assert.ok(calls.length >= 1);
+    for (const m of calls) assert.equal(m.completion_tokens, undefined, 'streamed: usage not reported, never 0');
+    console.log(`[real] /model: one trial, ${calls.length} calls in ${seconds.toFixed(1)} s (streamed)`);
+  });
+});
