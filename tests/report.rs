@@ -111,6 +111,11 @@ fn the_text_report_shows_tables_and_every_verdict() {
         "a small sample carries a warning:\n{}",
         run.stdout
     );
+    assert!(
+        !run.stdout.contains("Empty answers"),
+        "no empty answers, no section:\n{}",
+        run.stdout
+    );
 }
 
 #[test]
@@ -289,6 +294,121 @@ fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
         "{}",
         text.stdout
     );
+}
+
+#[test]
+fn empty_answers_the_token_limit_ended_are_judged_and_counted_apart_by_model() {
+    use shapemaze::core::encoding::Encoding;
+    use shapemaze::core::generate::generate_one;
+    use shapemaze::core::record::{EndpointInfo, ReplyMeta};
+    use shapemaze::core::shape::Shape;
+    use shapemaze::core::templates::TemplateLibrary;
+    use shapemaze::core::trial::{Trial, TrialSetup};
+    use std::sync::Arc;
+
+    let dir = TempDir::new("report-empty-answers");
+    let library = Arc::new(TemplateLibrary::new(5));
+    let endpoint = |model: &str| EndpointInfo {
+        preset: "custom".into(),
+        base_url: "http://127.0.0.1:9/v1".into(),
+        model: model.into(),
+        temperature: 0.7,
+        top_p: 0.9,
+        max_tokens: 64,
+        seed: None,
+        stream: true,
+        logprobs: false,
+        thinking: false,
+        extra: String::new(),
+    };
+    let mut lines = Vec::new();
+    // "thinker" spends its token limit on reasoning in its first trial's solve phase;
+    // "plain" answers every time.
+    for (model, sample) in [("thinker", 0), ("thinker", 1), ("plain", 0), ("plain", 1)] {
+        let maze = generate_one(Shape::Square, sample, 0, &library).expect("a maze");
+        let setup = TrialSetup::new(Shape::Square, Encoding::Matrix, maze);
+        let mut trial = Trial::new(setup, library.clone());
+        if model == "thinker" && sample == 0 {
+            let meta = ReplyMeta {
+                finish_reason: Some("length".into()),
+                reasoning: Some("First the walls: (0, 0), (0, 1)".into()),
+                streamed: Some(true),
+                ..ReplyMeta::default()
+            };
+            trial.respond("", Some(meta));
+        } else {
+            trial.respond("Move: (9, 9)", None);
+        }
+        trial.respond("It is a square.", None);
+        trial.respond("0 0", None);
+        let record = TrialRecord::of(
+            &trial,
+            PlayerInfo {
+                kind: PlayerKind::Endpoint,
+                model: model.into(),
+                endpoint: Some(endpoint(model)),
+                system_prompt: None,
+            },
+            Placement {
+                seed: 0,
+                sample,
+                repeat: 0,
+            },
+            None,
+            None,
+        );
+        lines.push(record.to_json());
+    }
+    write(
+        &dir.path().join("trials.jsonl"),
+        (lines.join("\n") + "\n").as_bytes(),
+    );
+    let run = shapemaze(&["report", path_str(dir.path()), "--format", "json"]);
+    assert_eq!(run.code, 0, "report ran: {}", run.stderr);
+    let json = run.json();
+    let rows = json["empty_answers"].as_array().expect("empty_answers");
+    let row = |m: &str| {
+        rows.iter()
+            .find(|r| r["model"] == m)
+            .unwrap_or_else(|| panic!("a row for {m}: {rows:?}"))
+    };
+    assert_eq!(
+        row("all"),
+        &serde_json::json!({"model": "all", "trials": 4, "length_in_reasoning": 1, "length": 0, "no_text": 0})
+    );
+    assert_eq!(row("thinker")["length_in_reasoning"], 1);
+    assert_eq!(row("plain")["length_in_reasoning"], 0);
+    assert_eq!(json["api_errors"], 0, "an empty answer is no API error");
+    let all = pooled_all(&json);
+    assert_eq!(
+        all["solve"]["n"], 4,
+        "the empty answer is judged: in the solve rate's denominator"
+    );
+    let text = shapemaze(&["report", path_str(dir.path())]);
+    assert_eq!(text.code, 0, "report ran: {}", text.stderr);
+    let section = text
+        .stdout
+        .split("Empty answers")
+        .nth(1)
+        .unwrap_or_else(|| panic!("an empty answers section:\n{}", text.stdout));
+    let thinker = section
+        .lines()
+        .find(|l| l.starts_with("thinker"))
+        .expect("a thinker row");
+    assert!(
+        thinker.contains("1 of 2 trials") && section.contains("token limit spent on reasoning"),
+        "{section}"
+    );
+    let html_file = dir.path().join("report.html");
+    let html = shapemaze(&[
+        "report",
+        path_str(dir.path()),
+        "--html",
+        path_str(&html_file),
+    ]);
+    assert_eq!(html.code, 0, "{}", html.stderr);
+    let html = std::fs::read_to_string(&html_file).expect("the report file");
+    assert!(html.contains("data-testid=\"table-empty-answers\""));
 }
 
 #[test]

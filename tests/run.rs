@@ -675,22 +675,23 @@ fn retry_errors_plays_again_only_the_trials_that_ended_as_api_errors() {
     let design = write_design(tmp.path(), &design);
     let out = tmp.path().join("out");
     let env = [("SHAPEMAZE_TEST_RUN_KEY", SECRET)];
-    let run = |extra: &[&str]| {
+    // A folder holding API errors ends with exit status 3; one without, 0.
+    let run = |extra: &[&str], status: i32| {
         let mut args = vec!["run", design.as_str(), "--out", path_str(&out)];
         args.extend_from_slice(extra);
         let r = shapemaze_env(&args, &env, Duration::from_secs(60));
-        assert_eq!(r.code, 0, "the run finishes: {}", r.stderr);
+        assert_eq!(r.code, status, "the run finishes: {}", r.stderr);
         r.json()
     };
-    let first = run(&[]);
+    let first = run(&[], 3);
     assert_eq!(first["api_errors"], 6, "{first}");
     // Resuming without the flag keeps them.
-    let again = run(&[]);
+    let again = run(&[], 3);
     assert_eq!(
         (again["ran"].clone(), again["api_errors"].clone()),
         (0.into(), 6.into())
     );
-    let retried = run(&["--retry-errors"]);
+    let retried = run(&["--retry-errors"], 0);
     assert_eq!(retried["retried_errors"], 6, "{retried}");
     assert_eq!(retried["ran"], 6, "only the errors ran again: {retried}");
     assert_eq!(retried["api_errors"], 0, "{retried}");
@@ -715,6 +716,102 @@ fn retry_errors_plays_again_only_the_trials_that_ended_as_api_errors() {
         "{}",
         r.stderr
     );
+}
+
+/// A loopback URL nothing listens on: a port bound, then let go.
+fn closed_port_url() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
+    let addr = listener.local_addr().expect("address");
+    drop(listener);
+    format!("http://{addr}/v1")
+}
+
+#[test]
+fn a_run_against_a_closed_port_says_why_by_cause_and_exits_3() {
+    let url = closed_port_url();
+    let tmp = TempDir::new("run-closed-port");
+    let design = write_design(
+        tmp.path(),
+        &serde_json::json!({
+            "players": [{"kind": "endpoint", "preset": "custom", "base_url": url, "model": "m",
+                         "max_attempts": 2, "timeout_ms": 5000}],
+            "encodings": ["matrix", "coord_list"], "shapes": ["square"], "samples_per_shape": 1,
+            "concurrency": 2
+        }),
+    );
+    let out = tmp.path().join("out");
+    // Progress lines every 0.1 s: a log (stderr is a pipe here) still gets no line twice in
+    // a row while the retries wait.
+    let r = shapemaze_env(
+        &["run", &design, "--out", path_str(&out)],
+        &[("SHAPEMAZE_PROGRESS_SECONDS", "0.1")],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 3, "API errors: exit status 3\n{}", r.stderr);
+    let summary = r.json();
+    assert_eq!(
+        (summary["done"].clone(), summary["api_errors"].clone()),
+        (2.into(), 2.into()),
+        "the JSON summary line stays: {summary}"
+    );
+    let endpoint = format!("{url}/chat/completions");
+    let lines: Vec<&str> = r.stderr.lines().collect();
+    let head = lines
+        .iter()
+        .position(|l| l.contains("trials ended as API errors"))
+        .unwrap_or_else(|| panic!("a summary of the API errors:\n{}", r.stderr));
+    assert_eq!(
+        lines[head],
+        "shapemaze: 2 of 2 trials ended as API errors: the endpoint failed, so they were not judged and are left out of every rate. By cause:"
+    );
+    let cause = lines[head + 1];
+    assert!(
+        cause.starts_with(&format!(
+            "shapemaze:   2 trials of m (network, 2 attempts each): No answer from {endpoint}. Check the base URL, and that the server is running"
+        )),
+        "identical causes are one line, with what to do: {cause}"
+    );
+    assert!(
+        cause.to_lowercase().contains("connection refused"),
+        "the system's own message: {cause}"
+    );
+    assert!(
+        !cause.contains("Gave up after"),
+        "the attempts are counted once, up front: {cause}"
+    );
+    assert!(
+        lines[head + 2].contains("--retry-errors"),
+        "{}",
+        lines[head + 2]
+    );
+    for word in ["CORS", "browser", "make serve"] {
+        assert!(
+            !r.stderr.contains(word),
+            "no '{word}' natively:\n{}",
+            r.stderr
+        );
+    }
+    let progress: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains(" done, "))
+        .collect();
+    assert!(!progress.is_empty(), "progress lines:\n{}", r.stderr);
+    for pair in progress.windows(2) {
+        assert_ne!(pair[0], pair[1], "a repeated line:\n{}", r.stderr);
+    }
+    assert!(
+        progress.len() <= 10,
+        "a line when something changed, not every 0.1 s:\n{}",
+        r.stderr
+    );
+    assert!(
+        progress.iter().any(|l| l.contains("retrying")),
+        "the wait between attempts shows:\n{}",
+        r.stderr
+    );
+    let last = progress.last().copied().unwrap_or_default();
+    assert!(last.starts_with("shapemaze: 2/2 done, 2 errors"), "{last}");
 }
 
 #[test]

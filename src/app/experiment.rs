@@ -88,8 +88,7 @@ extern "C" {
     fn form_fields(form: &web_sys::Element) -> js_sys::Array;
 }
 
-/// The page's own styles (in the lab build only, so the default build's CSS stays within
-/// its budget).
+/// The experiment and results pages' own styles (kept with the pages that use them).
 const LAB_CSS: &str = "
 .lab-form fieldset{border:1px solid var(--line);border-radius:var(--radius);background:var(--surface);padding:1rem 1.25rem;display:flex;flex-direction:column;gap:1rem;margin:0}
 .lab-form legend{font-weight:700;padding:0 .4rem}
@@ -1009,6 +1008,11 @@ fn pump(lab: &Shared, run: &Rc<Run>) {
                         .cloned()
                         .unwrap_or_default(),
                     transport,
+                    // A retry's cause shows at once, not when some trial next ends.
+                    on_retry: Some(Rc::new({
+                        let (lab, run) = (lab.clone(), run.clone());
+                        move || draw_if_shown(&lab, &run)
+                    })),
                 };
                 let (lab, run) = (lab.clone(), run.clone());
                 spawn_local(async move {
@@ -1048,6 +1052,11 @@ fn pump(lab: &Shared, run: &Rc<Run>) {
             }
         }
     }
+    draw_if_shown(lab, run);
+}
+
+/// Redraws the run's state when it is the experiment on screen.
+fn draw_if_shown(lab: &Shared, run: &Rc<Run>) {
     let shown = lab
         .open
         .borrow()

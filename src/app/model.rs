@@ -588,13 +588,13 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
                     label="Maze being solved"
                 />
                 {move || state.with(|s| s.retry.clone()).map(|why| view! {
-                    <p class="notice warn" role="status" data-testid="retry-status">{format!("Retrying: {why}")}</p>
+                    <p class="notice warn" role="status" data-testid="retry-status">{why}</p>
                 })}
+                // The message says how many attempts were made when there was more than one.
                 {move || trial.with(|t| t.api_error().cloned()).map(|f| view! {
                     <div class="notice error" role="alert" data-testid="api-error">
                         <strong>"The endpoint failed; the trial ended as an API error (not a model failure). "</strong>
                         {f.message}
-                        {format!(" ({} attempt{})", f.attempts, if f.attempts == 1 { "" } else { "s" })}
                     </div>
                 })}
                 {move || trial.with(|t| t.stopped()).then(|| view! {

@@ -631,7 +631,8 @@ pub(super) fn Verdicts(trial: RwSignal<Trial>) -> impl IntoView {
                         <span class="badge">{match v.outcome { Outcome::Success => "✓", Outcome::Fail => "✗", Outcome::Error => "!" }}</span>
                         <div>
                             <strong>{format!("{title}: {}", match v.outcome { Outcome::Error => "API error (not judged)", o => o.name() })}</strong>
-                            <p>{v.explanation.clone()}</p>
+                            // An API error's message is in the page's error notice, once.
+                            <p>{match v.outcome { Outcome::Error => "The endpoint failed; its error is shown above.".to_string(), _ => v.explanation.clone() }}</p>
                             <code class="reason">{v.reason.as_str()}</code>
                         </div>
                     </div>

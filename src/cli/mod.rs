@@ -5,7 +5,8 @@
 //! [`run`] takes the arguments and the three standard streams and returns the exit status,
 //! so it can be driven in-process as well as by the binary. Exit status 0 means the
 //! command ran (whatever the verdicts); 2 means bad arguments or an unreadable or foreign
-//! file, with one line on stderr saying which.
+//! file, with one line on stderr saying which; 3 means `shapemaze run` finished with
+//! trials that ended as API errors (its stderr says why, by cause).
 
 pub mod args;
 pub mod audit;
@@ -26,6 +27,10 @@ use std::path::Path;
 pub const EXIT_OK: i32 = 0;
 /// Exit status for bad arguments and unreadable or foreign files.
 pub const EXIT_USAGE: i32 = 2;
+/// Exit status of a `shapemaze run` that finished with trials ended as API errors (the
+/// endpoint failed; they were not judged): a script can tell, and rerun them with
+/// `--retry-errors`.
+pub const EXIT_API_ERRORS: i32 = 3;
 
 /// Top-level help text.
 pub const HELP: &str = "\
@@ -53,7 +58,8 @@ Examples:
   shapemaze run experiment.json --out results/ --shard 1/4
 
 Exit status: 0 when the command ran (whatever the verdicts); 2 with one line on stderr for
-bad arguments and unreadable or foreign files.
+bad arguments and unreadable or foreign files; 3 when `run` finished with trials that ended
+as API errors.
 ";
 
 /// The standard streams a command reads and writes.
@@ -126,9 +132,10 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
 
 /// Runs the command line on `args` (without the program name); returns the exit status.
 pub fn run(args: &[String], io: &mut Io<'_>) -> i32 {
-    let result = dispatch(args, io).and_then(|()| io.stdout.flush().map_err(CliError::Output));
+    let result = dispatch(args, io)
+        .and_then(|status| io.stdout.flush().map(|()| status).map_err(CliError::Output));
     match result {
-        Ok(()) => EXIT_OK,
+        Ok(status) => status,
         Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(CliError::Output(e)) => fail(io, &format!("cannot write the output: {e}")),
         Err(CliError::Usage(message)) => fail(io, &message),
@@ -142,26 +149,39 @@ fn fail(io: &mut Io<'_>, message: &str) -> i32 {
     EXIT_USAGE
 }
 
-fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
+/// Runs the command `args` names; its exit status when it ran.
+fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<i32, CliError> {
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::usage(
             "no command given: use generate, verify, score, report, run, merge or serve (see `shapemaze --help`)",
         ));
     };
     type Command = fn(&Args, &mut Io<'_>) -> Result<(), CliError>;
+    let ran = |r: Result<(), CliError>| r.map(|()| EXIT_OK);
     let (help, options, run): (&str, &[&'static str], Command) = match command.as_str() {
         "generate" => (generate::HELP, generate::OPTIONS, generate::run),
         "verify" => (verify::HELP, verify::OPTIONS, verify::run),
         "score" => (score::HELP, score::OPTIONS, score::run),
         // serve reads its own arguments: --upstream may be repeated.
-        "serve" => return serve::command(rest, io),
+        "serve" => return ran(serve::command(rest, io)),
         "report" => (report::HELP, report::OPTIONS, report::run),
-        "run" => (run::HELP, run::OPTIONS, run::run),
+        // run has an exit status of its own (API errors).
+        "run" => {
+            let parsed = Args::parse(rest, command, run::OPTIONS)?;
+            if parsed.help {
+                return ran(io.out(run::HELP));
+            }
+            return run::run(&parsed, io);
+        }
         "merge" => (run::MERGE_HELP, run::MERGE_OPTIONS, run::merge_command),
-        "-h" | "--help" => return io.out(HELP),
-        "help" => return io.out(command_help(rest.first().map(String::as_str))?),
+        "-h" | "--help" => return ran(io.out(HELP)),
+        "help" => return ran(io.out(command_help(rest.first().map(String::as_str))?)),
         "-V" | "--version" => {
-            return io.out(concat!("shapemaze ", env!("CARGO_PKG_VERSION"), "\n"))
+            return ran(io.out(concat!(
+                "shapemaze ",
+                env!("CARGO_PKG_VERSION"),
+                "\n"
+            )))
         }
         other => {
             return Err(CliError::usage(format!(
@@ -171,17 +191,15 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
     };
     let parsed = Args::parse(rest, command, options)?;
     if parsed.help {
-        return io.out(help);
+        return ran(io.out(help));
     }
-    if !["score", "report", "run", "merge"].contains(&command.as_str())
-        && !parsed.positional.is_empty()
-    {
+    if !["score", "report", "merge"].contains(&command.as_str()) && !parsed.positional.is_empty() {
         return Err(CliError::usage(format!(
             "unexpected argument '{}' for `shapemaze {command}` (see `shapemaze {command} --help`)",
             parsed.positional[0]
         )));
     }
-    run(&parsed, io)
+    ran(run(&parsed, io))
 }
 
 fn command_help(command: Option<&str>) -> Result<&'static str, CliError> {

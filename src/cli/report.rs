@@ -7,12 +7,12 @@ use super::audit::{self, Scoring};
 use super::score::list_transcripts;
 use super::{write_file, CliError, Io};
 use crate::core::analysis::{
-    analyze, fmt_p, groups_csv, observations_csv, Analysis, AnalysisOptions, GroupRow, Observation,
-    ALL,
+    analyze, fmt_p, groups_csv, observations_csv, Analysis, AnalysisOptions, EmptyAnswers,
+    GroupRow, Observation, ALL,
 };
 use crate::core::audit::{audit_html, render_text as render_audit_text, TextColumn, TextTable};
 use crate::core::chart::report_html;
-use crate::core::record::TrialRecord;
+use crate::core::record::{EmptyReason, TrialRecord};
 use crate::core::rescore::{Basis, Libraries};
 use crate::core::stats::Proportion;
 use serde::Serialize;
@@ -43,8 +43,10 @@ Prints the success rates by model x encoding x shape with 95% Wilson intervals, 
 details (moves, failure types, move validity), the recognition confusion matrix, the
 generation checks, matrix vs coordinate list paired by maze (McNemar), shape effects
 (chi-square, ANOVA, observed vs predicted difficulty), phase correlations (phi) and the
-verdicts on H1-H4. Moves, the confusion matrix and the generation checks need
-trials.jsonl; transcripts give the outcomes and reasons only.
+verdicts on H1-H4; and, when there are any, the trials with empty answers (judged like any
+other) by why they were empty: the token limit spent on reasoning, reached with no text, or
+a reply ended without text. Moves, the confusion matrix, the generation checks and empty
+answers need trials.jsonl; transcripts give the outcomes and reasons only.
 
 Options:
   --format F    text (default), json (CONTRACT.md: groups, hypotheses H1..H4, and the
@@ -400,6 +402,31 @@ fn cell(p: &Proportion) -> String {
     )
 }
 
+/// The empty answers by why they were empty, all trials and per model ("K of N trials");
+/// nothing when no trial had one.
+fn empty_answers_text(a: &Analysis) -> String {
+    if !a.empty_answers.first().is_some_and(EmptyAnswers::any) {
+        return String::new();
+    }
+    let mut table = TextTable::new(&[
+        TextColumn::left(44),
+        TextColumn::left(0),
+        TextColumn::left(0),
+        TextColumn::left(0),
+    ]);
+    table
+        .line("")
+        .line("Empty answers (judged as the model's answers like any other; trials with at least one)")
+        .row(std::iter::once("group").chain(EmptyReason::ALL.map(EmptyReason::label)));
+    for e in &a.empty_answers {
+        table.row(
+            std::iter::once(e.model.clone())
+                .chain(EmptyReason::ALL.map(|r| format!("{} of {} trials", e.count(r), e.trials))),
+        );
+    }
+    table.render()
+}
+
 fn opt(x: Option<f64>) -> String {
     x.map_or("n/a".into(), |x| format!("{x:.2}"))
 }
@@ -466,6 +493,7 @@ fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
         }
     }
     t.push_str(&groups.render());
+    t.push_str(&empty_answers_text(a));
 
     t.push_str("\nSolving details (pooled rows; moves need trials.jsonl)\n");
     let mut solving = TextTable::new(&[

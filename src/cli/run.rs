@@ -10,9 +10,10 @@
 
 use super::args::Args;
 use super::transport::NativeTransport;
-use super::{CliError, Io};
+use super::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
 use crate::core::batch::{
-    endpoint_settings, lanes_for, play_trial, progress_line, random_seed, sort_by_design, TrialRun,
+    endpoint_settings, error_causes, lanes_for, play_trial, progress_line, random_seed,
+    sort_by_design, TrialRun,
 };
 use crate::core::experiment::{ExperimentDesign, TrialKey};
 use crate::core::export::{
@@ -67,8 +68,15 @@ kept and only the missing ones are played, never one twice.
 Example:
   DASHSCOPE_API_KEY=sk-... shapemaze run experiment.json --out results/ --shard 1/4
 
-Prints one JSON summary line on stdout; progress goes to stderr. Exit status 2 with one
-line on stderr for a bad design, a missing key, a bad option, or when interrupted.
+Prints one JSON summary line on stdout; progress goes to stderr: one line redrawn in place
+on a terminal; in a log, a line every 10 s (SHAPEMAZE_PROGRESS_SECONDS sets another
+interval) when it says something new, the same line again only after a minute. At the end,
+stderr lists the trials that ended as API errors by cause, with the server's or the
+system's own message and what to do.
+
+Exit status: 0 when the run finished and no trial of DIR ended as an API error; 3 when some
+did (fix the cause, then run again with --retry-errors); 2 with one line on stderr for a bad
+design, a missing key, a bad option, or when interrupted.
 ";
 
 /// `shapemaze merge --help`.
@@ -89,8 +97,86 @@ Prints one JSON summary line on stdout.
 
 /// Most progress redraws per second on a terminal.
 const TERMINAL_REFRESH: Duration = Duration::from_millis(250);
-/// How often a plain progress line is written when stderr is not a terminal.
+/// How often a plain progress line may be written when stderr is not a terminal (a log),
+/// unless [`LOG_REFRESH_VAR`] says otherwise.
 const LOG_REFRESH: Duration = Duration::from_secs(10);
+/// The environment variable that sets how often, in seconds, a log gets a progress line.
+pub const LOG_REFRESH_VAR: &str = "SHAPEMAZE_PROGRESS_SECONDS";
+/// A log gets the same progress line again only after this long: a heartbeat during a
+/// long wait (a stuck endpoint, long retries), never a line repeated every few seconds.
+const HEARTBEAT: Duration = Duration::from_secs(60);
+/// The width a terminal's progress line is cut to when `COLUMNS` does not say.
+const DEFAULT_COLUMNS: usize = 80;
+
+/// How often a log gets a progress line: [`LOG_REFRESH_VAR`] in seconds when it holds a
+/// positive number, else [`LOG_REFRESH`].
+fn log_refresh(var: Option<&str>) -> Duration {
+    var.and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(LOG_REFRESH, |s| Duration::from_secs_f64(s.min(86_400.0)))
+}
+
+/// Which progress lines a log gets: a line that says something new, and the same line
+/// again only once [`HEARTBEAT`] has passed since it was written.
+#[derive(Debug, Default)]
+struct LogLines {
+    last: Option<(String, Duration)>,
+}
+
+impl LogLines {
+    /// Whether `line`, due at `at` (time since the run started), is written; if so, it is
+    /// remembered as the last one.
+    fn admit(&mut self, line: &str, at: Duration) -> bool {
+        let write = match &self.last {
+            Some((last, when)) => last != line || at.saturating_sub(*when) >= HEARTBEAT,
+            None => true,
+        };
+        if write {
+            self.last = Some((line.to_string(), at));
+        }
+        write
+    }
+}
+
+/// `line` cut to fit one row of a terminal `columns` wide (ending in `…` when cut), so
+/// that redrawing it in place never wraps onto a second row.
+fn fit(line: &str, columns: usize) -> String {
+    let room = columns.saturating_sub(1).max(1);
+    if line.chars().count() <= room {
+        return line.to_string();
+    }
+    let mut cut: String = line.chars().take(room - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// The terminal's width as `COLUMNS` gives it, else [`DEFAULT_COLUMNS`].
+fn columns() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c: &usize| c > 0)
+        .unwrap_or(DEFAULT_COLUMNS)
+}
+
+/// The end of a run for people: the trials that ended as API errors, by cause, with what
+/// to do (nothing when there were none).
+fn error_summary(records: &[TrialRecord], total: usize) -> Vec<String> {
+    let causes = error_causes(records);
+    let failed: usize = causes.iter().map(|c| c.trials).sum();
+    if failed == 0 {
+        return Vec::new();
+    }
+    let mut lines = vec![format!(
+        "{failed} of {total} trials ended as API errors: the endpoint failed, so they were not judged and are left out of every rate. By cause:"
+    )];
+    lines.extend(causes.iter().map(|c| format!("  {}", c.line())));
+    lines.push(
+        "Fix the cause, then run the same command with --retry-errors to play those trials again."
+            .to_string(),
+    );
+    lines
+}
 
 /// Which share of the trials a run plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,8 +351,9 @@ enum Ending {
     Failed(String),
 }
 
-/// `shapemaze run`.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
+/// `shapemaze run`; its exit status when it finished: [`EXIT_API_ERRORS`] when trials
+/// ended as API errors, else [`EXIT_OK`].
+pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
     let design_path = PathBuf::from(args.single("run", "design file")?);
     let out = PathBuf::from(args.required("out", "run")?);
     let shard = match args.get("shard") {
@@ -339,6 +426,9 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         .map_err(|e| CliError::usage(format!("cannot start the async runtime: {e}")))?;
     let local = tokio::task::LocalSet::new();
     let terminal = std::io::stderr().is_terminal();
+    let log_every = log_refresh(std::env::var(LOG_REFRESH_VAR).ok().as_deref());
+    let width = columns();
+    let mut log_lines = LogLines::default();
     let started = Instant::now();
     let mut ran = 0usize;
     let mut written: HashSet<String> = HashSet::new();
@@ -372,6 +462,8 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
                                 shared.client.clone(),
                                 random_seed(shared.design.seed, &a.key) ^ epoch_ms().to_bits(),
                             ),
+                            // The progress line is redrawn on a timer.
+                            on_retry: None,
                         };
                         tasks.push(tokio::task::spawn_local(async move {
                             let result = play_trial(run, a.id.clone(), a.key).await;
@@ -386,7 +478,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
             let Then::Sleep(wake) = then else {
                 break Ending::Done;
             };
-            let draw_every = if terminal { TERMINAL_REFRESH } else { LOG_REFRESH };
+            let draw_every = if terminal { TERMINAL_REFRESH } else { log_every };
             let draw_in = last_draw.map_or(Duration::ZERO, |t| draw_every.saturating_sub(t.elapsed()));
             let wait = wake.map_or(Duration::from_secs(3600), |ms| {
                 Duration::from_millis(ms.max(1.0).ceil() as u64)
@@ -447,10 +539,13 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
                 () = tokio::time::sleep(wait) => {}
                 () = tokio::time::sleep(draw_in) => {
                     let line = progress_line(&mut shared.scheduler.borrow_mut(), shared.now());
+                    let line = format!("shapemaze: {line}");
                     let _ = if terminal {
-                        write!(io.stderr, "\r\x1b[Kshapemaze: {line}")
+                        write!(io.stderr, "\r\x1b[K{}", fit(&line, width))
+                    } else if log_lines.admit(&line, started.elapsed()) {
+                        writeln!(io.stderr, "{line}")
                     } else {
-                        writeln!(io.stderr, "shapemaze: {line}")
+                        Ok(())
                     };
                     let _ = io.stderr.flush();
                     last_draw = Some(Instant::now());
@@ -464,12 +559,20 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         ending
     });
     let now = shared.now();
-    let summary_line = progress_line(&mut shared.scheduler.borrow_mut(), now);
+    let summary_line = format!(
+        "shapemaze: {}",
+        progress_line(&mut shared.scheduler.borrow_mut(), now)
+    );
     let _ = if terminal {
-        writeln!(io.stderr, "\r\x1b[Kshapemaze: {summary_line}")
+        writeln!(io.stderr, "\r\x1b[K{summary_line}")
+    } else if log_lines.admit(&summary_line, started.elapsed()) {
+        writeln!(io.stderr, "{summary_line}")
     } else {
-        writeln!(io.stderr, "shapemaze: {summary_line}")
+        Ok(())
     };
+    for line in error_summary(&records, total) {
+        let _ = writeln!(io.stderr, "shapemaze: {line}");
+    }
     drop(log);
     write_export(&out, &design, &mut records, &written)?;
     let progress = shared.scheduler.borrow().progress(now);
@@ -485,6 +588,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         Ending::Failed(e) => return Err(CliError::usage(e)),
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let failed = records.iter().any(|r| r.api_error.is_some());
     io.json_line(&serde_json::json!({
         "out": out.display().to_string(),
         "shard": format!("{}/{}", shard.index, shard.count),
@@ -495,7 +599,8 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         "ran": ran,
         "api_errors": progress.overall.api_errors,
         "seconds": (elapsed * 1000.0).round() / 1000.0,
-    }))
+    }))?;
+    Ok(if failed { EXIT_API_ERRORS } else { EXIT_OK })
 }
 
 /// `shapemaze merge OUT DIR...`.
@@ -587,5 +692,97 @@ mod tests {
         let mut all: Vec<String> = design.trials().iter().map(TrialKey::id).collect();
         all.sort();
         assert_eq!(ids, all);
+    }
+
+    #[test]
+    fn a_log_gets_a_line_when_it_says_something_new_and_a_heartbeat_a_minute() {
+        let mut log = LogLines::default();
+        let at = Duration::from_secs;
+        let waiting = "shapemaze: 0/2 done, 0 errors; m 2 in flight, concurrency 2/2; ETA ?";
+        let written: Vec<bool> = [
+            (waiting, 0),
+            (waiting, 10),
+            (waiting, 50),
+            (waiting, 60),
+            (waiting, 70),
+            (
+                "shapemaze: 1/2 done, 0 errors; m 1 in flight, concurrency 2/2; ETA 1m00s",
+                80,
+            ),
+            (waiting, 90),
+        ]
+        .into_iter()
+        .map(|(line, s)| log.admit(line, at(s)))
+        .collect();
+        assert_eq!(
+            written,
+            [true, false, false, true, false, true, true],
+            "the same line only after 60 s; a new one at once"
+        );
+    }
+
+    #[test]
+    fn the_log_interval_is_read_from_the_environment_and_falls_back_to_10_s() {
+        assert_eq!(log_refresh(None), LOG_REFRESH);
+        assert_eq!(log_refresh(Some("0.25")), Duration::from_millis(250));
+        assert_eq!(log_refresh(Some(" 5 ")), Duration::from_secs(5));
+        for bad in ["0", "-1", "soon", "NaN", "inf", ""] {
+            assert_eq!(log_refresh(Some(bad)), LOG_REFRESH, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_terminal_line_is_cut_to_one_row() {
+        assert_eq!(fit("short", 80), "short");
+        let long = "x".repeat(200);
+        let cut = fit(&long, 80);
+        assert_eq!(
+            cut.chars().count(),
+            79,
+            "one column spare, so nothing wraps"
+        );
+        assert!(cut.ends_with('…'));
+        assert_eq!(
+            fit("abc", 1),
+            "…",
+            "a silly width still gives one character"
+        );
+    }
+
+    #[test]
+    fn a_refused_connection_is_explained_without_browser_advice() {
+        use crate::core::batch::tests::unanswered;
+        // A port nothing listens on: bind one, then let it go.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let transport = NativeTransport::new(NativeTransport::client().expect("a client"), 1);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let (cause, message) = runtime.block_on(unanswered(
+            &format!("http://127.0.0.1:{port}/v1"),
+            transport,
+        ));
+        let cause = cause.expect("the first failure was retried");
+        let url = format!("http://127.0.0.1:{port}/v1/chat/completions");
+        assert!(
+            cause.starts_with(&format!("No answer from {url} (")),
+            "{cause}"
+        );
+        assert!(
+            message.starts_with(&format!("No answer from {url}.")),
+            "{message}"
+        );
+        for text in [&cause, &message] {
+            for word in ["CORS", "browser", "page", "make serve"] {
+                assert!(
+                    !text.contains(word),
+                    "no '{word}' from the command line: {text}"
+                );
+            }
+        }
     }
 }

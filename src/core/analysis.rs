@@ -37,7 +37,7 @@
 
 use super::encoding::Encoding;
 use super::layout::ExportPath;
-use super::record::TrialRecord;
+use super::record::{EmptyReason, TrialRecord};
 use super::rescore::{rescore, Basis, Hints, Libraries};
 use super::shape::Shape;
 use super::stats::{
@@ -112,6 +112,10 @@ pub struct Observation {
     pub predicted: Option<Option<Shape>>,
     /// The generation checks (records only, when generation was judged).
     pub checks: Option<GenerationChecks>,
+    /// Why each empty reply of the trial was empty, in order (records only): empty
+    /// answers are judged like any other, and counted apart by [`EmptyAnswers`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub empty: Vec<EmptyReason>,
 }
 
 impl Observation {
@@ -139,6 +143,7 @@ impl Observation {
             } else {
                 None
             },
+            empty: r.messages.iter().filter_map(|m| m.empty_reason).collect(),
         }
     }
 
@@ -187,6 +192,7 @@ impl Observation {
             shortest_path: None,
             predicted: None,
             checks: None,
+            empty: Vec::new(),
         };
         Ok((observation, r.basis))
     }
@@ -576,8 +582,55 @@ pub struct Analysis {
     pub phase_progression: Vec<GroupRow>,
     /// Phi between phases per model and pooled.
     pub phase_correlations: Vec<PhaseCorrelation>,
+    /// Trials with empty answers, by why they were empty: all trials, then per model.
+    pub empty_answers: Vec<EmptyAnswers>,
     /// H1 to H4.
     pub hypotheses: Hypotheses,
+}
+
+/// How many trials of a scope had an empty answer, by why it was empty (a trial counts
+/// once under each reason its replies show). Empty answers are the model's answers and
+/// judged like any other; these counts set apart the ones the token limit ended, which
+/// say more about the settings than about the model's reading of mazes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EmptyAnswers {
+    /// `all`, or the model (prefixed with its experiment when there are several).
+    pub model: String,
+    /// Trials in the scope.
+    pub trials: usize,
+    /// Trials with a reply whose token limit was spent on reasoning (`length_in_reasoning`).
+    pub length_in_reasoning: usize,
+    /// Trials with a reply that reached the token limit with no text at all (`length`).
+    pub length: usize,
+    /// Trials with a reply that ended without text (`no_text`).
+    pub no_text: usize,
+}
+
+impl EmptyAnswers {
+    fn of(model: &str, obs: &[&Observation]) -> EmptyAnswers {
+        let with = |e: EmptyReason| obs.iter().filter(|o| o.empty.contains(&e)).count();
+        EmptyAnswers {
+            model: model.to_string(),
+            trials: obs.len(),
+            length_in_reasoning: with(EmptyReason::LengthInReasoning),
+            length: with(EmptyReason::Length),
+            no_text: with(EmptyReason::NoText),
+        }
+    }
+
+    /// The count of trials with `reason`.
+    pub fn count(&self, reason: EmptyReason) -> usize {
+        match reason {
+            EmptyReason::LengthInReasoning => self.length_in_reasoning,
+            EmptyReason::Length => self.length,
+            EmptyReason::NoText => self.no_text,
+        }
+    }
+
+    /// Whether any trial of the scope had an empty answer.
+    pub fn any(&self) -> bool {
+        EmptyReason::ALL.iter().any(|&e| self.count(e) > 0)
+    }
 }
 
 type Key = (String, String, String, String);
@@ -787,6 +840,10 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
             })
         })
         .collect();
+    let empty_answers = scopes
+        .iter()
+        .map(|(m, obs)| EmptyAnswers::of(m, obs))
+        .collect();
     let shape_effects = shape_effects(observations);
     let hypotheses = Hypotheses {
         h1: h1(&encoding_comparison),
@@ -808,6 +865,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         shape_effects,
         phase_progression,
         phase_correlations,
+        empty_answers,
         hypotheses,
     }
 }
@@ -1427,6 +1485,7 @@ mod tests {
             shortest_path: Some(4),
             predicted: Some(ok[1].then_some(shape)),
             checks: None,
+            empty: Vec::new(),
         }
     }
 
@@ -1448,6 +1507,47 @@ mod tests {
         let d = &an.details[0];
         assert_eq!(d.failures.api_error, 1, "reported as an API error");
         assert_eq!(d.failures.invalid_move, 0, "not a model failure");
+    }
+
+    #[test]
+    fn empty_answers_are_judged_and_counted_apart_by_model_and_why() {
+        let mut a = obs("m1", Encoding::Matrix, Shape::Square, 0, [false; 3]);
+        a.empty = vec![
+            EmptyReason::LengthInReasoning,
+            EmptyReason::LengthInReasoning,
+            EmptyReason::NoText,
+        ];
+        let b = obs("m1", Encoding::Matrix, Shape::Square, 1, [true; 3]);
+        let mut c = obs("m2", Encoding::Matrix, Shape::Square, 0, [false; 3]);
+        c.empty = vec![EmptyReason::Length];
+        let an = analyze(&[a, b, c], &AnalysisOptions::default());
+        let row = |m: &str| {
+            an.empty_answers
+                .iter()
+                .find(|e| e.model == m)
+                .cloned()
+                .expect("a row")
+        };
+        let counts = |e: EmptyAnswers| {
+            (
+                e.trials,
+                e.length_in_reasoning,
+                e.length,
+                e.no_text,
+                e.any(),
+            )
+        };
+        assert_eq!(an.empty_answers[0].model, ALL, "all trials first");
+        assert_eq!(counts(row(ALL)), (3, 1, 1, 1, true), "a trial counts once");
+        assert_eq!(counts(row("m1")), (2, 1, 0, 1, true));
+        assert_eq!(counts(row("m2")), (1, 0, 1, 0, true));
+        assert_eq!(an.api_errors, 0);
+        assert_eq!(an.pooled[0].solve.n, 3, "empty answers are judged");
+        let none = analyze(
+            &[obs("m", Encoding::Matrix, Shape::Square, 0, [true; 3])],
+            &AnalysisOptions::default(),
+        );
+        assert!(!none.empty_answers[0].any());
     }
 
     #[test]

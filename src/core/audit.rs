@@ -633,6 +633,7 @@ impl Audited {
                 shortest_path: None,
                 predicted: None,
                 checks: None,
+                empty: Vec::new(),
             });
         }
         (out, left_out, closing_only)

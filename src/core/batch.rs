@@ -64,6 +64,7 @@ struct LanePlayer<T: Transport> {
     scheduler: Rc<RefCell<Scheduler>>,
     id: String,
     calls: u32,
+    on_retry: Option<Rc<dyn Fn()>>,
 }
 
 impl<T: Transport> Player for LanePlayer<T> {
@@ -98,6 +99,7 @@ impl<T: Transport> Player for LanePlayer<T> {
         let scheduler = self.scheduler.clone();
         let id = self.id.clone();
         let transport = self.inner.transport();
+        let on_retry = self.on_retry.clone();
         let mut forward = |ev: ChatEvent<'_>| {
             if let ChatEvent::Retrying(n) = ev {
                 let status = n
@@ -107,7 +109,7 @@ impl<T: Transport> Player for LanePlayer<T> {
                     .and_then(|s| s.parse::<u16>().ok());
                 let notice = RetryNotice {
                     status,
-                    cause: n.status_label.clone(),
+                    cause: n.cause.clone().unwrap_or_else(|| n.status_label.clone()),
                     attempt: n.attempt,
                     max_attempts: n.of,
                     wait_ms: n.delay_ms as f64,
@@ -115,6 +117,9 @@ impl<T: Transport> Player for LanePlayer<T> {
                 scheduler
                     .borrow_mut()
                     .retrying(&id, &notice, transport.now_ms());
+                if let Some(told) = &on_retry {
+                    told();
+                }
             }
         };
         let result = chat::complete(
@@ -125,7 +130,7 @@ impl<T: Transport> Player for LanePlayer<T> {
             &mut forward,
         )
         .await;
-        player_reply(result, self.inner.settings().preset)
+        player_reply(result, self.inner.settings())
     }
 }
 
@@ -141,6 +146,9 @@ pub struct TrialRun<T: Transport> {
     pub api_key: String,
     /// The transport an endpoint player calls through (its clock dates the record).
     pub transport: T,
+    /// Called after each retry is told to the scheduler, so that a page can show the
+    /// retry's cause while the call waits (`None`: nobody is told).
+    pub on_retry: Option<Rc<dyn Fn()>>,
 }
 
 /// Plays trial `key` (scheduled under `id`) to its end and returns its record; `None`
@@ -178,6 +186,7 @@ pub async fn play_trial<T: Transport>(
                 scheduler: run.scheduler.clone(),
                 id,
                 calls: 0,
+                on_retry: run.on_retry,
             };
             play(&mut trial, &mut player, &mut quiet).await;
             player.inner.transport().now_ms()
@@ -269,6 +278,72 @@ pub fn progress_line(scheduler: &mut Scheduler, now: f64) -> String {
     )
 }
 
+/// The trials of one player that ended as API errors for one cause (the same kind and the
+/// same message but for its count of attempts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ErrorCause {
+    /// The player (model) whose calls failed.
+    pub model: String,
+    /// The error's kind (`network`, `rate_limited`, ...).
+    pub kind: String,
+    /// What happened and what to do: the final message without its count of attempts.
+    pub message: String,
+    /// How many trials ended on it.
+    pub trials: usize,
+    /// The fewest and the most attempts those trials made.
+    pub attempts: (u32, u32),
+}
+
+impl ErrorCause {
+    /// One line for people: `2 trials of m (network, 2 attempts each): No answer from ...`.
+    pub fn line(&self) -> String {
+        let (fewest, most) = self.attempts;
+        let s = |n: u32| if n == 1 { "" } else { "s" };
+        let attempts = match (fewest == most, self.trials) {
+            (true, 1) => format!("{most} attempt{}", s(most)),
+            (true, _) => format!("{most} attempt{} each", s(most)),
+            (false, _) => format!("{fewest} to {most} attempts"),
+        };
+        format!(
+            "{} trial{} of {} ({}, {attempts}): {}",
+            self.trials,
+            if self.trials == 1 { "" } else { "s" },
+            self.model,
+            self.kind,
+            self.message
+        )
+    }
+}
+
+/// The API errors among `records`, grouped by player and cause, the most frequent first
+/// (ties in the order first met).
+pub fn error_causes<'a>(records: impl IntoIterator<Item = &'a TrialRecord>) -> Vec<ErrorCause> {
+    let mut causes: Vec<ErrorCause> = Vec::new();
+    for r in records {
+        let Some(e) = &r.api_error else { continue };
+        let message = chat::without_attempts(&e.message);
+        match causes
+            .iter_mut()
+            .find(|c| c.model == r.model && c.kind == e.kind && c.message == message)
+        {
+            Some(c) => {
+                c.trials += 1;
+                c.attempts = (c.attempts.0.min(e.attempts), c.attempts.1.max(e.attempts));
+            }
+            None => causes.push(ErrorCause {
+                model: r.model.clone(),
+                kind: e.kind.clone(),
+                message: message.to_string(),
+                trials: 1,
+                attempts: (e.attempts, e.attempts),
+            }),
+        }
+    }
+    // A stable sort keeps the first met first among equals.
+    causes.sort_by_key(|c| std::cmp::Reverse(c.trials));
+    causes
+}
+
 /// The scheduler's lanes for a design: one per player, at its concurrency (or
 /// `concurrency` for every player when given), with the design's requests-per-minute
 /// limit for endpoints.
@@ -282,4 +357,176 @@ pub fn lanes_for(design: &ExperimentDesign, concurrency: Option<usize>) -> Vec<L
             requests_per_minute: design.requests_per_minute.filter(|_| p.is_endpoint()),
         })
         .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::core::chat::{
+        block_on, Scripted, ScriptedTransport, TransportError, TransportKind, DEFAULT_STREAM,
+    };
+    use crate::core::lab::{design_fields, fill_endpoint_defaults};
+    use crate::core::scheduler::{Next, Tuning};
+
+    #[test]
+    fn the_model_page_and_an_experiment_design_start_with_the_same_streaming() {
+        assert_eq!(EndpointSettings::default().stream, DEFAULT_STREAM, "/model");
+        for p in Preset::ALL {
+            assert_eq!(EndpointSettings::for_preset(p).stream, DEFAULT_STREAM);
+        }
+        let spec = PlayerSpec::endpoint("http://127.0.0.1:9/v1", "m", None);
+        assert_eq!(spec.stream, DEFAULT_STREAM, "a design's endpoint player");
+        let settings = endpoint_settings(&spec).expect("settings");
+        assert_eq!(settings.stream, DEFAULT_STREAM);
+        let read: PlayerSpec = serde_json::from_str(
+            r#"{"kind": "endpoint", "base_url": "http://x/v1", "model": "m"}"#,
+        )
+        .expect("a spec without stream");
+        assert_eq!(
+            read.stream, DEFAULT_STREAM,
+            "a design file that leaves it out"
+        );
+        let form = design_fields(&ExperimentDesign::default());
+        let on = |f: &[(String, String)], name: &str| f.iter().any(|(k, v)| k == name && v == "on");
+        assert_eq!(
+            on(&form, "new.stream"),
+            DEFAULT_STREAM,
+            "the form's add box"
+        );
+        let mut row = vec![("p0.kind".to_string(), "endpoint".to_string())];
+        fill_endpoint_defaults(&mut row, 0);
+        assert_eq!(on(&row, "p0.stream"), DEFAULT_STREAM, "a new model row");
+    }
+
+    /// Plays the first trial of a design whose one player is the endpoint at `base_url`,
+    /// allowed two attempts, through `transport`, expecting no answer; returns the lane's
+    /// last retry cause and the record's error message.
+    pub(crate) async fn unanswered<T: Transport>(
+        base_url: &str,
+        transport: T,
+    ) -> (Option<String>, String) {
+        let mut player = PlayerSpec::endpoint(base_url, "m", None);
+        player.max_attempts = 2;
+        let design = ExperimentDesign {
+            players: vec![player],
+            ..ExperimentDesign::default()
+        };
+        let scheduler = Rc::new(RefCell::new(Scheduler::new(
+            design.trials(),
+            lanes_for(&design, None),
+            Tuning::default(),
+        )));
+        let Next::Start(a) = scheduler.borrow_mut().next(0.0) else {
+            panic!("a trial starts");
+        };
+        let run = TrialRun {
+            library: Arc::new(TemplateLibrary::new(design.size)),
+            design: Rc::new(design),
+            scheduler: scheduler.clone(),
+            api_key: String::new(),
+            transport,
+            on_retry: None,
+        };
+        let record = play_trial(run, a.id, a.key)
+            .await
+            .expect("plays")
+            .expect("ends");
+        let cause = scheduler.borrow_mut().lanes(0.0)[0].last_cause.clone();
+        (cause, record.api_error.expect("an API error").message)
+    }
+
+    #[test]
+    fn api_errors_are_grouped_by_player_and_cause_whatever_their_attempts() {
+        use crate::core::record::PlayerInfo;
+        use crate::core::trial::ApiFailure;
+        let design = ExperimentDesign::default();
+        let library = Arc::new(TemplateLibrary::new(design.size));
+        let key = &design.trials()[0];
+        let record = |model: &str, failure: Option<(&str, String, u32)>| {
+            let maze = design.maze_for(key, &library).expect("a maze");
+            let mut t = Trial::new(design.setup_for(key, maze), library.clone());
+            if let Some((kind, message, attempts)) = failure {
+                t.fail_api(ApiFailure {
+                    kind: kind.into(),
+                    message,
+                    attempts,
+                });
+            }
+            let player = PlayerInfo {
+                model: model.into(),
+                ..PlayerInfo::builtin(PlayerKind::Endpoint)
+            };
+            TrialRecord::of(&t, player, Placement::default(), None, None)
+        };
+        let refused = "No answer from http://127.0.0.1:9/v1/chat/completions. Check the base URL, and that the server is running and reachable from this machine. Details: Connection refused (os error 111)";
+        let key_refused = "The endpoint refused the API key (401).";
+        let records = [
+            record(
+                "m",
+                Some((
+                    "network",
+                    format!("{refused} (Gave up after 2 attempts.)"),
+                    2,
+                )),
+            ),
+            record("m", Some(("unauthorized", key_refused.into(), 1))),
+            record("m", None),
+            record(
+                "m",
+                Some((
+                    "network",
+                    format!("{refused} (Gave up after 6 attempts.)"),
+                    6,
+                )),
+            ),
+            record("n", Some(("network", refused.into(), 1))),
+        ];
+        let lines: Vec<String> = error_causes(&records)
+            .iter()
+            .map(ErrorCause::line)
+            .collect();
+        assert_eq!(
+            lines,
+            [
+                format!("2 trials of m (network, 2 to 6 attempts): {refused}"),
+                format!("1 trial of m (unauthorized, 1 attempt): {key_refused}"),
+                format!("1 trial of n (network, 1 attempt): {refused}"),
+            ]
+        );
+        assert!(error_causes(&records[2..3]).is_empty(), "no API error");
+    }
+
+    fn scripted(kind: TransportKind) -> (Option<String>, String) {
+        let failed = || Scripted::Fail(TransportError::Network("Failed to fetch".into()));
+        let mut transport = ScriptedTransport::new(vec![failed(), failed()]);
+        transport.kind = kind;
+        block_on(unanswered("http://127.0.0.1:9/v1", transport))
+    }
+
+    #[test]
+    fn a_retry_without_an_answer_names_its_cause_for_the_transport() {
+        let (cause, message) = scripted(TransportKind::Browser);
+        let cause = cause.expect("a retry was reported");
+        assert!(
+            cause.starts_with("No answer from http://127.0.0.1:9/v1/chat/completions: the browser does not say why")
+                && cause.contains("(CORS)")
+                && cause.ends_with("attempt 1 of 2"),
+            "{cause}"
+        );
+        assert!(message.contains("CORS"), "{message}");
+        let (cause, message) = scripted(TransportKind::Native);
+        let cause = cause.expect("a retry was reported");
+        assert!(
+            cause.starts_with(
+                "No answer from http://127.0.0.1:9/v1/chat/completions (Failed to fetch)"
+            ),
+            "{cause}"
+        );
+        for text in [&cause, &message] {
+            assert!(
+                !text.contains("CORS") && !text.contains("browser"),
+                "{text}"
+            );
+        }
+    }
 }

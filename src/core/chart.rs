@@ -17,7 +17,8 @@
 //! assert!(svg.starts_with("<svg") && svg.contains("50%"));
 //! ```
 
-use super::analysis::{fmt_p, Analysis, GroupRow, ALL, PHASE_NAMES};
+use super::analysis::{fmt_p, Analysis, EmptyAnswers, GroupRow, ALL, PHASE_NAMES};
+use super::record::EmptyReason;
 use super::stats::Proportion;
 use std::fmt::Write as _;
 
@@ -813,6 +814,22 @@ pub fn report_body(a: &Analysis) -> String {
         several,
     ));
 
+    if a.empty_answers.first().is_some_and(EmptyAnswers::any) {
+        s.push_str("<h2>Empty answers</h2><table data-testid=\"table-empty-answers\"><caption>Trials with an empty answer, by why it was empty (judged as the model's answers like any other)</caption><thead><tr><th>model</th>");
+        for r in EmptyReason::ALL {
+            let _ = write!(s, "<th>{}</th>", r.label());
+        }
+        s.push_str("</tr></thead><tbody>");
+        for e in &a.empty_answers {
+            let _ = write!(s, "<tr><td>{}</td>", escape(&e.model));
+            for r in EmptyReason::ALL {
+                let _ = write!(s, "<td>{} of {}</td>", e.count(r), e.trials);
+            }
+            s.push_str("</tr>");
+        }
+        s.push_str("</tbody></table>");
+    }
+
     s.push_str("<h2>Solving details</h2><table data-testid=\"table-solve-details\"><caption>Moves, failure types and move validity (pooled rows)</caption><thead><tr><th>group</th><th>moves per solve (mean, median)</th><th>beyond shortest path (mean)</th><th>invalid move</th><th>move limit</th><th>unparseable</th><th>unknown</th><th>API error</th><th>move validity</th></tr></thead><tbody>");
     for d in a.details.iter().skip(a.groups.len()) {
         let reasons = d
@@ -1054,6 +1071,7 @@ mod tests {
                         shortest_path: Some(4),
                         predicted: Some(ok[1].then_some(*s)),
                         checks: None,
+                        empty: Vec::new(),
                     });
                 }
             }

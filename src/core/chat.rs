@@ -210,33 +210,34 @@ impl Preset {
     pub fn browser_note(self) -> &'static str {
         match self {
             Preset::DashScopeIntl | Preset::DashScopeCn | Preset::DashScopeUs => {
-                "DashScope refuses requests from web pages, so it works only through a same-origin proxy: `make serve`'s, or `shapemaze serve --upstream dashscope-intl=...` (the preset's /proxy/... base URL)."
+                "DashScope refuses requests from web pages, so it works only through a same-origin proxy, such as the one make serve starts or shapemaze serve --upstream dashscope-intl=URL (keep the preset's /proxy/... base URL)."
             }
             Preset::OpenRouter => "OpenRouter answers web pages served from anywhere; only an API key is needed.",
             Preset::OpenAi => "OpenAI answers web pages served from anywhere; only an API key is needed.",
             Preset::Ollama => {
-                "Ollama answers pages on localhost by default; for a page served from elsewhere start it with OLLAMA_ORIGINS set to that origin (or `OLLAMA_ORIGINS=*`)."
+                "Ollama answers pages on localhost by default; for a page served from elsewhere start it with OLLAMA_ORIGINS set to that origin (or to *)."
             }
             Preset::Vllm => "vLLM's server allows all origins by default, so it works from a page served anywhere (unless started with a narrower --allowed-origins).",
             Preset::LlamaCpp => "llama.cpp's server allows all origins by default, so it works from a page served anywhere.",
             Preset::LmStudio => "LM Studio refuses web pages until you turn on 'Enable CORS' in its Developer tab (server settings).",
-            Preset::ThisServer => "For a page served by `shapemaze serve`: its proxy adds the key on the server, so leave the key empty; the base URL is /proxy/NAME for the upstream NAME it was started with (GET /proxy lists them).",
+            Preset::ThisServer => "For a page served by shapemaze serve: its proxy adds the key on the server, so leave the key empty; the base URL is /proxy/NAME for the upstream NAME it was started with (GET /proxy lists them).",
             Preset::Custom => "Works from a page only if the server sends Access-Control-Allow-Origin for the page's origin (and allows the Authorization and Content-Type headers), or through a same-origin proxy.",
         }
     }
 
-    /// What to do when a request to this endpoint fails with a bare network error, which
-    /// is how a browser reports a CORS refusal; used in [`ChatError::message`].
+    /// What to do when a page's request to this endpoint fails without an answer, which is
+    /// how a browser reports a CORS refusal; used in [`ChatError::message`] for the
+    /// browser's transport only (CORS does not apply to a native program).
     pub fn cors_advice(self) -> &'static str {
         match self {
             Preset::DashScopeIntl | Preset::DashScopeCn | Preset::DashScopeUs => {
-                "DashScope cannot be called from a web page directly: serve the app with `make serve`, whose proxy forwards /proxy/dashscope-... to DashScope, and keep the preset's /proxy/... base URL."
+                "DashScope cannot be called from a web page directly: serve the app with make serve, whose proxy forwards /proxy/dashscope-... to DashScope, and keep the preset's /proxy/... base URL."
             }
             Preset::OpenRouter | Preset::OpenAi => {
                 "This endpoint normally answers web pages, so check the network connection, the base URL, and that no browser extension blocks the request."
             }
             Preset::Ollama => {
-                "Check that Ollama is running (`ollama serve`, port 11434) and, unless this page is on localhost, restart it with OLLAMA_ORIGINS set to this page's origin (or `OLLAMA_ORIGINS=*`)."
+                "Check that Ollama is running (ollama serve, port 11434) and, unless this page is on localhost, restart it with OLLAMA_ORIGINS set to this page's origin (or to *)."
             }
             Preset::Vllm => {
                 "Check that the vLLM server is running on that address and port; it allows all origins unless started with a narrower --allowed-origins."
@@ -248,7 +249,7 @@ impl Preset {
                 "In LM Studio's Developer tab, start the server (port 1234) and turn on 'Enable CORS'."
             }
             Preset::ThisServer => {
-                "Check that this page is served by `shapemaze serve` and that it has an upstream of that name (GET /proxy lists them)."
+                "Check that this page is served by shapemaze serve and that it has an upstream of that name (GET /proxy lists them)."
             }
             Preset::Custom => {
                 "The server must send Access-Control-Allow-Origin for this page's origin and allow the Authorization and Content-Type headers, or be reached through a same-origin proxy."
@@ -284,7 +285,8 @@ pub struct EndpointSettings {
     pub seed: Option<u64>,
     /// How long one attempt may take, in milliseconds (default 120 000).
     pub timeout_ms: u64,
-    /// Ask for a streamed reply (server-sent events). Forced on by `thinking`.
+    /// Ask for a streamed reply (server-sent events). Forced on by `thinking`. Off by
+    /// default ([`DEFAULT_STREAM`]).
     pub stream: bool,
     /// Ask for the chosen tokens' log-probabilities.
     pub logprobs: bool,
@@ -303,6 +305,10 @@ impl Default for EndpointSettings {
         EndpointSettings::for_preset(Preset::default())
     }
 }
+
+/// Whether a new endpoint setting streams its replies: off, on /model and in an experiment
+/// design alike (the design's runs did not stream).
+pub const DEFAULT_STREAM: bool = false;
 
 /// Bounds checked by [`EndpointSettings::validate`].
 const MAX_TOKENS_LIMIT: u32 = 1_000_000;
@@ -323,7 +329,7 @@ impl EndpointSettings {
             max_tokens: 2000,
             seed: None,
             timeout_ms: 120_000,
-            stream: false,
+            stream: DEFAULT_STREAM,
             logprobs: false,
             thinking: false,
             extra: String::new(),
@@ -534,7 +540,7 @@ pub fn chat_url(base: &str) -> String {
 // Reply
 // ---------------------------------------------------------------------------------------
 
-pub use super::record::TokenLogprob;
+pub use super::record::{EmptyReason, TokenLogprob};
 
 /// A model's reply and what is known about how it was produced.
 #[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
@@ -563,7 +569,23 @@ pub struct ChatReply {
     pub streamed: bool,
 }
 
-/// Reads a whole (non-streamed) chat-completions response body.
+impl ChatReply {
+    /// Why the answer holds no text, when it holds none: the token limit spent on
+    /// reasoning, reached with no text, or a reply ended without text.
+    pub fn empty_reason(&self) -> Option<EmptyReason> {
+        EmptyReason::of(
+            &self.content,
+            self.finish_reason.as_deref(),
+            self.reasoning.as_deref(),
+        )
+    }
+}
+
+/// Reads a whole (non-streamed) chat-completions response body. A choice whose message
+/// has no text (`content` empty, `null` or absent) is a reply with empty content: the
+/// model's answer, judged like any other ([`ChatReply::empty_reason`] says why it is
+/// empty). Only a body that is not a completion is an error: not JSON, an `error`
+/// object, no choice, or a choice without a message.
 pub fn parse_response(body: &str) -> Result<ChatReply, ChatError> {
     let v: Value = serde_json::from_str(body).map_err(|e| malformed(body, &e))?;
     if let Some(err) = error_object(&v) {
@@ -574,8 +596,10 @@ pub fn parse_response(body: &str) -> Result<ChatReply, ChatError> {
         .and_then(Value::as_array)
         .and_then(|c| c.first())
         .ok_or_else(|| ChatError::EmptyChoices(ErrorInfo::detail(truncate(body.trim()))))?;
-    let message = choice.get("message").unwrap_or(&Value::Null);
     let finish_reason = str_field(choice, "finish_reason");
+    let Some(message) = choice.get("message").filter(|m| m.is_object()) else {
+        return Err(missing_content(finish_reason.as_deref()));
+    };
     let reasoning = str_field(message, "reasoning_content")
         .or_else(|| str_field(message, "reasoning"))
         .filter(|r| !r.is_empty());
@@ -585,12 +609,8 @@ pub fn parse_response(body: &str) -> Result<ChatReply, ChatError> {
             .iter()
             .filter_map(|p| p.get("text").and_then(Value::as_str))
             .collect(),
-        _ => {
-            return Err(missing_content(
-                finish_reason.as_deref(),
-                reasoning.is_some(),
-            ))
-        }
+        None | Some(Value::Null) => String::new(),
+        Some(_) => return Err(missing_content(finish_reason.as_deref())),
     };
     let mut reply = ChatReply {
         content,
@@ -674,13 +694,12 @@ fn malformed(body: &str, e: &serde_json::Error) -> ChatError {
     ChatError::Malformed(ErrorInfo::detail(detail))
 }
 
-fn missing_content(finish_reason: Option<&str>, had_reasoning: bool) -> ChatError {
-    let mut detail = String::from("the reply has no message text");
+/// A choice that is not a message: no `message` object, or a `content` that is neither
+/// text nor a list of text parts.
+fn missing_content(finish_reason: Option<&str>) -> ChatError {
+    let mut detail = String::from("the reply's choice holds no message");
     if let Some(f) = finish_reason {
         detail.push_str(&format!(" (finish reason: {f})"));
-    }
-    if had_reasoning {
-        detail.push_str("; it has reasoning only");
     }
     ChatError::MissingContent(ErrorInfo::detail(detail))
 }
@@ -815,7 +834,6 @@ pub struct StreamAccumulator {
     logprobs: Vec<TokenLogprob>,
     payloads: usize,
     saw_choice: bool,
-    saw_content: bool,
 }
 
 impl StreamAccumulator {
@@ -853,7 +871,6 @@ impl StreamAccumulator {
             .or_else(|| choice.get("message"))
             .unwrap_or(&Value::Null);
         if let Some(text) = d.get("content").and_then(Value::as_str) {
-            self.saw_content = true;
             delta.content = text.to_string();
             self.reply.content.push_str(text);
         }
@@ -874,19 +891,15 @@ impl StreamAccumulator {
         Ok(delta)
     }
 
-    /// The reply so far, once the stream has ended.
+    /// The reply so far, once the stream has ended. A stream that held a choice is a
+    /// completion, even when no answer text came (an empty answer, exactly as the same
+    /// reply without streaming); one that held no choice is an error.
     pub fn finish(self) -> Result<ChatReply, ChatError> {
         if !self.saw_choice {
             return Err(ChatError::EmptyChoices(ErrorInfo::detail(format!(
                 "the stream held {} payloads and no choice",
                 self.payloads
             ))));
-        }
-        if !self.saw_content {
-            return Err(missing_content(
-                self.reply.finish_reason.as_deref(),
-                !self.reasoning.is_empty(),
-            ));
         }
         let mut reply = self.reply;
         reply.reasoning = (!self.reasoning.is_empty()).then_some(self.reasoning);
@@ -916,6 +929,10 @@ pub struct ErrorInfo {
     pub detail: Option<String>,
     /// Attempts made before giving up (0 when the call was never attempted).
     pub attempts: u32,
+    /// Where the request went, for an error without a response ([`ChatError::Network`]).
+    pub url: Option<String>,
+    /// Who sent the request: what a failure without a response means depends on it.
+    pub transport: TransportKind,
 }
 
 impl ErrorInfo {
@@ -925,13 +942,36 @@ impl ErrorInfo {
         ErrorInfo {
             status,
             detail: (!detail.trim().is_empty()).then_some(detail),
-            attempts: 0,
+            ..ErrorInfo::default()
         }
     }
 
     /// Information with a message and no status.
     pub fn detail(detail: impl Into<String>) -> Self {
         ErrorInfo::new(None, detail)
+    }
+
+    /// Information on a request to `url` that got no response, sent by `transport`, with
+    /// what the transport said.
+    pub fn no_response(url: &str, transport: TransportKind, detail: impl Into<String>) -> Self {
+        ErrorInfo {
+            url: Some(url.to_string()),
+            transport,
+            ..ErrorInfo::detail(detail)
+        }
+    }
+
+    /// A request without a response, for people: where it went and, from a browser (which
+    /// hides the reason), that the browser does not say why and the two usual causes.
+    /// One sentence without its full stop.
+    fn no_answer(&self) -> String {
+        let to = self.url.as_deref().unwrap_or("the endpoint");
+        match self.transport {
+            TransportKind::Browser => format!(
+                "No answer from {to}: the browser does not say why; most likely the server is not running or does not allow this site (CORS)"
+            ),
+            TransportKind::Native => format!("No answer from {to}"),
+        }
     }
 }
 
@@ -950,7 +990,9 @@ pub enum ChatError {
     Server(ErrorInfo),
     /// Any other 4xx.
     BadRequest(ErrorInfo),
-    /// The request failed without a response: most likely CORS, else the network.
+    /// The request failed without a response: from a browser most likely CORS or a server
+    /// that is not running (it does not say which); from a native program, what its error
+    /// says.
     Network(ErrorInfo),
     /// No complete answer within `timeout_ms`.
     Timeout(ErrorInfo),
@@ -960,7 +1002,7 @@ pub enum ChatError {
     Malformed(ErrorInfo),
     /// A reply with no choices.
     EmptyChoices(ErrorInfo),
-    /// A choice without message text.
+    /// A choice without a message (an empty message is an empty answer, not this).
     MissingContent(ErrorInfo),
     /// An `error` object inside a 2xx body.
     Upstream(ErrorInfo),
@@ -1101,7 +1143,23 @@ impl ChatError {
         }
     }
 
-    /// A clear message saying what happened and what to do, for the given preset.
+    /// What a retry notice says besides the label, from the first failure on: for a
+    /// request without a response, where it went and its likely cause (from a native
+    /// program, with its error, which says what failed). None for the other errors, whose
+    /// label says enough.
+    pub fn retry_cause(&self) -> Option<String> {
+        let ChatError::Network(i) = self else {
+            return None;
+        };
+        Some(match (i.transport, &i.detail) {
+            (TransportKind::Native, Some(d)) => format!("{} ({d})", i.no_answer()),
+            _ => i.no_answer(),
+        })
+    }
+
+    /// A clear message saying what happened and what to do, for the given preset. A
+    /// request without a response is explained for its transport: CORS and the preset's
+    /// browser advice only when a browser sent it.
     pub fn message(&self, preset: Preset) -> String {
         let status = self.status().map(|s| format!(" ({s})")).unwrap_or_default();
         let label = preset.label();
@@ -1141,10 +1199,10 @@ impl ChatError {
             ChatError::BadRequest(_) => format!(
                 "The endpoint rejected the request{status}. Check the model name and the extra parameters (and turn off log-probabilities or thinking if this endpoint does not support them)."
             ),
-            ChatError::Network(_) => format!(
-                "The request to {label} failed without an answer. This is most likely CORS: the browser blocked the endpoint's answer and does not say why. {} If that is not it, check the base URL and that the server is running.",
-                preset.cors_advice()
-            ),
+            ChatError::Network(i) => match i.transport {
+                TransportKind::Browser => format!("{}. {}", i.no_answer(), preset.cors_advice()),
+                TransportKind::Native => format!("{}. {}", i.no_answer(), native_advice(preset, i)),
+            },
             ChatError::Timeout(_) => "No complete answer arrived within the time limit. Raise the timeout, lower max tokens, or turn on streaming; a busy local server may also need a smaller model.".to_string(),
             ChatError::Aborted(_) => "Stopped: the request was cancelled.".to_string(),
             ChatError::Malformed(_) => format!(
@@ -1155,7 +1213,7 @@ impl ChatError {
                 "The endpoint answered{status} with no choices, so there is no reply. Try again; if it persists, check the model name and the extra parameters."
             ),
             ChatError::MissingContent(_) => format!(
-                "The reply{status} has no answer text. If the model thinks first, raise max tokens so the answer fits after the reasoning, or turn thinking off."
+                "The endpoint's answer{status} holds a choice without a message, so not a chat-completions reply. Check that the base URL points to a chat-completions endpoint (not the older completions one), and the model and extra parameters."
             ),
             ChatError::Upstream(_) => format!(
                 "The endpoint reported an error inside its answer{status}. Check the model name and parameters, or try another provider."
@@ -1164,9 +1222,10 @@ impl ChatError {
         };
         if let Some(detail) = self.detail() {
             let lead = match self {
-                ChatError::Network(_) => "Browser said",
+                ChatError::Network(i) if i.transport == TransportKind::Browser => "Browser said",
                 ChatError::Timeout(_) | ChatError::Aborted(_) | ChatError::InvalidSettings(_) => "",
-                ChatError::Malformed(_)
+                ChatError::Network(_)
+                | ChatError::Malformed(_)
                 | ChatError::EmptyChoices(_)
                 | ChatError::MissingContent(_) => "Details",
                 _ => "Server said",
@@ -1180,9 +1239,35 @@ impl ChatError {
         }
         let attempts = self.attempts();
         if attempts > 1 {
-            text.push_str(&format!(" (Gave up after {attempts} attempts.)"));
+            text.push_str(&format!("{GAVE_UP}{attempts} attempts.)"));
         }
         text
+    }
+}
+
+/// How a final error message after several attempts ends: `" (Gave up after N attempts.)"`.
+const GAVE_UP: &str = " (Gave up after ";
+
+/// A final error message ([`ChatError::message`]) without its closing count of attempts,
+/// so that failures of one cause read the same however many attempts each took.
+pub fn without_attempts(message: &str) -> &str {
+    match message.rfind(GAVE_UP) {
+        Some(i) if message.ends_with(" attempts.)") => &message[..i],
+        _ => message,
+    }
+}
+
+/// What to check when a native program got no answer (never browser advice).
+fn native_advice(preset: Preset, info: &ErrorInfo) -> String {
+    if info.url.as_deref().is_some_and(|u| u.starts_with('/')) {
+        let full = preset
+            .upstream_url()
+            .map(|u| format!(" (for {}: {u})", preset.label()))
+            .unwrap_or_default();
+        format!("A base URL starting with / is a path on the server that serves the web app and works only there: give the endpoint's full URL{full}.")
+    } else {
+        "Check the base URL, and that the server is running and reachable from this machine."
+            .to_string()
     }
 }
 
@@ -1446,6 +1531,9 @@ fn retry_after_only(headers: &[(String, String)], now_ms: f64) -> Option<u64> {
 pub struct RetryNotice {
     /// What failed: the status (`429`), `network error` or `timeout`.
     pub status_label: String,
+    /// The likely cause in words when the label says too little (a request without a
+    /// response: [`ChatError::retry_cause`]).
+    pub cause: Option<String>,
     /// The attempt that failed (1-based).
     pub attempt: u32,
     /// Most attempts.
@@ -1454,13 +1542,23 @@ pub struct RetryNotice {
     pub delay_ms: u64,
 }
 
+/// `No answer from URL: ... (CORS). Retrying (attempt 2 of 6) in 1 s…`, or with only a
+/// label, `429. Retrying (attempt 3 of 6) in 8 s…`.
 impl fmt::Display for RetryNotice {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.cause {
+            Some(cause) => write!(f, "{cause}.")?,
+            None => {
+                let mut label = self.status_label.chars();
+                if let Some(first) = label.next() {
+                    write!(f, "{}{}.", first.to_uppercase(), label.as_str())?;
+                }
+            }
+        }
         write!(
             f,
-            "{}, attempt {} of {}, next try in {}",
-            self.status_label,
-            self.attempt,
+            " Retrying (attempt {} of {}) in {}…",
+            self.attempt + 1,
             self.of,
             format_wait(self.delay_ms)
         )
@@ -1507,6 +1605,29 @@ pub struct HttpResponse {
     pub body: String,
 }
 
+/// Who sends a transport's requests, which decides what a failure without a response can
+/// mean and what to advise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TransportKind {
+    /// A web page's `fetch`: a server that is down and one that refuses the page's origin
+    /// (CORS) fail alike, and the browser does not say which.
+    Browser,
+    /// A native program (the command line): its errors say what failed, and CORS does not
+    /// apply. The default, so that no error claims a browser unless one sent the request.
+    #[default]
+    Native,
+}
+
+impl TransportKind {
+    /// The kind of this build's transports: the browser's in the web app (wasm), native
+    /// everywhere else. [`Transport::kind`] defaults to it.
+    pub const OF_BUILD: TransportKind = if cfg!(target_arch = "wasm32") {
+        TransportKind::Browser
+    } else {
+        TransportKind::Native
+    };
+}
+
 /// Why a request got no response.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TransportError {
@@ -1533,6 +1654,11 @@ pub trait Transport {
     fn now_ms(&self) -> f64;
     /// A random number, uniform in [0, 1).
     fn jitter(&self) -> f64;
+    /// Who sends the requests. By default the build's kind ([`TransportKind::OF_BUILD`]):
+    /// the web app's `fetch` transport is the browser's, the command line's is native.
+    fn kind(&self) -> TransportKind {
+        TransportKind::OF_BUILD
+    }
 }
 
 /// What happens during [`complete`], for a page to show.
@@ -1597,6 +1723,7 @@ pub async fn complete<T: Transport>(
         }
         on_event(ChatEvent::Retrying(RetryNotice {
             status_label: err.status_label(),
+            cause: err.retry_cause(),
             attempt,
             of: policy.max_attempts,
             delay_ms: delay,
@@ -1629,7 +1756,8 @@ async fn attempt_once<T: Transport>(
     let response = match sent {
         Ok(r) => r,
         Err(TransportError::Network(m)) => {
-            return (Err(ChatError::Network(ErrorInfo::detail(m))), None);
+            let info = ErrorInfo::no_response(&req.url, t.kind(), m);
+            return (Err(ChatError::Network(info)), None);
         }
         Err(TransportError::Timeout) => {
             let detail = format!("no complete answer within {}", format_wait(req.timeout_ms));
@@ -1809,6 +1937,8 @@ pub struct ScriptedTransport {
     pub latency_ms: f64,
     /// The jitter returned, in [0, 1).
     pub jitter: f64,
+    /// Who it plays: the build's kind unless set (tests set either).
+    pub kind: TransportKind,
     requests: RefCell<Vec<HttpRequest>>,
     sleeps: RefCell<Vec<u64>>,
 }
@@ -1822,6 +1952,7 @@ impl ScriptedTransport {
             clock: Cell::new(1_700_000_000_000.0),
             latency_ms: 250.0,
             jitter: 0.5,
+            kind: TransportKind::OF_BUILD,
             requests: RefCell::new(Vec::new()),
             sleeps: RefCell::new(Vec::new()),
         }
@@ -1892,6 +2023,10 @@ impl Transport for ScriptedTransport {
 
     fn jitter(&self) -> f64 {
         self.jitter
+    }
+
+    fn kind(&self) -> TransportKind {
+        self.kind
     }
 }
 
@@ -2259,7 +2394,11 @@ mod tests {
             (r#"{"choices":[]}"#, "empty_choices"),
             (r#"{"object":"chat.completion"}"#, "empty_choices"),
             (
-                r#"{"choices":[{"message":{"content":null,"reasoning_content":"x"},"finish_reason":"length"}]}"#,
+                r#"{"choices":[{"finish_reason":"stop"}]}"#,
+                "missing_content",
+            ),
+            (
+                r#"{"choices":[{"message":{"content":7},"finish_reason":"stop"}]}"#,
                 "missing_content",
             ),
             (
@@ -2282,12 +2421,12 @@ mod tests {
             Some("invalid_parameter: bad thing"),
             "the code and message are kept"
         );
-        let missing = parse_response(cases[4].0).expect_err("no content");
+        let missing = parse_response(cases[4].0).expect_err("no message");
         assert!(
             missing
                 .message(Preset::DashScopeIntl)
-                .contains("raise max tokens"),
-            "a missing answer after reasoning suggests more tokens"
+                .contains("not a chat-completions reply"),
+            "a choice without a message is not a completion"
         );
     }
 
@@ -2430,12 +2569,25 @@ mod tests {
         );
     }
 
+    const URL: &str = "https://api.openai.com/v1/chat/completions";
+
     #[test]
-    fn a_network_error_says_cors_and_what_to_do_for_the_preset() {
-        let e = ChatError::Network(ErrorInfo::detail("TypeError: Failed to fetch"));
+    fn a_network_error_from_a_browser_says_cors_and_what_to_do_for_the_preset() {
+        let e = ChatError::Network(ErrorInfo::no_response(
+            URL,
+            TransportKind::Browser,
+            "TypeError: Failed to fetch",
+        ));
         for p in Preset::ALL {
             let m = e.message(p);
             assert!(m.contains("CORS"), "{}: names CORS: {m}", p.id());
+            assert!(
+                m.contains(&format!(
+                    "No answer from {URL}: the browser does not say why"
+                )),
+                "{}: says the browser hides the reason: {m}",
+                p.id()
+            );
             assert!(
                 m.contains(p.cors_advice()),
                 "{}: gives the preset's advice",
@@ -2450,6 +2602,150 @@ mod tests {
         assert!(Preset::Ollama.cors_advice().contains("OLLAMA_ORIGINS"));
         assert!(Preset::LmStudio.cors_advice().contains("Enable CORS"));
         assert!(Preset::DashScopeUs.cors_advice().contains("make serve"));
+    }
+
+    /// Words that only make sense in a web page.
+    const BROWSER_WORDS: [&str; 6] = [
+        "CORS",
+        "browser",
+        "page",
+        "origin",
+        "make serve",
+        "Access-Control",
+    ];
+
+    #[test]
+    fn a_network_error_from_a_native_program_never_gives_browser_advice() {
+        let refused = "error sending request: tcp connect error: Connection refused (os error 111)";
+        for url in [URL, "/proxy/dashscope-intl/chat/completions"] {
+            let e = ChatError::Network(ErrorInfo::no_response(url, TransportKind::Native, refused))
+                .with_attempts(6);
+            for p in Preset::ALL {
+                let m = e.message(p);
+                for word in BROWSER_WORDS {
+                    assert!(!m.contains(word), "{}: no '{word}' natively: {m}", p.id());
+                }
+                assert!(m.starts_with(&format!("No answer from {url}.")), "{m}");
+                assert!(
+                    m.contains(&format!("Details: {refused}")),
+                    "keeps the error: {m}"
+                );
+            }
+            let cause = e.retry_cause().expect("a cause");
+            assert_eq!(cause, format!("No answer from {url} ({refused})"));
+        }
+        let e = ChatError::Network(ErrorInfo::no_response(
+            "/proxy/dashscope-intl/chat/completions",
+            TransportKind::Native,
+            "builder error: relative URL without a base",
+        ));
+        let m = e.message(Preset::DashScopeIntl);
+        assert!(
+            m.contains("full URL") && m.contains("https://dashscope-intl.aliyuncs.com"),
+            "a path needs the full URL natively: {m}"
+        );
+        assert_eq!(
+            ChatError::Network(ErrorInfo::detail("x")).info().transport,
+            TransportKind::Native,
+            "no error claims a browser unless one sent the request"
+        );
+    }
+
+    #[test]
+    fn a_failure_without_an_answer_names_its_likely_cause_from_the_first_retry() {
+        let failed =
+            || Scripted::Fail(TransportError::Network("TypeError: Failed to fetch".into()));
+        let mut t = ScriptedTransport::new(vec![failed(), failed(), Scripted::ok(OK_BODY)]);
+        t.kind = TransportKind::Browser;
+        let (r, events) = run(&t, &fast_settings());
+        assert!(r.is_ok());
+        let retries: Vec<&String> = events.iter().filter(|e| e.starts_with("retry: ")).collect();
+        assert_eq!(
+            retries,
+            [
+                &format!("retry: No answer from {URL}: the browser does not say why; most likely the server is not running or does not allow this site (CORS). Retrying (attempt 2 of 6) in 750 ms…"),
+                &format!("retry: No answer from {URL}: the browser does not say why; most likely the server is not running or does not allow this site (CORS). Retrying (attempt 3 of 6) in 1.5 s…"),
+            ]
+        );
+        let mut t = ScriptedTransport::new(vec![
+            Scripted::Fail(TransportError::Network("Connection refused".into())),
+            Scripted::ok(OK_BODY),
+        ]);
+        t.kind = TransportKind::Native;
+        let (_, events) = run(&t, &fast_settings());
+        assert!(
+            events.contains(&format!("retry: No answer from {URL} (Connection refused). Retrying (attempt 2 of 6) in 750 ms…")),
+            "{events:?}"
+        );
+    }
+
+    #[test]
+    fn the_final_message_says_the_attempts_once() {
+        let s = EndpointSettings {
+            max_attempts: 3,
+            ..fast_settings()
+        };
+        let failed =
+            || Scripted::Fail(TransportError::Network("TypeError: Failed to fetch".into()));
+        let mut t = ScriptedTransport::new(vec![failed(), failed(), failed()]);
+        t.kind = TransportKind::Browser;
+        let (r, _) = run(&t, &s);
+        let m = r.expect_err("three failures").message(Preset::Custom);
+        assert_eq!(m.matches("attempt").count(), 1, "{m}");
+        assert!(m.contains("Gave up after 3 attempts"), "{m}");
+        let cause = without_attempts(&m);
+        assert!(
+            m.starts_with(cause)
+                && !cause.contains("attempt")
+                && cause.ends_with("Failed to fetch"),
+            "{cause}"
+        );
+        let t = ScriptedTransport::new(vec![Scripted::status(503, "busy")]);
+        let (r, _) = run(
+            &t,
+            &EndpointSettings {
+                max_attempts: 1,
+                ..s
+            },
+        );
+        let m = r.expect_err("one failure").message(Preset::Custom);
+        assert!(!m.contains("attempt"), "one attempt needs no count: {m}");
+    }
+
+    /// The first markdown markup in `text`: a code span, strong emphasis, or `*`/`_`
+    /// opening emphasis at the start of a word.
+    fn markdown(text: &str) -> Option<String> {
+        if let Some(i) = text.find(['`']) {
+            return Some(text[i..].chars().take(20).collect());
+        }
+        if let Some(i) = text.find("**").or_else(|| text.find("__")) {
+            return Some(text[i..].chars().take(20).collect());
+        }
+        let chars: Vec<char> = std::iter::once(' ').chain(text.chars()).collect();
+        chars.windows(3).find_map(|w| {
+            let opens =
+                matches!(w[1], '*' | '_') && !w[0].is_alphanumeric() && w[2].is_alphanumeric();
+            opens.then(|| w.iter().collect())
+        })
+    }
+
+    #[test]
+    fn preset_help_and_error_messages_are_plain_text() {
+        assert!(markdown("see `make serve`").is_some() && markdown("*really*").is_some());
+        assert!(markdown("OLLAMA_ORIGINS=* and snake_case").is_none());
+        for p in Preset::ALL {
+            for (what, text) in [
+                ("browser note", p.browser_note()),
+                ("CORS advice", p.cors_advice()),
+            ] {
+                assert_eq!(markdown(text), None, "{} {what}: {text}", p.id());
+            }
+            for transport in [TransportKind::Browser, TransportKind::Native] {
+                let e = ChatError::Network(ErrorInfo::no_response("/proxy/x", transport, "x"));
+                let m = e.message(p);
+                assert_eq!(markdown(&m), None, "{}: {m}", p.id());
+            }
+        }
     }
 
     #[test]
@@ -2537,20 +2833,33 @@ mod tests {
     fn retry_notices_read_naturally() {
         let n = RetryNotice {
             status_label: "429".into(),
+            cause: None,
             attempt: 3,
             of: 6,
             delay_ms: 8000,
         };
-        assert_eq!(n.to_string(), "429, attempt 3 of 6, next try in 8 s");
+        assert_eq!(n.to_string(), "429. Retrying (attempt 4 of 6) in 8 s…");
         let n = RetryNotice {
-            status_label: "network error".into(),
+            status_label: "timeout".into(),
+            cause: None,
             attempt: 1,
             of: 6,
             delay_ms: 1500,
         };
         assert_eq!(
             n.to_string(),
-            "network error, attempt 1 of 6, next try in 1.5 s"
+            "Timeout. Retrying (attempt 2 of 6) in 1.5 s…"
+        );
+        let n = RetryNotice {
+            status_label: "network error".into(),
+            cause: Some("No answer from http://x/v1/chat/completions".into()),
+            attempt: 1,
+            of: 6,
+            delay_ms: 1500,
+        };
+        assert_eq!(
+            n.to_string(),
+            "No answer from http://x/v1/chat/completions. Retrying (attempt 2 of 6) in 1.5 s…"
         );
         assert_eq!(format_wait(250), "250 ms");
     }
@@ -2592,7 +2901,7 @@ mod tests {
             events,
             vec![
                 "attempt 1",
-                "retry: 429, attempt 1 of 6, next try in 8 s",
+                "retry: 429. Retrying (attempt 2 of 6) in 8 s…",
                 "attempt 2"
             ]
         );
@@ -2641,10 +2950,11 @@ mod tests {
             vec![750, 1500, 3000],
             "1, 2, 4 s with jitter 0.5"
         );
-        assert!(
-            events.contains(&"retry: network error, attempt 2 of 6, next try in 1.5 s".to_string())
-        );
-        assert!(events.contains(&"retry: timeout, attempt 3 of 6, next try in 3 s".to_string()));
+        assert!(events
+            .iter()
+            .any(|e| e.starts_with("retry: No answer from ")
+                && e.ends_with(". Retrying (attempt 3 of 6) in 1.5 s…")));
+        assert!(events.contains(&"retry: Timeout. Retrying (attempt 4 of 6) in 3 s…".to_string()));
     }
 
     #[test]
@@ -2841,6 +3151,125 @@ mod tests {
         let r = r.expect("a JSON body is accepted");
         assert_eq!(r.content, "Move: (1, 2)");
         assert!(!r.streamed, "it did not arrive as events");
+    }
+
+    /// The same reply sent both ways, through the scripted transport: a whole body with
+    /// streaming off, then server-sent events with streaming on (a role delta, the
+    /// reasoning, the content when there is any, and the finish reason, as llama.cpp's
+    /// server streams them). `content` `None` is `null` in the body and no content delta.
+    fn both_ways(content: Option<&str>, reasoning: Option<&str>, finish: &str) -> [ChatReply; 2] {
+        let body = serde_json::json!({
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content,
+                         "reasoning_content": reasoning}, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 40, "completion_tokens": 64, "total_tokens": 104}
+        });
+        let event = |delta: Value, finish: Option<&str>| {
+            let payload = serde_json::json!({"choices": [{"index": 0, "delta": delta, "finish_reason": finish}]});
+            format!("data: {payload}\n\n")
+        };
+        let mut events = vec![event(serde_json::json!({"role": "assistant"}), None)];
+        if let Some(r) = reasoning {
+            events.push(event(serde_json::json!({ "reasoning_content": r }), None));
+        }
+        if let Some(c) = content {
+            events.push(event(serde_json::json!({ "content": c }), None));
+        }
+        events.push(event(serde_json::json!({}), Some(finish)));
+        events.push("data: [DONE]\n\n".into());
+        let chunks: Vec<&str> = events.iter().map(String::as_str).collect();
+        let plain = ScriptedTransport::new(vec![Scripted::ok(body.to_string())]);
+        let streamed = ScriptedTransport::new(vec![Scripted::chunks(&chunks)]);
+        let settings = |stream| EndpointSettings {
+            stream,
+            max_attempts: 1,
+            ..fast_settings()
+        };
+        [(plain, false), (streamed, true)].map(|(t, stream)| {
+            let (r, _) = run(&t, &settings(stream));
+            let r = r.unwrap_or_else(|e| panic!("streamed {stream}: an answer, not {e:?}"));
+            assert_eq!(r.streamed, stream);
+            assert_eq!(t.remaining(), 0, "one request, no retry");
+            r
+        })
+    }
+
+    #[test]
+    fn an_empty_answer_is_the_model_s_answer_streamed_or_not() {
+        for content in [Some(""), None, Some("  \n")] {
+            let [plain, streamed] = both_ways(content, None, "stop");
+            for r in [&plain, &streamed] {
+                assert_eq!(r.content.trim(), "", "{content:?}");
+                assert_eq!(r.empty_reason(), Some(EmptyReason::NoText), "{content:?}");
+                assert_eq!(r.finish_reason.as_deref(), Some("stop"));
+            }
+        }
+        let [plain, streamed] = both_ways(Some("Move: (1, 2)"), None, "stop");
+        assert_eq!(plain.empty_reason(), None);
+        assert_eq!(streamed.empty_reason(), None);
+    }
+
+    #[test]
+    fn a_token_limit_spent_on_reasoning_is_an_empty_answer_that_says_so_both_ways() {
+        for content in [None, Some("")] {
+            let [plain, streamed] =
+                both_ways(content, Some("Let me think about the maze"), "length");
+            for r in [&plain, &streamed] {
+                assert_eq!(r.content, "");
+                assert_eq!(r.reasoning.as_deref(), Some("Let me think about the maze"));
+                assert_eq!(r.empty_reason(), Some(EmptyReason::LengthInReasoning));
+            }
+            let [plain, streamed] = both_ways(content, None, "length");
+            for r in [&plain, &streamed] {
+                assert_eq!(r.empty_reason(), Some(EmptyReason::Length), "no reasoning");
+            }
+        }
+        let [plain, streamed] = both_ways(Some("Move: (1"), Some("Hm"), "length");
+        assert_eq!(
+            (plain.empty_reason(), streamed.empty_reason()),
+            (None, None),
+            "a cut answer is an answer with text"
+        );
+        assert_eq!(
+            EmptyReason::LengthInReasoning
+                .explanation(Some(2000))
+                .as_deref(),
+            Some("The token limit (2000) was spent on reasoning; no answer was given.")
+        );
+        assert_eq!(EmptyReason::NoText.explanation(Some(2000)), None);
+    }
+
+    #[test]
+    fn a_service_failure_is_still_an_api_error_streamed_or_not() {
+        for stream in [false, true] {
+            let s = EndpointSettings {
+                stream,
+                max_attempts: 1,
+                ..fast_settings()
+            };
+            let fails = |script: Scripted| {
+                let t = ScriptedTransport::new(vec![script]);
+                run(&t, &s).0.expect_err("the service failed").kind_name()
+            };
+            assert_eq!(
+                fails(Scripted::status(500, "{\"error\":{\"message\":\"boom\"}}")),
+                "server"
+            );
+            assert_eq!(fails(Scripted::status(401, "bad key")), "unauthorized");
+            assert_eq!(
+                fails(Scripted::Fail(TransportError::Network(
+                    "Connection refused".into()
+                ))),
+                "network"
+            );
+            assert_eq!(fails(Scripted::Fail(TransportError::Timeout)), "timeout");
+            // Streaming, a body without events holds no choice.
+            let not_json = if stream { "empty_choices" } else { "malformed" };
+            assert_eq!(fails(Scripted::ok("<html>gateway</html>")), not_json);
+            assert_eq!(fails(Scripted::ok("{\"choices\":[]}")), "empty_choices");
+            // Events without a choice: no completion (without streaming, not JSON at all).
+            let no_choice = "data: {\"choices\":[],\"usage\":{\"total_tokens\":3}}\n\n";
+            assert_eq!(fails(Scripted::chunks(&[no_choice])), not_json);
+        }
     }
 
     #[test]

@@ -4,10 +4,10 @@
 //! [`Transport`] (the browser's fetch, a native client, or a scripted one in tests).
 
 use super::chat::{
-    self, ChatError, ChatEvent, ChatMessage, ChatReply, EndpointSettings, Preset, Transport,
+    self, ChatError, ChatEvent, ChatMessage, ChatReply, EndpointSettings, Transport,
 };
 use super::player::{Player, PlayerError, PlayerEvent, Reply};
-use super::record::{EndpointInfo, PlayerKind, ReplyMeta};
+use super::record::{EmptyReason, EndpointInfo, PlayerKind, ReplyMeta};
 use super::transcript::Role;
 use super::trial::{ApiFailure, Trial};
 
@@ -68,28 +68,35 @@ impl<T: Transport> EndpointPlayer<T> {
     }
 }
 
-/// A chat call's result as a player's reply: the text with its metadata, a stop, or an
-/// API failure with what to do about it (for the endpoint's `preset`).
+/// A chat call's result, for a request made with `settings`, as a player's reply: the
+/// text with its metadata (an empty answer is an answer), a stop, or an API failure with
+/// what to do about it (for the endpoint's preset).
 pub fn player_reply(
     result: Result<ChatReply, ChatError>,
-    preset: Preset,
+    settings: &EndpointSettings,
 ) -> Result<Reply, PlayerError> {
     match result {
         Ok(reply) => Ok(Reply {
-            meta: Some(reply_meta(&reply)),
+            meta: Some(reply_meta(&reply, settings.max_tokens)),
             text: reply.content,
         }),
         Err(ChatError::Aborted(_)) => Err(PlayerError::Stopped),
         Err(e) => Err(PlayerError::Api(ApiFailure {
             kind: e.kind_name().to_string(),
-            message: e.message(preset),
+            message: e.message(settings.preset),
             attempts: e.attempts(),
         })),
     }
 }
 
-/// What the record keeps of a reply besides its text.
-pub fn reply_meta(reply: &ChatReply) -> ReplyMeta {
+/// What the record keeps of a reply besides its text; for an empty reply, why it is
+/// empty and, when the token limit ended it, that limit (`max_tokens`, the request's).
+pub fn reply_meta(reply: &ChatReply, max_tokens: u32) -> ReplyMeta {
+    let empty_reason = EmptyReason::of(
+        &reply.content,
+        reply.finish_reason.as_deref(),
+        reply.reasoning.as_deref(),
+    );
     ReplyMeta {
         latency_ms: Some(reply.latency_ms),
         prompt_tokens: reply.prompt_tokens,
@@ -100,6 +107,10 @@ pub fn reply_meta(reply: &ChatReply) -> ReplyMeta {
         logprobs: reply.logprobs.clone(),
         attempts: Some(reply.attempts),
         streamed: Some(reply.streamed),
+        empty_reason,
+        max_tokens: empty_reason
+            .filter(|e| e.hit_the_limit())
+            .map(|_| max_tokens),
     }
 }
 
@@ -152,7 +163,7 @@ impl<T: Transport> Player for EndpointPlayer<T> {
             &mut forward,
         )
         .await;
-        player_reply(result, self.settings.preset)
+        player_reply(result, &self.settings)
     }
 }
 
@@ -191,6 +202,21 @@ mod tests {
             .filter(|m| m.role == Role::Assistant)
             .map(|m| m.content.clone())
             .collect()
+    }
+
+    /// The record of trial `t` played by `player`, which sent `system_prompt`.
+    fn record_of<T: Transport>(
+        t: &Trial,
+        player: &EndpointPlayer<T>,
+        system_prompt: Option<&str>,
+    ) -> TrialRecord {
+        let info = PlayerInfo {
+            kind: player.kind(),
+            model: player.name(),
+            endpoint: Some(EndpointInfo::from(player.settings())),
+            system_prompt: system_prompt.map(str::to_string),
+        };
+        TrialRecord::of(t, info, Placement::default(), None, None)
     }
 
     fn settings() -> EndpointSettings {
@@ -236,18 +262,7 @@ mod tests {
                     t.messages().len(),
                     "the whole conversation minus the last reply, plus the system prompt"
                 );
-                let record = TrialRecord::of(
-                    &t,
-                    PlayerInfo {
-                        kind: player.kind(),
-                        model: player.name(),
-                        endpoint: Some(EndpointInfo::from(player.settings())),
-                        system_prompt: Some("You are careful.".into()),
-                    },
-                    Placement::default(),
-                    None,
-                    None,
-                );
+                let record = record_of(&t, &player, Some("You are careful."));
                 let json = record.to_json();
                 assert!(
                     !json.contains("sk-secret"),
@@ -286,7 +301,7 @@ mod tests {
         }));
         assert_eq!(notices.len(), 1, "{notices:?}");
         assert!(
-            notices[0].starts_with("429, attempt 1 of 6"),
+            notices[0].starts_with("429. Retrying (attempt 2 of 6)"),
             "{}",
             notices[0]
         );
@@ -308,5 +323,90 @@ mod tests {
         for v in t.verdicts() {
             assert_eq!(v.map(|v| v.reason), Some(Reason::ApiError));
         }
+    }
+
+    /// A 200 answer with no content: reasoning cut by the token limit when `reasoning` is
+    /// given, else an empty answer that stopped; streamed (events) or a whole body.
+    fn empty_answer(stream: bool, reasoning: Option<&str>) -> Scripted {
+        let finish = if reasoning.is_some() {
+            "length"
+        } else {
+            "stop"
+        };
+        if stream {
+            let r = serde_json::json!({"choices": [{"delta": {"role": "assistant", "reasoning_content": reasoning}}]});
+            let end = serde_json::json!({"choices": [{"delta": {}, "finish_reason": finish}]});
+            Scripted::chunks(&[&format!("data: {r}\n\ndata: {end}\n\ndata: [DONE]\n\n")])
+        } else {
+            let body = serde_json::json!({"choices": [{"message": {"role": "assistant", "content": null,
+                "reasoning_content": reasoning}, "finish_reason": finish}]});
+            Scripted::ok(body.to_string())
+        }
+    }
+
+    #[test]
+    fn empty_answers_are_judged_the_same_streamed_or_not_and_say_when_the_limit_ended_them() {
+        let mut records = Vec::new();
+        for stream in [false, true] {
+            let mut t = trial(Shape::Square, Encoding::CoordList, Protocol::Stepwise);
+            // The solve phase: reasoning cut by the limit; recognition: an empty stop;
+            // generation: the limit again.
+            let script = vec![
+                empty_answer(stream, Some("First I list the walls")),
+                empty_answer(stream, None),
+                empty_answer(stream, Some("A square has four sides")),
+            ];
+            let s = EndpointSettings {
+                stream,
+                max_tokens: 64,
+                ..settings()
+            };
+            let mut player =
+                EndpointPlayer::new(ScriptedTransport::new(script), s, "k".into(), None);
+            block_on(play(&mut t, &mut player, &mut |_| {}));
+            assert!(t.api_error().is_none(), "streamed {stream}: no API error");
+            assert_eq!(t.outcomes(), [Some(Outcome::Fail); 3], "streamed {stream}");
+            assert_eq!(t.failure(), Some(FailureKind::UnparseableReply));
+            let [solve, recognize, generate] = t.verdicts().map(|v| v.cloned().expect("judged"));
+            assert_eq!(
+                solve.explanation,
+                "Move 1: The token limit (64) was spent on reasoning; no answer was given."
+            );
+            assert!(
+                !recognize.explanation.contains("token limit"),
+                "{recognize:?}"
+            );
+            assert_eq!(
+                generate.explanation,
+                "The token limit (64) was spent on reasoning; no answer was given."
+            );
+            let record = record_of(&t, &player, None);
+            let replies: Vec<_> = record
+                .messages
+                .iter()
+                .filter(|m| m.role == Role::Assistant)
+                .map(|m| (m.content.as_str(), m.empty_reason, m.max_tokens))
+                .collect();
+            assert_eq!(
+                replies,
+                [
+                    ("", Some(EmptyReason::LengthInReasoning), Some(64)),
+                    ("", Some(EmptyReason::NoText), None),
+                    ("", Some(EmptyReason::LengthInReasoning), Some(64)),
+                ],
+                "streamed {stream}"
+            );
+            let json = record.to_json();
+            assert!(
+                json.contains("\"empty_reason\":\"length_in_reasoning\""),
+                "{json}"
+            );
+            // Read back and re-scored, the record gives the same verdicts.
+            let back = TrialRecord::from_json(&json).expect("reads back");
+            let again = back.rescored(t.library().clone()).expect("re-scores");
+            assert_eq!(again.verdicts, record.verdicts);
+            records.push(record.verdicts);
+        }
+        assert_eq!(records[0], records[1], "the same verdicts streamed or not");
     }
 }

@@ -68,8 +68,8 @@ fn default_max_attempts() -> u32 {
 fn default_max_wait_ms() -> u64 {
     60_000
 }
-fn default_true() -> bool {
-    true
+fn default_stream() -> bool {
+    super::chat::DEFAULT_STREAM
 }
 fn is_false(b: &bool) -> bool {
     !*b
@@ -114,8 +114,8 @@ pub struct PlayerSpec {
     /// The request timeout in milliseconds (120000).
     #[serde(default = "default_timeout_ms")]
     pub timeout_ms: u64,
-    /// Whether replies are streamed (true).
-    #[serde(default = "default_true")]
+    /// Whether replies are streamed (off: [`super::chat::DEFAULT_STREAM`], as on /model).
+    #[serde(default = "default_stream")]
     pub stream: bool,
     /// Whether log probabilities are asked for.
     #[serde(default, skip_serializing_if = "is_false")]
@@ -152,7 +152,7 @@ impl PlayerSpec {
             max_tokens: default_max_tokens(),
             seed: None,
             timeout_ms: default_timeout_ms(),
-            stream: true,
+            stream: default_stream(),
             logprobs: false,
             thinking: false,
             extra: String::new(),

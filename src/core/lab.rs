@@ -324,7 +324,7 @@ pub fn fill_defaults(fields: &mut Vec<(String, String)>, prefix: &str) {
             None => fields.push((name, v)),
         }
     }
-    if !had_preset {
+    if !had_preset && spec.stream {
         fields.push((format!("{prefix}stream"), "on".into()));
     }
 }
@@ -1042,7 +1042,11 @@ mod tests {
     fn a_new_model_row_starts_from_the_default_preset() {
         let mut f = vec![("p0.kind".to_string(), "endpoint".to_string())];
         fill_endpoint_defaults(&mut f, 0);
-        assert!(get(&f, "p0.temperature") == Some("0.7") && get(&f, "p0.stream") == Some("on"));
+        assert_eq!(get(&f, "p0.temperature"), Some("0.7"));
+        assert_eq!(
+            get(&f, "p0.stream").is_some(),
+            crate::core::chat::DEFAULT_STREAM
+        );
         assert!(get(&f, "p0.base_url").is_some_and(|u| !u.is_empty()));
         // A row keeps what was typed.
         let mut typed = vec![

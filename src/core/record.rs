@@ -54,6 +54,98 @@ pub struct ReplyMeta {
     /// Whether the reply was streamed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub streamed: Option<bool>,
+    /// Why the reply holds no answer text, for an empty reply only (it is still the
+    /// model's answer, and judged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_reason: Option<EmptyReason>,
+    /// The request's token limit (`max_tokens`), kept beside an `empty_reason` of
+    /// `length_in_reasoning` or `length`: the limit the reply ran into.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+}
+
+/// Why a reply holds no answer text. An empty reply is the model's answer, judged like any
+/// other (streamed or not); this says why it is empty, so that the verdict can say so and
+/// the analysis can count such trials apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmptyReason {
+    /// The token limit was reached (`finish_reason: length`) with reasoning text and no
+    /// answer: the limit was spent on reasoning.
+    LengthInReasoning,
+    /// The token limit was reached with no text at all (no reasoning returned either).
+    Length,
+    /// The model ended its reply without answer text (any other finish reason, or none).
+    NoText,
+}
+
+impl EmptyReason {
+    /// Every reason, in the order reports list them.
+    pub const ALL: [EmptyReason; 3] = [
+        EmptyReason::LengthInReasoning,
+        EmptyReason::Length,
+        EmptyReason::NoText,
+    ];
+
+    /// The snake_case name (`length_in_reasoning`, `length`, `no_text`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EmptyReason::LengthInReasoning => "length_in_reasoning",
+            EmptyReason::Length => "length",
+            EmptyReason::NoText => "no_text",
+        }
+    }
+
+    /// A short label for people (a report's column).
+    pub fn label(self) -> &'static str {
+        match self {
+            EmptyReason::LengthInReasoning => "token limit spent on reasoning",
+            EmptyReason::Length => "token limit reached with no text",
+            EmptyReason::NoText => "ended with no text",
+        }
+    }
+
+    /// Why a reply with answer `content` is empty, from its finish reason and its
+    /// reasoning text; `None` when the content holds text (whitespace is no text).
+    pub fn of(
+        content: &str,
+        finish_reason: Option<&str>,
+        reasoning: Option<&str>,
+    ) -> Option<EmptyReason> {
+        if !content.trim().is_empty() {
+            return None;
+        }
+        let reasoned = reasoning.is_some_and(|r| !r.trim().is_empty());
+        Some(match finish_reason {
+            Some("length") if reasoned => EmptyReason::LengthInReasoning,
+            Some("length") => EmptyReason::Length,
+            _ => EmptyReason::NoText,
+        })
+    }
+
+    /// Whether the token limit ended the reply.
+    pub fn hit_the_limit(self) -> bool {
+        self != EmptyReason::NoText
+    }
+
+    /// What a verdict on the empty reply says, for the reasons where the token limit ended
+    /// it (`max_tokens`, when known, is named); `None` for [`EmptyReason::NoText`], whose
+    /// verdict is the verifier's own.
+    pub fn explanation(self, max_tokens: Option<u32>) -> Option<String> {
+        let limit = match max_tokens {
+            Some(n) => format!("The token limit ({n})"),
+            None => "The token limit".to_string(),
+        };
+        match self {
+            EmptyReason::LengthInReasoning => Some(format!(
+                "{limit} was spent on reasoning; no answer was given."
+            )),
+            EmptyReason::Length => Some(format!(
+                "{limit} was reached before any answer text; no answer was given."
+            )),
+            EmptyReason::NoText => None,
+        }
+    }
 }
 
 /// Who played a trial.
@@ -149,7 +241,7 @@ pub struct Versions {
 
 /// The version of the verifiers' reading rules: bumped whenever a reply could be read
 /// differently than before.
-pub const VERIFIER_VERSION: u32 = 1;
+pub const VERIFIER_VERSION: u32 = 2;
 
 impl Versions {
     /// The versions of this build.
@@ -199,6 +291,12 @@ pub struct RecordMessage {
     /// See [`ReplyMeta::streamed`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub streamed: Option<bool>,
+    /// See [`ReplyMeta::empty_reason`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_reason: Option<EmptyReason>,
+    /// See [`ReplyMeta::max_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
     /// The verdict on this reply (a move's, the path's, the recognition's, the
     /// generation's), for replies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -218,6 +316,8 @@ impl RecordMessage {
             logprobs,
             attempts,
             streamed,
+            empty_reason,
+            max_tokens,
         } = meta;
         RecordMessage {
             role,
@@ -231,6 +331,8 @@ impl RecordMessage {
             logprobs,
             attempts,
             streamed,
+            empty_reason,
+            max_tokens,
             verdict,
         }
     }
@@ -247,6 +349,8 @@ impl RecordMessage {
             logprobs: self.logprobs.clone(),
             attempts: self.attempts,
             streamed: self.streamed,
+            empty_reason: self.empty_reason,
+            max_tokens: self.max_tokens,
         }
     }
 }
@@ -564,7 +668,21 @@ impl TrialRecord {
             if trial.phase() == Phase::Done {
                 break;
             }
-            trial.respond(&m.content, Some(m.meta()));
+            let mut meta = m.meta();
+            // A record written before the limit was kept beside an empty reply: the
+            // endpoint's setting is the limit it ran into.
+            let limited = EmptyReason::of(
+                &m.content,
+                meta.finish_reason.as_deref(),
+                meta.reasoning.as_deref(),
+            )
+            .is_some_and(EmptyReason::hit_the_limit);
+            if limited && meta.max_tokens.is_none() {
+                meta.max_tokens = self.endpoint.as_ref().map(|e| e.max_tokens);
+            }
+            // A reply that came without metadata (a person's) is replayed without it.
+            let meta = (meta != ReplyMeta::default()).then_some(meta);
+            trial.respond(&m.content, meta);
         }
         if let Some(e) = &self.api_error {
             trial.fail_api(e.clone());

@@ -197,6 +197,17 @@ mod tests {
                 Some(Outcome::Success)
             ]
         );
+        // An empty reply (the model answered nothing) reads back empty.
+        let mut with_empty = msgs.clone();
+        with_empty.insert(
+            1,
+            Message {
+                role: Role::Assistant,
+                content: String::new(),
+            },
+        );
+        let text = render(&with_empty, [Outcome::Fail; 3]);
+        assert_eq!(parse(&text).messages, with_empty);
     }
 
     #[test]

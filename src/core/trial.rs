@@ -9,7 +9,7 @@
 use super::encoding::{CoordStyle, Encoding};
 use super::grid::{Maze, Pos};
 use super::prompt;
-use super::record::ReplyMeta;
+use super::record::{EmptyReason, ReplyMeta};
 use super::shape::Shape;
 use super::templates::TemplateLibrary;
 use super::transcript::{Message, Role};
@@ -200,6 +200,9 @@ pub struct Trial {
     judged: Vec<Option<Verdict>>,
     api_error: Option<ApiFailure>,
     stopped: bool,
+    /// While a reply left empty by the token limit is judged: what its verdict says
+    /// instead of the verifier's explanation.
+    empty_note: Option<String>,
 }
 
 /// How the endpoint failed when a trial ended on an API error.
@@ -253,6 +256,7 @@ impl Trial {
             judged: vec![None],
             api_error: None,
             stopped: false,
+            empty_note: None,
         }
     }
 
@@ -389,11 +393,21 @@ impl Trial {
     }
 
     /// Like [`Trial::submit`], keeping what is known about the reply (latency, tokens,
-    /// reasoning) beside it in the conversation.
+    /// reasoning) beside it in the conversation. An empty reply is judged like any other;
+    /// its metadata says why it is empty ([`ReplyMeta::empty_reason`], from its finish
+    /// reason and reasoning), and when the token limit ended it, its verdict says so.
     pub fn respond(&mut self, reply: &str, meta: Option<ReplyMeta>) -> Option<Verdict> {
         if self.stopped {
             return None;
         }
+        let meta = meta.map(|mut m| {
+            m.empty_reason =
+                EmptyReason::of(reply, m.finish_reason.as_deref(), m.reasoning.as_deref());
+            m
+        });
+        self.empty_note = meta
+            .as_ref()
+            .and_then(|m| m.empty_reason?.explanation(m.max_tokens));
         let before = self.messages.len();
         let v = match self.phase {
             Phase::Solve if self.setup.protocol == Protocol::SingleShot => {
@@ -407,6 +421,7 @@ impl Trial {
             Phase::Generate => Some(self.submit_generation(reply)),
             Phase::Done => None,
         };
+        self.empty_note = None;
         if let Some(slot) = self.meta.get_mut(before) {
             *slot = meta;
         }
@@ -418,6 +433,18 @@ impl Trial {
     /// [`Trial::messages`]; `None` for the trial's own messages.
     pub fn reply_verdicts(&self) -> &[Option<Verdict>] {
         &self.judged
+    }
+
+    /// A verifier's verdict as the trial keeps it: a failure on a reply the token limit
+    /// left empty says that the limit ended it.
+    fn noted(&self, v: Verdict) -> Verdict {
+        match &self.empty_note {
+            Some(note) if v.outcome == Outcome::Fail => Verdict {
+                explanation: note.clone(),
+                ..v
+            },
+            _ => v,
+        }
     }
 
     /// A person's click on `cell`, as the reply `Move: (r, c)`.
@@ -449,7 +476,7 @@ impl Trial {
     /// A move reply in the solve phase (ignored in other phases).
     pub fn submit_move(&mut self, reply: &str) -> Verdict {
         let movement = self.setup.shape.movement();
-        let v = verify::verify_move(&self.current, movement, reply);
+        let v = self.noted(verify::verify_move(&self.current, movement, reply));
         if self.phase != Phase::Solve {
             return v;
         }
@@ -501,7 +528,7 @@ impl Trial {
     /// `move_limit`.
     pub fn submit_path(&mut self, reply: &str) -> Verdict {
         let movement = self.setup.shape.movement();
-        let mut v = verify::verify_path(&self.setup.maze, movement, reply);
+        let mut v = self.noted(verify::verify_path(&self.setup.maze, movement, reply));
         if self.phase != Phase::Solve {
             return v;
         }
@@ -539,7 +566,7 @@ impl Trial {
 
     /// The recognition reply (ignored outside the recognize phase).
     pub fn submit_recognition(&mut self, reply: &str) -> Verdict {
-        let v = verify::verify_recognition(self.setup.shape, reply);
+        let v = self.noted(verify::verify_recognition(self.setup.shape, reply));
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
             self.judge(self.messages.len() - 1, &v);
@@ -558,7 +585,7 @@ impl Trial {
     /// The one reply to the combined recognition and generation prompt: recognition and
     /// generation are each judged on the whole reply. Returns the generation verdict.
     pub fn submit_combined(&mut self, reply: &str) -> Verdict {
-        let recognized = verify::verify_recognition(self.setup.shape, reply);
+        let recognized = self.noted(verify::verify_recognition(self.setup.shape, reply));
         let generated = self.judge_generation(reply);
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
@@ -572,7 +599,13 @@ impl Trial {
 
     fn judge_generation(&self, reply: &str) -> Verdict {
         let s = &self.setup;
-        verify::verify_generation(&s.maze, s.shape, s.encoding, &self.library, reply)
+        self.noted(verify::verify_generation(
+            &s.maze,
+            s.shape,
+            s.encoding,
+            &self.library,
+            reply,
+        ))
     }
 
     /// The generation reply (ignored outside the generate phase).
@@ -769,6 +802,63 @@ mod tests {
         let v = t.submit("I am not sure where to go.").expect("v");
         assert_eq!(v.reason, Reason::NoCoordinate);
         assert_eq!(t.failure(), Some(FailureKind::UnparseableReply));
+    }
+
+    #[test]
+    fn an_empty_reply_is_judged_and_says_when_the_token_limit_ended_it() {
+        let limited = |reasoning: Option<&str>| ReplyMeta {
+            finish_reason: Some("length".into()),
+            reasoning: reasoning.map(str::to_string),
+            max_tokens: Some(2000),
+            ..ReplyMeta::default()
+        };
+        let (mut t, _) = trial(Shape::Square, Encoding::Matrix);
+        let v = t
+            .respond("", Some(limited(Some("Let me think"))))
+            .expect("judged");
+        assert_eq!(v.reason, Reason::NoCoordinate);
+        assert_eq!(
+            v.explanation,
+            "The token limit (2000) was spent on reasoning; no answer was given."
+        );
+        assert_eq!(t.failure(), Some(FailureKind::UnparseableReply));
+        assert_eq!(
+            t.solve_verdict().map(|v| v.explanation.as_str()),
+            Some("Move 1: The token limit (2000) was spent on reasoning; no answer was given.")
+        );
+        assert_eq!(
+            t.reply_meta()[1].as_ref().and_then(|m| m.empty_reason),
+            Some(EmptyReason::LengthInReasoning)
+        );
+        let v = t.respond(" ", Some(limited(None))).expect("judged");
+        assert_eq!(v.reason, Reason::NoShapeNamed);
+        assert_eq!(
+            v.explanation,
+            "The token limit (2000) was reached before any answer text; no answer was given."
+        );
+        // An empty reply that stopped, and the same reply without metadata: the verifier's
+        // own verdict.
+        let own = verify::verify_generation(
+            &t.setup().maze,
+            Shape::Square,
+            Encoding::Matrix,
+            t.library(),
+            "",
+        );
+        let stopped = ReplyMeta {
+            finish_reason: Some("stop".into()),
+            ..ReplyMeta::default()
+        };
+        assert_eq!(t.respond("", Some(stopped)), Some(own.clone()));
+        assert_eq!(
+            t.reply_meta()[5].as_ref().and_then(|m| m.empty_reason),
+            Some(EmptyReason::NoText)
+        );
+        let (mut person, _) = trial(Shape::Square, Encoding::Matrix);
+        person.submit("Move: (9, 9)");
+        person.submit("");
+        assert_eq!(person.submit(""), Some(own));
+        assert!(person.reply_meta().iter().all(Option::is_none));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { BASE, SHOTS, MOCK_URL, withPage as withPageBase } from './helpers.mjs';
+import { BASE, SHOTS, MOCK_URL, NETWORK_NOISE, withPage as withPageBase } from './helpers.mjs';
 
 const withPage = (fn) => withPageBase(fn, /Failed to load resource|status of 429/i);
 
@@ -104,9 +104,10 @@ async function modelDesign(page, scenario, { samples = 2, concurrency = 4, name 
   await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
   await page.fill('[data-testid="endpoint-base-url"]', `${MOCK_URL}/${scenario}/v1`);
   await page.fill('[data-testid="endpoint-model"]', 'good');
-  await page.uncheck('[data-testid="endpoint-stream"]');
+  assert.equal(await page.isChecked('[data-testid="endpoint-stream"]'), false, 'streaming starts off, as on /model');
   await page.click('[data-testid="add-model"]');
   await page.waitForSelector('[name="p1.kind"]');
+  assert.equal(await page.isChecked('[name="p1.stream"]'), false, 'the new model row does not stream');
   await page.click('[data-action="remove-player"][data-index="0"]');
   await page.waitForFunction(() => !document.querySelector('[name="p1.kind"]'));
   assert.equal(await page.inputValue('[name="p0.model"]'), 'good');
@@ -148,7 +149,7 @@ test('a 429 storm lowers the concurrency and the run still finishes', async () =
       const li = document.querySelector('[data-testid="run-lanes"] li');
       return li && Number(li.dataset.concurrency) < 8 && /429/.test(li.textContent) && li.textContent;
     }, null, { timeout: 30000 })).jsonValue();
-    assert.match(lowered, /concurrency [1-7] of 8; last retry: 429/);
+    assert.match(lowered, /concurrency [1-7] of 8(, \d+ retrying)?; last retry: 429/);
     await page.screenshot({ path: `${SHOTS}/experiment-429-storm.png`, fullPage: true });
     await waitDone(page, 12);
     const players = await page.textContent('[data-testid="run-players"]');
@@ -157,6 +158,23 @@ test('a 429 storm lowers the concurrency and the run still finishes', async () =
     assert.equal(row[5], '0', `no trial ended as an API error: ${row}`);
     console.log(`# during the storm: ${lowered}`);
   });
+});
+
+test('a model that does not answer the page is named in its lane from the first retry', async () => {
+  await withPageBase(async (page) => {
+    await modelDesign(page, `no-cors-u${rand()}`, { samples: 1, concurrency: 1, name: `no answer ${rand()}` });
+    await page.click('[data-testid="experiment-start"]');
+    const lane = await (await page.waitForFunction(() => {
+      const li = document.querySelector('[data-testid="run-lanes"] li');
+      return li && /last retry/.test(li.textContent) && li.textContent;
+    }, null, { timeout: 15000 })).jsonValue();
+    assert.match(
+      lane,
+      /last retry: No answer from http:\/\/\S+\/chat\/completions: the browser does not say why; most likely the server is not running or does not allow this site \(CORS\), attempt 1 of 6/,
+      lane,
+    );
+    await page.screenshot({ path: `${SHOTS}/experiment-no-answer.png`, fullPage: true });
+  }, NETWORK_NOISE);
 });
 
 test('export, delete, import and compare; a corrupt import is refused with its reason', async () => {

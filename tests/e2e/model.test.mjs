@@ -170,14 +170,19 @@ test('a thinking model streams: reasoning folded in the step, content separate',
   });
 });
 
+/** Starts a trial against a fresh `fault` scenario and returns it with the first retry status shown. */
+async function firstRetryStatus(page, fault, maxAttempts) {
+  await openModel(page, 'shape=square&seed=3&sample=0');
+  const s = scenario(fault);
+  await useEndpoint(page, { baseUrl: baseUrl(s), model: 'good:square', maxAttempts });
+  await page.click('[data-testid="run-trial"]');
+  const seen = await page.waitForFunction(() => document.querySelector('[data-testid="retry-status"]')?.textContent, null, { timeout: 10000, polling: 50 });
+  return { s, status: await seen.jsonValue() };
+}
+
 test('429 with Retry-After is retried with a visible status, then the trial succeeds', async () => {
   await withPage(async (page) => {
-    await openModel(page, 'shape=square&seed=3&sample=0');
-    const s = scenario('429ra-x2');
-    await useEndpoint(page, { baseUrl: baseUrl(s), model: 'good:square', maxAttempts: 4 });
-    await page.click('[data-testid="run-trial"]');
-    const seen = await page.waitForFunction(() => document.querySelector('[data-testid="retry-status"]')?.textContent, null, { timeout: 10000, polling: 50 });
-    const status = await seen.jsonValue();
+    const { s, status } = await firstRetryStatus(page, '429ra-x2', 4);
     assert.match(status, /429/);
     assert.match(status, /attempt \d+ of 4/);
     await page.screenshot({ path: `${SHOTS}/model-retry.png`, fullPage: true });
@@ -240,6 +245,49 @@ test('endpoint failures end the trial as an API error with a message naming the 
         assert.ok(!text.includes('test-key'));
       });
     }
+  });
+});
+
+test('the endpoint panel starts without streaming, its help is plain text, and every preset note reads without markup', async () => {
+  await withPage(async (page) => {
+    await openModel(page, 'shape=square&seed=3&sample=0');
+    await page.selectOption('[data-testid="agent"]', 'endpoint');
+    await page.waitForSelector('[data-testid="endpoint-stream"]');
+    assert.equal(await page.isChecked('[data-testid="endpoint-stream"]'), false, 'streaming starts off, as on /experiment');
+    const presets = await page.$$eval('[data-testid="endpoint-preset"] option', (os) => os.map((o) => o.value));
+    assert.ok(presets.length > 5, `presets: ${presets}`);
+    for (const p of presets) {
+      await page.selectOption('[data-testid="endpoint-preset"]', p);
+      const help = await page.innerText('.endpoint p.help');
+      assert.doesNotMatch(help, /`|\*\*|__/, `${p}: ${help}`);
+      assert.equal(await page.isChecked('[data-testid="endpoint-stream"]'), false, `${p} starts without streaming`);
+    }
+  });
+});
+
+test('a server that does not answer the page is named while retrying, and the final error is shown once', async () => {
+  await withPage(async (page) => {
+    // From the first failure on, the status says what most likely happened.
+    const { s, status } = await firstRetryStatus(page, 'no-cors', 2);
+    assert.ok(status.startsWith(`No answer from ${baseUrl(s)}/chat/completions: the browser does not say why;`), status);
+    assert.match(status, /most likely the server is not running or does not allow this site \(CORS\)/, status);
+    assert.match(status, /Retrying \(attempt 2 of 2\)/, status);
+    await page.screenshot({ path: `${SHOTS}/model-retry-no-answer.png`, fullPage: true });
+    await waitForEnd(page, 15000);
+    const notice = await page.innerText('[data-testid="api-error"]');
+    assert.equal(notice.match(/attempt/g)?.length, 1, `the attempts are counted once: ${notice}`);
+    assert.match(notice, /Gave up after 2 attempts/, notice);
+    assert.match(notice, /does not say why/, notice);
+    // The message is on the page once; the verdicts refer to it.
+    const body = await page.innerText('body');
+    assert.equal(body.split('does not say why').length - 1, 1, `the error is shown once: ${body}`);
+    assert.equal(await page.locator('[data-testid="retry-status"]').count(), 0, 'the retry status goes');
+    for (const [w, { outcome, text }] of Object.entries(await verdicts(page))) {
+      assert.equal(outcome, 'error', `${w}: ${text}`);
+      assert.match(text, /shown above/, `${w} refers to the notice: ${text}`);
+      assert.doesNotMatch(text, /CORS|attempt/, `${w} does not repeat it: ${text}`);
+    }
+    await page.screenshot({ path: `${SHOTS}/model-error-once.png`, fullPage: true });
   });
 });
 
