@@ -1,5 +1,6 @@
 //! Small text scanners shared by the parsers and verifiers: coordinates as models write
-//! them, markdown stripping, and whole-word search. Hand-written (no regex engine) to keep
+//! them, answer-template placeholders (`(row, col)`), models' special tokens
+//! (`<end_of_turn>`, `</s>`), markdown stripping, and whole-word search. Hand-written (no regex engine) to keep
 //! the browser build small; every function is total and never panics on any input.
 
 use super::grid::Pos;
@@ -111,6 +112,149 @@ fn skip_sep(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// Words that stand for a row or a column in a written template (`(row, col)`, `(r, c)`,
+/// `(x, y)`, `(<row>, <col>)`, `[row_index, col_index]`), compared with `_`, `<`, `>`,
+/// `{`, `}` and spaces removed and case ignored.
+const PLACEHOLDER_WORDS: [&str; 21] = [
+    "row",
+    "col",
+    "column",
+    "r",
+    "c",
+    "x",
+    "y",
+    "i",
+    "j",
+    "rowindex",
+    "colindex",
+    "columnindex",
+    "rowidx",
+    "colidx",
+    "rownumber",
+    "colnumber",
+    "columnnumber",
+    "rownum",
+    "colnum",
+    "rowno",
+    "colno",
+];
+
+/// Where `text` writes a cell as a template rather than a coordinate: a bracketed pair of
+/// placeholder words such as `(row, col)`, `(r, c)`, `(x, y)`, `(<row>, <col>)` or
+/// `[row, column]` (the form a prompt asks for, echoed back). Spans are `[start, end)`.
+pub fn placeholders(text: &str) -> Vec<[usize; 2]> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for (i, &open) in b.iter().enumerate() {
+        let close = match open {
+            b'(' => b')',
+            b'[' => b']',
+            _ => continue,
+        };
+        // A placeholder is short: look no further than 40 bytes for its end.
+        let end = (i + 1..b.len().min(i + 41)).find(|&k| b[k] == close || b[k] == b'\n');
+        let Some(end) = end.filter(|&k| b[k] == close) else {
+            continue;
+        };
+        let inner = &text[i + 1..end];
+        let mut parts = inner.split([',', ';']);
+        let (Some(first), Some(second), None) = (parts.next(), parts.next(), parts.next()) else {
+            continue;
+        };
+        let word = |s: &str| {
+            let w: String = s
+                .chars()
+                .filter(|c| !matches!(c, '_' | '<' | '>' | '{' | '}' | ' ' | '\t'))
+                .collect::<String>()
+                .to_ascii_lowercase();
+            PLACEHOLDER_WORDS.contains(&w.as_str())
+        };
+        if word(first) && word(second) {
+            out.push([i, end + 1]);
+        }
+    }
+    out
+}
+
+/// Where `text` holds a model's special tokens, which carry no content of the reply: chat
+/// and stop markers such as `<end_of_turn>`, `</s>`, `<eos>`, `<|im_end|>`, `<|eot_id|>`,
+/// `<|endoftext|>`, `<｜end▁of▁sentence｜>`, `[INST]` and `[/INST]`. Any tag written
+/// `<name>` or `</name>` (letters, digits, `_` and `-`, up to 24 of them, starting with a
+/// letter) counts, so `<start_of_turn>` and `<think>` do too; `<- changed` does not (a space
+/// follows the `<`). Spans are `[start, end)`, in order, never overlapping.
+pub fn special_tokens(text: &str) -> Vec<[usize; 2]> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let found = match b[i] {
+            b'<' => angle_token(text, i),
+            b'[' => ["[INST]", "[/INST]"]
+                .iter()
+                .find(|t| {
+                    b[i..].len() >= t.len() && b[i..i + t.len()].eq_ignore_ascii_case(t.as_bytes())
+                })
+                .map(|t| i + t.len()),
+            _ => None,
+        };
+        match found {
+            Some(end) => {
+                out.push([i, end]);
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+/// `text` without its [`special_tokens`], and the tokens removed, in order.
+pub fn drop_special_tokens(text: &str) -> (String, Vec<String>) {
+    let tokens = special_tokens(text);
+    let mut kept = String::with_capacity(text.len());
+    let mut dropped = Vec::with_capacity(tokens.len());
+    let mut from = 0;
+    for [a, b] in tokens {
+        kept.push_str(&text[from..a]);
+        dropped.push(text[a..b].to_string());
+        from = b;
+    }
+    kept.push_str(&text[from..]);
+    (kept, dropped)
+}
+
+/// The end of a special token starting with the `<` at `i`, if one does.
+fn angle_token(text: &str, i: usize) -> Option<usize> {
+    let rest = &text[i + 1..];
+    // `<|...|>` and the full-width `<｜...｜>`: anything but blanks up to the closing bar.
+    for bar in ["|", "\u{FF5C}"] {
+        if let Some(inner) = rest.strip_prefix(bar) {
+            let close = format!("{bar}>");
+            // Look no further than a token's length for the closing bar.
+            let limit = inner.char_indices().nth(52).map_or(inner.len(), |(k, _)| k);
+            let end = inner[..limit].find(&close)?;
+            let body = &inner[..end];
+            return (!body.is_empty() && !body.contains(char::is_whitespace))
+                .then_some(i + 1 + bar.len() + end + close.len());
+        }
+    }
+    // `<<SYS>>` / `<</SYS>>`.
+    for t in ["<<SYS>>", "<</SYS>>"] {
+        if text[i..].starts_with(t) {
+            return Some(i + t.len());
+        }
+    }
+    let name = rest.strip_prefix('/').unwrap_or(rest);
+    let slash = rest.len() - name.len();
+    let len = name
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        .count();
+    let starts_with_letter = name.bytes().next().is_some_and(|b| b.is_ascii_alphabetic());
+    (starts_with_letter && len <= 24 && name.as_bytes().get(len) == Some(&b'>'))
+        .then_some(i + 1 + slash + len + 1)
 }
 
 /// A line with markdown decoration removed: leading list markers and quotes, `**`, `__`
@@ -256,6 +400,72 @@ mod tests {
         assert!(cells("arrow 2, column 3").is_empty(), "row inside arrow");
         assert!(cells("(123456, 1)").is_empty(), "absurdly long number");
         assert!(cells("(").is_empty());
+    }
+
+    /// The texts a list of spans of `t` covers.
+    fn texts(t: &str, spans: Vec<[usize; 2]>) -> Vec<String> {
+        spans.iter().map(|&[s, e]| t[s..e].to_string()).collect()
+    }
+
+    #[test]
+    fn answer_templates_are_found_and_coordinates_are_not_templates() {
+        let spans = |t: &str| texts(t, placeholders(t));
+        assert_eq!(spans("in the form: Move: (row, col)"), vec!["(row, col)"]);
+        for t in [
+            "(r, c)",
+            "(x, y)",
+            "[row, column]",
+            "(<row>, <col>)",
+            "(row_index, col_index)",
+            "(column, row)",
+            "(Row,Col)",
+        ] {
+            assert_eq!(spans(t), vec![t], "{t}");
+        }
+        for t in [
+            "(2, 3)",
+            "(row 2, col 3)",
+            "(up, down)",
+            "(row, col, x)",
+            "(a, b)",
+            "(row)",
+            "(row, col",
+        ] {
+            assert!(spans(t).is_empty(), "{t}");
+        }
+    }
+
+    #[test]
+    fn special_tokens_are_found_and_comments_are_not_tokens() {
+        let spans = |t: &str| texts(t, special_tokens(t));
+        for tok in [
+            "<end_of_turn>",
+            "</s>",
+            "<eos>",
+            "<|im_end|>",
+            "[/INST]",
+            "[inst]",
+            "<|eot_id|>",
+            "<|endoftext|>",
+            "<｜end▁of▁sentence｜>",
+            "<start_of_turn>",
+            "</think>",
+            "<</SYS>>",
+        ] {
+            assert_eq!(spans(&format!("0 0 G{tok} ")), vec![tok], "{tok}");
+        }
+        for t in [
+            "0 1 <- changed",
+            "a < b > c",
+            "<|no end",
+            "< s>",
+            "<1>",
+            "<| |>",
+            "[INST",
+        ] {
+            assert!(spans(t).is_empty(), "{t}: {:?}", spans(t));
+        }
+        assert_eq!(spans("</s></s>"), vec!["</s>", "</s>"]);
     }
 
     #[test]

@@ -366,3 +366,23 @@ test('a bad agent in the address is named, and phases ended by an API error are 
     );
   });
 });
+
+test('an empty answer is judged, streamed or not, and says when the token limit was spent on reasoning', async () => {
+  await withPage(async (page) => {
+    for (const stream of [false, true]) {
+      for (const [fault, reason, why] of [['blank', 'no_text', null], ['thinklimit', 'length_in_reasoning', /token limit \(2000\) was spent on reasoning/]]) {
+        await openModel(page, 'shape=square&seed=3&sample=0');
+        await useEndpoint(page, { baseUrl: baseUrl(scenario(fault)), model: 'good:square', stream, maxAttempts: 1 });
+        await runTrial(page);
+        assert.equal(await page.locator('[data-testid="api-error"]').count(), 0, `${fault} stream=${stream}: not an API error`);
+        const v = await verdicts(page);
+        for (const [w, { outcome, text }] of Object.entries(v)) assert.equal(outcome, 'fail', `${fault} stream=${stream} ${w}: ${text}`);
+        if (why) assert.match(v.solve.text, why);
+        const { rec } = await record(page);
+        assert.equal(rec.messages[1].empty_reason, reason);
+        assert.equal(rec.api_error, null);
+        if (fault === 'thinklimit' && stream) await page.screenshot({ path: `${SHOTS}/model-empty-thinklimit.png`, fullPage: true });
+      }
+    }
+  });
+});

@@ -34,6 +34,10 @@
 //             | "malformed"               200 with a body that is not JSON (streaming: an event
 //                                         whose data is not JSON, then [DONE])
 //             | "empty"                   200 with "choices": []
+//             | "blank"                   200, a choice whose answer is empty ("", finish "stop";
+//                                         streaming: a role delta, then the finish)
+//             | "thinklimit"              200, reasoning only and no answer (content null, finish
+//                                         "length": the token limit spent on reasoning)
 //             | "slow"                    waits 10 s before answering (an aborted request is dropped)
 //             | "no-cors" | "nocors"      normal answers, no CORS headers at all
 //             | "x" N                     the fault hits only the first N requests of this scenario
@@ -74,7 +78,7 @@ import { pathToFileURL } from 'node:url';
 // ---------------------------------------------------------------------------------------
 // Scenarios
 
-const FAULTS = new Set(['ok', '429ra', '429', '500', '503', '401', 'nomodel', 'context', 'malformed', 'empty', 'slow', 'nocors']);
+const FAULTS = new Set(['ok', '429ra', '429', '500', '503', '401', 'nomodel', 'context', 'malformed', 'empty', 'blank', 'thinklimit', 'slow', 'nocors']);
 
 /** The fault, its count (null = every request) and the latency a scenario name asks for. */
 export function parseScenario(name) {
@@ -484,12 +488,16 @@ export function startServer(port = 0, { quiet = true } = {}) {
       const completion_tokens = words(content) + words(reasoning ?? '');
       return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
     };
-    const { content, reasoning } = fault === 'empty' ? { content: '' } : respond(model, body.messages);
+    const answered = fault === 'empty' || fault === 'blank' ? { content: '' } : respond(model, body.messages);
+    const { content, reasoning } =
+      fault === 'thinklimit' ? { content: '', reasoning: 'Let me think about the maze step by step. The player is at the top and the goal' } : answered;
+    const finish = fault === 'thinklimit' ? 'length' : 'stop';
     const wantLogprobs = body.logprobs === true;
     const lp = (text, from = 0) => ({ content: tokensOf(text).map((token, i) => ({ token, logprob: logprobOf(token, from + i), top_logprobs: [] })) });
 
     if (!entry.stream) {
-      const choices = fault === 'empty' ? [] : [{ index: 0, message: { role: 'assistant', content, ...(reasoning ? { reasoning_content: reasoning } : {}) }, finish_reason: 'stop', ...(wantLogprobs ? { logprobs: lp(content) } : {}) }];
+      const message = { role: 'assistant', content: fault === 'thinklimit' ? null : content, ...(reasoning ? { reasoning_content: reasoning } : {}) };
+      const choices = fault === 'empty' ? [] : [{ index: 0, message, finish_reason: finish, ...(wantLogprobs ? { logprobs: lp(content) } : {}) }];
       return reply(200, json, JSON.stringify({ id, object: 'chat.completion', created, model, choices, usage: usageOf(content, reasoning) }));
     }
 
@@ -533,7 +541,7 @@ export function startServer(port = 0, { quiet = true } = {}) {
           i++;
         }
       } else for (const p of pieces(content)) await emit(chunk([{ index: 0, delta: { content: p }, finish_reason: null }]));
-      await emit(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+      await emit(chunk([{ index: 0, delta: {}, finish_reason: finish }]));
     }
     if (body.stream_options?.include_usage) await emit(chunk([], { usage: usageOf(content, reasoning) }));
     await emit('[DONE]');

@@ -128,6 +128,8 @@ test('the scenario grammar', () => {
   assert.deepEqual(parseScenario('lat100'), { fault: 'ok', count: null, latency: 100 });
   assert.deepEqual(parseScenario('lat50-503-x1-ux-500'), { fault: '503', count: 1, latency: 50 });
   assert.deepEqual(parseScenario('SLOW-uQ'), { fault: 'slow', count: null, latency: 0 });
+  assert.deepEqual(parseScenario('blank-u1'), { fault: 'blank', count: null, latency: 0 });
+  assert.deepEqual(parseScenario('thinklimit-x1-u1'), { fault: 'thinklimit', count: 1, latency: 0 });
 });
 
 test('a good model follows a shortest path on a matrix prompt, recognizes and generates', async () => {

@@ -1,11 +1,14 @@
 //! Generation replies: is the reply a new maze of the same shape and size?
 //!
-//! The maze is found in the reply in the trial's encoding ([`Encoding::extract`]), then
+//! The maze is found in the reply in the trial's encoding ([`Encoding::read_reply`]: the
+//! maze the reply offers as its answer, a block labelled as the original passed over when
+//! another is there, special tokens, emphasis and short comments around rows dropped), then
 //! checked for encoding (readable, exactly one P and one G), size, shape (the open cells, P
 //! and G included, are one of the shape's templates for that size), novelty (differs from
 //! the original as first shown in any cell) and a path from P to G, each reported on its
 //! own in [`GenerationChecks`]; the verdict's reason is the first check that failed, in
-//! that order.
+//! that order. When text was dropped around the maze's lines, or a block labelled as the
+//! original passed over, the explanation says so.
 //!
 //! There is no "no path" reason: every template is connected under its shape's movement
 //! rule and a maze that passes the shape check has P and G on it, so it always has a path
@@ -28,17 +31,27 @@ pub fn verify_generation(
     reply: &str,
 ) -> Verdict {
     let (rows, cols) = (original.rows(), original.cols());
-    let grid = match encoding.extract(reply, rows, cols) {
+    let read = encoding.read_reply(reply, rows, cols);
+    // What was dropped or passed over to read the maze, said after the verdict's reason.
+    let notes = read.notes(encoding);
+    let with_notes = |explanation: String| {
+        if notes.is_empty() {
+            explanation
+        } else {
+            format!("{explanation} {notes}")
+        }
+    };
+    let grid = match read.grid {
         Ok(g) => g,
         Err(e) => {
             let mut v = Verdict::new(
                 false,
                 Reason::from(&e),
                 Extracted::Nothing,
-                format!(
+                with_notes(format!(
                     "The maze is not properly encoded as a {}: {e}.",
                     encoding.label().to_ascii_lowercase()
-                ),
+                )),
             );
             v.checks = Some(GenerationChecks::default());
             return v;
@@ -112,7 +125,7 @@ pub fn verify_generation(
         reason == Reason::ValidNewMaze,
         reason,
         Extracted::Grid(grid),
-        explanation,
+        with_notes(explanation),
     );
     v.checks = Some(checks);
     v

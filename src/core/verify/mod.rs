@@ -530,7 +530,10 @@ fn words_before(text: &str, at: usize, n: usize) -> Vec<String> {
     let after_char = head
         .rfind(CLAUSE_ENDS)
         .map(|i| i + head[i..].chars().next().map_or(1, char::len_utf8));
-    let after_dash = head.rfind(" - ").map(|i| i + 3);
+    // A dash only matters after the last clause end (and looking no further back keeps
+    // this cheap when it is called for every coordinate of a long reply).
+    let from = after_char.unwrap_or(0);
+    let after_dash = head[from..].rfind(" - ").map(|i| from + i + 3);
     let clause_start = after_char.max(after_dash).unwrap_or(0);
     let clause = &head[clause_start..];
     let words: Vec<String> = word_spans(clause)
