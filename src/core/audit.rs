@@ -334,6 +334,70 @@ pub fn transcript_maze_file(file: &str) -> Option<&str> {
     parts.next().filter(|n| n.ends_with(".npy"))
 }
 
+/// One transcript's part of the audit: a trial scored three ways, or a file skipped.
+#[derive(Clone, Debug)]
+pub enum Scored {
+    /// A transcript scored.
+    Trial(Box<AuditTrial>),
+    /// A file not counted, and why.
+    Skipped(Skipped),
+}
+
+/// Scores one transcript as [`Auditor::transcript`] does, with `cache` for the template
+/// libraries and families: `None` for a marked text that does not read as a transcript.
+pub fn audit_transcript(
+    cache: &mut AuditCache,
+    file: String,
+    text: &str,
+    maze_file: Option<Maze>,
+) -> Option<Scored> {
+    let place = place(&file);
+    let own = is_marked(text);
+    if !own && (place.is_none() || !looks_original(text)) {
+        let why = if place.is_none() {
+            "stray file beside the shape folders (not in the results layout)"
+        } else {
+            "not a transcript of the original code"
+        };
+        return Some(Scored::Skipped(Skipped {
+            file,
+            why: why.into(),
+        }));
+    }
+    let place = place.unwrap_or(Place {
+        model: UNKNOWN.into(),
+        encoding: None,
+        shape: None,
+        size: None,
+    });
+    let hints = Hints {
+        encoding: place.encoding,
+        shape: place.shape,
+        size: place.size,
+    };
+    let maze_from = if maze_file.is_some() {
+        "experiment_mazes"
+    } else {
+        "prompt"
+    };
+    let parsed = if own {
+        original::from_marked(text, hints.encoding)?
+    } else {
+        original::parse(text)
+    };
+    let mut a = original::audit_on(&parsed, &hints, cache, maze_file);
+    a.size = a.size.or(place.size);
+    Some(Scored::Trial(Box::new(AuditTrial {
+        file,
+        maze_from,
+        model: place.model,
+        causes: a.causes.iter().map(|d| d.cause).collect(),
+        audit: a,
+        human: false,
+        duplicate: false,
+    })))
+}
+
 /// Scores files three ways, one at a time: transcripts, then human result files.
 #[derive(Debug, Default)]
 pub struct Auditor {
@@ -363,51 +427,18 @@ impl Auditor {
     /// maze the run played, taken over the one read back from the first prompt. Stray
     /// files and texts that are not transcripts are listed as skipped.
     pub fn transcript(&mut self, file: String, text: &str, maze_file: Option<Maze>) {
-        let place = place(&file);
-        let own = is_marked(text);
-        if !own && (place.is_none() || !looks_original(text)) {
-            let why = if place.is_none() {
-                "stray file beside the shape folders (not in the results layout)"
-            } else {
-                "not a transcript of the original code"
-            };
-            return self.skip(file, why);
+        if let Some(scored) = audit_transcript(&mut self.cache, file, text, maze_file) {
+            self.add(scored);
         }
-        let place = place.unwrap_or(Place {
-            model: UNKNOWN.into(),
-            encoding: None,
-            shape: None,
-            size: None,
-        });
-        let hints = Hints {
-            encoding: place.encoding,
-            shape: place.shape,
-            size: place.size,
-        };
-        let maze_from = if maze_file.is_some() {
-            "experiment_mazes"
-        } else {
-            "prompt"
-        };
-        let parsed = if own {
-            match original::from_marked(text, hints.encoding) {
-                Some(t) => t,
-                None => return,
-            }
-        } else {
-            original::parse(text)
-        };
-        let mut a = original::audit_on(&parsed, &hints, &mut self.cache, maze_file);
-        a.size = a.size.or(place.size);
-        self.trials.push(AuditTrial {
-            file,
-            maze_from,
-            model: place.model,
-            causes: a.causes.iter().map(|d| d.cause).collect(),
-            audit: a,
-            human: false,
-            duplicate: false,
-        });
+    }
+
+    /// Takes in a transcript scored on its own by [`audit_transcript`] (so files can be
+    /// scored apart, e.g. on several threads, and added in their order).
+    pub fn add(&mut self, scored: Scored) {
+        match scored {
+            Scored::Trial(t) => self.trials.push(*t),
+            Scored::Skipped(s) => self.skipped.push(s),
+        }
     }
 
     /// Scores one human result file of the original page (model `human`), reading its maze

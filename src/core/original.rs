@@ -27,7 +27,7 @@ use super::rescore::{Hints, Libraries};
 use super::shape::Shape;
 use super::trial::{Phase, Protocol, Trial, TrialSetup};
 use super::verify::{
-    read_move, read_move_at, recognize_at, verify_generation, verify_recognition, Outcome,
+    read_move_at, recognize_at, verify_generation, verify_recognition, Extracted, Outcome,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -590,8 +590,17 @@ fn to_pos(grid: &Grid, (r, c): (i64, i64)) -> Option<Pos> {
 /// The original move check on one reply: the last `(r, c)`; `None` when the reply names
 /// none or the move is invalid (outside, a wall, not one of P's 8 neighbours).
 pub fn original_move(maze: &Maze, reply: &str) -> Option<Pos> {
-    let (_, last) = original_coordinates(reply).pop()?;
-    let to = to_pos(maze.grid(), last)?;
+    original_step(maze, last_coordinate(reply))
+}
+
+/// The last `(r, c)` of a reply, read the original way: what [`original_move`] takes.
+fn last_coordinate(reply: &str) -> Option<(i64, i64)> {
+    original_coordinates(reply).pop().map(|(_, p)| p)
+}
+
+/// [`original_move`] on the reply's last coordinate, read once.
+fn original_step(maze: &Maze, last: Option<(i64, i64)>) -> Option<Pos> {
+    let to = to_pos(maze.grid(), last?)?;
     let open = maze.grid().get(to).is_some_and(Tile::is_open);
     (open && king_step(maze.player(), to)).then_some(to)
 }
@@ -599,18 +608,24 @@ pub fn original_move(maze: &Maze, reply: &str) -> Option<Pos> {
 /// The original solve replay: every step's reply through [`original_move`], at most
 /// [`ORIGINAL_MOVE_LIMIT`] moves. `None` when the replies stop before a verdict.
 pub fn original_solve(start: &Maze, replies: &[&str]) -> Option<Mark> {
+    let lasts: Vec<_> = replies.iter().map(|r| last_coordinate(r)).collect();
+    original_solve_on(start, &lasts)
+}
+
+/// [`original_solve`] on each reply's last coordinate, read once.
+fn original_solve_on(start: &Maze, lasts: &[Option<(i64, i64)>]) -> Option<Mark> {
     let mut maze = start.clone();
-    for (i, reply) in replies.iter().enumerate() {
+    for (i, &last) in lasts.iter().enumerate() {
         if i >= ORIGINAL_MOVE_LIMIT {
             return Some(Mark::Fail);
         }
-        match original_move(&maze, reply) {
+        match original_step(&maze, last) {
             None => return Some(Mark::Fail),
             Some(to) if to == maze.goal() => return Some(Mark::Success),
             Some(to) => maze = maze.with_player_at(to),
         }
     }
-    (replies.len() >= ORIGINAL_MOVE_LIMIT).then_some(Mark::Fail)
+    (lasts.len() >= ORIGINAL_MOVE_LIMIT).then_some(Mark::Fail)
 }
 
 /// The original recognition: the words of the shape's list found whole, any case,
@@ -795,25 +810,26 @@ pub fn original_generation(
     encoding: Encoding,
     reply: &str,
 ) -> bool {
-    !original_generation_at(family, after_solve, encoding, reply).is_empty()
+    let blocks = verbatim_blocks(reply, encoding, after_solve.rows(), after_solve.cols());
+    !accepted_blocks(family, after_solve, &blocks).is_empty()
 }
 
-/// Where [`original_generation`] found the mazes it accepts in the reply.
-fn original_generation_at(
+/// Of the verbatim mazes of a reply ([`verbatim_blocks`]), where those stand that
+/// [`original_generation`] accepts.
+fn accepted_blocks(
     family: &OriginalFamily,
     after_solve: &Grid,
-    encoding: Encoding,
-    reply: &str,
+    blocks: &[([usize; 2], Grid)],
 ) -> Vec<[usize; 2]> {
-    verbatim_blocks(reply, encoding, after_solve.rows(), after_solve.cols())
-        .into_iter()
+    blocks
+        .iter()
         .filter(|(_, g)| {
             g != after_solve
                 && g.find(Tile::Player).len() == 1
                 && g.find(Tile::Goal).len() == 1
                 && family.contains(g)
         })
-        .map(|(span, _)| span)
+        .map(|(span, _)| *span)
         .collect()
 }
 
@@ -916,12 +932,15 @@ pub fn audit_on(
         return a;
     };
     a.size = Some((maze0.rows(), maze0.cols()));
-    let replies: Vec<&str> = t.steps.iter().map(|s| s.reply.as_str()).collect();
-    a.original.solve = original_solve(&maze0, &replies);
+    // Each reply's last coordinate, the original way: read once for the original replay,
+    // the maze after it and the comparison with the strict replay.
+    let lasts: Vec<Option<(i64, i64)>> =
+        t.steps.iter().map(|s| last_coordinate(&s.reply)).collect();
+    a.original.solve = original_solve_on(&maze0, &lasts);
     // The maze after the solve phase, as the original moved.
     let mut after = maze0.clone();
-    for r in &replies {
-        match original_move(&after, r) {
+    for &last in &lasts {
+        match original_step(&after, last) {
             Some(to) if to != after.goal() => after = after.with_player_at(to),
             _ => break,
         }
@@ -947,11 +966,8 @@ pub fn audit_on(
         }
         last_step = Some(i);
         let before = trial.current().clone();
-        let strict_read = read_move(&step.reply);
-        let original_read = original_coordinates(&step.reply)
-            .pop()
-            .and_then(|(_, p)| to_pos(before.grid(), p));
-        let original_to = original_move(&before, &step.reply);
+        let original_read = lasts[i].and_then(|p| to_pos(before.grid(), p));
+        let original_to = original_step(&before, lasts[i]);
         // Where the original moved: the next prompt's maze, else its own rule.
         let shown_next = t
             .steps
@@ -959,7 +975,12 @@ pub fn audit_on(
             .and_then(|s| s.maze.as_ref())
             .and_then(|g| g.find(Tile::Player).first().copied());
         let original_pos = shown_next.or(original_to);
-        trial.submit(&step.reply);
+        // The move the strict verifier read is the cell its verdict extracted (what
+        // [`super::verify::read_move`] gives, without reading the reply a second time).
+        let strict_read = match trial.submit(&step.reply).map(|v| v.extracted) {
+            Some(Extracted::Cell(p)) => Some(p),
+            _ => None,
+        };
         let strict_pos = if trial.solve_verdict().is_some_and(|v| v.passed()) {
             Some(before.goal())
         } else if trial.current().player() != before.player() {
@@ -1015,21 +1036,17 @@ pub fn audit_on(
     };
     // Generation.
     let family = cache.family(shape, maze0.rows(), maze0.cols());
-    let orig_gen = original_generation(&family, after.grid(), encoding, reply);
+    // The mazes the original renderer could have written, found once for the original
+    // check and for naming a difference.
+    let blocks = verbatim_blocks(reply, encoding, maze0.rows(), maze0.cols());
+    let original = accepted_blocks(&family, after.grid(), &blocks);
+    let orig_gen = !original.is_empty();
     let strict_gen = verify_generation(&maze0, shape, encoding, &library, reply).passed();
     a.original.generate = Some(Mark::of(orig_gen));
     a.strict.generate = Some(Mark::of(strict_gen));
     if orig_gen != strict_gen {
-        let quoted = |g: &Grid| {
-            verbatim_mazes(reply, encoding, maze0.rows(), maze0.cols())
-                .iter()
-                .any(|m| m == g)
-        };
-        let verbatim_outside = || {
-            verbatim_mazes(reply, encoding, maze0.rows(), maze0.cols())
-                .iter()
-                .any(|m| !family.contains(m))
-        };
+        let quoted = |g: &Grid| blocks.iter().any(|(_, m)| m == g);
+        let verbatim_outside = || blocks.iter().any(|(_, m)| !family.contains(m));
         let cause = if orig_gen && quoted(maze0.grid()) {
             Cause::OriginalQuotedBack
         } else if strict_gen && quoted(after.grid()) {
@@ -1041,7 +1058,6 @@ pub fn audit_on(
         } else {
             Cause::Other
         };
-        let original = original_generation_at(&family, after.grid(), encoding, reply);
         let strict = encoding.extract_span(reply);
         a.causes.push(Difference::new(
             Phase::Generate,
@@ -1540,6 +1556,100 @@ mod tests {
                 (Phase::Generate, Cause::ApiErrorCountedAsFailure)
             ]
         );
+    }
+
+    /// Replies of every kind the move reader tells apart: labelled moves, bare pairs,
+    /// restated lists and mazes, the answer's template, refusals, hedges, no pair at all.
+    const MOVE_REPLIES: &[&str] = &[
+        "(0, 1)",
+        "Move: (0, 1)",
+        "Move to (1, 0)... no: **move to** `(0, 2)`, moving from (0, 1).",
+        "I go to (1, 1).",
+        "Moving from (0, 0).",
+        "I don't want to move to (1, 1). Move: (0, 1)",
+        "Walls: (1, 1), (1, 2)\nEmpty: (0, 1), (0, 3)\nPlayer position: (0, 0)\nGoal: (0, 2)",
+        "Walls: (1, 1)\nPlayer position: (0, 0)\nGoal: (0, 2)\n\nMove: (0, 1)",
+        "Reply in the form: Move: (row, col)",
+        "Move: (row, col) (0, 1)",
+        "P 0 G 0 0\n0 1 1 1 0\nMy next move is (0, 1).",
+        "The goal is at (0, 2) and I am at (0, 0), so (0, 1) it is.",
+        "Maybe (1, 0) or (0, 1)? I pick (0, 1).",
+        "(-1, 0)",
+        "( 0 , 1 )",
+        "row 0, column 1",
+        "",
+        "No idea.",
+    ];
+
+    #[test]
+    fn the_strict_move_of_a_step_is_the_cell_read_move_reads() {
+        // The audit takes the strict move of each step from the trial's verdict instead of
+        // reading the reply a second time: the two must agree on every reply.
+        let mut replies: Vec<String> = MOVE_REPLIES.iter().map(|r| r.to_string()).collect();
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/real-replies");
+            for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+                let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+                let items: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap_or_default();
+                replies.extend(
+                    items
+                        .iter()
+                        .filter_map(|i| i["reply"].as_str().map(str::to_string)),
+                );
+            }
+        }
+        let library = Arc::new(crate::core::templates::TemplateLibrary::new(5));
+        let maze = Maze::from_grid(grid(SQUARE)).expect("P and G");
+        for shape in [Shape::Square, Shape::Cross] {
+            for reply in &replies {
+                let mut setup = TrialSetup::new(shape, Encoding::Matrix, maze.clone());
+                setup.protocol = Protocol::Combined;
+                let mut trial = Trial::new(setup, library.clone());
+                let extracted = trial.submit(reply).map(|v| v.extracted);
+                let read = match extracted {
+                    Some(Extracted::Cell(p)) => Some(p),
+                    _ => None,
+                };
+                assert_eq!(
+                    read,
+                    crate::core::verify::read_move(reply),
+                    "{shape}: {reply:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_original_replay_reads_each_replys_last_coordinate_once() {
+        // The audit reads each reply's last coordinate once, for the original replay, the
+        // maze after it and each step's comparison with strict.
+        let maze = Maze::from_grid(grid(SQUARE)).expect("P and G");
+        for reply in MOVE_REPLIES {
+            assert_eq!(
+                original_step(&maze, last_coordinate(reply)),
+                original_move(&maze, reply),
+                "{reply:?}"
+            );
+        }
+        let back_and_forth = |n: usize| -> Vec<&str> {
+            (0..n)
+                .map(|i| if i % 2 == 0 { "(0, 1)" } else { "(0, 0)" })
+                .collect()
+        };
+        let cases: Vec<(Vec<&str>, Option<Mark>)> = vec![
+            (vec!["(0, 1)", "I go to (0, 2)."], Some(Mark::Success)),
+            (vec!["(0, 1)", "(0, 1)"], Some(Mark::Fail)),
+            (vec!["(1, 1)"], Some(Mark::Fail)),
+            (vec!["none"], Some(Mark::Fail)),
+            (vec![], None),
+            (back_and_forth(4), None),
+            (back_and_forth(16), Some(Mark::Fail)),
+            (back_and_forth(17), Some(Mark::Fail)),
+        ];
+        for (replies, want) in cases {
+            assert_eq!(original_solve(&maze, &replies), want, "{replies:?}");
+        }
     }
 
     #[test]
