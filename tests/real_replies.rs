@@ -16,7 +16,9 @@ fn cases() -> Vec<Value> {
 }
 
 fn field<'a>(case: &'a Value, key: &str) -> &'a str {
-    case[key].as_str().unwrap_or_else(|| panic!("{key} in {}", case["id"]))
+    case[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} in {}", case["id"]))
 }
 
 fn maze_of(case: &Value) -> Maze {
@@ -72,7 +74,11 @@ fn recognition_replies_read_as_the_grader_reads_them() {
         let want = c["grader"]["shape"].as_str().map(str::to_string);
         let also: Vec<String> = c["grader"]["also_acceptable"]
             .as_array()
-            .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         assert!(
             got == want || got.as_ref().is_some_and(|g| also.contains(g)),
@@ -89,13 +95,8 @@ fn generation_replies_read_as_the_grader_reads_them() {
     for c in cases().iter().filter(|c| c["phase"] == "generate") {
         let shape = Shape::parse(field(c, "shape")).expect("a shape");
         let encoding = Encoding::parse(field(c, "encoding")).expect("an encoding");
-        let verdict = verify::verify_generation(
-            &maze_of(c),
-            shape,
-            encoding,
-            &library,
-            field(c, "reply"),
-        );
+        let verdict =
+            verify::verify_generation(&maze_of(c), shape, encoding, &library, field(c, "reply"));
         let want = c["grader"]["valid_new_maze"].as_bool().expect("a label");
         assert_eq!(
             verdict.outcome == Outcome::Success,
