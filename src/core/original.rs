@@ -1585,6 +1585,7 @@ mod tests {
     fn the_strict_move_of_a_step_is_the_cell_read_move_reads() {
         // The audit takes the strict move of each step from the trial's verdict instead of
         // reading the reply a second time: the two must agree on every reply.
+        #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
         let mut replies: Vec<String> = MOVE_REPLIES.iter().map(|r| r.to_string()).collect();
         #[cfg(not(target_arch = "wasm32"))]
         {
