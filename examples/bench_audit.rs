@@ -12,6 +12,7 @@
 //! and on every core (as `shapemaze score` does), and checks both give the same audit.
 //! `cargo run --profile bench-native --example bench_audit [N] [--keep]` (`--keep` leaves
 //! the folder for timing `shapemaze score FOLDER --scoring all` on it).
+#![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 
 // The benchmark times the command line's path, which the browser build does not have.
 #[cfg(target_arch = "wasm32")]

@@ -3,6 +3,7 @@
 //! reply, both plain JSON and streamed in 40 server-sent events, through the scripted
 //! transport (which answers at once). `cargo run --profile bench-native --example
 //! bench_client [ROUNDS]`.
+#![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 
 use shapemaze::core::chat::{
     block_on, complete, ChatMessage, EndpointSettings, Preset, Scripted, ScriptedTransport,

@@ -2,6 +2,7 @@
 //! generate all six 30-maze sets for 5x5 and run every verifier on them, natively.
 //! Budget: < 50 ms. Run with `scripts/bench.sh` or
 //! `cargo run --profile bench-native --example bench_core [ROUNDS]`.
+#![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 
 use shapemaze::core::encoding::Encoding;
 use shapemaze::core::generate::{generate_set, DEFAULT_SAMPLES};

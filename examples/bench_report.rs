@@ -4,6 +4,7 @@
 //! CSV and the HTML report). Budget: < 1 s natively.
 //!
 //! Run with `cargo run --profile bench-native --example bench_report [ROUNDS]`.
+#![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 
 #[cfg(not(target_arch = "wasm32"))]
 #[path = "../tests/support/mod.rs"]

@@ -2,6 +2,7 @@
 //! random designs, resuming from a half-written folder, shards merged, and an endpoint
 //! player against a tiny fake OpenAI server on a loopback port (with a 429 and
 //! `Retry-After`). Every run of the binary is bounded by a deadline.
+#![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 #![cfg(not(target_arch = "wasm32"))]
 
 mod support;

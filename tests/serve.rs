@@ -1,6 +1,7 @@
 //! `shapemaze serve` end to end: the server runs in-process (and once as the binary) on a
 //! free loopback port, with a temporary `dist/`, a temporary SQLite file and a tiny fake
 //! upstream (another axum router on a free loopback port). Every wait is bounded.
+#![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 #![cfg(not(target_arch = "wasm32"))]
 
 use axum::body::Body;

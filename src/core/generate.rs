@@ -280,6 +280,7 @@ mod tests {
     }
 
     #[test]
+    #[allow(clippy::disallowed_methods)] // a native test's watchdog thread
     fn a_shape_with_templates_but_no_placement_ends_with_the_clear_error() {
         // The 3x3 X is a template whose cells lie at most 2 moves apart: no P/G pair reaches
         // the 3-move minimum, so no maze exists. Run on a thread so a regression (an endless
