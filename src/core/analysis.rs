@@ -47,6 +47,7 @@ use super::stats::{
 };
 use super::trial::FailureKind;
 use super::verify::{GenerationChecks, Outcome, Reason};
+use crate::core::text::csv_field;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -1371,21 +1372,6 @@ fn h4(observations: &[Observation]) -> Hypothesis {
 
 /// CSV header of [`groups_csv`].
 pub const GROUPS_CSV_HEADER: &str = "experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high";
-
-/// Quotes a CSV field when it needs it (RFC 4180), and defuses a leading `=`, `+`, `-` or
-/// `@` so a spreadsheet never runs it as a formula.
-pub fn csv_field(s: &str) -> String {
-    let s = if s.starts_with(['=', '+', '-', '@']) {
-        format!("'{s}")
-    } else {
-        s.to_string()
-    };
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s
-    }
-}
 
 /// The group rows (one per experiment x model x encoding x shape, then the pooled ones) as
 /// CSV with a header.

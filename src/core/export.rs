@@ -24,6 +24,7 @@ use super::text::format_decimal;
 use super::transcript::Role;
 use super::verify::Verdict;
 use super::zip::{read_zip, DeflateFn, InflateFn, ZipEntry, ZipError, ZipWriter};
+use crate::core::text::csv_field;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -225,16 +226,6 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "shapemaze_version" => r.versions.shapemaze.clone(),
         _ => return None,
     })
-}
-
-/// One CSV field, quoted as RFC 4180 asks when it holds a comma, a quote, a line break or
-/// leading or trailing space (quotes doubled).
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 /// `trials.csv`: a header of [`CSV_COLUMNS`], then one row per record, lines ended with
@@ -711,24 +702,6 @@ mod tests {
             |d: &[u8]| miniz_oxide::inflate::decompress_to_vec(d).map_err(|e| format!("{e:?}"));
         let back = import_bytes("export.zip", &zip, &inflate).expect("the import reads");
         assert_eq!(back, records, "every record comes back as it was");
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_as_rfc_4180_asks() {
-        assert_eq!(csv_field("plain"), "plain", "plain text as is");
-        assert_eq!(csv_field("a,b"), "\"a,b\"", "a comma quotes");
-        assert_eq!(
-            csv_field("say \"hi\""),
-            "\"say \"\"hi\"\"\"",
-            "quotes doubled"
-        );
-        assert_eq!(
-            csv_field("two\nlines"),
-            "\"two\nlines\"",
-            "a line break quotes"
-        );
-        assert_eq!(csv_field(" pad"), "\" pad\"", "leading space quotes");
-        assert_eq!(csv_field(""), "", "empty stays empty");
     }
 
     #[test]

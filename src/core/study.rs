@@ -14,6 +14,7 @@ use super::encoding::Encoding;
 use super::grid::check_size;
 use super::record::TrialRecord;
 use super::shape::Shape;
+use crate::core::text::csv_field;
 use serde::{Deserialize, Serialize};
 
 /// One trial of a study: which maze, shown how.
@@ -574,15 +575,6 @@ pub const EVENT_COLUMNS: &[(&str, &str)] = &[
     ("generate", "the trial's generation outcome"),
 ];
 
-/// Quotes a CSV field when it needs it (RFC 4180).
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// The study CSV: a header, then one row per action of every trial.
 pub fn events_csv(data: &[StudyTrialData]) -> String {
     let mut out: String = EVENT_COLUMNS
@@ -913,13 +905,6 @@ mod tests {
             "padding accepted"
         );
         assert_eq!(base64url_decode("a"), None, "a lone character is not whole");
-    }
-
-    #[test]
-    fn csv_fields_are_quoted_only_when_needed() {
-        assert_eq!(csv_field("plain"), "plain");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\"\nthen"), "\"say \"\"hi\"\"\nthen\"");
     }
 
     fn data() -> StudyTrialData {

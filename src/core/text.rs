@@ -1,6 +1,7 @@
 //! Small text scanners shared by the parsers and verifiers: coordinates as models write
 //! them, answer-template placeholders (`(row, col)`), models' special tokens
-//! (`<end_of_turn>`, `</s>`), markdown stripping, and whole-word search. Hand-written (no regex engine) to keep
+//! (`<end_of_turn>`, `</s>`), markdown stripping, whole-word search, and the one CSV field
+//! rule every CSV the project writes uses ([`csv_field`]). Hand-written (no regex engine) to keep
 //! the browser build small; every function is total and never panics on any input.
 
 use super::grid::Pos;
@@ -517,5 +518,106 @@ mod tests {
         assert_eq!(format_decimal(1.05, 1), "1.1");
         assert_eq!(format_decimal(-0.5, 2), "-0.5");
         assert_eq!(format_decimal(0.1 + 0.2, 3), "0.3");
+    }
+}
+
+/// One CSV field, by the one rule every CSV of the project follows (`trials.csv`, the
+/// analysis tables, the study export): quoted as RFC 4180 asks when it holds a comma, a
+/// quote, a line break, or leading or trailing space (quotes doubled); and text that a
+/// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return) is defused with a leading `'`, unless the whole field is a number (`-0.25`
+/// stays a number for R, pandas and spreadsheets alike).
+pub fn csv_field(s: &str) -> String {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && !is_number(s);
+    let s = if formula {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
+    if s.contains([',', '"', '\n', '\r']) || s.starts_with(' ') || s.ends_with(' ') {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}
+
+/// Whether `s` is a decimal number as CSV readers take one: an optional sign, digits with
+/// at most one point, an optional exponent (`-12`, `+0.5`, `1e-3`).
+fn is_number(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
+    let (mut digits, mut point) = (0, false);
+    while i < b.len() {
+        match b[i] {
+            b'0'..=b'9' => digits += 1,
+            b'.' if !point => point = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    if digits == 0 {
+        return false;
+    }
+    if i < b.len() && matches!(b[i], b'e' | b'E') {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+#[cfg(test)]
+mod csv_tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_are_quoted_as_rfc_4180_asks() {
+        assert_eq!(csv_field("plain"), "plain", "plain text as is");
+        assert_eq!(csv_field(""), "", "empty stays empty");
+        assert_eq!(csv_field("a,b"), "\"a,b\"", "a comma quotes");
+        assert_eq!(
+            csv_field("say \"hi\""),
+            "\"say \"\"hi\"\"\"",
+            "quotes doubled"
+        );
+        assert_eq!(
+            csv_field("two\nlines"),
+            "\"two\nlines\"",
+            "a line break quotes"
+        );
+        assert_eq!(
+            csv_field("cr\rlf"),
+            "\"cr\rlf\"",
+            "a carriage return quotes"
+        );
+        assert_eq!(csv_field(" pad"), "\" pad\"", "leading space quotes");
+        assert_eq!(csv_field("pad "), "\"pad \"", "trailing space quotes");
+    }
+
+    #[test]
+    fn formulas_are_defused_and_numbers_are_not() {
+        assert_eq!(csv_field("=cmd()"), "'=cmd()");
+        assert_eq!(csv_field("+1+cmd"), "'+1+cmd");
+        assert_eq!(csv_field("-2+3"), "'-2+3");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        assert_eq!(
+            csv_field("=HYPERLINK(\"x\",1)"),
+            "\"'=HYPERLINK(\"\"x\"\",1)\""
+        );
+        for n in ["-0.25", "+3", "-12", "1e-3", "-1.5E+2", "0.5", "42"] {
+            assert_eq!(csv_field(n), n, "{n} stays a number");
+        }
+        for not in ["-", "-.", "-1e", "-1-2", "--1"] {
+            assert!(csv_field(not).starts_with('\''), "{not} is not a number");
+        }
     }
 }
