@@ -102,13 +102,8 @@ impl<T: Transport> Player for LanePlayer<T> {
         let on_retry = self.on_retry.clone();
         let mut forward = |ev: ChatEvent<'_>| {
             if let ChatEvent::Retrying(n) = ev {
-                let status = n
-                    .status_label
-                    .split_whitespace()
-                    .next()
-                    .and_then(|s| s.parse::<u16>().ok());
                 let notice = RetryNotice {
-                    status,
+                    status: n.status,
                     cause: n.cause.clone().unwrap_or_else(|| n.status_label.clone()),
                     attempt: n.attempt,
                     max_attempts: n.of,

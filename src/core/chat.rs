@@ -1529,7 +1529,9 @@ fn retry_after_only(headers: &[(String, String)], now_ms: f64) -> Option<u64> {
 /// Told to the page before waiting to try again.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RetryNotice {
-    /// What failed: the status (`429`), `network error` or `timeout`.
+    /// The HTTP status that failed, when the endpoint answered with one.
+    pub status: Option<u16>,
+    /// What failed, for people: the status (`429`), `network error` or `timeout`.
     pub status_label: String,
     /// The likely cause in words when the label says too little (a request without a
     /// response: [`ChatError::retry_cause`]).
@@ -1722,6 +1724,7 @@ pub async fn complete<T: Transport>(
             return Err(err);
         }
         on_event(ChatEvent::Retrying(RetryNotice {
+            status: err.status(),
             status_label: err.status_label(),
             cause: err.retry_cause(),
             attempt,
@@ -2832,6 +2835,7 @@ mod tests {
     #[test]
     fn retry_notices_read_naturally() {
         let n = RetryNotice {
+            status: Some(429),
             status_label: "429".into(),
             cause: None,
             attempt: 3,
@@ -2840,6 +2844,7 @@ mod tests {
         };
         assert_eq!(n.to_string(), "429. Retrying (attempt 4 of 6) in 8 s…");
         let n = RetryNotice {
+            status: None,
             status_label: "timeout".into(),
             cause: None,
             attempt: 1,
@@ -2851,6 +2856,7 @@ mod tests {
             "Timeout. Retrying (attempt 2 of 6) in 1.5 s…"
         );
         let n = RetryNotice {
+            status: None,
             status_label: "network error".into(),
             cause: Some("No answer from http://x/v1/chat/completions".into()),
             attempt: 1,
@@ -2880,6 +2886,25 @@ mod tests {
             .headers
             .contains(&("Authorization".into(), "Bearer sk-test".into())));
         assert_eq!(req.timeout_ms, 120_000);
+    }
+
+    #[test]
+    fn a_retry_notice_carries_the_status_as_a_number() {
+        // The scheduler steps a lane's concurrency down on a 429: it reads the number, never
+        // the words said to people.
+        let t = ScriptedTransport::new(vec![
+            Scripted::status(429, "busy"),
+            Scripted::status(503, "down"),
+            Scripted::ok(OK_BODY),
+        ]);
+        let mut statuses = Vec::new();
+        let r = block_on(complete(&t, &fast_settings(), "k", &user("Hi"), &mut |e| {
+            if let ChatEvent::Retrying(n) = e {
+                statuses.push(n.status);
+            }
+        }));
+        assert!(r.is_ok());
+        assert_eq!(statuses, vec![Some(429), Some(503)]);
     }
 
     #[test]
