@@ -92,7 +92,7 @@ pub fn DemoPage() -> impl IntoView {
             }
         }
     });
-    // The bundled trial on show (the list's choice follows it).
+    // The bundled trial on show (its option in the list is the selected one).
     let current = RwSignal::new(String::new());
     let open_bundled = move |name: String| {
         let ok = !name.is_empty()
@@ -172,7 +172,6 @@ pub fn DemoPage() -> impl IntoView {
                     <span>"Bundled trial"</span>
                     <select
                         data-testid="demo-trial"
-                        prop:value=move || current.get()
                         on:change=move |ev| {
                             let v = event_target_value(&ev);
                             if !v.is_empty() { loc.navigate(&format!("/demo?trial={v}")); }
