@@ -26,18 +26,20 @@ fn main() -> Result<(), String> {
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use shapemaze::cli::audit::collect;
-    use shapemaze::core::audit::{audit_transcript, read_maze_file, Scored};
-    use shapemaze::core::encoding::{CoordStyle, Encoding};
-    use shapemaze::core::generate::generate_set;
-    use shapemaze::core::grid::{Maze, Movement, Pos};
-    use shapemaze::core::layout::maze_file_path;
-    use shapemaze::core::npy;
-    use shapemaze::core::original::{
-        original_move, AuditCache, Mark, OriginalFamily, COMBINED_LAST, COMBINED_START,
-        FIRST_PROMPT_START, MAZE_INTRO, NEXT_MOVE, UPDATE_INTRO,
+    use shapemaze::core::maze::encoding::{CoordStyle, Encoding};
+    use shapemaze::core::maze::generate::generate_set;
+    use shapemaze::core::maze::grid::{Maze, Movement, Pos};
+    use shapemaze::core::maze::npy;
+    use shapemaze::core::maze::shape::Shape;
+    use shapemaze::core::maze::templates::TemplateLibrary;
+    use shapemaze::core::original::audit::{audit_transcript, read_maze_file, Scored};
+    use shapemaze::core::original::checks::{original_move, OriginalFamily};
+    use shapemaze::core::original::mark::Mark;
+    use shapemaze::core::original::score::AuditCache;
+    use shapemaze::core::original::transcript::{
+        COMBINED_LAST, COMBINED_START, FIRST_PROMPT_START, MAZE_INTRO, NEXT_MOVE, UPDATE_INTRO,
     };
-    use shapemaze::core::shape::Shape;
-    use shapemaze::core::templates::TemplateLibrary;
+    use shapemaze::core::results::layout::maze_file_path;
     use std::collections::{BTreeMap, HashMap};
     use std::path::PathBuf;
     use std::time::Instant;

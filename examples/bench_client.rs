@@ -5,16 +5,19 @@
 //! bench_client [ROUNDS]`.
 #![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 
-use shapemaze::core::chat::{
-    block_on, complete, ChatMessage, EndpointSettings, Preset, Scripted, ScriptedTransport,
-};
-use shapemaze::core::encoding::Encoding;
-use shapemaze::core::generate::generate_one;
-use shapemaze::core::player::{play_ready, Oracle};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
-use shapemaze::core::transcript::Role;
-use shapemaze::core::trial::{Trial, TrialSetup};
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::generate::generate_one;
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
+use shapemaze::core::model::call::complete;
+use shapemaze::core::model::preset::Preset;
+use shapemaze::core::model::request::ChatMessage;
+use shapemaze::core::model::scripted::{Scripted, ScriptedTransport};
+use shapemaze::core::model::settings::EndpointSettings;
+use shapemaze::core::model::transport::block_on;
+use shapemaze::core::play::player::{play_ready, Oracle};
+use shapemaze::core::play::transcript::Role;
+use shapemaze::core::play::trial::{Trial, TrialSetup};
 use std::time::Instant;
 
 fn main() -> Result<(), String> {

@@ -4,10 +4,10 @@
 //! `cargo run --profile bench-native --example bench_core [ROUNDS]`.
 #![allow(clippy::disallowed_methods)] // native only: clocks and threads (clippy.toml)
 
-use shapemaze::core::encoding::Encoding;
-use shapemaze::core::generate::{generate_set, DEFAULT_SAMPLES};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::generate::{generate_set, DEFAULT_SAMPLES};
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
 use shapemaze::core::verify::{verify_generation, verify_move, verify_path, verify_recognition};
 use std::time::{Duration, Instant};
 

@@ -13,15 +13,17 @@ mod support;
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     use shapemaze::cli::report::read_observations;
-    use shapemaze::core::analysis::{
-        analyze, groups_csv, observations_csv, AnalysisOptions, DEFAULT_MODEL_ORDER,
-    };
-    use shapemaze::core::chart::report_html;
-    use shapemaze::core::encoding::Encoding;
-    use shapemaze::core::generate::generate_set;
-    use shapemaze::core::record::{Placement, PlayerInfo, PlayerKind, TrialRecord};
-    use shapemaze::core::shape::Shape;
-    use shapemaze::core::templates::TemplateLibrary;
+    use shapemaze::core::analysis::analyze::{analyze, AnalysisOptions};
+    use shapemaze::core::analysis::groups::groups_csv;
+    use shapemaze::core::analysis::hypotheses::DEFAULT_MODEL_ORDER;
+    use shapemaze::core::analysis::observation::observations_csv;
+    use shapemaze::core::maze::encoding::Encoding;
+    use shapemaze::core::maze::generate::generate_set;
+    use shapemaze::core::maze::shape::Shape;
+    use shapemaze::core::maze::templates::TemplateLibrary;
+    use shapemaze::core::play::player::PlayerKind;
+    use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
+    use shapemaze::view::report::report_html;
     use std::time::{Duration, Instant};
 
     let rounds: usize = std::env::args()

@@ -1,13 +1,13 @@
 //! Prints every prompt of one trial in each protocol (played by the oracle), as the README
 //! shows them: `cargo run --example prompts [shape] [encoding]`.
 
-use shapemaze::core::encoding::Encoding;
-use shapemaze::core::generate::generate_one;
-use shapemaze::core::player::{play_ready, Oracle};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
-use shapemaze::core::transcript::Role;
-use shapemaze::core::trial::{Protocol, Trial, TrialSetup};
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::generate::generate_one;
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
+use shapemaze::core::play::player::{play_ready, Oracle};
+use shapemaze::core::play::transcript::Role;
+use shapemaze::core::play::trial::{Protocol, Trial, TrialSetup};
 use std::sync::Arc;
 
 fn main() -> Result<(), String> {

@@ -3,13 +3,13 @@
 //! Each file is a trial record (README, "Trial records"); the page labels them as played
 //! by a built-in player, never as a model.
 
-use shapemaze::core::encoding::Encoding;
-use shapemaze::core::generate::generate_one;
-use shapemaze::core::player::{play_ready, Oracle, RandomWalker};
-use shapemaze::core::record::{Placement, PlayerInfo, TrialRecord};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
-use shapemaze::core::trial::{Protocol, Trial, TrialSetup};
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::generate::generate_one;
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
+use shapemaze::core::play::player::{play_ready, Oracle, RandomWalker};
+use shapemaze::core::play::trial::{Protocol, Trial, TrialSetup};
+use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
 use std::sync::Arc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -66,7 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 ("oracle", "oracle".to_string())
             }
         };
-        let kind = shapemaze::core::record::PlayerKind::parse(info.0)?;
+        let kind = shapemaze::core::play::player::PlayerKind::parse(info.0)?;
         let record = TrialRecord::of(
             &trial,
             PlayerInfo {

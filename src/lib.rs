@@ -4,6 +4,7 @@
 //! for the browser by trunk; the `shapemaze` binary is the command-line companion.
 
 pub mod core;
+pub mod view;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -240,13 +240,13 @@ fn our_own_folders_keep_the_strict_report_when_the_flag_is_absent() {
 /// `SQUARE` as the maze file `experiment_mazes/5x5/square/5x5_square_1.npy` of the run in
 /// `dir`.
 fn write_square_maze(dir: &Path) {
-    use shapemaze::core::encoding::Encoding;
+    use shapemaze::core::maze::encoding::Encoding;
     let grid = Encoding::Matrix
         .parse_grid(SQUARE, 0, 0)
         .expect("the fixture maze reads");
     write(
         &dir.join("experiment_mazes/5x5/square/5x5_square_1.npy"),
-        &shapemaze::core::npy::write(&grid),
+        &shapemaze::core::maze::npy::write(&grid),
     );
 }
 

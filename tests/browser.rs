@@ -6,8 +6,8 @@ mod common;
 
 use leptos::prelude::*;
 use shapemaze::app::{BoardIds, MazeBoard, DRAW_BOARD, SOLVE_BOARD};
-use shapemaze::core::grid::{Grid, Pos, Tile};
-use shapemaze::core::shape::Shape;
+use shapemaze::core::maze::grid::{Grid, Pos, Tile};
+use shapemaze::core::maze::shape::Shape;
 use std::sync::{Arc, Mutex};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

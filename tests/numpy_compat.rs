@@ -8,8 +8,8 @@
 
 mod support;
 
-use shapemaze::core::encoding::Encoding;
-use shapemaze::core::npy::{self, NpyError};
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::npy::{self, NpyError};
 use std::process::Command;
 use support::run::{path_str, shapemaze};
 use support::{write, TempDir};

@@ -10,16 +10,17 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use shapemaze::core::encoding::{CoordStyle, Encoding, ParseError};
-use shapemaze::core::generate::{distinct_mazes, generate_set, MAX_PATH, MIN_PATH};
-use shapemaze::core::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE, SIZES};
-use shapemaze::core::npy;
-use shapemaze::core::rescore::{self, ExportPath, Hints, Libraries};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
+use shapemaze::core::maze::encoding::{CoordStyle, Encoding, ParseError};
+use shapemaze::core::maze::generate::{distinct_mazes, generate_set, MAX_PATH, MIN_PATH};
+use shapemaze::core::maze::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE, SIZES};
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
+use shapemaze::core::maze::{coords, npy};
+use shapemaze::core::play::transcript::{self, ASSISTANT_MARKER, USER_MARKER};
+use shapemaze::core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze::core::results::layout::ExportPath;
+use shapemaze::core::results::rescore::{self, Hints, Libraries};
 use shapemaze::core::text;
-use shapemaze::core::transcript::{self, ASSISTANT_MARKER, USER_MARKER};
-use shapemaze::core::trial::{Phase, Trial, TrialSetup};
 use shapemaze::core::verify::{self, Extracted, Reason};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -351,7 +352,7 @@ fn generated_maze() -> impl Strategy<Value = (Shape, Maze)> {
 // 1. Nothing panics
 
 fn check_text_scanners(t: &str) -> Result<(), TestCaseError> {
-    for c in text::coordinates(t) {
+    for c in coords::coordinates(t) {
         prop_assert!(
             c.start < c.end && c.end <= t.len(),
             "span {c:?} outside {} bytes",
@@ -484,7 +485,7 @@ fn check_transcript_and_rescore(t: &str, hints: &Hints) -> Result<(), TestCaseEr
     let r = rescore::rescore(t, hints, &mut Libraries::new());
     prop_assert_eq!(r.marked, parsed.marked, "rescoring sees the same markers");
     let _ = ExportPath::parse(t);
-    let dir = rescore::model_dir_name(t);
+    let dir = shapemaze::core::results::layout::model_dir_name(t);
     prop_assert!(
         dir.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)),
@@ -500,7 +501,7 @@ fn check_marked_rescore(
     style: CoordStyle,
     shape: Option<Shape>,
 ) -> Result<(), TestCaseError> {
-    use shapemaze::core::prompt::{
+    use shapemaze::core::play::prompt::{
         GENERATE_HEADING, RECOGNIZE_HEADING, SOLVE_HEADING, UPDATE_HEADING,
     };
     let shown = e.render_with(maze.grid(), style);

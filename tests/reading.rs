@@ -13,11 +13,11 @@
 //! must stay green.
 #![cfg(not(target_arch = "wasm32"))]
 
-use shapemaze::core::encoding::{CoordStyle, Encoding, ParseError};
-use shapemaze::core::grid::{Grid, Maze, Movement, Pos};
-use shapemaze::core::prompt;
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
+use shapemaze::core::maze::encoding::{CoordStyle, Encoding, ParseError};
+use shapemaze::core::maze::grid::{Grid, Maze, Movement, Pos};
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
+use shapemaze::core::play::prompt;
 use shapemaze::core::verify::{self, Extracted, Outcome, Reason};
 use std::sync::OnceLock;
 

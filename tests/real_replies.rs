@@ -4,10 +4,10 @@
 //! none), whether it offers a properly encoded new maze of the same shape.
 
 use serde_json::Value;
-use shapemaze::core::encoding::Encoding;
-use shapemaze::core::grid::{Maze, Pos};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::grid::{Maze, Pos};
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
 use shapemaze::core::verify::{self, Outcome};
 
 fn cases() -> Vec<Value> {

@@ -6,7 +6,8 @@
 mod support;
 
 use serde_json::Value;
-use shapemaze::core::record::{Placement, PlayerInfo, PlayerKind, TrialRecord};
+use shapemaze::core::play::player::PlayerKind;
+use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
 use shapemaze::core::verify::Outcome;
 use support::run::{path_str, shapemaze};
 use support::{write, write_export, TempDir, Written};
@@ -298,12 +299,12 @@ fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
 
 #[test]
 fn empty_answers_the_token_limit_ended_are_judged_and_counted_apart_by_model() {
-    use shapemaze::core::encoding::Encoding;
-    use shapemaze::core::generate::generate_one;
-    use shapemaze::core::record::{EndpointInfo, ReplyMeta};
-    use shapemaze::core::shape::Shape;
-    use shapemaze::core::templates::TemplateLibrary;
-    use shapemaze::core::trial::{Trial, TrialSetup};
+    use shapemaze::core::maze::encoding::Encoding;
+    use shapemaze::core::maze::generate::generate_one;
+    use shapemaze::core::maze::shape::Shape;
+    use shapemaze::core::maze::templates::TemplateLibrary;
+    use shapemaze::core::model::reply::{EndpointInfo, ReplyMeta};
+    use shapemaze::core::play::trial::{Trial, TrialSetup};
     use std::sync::Arc;
 
     let dir = TempDir::new("report-empty-answers");

@@ -594,12 +594,13 @@ fn a_run_killed_and_then_stopped_resumes_with_every_trial_exactly_once() {
 
 #[test]
 fn the_command_line_and_the_core_s_scripted_endpoint_give_the_same_records_for_the_same_replies() {
-    use shapemaze::core::chat::{block_on, Scripted, ScriptedTransport};
-    use shapemaze::core::endpoint::EndpointPlayer;
-    use shapemaze::core::experiment::ExperimentDesign;
-    use shapemaze::core::player::play;
-    use shapemaze::core::templates::TemplateLibrary;
-    use shapemaze::core::trial::Trial;
+    use shapemaze::core::batch::design::ExperimentDesign;
+    use shapemaze::core::maze::templates::TemplateLibrary;
+    use shapemaze::core::model::scripted::{Scripted, ScriptedTransport};
+    use shapemaze::core::model::transport::block_on;
+    use shapemaze::core::play::endpoint::EndpointPlayer;
+    use shapemaze::core::play::player::play;
+    use shapemaze::core::play::trial::Trial;
 
     let fake = FakeEndpoint::start(Duration::from_millis(1), 0, "Move: (0, 0)");
     let tmp = TempDir::new("run-same");
@@ -625,7 +626,7 @@ fn the_command_line_and_the_core_s_scripted_endpoint_give_the_same_records_for_t
         let maze = design.maze_for(&key, &library).expect("a maze");
         let mut trial = Trial::new(design.setup_for(&key, maze), library.clone());
         let transport = ScriptedTransport::new(vec![Scripted::answer("Move: (0, 0)"); 50]);
-        let settings = shapemaze::core::batch::endpoint_settings(&spec).expect("settings");
+        let settings = shapemaze::core::batch::runner::endpoint_settings(&spec).expect("settings");
         let mut player = EndpointPlayer::new(transport, settings, "k".into(), None);
         block_on(play(&mut trial, &mut player, &mut |_| {}));
         let id = format!(

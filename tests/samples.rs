@@ -2,9 +2,10 @@
 //! `cargo run --example record_samples`) read back as trial records, are listed in the
 //! index, and replay to the verdicts they record.
 
-use shapemaze::core::record::{PlayerKind, TrialRecord};
-use shapemaze::core::replay::frames;
-use shapemaze::core::templates::TemplateLibrary;
+use shapemaze::core::maze::templates::TemplateLibrary;
+use shapemaze::core::play::player::PlayerKind;
+use shapemaze::core::results::record::TrialRecord;
+use shapemaze::core::results::replay::frames;
 use std::sync::Arc;
 
 #[test]

@@ -249,13 +249,15 @@ fn fake_env(name: &str) -> Option<String> {
 fn base_trial() -> &'static StudyTrialData {
     static BASE: OnceLock<StudyTrialData> = OnceLock::new();
     BASE.get_or_init(|| {
-        use shapemaze::core::encoding::Encoding;
-        use shapemaze::core::player::{play_ready, Oracle};
-        use shapemaze::core::record::{Placement, PlayerInfo, PlayerKind, TrialRecord};
-        use shapemaze::core::shape::Shape;
-        use shapemaze::core::trial::{Trial, TrialSetup};
-        let lib = shapemaze::core::templates::TemplateLibrary::new(5);
-        let maze = shapemaze::core::generate::generate_one(Shape::C, 0, 1, &lib).expect("maze");
+        use shapemaze::core::maze::encoding::Encoding;
+        use shapemaze::core::maze::shape::Shape;
+        use shapemaze::core::play::player::PlayerKind;
+        use shapemaze::core::play::player::{play_ready, Oracle};
+        use shapemaze::core::play::trial::{Trial, TrialSetup};
+        use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
+        let lib = shapemaze::core::maze::templates::TemplateLibrary::new(5);
+        let maze =
+            shapemaze::core::maze::generate::generate_one(Shape::C, 0, 1, &lib).expect("maze");
         let mut t = Trial::start(TrialSetup::new(Shape::C, Encoding::Matrix, maze));
         play_ready(&mut t, &mut Oracle);
         let record = TrialRecord::of(

@@ -1,8 +1,8 @@
 //! A maze drawn as a grid of cells a person can click: used for the maze being solved and
 //! for the drawing grid of the generate phase.
 
-use crate::core::grid::{Grid, Pos, Tile};
-use crate::core::shape::Shape;
+use crate::core::maze::grid::{Grid, Pos, Tile};
+use crate::core::maze::shape::Shape;
 use leptos::prelude::*;
 
 /// Test ids and labels of one board.

@@ -3,30 +3,37 @@
 //! trial in IndexedDB the moment it ends, resume after a reload, and export or import the
 //! results.
 //!
-//! Everything shown is rendered by [`crate::core::lab`] as escaped HTML; this component
+//! Everything shown is rendered by [`crate::view::experiment`] as escaped HTML; this component
 //! holds the run's state, forwards clicks through one delegated listener (`data-action`)
 //! and reads the form's fields as plain name and value pairs.
 
 use super::download::{download_bytes, download_file};
 use super::storage::{Db, EXPERIMENTS, TRIALS};
 use super::transport::BrowserTransport;
-use crate::core::batch::{endpoint_settings, lanes_for, play_trial, sort_by_design, TrialRun};
-use crate::core::chat::{Preset, Transport};
-use crate::core::experiment::ExperimentDesign;
-use crate::core::export::{
+use crate::core::batch::design::ExperimentDesign;
+use crate::core::batch::export::{
     export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, EXPERIMENT_FILE,
 };
-use crate::core::lab::{
-    add_configured_player, design_fields, design_form, design_from_fields, estimate_line,
-    experiment_list, fill_defaults, fill_endpoint_defaults, new_experiment_id, player_rows,
-    progress_panel, row_player_name, toolbar, trials_prefix, ListedExperiment, StoredExperiment,
+use crate::core::batch::form::{
+    add_configured_player, design_fields, design_from_fields, fill_defaults,
+    fill_endpoint_defaults, new_experiment_id, player_rows, row_player_name, trials_prefix,
+    StoredExperiment,
+};
+use crate::core::batch::runner::{
+    endpoint_settings, lanes_for, play_trial, sort_by_design, TrialRun,
+};
+use crate::core::batch::scheduler::{Next, RunState, Scheduler, TrialEnd, TrialSummary, Tuning};
+use crate::core::maze::templates::TemplateLibrary;
+use crate::core::model::preset::Preset;
+use crate::core::model::transport::Transport;
+use crate::core::play::player::PlayerKind;
+use crate::core::results::record::TrialRecord;
+use crate::core::results::rescore::Libraries;
+use crate::core::results::zip::{read_zip, Method, ZipWriter};
+use crate::view::experiment::{
+    design_form, estimate_line, experiment_list, progress_panel, toolbar, ListedExperiment,
     ToolbarState,
 };
-use crate::core::record::{PlayerKind, TrialRecord};
-use crate::core::rescore::Libraries;
-use crate::core::scheduler::{Next, RunState, Scheduler, TrialEnd, TrialSummary, Tuning};
-use crate::core::templates::TemplateLibrary;
-use crate::core::zip::{read_zip, Method, ZipWriter};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
@@ -330,7 +337,7 @@ impl Lab {
             .then(|| "Trials are still finishing after the pause: wait a moment.".into())
     }
 
-    fn running_with(&self, p: &crate::core::scheduler::Progress) -> bool {
+    fn running_with(&self, p: &crate::core::batch::scheduler::Progress) -> bool {
         p.state == RunState::Running
             && (p.overall.done < p.overall.total || p.overall.in_flight > 0)
     }
@@ -643,7 +650,7 @@ fn report(lab: &Shared, result: Result<(), String>) {
 
 /// Runs exactly the chosen `.npy` maze files (named as in the export layout) from now on.
 fn use_mazes(lab: &Shared, files: Vec<(String, Vec<u8>)>) {
-    match crate::core::experiment::mazes_from_files(&files) {
+    match crate::core::batch::imported::mazes_from_files(&files) {
         Ok(mazes) => {
             let n = mazes.len();
             lab.base.borrow_mut().mazes = Some(mazes);
@@ -1118,7 +1125,7 @@ async fn save(lab: &Shared, run: &Rc<Run>, record: TrialRecord) -> bool {
     let key = format!(
         "{}{}",
         trials_prefix(&run.id),
-        crate::core::experiment::TrialKey::of_record(&record).id()
+        crate::core::batch::design::TrialKey::of_record(&record).id()
     );
     let result = match lab.db() {
         Ok(db) => db
@@ -1216,13 +1223,17 @@ async fn export(lab: &Shared, action: &str) {
 
 /// The text of a ZIP entry (inflated through the browser's stream when deflated), its
 /// checksum checked.
-pub(crate) async fn entry_text(entry: &crate::core::zip::ZipEntry<'_>) -> Result<String, String> {
+pub(crate) async fn entry_text(
+    entry: &crate::core::results::zip::ZipEntry<'_>,
+) -> Result<String, String> {
     let data = entry_bytes(entry).await?;
     String::from_utf8(data).map_err(|_| format!("{} is not UTF-8 text", entry.name))
 }
 
 /// A ZIP entry's bytes, inflated by the browser and checked against its CRC.
-pub(crate) async fn entry_bytes(entry: &crate::core::zip::ZipEntry<'_>) -> Result<Vec<u8>, String> {
+pub(crate) async fn entry_bytes(
+    entry: &crate::core::results::zip::ZipEntry<'_>,
+) -> Result<Vec<u8>, String> {
     let data = match entry.method {
         Method::Stored => entry.data.to_vec(),
         Method::Deflated => match deflate_raw(entry.data, true).await {
@@ -1298,7 +1309,7 @@ async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
         let ids: std::collections::HashSet<String> = d.trials().iter().map(|k| k.id()).collect();
         records
             .iter()
-            .all(|r| ids.contains(&crate::core::experiment::TrialKey::of_record(r).id()))
+            .all(|r| ids.contains(&crate::core::batch::design::TrialKey::of_record(r).id()))
     };
     // Into the open experiment only when the file ran the same design (or, without a
     // design, when its trials are the open design's, on its seed); a ZIP of another
@@ -1354,7 +1365,7 @@ async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
             (
                 format!(
                     "{prefix}{}",
-                    crate::core::experiment::TrialKey::of_record(r).id()
+                    crate::core::batch::design::TrialKey::of_record(r).id()
                 ),
                 r.to_json(),
             )

@@ -7,16 +7,19 @@ use super::download::{download_file, download_text};
 use super::play::{PhaseSteps, SettingsBar, Verdicts};
 use super::route::{use_location, Location};
 use super::transport::BrowserTransport;
-use crate::core::chat::{EndpointSettings, Preset};
-use crate::core::endpoint::EndpointPlayer;
-use crate::core::generate::generate_one;
-use crate::core::html;
-use crate::core::player::{Oracle, Player, PlayerError, PlayerEvent, RandomWalker, Reply};
-use crate::core::record::{EndpointInfo, Placement, PlayerInfo, PlayerKind, TrialRecord};
-use crate::core::settings::PlaySettings;
-use crate::core::templates::TemplateLibrary;
+use crate::core::maze::generate::generate_one;
+use crate::core::maze::templates::TemplateLibrary;
+use crate::core::model::preset::Preset;
+use crate::core::model::reply::EndpointInfo;
+use crate::core::model::settings::EndpointSettings;
+use crate::core::play::endpoint::EndpointPlayer;
+use crate::core::play::player::PlayerKind;
+use crate::core::play::player::{Oracle, Player, PlayerError, PlayerEvent, RandomWalker, Reply};
+use crate::core::play::settings::PlaySettings;
+use crate::core::play::trial::{Phase, Trial, TrialSetup};
+use crate::core::results::record::{Placement, PlayerInfo, TrialRecord};
 use crate::core::text::{format_decimal, parse_decimal};
-use crate::core::trial::{Phase, Trial, TrialSetup};
+use crate::view::html;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::Cell;
@@ -517,7 +520,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         let model = state.with_untracked(|s| {
             s.player
                 .as_ref()
-                .map(|p| crate::core::layout::model_dir_name(&p.model))
+                .map(|p| crate::core::results::layout::model_dir_name(&p.model))
                 .unwrap_or_default()
         });
         format!(

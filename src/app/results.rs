@@ -1,5 +1,5 @@
 //! `/results`: every measure, analysis and hypothesis verdict of the stored (or imported)
-//! experiments, as the core draws them ([`crate::core::chart::report_body`], the very
+//! experiments, as the core draws them ([`crate::view::report::report_body`], the very
 //! renderer of `shapemaze report --html`): charts as inline SVG, tables, verdicts. Each
 //! chart downloads as SVG and each table as CSV; a row of the model x encoding x shape
 //! table lists its trials, and a trial opens its step-by-step replay. Choosing several
@@ -13,20 +13,24 @@ use super::experiment::{
     SHARED_CSS,
 };
 use super::storage::{Db, EXPERIMENTS, STUDY};
-use crate::core::analysis::{analyze, observations_csv, Analysis, AnalysisOptions, Observation};
-use crate::core::audit::{
-    audit_drill_html, audit_html, audit_records, is_original_run, maze_file_path, read_maze_file,
-    transcript_maze_file, AuditSummary, Auditor, Scoring, AUDIT_CSS,
+use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use crate::core::analysis::groups::in_group;
+use crate::core::analysis::observation::{observations_csv, Observation};
+use crate::core::batch::export::find_trials_entry;
+use crate::core::batch::form::StoredExperiment;
+use crate::core::original::audit::{
+    audit_records, is_original_run, maze_file_path, read_maze_file, transcript_maze_file,
+    AuditSummary, Auditor, Scoring,
 };
-use crate::core::chart::{report_body, report_html};
-use crate::core::export::find_trials_entry;
-use crate::core::html::escape;
-use crate::core::lab::{in_group, trials_table, StoredExperiment};
-use crate::core::original::Cause;
-use crate::core::record::TrialRecord;
-use crate::core::rescore::Libraries;
+use crate::core::original::score::Cause;
+use crate::core::results::record::TrialRecord;
+use crate::core::results::rescore::Libraries;
+use crate::core::results::zip::read_zip;
 use crate::core::study::StudyTrialData;
-use crate::core::zip::read_zip;
+use crate::view::audit::{audit_drill_html, audit_html, AUDIT_CSS};
+use crate::view::experiment::trials_table;
+use crate::view::html::escape;
+use crate::view::report::{report_body, report_html};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::RefCell;

@@ -10,15 +10,16 @@ use super::fetch::{get_text, picked_text, post_json};
 use super::play::{PlayOptions, TrialPlay};
 use super::route::{use_location, Location};
 use super::storage::{Db, STUDY};
-use crate::core::generate::generate_one;
-use crate::core::record::{Placement, PlayerInfo, PlayerKind, TrialRecord};
+use crate::core::maze::generate::generate_one;
+use crate::core::maze::templates::TemplateLibrary;
+use crate::core::play::player::PlayerKind;
+use crate::core::play::transcript::Role;
+use crate::core::play::trial::{Phase, Trial, TrialSetup};
+use crate::core::results::record::{Placement, PlayerInfo, TrialRecord};
 use crate::core::study::{
     events_csv, inline_name, read_study_data, upload_body, ActionLog, Participant, Stage, Study,
     StudySession, StudyTrial, StudyTrialData,
 };
-use crate::core::templates::TemplateLibrary;
-use crate::core::transcript::Role;
-use crate::core::trial::{Phase, Trial, TrialSetup};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::sync::Arc;

@@ -3,9 +3,9 @@
 //! [`BrowserTransport::abort`]), streamed bodies read chunk by chunk through a
 //! `ReadableStreamDefaultReader` and a streaming `TextDecoder`, `setTimeout` for back-off
 //! waits, `Date.now()` for the clock and `Math.random()` for jitter. Every decision about
-//! what to send and what a reply means lives in [`crate::core::chat`].
+//! what to send and what a reply means lives in [`crate::core::model`].
 
-use crate::core::chat::{HttpRequest, HttpResponse, Transport, TransportError};
+use crate::core::model::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;

@@ -1,17 +1,17 @@
 //! `shapemaze score DIR --scoring original|recorded|all` (and `report --scoring`): the
 //! audit of a results folder of the design's original runs (ORIGINAL_DATA.md). This file
-//! walks the folder and reads its files; [`crate::core::audit`] scores them three ways and
+//! walks the folder and reads its files; [`crate::core::original::score::audit`] scores them three ways and
 //! draws the tables, as it does for the results page.
 
-use super::report::display;
+use super::files::display;
 use super::{CliError, Io};
-use crate::core::audit::{
+use crate::core::maze::grid::Maze;
+use crate::core::original::audit::{
     audit_transcript, is_original_run, maze_file_path, read_maze_file, transcript_maze_file, Scored,
 };
-pub use crate::core::audit::{Audited, Auditor, Scoring, Skipped};
-use crate::core::grid::Maze;
-use crate::core::layout::MAZES_DIR;
-use crate::core::original::AuditCache;
+use crate::core::original::audit::{Audited, Auditor, Scoring, Skipped};
+use crate::core::original::score::AuditCache;
+use crate::core::results::layout::MAZES_DIR;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,7 +51,7 @@ pub(super) fn run(
     if json {
         io.json_line(&summary)
     } else {
-        io.out(&crate::core::audit::render_text(&summary, scoring))
+        io.out(&crate::view::audit::render_text(&summary, scoring))
     }
 }
 
@@ -257,7 +257,7 @@ pub fn has_human_files(root: &Path) -> bool {
     json_files(root).iter().any(|f| {
         std::fs::read_to_string(f)
             .ok()
-            .and_then(|t| crate::core::original::parse_human(&t).ok())
+            .and_then(|t| crate::core::original::human::parse_human(&t).ok())
             .is_some_and(|h| !h.participant_id.is_empty() && !h.maze_file.is_empty())
     })
 }
@@ -265,8 +265,8 @@ pub fn has_human_files(root: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::audit::Scoring;
-    use crate::core::encoding::Encoding;
+    use crate::core::maze::encoding::Encoding;
+    use crate::core::original::audit::Scoring;
 
     const SQUARE: &str = "P 0 G 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 0 0";
     const MOVED: &str = "0 P G 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 0 0";
@@ -295,7 +295,7 @@ mod tests {
         for i in [0, 2] {
             write(
                 &format!("experiment_mazes/5x5/square/5x5_square_{i}.npy"),
-                &crate::core::npy::write(&grid),
+                &crate::core::maze::npy::write(&grid),
             );
         }
         let kinds = [

@@ -3,13 +3,13 @@
 
 use super::args::Args;
 use super::{write_file, CliError, Io};
-use crate::core::encoding::Encoding;
-use crate::core::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};
-use crate::core::grid::{check_size, Maze, Pos};
-use crate::core::layout::maze_file_path;
-use crate::core::npy;
-use crate::core::shape::Shape;
-use crate::core::templates::TemplateLibrary;
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};
+use crate::core::maze::grid::{check_size, Maze, Pos};
+use crate::core::maze::npy;
+use crate::core::maze::shape::Shape;
+use crate::core::maze::templates::TemplateLibrary;
+use crate::core::results::layout::maze_file_path;
 use serde::Serialize;
 use std::path::Path;
 

@@ -14,6 +14,7 @@
 
 pub mod args;
 pub mod audit;
+pub mod files;
 pub mod generate;
 pub mod report;
 pub mod run;

@@ -3,18 +3,21 @@
 //! report file the page downloads. All figures come from [`crate::core::analysis`].
 
 use super::args::Args;
-use super::audit::{self, Scoring};
-use super::score::list_transcripts;
+use super::audit;
+use super::files::{display, list_transcripts};
 use super::{write_file, CliError, Io};
-use crate::core::analysis::{
-    analyze, fmt_p, groups_csv, observations_csv, Analysis, AnalysisOptions, EmptyAnswers,
-    GroupRow, Observation, ALL,
-};
-use crate::core::audit::{audit_html, render_text as render_audit_text, TextColumn, TextTable};
-use crate::core::chart::report_html;
-use crate::core::record::{EmptyReason, TrialRecord};
-use crate::core::rescore::{Basis, Libraries};
-use crate::core::stats::Proportion;
+use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use crate::core::analysis::groups::{groups_csv, EmptyAnswers, GroupRow};
+use crate::core::analysis::hypotheses::fmt_p;
+use crate::core::analysis::observation::{observations_csv, Observation, ALL};
+use crate::core::analysis::stats::Proportion;
+use crate::core::model::reply::EmptyReason;
+use crate::core::original::audit::{Scoring, Skipped};
+use crate::core::results::record::TrialRecord;
+use crate::core::results::rescore::{Basis, Libraries};
+use crate::view::audit::{audit_html, render_text as render_audit_text};
+use crate::view::report::report_html;
+use crate::view::text_table::{TextColumn, TextTable};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -68,8 +71,6 @@ Example:
   shapemaze report export/ --html report.html --order qwen-turbo,qwen-plus,qwen-max
 ";
 
-pub use crate::core::audit::Skipped;
-
 /// Where the observations came from.
 #[derive(Debug, Default, Serialize)]
 pub struct Sources {
@@ -93,7 +94,7 @@ struct Report<'a> {
     scoring: &'static str,
     /// With `--scoring all`: the audit, as `score --scoring all --format json` gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    audit: Option<crate::core::audit::AuditSummary>,
+    audit: Option<crate::core::original::audit::AuditSummary>,
     #[serde(flatten)]
     sources: &'a Sources,
     #[serde(flatten)]
@@ -288,7 +289,7 @@ fn read_jsonl(path: &Path, label: &str) -> Result<(Vec<Observation>, Sources), C
             }
         };
         // Stored verdicts are never trusted: replay the replies by today's rules.
-        let fits = record.size <= crate::core::grid::MAX_SIZE;
+        let fits = record.size <= crate::core::maze::grid::MAX_SIZE;
         let rescored = if fits {
             record.rescored(libraries.get(record.size).clone()).ok()
         } else {
@@ -349,18 +350,6 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
     }
     sources.skipped.sort_by(|a, b| a.file.cmp(&b.file));
     Ok((out, sources))
-}
-
-/// `path` relative to `root`, with `/` separators.
-pub(super) fn display(root: &Path, path: &Path) -> String {
-    match path.strip_prefix(root) {
-        Ok(rel) if !rel.as_os_str().is_empty() => rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/"),
-        _ => path.to_string_lossy().into_owned(),
-    }
 }
 
 /// The "design and settings" text of the report file.

@@ -11,21 +11,22 @@
 use super::args::Args;
 use super::transport::NativeTransport;
 use super::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
-use crate::core::batch::{
-    endpoint_settings, error_causes, lanes_for, play_trial, progress_line, random_seed,
-    sort_by_design, TrialRun,
-};
-use crate::core::experiment::{ExperimentDesign, TrialKey};
-use crate::core::export::{
+use crate::core::batch::design::{ExperimentDesign, TrialKey};
+use crate::core::batch::export::{
     export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
     JSONL_FILE,
 };
-use crate::core::layout::maze_file_path;
-use crate::core::npy;
-use crate::core::record::{PlayerKind, TrialRecord};
-use crate::core::rescore::Libraries;
-use crate::core::scheduler::{Next, Scheduler, TrialEnd, TrialSummary, Tuning};
-use crate::core::templates::TemplateLibrary;
+use crate::core::batch::runner::{
+    endpoint_settings, error_causes, lanes_for, play_trial, progress_line, random_seed,
+    sort_by_design, TrialRun,
+};
+use crate::core::batch::scheduler::{Next, Scheduler, TrialEnd, TrialSummary, Tuning};
+use crate::core::maze::npy;
+use crate::core::maze::templates::TemplateLibrary;
+use crate::core::play::player::PlayerKind;
+use crate::core::results::layout::maze_file_path;
+use crate::core::results::record::TrialRecord;
+use crate::core::results::rescore::Libraries;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::OpenOptions;
@@ -751,7 +752,7 @@ mod tests {
 
     #[test]
     fn a_refused_connection_is_explained_without_browser_advice() {
-        use crate::core::batch::tests::unanswered;
+        use crate::core::batch::runner::tests::unanswered;
         // A port nothing listens on: bind one, then let it go.
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())

@@ -2,17 +2,18 @@
 //! reports totals, the trials whose recorded verdicts differ, and what could not be re-run.
 
 use super::args::Args;
-use super::audit::{self, Scoring};
-use super::report::{display, Skipped};
+use super::audit;
+use super::files::{display, list_transcripts};
 use super::{CliError, Io};
-use crate::core::audit::{TextColumn, TextTable};
-use crate::core::layout::{ExportPath, TRANSCRIPT_EXT};
-use crate::core::rescore::{rescore, Basis, Hints, Libraries, Rescored};
-use crate::core::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
+use crate::core::original::audit::{Scoring, Skipped};
+use crate::core::results::layout::ExportPath;
+use crate::core::results::rescore::{rescore, Basis, Hints, Libraries, Rescored};
+use crate::core::results::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
 use crate::core::verify::{Outcome, Reason};
+use crate::view::text_table::{TextColumn, TextTable};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Options `score` accepts.
 pub const OPTIONS: &[&str] = &["format", "scoring"];
@@ -205,49 +206,6 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     }
 }
 
-/// Every `*.txt` below `root` (or `root` itself when it is a file), sorted. Only `root`
-/// failing to open is an error; a sub-folder that cannot be read is noted in `skipped`.
-pub(super) fn list_transcripts(
-    root: &Path,
-    skipped: &mut Vec<Skipped>,
-) -> std::io::Result<Vec<PathBuf>> {
-    if std::fs::metadata(root)?.is_file() {
-        return Ok(vec![root.to_path_buf()]);
-    }
-    let mut files = Vec::new();
-    let mut pending = vec![(root.to_path_buf(), std::fs::read_dir(root)?)];
-    while let Some((dir, entries)) = pending.pop() {
-        for entry in entries {
-            let entry = match entry {
-                Ok(e) => e,
-                Err(e) => {
-                    skipped.push(Skipped {
-                        file: display(root, &dir),
-                        why: format!("cannot be listed: {e}"),
-                    });
-                    continue;
-                }
-            };
-            let path = entry.path();
-            match entry.file_type() {
-                Ok(t) if t.is_dir() => match std::fs::read_dir(&path) {
-                    Ok(sub) => pending.push((path, sub)),
-                    Err(e) => skipped.push(Skipped {
-                        file: display(root, &path),
-                        why: format!("cannot be listed: {e}"),
-                    }),
-                },
-                Ok(t) if t.is_file() && path.to_string_lossy().ends_with(TRANSCRIPT_EXT) => {
-                    files.push(path)
-                }
-                _ => {}
-            }
-        }
-    }
-    files.sort();
-    Ok(files)
-}
-
 fn closing(o: Option<Outcome>) -> &'static str {
     o.map_or("(none)", Outcome::closing)
 }
@@ -360,7 +318,7 @@ mod tests {
 
     #[test]
     fn the_totals_keep_wide_cells_in_their_columns() {
-        use crate::core::audit::tests::column_starts;
+        use crate::view::text_table::tests::column_starts;
         let wide = Counts {
             success: 5704,
             fail: 4949,

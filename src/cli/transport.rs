@@ -2,7 +2,7 @@
 //! sleep, a seeded jitter. Replies stream in chunk by chunk (`bytes_stream`), each text
 //! chunk handed on as it arrives; every attempt has its own time limit.
 
-use crate::core::chat::{HttpRequest, HttpResponse, Transport, TransportError};
+use crate::core::model::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use futures_util::StreamExt;
 use std::cell::Cell;
 use std::rc::Rc;

@@ -2,12 +2,12 @@
 
 use super::args::Args;
 use super::{read_file, CliError, Io};
-use crate::core::encoding::Encoding;
-use crate::core::grid::{check_size, Maze, MAX_SIZE};
-use crate::core::npy::{self, NpyError};
-use crate::core::rescore::{detect_encoding, fits, read_shown_maze};
-use crate::core::shape::Shape;
-use crate::core::templates::TemplateLibrary;
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::grid::{check_size, Maze, MAX_SIZE};
+use crate::core::maze::npy::{self, NpyError};
+use crate::core::maze::shape::Shape;
+use crate::core::maze::templates::TemplateLibrary;
+use crate::core::results::rescore::{detect_encoding, fits, read_shown_maze};
 use crate::core::verify::{verify_generation, verify_move, verify_path, verify_recognition};
 
 /// Options `verify` accepts.

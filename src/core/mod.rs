@@ -1,40 +1,34 @@
-//! The rules of the game, in pure Rust: grids and mazes, shapes and their templates, the
-//! two text encodings, maze files, the seeded generator, the verifiers, the trial state
-//! machine and transcripts; re-scoring transcripts, the export layout's paths and the
-//! totals a score reports. Nothing here touches the browser, the clock or the operating
-//! system's randomness, so it tests natively and the browser runs the very same code.
+//! The rules of the game, in pure Rust. Nothing here touches the browser, the clock or the
+//! operating system's randomness, so it tests natively and the browser runs the very same
+//! code. Nothing here imports [`crate::view`] (the string renderers) or the app.
+//!
+//! The domains, each a folder whose `mod.rs` says what lives there and what it may import,
+//! from the bottom up (a domain imports only those above it in this list):
+//!
+//! - [`text`], [`site`]: leaf helpers (text scanners and the one CSV rule; the site's base
+//!   path);
+//! - [`maze`]: grids, shapes and their templates, the seeded generator, the two text
+//!   encodings, `.npy` maze files;
+//! - [`verify`]: the verifiers, reading replies as a careful grader would;
+//! - [`model`]: the chat client for OpenAI-compatible endpoints and the reply's metadata;
+//! - [`play`]: one trial: its state machine, prompts, transcripts, the player seam and its
+//!   built-in and endpoint players, trial settings;
+//! - [`results`]: the trial record, the export layout, zip files, re-scoring transcripts,
+//!   tallies and replay;
+//! - [`batch`]: experiment designs, the scheduler, the batch runner and the experiment
+//!   export;
+//! - [`analysis`]: observations, groups, shape effects, hypotheses and their statistics;
+//! - [`original`]: reading and scoring the design's original recorded runs, and the audit;
+//! - [`study`]: human studies.
 
 pub mod analysis;
-pub mod audit;
 pub mod batch;
-pub mod chart;
-pub mod chat;
-pub mod encoding;
-pub mod endpoint;
-pub mod experiment;
-pub mod export;
-pub mod generate;
-pub mod grid;
-pub mod html;
-pub mod lab;
-pub mod layout;
-pub mod npy;
+pub mod maze;
+pub mod model;
 pub mod original;
-pub mod player;
-pub mod prompt;
-pub mod record;
-pub mod replay;
-pub mod rescore;
-pub mod scheduler;
-pub mod settings;
-pub mod shape;
+pub mod play;
+pub mod results;
 pub mod site;
-pub mod stats;
 pub mod study;
-pub mod tally;
-pub mod templates;
 pub mod text;
-pub mod transcript;
-pub mod trial;
 pub mod verify;
-pub mod zip;

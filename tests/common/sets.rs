@@ -1,9 +1,9 @@
 //! The reference maze sets both the native and the browser tests check, so a seed is
 //! proven to give the same set on both.
 
-use shapemaze::core::generate::{fingerprint, generate_set};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
+use shapemaze::core::maze::generate::{fingerprint, generate_set};
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
 
 /// Seed of the reference sets.
 pub const SEED: u64 = 2026;

@@ -10,15 +10,15 @@
 #[cfg(test)]
 pub mod run;
 
-use shapemaze::core::encoding::Encoding;
-use shapemaze::core::generate::generate_set;
-use shapemaze::core::grid::Maze;
-use shapemaze::core::npy;
-use shapemaze::core::player::{play_ready, Scripted};
-use shapemaze::core::rescore::{maze_file_path, ExportPath};
-use shapemaze::core::shape::Shape;
-use shapemaze::core::templates::TemplateLibrary;
-use shapemaze::core::trial::{Trial, TrialSetup};
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::generate::generate_set;
+use shapemaze::core::maze::grid::Maze;
+use shapemaze::core::maze::npy;
+use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::templates::TemplateLibrary;
+use shapemaze::core::play::player::{play_ready, Scripted};
+use shapemaze::core::play::trial::{Trial, TrialSetup};
+use shapemaze::core::results::layout::{maze_file_path, ExportPath};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 

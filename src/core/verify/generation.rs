@@ -17,10 +17,10 @@
 //! whether P reaches G.
 
 use super::{Extracted, GenerationChecks, Reason, Verdict};
-use crate::core::encoding::Encoding;
-use crate::core::grid::{Mask, Maze, MazeError, MAX_SIZE};
-use crate::core::shape::Shape;
-use crate::core::templates::TemplateLibrary;
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::grid::{Mask, Maze, MazeError, MAX_SIZE};
+use crate::core::maze::shape::Shape;
+use crate::core::maze::templates::TemplateLibrary;
 
 /// Verifies a generated maze against the original (as first shown).
 pub fn verify_generation(
@@ -135,8 +135,8 @@ pub fn verify_generation(
 mod tests {
     use super::super::fixtures::{ring, x5};
     use super::*;
-    use crate::core::generate::generate_one;
-    use crate::core::grid::SIZES;
+    use crate::core::maze::generate::generate_one;
+    use crate::core::maze::grid::SIZES;
 
     fn gen(original: &Maze, shape: Shape, enc: Encoding, reply: &str) -> Verdict {
         verify_generation(original, shape, enc, &TemplateLibrary::new(5), reply)

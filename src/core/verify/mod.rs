@@ -13,7 +13,8 @@
 //! This file holds the verdict types and the word helpers the move and recognition readers
 //! share: markup stripping, answer labels, and negation bounded by its clause. The rules for
 //! reading replies are stated in full in each file's documentation; the README's "How
-//! replies are read" says the same for users.
+//! replies are read" says the same for users. May import [`crate::core::maze`] and
+//! [`crate::core::text`] only.
 
 mod generation;
 mod moves;
@@ -23,10 +24,10 @@ pub use generation::verify_generation;
 pub use moves::{check_step, read_move, read_move_at, verify_move, verify_path};
 pub use recognition::{mentions, recognize, recognize_at, verify_recognition, Mention};
 
-use super::encoding::{Encoding, ParseError};
-use super::grid::{Grid, Pos};
-use super::shape::Shape;
-use super::text::{find_words, is_word_char};
+use crate::core::maze::encoding::{Encoding, ParseError};
+use crate::core::maze::grid::{Grid, Pos};
+use crate::core::maze::shape::Shape;
+use crate::core::text::{find_words, is_word_char};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
 use serde::{Deserialize, Serialize};
@@ -554,7 +555,7 @@ fn is_negated(text: &str, at: usize) -> bool {
 /// Mazes the verifiers' tests share.
 #[cfg(test)]
 mod fixtures {
-    use crate::core::grid::{Mask, Maze, Pos};
+    use crate::core::maze::grid::{Mask, Maze, Pos};
 
     /// The 5x5 square ring with P at (0,0) and G at (4,4).
     pub(crate) fn ring() -> Maze {
@@ -622,8 +623,8 @@ mod tests {
 mod serde_tests {
     use super::fixtures::ring;
     use super::*;
-    use crate::core::grid::Movement;
-    use crate::core::templates::TemplateLibrary;
+    use crate::core::maze::grid::Movement;
+    use crate::core::maze::templates::TemplateLibrary;
 
     fn round_trip<T>(value: &T) -> T
     where

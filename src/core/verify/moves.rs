@@ -54,8 +54,9 @@ use super::{
     is_negated, plain, span_in_reply, word_spans, words_before, Extracted, Reason, Span, Verdict,
     NEGATORS,
 };
-use crate::core::grid::{Maze, Movement, Pos, Tile};
-use crate::core::text::{coordinates, find_words, placeholders, Coord};
+use crate::core::maze::coords::{coordinates, Coord};
+use crate::core::maze::grid::{Maze, Movement, Pos, Tile};
+use crate::core::text::{find_words, placeholders};
 
 const MOVE_LABELS: [&str; 8] = [
     "move:",

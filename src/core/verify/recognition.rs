@@ -18,7 +18,7 @@ use super::{
     end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
     Reason, Verdict,
 };
-use crate::core::shape::Shape;
+use crate::core::maze::shape::Shape;
 use crate::core::text::find_words;
 
 /// A shape named in a reply.

@@ -1,0 +1,412 @@
+//! The measures per group (experiment x model x encoding x shape): rates with their
+//! intervals, move distributions, failure reasons, generation checks, the confusion matrix
+//! of shapes named, empty answers; and the groups' CSV.
+
+use crate::core::analysis::observation::{Observation, ALL, NONE};
+use crate::core::analysis::stats::{mean, median, wilson, Proportion};
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::shape::Shape;
+use crate::core::model::reply::EmptyReason;
+use crate::core::play::trial::FailureKind;
+use crate::core::text::csv_field;
+use crate::core::verify::{GenerationChecks, Outcome};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The three phases' success rates of one group (CONTRACT.md: `groups`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupRow {
+    /// The experiment's label (`all` when pooled).
+    pub experiment: String,
+    /// The model (`all` when pooled).
+    pub model: String,
+    /// The encoding (`all` when pooled).
+    pub encoding: String,
+    /// The shape (`all` when pooled).
+    pub shape: String,
+    /// Trials in the group (API errors included).
+    pub trials: usize,
+    /// Trials with an API error in some phase (those phases are left out of the rates).
+    pub api_errors: usize,
+    /// Solve success.
+    pub solve: Proportion,
+    /// Recognition success.
+    pub recognize: Proportion,
+    /// Generation success.
+    pub generate: Proportion,
+}
+
+impl GroupRow {
+    /// The three phases' proportions, in order.
+    pub fn phases(&self) -> [&Proportion; 3] {
+        [&self.solve, &self.recognize, &self.generate]
+    }
+
+    /// `model/encoding/shape` (with the experiment first when there are several).
+    pub fn label(&self, with_experiment: bool) -> String {
+        let base = format!("{}/{}/{}", self.model, self.encoding, self.shape);
+        if with_experiment {
+            format!("{}: {base}", self.experiment)
+        } else {
+            base
+        }
+    }
+}
+
+/// A sample's summary: count, mean, median, extremes and how often each value occurred.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Distribution {
+    /// Values.
+    pub n: usize,
+    /// Their mean (`None` when there are none).
+    pub mean: Option<f64>,
+    /// Their median.
+    pub median: Option<f64>,
+    /// Smallest.
+    pub min: Option<f64>,
+    /// Largest.
+    pub max: Option<f64>,
+    /// `[value, count]` for each whole value seen, ascending.
+    pub counts: Vec<(i64, usize)>,
+}
+
+impl Distribution {
+    fn of(xs: &[f64]) -> Distribution {
+        let mut counts: BTreeMap<i64, usize> = BTreeMap::new();
+        for x in xs {
+            *counts.entry(x.round() as i64).or_default() += 1;
+        }
+        Distribution {
+            n: xs.len(),
+            mean: mean(xs),
+            median: median(xs),
+            min: xs.iter().copied().reduce(f64::min),
+            max: xs.iter().copied().reduce(f64::max),
+            counts: counts.into_iter().collect(),
+        }
+    }
+}
+
+/// How solve phases failed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Failures {
+    /// Invalid moves, all reasons together.
+    pub invalid_move: usize,
+    /// Invalid moves by reason (`wall`, `out_of_bounds`, ...).
+    pub invalid_by_reason: BTreeMap<String, usize>,
+    /// Move limit used up.
+    pub move_limit: usize,
+    /// No move could be read.
+    pub unparseable_reply: usize,
+    /// Failed solve phases whose reason is not known (closing lines only).
+    pub unknown: usize,
+    /// API errors in the solve phase: never a model failure, reported apart.
+    pub api_error: usize,
+}
+
+/// The generation checks' rates, each on its own and all four together.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GenerationRates {
+    /// Properly encoded (one P, one G, readable).
+    pub valid_encoding: Proportion,
+    /// Same shape (and size) as the original.
+    pub shape_preserved: Proportion,
+    /// Not a copy of the original.
+    pub novel: Proportion,
+    /// P reaches G.
+    pub path_valid: Proportion,
+    /// All four at once.
+    pub all_four: Proportion,
+}
+
+/// The detailed measures of one group.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupDetail {
+    /// The group (same keys as in [`GroupRow`]).
+    pub experiment: String,
+    /// The model (`all` when pooled).
+    pub model: String,
+    /// The encoding (`all` when pooled).
+    pub encoding: String,
+    /// The shape (`all` when pooled).
+    pub shape: String,
+    /// Trials with full records (moves, shape named, generation checks); the rest were
+    /// counted from transcripts.
+    pub detailed: usize,
+    /// Moves per successful solve.
+    pub moves_per_success: Distribution,
+    /// Moves beyond the shortest path per successful solve.
+    pub excess_moves: Distribution,
+    /// Failure types of the solve phase.
+    pub failures: Failures,
+    /// Valid moves among all move attempts.
+    pub move_validity: Proportion,
+    /// The generation checks.
+    pub generation: GenerationRates,
+}
+
+/// A confusion matrix of recognition: true shape x named shape (`none` last).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Confusion {
+    /// `all`, an encoding's name or a model's.
+    pub scope: String,
+    /// True shapes (rows).
+    pub rows: Vec<String>,
+    /// Named shapes (columns), `none` last.
+    pub cols: Vec<String>,
+    /// Counts, `rows x cols`.
+    pub counts: Vec<Vec<usize>>,
+}
+
+/// How many trials of a scope had an empty answer, by why it was empty (a trial counts
+/// once under each reason its replies show). Empty answers are the model's answers and
+/// judged like any other; these counts set apart the ones the token limit ended, which
+/// say more about the settings than about the model's reading of mazes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EmptyAnswers {
+    /// `all`, or the model (prefixed with its experiment when there are several).
+    pub model: String,
+    /// Trials in the scope.
+    pub trials: usize,
+    /// Trials with a reply whose token limit was spent on reasoning (`length_in_reasoning`).
+    pub length_in_reasoning: usize,
+    /// Trials with a reply that reached the token limit with no text at all (`length`).
+    pub length: usize,
+    /// Trials with a reply that ended without text (`no_text`).
+    pub no_text: usize,
+}
+
+impl EmptyAnswers {
+    pub(crate) fn of(model: &str, obs: &[&Observation]) -> EmptyAnswers {
+        let with = |e: EmptyReason| obs.iter().filter(|o| o.empty.contains(&e)).count();
+        EmptyAnswers {
+            model: model.to_string(),
+            trials: obs.len(),
+            length_in_reasoning: with(EmptyReason::LengthInReasoning),
+            length: with(EmptyReason::Length),
+            no_text: with(EmptyReason::NoText),
+        }
+    }
+
+    /// The count of trials with `reason`.
+    pub fn count(&self, reason: EmptyReason) -> usize {
+        match reason {
+            EmptyReason::LengthInReasoning => self.length_in_reasoning,
+            EmptyReason::Length => self.length,
+            EmptyReason::NoText => self.no_text,
+        }
+    }
+
+    /// Whether any trial of the scope had an empty answer.
+    pub fn any(&self) -> bool {
+        EmptyReason::ALL.iter().any(|&e| self.count(e) > 0)
+    }
+}
+
+pub(crate) type Key = (String, String, String, String);
+
+pub(crate) fn key(e: &str, m: &str, enc: &str, s: &str) -> Key {
+    (e.to_string(), m.to_string(), enc.to_string(), s.to_string())
+}
+
+pub(crate) fn row_of(k: &Key, obs: &[&Observation]) -> GroupRow {
+    let prop = |i: usize| {
+        let scored: Vec<bool> = obs.iter().filter_map(|o| o.scored(i)).collect();
+        wilson(scored.iter().filter(|&&x| x).count(), scored.len())
+    };
+    GroupRow {
+        experiment: k.0.clone(),
+        model: k.1.clone(),
+        encoding: k.2.clone(),
+        shape: k.3.clone(),
+        trials: obs.len(),
+        api_errors: obs.iter().filter(|o| o.api_error()).count(),
+        solve: prop(0),
+        recognize: prop(1),
+        generate: prop(2),
+    }
+}
+
+pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
+    let solved: Vec<&&Observation> = obs.iter().filter(|o| o.scored(0) == Some(true)).collect();
+    let moves: Vec<f64> = solved
+        .iter()
+        .filter_map(|o| o.moves.map(|m| m as f64))
+        .collect();
+    let excess: Vec<f64> = solved
+        .iter()
+        .filter_map(|o| Some(o.moves? as f64 - o.shortest_path? as f64))
+        .collect();
+    let mut failures = Failures::default();
+    for o in obs {
+        match (o.outcomes[0], o.failure()) {
+            (Some(Outcome::Error), _) => failures.api_error += 1,
+            (Some(Outcome::Fail), Some(FailureKind::InvalidMove)) => {
+                failures.invalid_move += 1;
+                if let Some(r) = o.reasons[0] {
+                    *failures
+                        .invalid_by_reason
+                        .entry(r.as_str().to_string())
+                        .or_default() += 1;
+                }
+            }
+            (Some(Outcome::Fail), Some(FailureKind::MoveLimit)) => failures.move_limit += 1,
+            (Some(Outcome::Fail), Some(FailureKind::UnparseableReply)) => {
+                failures.unparseable_reply += 1
+            }
+            (Some(Outcome::Fail), _) => failures.unknown += 1,
+            _ => {}
+        }
+    }
+    let (valid, attempts) = obs
+        .iter()
+        .filter(|o| o.outcomes[0] != Some(Outcome::Error))
+        .filter_map(|o| Some((o.valid_moves?, o.moves?)))
+        .fold((0, 0), |(v, m), (a, b)| (v + a, m + b));
+    let checks: Vec<GenerationChecks> = obs.iter().filter_map(|o| o.checks).collect();
+    let rate = |f: &dyn Fn(&GenerationChecks) -> bool| {
+        wilson(checks.iter().filter(|c| f(c)).count(), checks.len())
+    };
+    GroupDetail {
+        experiment: k.0.clone(),
+        model: k.1.clone(),
+        encoding: k.2.clone(),
+        shape: k.3.clone(),
+        detailed: obs.iter().filter(|o| o.moves.is_some()).count(),
+        moves_per_success: Distribution::of(&moves),
+        excess_moves: Distribution::of(&excess),
+        failures,
+        move_validity: wilson(valid, attempts),
+        generation: GenerationRates {
+            valid_encoding: rate(&|c| c.valid_encoding),
+            shape_preserved: rate(&|c| c.same_shape && c.same_size),
+            novel: rate(&|c| c.novel),
+            path_valid: rate(&|c| c.path_exists),
+            all_four: rate(&|c| {
+                c.valid_encoding && c.same_shape && c.same_size && c.novel && c.path_exists
+            }),
+        },
+    }
+}
+
+pub(crate) fn shape_rank(name: &str) -> usize {
+    Shape::ALL
+        .iter()
+        .position(|s| s.name() == name)
+        .unwrap_or(Shape::ALL.len())
+}
+
+pub(crate) fn encoding_rank(name: &str) -> usize {
+    Encoding::ALL
+        .iter()
+        .position(|s| s.name() == name)
+        .unwrap_or(Encoding::ALL.len())
+}
+
+pub(crate) fn confusions(
+    observations: &[Observation],
+    by_model: &BTreeMap<String, Vec<&Observation>>,
+) -> Vec<Confusion> {
+    let cols: Vec<String> = Shape::ALL
+        .iter()
+        .map(|s| s.name().to_string())
+        .chain(std::iter::once(NONE.to_string()))
+        .collect();
+    let build = |scope: String, obs: &mut dyn Iterator<Item = &Observation>| {
+        let mut counts = vec![vec![0; cols.len()]; Shape::ALL.len()];
+        let mut any = false;
+        for o in obs {
+            if let Some(pred) = o.predicted {
+                let r = shape_rank(o.shape.name());
+                let c = pred.map_or(Shape::ALL.len(), |p| shape_rank(p.name()));
+                if let Some(cell) = counts.get_mut(r).and_then(|row| row.get_mut(c)) {
+                    *cell += 1;
+                    any = true;
+                }
+            }
+        }
+        any.then(|| Confusion {
+            scope,
+            rows: Shape::ALL.iter().map(|s| s.name().to_string()).collect(),
+            cols: cols.clone(),
+            counts,
+        })
+    };
+    let mut out = Vec::new();
+    out.extend(build(ALL.into(), &mut observations.iter()));
+    for e in Encoding::ALL {
+        out.extend(build(
+            e.name().into(),
+            &mut observations.iter().filter(|o| o.encoding == e),
+        ));
+    }
+    for (m, obs) in by_model {
+        out.extend(build(format!("model {m}"), &mut obs.iter().copied()));
+    }
+    out
+}
+
+/// CSV header of [`groups_csv`].
+pub const GROUPS_CSV_HEADER: &str = "experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high";
+
+/// The group rows (one per experiment x model x encoding x shape, then the pooled ones) as
+/// CSV with a header.
+pub fn groups_csv(rows: &[GroupRow]) -> String {
+    let mut out = String::from(GROUPS_CSV_HEADER);
+    out.push('\n');
+    for r in rows {
+        let mut line = [&r.experiment, &r.model, &r.encoding, &r.shape]
+            .map(|s| csv_field(s))
+            .join(",");
+        let _ = write!(line, ",{},{}", r.trials, r.api_errors);
+        for p in r.phases() {
+            let _ = write!(
+                line,
+                ",{},{},{:.6},{:.6},{:.6}",
+                p.successes, p.n, p.rate, p.ci_low, p.ci_high
+            );
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Whether observation `o` belongs to group row `g` of an analysis (a dimension named
+/// [`crate::core::analysis::observation::ALL`] matches everything).
+pub fn in_group(o: &Observation, g: &GroupRow) -> bool {
+    let fits = |want: &str, have: &str| want == ALL || want == have;
+    fits(&g.experiment, &o.experiment)
+        && fits(&g.model, &o.model)
+        && fits(&g.encoding, o.encoding.name())
+        && fits(&g.shape, o.shape.name())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::analysis::analyze::{analyze, AnalysisOptions};
+    use crate::core::analysis::test_support::obs;
+
+    #[test]
+    fn csv_fields_are_quoted_and_formulas_defused() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"", "comma");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"", "quotes");
+        assert_eq!(csv_field("=cmd()"), "'=cmd()", "formula");
+        let rows = analyze(
+            &[obs(
+                "m,1",
+                Encoding::Matrix,
+                Shape::C,
+                0,
+                [true, true, true],
+            )],
+            &AnalysisOptions::default(),
+        )
+        .groups;
+        let csv = groups_csv(&rows);
+        assert!(csv.starts_with(GROUPS_CSV_HEADER), "header first");
+        assert!(csv.contains("\"m,1\",matrix,C,1,0,1,1,1.000000"), "{csv}");
+    }
+}

@@ -1,0 +1,249 @@
+//! The unit of analysis: an [`Observation`] is one trial as the analysis sees it, made from
+//! a trial record or from a re-scored transcript, and its CSV.
+
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::shape::Shape;
+use crate::core::model::reply::EmptyReason;
+use crate::core::play::trial::FailureKind;
+use crate::core::results::layout::ExportPath;
+use crate::core::results::record::TrialRecord;
+use crate::core::results::rescore::{rescore, Basis, Hints, Libraries};
+use crate::core::text::csv_field;
+use crate::core::verify::{GenerationChecks, Outcome, Reason};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// The name of a pooled dimension in group rows.
+pub const ALL: &str = "all";
+
+/// The name of the "no shape named" column of the confusion matrix.
+pub const NONE: &str = "none";
+
+/// The three phases, in order, as named in JSON.
+pub const PHASE_NAMES: [&str; 3] = ["solve", "recognize", "generate"];
+
+/// One trial as the analysis sees it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Observation {
+    /// The experiment (or group) it was passed in with.
+    pub experiment: String,
+    /// The model (or built-in player).
+    pub model: String,
+    /// The encoding the maze was shown in.
+    pub encoding: Encoding,
+    /// The maze's shape.
+    pub shape: Shape,
+    /// The grid side.
+    pub size: usize,
+    /// The maze set's seed (0 when unknown).
+    pub seed: u64,
+    /// Which maze of the set.
+    pub sample: usize,
+    /// Which repeat on that maze.
+    pub repeat: usize,
+    /// Solve, recognize, generate: `None` when not reached or not known.
+    pub outcomes: [Option<Outcome>; 3],
+    /// Each phase's verdict reason, when known.
+    pub reasons: [Option<Reason>; 3],
+    /// Move attempts (records only).
+    pub moves: Option<usize>,
+    /// Valid moves among them (records only).
+    pub valid_moves: Option<usize>,
+    /// The maze's shortest path in moves (records only).
+    pub shortest_path: Option<usize>,
+    /// The shape the recognition reply named: `Some(None)` when it named none; `None` when
+    /// not known (no record, or recognition not judged).
+    pub predicted: Option<Option<Shape>>,
+    /// The generation checks (records only, when generation was judged).
+    pub checks: Option<GenerationChecks>,
+    /// Why each empty reply of the trial was empty, in order (records only): empty
+    /// answers are judged like any other, and counted apart by [`EmptyAnswers`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub empty: Vec<EmptyReason>,
+}
+
+impl Observation {
+    /// The observation of a record, in experiment `experiment`.
+    pub fn from_record(experiment: &str, r: &TrialRecord) -> Observation {
+        let v = r.verdicts.all();
+        let judged = |i: usize| v[i].is_some_and(|v| v.outcome != Outcome::Error);
+        Observation {
+            experiment: experiment.to_string(),
+            model: r.model.clone(),
+            encoding: r.encoding,
+            shape: r.shape,
+            size: r.size,
+            seed: r.seed,
+            sample: r.sample,
+            repeat: r.repeat,
+            outcomes: v.map(|v| v.map(|v| v.outcome)),
+            reasons: v.map(|v| v.map(|v| v.reason)),
+            moves: Some(r.moves),
+            valid_moves: Some(r.valid_moves),
+            shortest_path: r.shortest_path,
+            predicted: judged(1).then_some(r.predicted_shape),
+            checks: if judged(2) {
+                v[2].and_then(|v| v.checks)
+            } else {
+                None
+            },
+            empty: r.messages.iter().filter_map(|m| m.empty_reason).collect(),
+        }
+    }
+
+    /// The observation of a transcript file at `path` (its place in the results layout
+    /// gives the model, encoding, shape and maze), in experiment `experiment`: re-scored
+    /// from its replies, or counted from its closing lines when it holds nothing else
+    /// (the basis says which). `Err` says why the file is not counted.
+    pub fn from_transcript(
+        experiment: &str,
+        path: &str,
+        text: &str,
+        libraries: &mut Libraries,
+    ) -> Result<(Observation, Basis), String> {
+        let layout = ExportPath::parse(path);
+        let hints = layout.as_ref().map(Hints::from).unwrap_or_default();
+        let r = rescore(text, &hints, libraries);
+        if !r.is_transcript() {
+            return Err("not a transcript: no message markers and no closing lines".into());
+        }
+        let (Some(encoding), Some(shape)) = (r.encoding, r.shape) else {
+            return Err("its encoding or shape is unknown (outside the export layout)".into());
+        };
+        let reasons = match r.basis {
+            Basis::Replies => r.phases.each_ref().map(|p| p.reason),
+            Basis::ClosingLines => [None; 3],
+        };
+        let observation = Observation {
+            experiment: experiment.to_string(),
+            model: layout
+                .as_ref()
+                .map_or("unknown".to_string(), |l| l.model.clone()),
+            encoding,
+            shape,
+            size: r
+                .size
+                .map(|s| s.0)
+                .or(layout.as_ref().map(|l| l.rows))
+                .unwrap_or(0),
+            seed: 0,
+            sample: layout.as_ref().map_or(0, |l| l.maze),
+            repeat: layout.as_ref().map_or(0, |l| l.trial),
+            outcomes: r.counted(),
+            reasons,
+            moves: None,
+            valid_moves: None,
+            shortest_path: None,
+            predicted: None,
+            checks: None,
+            empty: Vec::new(),
+        };
+        Ok((observation, r.basis))
+    }
+
+    /// Whether phase `i` (0 solve, 1 recognize, 2 generate) was judged a success (`Some(true)`)
+    /// or a failure (`Some(false)`); `None` for an API error or a phase not reached.
+    pub fn scored(&self, i: usize) -> Option<bool> {
+        match self.outcomes.get(i).copied().flatten() {
+            Some(Outcome::Success) => Some(true),
+            Some(Outcome::Fail) => Some(false),
+            Some(Outcome::Error) | None => None,
+        }
+    }
+
+    /// Whether any phase ended on an API error.
+    pub fn api_error(&self) -> bool {
+        self.outcomes.contains(&Some(Outcome::Error))
+    }
+
+    /// How the solve phase failed, from its reason.
+    pub fn failure(&self) -> Option<FailureKind> {
+        match self.outcomes[0] {
+            Some(Outcome::Error) => Some(FailureKind::ApiError),
+            Some(Outcome::Fail) => self.reasons[0].and_then(FailureKind::of),
+            _ => None,
+        }
+    }
+
+    /// The maze this trial ran on, for pairing the encodings (everything but the encoding).
+    pub(crate) fn maze_key(&self) -> (String, String, usize, u64, Shape, usize, usize) {
+        (
+            self.experiment.clone(),
+            self.model.clone(),
+            self.size,
+            self.seed,
+            self.shape,
+            self.sample,
+            self.repeat,
+        )
+    }
+}
+
+/// CSV header of [`observations_csv`].
+pub const OBSERVATIONS_CSV_HEADER: &str = "experiment,model,encoding,shape,size,seed,sample,repeat,solve,recognize,generate,solve_reason,moves,valid_moves,shortest_path,failure,predicted_shape";
+
+/// The observations as CSV, one row per trial (the data inside the report file).
+pub fn observations_csv(observations: &[Observation]) -> String {
+    let mut out = String::from(OBSERVATIONS_CSV_HEADER);
+    out.push('\n');
+    let opt = |x: Option<usize>| x.map_or(String::new(), |x| x.to_string());
+    for o in observations {
+        let outcomes = o.outcomes.map(|x| x.map_or("", Outcome::name));
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_field(&o.experiment),
+            csv_field(&o.model),
+            o.encoding.name(),
+            o.shape.name(),
+            o.size,
+            o.seed,
+            o.sample,
+            o.repeat,
+            outcomes[0],
+            outcomes[1],
+            outcomes[2],
+            o.reasons[0].map_or("", Reason::as_str),
+            opt(o.moves),
+            opt(o.valid_moves),
+            opt(o.shortest_path),
+            o.failure().map_or("", FailureKind::name),
+            match o.predicted {
+                Some(Some(s)) => s.name(),
+                Some(None) => NONE,
+                None => "",
+            }
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::analysis::analyze::{analyze, AnalysisOptions};
+    use crate::core::analysis::groups::shape_rank;
+    use crate::core::analysis::test_support::obs;
+
+    #[test]
+    fn the_confusion_matrix_counts_named_shapes_and_none() {
+        let v = vec![
+            obs("m", Encoding::Matrix, Shape::Z, 0, [true, true, true]),
+            obs("m", Encoding::Matrix, Shape::Z, 1, [true, false, true]),
+        ];
+        let an = analyze(&v, &AnalysisOptions::default());
+        let c = &an.confusion[0];
+        let z = shape_rank("Z");
+        assert_eq!(c.counts[z][z], 1, "one Z named as Z");
+        assert_eq!(
+            c.counts[z][Shape::ALL.len()],
+            1,
+            "one Z with no shape named"
+        );
+        assert_eq!(
+            c.cols.last().map(String::as_str),
+            Some(NONE),
+            "none is the last column"
+        );
+    }
+}

@@ -1,0 +1,42 @@
+//! Helpers the tests of this domain share.
+
+use crate::core::analysis::observation::Observation;
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::shape::Shape;
+use crate::core::verify::{Outcome, Reason};
+
+/// An observation with the given phase outcomes (true = success).
+pub(crate) fn obs(
+    model: &str,
+    encoding: Encoding,
+    shape: Shape,
+    sample: usize,
+    ok: [bool; 3],
+) -> Observation {
+    Observation {
+        experiment: "exp".into(),
+        model: model.into(),
+        encoding,
+        shape,
+        size: 5,
+        seed: 0,
+        sample,
+        repeat: 0,
+        outcomes: ok.map(|x| Some(if x { Outcome::Success } else { Outcome::Fail })),
+        reasons: [
+            Some(if ok[0] {
+                Reason::ReachedGoal
+            } else {
+                Reason::Wall
+            }),
+            None,
+            None,
+        ],
+        moves: Some(6),
+        valid_moves: Some(if ok[0] { 6 } else { 5 }),
+        shortest_path: Some(4),
+        predicted: Some(ok[1].then_some(shape)),
+        checks: None,
+        empty: Vec::new(),
+    }
+}

@@ -1,0 +1,132 @@
+//! Mazes imported into a design from `.npy` files (the design's original maze sets or any
+//! others): each file read, checked and named, so a design can run on exactly those mazes.
+
+use crate::core::batch::error::DesignError;
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::grid::{check_size, Maze};
+use crate::core::maze::npy;
+use crate::core::maze::shape::Shape;
+use crate::core::results::layout::{MAZES_DIR, MAZE_FILE_EXT};
+use serde::{Deserialize, Serialize};
+
+/// A maze brought in from a `.npy` file of the export layout, kept in the design in the
+/// matrix encoding so the design is one self-contained JSON file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportedMaze {
+    /// The shape its folder names.
+    pub shape: Shape,
+    /// The grid side.
+    pub size: usize,
+    /// Its index `i` in the set (the trial's `sample`).
+    pub index: usize,
+    /// The maze in the matrix encoding, one row per entry (`1 0 P G`).
+    pub rows: Vec<String>,
+}
+
+impl ImportedMaze {
+    /// Reads a maze file: `path` must end in the layout
+    /// `experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy` (any folder above it),
+    /// `bytes` is the `.npy` file. The error says what is wrong with which file.
+    pub fn from_npy(path: &str, bytes: &[u8]) -> Result<ImportedMaze, String> {
+        let bad = |why: String| format!("{path}: {why}");
+        let parts: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
+        let [.., mazes, size_dir, shape_dir, file] = parts[..] else {
+            return Err(bad(format!(
+                "not in the layout {MAZES_DIR}/RxC/shape/RxC_shape_i.npy"
+            )));
+        };
+        if mazes != MAZES_DIR {
+            return Err(bad(format!("the folder above the size is not {MAZES_DIR}")));
+        }
+        let size = size_dir
+            .split_once('x')
+            .filter(|(r, c)| r == c)
+            .and_then(|(r, _)| r.parse::<usize>().ok())
+            .ok_or_else(|| bad(format!("'{size_dir}' is not a square size like 5x5")))?;
+        check_size(size).map_err(bad)?;
+        let shape = Shape::parse(shape_dir).map_err(bad)?;
+        let index = file
+            .strip_suffix(MAZE_FILE_EXT)
+            .and_then(|stem| stem.rsplit_once('_'))
+            .filter(|(prefix, _)| *prefix == format!("{size_dir}_{shape_dir}"))
+            .and_then(|(_, i)| i.parse::<usize>().ok())
+            .ok_or_else(|| bad(format!("the file name is not {size_dir}_{shape_dir}_i.npy")))?;
+        let grid = npy::read(bytes).map_err(|e| bad(e.to_string()))?;
+        if grid.rows() != size || grid.cols() != size {
+            return Err(bad(format!(
+                "the array is {}x{} but its folder says {size}x{size}",
+                grid.rows(),
+                grid.cols()
+            )));
+        }
+        let maze = Maze::from_grid(grid).map_err(|e| bad(format!("not playable: {e}")))?;
+        Ok(ImportedMaze::of(shape, index, &maze))
+    }
+
+    /// The imported form of `maze`, as maze `index` of its shape's set.
+    pub fn of(shape: Shape, index: usize, maze: &Maze) -> ImportedMaze {
+        ImportedMaze {
+            shape,
+            size: maze.rows(),
+            index,
+            rows: Encoding::Matrix
+                .render(maze.grid())
+                .lines()
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+
+    /// The maze, read back from its rows.
+    pub fn maze(&self) -> Result<Maze, String> {
+        let grid = Encoding::Matrix
+            .parse_grid(&self.rows.join("\n"), self.size, self.size)
+            .map_err(|e| format!("cannot be read: {e}"))?;
+        Maze::from_grid(grid).map_err(|e| format!("is not playable: {e}"))
+    }
+}
+
+/// Reads every `.npy` file of an imported folder or ZIP (`(path, bytes)` pairs; other
+/// files are skipped) into a design's `mazes`, sorted by size, shape and index. Refuses
+/// the whole set, naming each bad file, when any maze file is unreadable, and a set
+/// holding no maze file at all.
+pub fn mazes_from_files(files: &[(String, Vec<u8>)]) -> Result<Vec<ImportedMaze>, DesignError> {
+    let mut mazes = Vec::new();
+    let mut problems = Vec::new();
+    for (path, bytes) in files.iter().filter(|(p, _)| p.ends_with(MAZE_FILE_EXT)) {
+        match ImportedMaze::from_npy(path, bytes) {
+            Ok(m) => mazes.push(m),
+            Err(e) => problems.push(e),
+        }
+    }
+    if mazes.is_empty() && problems.is_empty() {
+        problems.push(format!(
+            "no maze file found: expected files like {MAZES_DIR}/5x5/square/5x5_square_0.npy"
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(DesignError { problems });
+    }
+    mazes.sort_by_key(|m| (m.size, m.shape, m.index));
+    Ok(mazes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bad_maze_file_is_refused_naming_the_file() {
+        let files = vec![(
+            "experiment_mazes/5x5/spiral/5x5_spiral_0.npy".to_string(),
+            b"not numpy".to_vec(),
+        )];
+        let err = mazes_from_files(&files).expect_err("refused");
+        assert!(
+            err.to_string().contains("5x5_spiral_0.npy") && err.to_string().contains("NumPy"),
+            "the message names the file and the problem: {err}"
+        );
+        let err = mazes_from_files(&[]).expect_err("no files");
+        assert!(err.to_string().contains("no maze file"), "{err}");
+    }
+}

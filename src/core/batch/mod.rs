@@ -1,0 +1,12 @@
+//! Experiments: the design ([`design`]: players, encodings, shapes, repeats, the trials it
+//! expands to), the scheduler that runs them with learned concurrency, the batch runner
+//! that plays one trial against a lane and the experiment's export. May import
+//! [`crate::core::results`] and everything below it.
+
+pub mod design;
+pub mod error;
+pub mod export;
+pub mod form;
+pub mod imported;
+pub mod runner;
+pub mod scheduler;

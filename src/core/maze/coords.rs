@@ -1,0 +1,149 @@
+//! Coordinates as models write them in free text: `(2, 3)`, `[2,3]`, `row 2, column 3`.
+//! Hand-written (no regex engine) to keep the browser build small; total on any input.
+
+use super::grid::Pos;
+
+/// A coordinate found in free text, with where it stands (byte offsets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Coord {
+    /// The cell named.
+    pub pos: Pos,
+    /// Byte offset of the first character of the mention.
+    pub start: usize,
+    /// Byte offset just past the mention.
+    pub end: usize,
+}
+
+/// Largest row or column number read (anything longer is not a coordinate of ours).
+const MAX_COORD_DIGITS: usize = 4;
+
+/// Every coordinate mentioned in `text`, in order. Understood forms: `(2, 3)`, `(2,3)`,
+/// `[2, 3]`, `(2; 3)`, `row 2, column 3`, `row 2 col 3`, `(row 2, col 3)`, `r2 c3` is not.
+pub fn coordinates(text: &str) -> Vec<Coord> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let found = match b[i] {
+            b'(' | b'[' => bracketed(b, i),
+            b'r' | b'R' => row_col(b, i),
+            _ => None,
+        };
+        match found {
+            Some((pos, end)) => {
+                out.push(Coord { pos, start: i, end });
+                i = end;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && (b[i] == b' ' || b[i] == b'\t') {
+        i += 1;
+    }
+    i
+}
+
+fn number(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    let mut j = i;
+    while j < b.len() && b[j].is_ascii_digit() {
+        j += 1;
+    }
+    if j == i || j - i > MAX_COORD_DIGITS {
+        return None;
+    }
+    let n = std::str::from_utf8(&b[i..j]).ok()?.parse().ok()?;
+    Some((n, j))
+}
+
+/// `(r, c)` or `[r, c]` starting at `i`, or the row/column form inside brackets.
+fn bracketed(b: &[u8], i: usize) -> Option<(Pos, usize)> {
+    let close = if b[i] == b'(' { b')' } else { b']' };
+    let j = skip_ws(b, i + 1);
+    if let Some((pos, k)) = row_col(b, j) {
+        let k = skip_ws(b, k);
+        return (b.get(k) == Some(&close)).then_some((pos, k + 1));
+    }
+    let (r, j) = number(b, j)?;
+    let j = skip_ws(b, j);
+    if !matches!(b.get(j), Some(b',') | Some(b';')) {
+        return None;
+    }
+    let (c, j) = number(b, skip_ws(b, j + 1))?;
+    let j = skip_ws(b, j);
+    (b.get(j) == Some(&close)).then_some((Pos::new(r, c), j + 1))
+}
+
+fn word_at(b: &[u8], i: usize, word: &str) -> Option<usize> {
+    let w = word.as_bytes();
+    let end = i + w.len();
+    if end > b.len() || !b[i..end].eq_ignore_ascii_case(w) {
+        return None;
+    }
+    let before_ok = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+    let after_ok = end == b.len() || !b[end].is_ascii_alphabetic();
+    (before_ok && after_ok).then_some(end)
+}
+
+/// `row 2, column 3` / `row 2 col 3` / `row: 2, col: 3` starting at `i`.
+fn row_col(b: &[u8], i: usize) -> Option<(Pos, usize)> {
+    let j = word_at(b, i, "row")?;
+    let j = skip_sep(b, j);
+    let (r, j) = number(b, j)?;
+    let mut j = skip_ws(b, j);
+    if matches!(b.get(j), Some(b',') | Some(b';')) {
+        j = skip_ws(b, j + 1);
+    }
+    if let Some(k) = word_at(b, j, "and") {
+        j = skip_ws(b, k);
+    }
+    let j = word_at(b, j, "column").or_else(|| word_at(b, j, "col"))?;
+    let (c, j) = number(b, skip_sep(b, j))?;
+    Some((Pos::new(r, c), j))
+}
+
+fn skip_sep(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b':' | b'=' | b'#') {
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(t: &str) -> Vec<(usize, usize)> {
+        coordinates(t)
+            .iter()
+            .map(|c| (c.pos.row, c.pos.col))
+            .collect()
+    }
+
+    #[test]
+    fn coordinates_are_read_in_the_forms_models_write() {
+        assert_eq!(cells("(2, 3)"), vec![(2, 3)]);
+        assert_eq!(cells("[2,3]"), vec![(2, 3)]);
+        assert_eq!(cells("row 2, column 3"), vec![(2, 3)]);
+        assert_eq!(cells("Row 2 col 3"), vec![(2, 3)]);
+        assert_eq!(cells("(row 2, col 3)"), vec![(2, 3)]);
+        assert_eq!(cells("**Move:** `(2,3)`"), vec![(2, 3)]);
+        assert_eq!(
+            cells("from (0, 1) to (1, 1) then [4 , 4]"),
+            vec![(0, 1), (1, 1), (4, 4)]
+        );
+    }
+
+    #[test]
+    fn things_that_are_not_coordinates_are_skipped() {
+        assert!(cells("(2, x)").is_empty());
+        assert!(cells("(2 3)").is_empty());
+        assert!(cells("(-1, 2)").is_empty());
+        assert!(cells("arrow 2, column 3").is_empty(), "row inside arrow");
+        assert!(cells("(123456, 1)").is_empty(), "absurdly long number");
+        assert!(cells("(").is_empty());
+    }
+}

@@ -1,0 +1,12 @@
+//! Mazes: the grid and its cells, the shapes and the template patterns that draw them, the
+//! seeded generator, the two text encodings (matrix and coordinate list) and `.npy` maze
+//! files. May import [`crate::core::text`] only.
+
+pub mod coords;
+pub mod encoding;
+pub mod generate;
+pub mod grid;
+pub mod npy;
+pub mod pattern;
+pub mod shape;
+pub mod templates;

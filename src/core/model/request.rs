@@ -1,0 +1,124 @@
+//! The chat-completions request: its JSON body and headers.
+
+use super::error::ChatError;
+use super::settings::{extra_object, EndpointSettings};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One message of a conversation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatMessage {
+    /// `system`, `user` or `assistant`.
+    pub role: String,
+    /// The text.
+    pub content: String,
+}
+
+impl ChatMessage {
+    /// A system message.
+    pub fn system(content: impl Into<String>) -> Self {
+        ChatMessage {
+            role: "system".to_string(),
+            content: content.into(),
+        }
+    }
+
+    /// A user message.
+    pub fn user(content: impl Into<String>) -> Self {
+        ChatMessage {
+            role: "user".to_string(),
+            content: content.into(),
+        }
+    }
+
+    /// An assistant message (an earlier reply of the model).
+    pub fn assistant(content: impl Into<String>) -> Self {
+        ChatMessage {
+            role: "assistant".to_string(),
+            content: content.into(),
+        }
+    }
+}
+
+/// Whether the call is streamed: when asked, and always when thinking is on (Qwen3 on
+/// DashScope refuses thinking in non-streaming calls).
+pub fn effective_stream(settings: &EndpointSettings) -> bool {
+    settings.stream || settings.thinking
+}
+
+/// The JSON body of a chat-completions request. The `extra` object's keys are merged
+/// last, so they win over every key set here.
+pub fn request_body(
+    settings: &EndpointSettings,
+    messages: &[ChatMessage],
+) -> Result<String, ChatError> {
+    let extra = extra_object(&settings.extra).map_err(ChatError::invalid_settings)?;
+    let mut body = Map::new();
+    body.insert("model".into(), Value::from(settings.model.trim()));
+    body.insert(
+        "messages".into(),
+        serde_json::to_value(messages).map_err(|e| ChatError::invalid_settings(e.to_string()))?,
+    );
+    body.insert("temperature".into(), Value::from(settings.temperature));
+    body.insert("top_p".into(), Value::from(settings.top_p));
+    body.insert("max_tokens".into(), Value::from(settings.max_tokens));
+    if let Some(seed) = settings.seed {
+        body.insert("seed".into(), Value::from(seed));
+    }
+    let stream = effective_stream(settings);
+    body.insert("stream".into(), Value::from(stream));
+    if stream {
+        let mut opts = Map::new();
+        opts.insert("include_usage".into(), Value::from(true));
+        body.insert("stream_options".into(), Value::Object(opts));
+    }
+    if settings.logprobs {
+        body.insert("logprobs".into(), Value::from(true));
+    }
+    if settings.preset.is_dashscope() {
+        body.insert("enable_thinking".into(), Value::from(settings.thinking));
+    }
+    for (k, v) in extra {
+        body.insert(k, v);
+    }
+    serde_json::to_string(&Value::Object(body))
+        .map_err(|e| ChatError::invalid_settings(e.to_string()))
+}
+
+/// The request headers: `Content-Type: application/json` and, when the key is not empty,
+/// `Authorization: Bearer KEY`. Nothing else: OpenRouter's CORS preflight refuses other
+/// headers.
+pub fn request_headers(api_key: &str) -> Vec<(String, String)> {
+    let mut headers = vec![("Content-Type".to_string(), "application/json".to_string())];
+    let key = api_key.trim();
+    if !key.is_empty() {
+        headers.push(("Authorization".to_string(), format!("Bearer {key}")));
+    }
+    headers
+}
+
+/// The chat-completions URL of a base URL: `{base without trailing /}/chat/completions`.
+pub fn chat_url(base: &str) -> String {
+    format!("{}/chat/completions", base.trim().trim_end_matches('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_are_content_type_and_bearer_only() {
+        assert_eq!(
+            request_headers("sk-1"),
+            vec![
+                ("Content-Type".to_string(), "application/json".to_string()),
+                ("Authorization".to_string(), "Bearer sk-1".to_string()),
+            ]
+        );
+        assert_eq!(
+            request_headers("  ").len(),
+            1,
+            "no Authorization without a key"
+        );
+    }
+}

@@ -1,0 +1,396 @@
+//! An endpoint's settings (base URL, model, sampling, streaming, thinking, extra body keys) and their validation, each problem named with what to fix.
+
+use super::preset::Preset;
+use crate::core::text::format_decimal;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Everything about an endpoint and its sampling that goes into a record. The API key is
+/// deliberately not a field: it is passed to [`complete`] separately so that it can never
+/// be serialized into a record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct EndpointSettings {
+    /// The kind of endpoint (chooses advice, DashScope's `enable_thinking`).
+    pub preset: Preset,
+    /// The base URL, ending before `/chat/completions` (e.g. `https://api.openai.com/v1`,
+    /// or a same-origin path such as `/proxy/dashscope-intl`).
+    pub base_url: String,
+    /// The model name sent as `model`.
+    pub model: String,
+    /// Sampling temperature, 0 to 2 (default 0.7).
+    pub temperature: f64,
+    /// Nucleus sampling mass, above 0 and at most 1 (default 0.9).
+    pub top_p: f64,
+    /// Most tokens the model may produce (default 2000).
+    pub max_tokens: u32,
+    /// A sampling seed, sent only when set.
+    pub seed: Option<u64>,
+    /// How long one attempt may take, in milliseconds (default 120 000).
+    pub timeout_ms: u64,
+    /// Ask for a streamed reply (server-sent events). Forced on by `thinking`. Off by
+    /// default ([`DEFAULT_STREAM`]).
+    pub stream: bool,
+    /// Ask for the chosen tokens' log-probabilities.
+    pub logprobs: bool,
+    /// Let the model think before answering (DashScope's `enable_thinking`).
+    pub thinking: bool,
+    /// A JSON object whose keys are merged over the request body (empty for none).
+    pub extra: String,
+    /// Most attempts for one call, the first included (default 6).
+    pub max_attempts: u32,
+    /// Most total time spent waiting between attempts, in milliseconds (default 300 000).
+    pub max_wait_ms: u64,
+}
+
+impl Default for EndpointSettings {
+    fn default() -> Self {
+        EndpointSettings::for_preset(Preset::default())
+    }
+}
+
+/// Whether a new endpoint setting streams its replies: off, on /model and in an experiment
+/// design alike (the design's runs did not stream).
+pub const DEFAULT_STREAM: bool = false;
+
+/// Bounds checked by [`EndpointSettings::validate`].
+const MAX_TOKENS_LIMIT: u32 = 1_000_000;
+
+const TIMEOUT_MIN_MS: u64 = 1_000;
+
+const TIMEOUT_MAX_MS: u64 = 3_600_000;
+
+const MAX_ATTEMPTS_LIMIT: u32 = 20;
+
+const MAX_WAIT_LIMIT_MS: u64 = 3_600_000;
+
+impl EndpointSettings {
+    /// Settings for a preset: its default base URL and example model, default sampling.
+    pub fn for_preset(preset: Preset) -> Self {
+        EndpointSettings {
+            preset,
+            base_url: preset.default_base_url().to_string(),
+            model: preset.example_model().to_string(),
+            temperature: 0.7,
+            top_p: 0.9,
+            max_tokens: 2000,
+            seed: None,
+            timeout_ms: 120_000,
+            stream: DEFAULT_STREAM,
+            logprobs: false,
+            thinking: false,
+            extra: String::new(),
+            max_attempts: 6,
+            max_wait_ms: 300_000,
+        }
+    }
+
+    /// Checks the settings, saying what to change when something is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let base = self.base_url.trim();
+        if base.is_empty() {
+            return Err(format!(
+                "Enter the endpoint's base URL (for example {}).",
+                example_base(self.preset)
+            ));
+        }
+        if !(base.starts_with("http://") || base.starts_with("https://") || base.starts_with('/')) {
+            return Err(format!(
+                "The base URL '{base}' must start with http://, https:// or / (for example {}).",
+                example_base(self.preset)
+            ));
+        }
+        if base.trim_end_matches('/').ends_with("/chat/completions") {
+            return Err(format!(
+                "The base URL should stop before /chat/completions, which is added to it: use '{}'.",
+                base.trim_end_matches('/').trim_end_matches("/chat/completions")
+            ));
+        }
+        if self.model.trim().is_empty() {
+            let example = self.preset.example_model();
+            return Err(if example.is_empty() {
+                "Enter the model name the endpoint serves.".to_string()
+            } else {
+                format!("Enter the model name (for example {example}).")
+            });
+        }
+        if !(self.temperature.is_finite() && (0.0..=2.0).contains(&self.temperature)) {
+            return Err(format!(
+                "Temperature must be from 0 to 2, not {}.",
+                format_decimal(self.temperature, 3)
+            ));
+        }
+        if !(self.top_p.is_finite() && self.top_p > 0.0 && self.top_p <= 1.0) {
+            return Err(format!(
+                "Top-p must be above 0 and at most 1, not {}.",
+                format_decimal(self.top_p, 3)
+            ));
+        }
+        if self.max_tokens == 0 || self.max_tokens > MAX_TOKENS_LIMIT {
+            return Err(format!(
+                "Max tokens must be from 1 to {MAX_TOKENS_LIMIT}, not {}.",
+                self.max_tokens
+            ));
+        }
+        if !(TIMEOUT_MIN_MS..=TIMEOUT_MAX_MS).contains(&self.timeout_ms) {
+            return Err(format!(
+                "The timeout must be from {} s to {} s, not {} ms.",
+                TIMEOUT_MIN_MS / 1000,
+                TIMEOUT_MAX_MS / 1000,
+                self.timeout_ms
+            ));
+        }
+        if self.max_attempts == 0 || self.max_attempts > MAX_ATTEMPTS_LIMIT {
+            return Err(format!(
+                "Max attempts must be from 1 to {MAX_ATTEMPTS_LIMIT}, not {}.",
+                self.max_attempts
+            ));
+        }
+        if self.max_wait_ms > MAX_WAIT_LIMIT_MS {
+            return Err(format!(
+                "The total wait between attempts must be at most {} s, not {} ms.",
+                MAX_WAIT_LIMIT_MS / 1000,
+                self.max_wait_ms
+            ));
+        }
+        extra_object(&self.extra)?;
+        Ok(())
+    }
+}
+
+pub(super) fn example_base(preset: Preset) -> &'static str {
+    match preset.default_base_url() {
+        "" => "http://localhost:8000/v1",
+        url => url,
+    }
+}
+
+/// Parses the `extra` setting: empty means no extra keys; otherwise a JSON object.
+pub(super) fn extra_object(extra: &str) -> Result<Map<String, Value>, String> {
+    if extra.trim().is_empty() {
+        return Ok(Map::new());
+    }
+    match serde_json::from_str::<Value>(extra) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(
+            "Extra parameters must be a JSON object, like {\"top_k\": 20}, or left empty."
+                .to_string(),
+        ),
+        Err(e) => Err(format!(
+            "Extra parameters are not valid JSON ({e}); write an object like {{\"top_k\": 20}}, or leave them empty."
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::request::{effective_stream, request_body};
+    use super::super::test_support::{fast_settings, user};
+    use super::*;
+    use serde_json::Value;
+
+    fn body_json(settings: &EndpointSettings) -> Value {
+        let body = request_body(settings, &user("Hi")).expect("the body builds");
+        serde_json::from_str(&body).expect("the body is JSON")
+    }
+
+    #[test]
+    fn validation_names_what_to_fix() {
+        let base = fast_settings();
+        let cases: Vec<(EndpointSettings, &str)> = vec![
+            (
+                EndpointSettings {
+                    model: " ".into(),
+                    ..base.clone()
+                },
+                "model name",
+            ),
+            (
+                EndpointSettings {
+                    base_url: "api.openai.com/v1".into(),
+                    ..base.clone()
+                },
+                "http://",
+            ),
+            (
+                EndpointSettings {
+                    base_url: "https://x/v1/chat/completions".into(),
+                    ..base.clone()
+                },
+                "stop before /chat/completions",
+            ),
+            (
+                EndpointSettings {
+                    extra: "[1]".into(),
+                    ..base.clone()
+                },
+                "JSON object",
+            ),
+            (
+                EndpointSettings {
+                    extra: "{top_k: 2".into(),
+                    ..base.clone()
+                },
+                "not valid JSON",
+            ),
+            (
+                EndpointSettings {
+                    temperature: 2.5,
+                    ..base.clone()
+                },
+                "Temperature",
+            ),
+            (
+                EndpointSettings {
+                    top_p: 0.0,
+                    ..base.clone()
+                },
+                "Top-p",
+            ),
+            (
+                EndpointSettings {
+                    max_tokens: 0,
+                    ..base.clone()
+                },
+                "Max tokens",
+            ),
+            (
+                EndpointSettings {
+                    timeout_ms: 10,
+                    ..base.clone()
+                },
+                "timeout",
+            ),
+            (
+                EndpointSettings {
+                    max_attempts: 0,
+                    ..base.clone()
+                },
+                "Max attempts",
+            ),
+            (
+                EndpointSettings {
+                    max_wait_ms: u64::MAX,
+                    ..base.clone()
+                },
+                "total wait",
+            ),
+        ];
+        for (s, needle) in cases {
+            let err = s.validate().expect_err("bad settings are refused");
+            assert!(
+                err.contains(needle),
+                "message {err:?} should mention {needle:?}"
+            );
+        }
+        let ok = EndpointSettings {
+            base_url: "/proxy/x".into(),
+            extra: " ".into(),
+            ..base
+        };
+        assert_eq!(
+            ok.validate(),
+            Ok(()),
+            "a path base URL and blank extra are fine"
+        );
+    }
+
+    #[test]
+    fn the_body_carries_model_messages_and_sampling_for_every_preset() {
+        for p in Preset::ALL {
+            let s = EndpointSettings {
+                model: "m1".into(),
+                seed: Some(7),
+                ..EndpointSettings::for_preset(p)
+            };
+            let v = body_json(&s);
+            assert_eq!(v["model"], "m1", "{}: model", p.id());
+            assert_eq!(v["messages"][1]["role"], "user", "{}: messages", p.id());
+            assert_eq!(v["messages"][1]["content"], "Hi");
+            assert_eq!(v["temperature"], 0.7);
+            assert_eq!(v["top_p"], 0.9);
+            assert_eq!(v["max_tokens"], 2000);
+            assert_eq!(v["seed"], 7);
+            assert_eq!(v["stream"], false);
+            assert!(
+                v.get("stream_options").is_none(),
+                "{}: no stream options",
+                p.id()
+            );
+            assert!(
+                v.get("logprobs").is_none(),
+                "{}: logprobs only when asked",
+                p.id()
+            );
+            if p.is_dashscope() {
+                assert_eq!(v["enable_thinking"], false, "{}: thinking off", p.id());
+            } else {
+                assert!(
+                    v.get("enable_thinking").is_none(),
+                    "{}: no DashScope key",
+                    p.id()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_seed_is_left_out_when_unset_and_logprobs_and_streaming_are_asked_when_set() {
+        let s = EndpointSettings {
+            stream: true,
+            logprobs: true,
+            ..fast_settings()
+        };
+        let v = body_json(&s);
+        assert!(v.get("seed").is_none(), "no seed when unset");
+        assert_eq!(v["stream"], true);
+        assert_eq!(v["stream_options"]["include_usage"], true);
+        assert_eq!(v["logprobs"], true);
+    }
+
+    #[test]
+    fn thinking_on_dashscope_enables_it_and_forces_streaming() {
+        let s = EndpointSettings {
+            thinking: true,
+            ..EndpointSettings::for_preset(Preset::DashScopeCn)
+        };
+        assert!(effective_stream(&s), "thinking forces streaming");
+        let v = body_json(&s);
+        assert_eq!(v["enable_thinking"], true);
+        assert_eq!(v["stream"], true);
+        assert_eq!(v["stream_options"]["include_usage"], true);
+    }
+
+    #[test]
+    fn extra_keys_are_merged_over_the_body_and_win() {
+        let s = EndpointSettings {
+            extra: r#"{"top_k": 20, "temperature": 0, "enable_thinking": true}"#.into(),
+            ..EndpointSettings::for_preset(Preset::DashScopeIntl)
+        };
+        let v = body_json(&s);
+        assert_eq!(v["top_k"], 20, "a new key is added");
+        assert_eq!(v["temperature"], 0, "extra wins over temperature");
+        assert_eq!(
+            v["enable_thinking"], true,
+            "extra wins over enable_thinking"
+        );
+        let bad = EndpointSettings {
+            extra: "3".into(),
+            ..fast_settings()
+        };
+        let err = request_body(&bad, &user("Hi")).expect_err("a non-object extra is refused");
+        assert_eq!(err.kind_name(), "invalid_settings");
+    }
+
+    #[test]
+    fn settings_serialize_without_any_key_and_fill_defaults_when_read() {
+        let s = EndpointSettings::for_preset(Preset::OpenRouter);
+        let json = serde_json::to_string(&s).expect("settings serialize");
+        assert!(!json.to_lowercase().contains("key"), "no key field: {json}");
+        let back: EndpointSettings =
+            serde_json::from_str(r#"{"preset":"openrouter","model":"m"}"#).expect("partial reads");
+        assert_eq!(back.preset, Preset::OpenRouter);
+        assert_eq!(back.max_attempts, 6, "missing fields take defaults");
+        assert_eq!(back.timeout_ms, 120_000);
+    }
+}

@@ -1,0 +1,172 @@
+//! The endpoint player: a chat model behind an OpenAI-compatible endpoint, playing through
+//! the same [`Player`] seam as everyone else. The conversation it sends is the trial's own
+//! messages (after an optional system prompt); the HTTP work is [`crate::core::model::call::complete`] over any
+//! [`Transport`] (the browser's fetch, a native client, or a scripted one in tests).
+
+use crate::core::model::call::ChatEvent;
+use crate::core::model::error::ChatError;
+use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta};
+use crate::core::model::request::ChatMessage;
+use crate::core::model::response::ChatReply;
+use crate::core::model::settings::EndpointSettings;
+use crate::core::model::transport::Transport;
+use crate::core::play::player::PlayerKind;
+use crate::core::play::player::{Player, PlayerError, PlayerEvent, Reply};
+use crate::core::play::transcript::Role;
+use crate::core::play::trial::{ApiFailure, Trial};
+
+/// A chat model as a player.
+pub struct EndpointPlayer<T: Transport> {
+    transport: T,
+    settings: EndpointSettings,
+    api_key: String,
+    system_prompt: Option<String>,
+}
+
+impl<T: Transport> EndpointPlayer<T> {
+    /// A player sending requests through `transport` with `settings`; `api_key` goes only
+    /// into the `Authorization` header; `system_prompt`, when given, opens every request.
+    pub fn new(
+        transport: T,
+        settings: EndpointSettings,
+        api_key: String,
+        system_prompt: Option<String>,
+    ) -> Self {
+        Self {
+            transport,
+            settings,
+            api_key,
+            system_prompt,
+        }
+    }
+
+    /// The transport the requests go through.
+    pub fn transport(&self) -> &T {
+        &self.transport
+    }
+
+    /// The endpoint's settings (never the key).
+    pub fn settings(&self) -> &EndpointSettings {
+        &self.settings
+    }
+
+    /// The chat messages for the trial's conversation so far.
+    pub fn messages(&self, trial: &Trial) -> Vec<ChatMessage> {
+        let system = self
+            .system_prompt
+            .iter()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| ChatMessage {
+                role: "system".into(),
+                content: s.clone(),
+            });
+        system
+            .chain(trial.messages().iter().map(|m| ChatMessage {
+                role: match m.role {
+                    Role::User => "user".into(),
+                    Role::Assistant => "assistant".into(),
+                },
+                content: m.content.clone(),
+            }))
+            .collect()
+    }
+}
+
+/// A chat call's result, for a request made with `settings`, as a player's reply: the
+/// text with its metadata (an empty answer is an answer), a stop, or an API failure with
+/// what to do about it (for the endpoint's preset).
+pub fn player_reply(
+    result: Result<ChatReply, ChatError>,
+    settings: &EndpointSettings,
+) -> Result<Reply, PlayerError> {
+    match result {
+        Ok(reply) => Ok(Reply {
+            meta: Some(reply_meta(&reply, settings.max_tokens)),
+            text: reply.content,
+        }),
+        Err(ChatError::Aborted(_)) => Err(PlayerError::Stopped),
+        Err(e) => Err(PlayerError::Api(ApiFailure {
+            kind: e.kind_name().to_string(),
+            message: e.message(settings.preset),
+            attempts: e.attempts(),
+        })),
+    }
+}
+
+/// What the record keeps of a reply besides its text; for an empty reply, why it is
+/// empty and, when the token limit ended it, that limit (`max_tokens`, the request's).
+pub fn reply_meta(reply: &ChatReply, max_tokens: u32) -> ReplyMeta {
+    let empty_reason = EmptyReason::of(
+        &reply.content,
+        reply.finish_reason.as_deref(),
+        reply.reasoning.as_deref(),
+    );
+    ReplyMeta {
+        latency_ms: Some(reply.latency_ms),
+        prompt_tokens: reply.prompt_tokens,
+        completion_tokens: reply.completion_tokens,
+        total_tokens: reply.total_tokens,
+        finish_reason: reply.finish_reason.clone(),
+        reasoning: reply.reasoning.clone().filter(|r| !r.is_empty()),
+        logprobs: reply.logprobs.clone(),
+        attempts: Some(reply.attempts),
+        streamed: Some(reply.streamed),
+        empty_reason,
+        max_tokens: empty_reason
+            .filter(|e| e.hit_the_limit())
+            .map(|_| max_tokens),
+    }
+}
+
+impl From<&EndpointSettings> for EndpointInfo {
+    fn from(s: &EndpointSettings) -> Self {
+        EndpointInfo {
+            preset: s.preset.id().to_string(),
+            base_url: s.base_url.clone(),
+            model: s.model.clone(),
+            temperature: s.temperature,
+            top_p: s.top_p,
+            max_tokens: s.max_tokens,
+            seed: s.seed,
+            stream: crate::core::model::request::effective_stream(s),
+            logprobs: s.logprobs,
+            thinking: s.thinking,
+            extra: s.extra.clone(),
+        }
+    }
+}
+
+impl<T: Transport> Player for EndpointPlayer<T> {
+    fn kind(&self) -> PlayerKind {
+        PlayerKind::Endpoint
+    }
+
+    fn name(&self) -> String {
+        self.settings.model.clone()
+    }
+
+    async fn respond(
+        &mut self,
+        trial: &Trial,
+        on_event: &mut dyn FnMut(PlayerEvent),
+    ) -> Result<Reply, PlayerError> {
+        let messages = self.messages(trial);
+        let mut forward = |ev: ChatEvent| match ev {
+            ChatEvent::Retrying(notice) => on_event(PlayerEvent::Retrying(notice.to_string())),
+            ChatEvent::Delta { content, reasoning } => on_event(PlayerEvent::Delta {
+                content: content.to_string(),
+                reasoning: reasoning.to_string(),
+            }),
+            ChatEvent::Attempt(n) => on_event(PlayerEvent::Attempt(n)),
+        };
+        let result = crate::core::model::call::complete(
+            &self.transport,
+            &self.settings,
+            &self.api_key,
+            &messages,
+            &mut forward,
+        )
+        .await;
+        player_reply(result, &self.settings)
+    }
+}

@@ -1,0 +1,12 @@
+//! One trial: its state machine ([`trial`]), the prompts it sends, its transcript, the one
+//! player seam that drives people, built-in players and models ([`player`], with the
+//! endpoint player in [`endpoint`]) and the settings a trial runs with. May import
+//! [`crate::core::maze`], [`crate::core::verify`], [`crate::core::model`] and
+//! [`crate::core::text`].
+
+pub mod endpoint;
+pub mod player;
+pub mod prompt;
+pub mod settings;
+pub mod transcript;
+pub mod trial;

@@ -1,0 +1,211 @@
+//! The messages a trial sends its player, one function per message. Each phase's first
+//! message begins with a fixed heading ([`SOLVE_HEADING`], [`RECOGNIZE_HEADING`],
+//! [`GENERATE_HEADING`], [`COMBINED_HEADING`]) so a transcript can be split into phases when
+//! it is read back ([`read_heading`], [`announced_move_limit`]).
+//!
+//! The wording is versioned ([`VERSION`]): a trial record keeps the version it was asked
+//! with, and any change to a sentence here bumps it.
+
+use crate::core::maze::encoding::{CoordStyle, Encoding};
+use crate::core::maze::grid::{Maze, Movement};
+
+/// The version of the prompts' wording, kept in every trial record. Version 1 was the
+/// stepwise protocol alone; version 2 added the single-shot and combined prompts (the
+/// stepwise prompts are unchanged).
+pub const VERSION: u32 = 2;
+
+/// First line of the solve phase's first message.
+pub const SOLVE_HEADING: &str = "Phase 1 of 3: solve the maze.";
+/// First line of the recognition question.
+pub const RECOGNIZE_HEADING: &str = "Phase 2 of 3: recognize the shape.";
+/// First line of the generation request.
+pub const GENERATE_HEADING: &str = "Phase 3 of 3: generate a new maze.";
+/// First line of the message showing the maze after a move.
+pub const UPDATE_HEADING: &str = "Updated maze:";
+/// First line of the combined recognition and generation request (the combined protocol).
+pub const COMBINED_HEADING: &str =
+    "Phases 2 and 3 of 3: recognize the shape and generate a new maze.";
+/// The sentence that marks a single-shot solve prompt (the whole path in one reply).
+pub const WHOLE_PATH: &str = "Reply with the whole path in one reply";
+
+/// Which message of a trial a text is, read from its fixed first line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heading {
+    /// The stepwise solve prompt (one move per reply).
+    Solve,
+    /// The single-shot solve prompt (the whole path in one reply).
+    SolvePath,
+    /// The maze after a move.
+    Update,
+    /// The recognition question.
+    Recognize,
+    /// The generation request.
+    Generate,
+    /// Recognition and generation asked together.
+    Combined,
+}
+
+/// The heading a trial's message opens with, if any.
+pub fn read_heading(message: &str) -> Option<Heading> {
+    let m = message.trim_start();
+    if m.starts_with(SOLVE_HEADING) {
+        return Some(if m.contains(WHOLE_PATH) {
+            Heading::SolvePath
+        } else {
+            Heading::Solve
+        });
+    }
+    [
+        (UPDATE_HEADING, Heading::Update),
+        (RECOGNIZE_HEADING, Heading::Recognize),
+        (GENERATE_HEADING, Heading::Generate),
+        (COMBINED_HEADING, Heading::Combined),
+    ]
+    .into_iter()
+    .find(|(h, _)| m.starts_with(h))
+    .map(|(_, p)| p)
+}
+
+/// The move limit a solve prompt announces ("at most 16 moves"), if it states one.
+pub fn announced_move_limit(prompt: &str) -> Option<usize> {
+    const LEAD: &str = "at most ";
+    prompt.match_indices(LEAD).find_map(|(i, _)| {
+        let rest = &prompt[i + LEAD.len()..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits > 4 || !rest[digits..].starts_with(" move") {
+            return None;
+        }
+        rest[..digits].parse().ok()
+    })
+}
+
+fn legend(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::Matrix => "Legend: 1 = wall, 0 = empty corridor, P = player, G = goal. Cells are (row, col), counted from 0, row 0 at the top.",
+        Encoding::CoordList => "The maze is given as lists of cells (row, col), counted from 0, row 0 at the top: walls, empty corridor cells, the player and the goal.",
+    }
+}
+
+fn movement_rule(movement: Movement) -> &'static str {
+    match movement {
+        Movement::Four => "You may move one cell up, down, left or right (no diagonals).",
+        Movement::Eight => "You may move one cell in any of the 8 directions, diagonals included.",
+    }
+}
+
+/// The opening of both solve prompts: the heading, the task, the movement rule, `limit`
+/// (how the move limit is put), the legend and the maze.
+fn solve_intro(
+    maze: &Maze,
+    movement: Movement,
+    encoding: Encoding,
+    style: CoordStyle,
+    limit: &str,
+) -> String {
+    format!(
+        "{SOLVE_HEADING}\nYou are the player P in a {r}x{c} maze and must reach the goal G. {rule} You cannot enter walls. {limit}\n{legend}\n\n{maze}\n\n",
+        r = maze.rows(),
+        c = maze.cols(),
+        rule = movement_rule(movement),
+        legend = legend(encoding),
+        maze = encoding.render_with(maze.grid(), style),
+    )
+}
+
+/// The solve phase's opening message.
+pub fn solve(
+    maze: &Maze,
+    movement: Movement,
+    encoding: Encoding,
+    style: CoordStyle,
+    move_limit: usize,
+) -> String {
+    let limit = format!("You have at most {move_limit} moves; an invalid move ends the phase.");
+    solve_intro(maze, movement, encoding, style, &limit)
+        + "Reply with your next move as the cell you move to, in the form: Move: (row, col)"
+}
+
+/// The single-shot solve prompt: the whole path in one reply, scored by the path verifier.
+pub fn solve_path(
+    maze: &Maze,
+    movement: Movement,
+    encoding: Encoding,
+    style: CoordStyle,
+    move_limit: usize,
+) -> String {
+    let limit = format!("The path may take at most {move_limit} moves.");
+    solve_intro(maze, movement, encoding, style, &limit)
+        + WHOLE_PATH
+        + ": every cell you step on, in order, from P's cell to G's cell, in the form: Path: (row, col), (row, col), ..."
+}
+
+/// The message after a valid move that did not end the phase.
+pub fn update(
+    maze: &Maze,
+    encoding: Encoding,
+    style: CoordStyle,
+    moves: usize,
+    move_limit: usize,
+) -> String {
+    format!(
+        "{UPDATE_HEADING}\n\n{}\n\nMoves used: {moves} of {move_limit}. Reply with your next move: Move: (row, col)",
+        encoding.render_with(maze.grid(), style)
+    )
+}
+
+/// The recognition question, after the solve phase ended with `solve_summary`.
+pub fn recognize(
+    original: &Maze,
+    encoding: Encoding,
+    style: CoordStyle,
+    solve_summary: &str,
+) -> String {
+    format!(
+        "{RECOGNIZE_HEADING}\n{solve_summary}\nLook at all the open cells of the maze (every empty cell plus P and G, not only your path). What geometric shape do they form? Give the shape's name and your reasoning, and end with: Shape: <name>\n\n{}",
+        encoding.render_with(original.grid(), style)
+    )
+}
+
+fn format_rule(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::Matrix => "Write it in the same matrix encoding: one line per row, cells separated by spaces, 1 wall, 0 empty, exactly one P and one G.",
+        Encoding::CoordList => "Write it in the same coordinate-list encoding, four lines: Walls: ..., Empty: ..., Player position: (r, c), Goal: (r, c), listing every cell exactly once.",
+    }
+}
+
+fn rule_short(movement: Movement) -> &'static str {
+    match movement {
+        Movement::Four => "moving up, down, left or right",
+        Movement::Eight => "moving in 8 directions, diagonals included",
+    }
+}
+
+/// The generation request.
+pub fn generate(original: &Maze, encoding: Encoding, movement: Movement) -> String {
+    format!(
+        "{GENERATE_HEADING}\nCreate a new {r}x{c} maze whose open cells form the same geometric shape as the maze above. It must not be an identical copy, P must be able to reach G ({rule}), and it must be properly encoded. {format}",
+        r = original.rows(),
+        c = original.cols(),
+        rule = rule_short(movement),
+        format = format_rule(encoding),
+    )
+}
+
+/// Recognition and generation in one request (the combined protocol, as the design's
+/// original runs asked them), after the solve phase ended with `solve_summary`.
+pub fn combined(
+    original: &Maze,
+    encoding: Encoding,
+    style: CoordStyle,
+    movement: Movement,
+    solve_summary: &str,
+) -> String {
+    format!(
+        "{COMBINED_HEADING}\n{solve_summary}\nFirst, look at all the open cells of the maze below (every empty cell plus P and G, not only your path): what geometric shape do they form? Give the shape's name on a line of its own: Shape: <name>\nThen create a new {r}x{c} maze whose open cells form the same shape. It must not be an identical copy, P must be able to reach G ({rule}), and it must be properly encoded. {format} Write the new maze last.\n\n{maze}",
+        r = original.rows(),
+        c = original.cols(),
+        rule = rule_short(movement),
+        format = format_rule(encoding),
+        maze = encoding.render_with(original.grid(), style),
+    )
+}

@@ -1,0 +1,10 @@
+//! What a trial leaves behind: the trial record (one record is a trial everywhere), the
+//! export layout's paths, zip files, re-scoring transcripts, the totals a score reports and
+//! replaying a record. May import [`crate::core::play`] and everything below it.
+
+pub mod layout;
+pub mod record;
+pub mod replay;
+pub mod rescore;
+pub mod tally;
+pub mod zip;

@@ -1,0 +1,525 @@
+//! The trial record: everything a finished, stopped or interrupted trial is, in one
+//! serde type that every view is made from (the transcript text, the JSON download, the
+//! stored rows, the exports and the dashboard).
+
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
+use crate::core::maze::shape::Shape;
+use crate::core::maze::templates::TemplateLibrary;
+use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta, TokenLogprob};
+use crate::core::play::player::PlayerKind;
+use crate::core::play::transcript::{self, Message, Role};
+use crate::core::play::trial::{ApiFailure, FailureKind, Phase, Protocol, Trial, TrialSetup};
+use crate::core::verify::{Extracted, Verdict};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::sync::Arc;
+
+/// The versions a record was made with, so a later re-score can say what changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Versions {
+    /// The Shapemaze crate's version.
+    pub shapemaze: String,
+    /// The prompts' wording ([`crate::core::play::prompt::VERSION`]).
+    pub prompt: u32,
+    /// The verifiers' reading rules ([`VERIFIER_VERSION`]).
+    pub verifier: u32,
+}
+
+/// The version of the verifiers' reading rules: bumped whenever a reply could be read
+/// differently than before.
+pub const VERIFIER_VERSION: u32 = 3;
+
+impl Versions {
+    /// The versions of this build.
+    pub fn current() -> Versions {
+        Versions {
+            shapemaze: env!("CARGO_PKG_VERSION").to_string(),
+            prompt: crate::core::play::prompt::VERSION,
+            verifier: VERIFIER_VERSION,
+        }
+    }
+}
+
+/// One message of a recorded conversation, with what is known about it. (The reply's
+/// metadata is spelled out field by field rather than flattened from [`ReplyMeta`]: serde's
+/// flatten buffers every message through a generic map, which costs the browser build
+/// tens of kilobytes.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordMessage {
+    /// `user` (the trial's prompts) or `assistant` (the player's replies).
+    pub role: Role,
+    /// The text exactly as sent or received.
+    pub content: String,
+    /// See [`ReplyMeta::latency_ms`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// See [`ReplyMeta::prompt_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// See [`ReplyMeta::completion_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+    /// See [`ReplyMeta::total_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    /// See [`ReplyMeta::finish_reason`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// See [`ReplyMeta::reasoning`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// See [`ReplyMeta::logprobs`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logprobs: Option<Vec<TokenLogprob>>,
+    /// See [`ReplyMeta::attempts`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// See [`ReplyMeta::streamed`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streamed: Option<bool>,
+    /// See [`ReplyMeta::empty_reason`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_reason: Option<EmptyReason>,
+    /// See [`ReplyMeta::max_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    /// The verdict on this reply (a move's, the path's, the recognition's, the
+    /// generation's), for replies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+}
+
+impl RecordMessage {
+    /// A message with its reply's metadata and verdict.
+    pub fn new(role: Role, content: String, meta: ReplyMeta, verdict: Option<Verdict>) -> Self {
+        let ReplyMeta {
+            latency_ms,
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            finish_reason,
+            reasoning,
+            logprobs,
+            attempts,
+            streamed,
+            empty_reason,
+            max_tokens,
+        } = meta;
+        RecordMessage {
+            role,
+            content,
+            latency_ms,
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            finish_reason,
+            reasoning,
+            logprobs,
+            attempts,
+            streamed,
+            empty_reason,
+            max_tokens,
+            verdict,
+        }
+    }
+
+    /// The reply's metadata.
+    pub fn meta(&self) -> ReplyMeta {
+        ReplyMeta {
+            latency_ms: self.latency_ms,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+            total_tokens: self.total_tokens,
+            finish_reason: self.finish_reason.clone(),
+            reasoning: self.reasoning.clone(),
+            logprobs: self.logprobs.clone(),
+            attempts: self.attempts,
+            streamed: self.streamed,
+            empty_reason: self.empty_reason,
+            max_tokens: self.max_tokens,
+        }
+    }
+}
+
+/// The three phases' verdicts (`null` for a phase not reached).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PhaseVerdicts {
+    /// The solve phase's verdict.
+    pub solve: Option<Verdict>,
+    /// The recognition verdict.
+    pub recognize: Option<Verdict>,
+    /// The generation verdict.
+    pub generate: Option<Verdict>,
+}
+
+impl PhaseVerdicts {
+    /// The three, in phase order.
+    pub fn all(&self) -> [Option<&Verdict>; 3] {
+        [
+            self.solve.as_ref(),
+            self.recognize.as_ref(),
+            self.generate.as_ref(),
+        ]
+    }
+}
+
+/// Where a trial sits in its experiment: the maze set and the repeat.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// The maze set's seed.
+    pub seed: u64,
+    /// Which maze of the set (0-based).
+    pub sample: usize,
+    /// Which repeat of that maze (0-based).
+    pub repeat: usize,
+}
+
+/// Everything a finished, stopped or interrupted trial is (CONTRACT.md, "Trial records").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrialRecord {
+    /// Who played.
+    pub player: PlayerKind,
+    /// The model's name, or the built-in player's (`oracle`, `random`, `human`).
+    pub model: String,
+    /// The endpoint, for model trials.
+    #[serde(default)]
+    pub endpoint: Option<EndpointInfo>,
+    /// The maze's shape.
+    pub shape: Shape,
+    /// The grid side.
+    pub size: usize,
+    /// The encoding the maze was shown in.
+    pub encoding: Encoding,
+    /// The maze set's seed.
+    pub seed: u64,
+    /// Which maze of the set (0-based).
+    pub sample: usize,
+    /// Which repeat of that maze (0-based).
+    #[serde(default)]
+    pub repeat: usize,
+    /// Most moves allowed.
+    pub move_limit: usize,
+    /// How the questions were asked.
+    #[serde(default)]
+    pub protocol: Protocol,
+    /// The system prompt sent before the conversation, if any.
+    #[serde(default)]
+    pub system_prompt: Option<String>,
+    /// The maze as first shown, in the matrix encoding, one row per entry.
+    pub maze: Vec<String>,
+    /// The conversation, in order.
+    pub messages: Vec<RecordMessage>,
+    /// Each phase's verdict, whole.
+    pub verdicts: PhaseVerdicts,
+    /// Move attempts in the solve phase.
+    pub moves: usize,
+    /// Valid moves among them.
+    pub valid_moves: usize,
+    /// The shortest path's length in moves (for comparing with the moves made).
+    pub shortest_path: Option<usize>,
+    /// The cells the player stood on, start first.
+    pub path: Vec<Pos>,
+    /// How the solve phase failed (`api_error` when the endpoint failed).
+    #[serde(default)]
+    pub failure: Option<FailureKind>,
+    /// The shape the recognition reply named, if any (for the confusion matrix).
+    #[serde(default)]
+    pub predicted_shape: Option<Shape>,
+    /// The endpoint failure that ended the trial, if any.
+    #[serde(default)]
+    pub api_error: Option<ApiFailure>,
+    /// Whether the person running it stopped the trial before it finished.
+    #[serde(default)]
+    pub stopped: bool,
+    /// When the trial started, in milliseconds since the Unix epoch (passed in: the core
+    /// has no clock).
+    #[serde(default)]
+    pub started_ms: Option<f64>,
+    /// When it ended, likewise.
+    #[serde(default)]
+    pub ended_ms: Option<f64>,
+    /// What made it.
+    pub versions: Versions,
+}
+
+/// Who played a trial and how, for [`TrialRecord::of`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerInfo {
+    /// The kind of player.
+    pub kind: PlayerKind,
+    /// The model's or built-in player's name.
+    pub model: String,
+    /// The endpoint, for model trials.
+    pub endpoint: Option<EndpointInfo>,
+    /// The system prompt, if one was sent.
+    pub system_prompt: Option<String>,
+}
+
+impl PlayerInfo {
+    /// A built-in player or a person, named by its kind (`oracle`, `human`, ...), with
+    /// no endpoint and no system prompt.
+    pub fn builtin(kind: PlayerKind) -> PlayerInfo {
+        PlayerInfo {
+            kind,
+            model: kind.name().to_string(),
+            endpoint: None,
+            system_prompt: None,
+        }
+    }
+}
+
+/// A record read back that does not hold together, with what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordError(pub String);
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TrialRecord {
+    /// The record of `trial` (finished or not), played by `player` at `placement`,
+    /// between `started_ms` and `ended_ms`.
+    pub fn of(
+        trial: &Trial,
+        player: PlayerInfo,
+        placement: Placement,
+        started_ms: Option<f64>,
+        ended_ms: Option<f64>,
+    ) -> TrialRecord {
+        let setup = trial.setup();
+        let maze = &setup.maze;
+        let messages = trial
+            .messages()
+            .iter()
+            .zip(trial.reply_meta())
+            .zip(trial.reply_verdicts())
+            .map(|((m, meta), verdict)| {
+                RecordMessage::new(
+                    m.role,
+                    m.content.clone(),
+                    meta.clone().unwrap_or_default(),
+                    verdict.clone(),
+                )
+            })
+            .collect();
+        let [solve, recognize, generate] = trial.verdicts().map(|v| v.cloned());
+        let predicted_shape = match recognize.as_ref().map(|v| &v.extracted) {
+            Some(Extracted::Shape(s)) => Some(*s),
+            _ => None,
+        };
+        TrialRecord {
+            player: player.kind,
+            model: player.model,
+            endpoint: player.endpoint,
+            shape: setup.shape,
+            size: maze.rows(),
+            encoding: setup.encoding,
+            seed: placement.seed,
+            sample: placement.sample,
+            repeat: placement.repeat,
+            move_limit: setup.move_limit,
+            protocol: setup.protocol,
+            system_prompt: player.system_prompt,
+            maze: Encoding::Matrix
+                .render(maze.grid())
+                .lines()
+                .map(str::to_string)
+                .collect(),
+            messages,
+            verdicts: PhaseVerdicts {
+                solve,
+                recognize,
+                generate,
+            },
+            moves: trial.moves(),
+            valid_moves: trial.valid_moves(),
+            shortest_path: maze.shortest_path_len(setup.shape.movement()),
+            path: trial.path().to_vec(),
+            failure: trial.failure(),
+            predicted_shape,
+            api_error: trial.api_error().cloned(),
+            stopped: trial.stopped(),
+            started_ms,
+            ended_ms,
+            versions: Versions::current(),
+        }
+    }
+
+    /// Whether every phase has a verdict (success, fail or API error).
+    pub fn finished(&self) -> bool {
+        self.verdicts.all().iter().all(Option::is_some)
+    }
+
+    /// The record as one line of JSON (a `trials.jsonl` line, the `download-record` file).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// The record as indented JSON, for a person to read.
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+
+    /// Reads a record from JSON and checks that it holds together: a readable maze of the
+    /// stated size with one P and one G, a conversation that starts with the trial's prompt,
+    /// and counts that fit. Never panics; the error says what is wrong.
+    pub fn from_json(text: &str) -> Result<TrialRecord, RecordError> {
+        let record: TrialRecord = serde_json::from_str(text)
+            .map_err(|e| RecordError(format!("not a trial record: {e}")))?;
+        record.validate()?;
+        Ok(record)
+    }
+
+    /// The maze as first shown, read back from [`TrialRecord::maze`].
+    pub fn first_maze(&self) -> Result<Maze, RecordError> {
+        let bad = |why: String| RecordError(format!("the record's maze {why}"));
+        if self.size == 0 || self.size > MAX_SIZE {
+            return Err(bad(format!(
+                "has size {}, outside 1 to {MAX_SIZE}",
+                self.size
+            )));
+        }
+        let grid = Encoding::Matrix
+            .parse_grid(&self.maze.join("\n"), self.size, self.size)
+            .map_err(|e| bad(format!("cannot be read: {e}")))?;
+        Maze::from_grid(grid).map_err(|e| bad(format!("is not playable: {e}")))
+    }
+
+    fn validate(&self) -> Result<(), RecordError> {
+        let err = |s: String| Err(RecordError(s));
+        self.first_maze()?;
+        match self.messages.first() {
+            Some(m) if m.role == Role::User => {}
+            Some(_) => {
+                return err(
+                    "the record's conversation does not start with the trial's prompt".into(),
+                )
+            }
+            None => return err("the record has no messages".into()),
+        }
+        if self.valid_moves > self.moves {
+            return err(format!(
+                "the record has {} valid moves out of {} moves",
+                self.valid_moves, self.moves
+            ));
+        }
+        if self.move_limit == 0 {
+            return err("the record's move limit is 0".into());
+        }
+        if let Some(p) = self
+            .path
+            .iter()
+            .find(|p| p.row >= self.size || p.col >= self.size)
+        {
+            return err(format!(
+                "the record's path leaves the {0}x{0} grid at {p}",
+                self.size
+            ));
+        }
+        Ok(())
+    }
+
+    /// The transcript text (CONTRACT.md) of a finished record; `None` when a phase has no
+    /// verdict (a stopped trial).
+    pub fn transcript(&self) -> Option<String> {
+        let [Some(s), Some(r), Some(g)] = self.verdicts.all().map(|v| v.map(|v| v.outcome)) else {
+            return None;
+        };
+        let messages: Vec<Message> = self
+            .messages
+            .iter()
+            .map(|m| Message {
+                role: m.role,
+                content: m.content.clone(),
+            })
+            .collect();
+        Some(transcript::render(&messages, [s, r, g]))
+    }
+
+    /// Replays the record's replies through today's verifiers on a fresh trial (the maze,
+    /// shape, encoding, move limit and protocol from the record), keeping each reply's
+    /// metadata. An API error or a stop ends the replay the same way. The verdicts of the
+    /// returned record are today's; compare them with the stored ones to see what changed.
+    pub fn rescored(&self, library: Arc<TemplateLibrary>) -> Result<TrialRecord, RecordError> {
+        let maze = self.first_maze()?;
+        let setup = TrialSetup {
+            move_limit: self.move_limit,
+            protocol: self.protocol,
+            ..TrialSetup::new(self.shape, self.encoding, maze)
+        };
+        let mut trial = Trial::new(setup, library);
+        for m in self.messages.iter().filter(|m| m.role == Role::Assistant) {
+            if trial.phase() == Phase::Done {
+                break;
+            }
+            let mut meta = m.meta();
+            // A record written before the limit was kept beside an empty reply: the
+            // endpoint's setting is the limit it ran into.
+            let limited = EmptyReason::of(
+                &m.content,
+                meta.finish_reason.as_deref(),
+                meta.reasoning.as_deref(),
+            )
+            .is_some_and(EmptyReason::hit_the_limit);
+            if limited && meta.max_tokens.is_none() {
+                meta.max_tokens = self.endpoint.as_ref().map(|e| e.max_tokens);
+            }
+            // A reply that came without metadata (a person's) is replayed without it.
+            let meta = (meta != ReplyMeta::default()).then_some(meta);
+            trial.respond(&m.content, meta);
+        }
+        if let Some(e) = &self.api_error {
+            trial.fail_api(e.clone());
+        } else if self.stopped {
+            trial.stop();
+        }
+        Ok(TrialRecord::of(
+            &trial,
+            PlayerInfo {
+                kind: self.player,
+                model: self.model.clone(),
+                endpoint: self.endpoint.clone(),
+                system_prompt: self.system_prompt.clone(),
+            },
+            Placement {
+                seed: self.seed,
+                sample: self.sample,
+                repeat: self.repeat,
+            },
+            self.started_ms,
+            self.ended_ms,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::play::player::tests::trials;
+    use crate::core::play::player::{play_ready, RandomWalker};
+
+    #[test]
+    fn records_of_played_trials_round_trip_through_json_and_rescore_to_the_same_verdicts() {
+        for protocol in Protocol::ALL {
+            for (i, mut t) in trials(protocol).into_iter().enumerate().step_by(5) {
+                play_ready(&mut t, &mut RandomWalker::new(i as u64));
+                let record = TrialRecord::of(
+                    &t,
+                    PlayerInfo::builtin(PlayerKind::Random),
+                    Default::default(),
+                    Some(1.0),
+                    Some(2.0),
+                );
+                let back = TrialRecord::from_json(&record.to_json()).expect("reads back");
+                assert_eq!(back, record, "JSON round trip");
+                let again = back.rescored(t.library().clone()).expect("replays");
+                assert_eq!(again.verdicts, record.verdicts, "replayed verdicts agree");
+                assert_eq!(again.messages, record.messages);
+                assert_eq!(record.transcript(), t.transcript());
+            }
+        }
+    }
+}

@@ -1,0 +1,753 @@
+//! The experiment page's parts, rendered here as escaped HTML so the page itself only
+//! forwards clicks and field values (and everything it shows is tested natively):
+//!
+//! - [`design_form`] draws a design as a form (read back by
+//!   [`crate::core::batch::form::design_from_fields`]);
+//! - [`progress_panel`] draws the run's progress: done of total, successes per phase, API
+//!   errors, tokens, elapsed time and ETA, per player and overall, and each endpoint's
+//!   learned concurrency and retries with their cause;
+//! - [`experiment_list`] draws the stored experiments with their state and actions;
+//! - [`trials_table`] lists a drilled-down group's trials.
+//!
+//! Every button carries `data-action` (and `data-id` or `data-index`), which the page's
+//! one delegated listener reads.
+
+use crate::core::analysis::observation::Observation;
+use crate::core::batch::form::{
+    field, field_values, player_rows, protocol_id, PLAYER_KINDS, PROTOCOLS,
+};
+use crate::core::batch::runner::{format_eta, run_eta};
+use crate::core::batch::scheduler::{LaneStatus, Progress, RunState, Tally};
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::shape::Shape;
+use crate::core::model::preset::Preset;
+use crate::core::play::player::PlayerKind;
+use crate::core::play::trial::Protocol;
+use crate::core::verify::Outcome;
+use crate::view::html::escape;
+use std::fmt::Write;
+
+fn protocol_label(p: Protocol) -> &'static str {
+    match p {
+        Protocol::Stepwise => "Stepwise (the design's: one question per phase)",
+        Protocol::Combined => "Combined (recognize and generate in one prompt)",
+        Protocol::SingleShot => "Single shot (the whole path in one reply)",
+    }
+}
+
+fn kind_label(k: PlayerKind) -> &'static str {
+    match k {
+        PlayerKind::Endpoint => "Model (chat endpoint)",
+        PlayerKind::Oracle => "Oracle (built-in, perfect)",
+        PlayerKind::Random => "Random walker (built-in)",
+        _ => "Other",
+    }
+}
+
+fn attr_value(fields: &[(String, String)], name: &str) -> String {
+    escape(field(fields, name).unwrap_or(""))
+}
+
+fn checked(fields: &[(String, String)], name: &str, value: &str) -> &'static str {
+    if field_values(fields, name).any(|v| v == value) {
+        " checked"
+    } else {
+        ""
+    }
+}
+
+fn selected(on: bool) -> &'static str {
+    if on {
+        " selected"
+    } else {
+        ""
+    }
+}
+
+fn kind_options(h: &mut String, kind: &str) {
+    for k in PLAYER_KINDS {
+        let _ = write!(
+            h,
+            "<option value=\"{}\"{}>{}</option>",
+            k.name(),
+            selected(kind == k.name()),
+            kind_label(k)
+        );
+    }
+}
+
+fn preset_options(h: &mut String, preset: &str) {
+    for p in Preset::ALL {
+        let _ = write!(
+            h,
+            "<option value=\"{}\"{}>{}</option>",
+            p.id(),
+            selected(preset == p.id()),
+            escape(p.label())
+        );
+    }
+}
+
+/// The design form, filled in with `fields` (from [`design_fields`], or as the person left
+/// them). `locked` greys it out while a run is under way.
+pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
+    let mut h = String::new();
+    let dis = if locked { " disabled" } else { "" };
+    let _ = write!(
+        h,
+        "<fieldset class=\"lab-fieldset\"{dis}><legend>Design</legend>\
+         <label class=\"field wide\"><span>Name</span><input name=\"name\" data-testid=\"design-name\" value=\"{}\" placeholder=\"e.g. Qwen sizes, November\"></label>",
+        attr_value(fields, "name")
+    );
+    add_player_form(&mut h, fields);
+    h.push_str("<div class=\"lab-players\" data-testid=\"players\">");
+    for i in 0..player_rows(fields) {
+        let v = |k: &str| attr_value(fields, &format!("p{i}.{k}"));
+        let kind = field(fields, &format!("p{i}.kind")).unwrap_or("endpoint");
+        let preset = field(fields, &format!("p{i}.preset")).unwrap_or("");
+        let _ = write!(
+            h,
+            "<div class=\"lab-player\" data-testid=\"player-row\"><span class=\"row-label\">Player {}</span>\
+             <label class=\"field\"><span>Kind</span><select name=\"p{i}.kind\" data-testid=\"player-kind\" data-action=\"kind-changed\">",
+            i + 1
+        );
+        kind_options(&mut h, kind);
+        h.push_str("</select></label>");
+        let _ = write!(
+            h,
+            "<label class=\"field\"><span>Name in results</span><input name=\"p{i}.name\" value=\"{}\" placeholder=\"the model's name\"></label>",
+            v("name")
+        );
+        if kind == "endpoint" {
+            let _ = write!(
+                h,
+                "<label class=\"field\"><span>Endpoint</span><select name=\"p{i}.preset\" data-testid=\"player-preset\" data-action=\"preset-changed\" data-index=\"{i}\">"
+            );
+            preset_options(&mut h, preset);
+            let _ = write!(
+                h,
+                "</select></label>\
+                 <label class=\"field wide\"><span>Base URL</span><input name=\"p{i}.base_url\" data-testid=\"player-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
+                 <label class=\"field\"><span>Model</span><input name=\"p{i}.model\" data-testid=\"player-model\" value=\"{}\" spellcheck=\"false\"></label>\
+                 <label class=\"field\"><span>API key</span><input name=\"p{i}.key\" data-testid=\"player-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
+                 <label class=\"field short\"><span>Temperature</span><input name=\"p{i}.temperature\" value=\"{}\" inputmode=\"decimal\"></label>\
+                 <label class=\"field short\"><span>Max tokens</span><input name=\"p{i}.max_tokens\" value=\"{}\" inputmode=\"numeric\"></label>\
+                 <label class=\"check\"><input type=\"checkbox\" name=\"p{i}.stream\"{}> Stream</label>",
+                v("base_url"),
+                v("model"),
+                v("key"),
+                v("temperature"),
+                v("max_tokens"),
+                checked(fields, &format!("p{i}.stream"), "on"),
+            );
+        }
+        let _ = write!(
+            h,
+            "<label class=\"field short\"><span>Concurrency</span><input name=\"p{i}.concurrency\" data-testid=\"player-concurrency\" value=\"{}\" placeholder=\"design's\" inputmode=\"numeric\"></label>\
+             <button type=\"button\" class=\"button small\" data-action=\"remove-player\" data-index=\"{i}\">Remove</button></div>",
+            v("concurrency")
+        );
+    }
+    h.push_str("</div>");
+    if let Some(n) = field(fields, "mazes") {
+        let _ = write!(
+            h,
+            "<p class=\"notice\" data-testid=\"imported-mazes\">{} imported mazes run instead of generated ones (shapes, sizes and mazes per shape below are ignored). <button type=\"button\" class=\"button small\" data-action=\"clear-mazes\">Use generated mazes</button></p>",
+            escape(n)
+        );
+    }
+    h.push_str(
+        "<div class=\"lab-grid\"><div class=\"field\"><span>Shapes</span><div class=\"checks\">",
+    );
+    for s in Shape::ALL {
+        let _ = write!(
+            h,
+            "<label class=\"check\"><input type=\"checkbox\" name=\"shape\" value=\"{0}\"{1}> {0}</label>",
+            s.name(),
+            checked(fields, "shape", s.name())
+        );
+    }
+    h.push_str("</div></div><div class=\"field\"><span>Encodings</span><div class=\"checks\">");
+    for e in Encoding::ALL {
+        let _ = write!(
+            h,
+            "<label class=\"check\"><input type=\"checkbox\" name=\"encoding\" value=\"{}\"{}> {}</label>",
+            e.name(),
+            checked(fields, "encoding", e.name()),
+            e.label()
+        );
+    }
+    h.push_str("</div></div>");
+    let num = |h: &mut String, name: &str, label: &str, hint: &str| {
+        let _ = write!(
+            h,
+            "<label class=\"field short\" title=\"{hint}\"><span>{label}</span><input name=\"{name}\" data-testid=\"{}\" value=\"{}\" inputmode=\"numeric\"></label>",
+            match name {
+                "samples" => "samples-per-shape".to_string(),
+                "repeats" => "repeats-per-maze".to_string(),
+                "concurrency" => "concurrency".to_string(),
+                other => format!("design-{other}"),
+            },
+            attr_value(fields, name)
+        );
+    };
+    num(
+        &mut h,
+        "sizes",
+        "Sizes",
+        "Grid sides, separated by commas (e.g. 5 or 5, 7)",
+    );
+    num(
+        &mut h,
+        "samples",
+        "Mazes per shape",
+        "Mazes generated per shape and size",
+    );
+    num(
+        &mut h,
+        "repeats",
+        "Repeats per maze",
+        "Trials per maze and encoding",
+    );
+    num(&mut h, "seed", "Seed", "The maze sets' seed");
+    num(
+        &mut h,
+        "move_limit",
+        "Move limit",
+        "Most moves in the solve phase",
+    );
+    num(
+        &mut h,
+        "concurrency",
+        "Concurrency",
+        "Most trials in flight per endpoint",
+    );
+    num(&mut h, "rpm", "Requests per minute", "Empty for no limit");
+    let proto = field(fields, "protocol").unwrap_or("stepwise");
+    h.push_str("<label class=\"field\"><span>Protocol</span><select name=\"protocol\" data-testid=\"design-protocol\">");
+    for p in PROTOCOLS {
+        let _ = write!(
+            h,
+            "<option value=\"{}\"{}>{}</option>",
+            protocol_id(p),
+            selected(proto == protocol_id(p)),
+            protocol_label(p)
+        );
+    }
+    h.push_str("</select></label></div></fieldset>");
+    h
+}
+
+/// The "add a player" box: the agent and endpoint fields of `/model` (same test ids), and
+/// `add-model`, which appends the player configured there to the design.
+fn add_player_form(h: &mut String, fields: &[(String, String)]) {
+    let kind = field(fields, "new.kind").unwrap_or("endpoint");
+    h.push_str("<div class=\"lab-player lab-new\"><span class=\"row-label\">Add a player</span><label class=\"field\"><span>Agent</span><select name=\"new.kind\" data-testid=\"agent\" data-action=\"kind-changed\">");
+    kind_options(h, kind);
+    h.push_str("</select></label>");
+    if kind == "endpoint" {
+        let preset = field(fields, "new.preset").unwrap_or("");
+        h.push_str("<label class=\"field\"><span>Endpoint</span><select name=\"new.preset\" data-testid=\"endpoint-preset\" data-action=\"preset-changed\" data-index=\"new\">");
+        preset_options(h, preset);
+        let _ = write!(
+            h,
+            "</select></label>\
+             <label class=\"field wide\"><span>Base URL</span><input name=\"new.base_url\" data-testid=\"endpoint-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
+             <label class=\"field\"><span>Model</span><input name=\"new.model\" data-testid=\"endpoint-model\" value=\"{}\" spellcheck=\"false\"></label>\
+             <label class=\"field\"><span>API key</span><input name=\"new.key\" data-testid=\"endpoint-api-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
+             <label class=\"check\"><input type=\"checkbox\" name=\"new.stream\" data-testid=\"endpoint-stream\"{}> Stream</label>",
+            attr_value(fields, "new.base_url"),
+            attr_value(fields, "new.model"),
+            attr_value(fields, "new.key"),
+            checked(fields, "new.stream", "on"),
+        );
+    }
+    h.push_str("<button type=\"button\" class=\"button\" data-action=\"add-player\" data-testid=\"add-model\">Add to the design</button></div>");
+}
+
+/// The line under the form: trials, calls and tokens before starting.
+pub fn estimate_line(trials: usize, calls: u64, tokens: u64, players: usize) -> String {
+    let mut s = format!("{trials} trials ({} per player)", trials / players.max(1));
+    if calls > 0 {
+        let _ = write!(
+            s,
+            "; at most {calls} model calls and about {} tokens (a rough estimate: retries not counted)",
+            thousands(tokens)
+        );
+    } else {
+        s.push_str("; built-in players only: no model calls");
+    }
+    s
+}
+
+/// `1234567` as `1 234 567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn percent(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        return "0%".into();
+    }
+    format!("{}%", (part * 100 + whole / 2) / whole)
+}
+
+fn tally_cells(h: &mut String, t: &Tally) {
+    let _ = write!(
+        h,
+        "<td>{}/{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+        t.done,
+        t.total,
+        t.in_flight,
+        t.successes[0],
+        t.successes[1],
+        t.successes[2],
+        t.api_errors,
+        thousands(t.tokens)
+    );
+}
+
+/// The progress panel of a run: the bar, the per-player table and each endpoint's lane.
+pub fn progress_panel(progress: &Progress, lanes: &[LaneStatus], now_ms: f64) -> String {
+    let o = &progress.overall;
+    let state = match progress.state {
+        _ if o.done == o.total => "finished",
+        RunState::Running => "running",
+        RunState::Paused => "paused",
+        RunState::Cancelled => "cancelled",
+    };
+    let eta = match run_eta(progress) {
+        _ if o.done == o.total => String::new(),
+        Some(ms) => format!(" · ETA {}", format_eta(ms)),
+        None => " · ETA measuring…".to_string(),
+    };
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<div class=\"progress-head\"><progress max=\"{}\" value=\"{}\" data-testid=\"run-bar\"></progress>\
+         <p data-testid=\"progress\" data-state=\"{state}\" data-done=\"{}\" data-total=\"{}\" data-errors=\"{}\">\
+         <strong>{}/{} trials</strong> ({}) · {state} · elapsed {}{eta} · API errors {} · tokens {}</p></div>",
+        o.total,
+        o.done,
+        o.done,
+        o.total,
+        o.api_errors,
+        o.done,
+        o.total,
+        percent(o.done, o.total),
+        format_eta(progress.elapsed_ms),
+        o.api_errors,
+        thousands(o.tokens)
+    );
+    h.push_str(
+        "<table class=\"lab-table\" data-testid=\"run-players\"><thead><tr><th>Player</th><th>Done</th><th>In flight</th>\
+         <th>Solved</th><th>Recognized</th><th>Generated</th><th>API errors</th><th>Tokens</th></tr></thead><tbody>",
+    );
+    for p in &progress.players {
+        let _ = write!(h, "<tr><th>{}</th>", escape(&p.player));
+        tally_cells(&mut h, &p.tally);
+        h.push_str("</tr>");
+    }
+    h.push_str("<tr class=\"total\"><th>All</th>");
+    tally_cells(&mut h, o);
+    h.push_str("</tr></tbody></table>");
+    let busy: Vec<&LaneStatus> = lanes
+        .iter()
+        .filter(|l| {
+            l.in_flight > 0
+                || l.retrying > 0
+                || l.last_cause.is_some()
+                || l.concurrency < l.max_concurrency
+        })
+        .collect();
+    if !busy.is_empty() {
+        h.push_str("<ul class=\"lanes\" data-testid=\"run-lanes\">");
+        for l in busy {
+            let _ = write!(
+                h,
+                "<li data-lane=\"{}\" data-concurrency=\"{}\"><strong>{}</strong>: {} in flight, concurrency {} of {}",
+                escape(&l.name),
+                l.concurrency,
+                escape(&l.name),
+                l.in_flight,
+                l.concurrency,
+                l.max_concurrency
+            );
+            if l.retrying > 0 {
+                let _ = write!(h, ", {} retrying", l.retrying);
+            }
+            if let Some(c) = &l.last_cause {
+                let _ = write!(h, "; last retry: {}", escape(c));
+            }
+            if let Some(t) = l.wait_until.filter(|&t| t > now_ms) {
+                let _ = write!(h, "; new calls wait {}", format_eta(t - now_ms));
+            }
+            h.push_str("</li>");
+        }
+        h.push_str("</ul>");
+    }
+    h
+}
+
+/// What the page's buttons depend on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ToolbarState {
+    /// An experiment is open.
+    pub open: bool,
+    /// Its run is under way (trials start or are in flight).
+    pub running: bool,
+    /// Trials it has stored.
+    pub stored: usize,
+    /// Trials in its design.
+    pub total: usize,
+    /// Stored trials that ended as API errors.
+    pub api_errors: usize,
+}
+
+/// The page's buttons for `s`: start, resume, pause, cancel, rerun the API errors, and the
+/// exports.
+pub fn toolbar(s: ToolbarState) -> String {
+    let mut h = String::from("<div class=\"toolbar lab-toolbar\">");
+    let button = |h: &mut String, action: &str, label: &str, primary: bool, on: bool| {
+        let _ = write!(
+            h,
+            "<button type=\"button\" class=\"button{}\" data-action=\"{action}\" data-testid=\"{}\"{}>{label}</button>",
+            if primary { " primary" } else { "" },
+            match action {
+                "start" | "pause" | "resume" | "cancel" => format!("experiment-{action}"),
+                _ => action.to_string(),
+            },
+            if on { "" } else { " disabled" }
+        );
+    };
+    let idle = !s.running;
+    button(
+        &mut h,
+        "start",
+        "Start a new experiment",
+        !s.open || s.stored == s.total,
+        idle,
+    );
+    if s.open {
+        if s.running {
+            button(&mut h, "pause", "Pause", false, true);
+            button(&mut h, "cancel", "Cancel", false, true);
+        } else if s.stored < s.total {
+            button(
+                &mut h,
+                "resume",
+                if s.stored == 0 { "Run it" } else { "Resume" },
+                true,
+                true,
+            );
+        }
+        if s.api_errors > 0 {
+            let label = format!("Rerun the {} API errors", s.api_errors);
+            button(&mut h, "rerun-errors", &label, false, idle);
+        }
+        let any = s.stored > 0;
+        button(&mut h, "export-zip", "Download ZIP", false, any);
+        button(&mut h, "export-csv", "CSV", false, any);
+        button(&mut h, "export-jsonl", "JSONL", false, any);
+    }
+    button(&mut h, "export-design", "Download design", false, true);
+    let _ = write!(
+        h,
+        "<label class=\"button file\">Load a design…<input type=\"file\" accept=\".json,application/json\" data-action=\"load-design\" data-testid=\"load-design\"></label>\
+         <label class=\"button file\">Import results…<input type=\"file\" multiple accept=\".zip,.jsonl,.npy,application/zip\" data-action=\"import\" data-testid=\"import-file\"></label></div>"
+    );
+    h
+}
+
+/// A stored experiment as the list shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedExperiment {
+    /// Its storage id.
+    pub id: String,
+    /// Its name (or a fallback).
+    pub name: String,
+    /// Finished trials stored.
+    pub done: usize,
+    /// Trials in its design.
+    pub total: usize,
+    /// Of those stored, trials that ended as API errors.
+    pub api_errors: usize,
+    /// Whether it is the one open on the page.
+    pub open: bool,
+    /// Whether it is running now.
+    pub running: bool,
+}
+
+/// The list of stored experiments, each with its state and its actions.
+pub fn experiment_list(items: &[ListedExperiment]) -> String {
+    if items.is_empty() {
+        return "<p class=\"muted\" data-testid=\"experiments-empty\">No experiments stored in this browser yet. Design one above and start it, or import an export.</p>".into();
+    }
+    let mut h = String::from(
+        "<table class=\"lab-table\" data-testid=\"experiments\"><thead><tr><th>Experiment</th><th>Trials</th><th>State</th><th>Actions</th></tr></thead><tbody>",
+    );
+    for e in items {
+        let state = if e.running {
+            "running".to_string()
+        } else if e.done == e.total {
+            "complete".to_string()
+        } else if e.done == 0 {
+            "not started".to_string()
+        } else {
+            format!("stopped at {}", percent(e.done, e.total))
+        };
+        let errors = if e.api_errors > 0 {
+            format!(", {} API errors", e.api_errors)
+        } else {
+            String::new()
+        };
+        let id = escape(&e.id);
+        let _ = write!(
+            h,
+            "<tr data-testid=\"experiment-row\" data-id=\"{id}\"{}><td>{}</td><td>{}/{}{errors}</td><td>{state}</td><td class=\"actions\">",
+            if e.open { " class=\"open\"" } else { "" },
+            escape(&e.name),
+            e.done,
+            e.total,
+        );
+        let button = |h: &mut String, action: &str, label: &str| {
+            let _ = write!(
+                h,
+                "<button type=\"button\" class=\"button small\" data-action=\"{action}\" data-id=\"{id}\" data-testid=\"{action}\">{label}</button>"
+            );
+        };
+        if !e.open {
+            button(&mut h, "open", "Open");
+        }
+        if !e.running {
+            button(&mut h, "rename", "Rename");
+            button(&mut h, "duplicate", "Duplicate");
+            button(&mut h, "delete", "Delete");
+        }
+        h.push_str("</td></tr>");
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
+/// The trials of a drilled-down group: one row each with its three outcomes and, when its
+/// record is at hand (`true`), a button (`data-action="open-trial"`, `data-index` = its
+/// index in the page's list) that opens its replay.
+pub fn trials_table(title: &str, rows: &[(usize, &Observation, bool)]) -> String {
+    let mut h = format!(
+        "<h2 id=\"drill\">{}</h2><table class=\"lab-table\" data-testid=\"table-drill\"><thead><tr><th>Experiment</th><th>Model</th><th>Encoding</th><th>Shape</th><th>Maze</th><th>Solve</th><th>Recognize</th><th>Generate</th><th></th></tr></thead><tbody>",
+        escape(title)
+    );
+    for &(i, o, replayable) in rows {
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} #{}{}</td>",
+            escape(&o.experiment),
+            escape(&o.model),
+            o.encoding.label(),
+            o.shape.name(),
+            o.size,
+            o.sample,
+            if o.repeat > 0 {
+                format!(" (repeat {})", o.repeat)
+            } else {
+                String::new()
+            }
+        );
+        for outcome in o.outcomes {
+            let text = match outcome {
+                Some(Outcome::Success) => "success",
+                Some(Outcome::Fail) => "fail",
+                Some(Outcome::Error) => "API error",
+                None => "not reached",
+            };
+            let _ = write!(h, "<td>{text}</td>");
+        }
+        if replayable {
+            let _ = write!(
+                h,
+                "<td><button type=\"button\" class=\"button small\" data-action=\"open-trial\" data-index=\"{i}\" data-testid=\"open-trial\">Replay</button></td></tr>"
+            );
+        } else {
+            h.push_str("<td class=\"muted\">a transcript: no replay</td></tr>");
+        }
+    }
+    if rows.is_empty() {
+        h.push_str("<tr><td colspan=\"9\">No trials in this group.</td></tr>");
+    }
+    h.push_str("</tbody></table>");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::analysis::groups::in_group;
+    use crate::core::analysis::observation::ALL;
+    use crate::core::batch::design::{ExperimentDesign, PlayerSpec};
+    use crate::core::batch::form::{add_configured_player, design_fields};
+    use crate::core::batch::scheduler::Scheduler;
+
+    #[test]
+    fn a_group_row_lists_its_trials_pooled_dimensions_matching_all() {
+        use crate::core::analysis::analyze::{analyze, AnalysisOptions};
+        use crate::core::play::player::{play_ready, Oracle};
+        use crate::core::play::trial::Trial;
+        use crate::core::results::record::{Placement, PlayerInfo};
+        let d = ExperimentDesign {
+            samples_per_shape: 1,
+            ..ExperimentDesign::default()
+        };
+        let lib = std::sync::Arc::new(crate::core::maze::templates::TemplateLibrary::new(5));
+        let obs: Vec<Observation> = d
+            .trials()
+            .iter()
+            .map(|k| {
+                let maze = d.maze_for(k, &lib).expect("a maze");
+                let mut t = Trial::new(d.setup_for(k, maze), lib.clone());
+                play_ready(&mut t, &mut Oracle);
+                let info = PlayerInfo::builtin(PlayerKind::Oracle);
+                let r = crate::core::results::record::TrialRecord::of(
+                    &t,
+                    info,
+                    Placement {
+                        seed: 0,
+                        sample: k.sample,
+                        repeat: 0,
+                    },
+                    None,
+                    None,
+                );
+                Observation::from_record("e1", &r)
+            })
+            .collect();
+        let a = analyze(&obs, &AnalysisOptions::default());
+        let g = &a.groups[0];
+        let n = obs.iter().filter(|o| in_group(o, g)).count();
+        assert_eq!(n, g.trials);
+        let pooled = a
+            .pooled
+            .iter()
+            .find(|r| r.shape == ALL && r.encoding == ALL)
+            .expect("a pooled row");
+        assert_eq!(obs.iter().filter(|o| in_group(o, pooled)).count(), 12);
+        let rows: Vec<(usize, &Observation, bool)> = obs
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| in_group(o, g))
+            .map(|(i, o)| (i, o, i > 0))
+            .collect();
+        let h = trials_table("Trials of <g>", &rows);
+        assert!(h.contains("Trials of &lt;g&gt;"));
+        assert!(
+            !h.contains("data-index=\"0\""),
+            "a trial without its record has no replay button"
+        );
+        assert_eq!(h.matches("no replay").count(), 1);
+        assert_eq!(h.matches("<td>success</td>").count(), 3 * n);
+    }
+
+    #[test]
+    fn the_estimate_line_says_what_a_run_costs() {
+        assert_eq!(
+            estimate_line(360, 0, 0, 1),
+            "360 trials (360 per player); built-in players only: no model calls"
+        );
+        let l = estimate_line(720, 6480, 1_234_567, 2);
+        assert!(
+            l.contains("at most 6480 model calls and about 1\u{202f}234\u{202f}567 tokens"),
+            "{l}"
+        );
+    }
+
+    #[test]
+    fn the_progress_panel_shows_counts_lanes_and_state() {
+        let d = ExperimentDesign::default();
+        let mut s = Scheduler::for_design(&d);
+        let p = s.progress(0.0);
+        let lanes = s.lanes(0.0);
+        let h = progress_panel(&p, &lanes, 0.0);
+        assert!(h.contains("data-done=\"0\" data-total=\"360\""), "{h}");
+        assert!(h.contains("0/360 trials"));
+        assert!(h.contains("<th>oracle</th>"));
+    }
+
+    #[test]
+    fn the_list_offers_each_experiment_its_actions() {
+        let items = [
+            ListedExperiment {
+                id: "a\"b".into(),
+                name: "<x>".into(),
+                done: 3,
+                total: 10,
+                api_errors: 1,
+                open: false,
+                running: false,
+            },
+            ListedExperiment {
+                id: "c".into(),
+                name: "c".into(),
+                done: 10,
+                total: 10,
+                api_errors: 0,
+                open: true,
+                running: true,
+            },
+        ];
+        let h = experiment_list(&items);
+        assert!(h.contains("&lt;x&gt;") && h.contains("a&quot;b"));
+        assert!(h.contains("stopped at 30%") && h.contains("1 API errors"));
+        assert!(h.contains("data-action=\"delete\" data-id=\"a&quot;b\""));
+        assert_eq!(
+            h.matches("data-action=\"delete\"").count(),
+            1,
+            "not while running"
+        );
+        assert!(experiment_list(&[]).contains("No experiments stored"));
+    }
+
+    #[test]
+    fn the_form_escapes_what_was_typed_and_carries_its_test_ids() {
+        let mut d = ExperimentDesign {
+            name: "Qwen <three> sizes".into(),
+            ..ExperimentDesign::default()
+        };
+        d.players.push(PlayerSpec::endpoint(
+            "/proxy/dashscope-intl",
+            "qwen-plus",
+            None,
+        ));
+        let mut fields = design_fields(&d);
+        fields.push(("new.key".into(), "sk-test".into()));
+        add_configured_player(&mut fields);
+        let html = design_form(&fields, false);
+        assert!(
+            html.contains("Qwen &lt;three&gt; sizes"),
+            "the name is escaped"
+        );
+        assert!(html.contains("value=\"qwen-plus\""));
+        assert!(html.contains("name=\"p1.key\""));
+        for id in [
+            "agent",
+            "endpoint-preset",
+            "endpoint-base-url",
+            "endpoint-api-key",
+            "endpoint-model",
+            "endpoint-stream",
+            "add-model",
+            "samples-per-shape",
+            "repeats-per-maze",
+            "concurrency",
+        ] {
+            assert!(html.contains(&format!("data-testid=\"{id}\"")), "{id}");
+        }
+    }
+}

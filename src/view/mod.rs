@@ -1,0 +1,10 @@
+//! String renderers: the HTML the pages and the report file show (charts, the experiment
+//! page's form and panels, the audit, transcripts), rendered to strings so they test
+//! natively. The view imports the core; the core never imports the view.
+
+pub mod audit;
+pub mod chart;
+pub mod experiment;
+pub mod html;
+pub mod report;
+pub mod text_table;

@@ -1,0 +1,304 @@
+//! The house by domain, held: which domain of the core may import which (no circles), the
+//! view above the core, every domain folder saying what lives there, and no big file
+//! that nobody argued for. Reads the sources; runs natively.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Each domain and the domains it may import, from the bottom up (the README's "Layout").
+const LAYERS: &[(&str, &[&str])] = &[
+    ("core/text", &[]),
+    ("core/site", &[]),
+    ("core/maze", &["core/text"]),
+    ("core/verify", &["core/maze", "core/text"]),
+    ("core/model", &["core/text"]),
+    (
+        "core/play",
+        &["core/maze", "core/verify", "core/model", "core/text"],
+    ),
+    (
+        "core/results",
+        &[
+            "core/play",
+            "core/maze",
+            "core/verify",
+            "core/model",
+            "core/text",
+        ],
+    ),
+    (
+        "core/batch",
+        &[
+            "core/results",
+            "core/play",
+            "core/maze",
+            "core/verify",
+            "core/model",
+            "core/text",
+        ],
+    ),
+    (
+        "core/analysis",
+        &[
+            "core/results",
+            "core/play",
+            "core/maze",
+            "core/verify",
+            "core/model",
+            "core/text",
+        ],
+    ),
+    (
+        "core/study",
+        &[
+            "core/results",
+            "core/play",
+            "core/maze",
+            "core/verify",
+            "core/model",
+            "core/text",
+        ],
+    ),
+    (
+        "core/original",
+        &[
+            "core/analysis",
+            "core/batch",
+            "core/results",
+            "core/play",
+            "core/maze",
+            "core/verify",
+            "core/model",
+            "core/text",
+        ],
+    ),
+];
+
+/// Files allowed above [`BIG`] lines, each with why it is still one concept.
+const BIG_FILES: &[(&str, &str)] = &[
+    (
+        "core/batch/scheduler.rs",
+        "one state machine (lanes, learned concurrency, pause/cancel/requeue, progress); \
+     560 of its lines are its tests",
+    ),
+    (
+        "app/experiment.rs",
+        "the experiment page's controller: its run loop moves into the core's session next",
+    ),
+];
+
+/// A file longer than this holds more than one concept unless [`BIG_FILES`] argues it.
+const BIG: usize = 1200;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).expect("src is readable") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The files under `src/`, as `core/maze/grid.rs` and so on, with their text.
+fn sources() -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let rel = p
+                .strip_prefix(src())
+                .expect("under src")
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = fs::read_to_string(&p).expect("readable");
+            (rel, text)
+        })
+        .collect()
+}
+
+/// The domain a file belongs to: `core/maze` for `core/maze/grid.rs`, `core/text` for
+/// `core/text.rs`, `view`, `cli`, `app`, or `lib` for the crate's root files.
+fn domain(rel: &str) -> String {
+    let parts: Vec<&str> = rel.split('/').collect();
+    match parts.as_slice() {
+        ["core", "mod.rs"] => "core".into(),
+        ["core", file] => format!("core/{}", file.trim_end_matches(".rs")),
+        ["core", folder, ..] => format!("core/{folder}"),
+        [top, _, ..] => (*top).to_string(),
+        [file] => file.trim_end_matches(".rs").to_string(),
+        [] => String::new(),
+    }
+}
+
+/// The domains a file's code (comments left out) names through `crate::`.
+fn imports(text: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in text.lines() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        let mut rest = code;
+        while let Some(i) = rest.find("crate::") {
+            rest = &rest[i + "crate::".len()..];
+            let path: Vec<&str> = rest
+                .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .next()
+                .unwrap_or("")
+                .split("::")
+                .collect();
+            match path.as_slice() {
+                ["core", d, ..] if !d.is_empty() => {
+                    out.insert(format!("core/{d}"));
+                }
+                [top, ..] if !top.is_empty() => {
+                    out.insert((*top).to_string());
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn each_domain_imports_only_the_domains_below_it() {
+    let layers: BTreeMap<&str, &[&str]> = LAYERS.iter().copied().collect();
+    let mut wrong = Vec::new();
+    for (rel, text) in sources() {
+        let from = domain(&rel);
+        for to in imports(&text) {
+            if to == from {
+                continue;
+            }
+            let allowed = match from.as_str() {
+                d if d.starts_with("core/") => layers
+                    .get(d)
+                    .unwrap_or_else(|| panic!("{rel}: domain {d} is not in LAYERS"))
+                    .contains(&to.as_str()),
+                "view" => to.starts_with("core/"),
+                "cli" | "app" => to.starts_with("core/") || to == "view",
+                _ => true,
+            };
+            if !allowed {
+                wrong.push(format!("{rel} ({from}) imports {to}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layering (tests/layout.rs LAYERS):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_layers_have_no_circle() {
+    // Each domain's allowed imports must come earlier in LAYERS: then no circle can form.
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    for (d, below) in LAYERS {
+        for b in *below {
+            assert!(
+                seen.contains(b),
+                "{d} may import {b}, which is not below it"
+            );
+        }
+        seen.insert(d);
+    }
+}
+
+#[test]
+fn every_domain_folder_says_what_lives_there_and_what_it_may_import() {
+    let core = src().join("core");
+    let mut folders = 0;
+    for entry in fs::read_dir(&core).expect("core") {
+        let path = entry.expect("entry").path();
+        if !path.is_dir() {
+            continue;
+        }
+        folders += 1;
+        let name = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        let text = fs::read_to_string(path.join("mod.rs")).expect("a mod.rs");
+        let doc: String = text
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(doc.len() > 80, "core/{name}/mod.rs says what lives there");
+        assert!(
+            doc.contains("import"),
+            "core/{name}/mod.rs says what it may import"
+        );
+        assert!(
+            LAYERS.iter().any(|(d, _)| *d == format!("core/{name}")),
+            "core/{name} is in LAYERS"
+        );
+    }
+    assert!(folders >= 8, "the core is grouped into its domains");
+    let loose: Vec<String> = fs::read_dir(&core)
+        .expect("core")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".rs") && !["mod.rs", "text.rs", "site.rs"].contains(&n.as_str()))
+        .collect();
+    assert!(loose.is_empty(), "files outside a domain folder: {loose:?}");
+}
+
+#[test]
+fn no_big_file_without_an_argument() {
+    let mut big = Vec::new();
+    for (rel, text) in sources() {
+        let lines = text.lines().count();
+        if lines > BIG && !BIG_FILES.iter().any(|(f, _)| *f == rel) {
+            big.push(format!("{rel}: {lines} lines"));
+        }
+    }
+    assert!(
+        big.is_empty(),
+        "files above {BIG} lines (split them, or argue them in BIG_FILES):\n{}",
+        big.join("\n")
+    );
+}
+
+#[test]
+fn no_re_exports_for_older_callers() {
+    // A domain's own facade may re-export its files (verify's `verify::verify_move`);
+    // nothing re-exports another domain's items under a second name.
+    let mut found = Vec::new();
+    for (rel, text) in sources() {
+        for line in text.lines() {
+            let t = line.trim_start();
+            if t.starts_with("pub use crate::") || t.starts_with("pub use super::super") {
+                found.push(format!("{rel}: {t}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "re-exports:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_domain_of_a_file_is_read_from_its_path() {
+    assert_eq!(domain("core/maze/grid.rs"), "core/maze");
+    assert_eq!(domain("core/text.rs"), "core/text");
+    assert_eq!(domain("core/mod.rs"), "core");
+    assert_eq!(domain("view/chart.rs"), "view");
+    assert_eq!(domain("cli/serve/mod.rs"), "cli");
+    assert_eq!(domain("lib.rs"), "lib");
+    let found = imports("use crate::core::maze::grid::Pos;\n// crate::view::x\nlet a = crate::view::html::escape(s);");
+    assert_eq!(
+        found.into_iter().collect::<Vec<_>>(),
+        vec!["core/maze".to_string(), "view".to_string()]
+    );
+}
