@@ -8,10 +8,8 @@
 
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
-use super::experiment::{
-    decorate, entry_bytes, notice, picked_files, read_results_file, stored_records, table_csv,
-    SHARED_CSS,
-};
+use super::experiment::files::{entry_bytes, read_results_file};
+use super::experiment::{decorate, notice, picked_files, stored_records, table_csv, SHARED_CSS};
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
 use crate::core::analysis::groups::in_group;

@@ -17,23 +17,18 @@ use crate::core::batch::export::{
     JSONL_FILE,
 };
 use crate::core::batch::runner::{
-    endpoint_settings, error_causes, lanes_for, play_trial, progress_line, random_seed,
-    sort_by_design, TrialRun,
+    endpoint_settings, error_causes, play_trial, progress_line, random_seed, sort_by_design,
 };
-use crate::core::batch::scheduler::{Next, Scheduler, TrialEnd, TrialSummary, Tuning};
+use crate::core::batch::session::{Effect, Notice, Session, Start};
 use crate::core::maze::npy;
-use crate::core::maze::templates::TemplateLibrary;
 use crate::core::play::player::PlayerKind;
 use crate::core::results::layout::maze_file_path;
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::Libraries;
-use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
-use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The options `run` takes.
@@ -48,7 +43,7 @@ shapemaze run: play an experiment design headless (the experiment.json the page 
 against model endpoints or built-in players, and write the same export folder as the
 page's ZIP.
 
-Usage: shapemaze run DESIGN.json --out DIR [--shard I/N] [--concurrency N] [--retry-errors]
+Usage: shapemaze run DESIGN.json --out DIR [--shard I/N|auto] [--concurrency N] [--retry-errors]
 
 Options:
   --out DIR          the export folder; each finished trial is appended to DIR/trials.jsonl
@@ -56,6 +51,9 @@ Options:
                      experiment.json) is written at the end and on Ctrl-C
   --shard I/N        play only trial i of the design's order when i mod N = I - 1 (I from 1):
                      N machines with I = 1..N share a sweep; `shapemaze merge` joins them
+  --shard auto       the shard of a Slurm job array (SLURM_ARRAY_TASK_ID of
+                     SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job
+                     (JOB_COMPLETION_INDEX of SHAPEMAZE_SHARD_COUNT)
   --concurrency N    most trials in flight per player, overriding the design's
   --retry-errors     resuming, play again the trials of DIR that ended as API errors
                      (their error records are dropped from DIR first); others are kept
@@ -201,6 +199,57 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
+    /// Reads `--shard`: `I/N`, or `auto` to take it from the scheduler running this
+    /// process, through `env` (the environment): a Slurm job array
+    /// (`SLURM_ARRAY_TASK_ID` counted from `SLURM_ARRAY_TASK_MIN`, of
+    /// `SLURM_ARRAY_TASK_COUNT`) or a Kubernetes indexed Job (`JOB_COMPLETION_INDEX`, from
+    /// 0, of `SHAPEMAZE_SHARD_COUNT`, which the Job sets to its `completions`).
+    pub fn from_arg(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+        if text.trim() != "auto" {
+            return Shard::parse(text);
+        }
+        let number = |name: &str| -> Result<Option<usize>, String> {
+            match env(name) {
+                None => Ok(None),
+                Some(v) => v
+                    .trim()
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("--shard auto: {name} is '{v}', not a whole number")),
+            }
+        };
+        let checked = |index: usize, count: usize, from: &str| {
+            if count == 0 || index == 0 || index > count {
+                Err(format!(
+                    "--shard auto: {from} gives shard {index} of {count}, which is not a shard"
+                ))
+            } else {
+                Ok(Shard { index, count })
+            }
+        };
+        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            if number("SLURM_ARRAY_TASK_STEP")?.is_some_and(|s| s != 1) {
+                return Err(
+                    "--shard auto: the Slurm array has a step other than 1; give --shard I/N"
+                        .into(),
+                );
+            }
+            let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
+                "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not",
+            )?;
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let index = (id + 1).saturating_sub(min);
+            return checked(index, count, "the Slurm array");
+        }
+        if let Some(i) = number("JOB_COMPLETION_INDEX")? {
+            let count = number("SHAPEMAZE_SHARD_COUNT")?.ok_or(
+                "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job) but SHAPEMAZE_SHARD_COUNT is not: set it to the Job's completions",
+            )?;
+            return checked(i + 1, count, "the Kubernetes indexed Job");
+        }
+        Err("--shard auto needs a Slurm job array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job (JOB_COMPLETION_INDEX, SHAPEMAZE_SHARD_COUNT); otherwise give --shard I/N".into())
+    }
+
     /// The design's trials this shard plays: those whose position in
     /// [`ExperimentDesign::trials`] modulo `count` is `index - 1`.
     pub fn keys(self, design: &ExperimentDesign) -> Vec<TrialKey> {
@@ -268,25 +317,6 @@ fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
         .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))
 }
 
-/// What one running trial shares with the others.
-struct Shared {
-    design: Rc<ExperimentDesign>,
-    scheduler: Rc<RefCell<Scheduler>>,
-    libraries: RefCell<Libraries>,
-    keys: HashMap<String, String>,
-    client: reqwest::Client,
-}
-
-impl Shared {
-    fn now(&self) -> f64 {
-        epoch_ms()
-    }
-
-    fn library(&self, size: usize) -> Arc<TemplateLibrary> {
-        self.libraries.borrow_mut().get(size).clone()
-    }
-}
-
 /// Reads the records already in `path` (a `trials.jsonl`), keeping those of `wanted` ids,
 /// the first of each. A last line cut short by a kill is dropped.
 fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRecord>, CliError> {
@@ -326,6 +356,42 @@ fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRec
         .collect())
 }
 
+/// Keeps a finished trial: its line in `trials.jsonl`, and its transcript and maze file
+/// now, while calls are in flight, not all at the end (noted in `written`).
+fn keep(
+    out: &Path,
+    jsonl: &Path,
+    log: &mut std::fs::File,
+    record: &TrialRecord,
+    written: &mut HashSet<String>,
+) -> Result<(), String> {
+    let line = record.to_json() + "\n";
+    log.write_all(line.as_bytes())
+        .and_then(|()| log.flush())
+        .map_err(|e| format!("cannot append to {}: {e}", jsonl.display()))?;
+    let failed = |e: CliError| match e {
+        CliError::Usage(m) => m,
+        CliError::Output(e) => e.to_string(),
+    };
+    if let Some(text) = record.transcript() {
+        let path = transcript_path(record);
+        let file = path.split('/').fold(out.to_path_buf(), |p, c| p.join(c));
+        super::write_file(&file, text.as_bytes()).map_err(failed)?;
+        written.insert(path);
+    }
+    let maze_path = maze_file_path(record.size, record.size, record.shape, record.sample);
+    if !written.contains(&maze_path) {
+        if let Ok(maze) = record.first_maze() {
+            let file = maze_path
+                .split('/')
+                .fold(out.to_path_buf(), |p, c| p.join(c));
+            super::write_file(&file, &npy::write(maze.grid())).map_err(failed)?;
+            written.insert(maze_path);
+        }
+    }
+    Ok(())
+}
+
 /// Writes the export folder of `records` under `dir`, leaving out the files in `written`
 /// (transcripts already written as their trials finished).
 fn write_export(
@@ -358,7 +424,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
     let design_path = PathBuf::from(args.single("run", "design file")?);
     let out = PathBuf::from(args.required("out", "run")?);
     let shard = match args.get("shard") {
-        Some(s) => Shard::parse(s)?,
+        Some(s) => Shard::from_arg(s, |name| std::env::var(name).ok())?,
         None => Shard { index: 1, count: 1 },
     };
     let concurrency: Option<usize> = match args.get("concurrency") {
@@ -409,18 +475,11 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
         .open(&jsonl)
         .map_err(|e| CliError::usage(format!("cannot open {}: {e}", jsonl.display())))?;
 
-    let lanes = lanes_for(&design, concurrency);
-    let mut scheduler = Scheduler::new(trial_keys, lanes, Tuning::default());
-    let resumed = scheduler.restore(records.iter().map(TrialSummary::of));
+    let mut session = Session::new(&design, trial_keys, concurrency);
+    let resumed = session.restore(&records);
+    session.set_keys(keys);
     let total = wanted.len();
-
-    let shared = Rc::new(Shared {
-        design: Rc::new(design.clone()),
-        scheduler: Rc::new(RefCell::new(scheduler)),
-        libraries: RefCell::new(libraries),
-        keys,
-        client: NativeTransport::client()?,
-    });
+    let client = NativeTransport::client()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -435,111 +494,79 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
     let mut written: HashSet<String> = HashSet::new();
 
     let ending = local.block_on(&runtime, async {
-        let (tx, mut rx) =
-            tokio::sync::mpsc::unbounded_channel::<(String, Result<Option<TrialRecord>, String>)>();
+        type Ended = (Start, Result<Option<TrialRecord>, String>);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Ended>();
         let mut tasks = Vec::new();
         let signal = super::serve::server::shutdown_signal();
         tokio::pin!(signal);
         let mut last_draw: Option<Instant> = None;
+        let mut effects: VecDeque<Effect> = session.resume(epoch_ms(), false).into();
+        let mut wake: Option<f64> = None;
         let ending = loop {
-            // Start every trial the lanes allow now.
-            enum Then {
-                Sleep(Option<f64>),
-                Finish,
-            }
-            let then = loop {
-                let now = shared.now();
-                let next = shared.scheduler.borrow_mut().next(now);
-                match next {
-                    Next::Start(a) => {
-                        let tx = tx.clone();
-                        let shared = shared.clone();
-                        let run = TrialRun {
-                            design: shared.design.clone(),
-                            scheduler: shared.scheduler.clone(),
-                            library: shared.library(a.key.size),
-                            api_key: shared.keys.get(&a.key.player).cloned().unwrap_or_default(),
-                            transport: NativeTransport::new(
-                                shared.client.clone(),
-                                random_seed(shared.design.seed, &a.key) ^ epoch_ms().to_bits(),
+            // Do what the session asks until it waits for a trial, a timer or a signal.
+            let mut failed = None;
+            while let Some(effect) = effects.pop_front() {
+                match effect {
+                    Effect::Start(start) => {
+                        let run = session.trial_run(
+                            &start,
+                            libraries.get(start.key.size).clone(),
+                            NativeTransport::new(
+                                client.clone(),
+                                random_seed(design.seed, &start.key) ^ epoch_ms().to_bits(),
                             ),
                             // The progress line is redrawn on a timer.
-                            on_retry: None,
-                        };
+                            None,
+                        );
+                        let tx = tx.clone();
                         tasks.push(tokio::task::spawn_local(async move {
-                            let result = play_trial(run, a.id.clone(), a.key).await;
-                            let _ = tx.send((a.id, result));
+                            let result =
+                                play_trial(run, start.id.clone(), start.key.clone()).await;
+                            let _ = tx.send((start, result));
                         }));
                     }
-                    Next::WaitUntil(t) => break Then::Sleep(Some(t - now)),
-                    Next::Wait | Next::Stopped => break Then::Sleep(None),
-                    Next::Done => break Then::Finish,
-                }
-            };
-            let Then::Sleep(wake) = then else {
-                break Ending::Done;
-            };
-            let draw_every = if terminal { TERMINAL_REFRESH } else { log_every };
-            let draw_in = last_draw.map_or(Duration::ZERO, |t| draw_every.saturating_sub(t.elapsed()));
-            let wait = wake.map_or(Duration::from_secs(3600), |ms| {
-                Duration::from_millis(ms.max(1.0).ceil() as u64)
-            });
-            tokio::select! {
-                got = rx.recv() => {
-                    let Some((id, result)) = got else { break Ending::Failed("the trials' channel closed".into()) };
-                    let record = match result {
-                        Ok(Some(r)) => r,
-                        Ok(None) => {
-                            shared.scheduler.borrow_mut().finish(&id, TrialEnd::Interrupted, shared.now());
-                            continue;
-                        }
-                        Err(e) => break Ending::Failed(format!("trial {id}: {e}")),
-                    };
-                    let now = shared.now();
-                    let keep = shared
-                        .scheduler
-                        .borrow_mut()
-                        .finish(&id, TrialEnd::Done(TrialSummary::of(&record)), now);
-                    if keep {
-                        let line = record.to_json() + "\n";
-                        if let Err(e) = log.write_all(line.as_bytes()).and_then(|()| log.flush()) {
-                            break Ending::Failed(format!("cannot append to {}: {e}", jsonl.display()));
-                        }
-                        // The transcript and the maze file go now, while calls are in flight,
-                        // not all at the end.
-                        if let Some(text) = record.transcript() {
-                            let path = transcript_path(&record);
-                            let file = path.split('/').fold(out.clone(), |p, c| p.join(c));
-                            match super::write_file(&file, text.as_bytes()) {
-                                Ok(()) => {}
-                                Err(CliError::Usage(m)) => break Ending::Failed(m),
-                                Err(CliError::Output(e)) => break Ending::Failed(e.to_string()),
-                            }
-                            written.insert(path);
-                        }
-                        let maze_path =
-                            maze_file_path(record.size, record.size, record.shape, record.sample);
-                        if !written.contains(&maze_path) {
-                            if let Ok(maze) = record.first_maze() {
-                                let file =
-                                    maze_path.split('/').fold(out.clone(), |p, c| p.join(c));
-                                match super::write_file(&file, &npy::write(maze.grid())) {
-                                    Ok(()) => {}
-                                    Err(CliError::Usage(m)) => break Ending::Failed(m),
-                                    Err(CliError::Output(e)) => {
-                                        break Ending::Failed(e.to_string())
-                                    }
-                                }
-                                written.insert(maze_path);
-                            }
+                    Effect::Save(save) => {
+                        let record = save.record.clone();
+                        if let Err(e) = keep(&out, &jsonl, &mut log, &record, &mut written) {
+                            failed = Some(e);
+                            break;
                         }
                         records.push(record);
                         ran += 1;
+                        effects.extend(session.saved(save, Ok(()), epoch_ms()));
+                    }
+                    Effect::WakeAt(at) => wake = Some(wake.map_or(at, |w: f64| w.min(at))),
+                    Effect::Say(Notice::TrialFailed { id, error }) => {
+                        failed = Some(format!("trial {id}: {error}"));
+                        break;
+                    }
+                    Effect::Say(_) | Effect::AbortBefore(_) => {}
+                }
+            }
+            if let Some(e) = failed {
+                break Ending::Failed(e);
+            }
+            if session.complete(epoch_ms()) {
+                break Ending::Done;
+            }
+            let draw_every = if terminal { TERMINAL_REFRESH } else { log_every };
+            let draw_in = last_draw.map_or(Duration::ZERO, |t| draw_every.saturating_sub(t.elapsed()));
+            let wait = wake.map_or(Duration::from_secs(3600), |at| {
+                Duration::from_millis((at - epoch_ms()).max(1.0).ceil() as u64)
+            });
+            tokio::select! {
+                got = rx.recv() => {
+                    let Some((start, result)) = got else { break Ending::Failed("the trials' channel closed".into()) };
+                    effects.extend(session.ended(&start, result, epoch_ms()));
+                }
+                () = tokio::time::sleep(wait) => {
+                    if let Some(at) = wake.take() {
+                        effects.extend(session.wake(at, epoch_ms()));
                     }
                 }
-                () = tokio::time::sleep(wait) => {}
                 () = tokio::time::sleep(draw_in) => {
-                    let line = progress_line(&mut shared.scheduler.borrow_mut(), shared.now());
+                    let now = epoch_ms();
+                    let line = progress_line(&session.progress(now), &session.lanes(now));
                     let line = format!("shapemaze: {line}");
                     let _ = if terminal {
                         write!(io.stderr, "\r\x1b[K{}", fit(&line, width))
@@ -559,10 +586,10 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
         }
         ending
     });
-    let now = shared.now();
+    let now = epoch_ms();
     let summary_line = format!(
         "shapemaze: {}",
-        progress_line(&mut shared.scheduler.borrow_mut(), now)
+        progress_line(&session.progress(now), &session.lanes(now))
     );
     let _ = if terminal {
         writeln!(io.stderr, "\r\x1b[K{summary_line}")
@@ -576,7 +603,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
     }
     drop(log);
     write_export(&out, &design, &mut records, &written)?;
-    let progress = shared.scheduler.borrow().progress(now);
+    let progress = session.progress(now);
     match ending {
         Ending::Done => {}
         Ending::Interrupted => {
@@ -680,6 +707,75 @@ mod tests {
         for bad in ["0/2", "3/2", "1/0", "x/2", "2", "1/2/3"] {
             assert!(Shard::parse(bad).is_err(), "{bad} is refused");
         }
+    }
+
+    #[test]
+    fn an_auto_shard_is_read_from_slurm_or_kubernetes_and_says_what_is_missing() {
+        fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        }
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ];
+        assert_eq!(
+            Shard::from_arg("auto", env(&slurm)),
+            Ok(Shard { index: 3, count: 8 })
+        );
+        let from_zero = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(
+            Shard::from_arg("auto", env(&from_zero)),
+            Ok(Shard { index: 1, count: 4 })
+        );
+        let k8s = [
+            ("JOB_COMPLETION_INDEX", "7"),
+            ("SHAPEMAZE_SHARD_COUNT", "8"),
+        ];
+        assert_eq!(
+            Shard::from_arg("auto", env(&k8s)),
+            Ok(Shard { index: 8, count: 8 })
+        );
+        assert_eq!(
+            Shard::from_arg("2/5", env(&k8s)),
+            Ok(Shard { index: 2, count: 5 }),
+            "I/N wins"
+        );
+        let no_count = [("JOB_COMPLETION_INDEX", "0")];
+        assert!(Shard::from_arg("auto", env(&no_count))
+            .expect_err("refused")
+            .contains("SHAPEMAZE_SHARD_COUNT"));
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert!(Shard::from_arg("auto", env(&stepped))
+            .expect_err("refused")
+            .contains("step"));
+        let outside = [
+            ("JOB_COMPLETION_INDEX", "8"),
+            ("SHAPEMAZE_SHARD_COUNT", "8"),
+        ];
+        assert!(Shard::from_arg("auto", env(&outside))
+            .expect_err("refused")
+            .contains("shard 9 of 8"));
+        let junk = [("SLURM_ARRAY_TASK_ID", "x")];
+        assert!(Shard::from_arg("auto", env(&junk))
+            .expect_err("refused")
+            .contains("'x'"));
+        assert!(Shard::from_arg("auto", env(&[]))
+            .expect_err("refused")
+            .contains("--shard I/N"));
     }
 
     #[test]

@@ -10,3 +10,4 @@ pub mod form;
 pub mod imported;
 pub mod runner;
 pub mod scheduler;
+pub mod session;

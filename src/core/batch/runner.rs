@@ -13,7 +13,9 @@
 //! ```
 
 use crate::core::batch::design::{ExperimentDesign, PlayerSpec, TrialKey};
-use crate::core::batch::scheduler::{CallPermit, LaneConfig, Progress, RetryNotice, Scheduler};
+use crate::core::batch::scheduler::{
+    CallPermit, LaneConfig, LaneStatus, Progress, RetryNotice, Scheduler,
+};
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::call::ChatEvent;
 use crate::core::model::preset::Preset;
@@ -250,9 +252,7 @@ pub fn run_eta(progress: &Progress) -> Option<f64> {
 
 /// One line of progress: done, errors, each lane's calls in flight and concurrency, and
 /// the ETA (the terminal's progress line).
-pub fn progress_line(scheduler: &mut Scheduler, now: f64) -> String {
-    let p = scheduler.progress(now);
-    let lanes = scheduler.lanes(now);
+pub fn progress_line(p: &Progress, lanes: &[LaneStatus]) -> String {
     let lanes: Vec<String> = lanes
         .iter()
         .map(|l| {
@@ -266,7 +266,7 @@ pub fn progress_line(scheduler: &mut Scheduler, now: f64) -> String {
             s
         })
         .collect();
-    let eta = match run_eta(&p) {
+    let eta = match run_eta(p) {
         Some(ms) => format!("ETA {}", format_eta(ms)),
         None => "ETA ?".to_string(),
     };

@@ -1,16 +1,20 @@
-//! `/experiment`: design a batch of trials, run it with the core [`Scheduler`] (adaptive
-//! concurrency per endpoint, `Retry-After`, requests per minute), keep every finished
-//! trial in IndexedDB the moment it ends, resume after a reload, and export or import the
-//! results.
+//! `/experiment`: design a batch of trials, run it, keep every finished trial in IndexedDB
+//! the moment it ends, resume after a reload, and export or import the results.
 //!
-//! Everything shown is rendered by [`crate::view::experiment`] as escaped HTML; this component
-//! holds the run's state, forwards clicks through one delegated listener (`data-action`)
-//! and reads the form's fields as plain name and value pairs.
+//! A run is the core's [`Session`] (the same one `shapemaze run` drives: the scheduler
+//! with its adaptive concurrency per endpoint, `Retry-After` and requests per minute,
+//! generations, records held after a failed save); this page does its effects with the
+//! browser's tools ([`apply`]): tasks, timers, IndexedDB, fetch. Everything shown is
+//! rendered by [`crate::view::experiment`] as escaped HTML; this component forwards clicks
+//! through one delegated listener (`data-action`) and reads the form's fields as plain
+//! name and value pairs.
+
+pub(crate) mod files;
 
 use super::download::{download_bytes, download_file};
 use super::storage::{Db, EXPERIMENTS, TRIALS};
 use super::transport::BrowserTransport;
-use crate::core::batch::design::ExperimentDesign;
+use crate::core::batch::design::{ExperimentDesign, TrialKey};
 use crate::core::batch::export::{
     export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, EXPERIMENT_FILE,
 };
@@ -19,10 +23,8 @@ use crate::core::batch::form::{
     fill_endpoint_defaults, new_experiment_id, player_rows, row_player_name, trials_prefix,
     StoredExperiment,
 };
-use crate::core::batch::runner::{
-    endpoint_settings, lanes_for, play_trial, sort_by_design, TrialRun,
-};
-use crate::core::batch::scheduler::{Next, RunState, Scheduler, TrialEnd, TrialSummary, Tuning};
+use crate::core::batch::runner::{endpoint_settings, play_trial, sort_by_design};
+use crate::core::batch::session::{Effect, Notice, Session};
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::preset::Preset;
 use crate::core::model::transport::Transport;
@@ -34,6 +36,7 @@ use crate::view::experiment::{
     design_form, estimate_line, experiment_list, progress_panel, toolbar, ListedExperiment,
     ToolbarState,
 };
+use files::{export, import};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::{Cell, RefCell};
@@ -155,30 +158,13 @@ fn session() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.session_storage().ok().flatten())
 }
 
-/// A run of the open experiment.
+/// A run of the open experiment: the core's session, and the transports of the trials
+/// it has in flight (by trial id and generation), which cancel aborts.
 struct Run {
     /// The experiment's storage id: its trials are saved under it, whatever is open.
     id: String,
-    scheduler: Rc<RefCell<Scheduler>>,
-    design: Rc<ExperimentDesign>,
-    /// API keys by player name, read from the form at every start and resume.
-    keys: RefCell<HashMap<String, String>>,
-    /// The transports of the trials in flight, by trial id and generation.
+    session: RefCell<Session>,
     transports: RefCell<HashMap<(String, u32), BrowserTransport>>,
-    /// Bumped by Cancel: a trial task of an older generation was requeued by the
-    /// scheduler, and its result is dropped when it ends.
-    generation: Cell<u32>,
-    /// Records kept but not yet saved (storage failed): written first on resume.
-    unsaved: RefCell<Vec<TrialRecord>>,
-    /// The time the armed wake-up timer fires (infinity when none is armed).
-    timer: Cell<f64>,
-}
-
-impl Run {
-    /// Whether trials are still in flight or finished records are not saved yet.
-    fn busy(&self) -> bool {
-        !self.transports.borrow().is_empty() || !self.unsaved.borrow().is_empty()
-    }
 }
 
 /// The open experiment.
@@ -276,10 +262,10 @@ impl Lab {
     }
 
     fn running(&self) -> bool {
-        self.open.borrow().as_ref().is_some_and(|o| {
-            let p = o.run.scheduler.borrow().progress(now());
-            self.running_with(&p)
-        })
+        self.open
+            .borrow()
+            .as_ref()
+            .is_some_and(|o| o.run.session.borrow().running(now()))
     }
 
     /// Redraws the buttons, the progress and the list.
@@ -287,15 +273,14 @@ impl Lab {
         let open = self.open.borrow();
         let mut state = ToolbarState::default();
         if let Some(o) = open.as_ref() {
-            let mut s = o.run.scheduler.borrow_mut();
+            let s = o.run.session.borrow();
             let t = now();
             let p = s.progress(t);
             let lanes = s.lanes(t);
-            drop(s);
             state = ToolbarState {
                 open: true,
-                running: self.running_with(&p),
-                stored: p.overall.done - o.run.unsaved.borrow().len().min(p.overall.done),
+                running: s.running(t),
+                stored: s.stored(t),
                 total: p.overall.total,
                 api_errors: p.overall.api_errors,
             };
@@ -321,25 +306,9 @@ impl Lab {
     /// Why the open experiment cannot be left now (a run under way, trials in flight,
     /// records not saved yet), if it cannot.
     fn busy(&self) -> Option<String> {
-        let open = self.open.borrow();
-        let o = open.as_ref()?;
-        if self.running() {
-            return Some("Pause or cancel the run under way first.".into());
-        }
-        if !o.run.unsaved.borrow().is_empty() {
-            return Some(format!(
-                "{} finished trials are not saved yet: press Resume to save them first.",
-                o.run.unsaved.borrow().len()
-            ));
-        }
-        o.run
-            .busy()
-            .then(|| "Trials are still finishing after the pause: wait a moment.".into())
-    }
-
-    fn running_with(&self, p: &crate::core::batch::scheduler::Progress) -> bool {
-        p.state == RunState::Running
-            && (p.overall.done < p.overall.total || p.overall.in_flight > 0)
+        let run = self.open.borrow().as_ref()?.run.clone();
+        let why = run.session.borrow().busy(now());
+        why
     }
 }
 
@@ -548,24 +517,19 @@ fn on_action(
         "resume" => resume(lab, false),
         "rerun-errors" => resume(lab, true),
         "pause" => {
-            if let Some(o) = lab.open.borrow().as_ref() {
-                o.run.scheduler.borrow_mut().pause(now());
+            let run = lab.open.borrow().as_ref().map(|o| o.run.clone());
+            if let Some(run) = run {
+                let effects = run.session.borrow_mut().pause(now());
+                apply(lab, &run, effects);
             }
-            lab.say("Paused: no new trials start; those in flight finish and are kept.");
             lab.draw_form();
             lab.draw_state();
         }
         "cancel" => {
-            if let Some(o) = lab.open.borrow().as_ref() {
-                let cut = o.run.scheduler.borrow_mut().cancel(now());
-                o.run.generation.set(o.run.generation.get() + 1);
-                for t in o.run.transports.borrow().values() {
-                    t.abort();
-                }
-                lab.say(format!(
-                    "Cancelled: {} trials in flight were stopped and will rerun from their start when you resume; every finished trial is kept.",
-                    cut.len()
-                ));
+            let run = lab.open.borrow().as_ref().map(|o| o.run.clone());
+            if let Some(run) = run {
+                let effects = run.session.borrow_mut().cancel(now());
+                apply(lab, &run, effects);
             }
             lab.draw_form();
             lab.draw_state();
@@ -755,18 +719,14 @@ fn unreadable(bad: &[String]) -> Option<String> {
 }
 
 fn new_run(id: &str, design: &ExperimentDesign, records: &[TrialRecord]) -> Rc<Run> {
-    let mut s = Scheduler::new(design.trials(), lanes_for(design, None), Tuning::default());
-    s.restore(records.iter().map(TrialSummary::of));
-    s.pause(now());
+    let mut session = Session::new(design, design.trials(), None);
+    session.restore(records);
+    // A run waits for Resume; pausing says nothing here.
+    let _ = session.pause(now());
     Rc::new(Run {
         id: id.to_string(),
-        scheduler: Rc::new(RefCell::new(s)),
-        design: Rc::new(design.clone()),
-        keys: RefCell::new(HashMap::new()),
+        session: RefCell::new(session),
         transports: RefCell::new(HashMap::new()),
-        generation: Cell::new(0),
-        unsaved: RefCell::new(Vec::new()),
-        timer: Cell::new(f64::INFINITY),
     })
 }
 
@@ -958,104 +918,87 @@ fn resume(lab: &Shared, errors: bool) {
     let Some(run) = lab.open.borrow().as_ref().map(|o| o.run.clone()) else {
         return;
     };
-    if run.design.players.iter().any(|p| p.is_endpoint()) {
+    let design = run.session.borrow().design().clone();
+    if design.players.iter().any(|p| p.is_endpoint()) {
         // The keys as the form has them now (a key fixed after a refusal is used).
-        match check_endpoints(&run.design).and_then(|()| keys_from_form(lab, &run.design)) {
-            Ok(k) => *run.keys.borrow_mut() = k,
+        match check_endpoints(&design).and_then(|()| keys_from_form(lab, &design)) {
+            Ok(k) => run.session.borrow_mut().set_keys(k),
             Err(e) => return lab.fail(e),
         }
     }
-    {
-        let mut s = run.scheduler.borrow_mut();
-        if errors {
-            let n = s.requeue_errors().len();
-            lab.say(format!("Rerunning the {n} trials that ended as API errors; their records are replaced as they finish."));
-        } else {
-            lab.message.set(None);
-        }
-        s.resume(now());
+    if !errors {
+        lab.message.set(None);
     }
-    let lab2 = lab.clone();
-    spawn_local(async move {
-        // Records kept while storage failed are written first.
-        let pending: Vec<TrialRecord> = run.unsaved.borrow_mut().drain(..).collect();
-        for r in pending {
-            if !save(&lab2, &run, r).await {
-                lab2.draw_state();
-                return;
-            }
-        }
-        pump(&lab2, &run);
-    });
+    let effects = run.session.borrow_mut().resume(now(), errors);
+    apply(lab, &run, effects);
     lab.draw_form();
     lab.draw_state();
 }
 
-/// Starts every trial the scheduler allows now, and sets a timer for the next wake-up.
-fn pump(lab: &Shared, run: &Rc<Run>) {
-    loop {
-        let t = now();
-        let next = run.scheduler.borrow_mut().next(t);
-        match next {
-            Next::Start(a) => {
-                let generation = run.generation.get();
-                let slot = (a.id.clone(), generation);
+/// Does what the run's session asks: starts trials, saves records, arms wake-ups, aborts
+/// a cancelled generation's calls, says things; each task's end goes back to the session.
+fn apply(lab: &Shared, run: &Rc<Run>, effects: Vec<Effect>) {
+    for effect in effects {
+        match effect {
+            Effect::Start(start) => {
+                let slot = (start.id.clone(), start.generation);
                 let transport = BrowserTransport::new();
                 run.transports
                     .borrow_mut()
                     .insert(slot.clone(), transport.clone());
-                let trial = TrialRun {
-                    design: run.design.clone(),
-                    scheduler: run.scheduler.clone(),
-                    library: lab.library(a.key.size),
-                    api_key: run
-                        .keys
-                        .borrow()
-                        .get(&a.key.player)
-                        .cloned()
-                        .unwrap_or_default(),
+                // A retry's cause shows at once, not when some trial next ends.
+                let on_retry: Rc<dyn Fn()> = Rc::new({
+                    let (lab, run) = (lab.clone(), run.clone());
+                    move || draw_if_shown(&lab, &run)
+                });
+                let trial = run.session.borrow().trial_run(
+                    &start,
+                    lab.library(start.key.size),
                     transport,
-                    // A retry's cause shows at once, not when some trial next ends.
-                    on_retry: Some(Rc::new({
-                        let (lab, run) = (lab.clone(), run.clone());
-                        move || draw_if_shown(&lab, &run)
-                    })),
-                };
+                    Some(on_retry),
+                );
                 let (lab, run) = (lab.clone(), run.clone());
                 spawn_local(async move {
-                    let result = play_trial(trial, a.id.clone(), a.key).await;
-                    end_trial(&lab, &run, &a.id, generation, result).await;
+                    let result = play_trial(trial, start.id.clone(), start.key.clone()).await;
                     run.transports.borrow_mut().remove(&slot);
-                    pump(&lab, &run);
+                    let effects = run.session.borrow_mut().ended(&start, result, now());
+                    apply(&lab, &run, effects);
                 });
             }
-            Next::WaitUntil(w) => {
-                // One timer at a time, unless this wake-up comes before the armed one.
-                if w < run.timer.get() {
-                    run.timer.set(w);
-                    let (lab, run) = (lab.clone(), run.clone());
-                    spawn_local(async move {
-                        BrowserTransport::new().sleep((w - t).max(1.0) as u64).await;
-                        if run.timer.get() == w {
-                            run.timer.set(f64::INFINITY);
-                        }
-                        pump(&lab, &run);
-                    });
-                }
-                break;
+            Effect::Save(save) => {
+                let (lab, run) = (lab.clone(), run.clone());
+                spawn_local(async move {
+                    let result = store(&lab, &run.id, &save.record).await;
+                    let effects = run.session.borrow_mut().saved(save, result, now());
+                    apply(&lab, &run, effects);
+                });
             }
-            Next::Wait | Next::Stopped => break,
-            Next::Done => {
-                if run.unsaved.borrow().is_empty() && run.transports.borrow().is_empty() {
-                    let errors = run.scheduler.borrow().progress(t).overall.api_errors;
-                    lab.say(if errors == 0 {
-                        "The run is complete: every trial is stored. Download the results with the buttons above.".to_string()
-                    } else {
-                        format!("The run is complete: every trial is stored; {errors} ended as API errors (not model failures): rerun them with the button above, or download the results as they are.")
-                    });
+            Effect::WakeAt(at) => {
+                let (lab, run) = (lab.clone(), run.clone());
+                spawn_local(async move {
+                    BrowserTransport::new()
+                        .sleep((at - now()).max(1.0) as u64)
+                        .await;
+                    let effects = run.session.borrow_mut().wake(at, now());
+                    apply(&lab, &run, effects);
+                });
+            }
+            Effect::AbortBefore(generation) => {
+                for ((_, g), t) in run.transports.borrow().iter() {
+                    if *g < generation {
+                        t.abort();
+                    }
+                }
+            }
+            Effect::Say(notice) => {
+                if notice.is_error() {
+                    lab.fail(notice.text());
+                } else {
+                    lab.say(notice.text());
+                }
+                if matches!(notice, Notice::Complete { .. }) {
                     lab.draw_form();
                 }
-                break;
             }
         }
     }
@@ -1074,331 +1017,13 @@ fn draw_if_shown(lab: &Shared, run: &Rc<Run>) {
     }
 }
 
-/// Hears that a trial task ended: stores its record before it counts as done, so
-/// "finished" means stored. A task of an older generation (cancelled meanwhile) was
-/// requeued already and its result is dropped.
-async fn end_trial(
-    lab: &Shared,
-    run: &Rc<Run>,
-    id: &str,
-    generation: u32,
-    result: Result<Option<TrialRecord>, String>,
-) {
-    let current = || run.generation.get() == generation;
-    match result {
-        Ok(Some(record)) if current() && run.scheduler.borrow().is_running(id) => {
-            let summary = TrialSummary::of(&record);
-            save(lab, run, record).await;
-            if current() {
-                run.scheduler
-                    .borrow_mut()
-                    .finish(id, TrialEnd::Done(summary), now());
-            } else {
-                // Cancelled while it was being saved: it is stored, so it counts as done
-                // unless a resumed run has started it again (then that run's replaces it).
-                run.scheduler.borrow_mut().restore([summary]);
-            }
-        }
-        Ok(_) => {
-            if current() {
-                run.scheduler
-                    .borrow_mut()
-                    .finish(id, TrialEnd::Interrupted, now());
-            }
-        }
-        Err(e) => {
-            if current() {
-                let mut s = run.scheduler.borrow_mut();
-                s.finish(id, TrialEnd::Interrupted, now());
-                s.pause(now());
-            }
-            lab.fail(format!(
-                "Trial {id} cannot be played: {e}. The run is paused."
-            ));
-        }
-    }
-}
-
-/// Keeps a finished trial's record under its experiment; on a storage failure the run
-/// pauses and the record stays in this tab until storage works again (false).
-async fn save(lab: &Shared, run: &Rc<Run>, record: TrialRecord) -> bool {
-    let key = format!(
-        "{}{}",
-        trials_prefix(&run.id),
-        crate::core::batch::design::TrialKey::of_record(&record).id()
-    );
-    let result = match lab.db() {
-        Ok(db) => db
-            .put(TRIALS, &key, &record.to_json())
-            .await
-            .map_err(|e| e.to_string()),
-        Err(e) => Err(e),
-    };
-    match result {
-        Ok(()) => true,
-        Err(e) => {
-            run.unsaved.borrow_mut().push(record);
-            run.scheduler.borrow_mut().pause(now());
-            lab.fail(format!(
-                "Could not save a finished trial ({e}). The run is paused and {} finished trials are held in this tab: free some space (or allow site data), then press Resume to save them; do not close the tab.",
-                run.unsaved.borrow().len()
-            ));
-            false
-        }
-    }
-}
-
-async fn export(lab: &Shared, action: &str) {
-    let Some((id, name, design)) = lab
-        .open
-        .borrow()
-        .as_ref()
-        .map(|o| (o.id.clone(), o.stored.name.clone(), o.stored.design.clone()))
-    else {
-        return;
-    };
-    let db = match lab.db() {
-        Ok(db) => db,
-        Err(e) => return lab.fail(e),
-    };
-    let mut records = match stored_records(&db, &id).await {
-        Ok((r, bad)) => {
-            if let Some(m) = unreadable(&bad) {
-                lab.fail(format!("The export leaves them out: {m}"));
-            }
-            r
-        }
-        Err(e) => return lab.fail(format!("Could not read the trials to export: {e}")),
-    };
-    sort_by_design(&design, &mut records);
-    let stem: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let result = match action {
-        "export-csv" => download_file(&format!("{stem}.csv"), &trials_csv(&records), "text/csv"),
-        "export-jsonl" => download_file(
-            &format!("{stem}.jsonl"),
-            &trials_jsonl(&records),
-            "application/jsonl",
-        ),
-        _ => {
-            lab.say("Preparing the ZIP…");
-            let export = export_files(&design, &records);
-            let mut w = ZipWriter::new();
-            let mut result = Ok(());
-            for f in &export.files {
-                let added = match deflate_raw(&f.bytes, false).await {
-                    Ok(d) => {
-                        w.add_deflated(&f.path, &f.bytes, &js_sys::Uint8Array::new(&d).to_vec())
-                    }
-                    Err(_) => w.add_stored(&f.path, &f.bytes),
-                };
-                if let Err(e) = added {
-                    result = Err(e.to_string());
-                    break;
-                }
-            }
-            match result.and_then(|()| w.finish().map_err(|e| e.to_string())) {
-                Ok(bytes) => {
-                    lab.say(format!(
-                        "Downloaded {stem}.zip: {} trials, {} files.",
-                        records.len(),
-                        export.files.len()
-                    ));
-                    download_bytes(&format!("{stem}.zip"), &bytes, "application/zip")
-                }
-                Err(e) => Err(format!("Could not build the ZIP: {e}")),
-            }
-        }
-    };
-    report(lab, result);
-}
-
-/// The text of a ZIP entry (inflated through the browser's stream when deflated), its
-/// checksum checked.
-pub(crate) async fn entry_text(
-    entry: &crate::core::results::zip::ZipEntry<'_>,
-) -> Result<String, String> {
-    let data = entry_bytes(entry).await?;
-    String::from_utf8(data).map_err(|_| format!("{} is not UTF-8 text", entry.name))
-}
-
-/// A ZIP entry's bytes, inflated by the browser and checked against its CRC.
-pub(crate) async fn entry_bytes(
-    entry: &crate::core::results::zip::ZipEntry<'_>,
-) -> Result<Vec<u8>, String> {
-    let data = match entry.method {
-        Method::Stored => entry.data.to_vec(),
-        Method::Deflated => match deflate_raw(entry.data, true).await {
-            Ok(d) => js_sys::Uint8Array::new(&d).to_vec(),
-            Err(_) => return Err(format!("{} could not be decompressed", entry.name)),
-        },
-    };
-    entry.check(&data).map_err(|e| e.to_string())?;
-    Ok(data)
-}
-
-/// The records of an exported ZIP or a `trials.jsonl`, with the design when the file
-/// carries one (`experiment.json` beside `trials.jsonl`); a message naming the file (and
-/// the line) when it is not one.
-pub(crate) async fn read_results_file(
-    name: &str,
-    bytes: &[u8],
-) -> Result<(Vec<TrialRecord>, Option<ExperimentDesign>), String> {
-    if !bytes.starts_with(b"PK") {
-        let text = std::str::from_utf8(bytes).map_err(|_| {
-            format!(
-                "{name} is neither a ZIP nor UTF-8 text: choose a trials.jsonl or an exported ZIP."
-            )
-        })?;
-        return parse_jsonl(name, text)
-            .map(|r| (r, None))
-            .map_err(|e| e.to_string());
-    }
-    let entries = read_zip(bytes).map_err(|e| format!("{name}: {e}"))?;
-    let jsonl = find_trials_entry(&entries).ok_or_else(|| {
-        format!("{name}: the ZIP holds no trials.jsonl: choose a ZIP exported by Shapemaze (or by shapemaze run).")
-    })?;
-    let text = entry_text(jsonl)
+/// Stores a finished trial's record under its experiment `id`.
+async fn store(lab: &Shared, id: &str, record: &TrialRecord) -> Result<(), String> {
+    let key = format!("{}{}", trials_prefix(id), TrialKey::of_record(record).id());
+    let db = lab.db()?;
+    db.put(TRIALS, &key, &record.to_json())
         .await
-        .map_err(|e| format!("{name}: {e}"))?;
-    let records =
-        parse_jsonl(&format!("{name}: {}", jsonl.name), &text).map_err(|e| e.to_string())?;
-    let prefix = jsonl.name.trim_end_matches("trials.jsonl");
-    let design = match entries
-        .iter()
-        .find(|e| e.name == format!("{prefix}{EXPERIMENT_FILE}"))
-    {
-        Some(e) => {
-            let t = entry_text(e)
-                .await
-                .map_err(|err| format!("{name}: {err}"))?;
-            Some(
-                ExperimentDesign::from_json(&t)
-                    .map_err(|err| format!("{name}: {}: {err}", e.name))?,
-            )
-        }
-        None => None,
-    };
-    Ok((records, design))
-}
-
-async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
-    let db = match lab.db() {
-        Ok(db) => db,
-        Err(e) => return lab.fail(e),
-    };
-    let (records, design) = match read_results_file(name, bytes).await {
-        Ok(x) => x,
-        Err(e) => return lab.fail(e),
-    };
-    // Into the open experiment when its design holds these trials, else a new one.
-    let open = lab
-        .open
-        .borrow()
-        .as_ref()
-        .map(|o| (o.id.clone(), o.stored.design.clone()));
-    let fits = |d: &ExperimentDesign| {
-        let ids: std::collections::HashSet<String> = d.trials().iter().map(|k| k.id()).collect();
-        records
-            .iter()
-            .all(|r| ids.contains(&crate::core::batch::design::TrialKey::of_record(r).id()))
-    };
-    // Into the open experiment only when the file ran the same design (or, without a
-    // design, when its trials are the open design's, on its seed); a ZIP of another
-    // design becomes an experiment of its own.
-    let (id, is_new, design) = match (open, design) {
-        (Some((id, d)), Some(f)) if fits(&d) && f.same_trials(&d) => (id, false, d),
-        (Some((id, d)), None) if fits(&d) && records.iter().all(|r| r.seed == d.seed) => {
-            (id, false, d)
-        }
-        (_, Some(d)) if fits(&d) => (new_experiment_id(now() as u64), true, d),
-        (_, Some(_)) => {
-            return lab.fail(format!(
-                "{name}: some of its trials are not in its own experiment.json; nothing was imported."
-            ))
-        }
-        _ => {
-            return lab.fail(format!(
-                "{name}: these trials belong to no open experiment. Open the experiment they came from first, or import the whole ZIP (it carries the design)."
-            ))
-        }
-    };
-    if let Some(why) = lab.busy() {
-        return lab.fail(format!("Cannot import now. {why}"));
-    }
-    let existing = if is_new {
-        Vec::new()
-    } else {
-        match stored_records(&db, &id).await {
-            Ok((r, _)) => r,
-            Err(e) => return lab.fail(e),
-        }
-    };
-    let merged = merge(&existing, records);
-    if is_new {
-        let stored = StoredExperiment {
-            name: if design.name.is_empty() {
-                name.to_string()
-            } else {
-                design.name.clone()
-            },
-            created_ms: now() as u64,
-            design: design.clone(),
-        };
-        if let Err(e) = db.put(EXPERIMENTS, &id, &stored.to_json()).await {
-            return lab.fail(format!("Could not keep the imported experiment: {e}"));
-        }
-    }
-    let prefix = trials_prefix(&id);
-    let entries: Vec<(String, String)> = merged
-        .new
-        .iter()
-        .map(|r| {
-            (
-                format!(
-                    "{prefix}{}",
-                    crate::core::batch::design::TrialKey::of_record(r).id()
-                ),
-                r.to_json(),
-            )
-        })
-        .collect();
-    if let Err(e) = db.put_all(TRIALS, &entries).await {
-        return lab.fail(format!(
-            "Could not store the imported trials: {e}. Nothing was imported."
-        ));
-    }
-    let mut text = format!(
-        "Imported {name}: {} new trials, {} already stored",
-        merged.new.len(),
-        merged.duplicates
-    );
-    if !merged.conflicts.is_empty() {
-        text.push_str(&format!(
-            ", {} that differ from the stored ones were skipped (the stored ones are kept): {}",
-            merged.conflicts.len(),
-            merged
-                .conflicts
-                .iter()
-                .take(3)
-                .map(|c| c.id.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
-    text.push('.');
-    refresh_list(lab).await;
-    if open_experiment(lab, &id).await {
-        lab.say(text);
-    }
+        .map_err(|e| e.to_string())
 }
 
 async fn manage(lab: &Shared, action: &str, id: &str) {
