@@ -55,7 +55,7 @@ fn main() {
                         None,
                         None,
                     );
-                    lines.push(record.to_json());
+                    lines.push(record.to_json().expect("written"));
                 }
             }
         }

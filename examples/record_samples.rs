@@ -83,7 +83,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             None,
             None,
         );
-        std::fs::write(out.join(format!("{name}.json")), record.to_json_pretty())?;
+        std::fs::write(out.join(format!("{name}.json")), record.to_json_pretty()?)?;
         index.push(serde_json::json!({
             "name": name,
             "label": format!("{} · {} · {} — recorded from the built-in {}", shape.name(), encoding.label(), protocol.name(), info.1),

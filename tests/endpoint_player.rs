@@ -103,7 +103,7 @@ fn a_scripted_chat_backend_plays_whole_trials_in_every_protocol() {
                 "the whole conversation minus the last reply, plus the system prompt"
             );
             let record = record_of(&t, &player, Some("You are careful."));
-            let json = record.to_json();
+            let json = record.to_json().expect("written");
             assert!(
                 !json.contains("sk-secret"),
                 "the key never reaches the record"
@@ -235,7 +235,7 @@ fn empty_answers_are_judged_the_same_streamed_or_not_and_say_when_the_limit_ende
             ],
             "streamed {stream}"
         );
-        let json = record.to_json();
+        let json = record.to_json().expect("written");
         assert!(
             json.contains("\"empty_reason\":\"length_in_reasoning\""),
             "{json}"

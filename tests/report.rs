@@ -250,6 +250,7 @@ fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
                 None,
             )
             .to_json()
+            .expect("written")
         })
         .collect();
     write(
@@ -358,7 +359,7 @@ fn empty_answers_the_token_limit_ended_are_judged_and_counted_apart_by_model() {
             None,
             None,
         );
-        lines.push(record.to_json());
+        lines.push(record.to_json().expect("written"));
     }
     write(
         &dir.path().join("trials.jsonl"),

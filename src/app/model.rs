@@ -541,11 +541,12 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
     };
     let download_record = move |_| {
         if let Some(r) = record() {
-            let result = download_file(
-                &format!("{}.json", file_stem()),
-                &r.to_json_pretty(),
-                "application/json",
-            );
+            let result = r
+                .to_json_pretty()
+                .map_err(|e| e.to_string())
+                .and_then(|json| {
+                    download_file(&format!("{}.json", file_stem()), &json, "application/json")
+                });
             downloaded.set(result.is_ok());
             download_error.set(result.err());
         }

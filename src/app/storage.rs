@@ -23,29 +23,50 @@ const STORES: [&str; 3] = [EXPERIMENTS, TRIALS, STUDY];
 
 /// Why storage failed, for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StorageError(pub String);
+pub enum StorageError {
+    /// The browser offers no IndexedDB here.
+    Unavailable,
+    /// A request failed: what was being done, and the browser's error name and message.
+    Failed {
+        /// What was being done ("open the database", "save", ...).
+        doing: String,
+        /// The DOMException's name (`QuotaExceededError`, ...).
+        name: String,
+        /// Its message.
+        message: String,
+    },
+}
 
 impl std::fmt::Display for StorageError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            StorageError::Unavailable => f.write_str("This browser offers no storage (IndexedDB) here: use a normal window of a current browser, with site data allowed."),
+            StorageError::Failed { doing, name, message } => {
+                let advice = match name.as_str() {
+                    "QuotaExceededError" => "The browser's storage for this site is full: export and delete old experiments, or allow this site more storage.",
+                    "InvalidStateError" | "SecurityError" => "The browser refuses storage here (a private window, or storage blocked for this site): allow site data, or use a normal window.",
+                    "VersionError" => "Another tab holds an older version of the app open: close the other Shapemaze tabs and reload.",
+                    _ => "Reload the page; if it keeps failing, export what you have.",
+                };
+                write!(
+                    f,
+                    "Could not {doing} in the browser's storage ({name}: {message}). {advice}"
+                )
+            }
+        }
     }
 }
 
 fn describe(e: &JsValue, doing: &str) -> StorageError {
-    let name = e
+    let (name, message) = e
         .dyn_ref::<web_sys::DomException>()
         .map(|d| (d.name(), d.message()))
         .unwrap_or_else(|| ("Error".into(), format!("{e:?}")));
-    let advice = match name.0.as_str() {
-        "QuotaExceededError" => "The browser's storage for this site is full: export and delete old experiments, or allow this site more storage.",
-        "InvalidStateError" | "SecurityError" => "The browser refuses storage here (a private window, or storage blocked for this site): allow site data, or use a normal window.",
-        "VersionError" => "Another tab holds an older version of the app open: close the other Shapemaze tabs and reload.",
-        _ => "Reload the page; if it keeps failing, export what you have.",
-    };
-    StorageError(format!(
-        "Could not {doing} in the browser's storage ({}: {}). {advice}",
-        name.0, name.1
-    ))
+    StorageError::Failed {
+        doing: doing.to_string(),
+        name,
+        message,
+    }
 }
 
 /// Resolves with the request's result, or rejects with its error.
@@ -84,12 +105,7 @@ impl Db {
     pub async fn open() -> Result<Db, StorageError> {
         let factory = web_sys::window()
             .and_then(|w| w.indexed_db().ok().flatten())
-            .ok_or_else(|| {
-                StorageError(
-                    "This browser offers no storage (IndexedDB) here: use a normal window of a current browser, with site data allowed."
-                        .into(),
-                )
-            })?;
+            .ok_or(StorageError::Unavailable)?;
         let req = factory
             .open_with_u32(DB_NAME, DB_VERSION)
             .map_err(|e| describe(&e, "open the database"))?;

@@ -365,7 +365,7 @@ fn keep(
     record: &TrialRecord,
     written: &mut HashSet<String>,
 ) -> Result<(), String> {
-    let line = record.to_json() + "\n";
+    let line = record.to_json().map_err(|e| e.to_string())? + "\n";
     log.write_all(line.as_bytes())
         .and_then(|()| log.flush())
         .map_err(|e| format!("cannot append to {}: {e}", jsonl.display()))?;
@@ -401,7 +401,7 @@ fn write_export(
     written: &HashSet<String>,
 ) -> Result<(), CliError> {
     sort_by_design(design, records);
-    let mut export = export_files(design, records);
+    let mut export = export_files(design, records).map_err(|e| CliError::usage(e.to_string()))?;
     export.files.retain(|f| !written.contains(&f.path));
     write_folder(dir, &export.files).map_err(|e| {
         CliError::usage(format!(
@@ -466,8 +466,11 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
         0
     };
     // Rewrite what was kept, so appends start on a fresh line.
-    std::fs::write(&jsonl, trials_jsonl(&records))
-        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", jsonl.display())))?;
+    std::fs::write(
+        &jsonl,
+        trials_jsonl(&records).map_err(|e| CliError::usage(e.to_string()))?,
+    )
+    .map_err(|e| CliError::usage(format!("cannot write {}: {e}", jsonl.display())))?;
     std::fs::write(&experiment, design.to_json())
         .map_err(|e| CliError::usage(format!("cannot write {}: {e}", experiment.display())))?;
     let mut log = OpenOptions::new()

@@ -39,14 +39,15 @@ pub(super) async fn export(lab: &Shared, action: &str) {
         .collect();
     let result = match action {
         "export-csv" => download_file(&format!("{stem}.csv"), &trials_csv(&records), "text/csv"),
-        "export-jsonl" => download_file(
-            &format!("{stem}.jsonl"),
-            &trials_jsonl(&records),
-            "application/jsonl",
-        ),
+        "export-jsonl" => trials_jsonl(&records)
+            .map_err(|e| format!("Could not write the JSONL: {e}"))
+            .and_then(|text| download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")),
         _ => {
             lab.say("Preparing the ZIP…");
-            let export = export_files(&design, &records);
+            let export = match export_files(&design, &records) {
+                Ok(e) => e,
+                Err(e) => return lab.fail(format!("Could not build the ZIP: {e}")),
+            };
             let mut w = ZipWriter::new();
             let mut result = Ok(());
             for f in &export.files {
@@ -214,19 +215,25 @@ pub(super) async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
         }
     }
     let prefix = trials_prefix(&id);
-    let entries: Vec<(String, String)> = merged
+    let entries: Result<Vec<(String, String)>, _> = merged
         .new
         .iter()
         .map(|r| {
-            (
-                format!(
-                    "{prefix}{}",
-                    crate::core::batch::design::TrialKey::of_record(r).id()
-                ),
-                r.to_json(),
-            )
+            let key = format!(
+                "{prefix}{}",
+                crate::core::batch::design::TrialKey::of_record(r).id()
+            );
+            r.to_json().map(|json| (key, json))
         })
         .collect();
+    let entries = match entries {
+        Ok(e) => e,
+        Err(e) => {
+            return lab.fail(format!(
+                "Could not store the imported trials: {e}. Nothing was imported."
+            ))
+        }
+    };
     if let Err(e) = db.put_all(TRIALS, &entries).await {
         return lab.fail(format!(
             "Could not store the imported trials: {e}. Nothing was imported."

@@ -1020,10 +1020,9 @@ fn draw_if_shown(lab: &Shared, run: &Rc<Run>) {
 /// Stores a finished trial's record under its experiment `id`.
 async fn store(lab: &Shared, id: &str, record: &TrialRecord) -> Result<(), String> {
     let key = format!("{}{}", trials_prefix(id), TrialKey::of_record(record).id());
+    let json = record.to_json().map_err(|e| e.to_string())?;
     let db = lab.db()?;
-    db.put(TRIALS, &key, &record.to_json())
-        .await
-        .map_err(|e| e.to_string())
+    db.put(TRIALS, &key, &json).await.map_err(|e| e.to_string())
 }
 
 async fn manage(lab: &Shared, action: &str, id: &str) {

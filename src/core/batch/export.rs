@@ -20,7 +20,7 @@ use crate::core::batch::design::{ExperimentDesign, TrialKey};
 use crate::core::maze::npy;
 use crate::core::play::transcript::Role;
 use crate::core::results::layout::{maze_file_path, ExportPath};
-use crate::core::results::record::TrialRecord;
+use crate::core::results::record::{RecordError, TrialRecord};
 use crate::core::results::zip::{read_zip, DeflateFn, InflateFn, ZipEntry, ZipError, ZipWriter};
 use crate::core::text::csv_field;
 use crate::core::text::format_decimal;
@@ -252,11 +252,11 @@ pub fn trials_csv(records: &[TrialRecord]) -> String {
 }
 
 /// `trials.jsonl`: one record per line ([`TrialRecord::to_json`]).
-pub fn trials_jsonl(records: &[TrialRecord]) -> String {
+pub fn trials_jsonl(records: &[TrialRecord]) -> Result<String, RecordError> {
     records
         .iter()
-        .map(|r| r.to_json() + "\n")
-        .collect::<String>()
+        .map(|r| r.to_json().map(|line| line + "\n"))
+        .collect()
 }
 
 /// Where a record's transcript goes in the layout (`{k}` is its repeat, `{i}` its sample).
@@ -297,7 +297,10 @@ pub struct Export {
 
 /// The files of an export of `records` run under `design` (see the module documentation).
 /// The maze files are the mazes as the records first showed them.
-pub fn export_files(design: &ExperimentDesign, records: &[TrialRecord]) -> Export {
+pub fn export_files(
+    design: &ExperimentDesign,
+    records: &[TrialRecord],
+) -> Result<Export, RecordError> {
     let mut export = Export::default();
     let mut mazes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut transcripts: BTreeMap<String, String> = BTreeMap::new();
@@ -333,7 +336,7 @@ pub fn export_files(design: &ExperimentDesign, records: &[TrialRecord]) -> Expor
         .push(file(CSV_FILE, trials_csv(records).into_bytes()));
     export
         .files
-        .push(file(JSONL_FILE, trials_jsonl(records).into_bytes()));
+        .push(file(JSONL_FILE, trials_jsonl(records)?.into_bytes()));
     for (path, rows) in mazes {
         // A record's maze is checked when it is read; an unreadable one is skipped here.
         let Some(r) = records
@@ -349,7 +352,7 @@ pub fn export_files(design: &ExperimentDesign, records: &[TrialRecord]) -> Expor
     for (path, text) in transcripts {
         export.files.push(file(&path, text.into_bytes()));
     }
-    export
+    Ok(export)
 }
 
 /// The export as a ZIP, each file deflated with `deflate` (raw deflate) when given.
@@ -649,7 +652,9 @@ mod tests {
     }
 
     fn files_of(records: &[TrialRecord]) -> Vec<ExportFile> {
-        export_files(&ExperimentDesign::default(), records).files
+        export_files(&ExperimentDesign::default(), records)
+            .expect("written")
+            .files
     }
 
     fn python_testzip(bytes: &[u8], name: &str) -> String {
@@ -788,7 +793,7 @@ mod tests {
     #[test]
     fn the_exported_folder_is_rescored_to_the_records_verdicts() {
         let records = records();
-        let export = export_files(&ExperimentDesign::default(), &records);
+        let export = export_files(&ExperimentDesign::default(), &records).expect("written");
         assert!(
             export.without_transcript.is_empty(),
             "every record finished"
@@ -834,7 +839,7 @@ mod tests {
     #[test]
     fn import_errors_name_the_file_and_line() {
         let records = records();
-        let good = records[0].to_json();
+        let good = records[0].to_json().expect("written");
         let text = format!("{good}\n\n{good}\n{{\"player\": \"oracle\"}}\n");
         let err = parse_jsonl("mine.jsonl", &text).expect_err("line 4 is bad");
         assert_eq!(err.file, "mine.jsonl", "the file");
@@ -842,7 +847,8 @@ mod tests {
         assert!(err.to_string().starts_with("mine.jsonl, line 4: "), "{err}");
         let mut broken = records[0].clone();
         broken.valid_moves = broken.moves + 1;
-        let err = parse_jsonl("x.jsonl", &broken.to_json()).expect_err("counts do not fit");
+        let err = parse_jsonl("x.jsonl", &broken.to_json().expect("written"))
+            .expect_err("counts do not fit");
         assert!(err.to_string().contains("valid moves"), "{err}");
         let err = import_bytes("x.jsonl", b"", &|_| Err("unused".into())).expect_err("empty");
         assert!(err.to_string().contains("no trial records"), "{err}");

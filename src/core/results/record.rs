@@ -269,15 +269,34 @@ impl PlayerInfo {
     }
 }
 
-/// A record read back that does not hold together, with what is wrong.
+/// Why a record cannot be read, replayed or written, with what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordError(pub String);
+pub enum RecordError {
+    /// The text is not the JSON of a trial record (serde's reason).
+    NotARecord(String),
+    /// The record's maze is not a maze of its stated size (what is wrong with it).
+    BadMaze(String),
+    /// The record does not hold together: a count, the conversation (what is wrong).
+    Inconsistent(String),
+    /// The record has no messages, so there is nothing to replay.
+    NoMessages,
+    /// The record cannot be written as JSON (serde's reason).
+    Unwritable(String),
+}
 
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RecordError::NotARecord(e) => write!(f, "not a trial record: {e}"),
+            RecordError::BadMaze(why) => write!(f, "the record's maze {why}"),
+            RecordError::Inconsistent(why) => f.write_str(why),
+            RecordError::NoMessages => f.write_str("the record has no messages to replay"),
+            RecordError::Unwritable(e) => write!(f, "the record cannot be written as JSON: {e}"),
+        }
     }
 }
+
+impl std::error::Error for RecordError {}
 
 impl TrialRecord {
     /// The record of `trial` (finished or not), played by `player` at `placement`,
@@ -354,28 +373,28 @@ impl TrialRecord {
     }
 
     /// The record as one line of JSON (a `trials.jsonl` line, the `download-record` file).
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    pub fn to_json(&self) -> Result<String, RecordError> {
+        serde_json::to_string(self).map_err(|e| RecordError::Unwritable(e.to_string()))
     }
 
     /// The record as indented JSON, for a person to read.
-    pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    pub fn to_json_pretty(&self) -> Result<String, RecordError> {
+        serde_json::to_string_pretty(self).map_err(|e| RecordError::Unwritable(e.to_string()))
     }
 
     /// Reads a record from JSON and checks that it holds together: a readable maze of the
     /// stated size with one P and one G, a conversation that starts with the trial's prompt,
     /// and counts that fit. Never panics; the error says what is wrong.
     pub fn from_json(text: &str) -> Result<TrialRecord, RecordError> {
-        let record: TrialRecord = serde_json::from_str(text)
-            .map_err(|e| RecordError(format!("not a trial record: {e}")))?;
+        let record: TrialRecord =
+            serde_json::from_str(text).map_err(|e| RecordError::NotARecord(e.to_string()))?;
         record.validate()?;
         Ok(record)
     }
 
     /// The maze as first shown, read back from [`TrialRecord::maze`].
     pub fn first_maze(&self) -> Result<Maze, RecordError> {
-        let bad = |why: String| RecordError(format!("the record's maze {why}"));
+        let bad = RecordError::BadMaze;
         if self.size == 0 || self.size > MAX_SIZE {
             return Err(bad(format!(
                 "has size {}, outside 1 to {MAX_SIZE}",
@@ -389,7 +408,7 @@ impl TrialRecord {
     }
 
     fn validate(&self) -> Result<(), RecordError> {
-        let err = |s: String| Err(RecordError(s));
+        let err = |s: String| Err(RecordError::Inconsistent(s));
         self.first_maze()?;
         match self.messages.first() {
             Some(m) if m.role == Role::User => {}
@@ -513,7 +532,8 @@ mod tests {
                     Some(1.0),
                     Some(2.0),
                 );
-                let back = TrialRecord::from_json(&record.to_json()).expect("reads back");
+                let back =
+                    TrialRecord::from_json(&record.to_json().expect("writes")).expect("reads back");
                 assert_eq!(back, record, "JSON round trip");
                 let again = back.rescored(t.library().clone()).expect("replays");
                 assert_eq!(again.verdicts, record.verdicts, "replayed verdicts agree");

@@ -105,7 +105,7 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
         }
     }
     if out.is_empty() {
-        return Err(RecordError("the record has no messages to replay".into()));
+        return Err(RecordError::NoMessages);
     }
     Ok(out)
 }

@@ -167,32 +167,71 @@ fn default_instructions() -> String {
     "Each maze has three steps. First move P to G one cell at a time by clicking a neighbouring open cell (or with the arrow keys); a click on a wall or on a cell that is not next to P ends the step. Then name the shape that all the open cells form. Then draw a new maze of the same shape, with one P and one G joined by a path, that is not a copy.".into()
 }
 
-/// Why a study file was refused, for the experimenter.
+/// Why a study file (or the study in a link) was refused, for the experimenter.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StudyError(pub String);
+pub enum StudyError {
+    /// The text is not the JSON of a study (serde's reason).
+    NotAStudy(String),
+    /// The link's study is not base64url (cut off or garbled).
+    LinkGarbled,
+    /// The link's study decodes to bytes that are not text.
+    LinkNotText,
+    /// The study lists no trials.
+    NoTrials,
+    /// A trial (numbered from 1, practice after the scored ones) has a bad size.
+    BadTrial {
+        /// The trial's number.
+        trial: usize,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The upload URL is not a web address.
+    BadUploadUrl(String),
+    /// A DataPipe upload without its experiment id.
+    DatapipeWithoutExperiment,
+    /// The completion redirect is not a web address.
+    BadRedirect(String),
+}
 
 impl std::fmt::Display for StudyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            StudyError::NotAStudy(e) => write!(f, "the study file is not valid: {e}"),
+            StudyError::LinkGarbled => f.write_str("the study in the link is cut off or garbled (it is not base64url): ask the experimenter for the link again"),
+            StudyError::LinkNotText => f.write_str("the study in the link is not text"),
+            StudyError::NoTrials => {
+                f.write_str("the study has no trials: list at least one under \"trials\"")
+            }
+            StudyError::BadTrial { trial, why } => write!(f, "trial {trial}: {why}"),
+            StudyError::BadUploadUrl(url) => write!(
+                f,
+                "the upload URL '{url}' is not a web address (https://... or a path on this site)"
+            ),
+            StudyError::DatapipeWithoutExperiment => {
+                f.write_str("a DataPipe upload needs \"experiment_id\"")
+            }
+            StudyError::BadRedirect(url) => {
+                write!(f, "the completion redirect '{url}' is not a web address")
+            }
+        }
     }
 }
+
+impl std::error::Error for StudyError {}
 
 impl Study {
     /// Reads a study from JSON text and checks it.
     pub fn from_json(text: &str) -> Result<Study, StudyError> {
-        let study: Study = serde_json::from_str(text)
-            .map_err(|e| StudyError(format!("the study file is not valid: {e}")))?;
+        let study: Study =
+            serde_json::from_str(text).map_err(|e| StudyError::NotAStudy(e.to_string()))?;
         study.validate()?;
         Ok(study)
     }
 
     /// Reads a study from the `config` URL parameter (base64url of its JSON).
     pub fn from_config_param(param: &str) -> Result<Study, StudyError> {
-        let bytes = base64url_decode(param.trim()).ok_or_else(|| {
-            StudyError("the study in the link is cut off or garbled (it is not base64url): ask the experimenter for the link again".into())
-        })?;
-        let text = String::from_utf8(bytes)
-            .map_err(|_| StudyError("the study in the link is not text".into()))?;
+        let bytes = base64url_decode(param.trim()).ok_or(StudyError::LinkGarbled)?;
+        let text = String::from_utf8(bytes).map_err(|_| StudyError::LinkNotText)?;
         Study::from_json(&text)
     }
 
@@ -204,13 +243,12 @@ impl Study {
     /// Checks what serde cannot: at least one trial, supported sizes, an upload URL where
     /// one is needed, a redirect that is a web address.
     pub fn validate(&self) -> Result<(), StudyError> {
-        let err = |s: String| Err(StudyError(s));
         if self.trials.is_empty() {
-            return err("the study has no trials: list at least one under \"trials\"".into());
+            return Err(StudyError::NoTrials);
         }
         for (i, t) in self.trials.iter().chain(self.practice.iter()).enumerate() {
-            if let Err(e) = check_size(t.size) {
-                return err(format!("trial {}: {e}", i + 1));
+            if let Err(why) = check_size(t.size) {
+                return Err(StudyError::BadTrial { trial: i + 1, why });
             }
         }
         if let Some(u) = &self.upload {
@@ -218,21 +256,16 @@ impl Study {
                 || u.url.starts_with("http://")
                 || u.url.starts_with('/'))
             {
-                return err(format!(
-                    "the upload URL '{}' is not a web address (https://... or a path on this site)",
-                    u.url
-                ));
+                return Err(StudyError::BadUploadUrl(u.url.clone()));
             }
             if u.kind == UploadKind::Datapipe && u.experiment_id.as_deref().unwrap_or("").is_empty()
             {
-                return err("a DataPipe upload needs \"experiment_id\"".into());
+                return Err(StudyError::DatapipeWithoutExperiment);
             }
         }
         if let Some(redirect) = self.completion.as_ref().and_then(|c| c.redirect.as_ref()) {
             if !(redirect.starts_with("https://") || redirect.starts_with("http://")) {
-                return err(format!(
-                    "the completion redirect '{redirect}' is not a web address"
-                ));
+                return Err(StudyError::BadRedirect(redirect.clone()));
             }
         }
         Ok(())
@@ -781,7 +814,7 @@ mod tests {
         ];
         for (text, needle) in cases {
             let e = Study::from_json(text).expect_err(text);
-            assert!(e.0.contains(needle), "{text}: {e}");
+            assert!(e.to_string().contains(needle), "{text}: {e}");
         }
         assert!(Study::from_config_param("not base64 ***").is_err());
     }
