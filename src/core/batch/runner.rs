@@ -17,15 +17,12 @@ use crate::core::batch::scheduler::{
     CallPermit, LaneConfig, LaneStatus, Progress, RetryNotice, Scheduler,
 };
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::model::call::ChatEvent;
 use crate::core::model::preset::Preset;
 use crate::core::model::settings::EndpointSettings;
 use crate::core::model::transport::Transport;
-use crate::core::play::endpoint::{player_reply, EndpointPlayer};
+use crate::core::play::endpoint::{EndpointPlayer, Lane};
 use crate::core::play::player::PlayerKind;
-use crate::core::play::player::{
-    play, Oracle, Player, PlayerError, PlayerEvent, RandomWalker, Reply,
-};
+use crate::core::play::player::{play, Oracle, PlayerEvent, RandomWalker};
 use crate::core::play::trial::Trial;
 use crate::core::results::record::{Placement, TrialRecord};
 use std::cell::RefCell;
@@ -64,76 +61,40 @@ pub fn endpoint_settings(spec: &PlayerSpec) -> Result<EndpointSettings, String> 
     })
 }
 
-/// An endpoint player that asks the scheduler before each later call of its trial and
-/// tells it of every retry, with its cause.
-struct LanePlayer<T: Transport> {
-    inner: EndpointPlayer<T>,
-    key: String,
+/// A trial's lane in the scheduler: asked before each later call of the trial, told of
+/// every retry with its cause.
+struct SchedulerLane {
     scheduler: Rc<RefCell<Scheduler>>,
     id: String,
-    calls: u32,
     on_retry: Option<Rc<dyn Fn()>>,
 }
 
-impl<T: Transport> Player for LanePlayer<T> {
-    fn kind(&self) -> PlayerKind {
-        PlayerKind::Endpoint
-    }
-
-    fn name(&self) -> String {
-        self.inner.settings().model.clone()
-    }
-
-    async fn respond(
-        &mut self,
-        trial: &Trial,
-        _on_event: &mut dyn FnMut(PlayerEvent),
-    ) -> Result<Reply, PlayerError> {
-        if self.calls > 0 {
-            loop {
-                let now = self.inner.transport().now_ms();
-                let permit = self.scheduler.borrow_mut().begin_call(&self.id, now);
-                match permit {
-                    CallPermit::Go => break,
-                    CallPermit::WaitUntil(t) => {
-                        let ms = (t - now).max(1.0).ceil() as u64;
-                        self.inner.transport().sleep(ms).await;
-                    }
-                }
+impl<T: Transport> Lane<T> for SchedulerLane {
+    async fn before_call(&self, transport: &T) {
+        loop {
+            let now = transport.now_ms();
+            let permit = self.scheduler.borrow_mut().begin_call(&self.id, now);
+            match permit {
+                CallPermit::Go => return,
+                CallPermit::WaitUntil(t) => transport.sleep((t - now).max(1.0).ceil() as u64).await,
             }
         }
-        self.calls += 1;
-        let messages = self.inner.messages(trial);
-        let scheduler = self.scheduler.clone();
-        let id = self.id.clone();
-        let transport = self.inner.transport();
-        let on_retry = self.on_retry.clone();
-        let mut forward = |ev: ChatEvent<'_>| {
-            if let ChatEvent::Retrying(n) = ev {
-                let notice = RetryNotice {
-                    status: n.status,
-                    cause: n.cause.clone().unwrap_or_else(|| n.status_label.clone()),
-                    attempt: n.attempt,
-                    max_attempts: n.of,
-                    wait_ms: n.delay_ms as f64,
-                };
-                scheduler
-                    .borrow_mut()
-                    .retrying(&id, &notice, transport.now_ms());
-                if let Some(told) = &on_retry {
-                    told();
-                }
-            }
+    }
+
+    fn retrying(&self, n: &crate::core::model::retry::RetryNotice, now_ms: f64) {
+        let notice = RetryNotice {
+            status: n.status,
+            cause: n.cause.clone().unwrap_or_else(|| n.status_label.clone()),
+            attempt: n.attempt,
+            max_attempts: n.of,
+            wait_ms: n.delay_ms as f64,
         };
-        let result = crate::core::model::call::complete(
-            self.inner.transport(),
-            self.inner.settings(),
-            &self.key,
-            &messages,
-            &mut forward,
-        )
-        .await;
-        player_reply(result, self.inner.settings())
+        self.scheduler
+            .borrow_mut()
+            .retrying(&self.id, &notice, now_ms);
+        if let Some(told) = &self.on_retry {
+            told();
+        }
     }
 }
 
@@ -183,16 +144,15 @@ pub async fn play_trial<T: Transport>(
         }
         PlayerKind::Endpoint => {
             let settings = endpoint_settings(&spec)?;
-            let mut player = LanePlayer {
-                inner: EndpointPlayer::new(run.transport, settings, String::new(), None),
-                key: run.api_key,
+            let lane = SchedulerLane {
                 scheduler: run.scheduler.clone(),
                 id,
-                calls: 0,
                 on_retry: run.on_retry,
             };
+            let mut player =
+                EndpointPlayer::new(run.transport, settings, run.api_key, None).in_lane(lane);
             play(&mut trial, &mut player, &mut quiet).await;
-            player.inner.transport().now_ms()
+            player.transport().now_ms()
         }
         other => return Err(format!("cannot play a {} player", other.name())),
     };

@@ -8,6 +8,7 @@ use crate::core::model::error::ChatError;
 use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta};
 use crate::core::model::request::ChatMessage;
 use crate::core::model::response::ChatReply;
+use crate::core::model::retry::RetryNotice;
 use crate::core::model::settings::EndpointSettings;
 use crate::core::model::transport::Transport;
 use crate::core::play::player::PlayerKind;
@@ -15,12 +16,30 @@ use crate::core::play::player::{Player, PlayerError, PlayerEvent, Reply};
 use crate::core::play::transcript::Role;
 use crate::core::play::trial::{ApiFailure, Trial};
 
-/// A chat model as a player.
-pub struct EndpointPlayer<T: Transport> {
+/// What a batch run puts around an endpoint player's calls: a wait before each call of a
+/// trial after its first (a requests-per-minute limit, a server's `Retry-After` for the
+/// lane), and hearing of every retry with its cause (a `429` teaches the lane its limit).
+/// `()` is no lane: a player on its own (`/model`, tests).
+pub trait Lane<T: Transport> {
+    /// Waits until the trial's next call may go; called before every call but the first.
+    fn before_call(&self, transport: &T) -> impl std::future::Future<Output = ()>;
+    /// A call is retried, for the reason `notice` gives, at `now_ms`.
+    fn retrying(&self, notice: &RetryNotice, now_ms: f64);
+}
+
+impl<T: Transport> Lane<T> for () {
+    async fn before_call(&self, _: &T) {}
+    fn retrying(&self, _: &RetryNotice, _: f64) {}
+}
+
+/// A chat model as a player, on its own or in a batch's lane.
+pub struct EndpointPlayer<T: Transport, L: Lane<T> = ()> {
     transport: T,
     settings: EndpointSettings,
     api_key: String,
     system_prompt: Option<String>,
+    lane: L,
+    calls: u32,
 }
 
 impl<T: Transport> EndpointPlayer<T> {
@@ -37,9 +56,25 @@ impl<T: Transport> EndpointPlayer<T> {
             settings,
             api_key,
             system_prompt,
+            lane: (),
+            calls: 0,
         }
     }
 
+    /// The same player in a batch's `lane`.
+    pub fn in_lane<L: Lane<T>>(self, lane: L) -> EndpointPlayer<T, L> {
+        EndpointPlayer {
+            transport: self.transport,
+            settings: self.settings,
+            api_key: self.api_key,
+            system_prompt: self.system_prompt,
+            lane,
+            calls: self.calls,
+        }
+    }
+}
+
+impl<T: Transport, L: Lane<T>> EndpointPlayer<T, L> {
     /// The transport the requests go through.
     pub fn transport(&self) -> &T {
         &self.transport
@@ -136,7 +171,7 @@ impl From<&EndpointSettings> for EndpointInfo {
     }
 }
 
-impl<T: Transport> Player for EndpointPlayer<T> {
+impl<T: Transport, L: Lane<T>> Player for EndpointPlayer<T, L> {
     fn kind(&self) -> PlayerKind {
         PlayerKind::Endpoint
     }
@@ -150,9 +185,17 @@ impl<T: Transport> Player for EndpointPlayer<T> {
         trial: &Trial,
         on_event: &mut dyn FnMut(PlayerEvent),
     ) -> Result<Reply, PlayerError> {
+        if self.calls > 0 {
+            self.lane.before_call(&self.transport).await;
+        }
+        self.calls += 1;
         let messages = self.messages(trial);
+        let (lane, transport) = (&self.lane, &self.transport);
         let mut forward = |ev: ChatEvent| match ev {
-            ChatEvent::Retrying(notice) => on_event(PlayerEvent::Retrying(notice.to_string())),
+            ChatEvent::Retrying(notice) => {
+                lane.retrying(&notice, transport.now_ms());
+                on_event(PlayerEvent::Retrying(notice.to_string()))
+            }
             ChatEvent::Delta { content, reasoning } => on_event(PlayerEvent::Delta {
                 content: content.to_string(),
                 reasoning: reasoning.to_string(),
