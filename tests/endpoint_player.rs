@@ -150,7 +150,7 @@ fn a_rate_limit_is_retried_and_a_refused_key_ends_the_trial_as_an_api_error() {
         vec![2000],
         "Retry-After is honoured"
     );
-    assert_eq!(t.reply_meta()[1].as_ref().and_then(|m| m.attempts), Some(2));
+    assert_eq!(t.turns()[1].meta.as_ref().and_then(|m| m.attempts), Some(2));
     let failure = t.api_error().expect("an API error");
     assert_eq!(failure.kind, "unauthorized");
     assert!(

@@ -1109,7 +1109,11 @@ fn transcripts_keep_message_text_exactly_when_it_ends_without_blank_space() {
     }
     let text = t.transcript().expect("the trial is done");
     let parsed = transcript::parse(&text);
-    assert_eq!(parsed.messages, t.messages(), "exact round trip:\n{text}");
+    assert_eq!(
+        parsed.messages.iter().collect::<Vec<_>>(),
+        t.messages(),
+        "exact round trip:\n{text}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

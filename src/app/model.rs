@@ -632,7 +632,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
                         data-testid="transcript"
                         inner_html=move || {
                             let (live, reasoning) = state.with(|s| (s.live.clone(), s.live_reasoning.clone()));
-                            trial.with(|t| html::transcript(t.messages(), t.reply_meta(), t.reply_verdicts(), Some((&live, &reasoning))))
+                            trial.with(|t| html::transcript(t.turns(), Some((&live, &reasoning))))
                         }
                     ></ol>
                 </div>

@@ -4,7 +4,8 @@
 //! instead of one reactive node per line also keeps the browser build small.
 
 use crate::core::model::reply::ReplyMeta;
-use crate::core::play::transcript::{Message, Role};
+use crate::core::play::transcript::Role;
+use crate::core::play::trial::Turn;
 use crate::core::verify::{Outcome, Verdict};
 use std::fmt::Write;
 
@@ -83,14 +84,10 @@ pub fn verdict_line(v: &Verdict) -> String {
 /// The live transcript: one `<li data-testid="transcript-step">` per message (prompts
 /// folded after the first, replies with their summary, folded reasoning and verdict),
 /// then the reply arriving, if any.
-pub fn transcript(
-    messages: &[Message],
-    meta: &[Option<ReplyMeta>],
-    verdicts: &[Option<Verdict>],
-    live: Option<(&str, &str)>,
-) -> String {
+pub fn transcript(turns: &[Turn], live: Option<(&str, &str)>) -> String {
     let mut out = String::new();
-    for (i, m) in messages.iter().enumerate() {
+    for (i, turn) in turns.iter().enumerate() {
+        let m = &turn.message;
         let role = match m.role {
             Role::User => "user",
             Role::Assistant => "assistant",
@@ -111,7 +108,7 @@ pub fn transcript(
                 );
             }
             Role::Assistant => {
-                let meta = meta.get(i).cloned().flatten().unwrap_or_default();
+                let meta = turn.meta.clone().unwrap_or_default();
                 let _ = write!(
                     out,
                     "<div class=\"step-head\">{}</div>",
@@ -125,8 +122,8 @@ pub fn transcript(
                     );
                 }
                 let _ = write!(out, "<pre>{}</pre>", escape(&m.content));
-                if let Some(v) = verdicts.get(i).cloned().flatten() {
-                    out.push_str(&verdict_line(&v));
+                if let Some(v) = &turn.verdict {
+                    out.push_str(&verdict_line(v));
                 }
             }
         }
@@ -149,6 +146,7 @@ pub fn transcript(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::play::transcript::Message;
     use crate::core::verify::{Extracted, Reason};
 
     #[test]
@@ -183,7 +181,17 @@ mod tests {
                 checks: None,
             }),
         ];
-        let html = transcript(&messages, &meta, &verdicts, Some(("<i>", "")));
+        let turns: Vec<Turn> = messages
+            .into_iter()
+            .zip(meta)
+            .zip(verdicts)
+            .map(|((message, meta), verdict)| Turn {
+                message,
+                meta,
+                verdict,
+            })
+            .collect();
+        let html = transcript(&turns, Some(("<i>", "")));
         assert!(!html.contains("<script>"), "{html}");
         assert!(!html.contains("<img"), "{html}");
         assert!(!html.contains("<b>"), "{html}");

@@ -55,7 +55,10 @@ fn escaped_marker(line: &str) -> bool {
 }
 
 /// Renders a finished conversation and its three outcomes.
-pub fn render(messages: &[Message], outcomes: [Outcome; 3]) -> String {
+pub fn render<'a>(
+    messages: impl IntoIterator<Item = &'a Message>,
+    outcomes: [Outcome; 3],
+) -> String {
     let mut out = String::new();
     for m in messages {
         out.push_str(m.role.marker());

@@ -195,14 +195,27 @@ pub struct Trial {
     solve: Option<Verdict>,
     recognize: Option<Verdict>,
     generate: Option<Verdict>,
-    messages: Vec<Message>,
-    meta: Vec<Option<ReplyMeta>>,
-    judged: Vec<Option<Verdict>>,
+    turns: Vec<Turn>,
     api_error: Option<ApiFailure>,
     stopped: bool,
     /// While a reply left empty by the token limit is judged: what its verdict says
     /// instead of the verifier's explanation.
     empty_note: Option<String>,
+}
+
+/// One message of a trial's conversation with what is known about it: for a reply, its
+/// metadata (latency, tokens, ...) and the verdict on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Turn {
+    /// The message as sent or received.
+    pub message: Message,
+    /// What is known about the reply besides its text; `None` for the trial's own
+    /// messages and for replies without it (a person's click).
+    pub meta: Option<ReplyMeta>,
+    /// The verdict on the reply (the move's, the path's, the recognition's or the
+    /// generation's; a combined reply's generation verdict); `None` for the trial's own
+    /// messages.
+    pub verdict: Option<Verdict>,
 }
 
 /// How the endpoint failed when a trial ended on an API error.
@@ -248,12 +261,14 @@ impl Trial {
             solve: None,
             recognize: None,
             generate: None,
-            messages: vec![Message {
-                role: Role::User,
-                content: first,
+            turns: vec![Turn {
+                message: Message {
+                    role: Role::User,
+                    content: first,
+                },
+                meta: None,
+                verdict: None,
             }],
-            meta: vec![None],
-            judged: vec![None],
             api_error: None,
             stopped: false,
             empty_note: None,
@@ -359,21 +374,20 @@ impl Trial {
         self.stopped
     }
 
-    /// The conversation so far.
-    pub fn messages(&self) -> &[Message] {
-        &self.messages
+    /// The conversation so far, each message with its reply's metadata and verdict.
+    pub fn turns(&self) -> &[Turn] {
+        &self.turns
     }
 
-    /// What is known about each message's reply (latency, tokens, ...), aligned with
-    /// [`Trial::messages`]; `None` for the trial's own messages and for replies without it.
-    pub fn reply_meta(&self) -> &[Option<ReplyMeta>] {
-        &self.meta
+    /// The conversation's messages so far.
+    pub fn messages(&self) -> Vec<&Message> {
+        self.turns.iter().map(|t| &t.message).collect()
     }
 
     /// The message waiting for a reply (the last one, when it is the trial's); none once
     /// the trial is done or stopped.
     pub fn pending_prompt(&self) -> Option<&str> {
-        match self.messages.last() {
+        match self.turns.last().map(|t| &t.message) {
             Some(m) if m.role == Role::User && self.phase != Phase::Done && !self.stopped => {
                 Some(&m.content)
             }
@@ -408,7 +422,7 @@ impl Trial {
         self.empty_note = meta
             .as_ref()
             .and_then(|m| m.empty_reason?.explanation(m.max_tokens));
-        let before = self.messages.len();
+        let before = self.turns.len();
         let v = match self.phase {
             Phase::Solve if self.setup.protocol == Protocol::SingleShot => {
                 Some(self.submit_path(reply))
@@ -422,17 +436,10 @@ impl Trial {
             Phase::Done => None,
         };
         self.empty_note = None;
-        if let Some(slot) = self.meta.get_mut(before) {
-            *slot = meta;
+        if let Some(turn) = self.turns.get_mut(before) {
+            turn.meta = meta;
         }
         v
-    }
-
-    /// The verdict on each reply (the move's, the path's, the recognition's or the
-    /// generation's; a combined reply's generation verdict), aligned with
-    /// [`Trial::messages`]; `None` for the trial's own messages.
-    pub fn reply_verdicts(&self) -> &[Option<Verdict>] {
-        &self.judged
     }
 
     /// A verifier's verdict as the trial keeps it: a failure on a reply the token limit
@@ -481,7 +488,7 @@ impl Trial {
             return v;
         }
         self.push(Role::Assistant, reply);
-        self.judge(self.messages.len() - 1, &v);
+        self.judge(self.turns.len() - 1, &v);
         self.moves += 1;
         if let (true, Extracted::Cell(to)) = (v.passed(), &v.extracted) {
             self.valid_moves += 1;
@@ -533,7 +540,7 @@ impl Trial {
             return v;
         }
         self.push(Role::Assistant, reply);
-        let at = self.messages.len() - 1;
+        let at = self.turns.len() - 1;
         let cells = match &v.extracted {
             Extracted::Cells(c) => c.clone(),
             _ => Vec::new(),
@@ -569,7 +576,7 @@ impl Trial {
         let v = self.noted(verify::verify_recognition(self.setup.shape, reply));
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
-            self.judge(self.messages.len() - 1, &v);
+            self.judge(self.turns.len() - 1, &v);
             self.recognize = Some(v.clone());
             self.phase = Phase::Generate;
             let text = prompt::generate(
@@ -589,7 +596,7 @@ impl Trial {
         let generated = self.judge_generation(reply);
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
-            self.judge(self.messages.len() - 1, &generated);
+            self.judge(self.turns.len() - 1, &generated);
             self.recognize = Some(recognized);
             self.generate = Some(generated.clone());
             self.phase = Phase::Done;
@@ -613,7 +620,7 @@ impl Trial {
         let v = self.judge_generation(reply);
         if self.phase == Phase::Generate {
             self.push(Role::Assistant, reply);
-            self.judge(self.messages.len() - 1, &v);
+            self.judge(self.turns.len() - 1, &v);
             self.generate = Some(v.clone());
             self.phase = Phase::Done;
         }
@@ -646,18 +653,20 @@ impl Trial {
     }
 
     fn push(&mut self, role: Role, content: &str) {
-        self.messages.push(Message {
-            role,
-            content: content.to_string(),
+        self.turns.push(Turn {
+            message: Message {
+                role,
+                content: content.to_string(),
+            },
+            meta: None,
+            verdict: None,
         });
-        self.meta.push(None);
-        self.judged.push(None);
     }
 
     /// Keeps `v` as the verdict on the reply just pushed at `index`.
     fn judge(&mut self, index: usize, v: &Verdict) {
-        if let Some(slot) = self.judged.get_mut(index) {
-            *slot = Some(v.clone());
+        if let Some(turn) = self.turns.get_mut(index) {
+            turn.verdict = Some(v.clone());
         }
     }
 
@@ -673,7 +682,7 @@ impl Trial {
             return None;
         };
         Some(crate::core::play::transcript::render(
-            &self.messages,
+            self.turns.iter().map(|t| &t.message),
             [s, r, g],
         ))
     }
@@ -830,7 +839,7 @@ mod tests {
             Some("Move 1: The token limit (2000) was spent on reasoning; no answer was given.")
         );
         assert_eq!(
-            t.reply_meta()[1].as_ref().and_then(|m| m.empty_reason),
+            t.turns()[1].meta.as_ref().and_then(|m| m.empty_reason),
             Some(EmptyReason::LengthInReasoning)
         );
         let v = t.respond(" ", Some(limited(None))).expect("judged");
@@ -854,14 +863,14 @@ mod tests {
         };
         assert_eq!(t.respond("", Some(stopped)), Some(own.clone()));
         assert_eq!(
-            t.reply_meta()[5].as_ref().and_then(|m| m.empty_reason),
+            t.turns()[5].meta.as_ref().and_then(|m| m.empty_reason),
             Some(EmptyReason::NoText)
         );
         let (mut person, _) = trial(Shape::Square, Encoding::Matrix);
         person.submit("Move: (9, 9)");
         person.submit("");
         assert_eq!(person.submit(""), Some(own));
-        assert!(person.reply_meta().iter().all(Option::is_none));
+        assert!(person.turns().iter().all(|t| t.meta.is_none()));
     }
 
     #[test]
@@ -873,7 +882,7 @@ mod tests {
         let text = t.transcript().expect("done");
         let parsed = transcript::parse(&text);
         assert!(parsed.marked);
-        assert_eq!(parsed.messages, t.messages());
+        assert_eq!(parsed.messages.iter().collect::<Vec<_>>(), t.messages());
         assert_eq!(
             parsed.closing,
             [

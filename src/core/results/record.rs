@@ -311,16 +311,14 @@ impl TrialRecord {
         let setup = trial.setup();
         let maze = &setup.maze;
         let messages = trial
-            .messages()
+            .turns()
             .iter()
-            .zip(trial.reply_meta())
-            .zip(trial.reply_verdicts())
-            .map(|((m, meta), verdict)| {
+            .map(|t| {
                 RecordMessage::new(
-                    m.role,
-                    m.content.clone(),
-                    meta.clone().unwrap_or_default(),
-                    verdict.clone(),
+                    t.message.role,
+                    t.message.content.clone(),
+                    t.meta.clone().unwrap_or_default(),
+                    t.verdict.clone(),
                 )
             })
             .collect();

@@ -535,8 +535,9 @@ mod tests {
         let t = solved(Shape::Cross, Encoding::CoordList, "Shape: cross", "nothing");
         let text = t.transcript().expect("done");
         let first = t
-            .messages()
+            .turns()
             .iter()
+            .map(|turn| &turn.message)
             .find(|m| m.role == Role::Assistant)
             .expect("a move");
         let tampered = text.replacen(&first.content, "Move: (99, 99)", 1);
