@@ -87,7 +87,11 @@ impl Observation {
             } else {
                 None
             },
-            empty: r.messages.iter().filter_map(|m| m.empty_reason).collect(),
+            empty: r
+                .messages
+                .iter()
+                .filter_map(|m| m.meta.empty_reason)
+                .collect(),
         }
     }
 
