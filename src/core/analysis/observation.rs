@@ -87,11 +87,7 @@ impl Observation {
             } else {
                 None
             },
-            empty: r
-                .messages
-                .iter()
-                .filter_map(|m| m.meta.empty_reason)
-                .collect(),
+            empty: r.messages.iter().filter_map(|m| m.empty_reason).collect(),
         }
     }
 

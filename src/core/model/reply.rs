@@ -4,7 +4,6 @@
 //! them; the trial and its record carry them.
 
 use serde::{Deserialize, Serialize};
-use std::cell::Cell;
 
 /// One token's log probability, as an endpoint returned it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,43 +54,6 @@ pub struct ReplyMeta {
     /// `length_in_reasoning` or `length`: the limit the reply ran into.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
-}
-
-impl ReplyMeta {
-    /// The field names in their declaration order, as serde's derive states them (read
-    /// from it, so this never drifts from the struct): the order a record writes them in.
-    pub fn field_names() -> &'static [&'static str] {
-        let names = Cell::new(&[][..]);
-        let _ = ReplyMeta::deserialize(FieldNames(&names));
-        names.get()
-    }
-}
-
-/// A deserializer that only hears the field names a derived `Deserialize` asks for.
-struct FieldNames<'a>(&'a Cell<&'static [&'static str]>);
-
-impl<'de> serde::Deserializer<'de> for FieldNames<'_> {
-    type Error = serde::de::value::Error;
-
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(serde::de::Error::custom("only the field names are read"))
-    }
-
-    fn deserialize_struct<V: serde::de::Visitor<'de>>(
-        self,
-        _name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        self.0.set(fields);
-        self.deserialize_any(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
-        ignored_any
-    }
 }
 
 /// Why a reply holds no answer text. An empty reply is the model's answer, judged like any
@@ -207,38 +169,4 @@ pub struct EndpointInfo {
     /// Extra JSON merged into each request body, as typed.
     #[serde(default)]
     pub extra: String,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_field_names_are_the_structs_in_order() {
-        let names = ReplyMeta::field_names();
-        assert_eq!(names.first(), Some(&"latency_ms"));
-        assert_eq!(names.last(), Some(&"max_tokens"));
-        let full = ReplyMeta {
-            latency_ms: Some(1.0),
-            prompt_tokens: Some(1),
-            completion_tokens: Some(1),
-            total_tokens: Some(2),
-            finish_reason: Some("stop".into()),
-            reasoning: Some("r".into()),
-            logprobs: Some(Vec::new()),
-            attempts: Some(1),
-            streamed: Some(true),
-            empty_reason: Some(EmptyReason::NoText),
-            max_tokens: Some(10),
-        };
-        let json = serde_json::to_value(&full).expect("written");
-        let keys: Vec<&str> = json
-            .as_object()
-            .expect("an object")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        assert_eq!(keys.len(), names.len(), "every field is named");
-        assert!(keys.iter().all(|k| names.contains(k)));
-    }
 }

@@ -6,7 +6,7 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
 use crate::core::maze::shape::Shape;
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta};
+use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta, TokenLogprob};
 use crate::core::play::player::PlayerKind;
 use crate::core::play::transcript::{self, Message, Role};
 use crate::core::play::trial::{ApiFailure, FailureKind, Phase, Protocol, Trial, TrialSetup};
@@ -41,85 +41,104 @@ impl Versions {
     }
 }
 
-/// One message of a recorded conversation, with what is known about it. In JSON the
-/// reply's metadata stands beside `role` and `content` (`{"role": ..., "content": ...,
-/// "latency_ms": ..., "verdict": ...}`, CONTRACT.md "Trial records"), written and read
-/// by hand through `serde_json`'s map rather than serde's `flatten`, which buffers every
-/// message through a generic content tree and costs the browser build tens of kilobytes.
-#[derive(Clone, Debug, PartialEq)]
+/// One message of a recorded conversation, with what is known about it. (The reply's
+/// metadata is spelled out field by field rather than flattened from [`ReplyMeta`]: serde's
+/// flatten buffers every message through a generic map, which costs the browser build
+/// tens of kilobytes.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordMessage {
     /// `user` (the trial's prompts) or `assistant` (the player's replies).
     pub role: Role,
     /// The text exactly as sent or received.
     pub content: String,
-    /// What is known about the reply besides its text (empty for prompts).
-    pub meta: ReplyMeta,
+    /// See [`ReplyMeta::latency_ms`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<f64>,
+    /// See [`ReplyMeta::prompt_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// See [`ReplyMeta::completion_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+    /// See [`ReplyMeta::total_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    /// See [`ReplyMeta::finish_reason`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// See [`ReplyMeta::reasoning`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// See [`ReplyMeta::logprobs`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub logprobs: Option<Vec<TokenLogprob>>,
+    /// See [`ReplyMeta::attempts`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts: Option<u32>,
+    /// See [`ReplyMeta::streamed`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub streamed: Option<bool>,
+    /// See [`ReplyMeta::empty_reason`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub empty_reason: Option<EmptyReason>,
+    /// See [`ReplyMeta::max_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
     /// The verdict on this reply (a move's, the path's, the recognition's, the
     /// generation's), for replies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
 }
 
 impl RecordMessage {
     /// A message with its reply's metadata and verdict.
     pub fn new(role: Role, content: String, meta: ReplyMeta, verdict: Option<Verdict>) -> Self {
+        let ReplyMeta {
+            latency_ms,
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            finish_reason,
+            reasoning,
+            logprobs,
+            attempts,
+            streamed,
+            empty_reason,
+            max_tokens,
+        } = meta;
         RecordMessage {
             role,
             content,
-            meta,
+            latency_ms,
+            prompt_tokens,
+            completion_tokens,
+            total_tokens,
+            finish_reason,
+            reasoning,
+            logprobs,
+            attempts,
+            streamed,
+            empty_reason,
+            max_tokens,
             verdict,
         }
     }
-}
 
-impl Serialize for RecordMessage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeMap};
-        let mut meta = match serde_json::to_value(&self.meta).map_err(S::Error::custom)? {
-            serde_json::Value::Object(fields) => fields,
-            _ => serde_json::Map::new(),
-        };
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("role", &self.role)?;
-        map.serialize_entry("content", &self.content)?;
-        // In the order ReplyMeta declares them (serde_json's map sorts its keys).
-        for name in ReplyMeta::field_names() {
-            if let Some(v) = meta.remove(*name) {
-                map.serialize_entry(name, &v)?;
-            }
+    /// The reply's metadata.
+    pub fn meta(&self) -> ReplyMeta {
+        ReplyMeta {
+            latency_ms: self.latency_ms,
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+            total_tokens: self.total_tokens,
+            finish_reason: self.finish_reason.clone(),
+            reasoning: self.reasoning.clone(),
+            logprobs: self.logprobs.clone(),
+            attempts: self.attempts,
+            streamed: self.streamed,
+            empty_reason: self.empty_reason,
+            max_tokens: self.max_tokens,
         }
-        for (k, v) in &meta {
-            map.serialize_entry(k, v)?;
-        }
-        if let Some(v) = &self.verdict {
-            map.serialize_entry("verdict", v)?;
-        }
-        map.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for RecordMessage {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let mut fields = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
-        let mut take = |name: &'static str| {
-            fields
-                .remove(name)
-                .ok_or_else(|| D::Error::missing_field(name))
-        };
-        let role = Role::deserialize(take("role")?).map_err(D::Error::custom)?;
-        let content = String::deserialize(take("content")?).map_err(D::Error::custom)?;
-        let verdict = match fields.remove("verdict") {
-            None | Some(serde_json::Value::Null) => None,
-            Some(v) => Some(Verdict::deserialize(v).map_err(D::Error::custom)?),
-        };
-        let meta =
-            ReplyMeta::deserialize(serde_json::Value::Object(fields)).map_err(D::Error::custom)?;
-        Ok(RecordMessage {
-            role,
-            content,
-            meta,
-            verdict,
-        })
     }
 }
 
@@ -453,7 +472,7 @@ impl TrialRecord {
             if trial.phase() == Phase::Done {
                 break;
             }
-            let mut meta = m.meta.clone();
+            let mut meta = m.meta();
             // A record written before the limit was kept beside an empty reply: the
             // endpoint's setting is the limit it ran into.
             let limited = EmptyReason::of(
@@ -520,43 +539,5 @@ mod tests {
                 assert_eq!(record.transcript(), t.transcript());
             }
         }
-    }
-
-    #[test]
-    fn a_message_writes_its_metadata_beside_role_and_content_and_reads_it_back() {
-        let m = RecordMessage::new(
-            Role::Assistant,
-            "Move: (0, 1)".into(),
-            ReplyMeta {
-                latency_ms: Some(12.5),
-                completion_tokens: Some(7),
-                empty_reason: None,
-                ..ReplyMeta::default()
-            },
-            None,
-        );
-        let json = serde_json::to_string(&m).expect("written");
-        assert_eq!(
-            json,
-            r#"{"role":"assistant","content":"Move: (0, 1)","latency_ms":12.5,"completion_tokens":7}"#
-        );
-        let back: RecordMessage = serde_json::from_str(&json).expect("read back");
-        assert_eq!(back, m);
-        // Unknown fields are ignored (a newer version's), a null verdict is none, and a
-        // missing role or content is named.
-        let newer: RecordMessage = serde_json::from_str(
-            r#"{"role":"user","content":"hi","verdict":null,"from_the_future":1}"#,
-        )
-        .expect("reads");
-        assert_eq!(newer.meta, ReplyMeta::default());
-        assert_eq!(newer.verdict, None);
-        let missing =
-            serde_json::from_str::<RecordMessage>(r#"{"content":"hi"}"#).expect_err("no role");
-        assert!(missing.to_string().contains("role"), "{missing}");
-        let wrong = serde_json::from_str::<RecordMessage>(
-            r#"{"role":"user","content":"hi","latency_ms":"slow"}"#,
-        )
-        .expect_err("a latency must be a number");
-        assert!(wrong.to_string().contains("invalid type"), "{wrong}");
     }
 }

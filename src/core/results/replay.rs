@@ -97,7 +97,7 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
                     phase,
                     prompt: prompt.clone(),
                     reply: Some(m.content.clone()),
-                    reasoning: m.meta.reasoning.clone(),
+                    reasoning: m.reasoning.clone(),
                     verdict: m.verdict.clone(),
                     moves,
                 });
