@@ -301,6 +301,25 @@ struct Lane {
 }
 
 impl Lane {
+    /// A lane at its full concurrency (at least 1), nothing queued or in flight.
+    fn new(config: LaneConfig) -> Lane {
+        let max = config.max_concurrency.max(1);
+        Lane {
+            current: max,
+            config: LaneConfig {
+                max_concurrency: max,
+                ..config
+            },
+            in_flight: 0,
+            queue: Queue::default(),
+            success_run: 0,
+            last_step_down: None,
+            blocked_until: f64::NEG_INFINITY,
+            window: VecDeque::new(),
+            last_cause: None,
+        }
+    }
+
     fn prune(&mut self, now: f64) {
         while self.window.front().is_some_and(|&t| t <= now - MINUTE_MS) {
             self.window.pop_front();
@@ -352,23 +371,7 @@ impl Scheduler {
     /// A scheduler for `keys` (duplicates dropped), each on the lane named by its player;
     /// a player without a lane in `lanes` gets one with the default concurrency.
     pub fn new(keys: Vec<TrialKey>, lanes: Vec<LaneConfig>, tuning: Tuning) -> Scheduler {
-        let mut lanes: Vec<Lane> = lanes
-            .into_iter()
-            .map(|config| Lane {
-                current: config.max_concurrency.max(1),
-                config: LaneConfig {
-                    max_concurrency: config.max_concurrency.max(1),
-                    ..config
-                },
-                in_flight: 0,
-                queue: Queue::default(),
-                success_run: 0,
-                last_step_down: None,
-                blocked_until: f64::NEG_INFINITY,
-                window: VecDeque::new(),
-                last_cause: None,
-            })
-            .collect();
+        let mut lanes: Vec<Lane> = lanes.into_iter().map(Lane::new).collect();
         let mut s = Scheduler {
             keys: Vec::new(),
             ids: Vec::new(),
@@ -391,21 +394,11 @@ impl Scheduler {
             let lane = match lanes.iter().position(|l| l.config.name == key.player) {
                 Some(l) => l,
                 None => {
-                    lanes.push(Lane {
-                        config: LaneConfig {
-                            name: key.player.clone(),
-                            max_concurrency: DEFAULT_CONCURRENCY,
-                            requests_per_minute: None,
-                        },
-                        current: DEFAULT_CONCURRENCY,
-                        in_flight: 0,
-                        queue: Queue::default(),
-                        success_run: 0,
-                        last_step_down: None,
-                        blocked_until: f64::NEG_INFINITY,
-                        window: VecDeque::new(),
-                        last_cause: None,
-                    });
+                    lanes.push(Lane::new(LaneConfig {
+                        name: key.player.clone(),
+                        max_concurrency: DEFAULT_CONCURRENCY,
+                        requests_per_minute: None,
+                    }));
                     lanes.len() - 1
                 }
             };

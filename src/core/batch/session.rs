@@ -35,7 +35,7 @@ use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::transport::Transport;
 use crate::core::results::record::TrialRecord;
 use std::cell::RefCell;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -152,9 +152,9 @@ pub struct Session {
     keys: HashMap<String, String>,
     generation: u32,
     /// Trials started and not yet reported ended (or saved), with their generation.
-    in_flight: BTreeSet<(String, u32)>,
+    in_flight: Vec<(String, u32)>,
     /// Finished records whose save failed, saved first on resume.
-    held: VecDeque<TrialRecord>,
+    held: Vec<TrialRecord>,
     /// A held record is being saved: nothing new starts until it is.
     saving_held: bool,
     /// The wake-up asked for and not yet come (infinity when none).
@@ -174,8 +174,8 @@ impl Session {
             scheduler: Rc::new(RefCell::new(scheduler)),
             keys: HashMap::new(),
             generation: 0,
-            in_flight: BTreeSet::new(),
-            held: VecDeque::new(),
+            in_flight: Vec::new(),
+            held: Vec::new(),
             saving_held: false,
             timer: f64::INFINITY,
             told_complete: false,
@@ -329,7 +329,7 @@ impl Session {
                 }))]
             }
             Ok(_) => {
-                self.in_flight.remove(&slot);
+                self.in_flight.retain(|s| *s != slot);
                 if current {
                     self.scheduler
                         .borrow_mut()
@@ -338,7 +338,7 @@ impl Session {
                 self.pump(now)
             }
             Err(error) => {
-                self.in_flight.remove(&slot);
+                self.in_flight.retain(|s| *s != slot);
                 if current {
                     let mut s = self.scheduler.borrow_mut();
                     s.finish(&start.id, TrialEnd::Interrupted, now);
@@ -360,9 +360,9 @@ impl Session {
         let summary = TrialSummary::of(&save.record);
         if let Err(error) = result {
             if save.held {
-                self.held.push_front(save.record);
+                self.held.insert(0, save.record);
             } else {
-                self.held.push_back(save.record);
+                self.held.push(save.record);
             }
             self.saving_held = false;
             self.scheduler.borrow_mut().pause(now);
@@ -379,7 +379,8 @@ impl Session {
             out.extend(self.next_held_or_pump(now));
             return out;
         }
-        self.in_flight.remove(&(save.id.clone(), save.generation));
+        self.in_flight
+            .retain(|(id, g)| !(*id == save.id && *g == save.generation));
         if save.generation == self.generation {
             self.scheduler
                 .borrow_mut()
@@ -398,7 +399,7 @@ impl Session {
         if self.saving_held {
             return Vec::new();
         }
-        match self.held.pop_front() {
+        match (!self.held.is_empty()).then(|| self.held.remove(0)) {
             Some(record) => {
                 self.saving_held = true;
                 let id = TrialKey::of_record(&record).id();
@@ -423,7 +424,7 @@ impl Session {
             let next = self.scheduler.borrow_mut().next(now);
             match next {
                 Next::Start(a) => {
-                    self.in_flight.insert((a.id.clone(), self.generation));
+                    self.in_flight.push((a.id.clone(), self.generation));
                     out.push(Effect::Start(Start {
                         id: a.id,
                         key: a.key,

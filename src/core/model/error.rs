@@ -118,6 +118,29 @@ pub const ERROR_KIND_NAMES: [&str; 14] = [
     "invalid_settings",
 ];
 
+/// The [`ErrorInfo`] of a `ChatError` (shared or mutable, as the error is): every
+/// variant carries one.
+macro_rules! info_of {
+    ($e:expr) => {
+        match $e {
+            ChatError::Unauthorized(i)
+            | ChatError::ModelNotFound(i)
+            | ChatError::ContextLength(i)
+            | ChatError::RateLimited(i)
+            | ChatError::Server(i)
+            | ChatError::BadRequest(i)
+            | ChatError::Network(i)
+            | ChatError::Timeout(i)
+            | ChatError::Aborted(i)
+            | ChatError::Malformed(i)
+            | ChatError::EmptyChoices(i)
+            | ChatError::MissingContent(i)
+            | ChatError::Upstream(i)
+            | ChatError::InvalidSettings(i) => i,
+        }
+    };
+}
+
 impl ChatError {
     /// The error for a non-2xx response: the status decides, and for other 4xx the body
     /// (context length, unknown model). The server's message is kept, truncated.
@@ -133,41 +156,11 @@ impl ChatError {
 
     /// What the error carries.
     pub fn info(&self) -> &ErrorInfo {
-        match self {
-            ChatError::Unauthorized(i)
-            | ChatError::ModelNotFound(i)
-            | ChatError::ContextLength(i)
-            | ChatError::RateLimited(i)
-            | ChatError::Server(i)
-            | ChatError::BadRequest(i)
-            | ChatError::Network(i)
-            | ChatError::Timeout(i)
-            | ChatError::Aborted(i)
-            | ChatError::Malformed(i)
-            | ChatError::EmptyChoices(i)
-            | ChatError::MissingContent(i)
-            | ChatError::Upstream(i)
-            | ChatError::InvalidSettings(i) => i,
-        }
+        info_of!(self)
     }
 
     pub(super) fn info_mut(&mut self) -> &mut ErrorInfo {
-        match self {
-            ChatError::Unauthorized(i)
-            | ChatError::ModelNotFound(i)
-            | ChatError::ContextLength(i)
-            | ChatError::RateLimited(i)
-            | ChatError::Server(i)
-            | ChatError::BadRequest(i)
-            | ChatError::Network(i)
-            | ChatError::Timeout(i)
-            | ChatError::Aborted(i)
-            | ChatError::Malformed(i)
-            | ChatError::EmptyChoices(i)
-            | ChatError::MissingContent(i)
-            | ChatError::Upstream(i)
-            | ChatError::InvalidSettings(i) => i,
-        }
+        info_of!(self)
     }
 
     /// The HTTP status, when there was a response.
