@@ -408,7 +408,7 @@ fn report_takes_the_scoring_and_shows_the_audit_on_the_original_runs() {
     assert_eq!(single["scoring"], "original", "{single}");
     let empty = TempDir::new("no-transcripts");
     let refused = shapemaze(&["report", path_str(empty.path()), "--scoring", "original"]);
-    assert_eq!(refused.code, 2);
+    assert_eq!(refused.code, 4, "nothing to read: an input error");
     assert!(
         refused.stderr.contains("holds no transcripts"),
         "{}",

@@ -263,7 +263,7 @@ fn generate_reports_an_output_folder_it_cannot_write() {
         "--out",
         path_str(&blocker),
     ]);
-    run.assert_usage_error("cannot write", "--out under a file");
+    run.assert_output_error("cannot write", "--out under a file");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -754,9 +754,26 @@ fn verify_refuses_bad_arguments_and_unreadable_or_foreign_files_with_one_line() 
             "cannot read",
         ),
     ];
+    // A file that cannot be read or is not what it should be is an input error (4); the
+    // rest are bad arguments (2).
+    let input = [
+        "cannot read",
+        "not UTF-8",
+        "neither a .npy",
+        "not a maze",
+        "Fortran order",
+        "largest supported",
+        "player",
+        "dtype",
+    ];
     for (args, needle) in cases {
         let run = shapemaze(&args);
-        run.assert_usage_error(needle, &args.join(" "));
+        let code = if input.iter().any(|n| needle.contains(n)) {
+            4
+        } else {
+            2
+        };
+        run.assert_refused(code, needle, &args.join(" "));
         assert!(
             run.stdout.is_empty(),
             "{}: no verdict printed",
@@ -1117,7 +1134,7 @@ fn api_errors_are_counted_apart_and_never_as_failures() {
 fn score_refuses_what_it_cannot_read() {
     let dir = TempDir::new("score-bad");
     let missing = dir.path().join("nope");
-    shapemaze(&["score", path_str(&missing)]).assert_usage_error("cannot read", "missing folder");
+    shapemaze(&["score", path_str(&missing)]).assert_input_error("cannot read", "missing folder");
     shapemaze(&["score"]).assert_usage_error("needs a folder", "no folder");
     shapemaze(&["score", "a", "b"]).assert_usage_error("takes one folder", "two folders");
     shapemaze(&["score", path_str(dir.path()), "--format", "xml"])
@@ -1248,7 +1265,7 @@ proptest! {
     }
 
     #[test]
-    fn any_arguments_end_in_status_zero_or_two(args in prop::collection::vec(prop::sample::select(vec![
+    fn any_arguments_end_in_success_or_a_refusal_of_one_line(args in prop::collection::vec(prop::sample::select(vec![
         "generate", "verify", "score", "help", "--shape", "--size", "--samples", "--seed", "--phase",
         "--encoding", "--maze", "--response", "--format", "--help", "-h", "-", "--", "--x=1",
         "square", "all", "C", "7", "12", "0", "-1", "move", "recognize", "json", "text", "", " ",
@@ -1256,8 +1273,9 @@ proptest! {
     ]), 0..8), stdin in ".{0,40}") {
         let args: Vec<String> = args.into_iter().map(String::from).collect();
         let (code, _, err) = run_in_process(&args, stdin.as_bytes());
-        prop_assert!(code == 0 || code == 2, "status {} for {:?}: {}", code, args, err);
-        if code == 2 {
+        // 0, or a refusal: 2 bad arguments, 4 an unreadable or foreign file, 6 unwritable.
+        prop_assert!([0, 2, 4, 6].contains(&code), "status {} for {:?}: {}", code, args, err);
+        if code != 0 {
             prop_assert_eq!(err.lines().count(), 1, "one line for {:?}: {}", args, err);
         }
     }

@@ -146,7 +146,7 @@ fn numpy_files_we_cannot_take_are_refused_with_the_reason() {
             path_str(&reply),
         ])
     };
-    verify("bad_fortran_order.npy").assert_usage_error("Fortran order", "a Fortran-order file");
+    verify("bad_fortran_order.npy").assert_input_error("Fortran order", "a Fortran-order file");
     let ok = verify("ok_int32_big_endian.npy");
     assert_eq!(ok.code, 0, "{}", ok.stderr);
     assert_eq!(

@@ -418,7 +418,7 @@ fn bad_arguments_and_unreadable_folders_exit_with_2() {
     let dir = TempDir::new("report-bad");
     shapemaze(&["report"]).assert_usage_error("needs a folder", "no folder");
     shapemaze(&["report", path_str(&dir.path().join("missing"))])
-        .assert_usage_error("cannot read", "a missing folder");
+        .assert_input_error("cannot read", "a missing folder");
     shapemaze(&["report", path_str(dir.path()), "--format", "xml"])
         .assert_usage_error("unknown format", "a bad format");
     shapemaze(&["report", path_str(dir.path()), "--order", "solo"])

@@ -214,7 +214,7 @@ fn two_shards_merged_equal_one_unsharded_run() {
         path_str(&b),
         path_str(&whole),
     ]);
-    r.assert_usage_error("different records", "a conflicting merge");
+    r.assert_data_error("different records", "a conflicting merge");
     assert!(!bad.join("trials.jsonl").exists(), "nothing is written");
 }
 
@@ -225,7 +225,7 @@ fn bad_designs_missing_keys_and_bad_shards_stop_with_one_line() {
     let bad = tmp.path().join("bad.json");
     std::fs::write(&bad, "{\"players\": []}").expect("write");
     shapemaze(&["run", path_str(&bad), "--out", path_str(&out)])
-        .assert_usage_error("bad.json", "a bad design");
+        .assert_input_error("bad.json", "a bad design");
     let design = write_design(
         tmp.path(),
         &serde_json::json!({
@@ -248,7 +248,7 @@ fn bad_designs_missing_keys_and_bad_shards_stop_with_one_line() {
     other["seed"] = Value::from(99);
     let other = write_design(tmp.path(), &other);
     shapemaze(&["run", &other, "--out", path_str(&done)])
-        .assert_usage_error("different design", "another design into the same folder");
+        .assert_data_error("different design", "another design into the same folder");
     shapemaze(&[
         "run",
         &oracle,
@@ -828,7 +828,7 @@ fn a_design_asking_for_more_mazes_than_exist_is_refused_before_any_trial_runs() 
         &[],
         Duration::from_secs(60),
     );
-    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(r.code, 5, "a design the mazes cannot satisfy: {}", r.stderr);
     assert!(r.stderr.contains("5x5 square:"), "{}", r.stderr);
     assert!(!out.join("trials.jsonl").exists(), "nothing ran");
 }

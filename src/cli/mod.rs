@@ -30,8 +30,16 @@ use std::path::Path;
 
 /// Exit status of a command that ran, whatever it found.
 pub const EXIT_OK: i32 = 0;
-/// Exit status for bad arguments and unreadable or foreign files.
+/// Exit status for bad arguments: an unknown command or option, a bad or missing value.
 pub const EXIT_USAGE: i32 = 2;
+/// Exit status when a file or folder named cannot be read or is not what it should be.
+pub const EXIT_INPUT: i32 = 4;
+/// Exit status when the inputs cannot be used together: a design asking for more mazes
+/// than exist, a folder holding another design's run, shards that disagree, a trial the
+/// design cannot play.
+pub const EXIT_DATA: i32 = 5;
+/// Exit status when the output cannot be written (a file, a folder, stdout).
+pub const EXIT_OUTPUT: i32 = 6;
 /// Exit status of a `shapemaze run` that finished with trials ended as API errors (the
 /// endpoint failed; they were not judged): a script can tell, and rerun them with
 /// `--retry-errors`.
@@ -62,9 +70,11 @@ Examples:
   shapemaze score export/
   shapemaze run experiment.json --out results/ --shard 1/4
 
-Exit status: 0 when the command ran (whatever the verdicts); 2 with one line on stderr for
-bad arguments and unreadable or foreign files; 3 when `run` finished with trials that ended
-as API errors.
+Exit status: 0 when the command ran (whatever the verdicts); 3 when `run` finished with
+trials that ended as API errors; and with one line on stderr saying what to fix: 2 for bad
+arguments, 4 for a file that cannot be read or is not what it should be, 5 for inputs that
+cannot be used together (another design's folder, shards that disagree, more mazes than
+exist), 6 when the output cannot be written.
 ";
 
 /// The standard streams a command reads and writes.
@@ -88,7 +98,7 @@ impl Io<'_> {
     /// Writes `value` to stdout as one line of JSON.
     pub fn json_line<T: Serialize>(&mut self, value: &T) -> Result<(), CliError> {
         let text = serde_json::to_string(value)
-            .map_err(|e| CliError::usage(format!("cannot write JSON: {e}")))?;
+            .map_err(|e| CliError::unwritable(format!("cannot write JSON: {e}")))?;
         self.out(&text)?;
         self.out("\n")
     }
@@ -99,12 +109,18 @@ impl Io<'_> {
     }
 }
 
-/// Why a command stopped.
+/// Why a command stopped, each kind with its exit status.
 #[derive(Debug)]
 pub enum CliError {
-    /// Bad arguments, or a file that cannot be read or is not what it should be.
+    /// Bad arguments ([`EXIT_USAGE`]).
     Usage(String),
-    /// Writing the output failed (a closed pipe is not reported).
+    /// A file or folder that cannot be read or is not what it should be ([`EXIT_INPUT`]).
+    Input(String),
+    /// Inputs that cannot be used together ([`EXIT_DATA`]).
+    Data(String),
+    /// A file or folder that cannot be written ([`EXIT_OUTPUT`]).
+    Unwritable(String),
+    /// Writing to stdout failed ([`EXIT_OUTPUT`]; a closed pipe is not reported).
     Output(io::Error),
 }
 
@@ -112,6 +128,42 @@ impl CliError {
     /// A usage error with `message`.
     pub fn usage(message: impl Into<String>) -> Self {
         CliError::Usage(message.into())
+    }
+
+    /// An input error with `message`.
+    pub fn input(message: impl Into<String>) -> Self {
+        CliError::Input(message.into())
+    }
+
+    /// A data error with `message`.
+    pub fn data(message: impl Into<String>) -> Self {
+        CliError::Data(message.into())
+    }
+
+    /// An output error with `message`.
+    pub fn unwritable(message: impl Into<String>) -> Self {
+        CliError::Unwritable(message.into())
+    }
+
+    /// The exit status of this error.
+    pub fn status(&self) -> i32 {
+        match self {
+            CliError::Usage(_) => EXIT_USAGE,
+            CliError::Input(_) => EXIT_INPUT,
+            CliError::Data(_) => EXIT_DATA,
+            CliError::Unwritable(_) | CliError::Output(_) => EXIT_OUTPUT,
+        }
+    }
+
+    /// The one line that says what to fix.
+    pub fn message(&self) -> String {
+        match self {
+            CliError::Usage(m)
+            | CliError::Input(m)
+            | CliError::Data(m)
+            | CliError::Unwritable(m) => m.clone(),
+            CliError::Output(e) => format!("cannot write the output: {e}"),
+        }
     }
 }
 
@@ -123,12 +175,12 @@ impl From<String> for CliError {
 
 /// Reads a whole file, with a one-line error naming it.
 pub fn read_file(path: &str) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| CliError::usage(format!("cannot read {path}: {e}")))
+    std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {path}: {e}")))
 }
 
 /// Writes a whole file, creating its folders first.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let fail = |e: io::Error| CliError::usage(format!("cannot write {}: {e}", path.display()));
+    let fail = |e: io::Error| CliError::unwritable(format!("cannot write {}: {e}", path.display()));
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(fail)?;
     }
@@ -142,16 +194,13 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> i32 {
     match result {
         Ok(status) => status,
         Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
-        Err(CliError::Output(e)) => fail(io, &format!("cannot write the output: {e}")),
-        Err(CliError::Usage(message)) => fail(io, &message),
+        Err(e) => {
+            let one_line = e.message().replace(['\n', '\r'], " ");
+            // Nothing more can be done when stderr itself is gone.
+            let _ = writeln!(io.stderr, "shapemaze: error: {one_line}");
+            e.status()
+        }
     }
-}
-
-fn fail(io: &mut Io<'_>, message: &str) -> i32 {
-    let one_line = message.replace(['\n', '\r'], " ");
-    // Nothing more can be done when stderr itself is gone.
-    let _ = writeln!(io.stderr, "shapemaze: error: {one_line}");
-    EXIT_USAGE
 }
 
 /// Runs the command `args` names; its exit status when it ran.

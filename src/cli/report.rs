@@ -64,8 +64,8 @@ Options:
   --order LIST  H3's model order, smallest first, comma-separated; each name matches any
                 model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
 
-Exit status 0 when it ran, whatever it found; 2 for bad arguments or when DIR cannot be
-read.
+Exit status 0 when it ran, whatever it found; 2 for bad arguments; 4 when DIR cannot be
+read; 6 when the --html file cannot be written.
 
 Example:
   shapemaze report export/ --html report.html --order qwen-turbo,qwen-plus,qwen-max
@@ -141,7 +141,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         _ => {
             let mut skipped = Vec::new();
             let files = list_transcripts(root, &mut skipped)
-                .map_err(|e| CliError::usage(format!("cannot read {dir}: {e}")))?;
+                .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
             // Folders the audit does not recognize as the original runs' (closing lines
             // only, say) keep the strict reading below unless another scoring is asked.
             let default = audit::default_scoring(root, &files);
@@ -151,7 +151,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
             } else {
                 let audited = audit::collect(root, &files, skipped);
                 if audited.is_empty() {
-                    return Err(CliError::usage(format!(
+                    return Err(CliError::input(format!(
                         "{dir} holds no transcripts to score with --scoring {}: give a results folder of transcripts",
                         scoring.name()
                     )));
@@ -249,7 +249,7 @@ fn label_of(root: &Path) -> String {
 pub fn read_observations(root: &Path) -> Result<(Vec<Observation>, Sources), CliError> {
     let shown = root.display().to_string();
     let meta = std::fs::metadata(root)
-        .map_err(|e| CliError::usage(format!("cannot read {shown}: {e}")))?;
+        .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
     let label = label_of(root);
     let jsonl = if meta.is_file() && shown.ends_with(".jsonl") {
         Some(root.to_path_buf())
@@ -265,9 +265,9 @@ pub fn read_observations(root: &Path) -> Result<(Vec<Observation>, Sources), Cli
 
 fn read_jsonl(path: &Path, label: &str) -> Result<(Vec<Observation>, Sources), CliError> {
     let bytes = std::fs::read(path)
-        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
     let text = String::from_utf8(bytes)
-        .map_err(|_| CliError::usage(format!("{} is not UTF-8 text", path.display())))?;
+        .map_err(|_| CliError::input(format!("{} is not UTF-8 text", path.display())))?;
     let mut sources = Sources {
         source: "trials.jsonl",
         ..Sources::default()
@@ -315,7 +315,7 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
         ..Sources::default()
     };
     let files = list_transcripts(root, &mut sources.skipped)
-        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", root.display())))?;
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", root.display())))?;
     let mut libraries = Libraries::new();
     let mut out = Vec::with_capacity(files.len());
     for path in files {

@@ -74,8 +74,10 @@ stderr lists the trials that ended as API errors by cause, with the server's or 
 system's own message and what to do.
 
 Exit status: 0 when the run finished and no trial of DIR ended as an API error; 3 when some
-did (fix the cause, then run again with --retry-errors); 2 with one line on stderr for a bad
-design, a missing key, a bad option, or when interrupted.
+did (fix the cause, then run again with --retry-errors); with one line on stderr: 2 for a
+bad option, a missing key or when interrupted, 4 for a design that cannot be read, 5 when
+the design asks for more mazes than exist or DIR holds another design, 6 when DIR cannot
+be written.
 ";
 
 /// `shapemaze merge --help`.
@@ -86,7 +88,7 @@ Usage: shapemaze merge OUT DIR...
 
 Reads each DIR's experiment.json and trials.jsonl and writes OUT as a whole export folder.
 Every DIR must hold the same design. A trial found twice with the same record counts
-once; found twice with different records, nothing is written and exit status is 2.
+once; found twice with different records, nothing is written and exit status is 5.
 
 Example:
   shapemaze merge results/ shard-1/ shard-2/ shard-3/ shard-4/
@@ -312,9 +314,9 @@ fn epoch_ms() -> f64 {
 
 fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
     ExperimentDesign::from_json(&text)
-        .map_err(|e| CliError::usage(format!("{}: {e}", path.display())))
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
 /// Reads the records already in `path` (a `trials.jsonl`), keeping those of `wanted` ids,
@@ -324,7 +326,7 @@ fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRec
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => {
-            return Err(CliError::usage(format!(
+            return Err(CliError::input(format!(
                 "cannot read {}: {e}",
                 path.display()
             )))
@@ -345,7 +347,7 @@ fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRec
         return Ok(Vec::new());
     }
     let records = parse_jsonl(&path.display().to_string(), body)
-        .map_err(|e| CliError::usage(e.to_string()))?;
+        .map_err(|e| CliError::input(e.to_string()))?;
     let mut seen = BTreeSet::new();
     Ok(records
         .into_iter()
@@ -364,19 +366,18 @@ fn keep(
     log: &mut std::fs::File,
     record: &TrialRecord,
     written: &mut HashSet<String>,
-) -> Result<(), String> {
-    let line = record.to_json().map_err(|e| e.to_string())? + "\n";
+) -> Result<(), CliError> {
+    let line = record
+        .to_json()
+        .map_err(|e| CliError::unwritable(e.to_string()))?
+        + "\n";
     log.write_all(line.as_bytes())
         .and_then(|()| log.flush())
-        .map_err(|e| format!("cannot append to {}: {e}", jsonl.display()))?;
-    let failed = |e: CliError| match e {
-        CliError::Usage(m) => m,
-        CliError::Output(e) => e.to_string(),
-    };
+        .map_err(|e| CliError::unwritable(format!("cannot append to {}: {e}", jsonl.display())))?;
     if let Some(text) = record.transcript() {
         let path = transcript_path(record);
         let file = path.split('/').fold(out.to_path_buf(), |p, c| p.join(c));
-        super::write_file(&file, text.as_bytes()).map_err(failed)?;
+        super::write_file(&file, text.as_bytes())?;
         written.insert(path);
     }
     let maze_path = maze_file_path(record.size, record.size, record.shape, record.sample);
@@ -385,7 +386,7 @@ fn keep(
             let file = maze_path
                 .split('/')
                 .fold(out.to_path_buf(), |p, c| p.join(c));
-            super::write_file(&file, &npy::write(maze.grid())).map_err(failed)?;
+            super::write_file(&file, &npy::write(maze.grid()))?;
             written.insert(maze_path);
         }
     }
@@ -401,10 +402,11 @@ fn write_export(
     written: &HashSet<String>,
 ) -> Result<(), CliError> {
     sort_by_design(design, records);
-    let mut export = export_files(design, records).map_err(|e| CliError::usage(e.to_string()))?;
+    let mut export =
+        export_files(design, records).map_err(|e| CliError::unwritable(e.to_string()))?;
     export.files.retain(|f| !written.contains(&f.path));
     write_folder(dir, &export.files).map_err(|e| {
-        CliError::usage(format!(
+        CliError::unwritable(format!(
             "cannot write the export under {}: {e}",
             dir.display()
         ))
@@ -415,7 +417,7 @@ fn write_export(
 enum Ending {
     Done,
     Interrupted,
-    Failed(String),
+    Failed(CliError),
 }
 
 /// `shapemaze run`; its exit status when it finished: [`EXIT_API_ERRORS`] when trials
@@ -440,17 +442,17 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
     let mut libraries = Libraries::new();
     design
         .check_mazes(|size| libraries.get(size).clone())
-        .map_err(|e| CliError::usage(format!("{}: {e}", design_path.display())))?;
+        .map_err(|e| CliError::data(format!("{}: {e}", design_path.display())))?;
 
     let trial_keys = shard.keys(&design);
     let wanted: BTreeSet<String> = trial_keys.iter().map(TrialKey::id).collect();
     std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::usage(format!("cannot create {}: {e}", out.display())))?;
+        .map_err(|e| CliError::unwritable(format!("cannot create {}: {e}", out.display())))?;
     let experiment = out.join(EXPERIMENT_FILE);
     if experiment.is_file() {
         let before = read_design(&experiment)?;
         if !before.same_trials(&design) {
-            return Err(CliError::usage(format!(
+            return Err(CliError::data(format!(
                 "{} holds a run of a different design: choose another --out folder",
                 out.display()
             )));
@@ -468,15 +470,15 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
     // Rewrite what was kept, so appends start on a fresh line.
     std::fs::write(
         &jsonl,
-        trials_jsonl(&records).map_err(|e| CliError::usage(e.to_string()))?,
+        trials_jsonl(&records).map_err(|e| CliError::unwritable(e.to_string()))?,
     )
-    .map_err(|e| CliError::usage(format!("cannot write {}: {e}", jsonl.display())))?;
+    .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", jsonl.display())))?;
     std::fs::write(&experiment, design.to_json())
-        .map_err(|e| CliError::usage(format!("cannot write {}: {e}", experiment.display())))?;
+        .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", experiment.display())))?;
     let mut log = OpenOptions::new()
         .append(true)
         .open(&jsonl)
-        .map_err(|e| CliError::usage(format!("cannot open {}: {e}", jsonl.display())))?;
+        .map_err(|e| CliError::unwritable(format!("cannot open {}: {e}", jsonl.display())))?;
 
     let mut session = Session::new(&design, trial_keys, concurrency);
     let resumed = session.restore(&records);
@@ -540,7 +542,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
                     }
                     Effect::WakeAt(at) => wake = Some(wake.map_or(at, |w: f64| w.min(at))),
                     Effect::Say(Notice::TrialFailed { id, error }) => {
-                        failed = Some(format!("trial {id}: {error}"));
+                        failed = Some(CliError::data(format!("trial {id}: {error}")));
                         break;
                     }
                     Effect::Say(_) | Effect::AbortBefore(_) => {}
@@ -559,7 +561,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
             });
             tokio::select! {
                 got = rx.recv() => {
-                    let Some((start, result)) = got else { break Ending::Failed("the trials' channel closed".into()) };
+                    let Some((start, result)) = got else { break Ending::Failed(CliError::data("the trials' channel closed")) };
                     effects.extend(session.ended(&start, result, epoch_ms()));
                 }
                 () = tokio::time::sleep(wait) => {
@@ -616,7 +618,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
                 out.display()
             )))
         }
-        Ending::Failed(e) => return Err(CliError::usage(e)),
+        Ending::Failed(e) => return Err(e),
     }
     let elapsed = started.elapsed().as_secs_f64();
     let failed = records.iter().any(|r| r.api_error.is_some());
@@ -653,7 +655,7 @@ pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         match &design {
             None => design = Some(d),
             Some(first) if !first.same_trials(&d) => {
-                return Err(CliError::usage(format!(
+                return Err(CliError::data(format!(
                     "{} holds a different design from {}: only shards of one design can be merged",
                     dir.join(EXPERIMENT_FILE).display(),
                     Path::new(&dirs[0]).join(EXPERIMENT_FILE).display()
@@ -663,12 +665,12 @@ pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         let path = dir.join(JSONL_FILE);
         let text = std::fs::read_to_string(&path)
-            .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+            .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
         if text.trim().is_empty() {
             continue;
         }
         let records = parse_jsonl(&path.display().to_string(), &text)
-            .map_err(|e| CliError::usage(e.to_string()))?;
+            .map_err(|e| CliError::input(e.to_string()))?;
         let m = merge(&all, records);
         duplicates += m.duplicates;
         conflicts.extend(m.conflicts.into_iter().map(|c| c.id));
@@ -681,7 +683,7 @@ pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         } else {
             String::new()
         };
-        return Err(CliError::usage(format!(
+        return Err(CliError::data(format!(
             "{} trials are stored with different records in different folders: {}{more}; nothing was written",
             conflicts.len(),
             shown.join(", ")

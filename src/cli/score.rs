@@ -45,7 +45,8 @@ Options:
                written) or all (the three side by side with the cause of every
                strict/original difference; the default on folders of the original runs)
 
-Exit status 0 when it ran, whatever it found; 2 when DIR cannot be read.
+Exit status 0 when it ran, whatever it found; 2 for bad arguments; 4 when DIR cannot be
+read.
 
 Example:
   shapemaze score results/ --format json > rescored.json
@@ -121,7 +122,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let root = Path::new(dir);
     let mut skipped = Vec::new();
     let files = list_transcripts(root, &mut skipped)
-        .map_err(|e| CliError::usage(format!("cannot read {dir}: {e}")))?;
+        .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
     let scoring = scoring.unwrap_or_else(|| audit::default_scoring(root, &files));
     if scoring != Scoring::Strict {
         return audit::run(dir, root, &files, skipped, scoring, json, io);

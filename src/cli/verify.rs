@@ -35,8 +35,8 @@ Options:
   --response FILE the reply text; - reads it from stdin
 
 Output: {\"outcome\":\"success\"|\"fail\",\"reason\":...,\"extracted\":...,\"explanation\":...}
-and for generate also \"checks\". Exit status 0 whatever the outcome; 2 with one line on
-stderr for bad arguments and unreadable or foreign files.
+and for generate also \"checks\". Exit status 0 whatever the outcome; with one line on
+stderr, 2 for bad arguments and 4 for unreadable or foreign files.
 
 Examples:
   echo 'Move: (0, 1)' | shapemaze verify --phase move --shape square --maze maze.txt --response -
@@ -127,13 +127,13 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         let mut bytes = Vec::new();
         io.stdin
             .read_to_end(&mut bytes)
-            .map_err(|e| CliError::usage(format!("cannot read the response from stdin: {e}")))?;
+            .map_err(|e| CliError::input(format!("cannot read the response from stdin: {e}")))?;
         bytes
     } else {
         read_file(response_path)?
     };
     let reply = String::from_utf8(response).map_err(|_| {
-        CliError::usage(format!("{response_path} is not UTF-8 text, so not a reply"))
+        CliError::input(format!("{response_path} is not UTF-8 text, so not a reply"))
     })?;
     let verdict = match (phase, &known) {
         (VerifyPhase::Recognize, _) => verify_recognition(shape, &reply),
@@ -155,7 +155,7 @@ pub fn read_maze(path: &str) -> Result<Maze, CliError> {
     let grid = match npy::read(&bytes) {
         Err(NpyError::NotNpy) => {
             let text = std::str::from_utf8(&bytes).map_err(|_| {
-                CliError::usage(format!("{path} is neither a .npy maze file nor text"))
+                CliError::input(format!("{path} is neither a .npy maze file nor text"))
             })?;
             let encoding = detect_encoding(text);
             let parsed = match encoding {
@@ -163,20 +163,20 @@ pub fn read_maze(path: &str) -> Result<Maze, CliError> {
                 Encoding::CoordList => read_shown_maze(text, encoding),
             };
             parsed.map_err(|e| {
-                CliError::usage(format!(
+                CliError::input(format!(
                     "{path} is not a maze in the {encoding} encoding: {e}"
                 ))
             })?
         }
-        Err(e) => return Err(CliError::usage(format!("{path}: {e}"))),
+        Err(e) => return Err(CliError::input(format!("{path}: {e}"))),
         Ok(g) => g,
     };
     if !fits(&grid) {
-        return Err(CliError::usage(format!(
+        return Err(CliError::input(format!(
             "{path} holds a {}x{} maze; the largest supported is {MAX_SIZE}x{MAX_SIZE}",
             grid.rows(),
             grid.cols()
         )));
     }
-    Maze::from_grid(grid).map_err(|e| CliError::usage(format!("{path}: {e}")))
+    Maze::from_grid(grid).map_err(|e| CliError::input(format!("{path}: {e}")))
 }

@@ -31,11 +31,35 @@ impl Run {
             .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}):\n{}", self.stdout))
     }
 
-    /// Asserts a usage failure: status 2, nothing on stdout, one line on stderr containing
+    /// Asserts a usage failure (bad arguments): status 2, one line on stderr containing
     /// `needle`.
     pub fn assert_usage_error(&self, needle: &str, what: &str) {
+        self.assert_refused(2, needle, what);
+    }
+
+    /// Asserts an input failure (a file that cannot be read or is not what it should be):
+    /// status 4, one line on stderr containing `needle`.
+    pub fn assert_input_error(&self, needle: &str, what: &str) {
+        self.assert_refused(4, needle, what);
+    }
+
+    /// Asserts a data failure (inputs that cannot be used together): status 5, one line
+    /// on stderr containing `needle`.
+    pub fn assert_data_error(&self, needle: &str, what: &str) {
+        self.assert_refused(5, needle, what);
+    }
+
+    /// Asserts an output failure (a file that cannot be written): status 6, one line on
+    /// stderr containing `needle`.
+    pub fn assert_output_error(&self, needle: &str, what: &str) {
+        self.assert_refused(6, needle, what);
+    }
+
+    /// Asserts a refusal with exit status `code` and one line on stderr containing
+    /// `needle`.
+    pub fn assert_refused(&self, code: i32, needle: &str, what: &str) {
         assert_eq!(
-            self.code, 2,
+            self.code, code,
             "{what}: exit status (stderr: {})",
             self.stderr
         );

@@ -47,8 +47,9 @@ Example:
   SHAPEMAZE_KEY_DASHSCOPE=sk-... SHAPEMAZE_EXPORT_TOKEN=... shapemaze serve \\
       --upstream dashscope=https://dashscope-intl.aliyuncs.com/compatible-mode/v1
 
-Stops on Ctrl-C or SIGTERM after the requests in flight finish. Exit status 2 with one
-line on stderr when it cannot start (bad option, config file, address or database).
+Stops on Ctrl-C or SIGTERM after the requests in flight finish. When it cannot start, one
+line on stderr and exit status 2 (a bad option or address) or 4 (a config file that
+cannot be read or is not valid).
 ";
 
 /// Splits out every `--upstream NAME=URL` (which may repeat) from the other arguments.
@@ -96,7 +97,7 @@ pub fn config_from(
         )));
     }
     let file = match parsed.get("config") {
-        Some(path) => ConfigFile::parse(&read(path)?, path)?,
+        Some(path) => ConfigFile::parse(&read(path)?, path).map_err(CliError::input)?,
         None => ConfigFile::default(),
     };
     let addr_text = parsed
@@ -189,7 +190,7 @@ pub fn describe(cfg: &ServeConfig, addr: std::net::SocketAddr) -> Vec<String> {
 pub fn command(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
     let read = |path: &str| -> Result<String, CliError> {
         String::from_utf8(super::read_file(path)?)
-            .map_err(|_| CliError::usage(format!("{path} is not UTF-8 text")))
+            .map_err(|_| CliError::input(format!("{path} is not UTF-8 text")))
     };
     let env = |name: &str| std::env::var(name).ok();
     let Some(cfg) = config_from(args, &env, &read)? else {
@@ -228,14 +229,11 @@ mod tests {
     }
 
     fn no_file(path: &str) -> Result<String, CliError> {
-        Err(CliError::usage(format!("cannot read {path}")))
+        Err(CliError::input(format!("cannot read {path}")))
     }
 
     fn usage(e: CliError) -> String {
-        match e {
-            CliError::Usage(m) => m,
-            CliError::Output(e) => e.to_string(),
-        }
+        e.message()
     }
 
     #[test]
