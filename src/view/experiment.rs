@@ -2,7 +2,7 @@
 //! forwards clicks and field values (and everything it shows is tested natively):
 //!
 //! - [`design_form`] draws a design as a form (read back by
-//!   [`crate::core::batch::form::design_from_fields`]);
+//!   [`crate::core::batch::form::DesignForm::from_fields`]);
 //! - [`progress_panel`] draws the run's progress: done of total, successes per phase, API
 //!   errors, tokens, elapsed time and ETA, per player and overall, and each endpoint's
 //!   learned concurrency and retries with their cause;
@@ -13,9 +13,7 @@
 //! one delegated listener reads.
 
 use crate::core::analysis::observation::Observation;
-use crate::core::batch::form::{
-    field, field_values, player_rows, protocol_id, PLAYER_KINDS, PROTOCOLS,
-};
+use crate::core::batch::form::{protocol_id, DesignForm, PlayerRow, PLAYER_KINDS, PROTOCOLS};
 use crate::core::batch::runner::{format_eta, run_eta};
 use crate::core::batch::scheduler::{LaneStatus, Progress, RunState, Tally};
 use crate::core::maze::encoding::Encoding;
@@ -44,12 +42,8 @@ fn kind_label(k: PlayerKind) -> &'static str {
     }
 }
 
-fn attr_value(fields: &[(String, String)], name: &str) -> String {
-    escape(field(fields, name).unwrap_or(""))
-}
-
-fn checked(fields: &[(String, String)], name: &str, value: &str) -> &'static str {
-    if field_values(fields, name).any(|v| v == value) {
+fn checked(on: bool) -> &'static str {
+    if on {
         " checked"
     } else {
         ""
@@ -88,23 +82,23 @@ fn preset_options(h: &mut String, preset: &str) {
     }
 }
 
-/// The design form, filled in with `fields` (from [`design_fields`], or as the person left
-/// them). `locked` greys it out while a run is under way.
-pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
+/// The design form, filled in with `form` (a design's, or as the person left it).
+/// `locked` greys it out while a run is under way. Field names are
+/// [`DesignForm::field_name`]'s, which [`DesignForm::from_fields`] reads back.
+pub fn design_form(form: &DesignForm, locked: bool) -> String {
     let mut h = String::new();
     let dis = if locked { " disabled" } else { "" };
     let _ = write!(
         h,
         "<fieldset class=\"lab-fieldset\"{dis}><legend>Design</legend>\
          <label class=\"field wide\"><span>Name</span><input name=\"name\" data-testid=\"design-name\" value=\"{}\" placeholder=\"e.g. Qwen sizes, November\"></label>",
-        attr_value(fields, "name")
+        escape(&form.name)
     );
-    add_player_form(&mut h, fields);
+    add_player_form(&mut h, &form.new);
     h.push_str("<div class=\"lab-players\" data-testid=\"players\">");
-    for i in 0..player_rows(fields) {
-        let v = |k: &str| attr_value(fields, &format!("p{i}.{k}"));
-        let kind = field(fields, &format!("p{i}.kind")).unwrap_or("endpoint");
-        let preset = field(fields, &format!("p{i}.preset")).unwrap_or("");
+    for (i, row) in form.players.iter().enumerate() {
+        let kind = row.player_kind().name();
+        let preset = row.preset.as_str();
         let _ = write!(
             h,
             "<div class=\"lab-player\" data-testid=\"player-row\"><span class=\"row-label\">Player {}</span>\
@@ -116,7 +110,7 @@ pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
         let _ = write!(
             h,
             "<label class=\"field\"><span>Name in results</span><input name=\"p{i}.name\" value=\"{}\" placeholder=\"the model's name\"></label>",
-            v("name")
+            escape(&row.name)
         );
         if kind == "endpoint" {
             let _ = write!(
@@ -133,23 +127,23 @@ pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
                  <label class=\"field short\"><span>Temperature</span><input name=\"p{i}.temperature\" value=\"{}\" inputmode=\"decimal\"></label>\
                  <label class=\"field short\"><span>Max tokens</span><input name=\"p{i}.max_tokens\" value=\"{}\" inputmode=\"numeric\"></label>\
                  <label class=\"check\"><input type=\"checkbox\" name=\"p{i}.stream\"{}> Stream</label>",
-                v("base_url"),
-                v("model"),
-                v("key"),
-                v("temperature"),
-                v("max_tokens"),
-                checked(fields, &format!("p{i}.stream"), "on"),
+                escape(&row.base_url),
+                escape(&row.model),
+                escape(&row.key),
+                escape(&row.temperature),
+                escape(&row.max_tokens),
+                checked(row.stream),
             );
         }
         let _ = write!(
             h,
             "<label class=\"field short\"><span>Concurrency</span><input name=\"p{i}.concurrency\" data-testid=\"player-concurrency\" value=\"{}\" placeholder=\"design's\" inputmode=\"numeric\"></label>\
              <button type=\"button\" class=\"button small\" data-action=\"remove-player\" data-index=\"{i}\">Remove</button></div>",
-            v("concurrency")
+            escape(&row.concurrency)
         );
     }
     h.push_str("</div>");
-    if let Some(n) = field(fields, "mazes") {
+    if let Some(n) = &form.mazes {
         let _ = write!(
             h,
             "<p class=\"notice\" data-testid=\"imported-mazes\">{} imported mazes run instead of generated ones (shapes, sizes and mazes per shape below are ignored). <button type=\"button\" class=\"button small\" data-action=\"clear-mazes\">Use generated mazes</button></p>",
@@ -164,7 +158,7 @@ pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
             h,
             "<label class=\"check\"><input type=\"checkbox\" name=\"shape\" value=\"{0}\"{1}> {0}</label>",
             s.name(),
-            checked(fields, "shape", s.name())
+            checked(form.shapes.iter().any(|x| x == s.name()))
         );
     }
     h.push_str("</div></div><div class=\"field\"><span>Encodings</span><div class=\"checks\">");
@@ -173,12 +167,21 @@ pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
             h,
             "<label class=\"check\"><input type=\"checkbox\" name=\"encoding\" value=\"{}\"{}> {}</label>",
             e.name(),
-            checked(fields, "encoding", e.name()),
+            checked(form.encodings.iter().any(|x| x == e.name())),
             e.label()
         );
     }
     h.push_str("</div></div>");
     let num = |h: &mut String, name: &str, label: &str, hint: &str| {
+        let value = match name {
+            "sizes" => &form.sizes,
+            "samples" => &form.samples,
+            "repeats" => &form.repeats,
+            "seed" => &form.seed,
+            "move_limit" => &form.move_limit,
+            "concurrency" => &form.concurrency,
+            _ => &form.rpm,
+        };
         let _ = write!(
             h,
             "<label class=\"field short\" title=\"{hint}\"><span>{label}</span><input name=\"{name}\" data-testid=\"{}\" value=\"{}\" inputmode=\"numeric\"></label>",
@@ -188,7 +191,7 @@ pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
                 "concurrency" => "concurrency".to_string(),
                 other => format!("design-{other}"),
             },
-            attr_value(fields, name)
+            escape(value)
         );
     };
     num(
@@ -223,7 +226,11 @@ pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
         "Most trials in flight per endpoint",
     );
     num(&mut h, "rpm", "Requests per minute", "Empty for no limit");
-    let proto = field(fields, "protocol").unwrap_or("stepwise");
+    let proto = if form.protocol.is_empty() {
+        "stepwise"
+    } else {
+        form.protocol.as_str()
+    };
     h.push_str("<label class=\"field\"><span>Protocol</span><select name=\"protocol\" data-testid=\"design-protocol\">");
     for p in PROTOCOLS {
         let _ = write!(
@@ -240,13 +247,13 @@ pub fn design_form(fields: &[(String, String)], locked: bool) -> String {
 
 /// The "add a player" box: the agent and endpoint fields of `/model` (same test ids), and
 /// `add-model`, which appends the player configured there to the design.
-fn add_player_form(h: &mut String, fields: &[(String, String)]) {
-    let kind = field(fields, "new.kind").unwrap_or("endpoint");
+fn add_player_form(h: &mut String, new: &PlayerRow) {
+    let kind = new.player_kind().name();
     h.push_str("<div class=\"lab-player lab-new\"><span class=\"row-label\">Add a player</span><label class=\"field\"><span>Agent</span><select name=\"new.kind\" data-testid=\"agent\" data-action=\"kind-changed\">");
     kind_options(h, kind);
     h.push_str("</select></label>");
     if kind == "endpoint" {
-        let preset = field(fields, "new.preset").unwrap_or("");
+        let preset = new.preset.as_str();
         h.push_str("<label class=\"field\"><span>Endpoint</span><select name=\"new.preset\" data-testid=\"endpoint-preset\" data-action=\"preset-changed\" data-index=\"new\">");
         preset_options(h, preset);
         let _ = write!(
@@ -256,10 +263,10 @@ fn add_player_form(h: &mut String, fields: &[(String, String)]) {
              <label class=\"field\"><span>Model</span><input name=\"new.model\" data-testid=\"endpoint-model\" value=\"{}\" spellcheck=\"false\"></label>\
              <label class=\"field\"><span>API key</span><input name=\"new.key\" data-testid=\"endpoint-api-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
              <label class=\"check\"><input type=\"checkbox\" name=\"new.stream\" data-testid=\"endpoint-stream\"{}> Stream</label>",
-            attr_value(fields, "new.base_url"),
-            attr_value(fields, "new.model"),
-            attr_value(fields, "new.key"),
-            checked(fields, "new.stream", "on"),
+            escape(&new.base_url),
+            escape(&new.model),
+            escape(&new.key),
+            checked(new.stream),
         );
     }
     h.push_str("<button type=\"button\" class=\"button\" data-action=\"add-player\" data-testid=\"add-model\">Add to the design</button></div>");
@@ -593,7 +600,7 @@ mod tests {
     use crate::core::analysis::groups::in_group;
     use crate::core::analysis::observation::ALL;
     use crate::core::batch::design::{ExperimentDesign, PlayerSpec};
-    use crate::core::batch::form::{add_configured_player, design_fields};
+    use crate::core::batch::form::DesignForm;
     use crate::core::batch::scheduler::Scheduler;
 
     #[test]
@@ -725,10 +732,10 @@ mod tests {
             "qwen-plus",
             None,
         ));
-        let mut fields = design_fields(&d);
-        fields.push(("new.key".into(), "sk-test".into()));
-        add_configured_player(&mut fields);
-        let html = design_form(&fields, false);
+        let mut form = DesignForm::of(&d);
+        form.new.key = "sk-test".into();
+        form.add_configured_player();
+        let html = design_form(&form, false);
         assert!(
             html.contains("Qwen &lt;three&gt; sizes"),
             "the name is escaped"

@@ -18,11 +18,7 @@ use crate::core::batch::design::{ExperimentDesign, TrialKey};
 use crate::core::batch::export::{
     export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, EXPERIMENT_FILE,
 };
-use crate::core::batch::form::{
-    add_configured_player, design_fields, design_from_fields, fill_defaults,
-    fill_endpoint_defaults, new_experiment_id, player_rows, row_player_name, trials_prefix,
-    StoredExperiment,
-};
+use crate::core::batch::form::{new_experiment_id, trials_prefix, DesignForm, StoredExperiment};
 use crate::core::batch::runner::{endpoint_settings, play_trial, sort_by_design};
 use crate::core::batch::session::{Effect, Notice, Session};
 use crate::core::maze::templates::TemplateLibrary;
@@ -177,7 +173,7 @@ struct Open {
 /// The page's state.
 struct Lab {
     db: RefCell<Option<Db>>,
-    fields: RefCell<Vec<(String, String)>>,
+    fields: RefCell<DesignForm>,
     base: RefCell<ExperimentDesign>,
     open: RefCell<Option<Open>>,
     listed: RefCell<Vec<ListedExperiment>>,
@@ -238,26 +234,22 @@ impl Lab {
             out.push((k, v));
             i += 2;
         }
-        *self.fields.borrow_mut() = out;
+        *self.fields.borrow_mut() = DesignForm::from_fields(&out);
     }
 
     /// Draws the form from `fields` (the keys filled in from this tab's store).
     fn draw_form(&self) {
         let locked = self.running();
-        let mut fields = self.fields.borrow().clone();
+        let mut form = self.fields.borrow().clone();
         if let Some(s) = session() {
-            for i in 0..player_rows(&fields) {
-                let key_field = format!("p{i}.key");
-                if fields.iter().any(|(k, _)| *k == key_field) {
-                    continue;
-                }
-                let name = row_player_name(&fields, i);
-                if let Some(v) = s.get_item(&format!("{KEY_PREFIX}{name}")).ok().flatten() {
-                    fields.push((key_field, v));
+            for row in form.players.iter_mut().filter(|r| r.key.is_empty()) {
+                let stored = s.get_item(&format!("{KEY_PREFIX}{}", row.player_name()));
+                if let Some(v) = stored.ok().flatten() {
+                    row.key = v;
                 }
             }
         }
-        self.form.set(design_form(&fields, locked));
+        self.form.set(design_form(&form, locked));
         self.draw_estimate();
     }
 
@@ -318,7 +310,7 @@ pub fn ExperimentPage() -> impl IntoView {
     let design = ExperimentDesign::default();
     let lab: Shared = Rc::new(Lab {
         db: RefCell::new(None),
-        fields: RefCell::new(design_fields(&design)),
+        fields: RefCell::new(DesignForm::of(&design)),
         base: RefCell::new(design),
         open: RefCell::new(None),
         listed: RefCell::new(Vec::new()),
@@ -418,9 +410,9 @@ pub fn ExperimentPage() -> impl IntoView {
 
 impl Lab {
     fn draw_estimate(&self) {
-        let fields = self.fields.borrow().clone();
+        let form = self.fields.borrow().clone();
         let base = self.base.borrow().clone();
-        self.estimate.set(match design_from_fields(&fields, &base) {
+        self.estimate.set(match form.design(&base) {
             Ok(d) => {
                 let est = d.estimate(|s| self.library(s));
                 estimate_line(est.trials, est.calls, est.tokens, d.players.len())
@@ -447,23 +439,12 @@ fn on_action(
     let row = index.parse::<usize>().ok();
     match action {
         "add-player" => {
-            add_configured_player(&mut lab.fields.borrow_mut());
+            lab.fields.borrow_mut().add_configured_player();
             lab.draw_form();
         }
         "remove-player" => {
             if let Some(i) = row {
-                let mut f = lab.fields.borrow_mut();
-                let rows = player_rows(&f);
-                let prefix = |j: usize| format!("p{j}.");
-                f.retain(|(k, _)| !k.starts_with(&prefix(i)));
-                for j in i + 1..rows {
-                    for (k, _) in f.iter_mut() {
-                        if let Some(rest) = k.strip_prefix(&prefix(j)) {
-                            *k = format!("p{}.{rest}", j - 1);
-                        }
-                    }
-                }
-                drop(f);
+                lab.fields.borrow_mut().remove_player(i);
                 let mut base = lab.base.borrow_mut();
                 if i < base.players.len() {
                     base.players.remove(i);
@@ -473,44 +454,26 @@ fn on_action(
             }
         }
         "kind-changed" => {
-            let mut f = lab.fields.borrow_mut();
-            for i in 0..player_rows(&f) {
-                let endpoint = f
-                    .iter()
-                    .any(|(k, v)| *k == format!("p{i}.kind") && v == "endpoint");
-                if endpoint {
-                    fill_endpoint_defaults(&mut f, i);
-                }
-            }
-            fill_defaults(&mut f, "new.");
-            drop(f);
+            lab.fields.borrow_mut().kinds_changed();
             lab.draw_form();
         }
         "preset-changed" => {
-            let prefix = match row {
-                Some(i) => format!("p{i}."),
-                None => "new.".to_string(),
+            let mut form = lab.fields.borrow_mut();
+            let r = match row {
+                Some(i) => form.players.get_mut(i),
+                None => Some(&mut form.new),
             };
-            let mut f = lab.fields.borrow_mut();
-            let preset = f
-                .iter()
-                .find(|(k, _)| *k == format!("{prefix}preset"))
-                .and_then(|(_, v)| Preset::parse(v).ok());
-            if let Some(p) = preset {
-                for (k, v) in f.iter_mut() {
-                    if *k == format!("{prefix}base_url") {
-                        *v = p.default_base_url().into();
-                    } else if *k == format!("{prefix}model") {
-                        *v = p.example_model().into();
-                    }
+            if let Some(r) = r {
+                if let Ok(p) = Preset::parse(&r.preset) {
+                    r.use_preset(p);
                 }
             }
-            drop(f);
+            drop(form);
             lab.draw_form();
         }
         "clear-mazes" => {
             lab.base.borrow_mut().mazes = None;
-            lab.fields.borrow_mut().retain(|(k, _)| k != "mazes");
+            lab.fields.borrow_mut().mazes = None;
             lab.draw_form();
         }
         "start" => start_new(lab),
@@ -541,7 +504,8 @@ fn on_action(
         }
         "export-design" => {
             let base = lab.base.borrow().clone();
-            match design_from_fields(&lab.fields.borrow(), &base) {
+            let read = lab.fields.borrow().design(&base);
+            match read {
                 Ok(d) => report(
                     lab,
                     download_file(EXPERIMENT_FILE, &d.to_json(), "application/json"),
@@ -618,10 +582,7 @@ fn use_mazes(lab: &Shared, files: Vec<(String, Vec<u8>)>) {
         Ok(mazes) => {
             let n = mazes.len();
             lab.base.borrow_mut().mazes = Some(mazes);
-            let mut f = lab.fields.borrow_mut();
-            f.retain(|(k, _)| k != "mazes");
-            f.push(("mazes".into(), n.to_string()));
-            drop(f);
+            lab.fields.borrow_mut().mazes = Some(n.to_string());
             lab.draw_form();
             lab.say(format!(
                 "{n} mazes read: a new experiment runs exactly these."
@@ -635,7 +596,7 @@ fn load_design(lab: &Shared, name: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     match ExperimentDesign::from_json(&text) {
         Ok(d) => {
-            *lab.fields.borrow_mut() = design_fields(&d);
+            *lab.fields.borrow_mut() = DesignForm::of(&d);
             *lab.base.borrow_mut() = d;
             lab.draw_form();
             lab.say(format!("Loaded the design in {name}: check it, then start it."));
@@ -775,7 +736,7 @@ async fn open_experiment(lab: &Shared, id: &str) -> bool {
     if let Some(m) = unreadable(&bad) {
         lab.fail(m);
     }
-    *lab.fields.borrow_mut() = design_fields(&stored.design);
+    *lab.fields.borrow_mut() = DesignForm::of(&stored.design);
     *lab.base.borrow_mut() = stored.design.clone();
     let run = new_run(id, &stored.design, &records);
     *lab.open.borrow_mut() = Some(Open {
@@ -796,21 +757,18 @@ fn keys_from_form(
     lab: &Shared,
     design: &ExperimentDesign,
 ) -> Result<HashMap<String, String>, String> {
-    let fields = lab.fields.borrow();
+    let form = lab.fields.borrow();
     let mut keys = HashMap::new();
     for (i, p) in design.players.iter().enumerate() {
         if p.kind != PlayerKind::Endpoint {
             continue;
         }
         // The form's row of this player (matched by name: rows may have moved).
-        let row = (0..player_rows(&fields)).find(|&r| row_player_name(&fields, r) == p.name());
-        let key = row
-            .and_then(|r| {
-                fields
-                    .iter()
-                    .find(|(k, _)| *k == format!("p{r}.key"))
-                    .map(|(_, v)| v.trim().to_string())
-            })
+        let key = form
+            .players
+            .iter()
+            .find(|r| r.player_name() == p.name())
+            .map(|r| r.key.trim().to_string())
             .unwrap_or_default();
         let needs = Preset::parse(&p.preset).is_ok_and(Preset::needs_key);
         if key.is_empty() && needs {
@@ -849,7 +807,8 @@ fn start_new(lab: &Shared) {
         return lab.fail(format!("Cannot start a new experiment now. {why}"));
     }
     let base = lab.base.borrow().clone();
-    let design = match design_from_fields(&lab.fields.borrow(), &base) {
+    let read = lab.fields.borrow().design(&base);
+    let design = match read {
         Ok(d) => d,
         Err(e) => return lab.fail(format!("The design cannot run yet: {e}")),
     };

@@ -1,15 +1,16 @@
-//! The experiment page's design form, read natively: [`design_fields`] lists a design as
-//! the form's fields (name and value pairs, as a browser's `FormData` lists them: a
-//! checkbox only when ticked) and [`design_from_fields`] reads them back into a design,
-//! refusing bad values with a sentence each. Also the stored experiment and its ids.
+//! The experiment page's design form, typed and read natively: a [`DesignForm`] holds the
+//! values as the person typed them (player rows included); [`DesignForm::of`] fills it
+//! from a design and [`DesignForm::design`] reads it back, refusing bad values with a
+//! sentence each. The page's `FormData` pairs are read into it in one place
+//! ([`DesignForm::from_fields`]). Also the stored experiment and its ids.
 //!
 //! ```
 //! use shapemaze::core::batch::design::ExperimentDesign;
-//! use shapemaze::core::batch::form::{design_fields, design_from_fields};
+//! use shapemaze::core::batch::form::DesignForm;
 //!
 //! let design = ExperimentDesign::default();
-//! let fields = design_fields(&design);
-//! assert_eq!(design_from_fields(&fields, &design).unwrap(), design);
+//! let form = DesignForm::of(&design);
+//! assert_eq!(form.design(&design).unwrap(), design);
 //! ```
 
 use crate::core::batch::design::{ExperimentDesign, PlayerSpec, MAX_CONCURRENCY};
@@ -37,294 +38,400 @@ pub fn protocol_id(p: Protocol) -> &'static str {
     }
 }
 
-/// A design's values as the form's fields (name, value), in the form's order: what
-/// [`crate::view::experiment::design_form`] fills in and what [`design_from_fields`] reads. API keys are not part
-/// of a design: the page adds `p{i}.key` fields of its own.
-pub fn design_fields(d: &ExperimentDesign) -> Vec<(String, String)> {
-    let mut f: Vec<(String, String)> = Vec::new();
-    let mut push = |k: &str, v: String| f.push((k.to_string(), v));
-    push("name", d.name.clone());
-    for (i, p) in d.players.iter().enumerate() {
-        push(&format!("p{i}.kind"), p.kind.name().to_string());
-        push(&format!("p{i}.name"), p.name.clone().unwrap_or_default());
-        push(&format!("p{i}.preset"), p.preset.clone());
-        push(&format!("p{i}.base_url"), p.base_url.clone());
-        push(&format!("p{i}.model"), p.model.clone());
-        push(
-            &format!("p{i}.concurrency"),
-            p.concurrency.map(|c| c.to_string()).unwrap_or_default(),
-        );
-        push(
-            &format!("p{i}.temperature"),
-            format_decimal(p.temperature, 2),
-        );
-        push(&format!("p{i}.max_tokens"), p.max_tokens.to_string());
-        if p.stream {
-            push(&format!("p{i}.stream"), "on".into());
+/// One player row of the design form, its values as the person typed them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerRow {
+    /// `endpoint`, `oracle` or `random` (anything else reads as `endpoint`).
+    pub kind: String,
+    /// The name in results (empty: the model's, or the kind's).
+    pub name: String,
+    /// The endpoint preset's id.
+    pub preset: String,
+    /// The endpoint's base URL.
+    pub base_url: String,
+    /// The model's name.
+    pub model: String,
+    /// The API key (never part of a design: kept in this tab).
+    pub key: String,
+    /// Sampling temperature.
+    pub temperature: String,
+    /// Most tokens per reply.
+    pub max_tokens: String,
+    /// The row's own concurrency (empty: the design's).
+    pub concurrency: String,
+    /// Whether replies are streamed.
+    pub stream: bool,
+}
+
+impl PlayerRow {
+    /// The row of a design's player.
+    pub fn of(p: &PlayerSpec) -> PlayerRow {
+        PlayerRow {
+            kind: p.kind.name().to_string(),
+            name: p.name.clone().unwrap_or_default(),
+            preset: p.preset.clone(),
+            base_url: p.base_url.clone(),
+            model: p.model.clone(),
+            key: String::new(),
+            temperature: format_decimal(p.temperature, 2),
+            max_tokens: p.max_tokens.to_string(),
+            concurrency: p.concurrency.map(|c| c.to_string()).unwrap_or_default(),
+            stream: p.stream,
         }
     }
-    for e in &d.encodings {
-        push("encoding", e.name().to_string());
-    }
-    for s in &d.shapes {
-        push("shape", s.name().to_string());
-    }
-    push(
-        "sizes",
-        d.sizes()
-            .iter()
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    push("samples", d.samples_per_shape.to_string());
-    push("repeats", d.repeats.to_string());
-    push("seed", d.seed.to_string());
-    push("protocol", protocol_id(d.protocol).to_string());
-    push("concurrency", d.concurrency.to_string());
-    push(
-        "rpm",
-        d.requests_per_minute
-            .map(|r| r.to_string())
-            .unwrap_or_default(),
-    );
-    push("move_limit", d.move_limit.to_string());
-    if let Some(m) = &d.mazes {
-        push("mazes", m.len().to_string());
-    }
-    f.push(("new.kind".into(), "endpoint".into()));
-    fill_defaults(&mut f, "new.");
-    f
-}
 
-/// The value of the field `name`, trimmed (the first, when several have that name).
-pub fn field<'a>(fields: &'a [(String, String)], name: &str) -> Option<&'a str> {
-    fields
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.trim())
-}
-
-/// The values of every field named `name`, trimmed (ticked checkboxes of one group).
-pub fn field_values<'a>(
-    fields: &'a [(String, String)],
-    name: &'a str,
-) -> impl Iterator<Item = &'a str> {
-    fields
-        .iter()
-        .filter(move |(k, _)| k == name)
-        .map(|(_, v)| v.trim())
-}
-
-/// The name player row `i` will have in the design ([`PlayerSpec::name`]: its own name,
-/// else the model's for an endpoint, else the kind's).
-pub fn row_player_name(fields: &[(String, String)], i: usize) -> String {
-    let f = |k: &str| field(fields, &format!("p{i}.{k}")).unwrap_or("");
-    let mut p = PlayerSpec::builtin(PlayerKind::parse(f("kind")).unwrap_or(PlayerKind::Endpoint));
-    p.name = Some(f("name").to_string()).filter(|n| !n.is_empty());
-    p.model = f("model").to_string();
-    p.name()
-}
-
-/// How many player rows the fields hold (`p0.kind`, `p1.kind`, ...).
-pub fn player_rows(fields: &[(String, String)]) -> usize {
-    (0..)
-        .take_while(|i| field(fields, &format!("p{i}.kind")).is_some())
-        .count()
-}
-
-/// Reads the form's fields into a design. `base` gives what the form does not show
-/// (imported mazes, a player's other endpoint settings, unknown fields), so a design
-/// loaded from a file keeps them. Every problem found is named, each with what to change.
-pub fn design_from_fields(
-    fields: &[(String, String)],
-    base: &ExperimentDesign,
-) -> Result<ExperimentDesign, String> {
-    let mut problems: Vec<String> = Vec::new();
-    let mut whole = |name: &str, label: &str, min: u64, max: u64| -> Option<u64> {
-        let raw = field(fields, name).unwrap_or("");
-        match raw.parse::<u64>() {
-            Ok(n) if (min..=max).contains(&n) => Some(n),
-            _ => {
-                problems.push(format!(
-                    "{label} must be a whole number from {min} to {max}, not '{raw}'"
-                ));
-                None
-            }
-        }
-    };
-    let samples = whole("samples", "Mazes per shape", 1, 10_000);
-    let repeats = whole("repeats", "Repeats per maze", 1, 1_000);
-    let seed = whole("seed", "Seed", 0, u64::MAX);
-    let concurrency = whole(
-        "concurrency",
-        "Concurrency per endpoint",
-        1,
-        MAX_CONCURRENCY as u64,
-    );
-    let move_limit = whole("move_limit", "Move limit", 1, 200);
-    let rpm = match field(fields, "rpm").unwrap_or("") {
-        "" => None,
-        _ => whole("rpm", "Requests per minute (or leave it empty)", 1, 100_000),
-    };
-    let mut d = base.clone();
-    d.name = field(fields, "name").unwrap_or("").to_string();
-    d.encodings = field_values(fields, "encoding")
-        .filter_map(|e| Encoding::parse(e).ok())
-        .collect();
-    d.shapes = field_values(fields, "shape")
-        .filter_map(|s| Shape::parse(s).ok())
-        .collect();
-    let sizes_raw = field(fields, "sizes").unwrap_or("");
-    let sizes: Result<Vec<usize>, _> = sizes_raw
-        .split([',', ' '])
-        .filter(|s| !s.is_empty())
-        .map(str::parse::<usize>)
-        .collect();
-    match sizes {
-        Ok(s) if !s.is_empty() => {
-            d.size = s[0];
-            d.sizes = if s.len() > 1 { Some(s) } else { None };
-        }
-        _ => problems.push(format!(
-            "Sizes must be grid sides separated by commas (e.g. 5 or 5, 7), not '{sizes_raw}'"
-        )),
-    }
-    d.protocol = match field(fields, "protocol").unwrap_or("stepwise") {
-        "combined" => Protocol::Combined,
-        "single_shot" => Protocol::SingleShot,
-        _ => Protocol::Stepwise,
-    };
-    let mut players = Vec::new();
-    for i in 0..player_rows(fields) {
-        let f = |k: &str| {
-            field(fields, &format!("p{i}.{k}"))
-                .unwrap_or("")
-                .to_string()
-        };
-        let kind = match f("kind").as_str() {
+    /// The player kind the row names.
+    pub fn player_kind(&self) -> PlayerKind {
+        match self.kind.as_str() {
             "oracle" => PlayerKind::Oracle,
             "random" => PlayerKind::Random,
             _ => PlayerKind::Endpoint,
+        }
+    }
+
+    /// The name the row's player will have in the design ([`PlayerSpec::name`]: its own
+    /// name, else the model's for an endpoint, else the kind's).
+    pub fn player_name(&self) -> String {
+        let mut p = PlayerSpec::builtin(self.player_kind());
+        p.name = Some(self.name.clone()).filter(|n| !n.is_empty());
+        p.model = self.model.clone();
+        p.name()
+    }
+
+    /// Fills what an endpoint row leaves empty with its preset's values (the default
+    /// preset when none is chosen yet, which also sets streaming as a new row starts).
+    pub fn fill_defaults(&mut self) {
+        let fresh = self.preset.is_empty();
+        let preset = Preset::parse(&self.preset).unwrap_or_default();
+        let spec = PlayerSpec::builtin(PlayerKind::Endpoint);
+        let defaults = [
+            (&mut self.preset, preset.id().to_string()),
+            (&mut self.base_url, preset.default_base_url().to_string()),
+            (&mut self.model, preset.example_model().to_string()),
+            (&mut self.temperature, format_decimal(spec.temperature, 2)),
+            (&mut self.max_tokens, spec.max_tokens.to_string()),
+        ];
+        for (value, default) in defaults {
+            if value.trim().is_empty() {
+                *value = default;
+            }
+        }
+        if fresh {
+            self.stream = spec.stream;
+        }
+    }
+
+    /// Switches the row to `preset`: its base URL and example model.
+    pub fn use_preset(&mut self, preset: Preset) {
+        self.preset = preset.id().to_string();
+        self.base_url = preset.default_base_url().to_string();
+        self.model = preset.example_model().to_string();
+    }
+}
+
+/// The experiment page's design form, its values as typed: what
+/// [`crate::view::experiment::design_form`] draws and [`DesignForm::design`] reads into a
+/// design. The page's fields are read into it once ([`DesignForm::from_fields`]); their
+/// names are [`DesignForm::field_name`]'s.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DesignForm {
+    /// The design's name.
+    pub name: String,
+    /// The player rows, in order.
+    pub players: Vec<PlayerRow>,
+    /// The "add a player" box.
+    pub new: PlayerRow,
+    /// The shapes ticked (names).
+    pub shapes: Vec<String>,
+    /// The encodings ticked (names).
+    pub encodings: Vec<String>,
+    /// Grid sides, separated by commas.
+    pub sizes: String,
+    /// Mazes per shape.
+    pub samples: String,
+    /// Repeats per maze.
+    pub repeats: String,
+    /// The maze sets' seed.
+    pub seed: String,
+    /// Most moves in the solve phase.
+    pub move_limit: String,
+    /// Most trials in flight per endpoint.
+    pub concurrency: String,
+    /// Requests per minute (empty: no limit).
+    pub rpm: String,
+    /// The protocol's id.
+    pub protocol: String,
+    /// How many imported mazes the design runs, when it runs imported ones.
+    pub mazes: Option<String>,
+}
+
+impl DesignForm {
+    /// The form of a design (API keys are not part of a design: the page adds them).
+    pub fn of(d: &ExperimentDesign) -> DesignForm {
+        let mut new = PlayerRow {
+            kind: "endpoint".into(),
+            ..PlayerRow::default()
         };
-        let mut p = base
+        new.fill_defaults();
+        DesignForm {
+            name: d.name.clone(),
+            players: d.players.iter().map(PlayerRow::of).collect(),
+            new,
+            shapes: d.shapes.iter().map(|s| s.name().to_string()).collect(),
+            encodings: d.encodings.iter().map(|e| e.name().to_string()).collect(),
+            sizes: d
+                .sizes()
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            samples: d.samples_per_shape.to_string(),
+            repeats: d.repeats.to_string(),
+            seed: d.seed.to_string(),
+            move_limit: d.move_limit.to_string(),
+            concurrency: d.concurrency.to_string(),
+            rpm: d
+                .requests_per_minute
+                .map(|r| r.to_string())
+                .unwrap_or_default(),
+            protocol: protocol_id(d.protocol).to_string(),
+            mazes: d.mazes.as_ref().map(|m| m.len().to_string()),
+        }
+    }
+
+    /// The name of a field of player row `row` (`None`: the "add a player" box) in the
+    /// page's form: `p0.model`, `new.key`.
+    pub fn field_name(row: Option<usize>, key: &str) -> String {
+        match row {
+            Some(i) => format!("p{i}.{key}"),
+            None => format!("new.{key}"),
+        }
+    }
+
+    /// Reads the page's fields (name and value pairs, as a browser's `FormData` lists
+    /// them: a checkbox only when ticked), each value trimmed. Player rows are `p0.*`,
+    /// `p1.*`, ... up to the first index without a kind.
+    pub fn from_fields(fields: &[(String, String)]) -> DesignForm {
+        let get = |name: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.trim().to_string())
+        };
+        let all = |name: &str| -> Vec<String> {
+            fields
+                .iter()
+                .filter(|(k, _)| k == name)
+                .map(|(_, v)| v.trim().to_string())
+                .collect()
+        };
+        let row = |r: Option<usize>| {
+            let f = |k: &str| get(&DesignForm::field_name(r, k)).unwrap_or_default();
+            PlayerRow {
+                kind: f("kind"),
+                name: f("name"),
+                preset: f("preset"),
+                base_url: f("base_url"),
+                model: f("model"),
+                key: f("key"),
+                temperature: f("temperature"),
+                max_tokens: f("max_tokens"),
+                concurrency: f("concurrency"),
+                stream: get(&DesignForm::field_name(r, "stream")).is_some(),
+            }
+        };
+        let rows = (0..)
+            .take_while(|&i| get(&DesignForm::field_name(Some(i), "kind")).is_some())
+            .count();
+        let text = |name: &str| get(name).unwrap_or_default();
+        DesignForm {
+            name: text("name"),
+            players: (0..rows).map(|i| row(Some(i))).collect(),
+            new: row(None),
+            shapes: all("shape"),
+            encodings: all("encoding"),
+            sizes: text("sizes"),
+            samples: text("samples"),
+            repeats: text("repeats"),
+            seed: text("seed"),
+            move_limit: text("move_limit"),
+            concurrency: text("concurrency"),
+            rpm: text("rpm"),
+            protocol: text("protocol"),
+            mazes: get("mazes"),
+        }
+    }
+
+    /// Reads the form into a design. `base` gives what the form does not show (imported
+    /// mazes, a player's other endpoint settings, unknown fields), so a design loaded from
+    /// a file keeps them. Every problem found is named, each with what to change.
+    pub fn design(&self, base: &ExperimentDesign) -> Result<ExperimentDesign, String> {
+        let mut problems: Vec<String> = Vec::new();
+        let mut whole = |raw: &str, label: &str, min: u64, max: u64| -> Option<u64> {
+            match raw.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Some(n),
+                _ => {
+                    problems.push(format!(
+                        "{label} must be a whole number from {min} to {max}, not '{raw}'"
+                    ));
+                    None
+                }
+            }
+        };
+        let samples = whole(&self.samples, "Mazes per shape", 1, 10_000);
+        let repeats = whole(&self.repeats, "Repeats per maze", 1, 1_000);
+        let seed = whole(&self.seed, "Seed", 0, u64::MAX);
+        let concurrency = whole(
+            &self.concurrency,
+            "Concurrency per endpoint",
+            1,
+            MAX_CONCURRENCY as u64,
+        );
+        let move_limit = whole(&self.move_limit, "Move limit", 1, 200);
+        let rpm = match self.rpm.as_str() {
+            "" => None,
+            raw => whole(raw, "Requests per minute (or leave it empty)", 1, 100_000),
+        };
+        let mut d = base.clone();
+        d.name = self.name.clone();
+        d.encodings = self
+            .encodings
+            .iter()
+            .filter_map(|e| Encoding::parse(e).ok())
+            .collect();
+        d.shapes = self
+            .shapes
+            .iter()
+            .filter_map(|s| Shape::parse(s).ok())
+            .collect();
+        let sizes: Result<Vec<usize>, _> = self
+            .sizes
+            .split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .map(str::parse::<usize>)
+            .collect();
+        match sizes {
+            Ok(s) if !s.is_empty() => {
+                d.size = s[0];
+                d.sizes = if s.len() > 1 { Some(s) } else { None };
+            }
+            _ => problems.push(format!(
+                "Sizes must be grid sides separated by commas (e.g. 5 or 5, 7), not '{}'",
+                self.sizes
+            )),
+        }
+        d.protocol = match self.protocol.as_str() {
+            "combined" => Protocol::Combined,
+            "single_shot" => Protocol::SingleShot,
+            _ => Protocol::Stepwise,
+        };
+        let mut players = Vec::new();
+        for (i, r) in self.players.iter().enumerate() {
+            let kind = r.player_kind();
+            let mut p = base
+                .players
+                .get(i)
+                .filter(|p| p.kind == kind)
+                .cloned()
+                .unwrap_or_else(|| PlayerSpec::builtin(kind));
+            let row = i + 1;
+            p.name = Some(r.name.clone()).filter(|n| !n.is_empty());
+            if kind == PlayerKind::Endpoint {
+                p.preset = r.preset.clone();
+                if Preset::parse(&p.preset).is_err() {
+                    problems.push(format!("Player {row}: choose an endpoint kind"));
+                }
+                p.base_url = r.base_url.clone();
+                p.model = r.model.clone();
+                match parse_decimal(&r.temperature) {
+                    Some(v) if (0.0..=2.0).contains(&v) => p.temperature = v,
+                    _ => problems.push(format!(
+                        "Player {row}: temperature must be a number from 0 to 2, not '{}'",
+                        r.temperature
+                    )),
+                }
+                match r.max_tokens.parse::<u32>() {
+                    Ok(v) if v >= 1 => p.max_tokens = v,
+                    _ => problems.push(format!(
+                        "Player {row}: max tokens must be a whole number of at least 1, not '{}'",
+                        r.max_tokens
+                    )),
+                }
+                p.stream = r.stream;
+            }
+            let c = &r.concurrency;
+            p.concurrency = match c.parse::<usize>() {
+                _ if c.is_empty() => None,
+                Ok(v) if (1..=MAX_CONCURRENCY).contains(&v) => Some(v),
+                _ => {
+                    problems.push(format!(
+                        "Player {row}: its own concurrency must be from 1 to {MAX_CONCURRENCY}, or empty for the design's, not '{c}'"
+                    ));
+                    None
+                }
+            };
+            players.push(p);
+        }
+        d.players = players;
+        if let (Some(s), Some(r), Some(k), Some(c), Some(m)) =
+            (samples, repeats, seed, concurrency, move_limit)
+        {
+            d.samples_per_shape = s as usize;
+            d.repeats = r as usize;
+            d.seed = k;
+            d.concurrency = c as usize;
+            d.move_limit = m as usize;
+        }
+        d.requests_per_minute = rpm.map(|r| r as u32);
+        if let Err(e) = d.validate() {
+            problems.extend(e.problems);
+        }
+        if problems.is_empty() {
+            Ok(d)
+        } else {
+            Err(problems.join(". ") + ".")
+        }
+    }
+
+    /// Appends the player configured in the "add a player" box as the last row, its key
+    /// included (an endpoint row filled in from its preset, streaming as configured).
+    pub fn add_configured_player(&mut self) {
+        let mut row = if self.new.player_kind() == PlayerKind::Endpoint {
+            let mut r = self.new.clone();
+            r.kind = "endpoint".into();
+            let stream = r.stream;
+            r.fill_defaults();
+            r.stream = stream;
+            r
+        } else {
+            PlayerRow {
+                kind: self.new.kind.clone(),
+                ..PlayerRow::default()
+            }
+        };
+        row.name.clear();
+        row.concurrency.clear();
+        self.players.push(row);
+    }
+
+    /// Removes player row `i` (the rows after it move up).
+    pub fn remove_player(&mut self, i: usize) {
+        if i < self.players.len() {
+            self.players.remove(i);
+        }
+    }
+
+    /// After a kind changed: every endpoint row, and the "add a player" box, filled in
+    /// from its preset where empty.
+    pub fn kinds_changed(&mut self) {
+        for r in self
             .players
-            .get(i)
-            .filter(|p| p.kind == kind)
-            .cloned()
-            .unwrap_or_else(|| PlayerSpec::builtin(kind));
-        let row = i + 1;
-        p.name = Some(f("name")).filter(|n| !n.is_empty());
-        if kind == PlayerKind::Endpoint {
-            p.preset = f("preset");
-            if Preset::parse(&p.preset).is_err() {
-                problems.push(format!("Player {row}: choose an endpoint kind"));
-            }
-            p.base_url = f("base_url");
-            p.model = f("model");
-            let t = f("temperature");
-            match parse_decimal(&t) {
-                Some(v) if (0.0..=2.0).contains(&v) => p.temperature = v,
-                _ => problems.push(format!(
-                    "Player {row}: temperature must be a number from 0 to 2, not '{t}'"
-                )),
-            }
-            let m = f("max_tokens");
-            match m.parse::<u32>() {
-                Ok(v) if v >= 1 => p.max_tokens = v,
-                _ => problems.push(format!(
-                    "Player {row}: max tokens must be a whole number of at least 1, not '{m}'"
-                )),
-            }
-            p.stream = field(fields, &format!("p{i}.stream")).is_some();
+            .iter_mut()
+            .filter(|r| r.player_kind() == PlayerKind::Endpoint)
+        {
+            r.fill_defaults();
         }
-        let c = f("concurrency");
-        p.concurrency = match c.parse::<usize>() {
-            _ if c.is_empty() => None,
-            Ok(v) if (1..=MAX_CONCURRENCY).contains(&v) => Some(v),
-            _ => {
-                problems.push(format!(
-                    "Player {row}: its own concurrency must be from 1 to {MAX_CONCURRENCY}, or empty for the design's, not '{c}'"
-                ));
-                None
-            }
-        };
-        players.push(p);
-    }
-    d.players = players;
-    if let (Some(s), Some(r), Some(k), Some(c), Some(m)) =
-        (samples, repeats, seed, concurrency, move_limit)
-    {
-        d.samples_per_shape = s as usize;
-        d.repeats = r as usize;
-        d.seed = k;
-        d.concurrency = c as usize;
-        d.move_limit = m as usize;
-    }
-    d.requests_per_minute = rpm.map(|r| r as u32);
-    if let Err(e) = d.validate() {
-        problems.extend(e.problems);
-    }
-    if problems.is_empty() {
-        Ok(d)
-    } else {
-        Err(problems.join(". ") + ".")
-    }
-}
-
-/// Fills in an endpoint row's missing fields (`p{i}.preset`, base URL, model, temperature,
-/// max tokens, streaming) with the default preset's values, as a new model row starts.
-pub fn fill_endpoint_defaults(fields: &mut Vec<(String, String)>, i: usize) {
-    fill_defaults(fields, &format!("p{i}."));
-}
-
-/// [`fill_endpoint_defaults`] for the fields named `{prefix}preset` and so on (`new.` for
-/// the "add a player" box).
-pub fn fill_defaults(fields: &mut Vec<(String, String)>, prefix: &str) {
-    let preset = field(fields, &format!("{prefix}preset"))
-        .and_then(|p| Preset::parse(p).ok())
-        .unwrap_or_default();
-    let spec = PlayerSpec::builtin(PlayerKind::Endpoint);
-    let defaults = [
-        ("preset", preset.id().to_string()),
-        ("base_url", preset.default_base_url().to_string()),
-        ("model", preset.example_model().to_string()),
-        ("temperature", format_decimal(spec.temperature, 2)),
-        ("max_tokens", spec.max_tokens.to_string()),
-    ];
-    let had_preset = field(fields, &format!("{prefix}preset")).is_some();
-    for (k, v) in defaults {
-        let name = format!("{prefix}{k}");
-        match fields.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, old)) if old.trim().is_empty() => *old = v,
-            Some(_) => {}
-            None => fields.push((name, v)),
-        }
-    }
-    if !had_preset && spec.stream {
-        fields.push((format!("{prefix}stream"), "on".into()));
-    }
-}
-
-/// Appends the player configured in the "add a player" box (`new.*` fields) as the last
-/// player row, its key included.
-pub fn add_configured_player(fields: &mut Vec<(String, String)>) {
-    let i = player_rows(fields);
-    let kind = field(fields, "new.kind").unwrap_or("endpoint").to_string();
-    let mut row = vec![(format!("p{i}.kind"), kind.clone())];
-    if kind == "endpoint" {
-        for k in ["preset", "base_url", "model", "key", "stream"] {
-            if let Some(v) = field(fields, &format!("new.{k}")) {
-                row.push((format!("p{i}.{k}"), v.to_string()));
-            }
-        }
-    }
-    fields.extend(row);
-    if kind == "endpoint" {
-        fill_endpoint_defaults(fields, i);
-        if field(fields, "new.stream").is_none() {
-            fields.retain(|(k, _)| *k != format!("p{i}.stream"));
-        }
+        self.new.fill_defaults();
     }
 }
 
@@ -380,11 +487,6 @@ pub fn new_experiment_id(now_ms: u64) -> String {
 mod tests {
     use super::*;
 
-    fn set(fields: &mut Vec<(String, String)>, name: &str, value: &str) {
-        fields.retain(|(k, _)| k != name);
-        fields.push((name.into(), value.into()));
-    }
-
     #[test]
     fn a_design_survives_the_form_with_models_and_every_setting() {
         let mut d = ExperimentDesign {
@@ -406,24 +508,94 @@ mod tests {
         d.requests_per_minute = Some(120);
         d.concurrency = 2;
         d.move_limit = 20;
-        let fields = design_fields(&d);
-        assert_eq!(design_from_fields(&fields, &d).expect("read back"), d);
+        let form = DesignForm::of(&d);
+        assert_eq!(form.design(&d).expect("read back"), d);
         // Read against the default (no base): the form alone carries the design.
         assert_eq!(
-            design_from_fields(&fields, &ExperimentDesign::default()).expect("read back"),
+            form.design(&ExperimentDesign::default())
+                .expect("read back"),
             d
         );
+    }
+
+    /// The pairs a browser's `FormData` would list for `form` (a checkbox only when
+    /// ticked; the endpoint fields only on endpoint rows).
+    fn pairs(form: &DesignForm) -> Vec<(String, String)> {
+        let mut out = vec![("name".to_string(), form.name.clone())];
+        let mut row = |r: Option<usize>, p: &PlayerRow| {
+            let mut push = |k: &str, v: &str| out.push((DesignForm::field_name(r, k), v.into()));
+            push("kind", &p.kind);
+            push("name", &p.name);
+            if p.player_kind() == PlayerKind::Endpoint {
+                for (k, v) in [
+                    ("preset", &p.preset),
+                    ("base_url", &p.base_url),
+                    ("model", &p.model),
+                    ("key", &p.key),
+                    ("temperature", &p.temperature),
+                    ("max_tokens", &p.max_tokens),
+                ] {
+                    push(k, v);
+                }
+                if p.stream {
+                    push("stream", "on");
+                }
+            }
+            push("concurrency", &p.concurrency);
+        };
+        for (i, p) in form.players.iter().enumerate() {
+            row(Some(i), p);
+        }
+        row(None, &form.new);
+        for s in &form.shapes {
+            out.push(("shape".into(), s.clone()));
+        }
+        for e in &form.encodings {
+            out.push(("encoding".into(), e.clone()));
+        }
+        for (k, v) in [
+            ("sizes", &form.sizes),
+            ("samples", &form.samples),
+            ("repeats", &form.repeats),
+            ("seed", &form.seed),
+            ("move_limit", &form.move_limit),
+            ("concurrency", &form.concurrency),
+            ("rpm", &form.rpm),
+            ("protocol", &form.protocol),
+        ] {
+            out.push((k.into(), format!(" {v} ")));
+        }
+        out
+    }
+
+    #[test]
+    fn the_pages_fields_are_read_into_the_form_they_came_from() {
+        let mut d = ExperimentDesign::default();
+        d.players
+            .push(PlayerSpec::endpoint("http://127.0.0.1:9/v1", "m", None));
+        let mut form = DesignForm::of(&d);
+        form.players[1].key = "sk-test".into();
+        let read = DesignForm::from_fields(&pairs(&form));
+        // The oracle row's endpoint fields are not on the page.
+        let mut expected = form.clone();
+        expected.players[0] = PlayerRow {
+            kind: "oracle".into(),
+            ..PlayerRow::default()
+        };
+        assert_eq!(read, expected, "values trimmed, rows in order, keys kept");
+        assert_eq!(DesignForm::field_name(Some(3), "model"), "p3.model");
+        assert_eq!(DesignForm::field_name(None, "key"), "new.key");
     }
 
     #[test]
     fn bad_values_are_each_named_with_what_to_change() {
         let d = ExperimentDesign::default();
-        let mut f = design_fields(&d);
-        set(&mut f, "samples", "many");
-        set(&mut f, "sizes", "5, x");
-        set(&mut f, "rpm", "-3");
-        f.retain(|(k, _)| k != "shape");
-        let e = design_from_fields(&f, &d).expect_err("refused");
+        let mut f = DesignForm::of(&d);
+        f.samples = "many".into();
+        f.sizes = "5, x".into();
+        f.rpm = "-3".into();
+        f.shapes.clear();
+        let e = f.design(&d).expect_err("refused");
         assert!(
             e.contains("Mazes per shape must be a whole number from 1 to 10000, not 'many'"),
             "{e}"
@@ -436,69 +608,69 @@ mod tests {
     #[test]
     fn a_model_needs_its_settings_and_the_oracle_needs_none() {
         let d = ExperimentDesign::default();
-        let mut f = design_fields(&d);
-        f.push(("p1.kind".into(), "endpoint".into()));
-        f.push(("p1.preset".into(), "custom".into()));
-        f.push(("p1.temperature".into(), "3".into()));
-        f.push(("p1.max_tokens".into(), "100".into()));
-        let e = design_from_fields(&f, &d).expect_err("refused");
+        let mut f = DesignForm::of(&d);
+        f.players.push(PlayerRow {
+            kind: "endpoint".into(),
+            preset: "custom".into(),
+            temperature: "3".into(),
+            max_tokens: "100".into(),
+            ..PlayerRow::default()
+        });
+        let e = f.design(&d).expect_err("refused");
         assert!(
             e.contains("Player 2: temperature must be a number from 0 to 2, not '3'"),
             "{e}"
         );
-        assert_eq!(player_rows(&f), 2);
-        assert_eq!(row_player_name(&f, 0), "oracle");
-        f.push(("p1.model".into(), "qwen-max".into()));
-        assert_eq!(row_player_name(&f, 1), "qwen-max");
-        f.push(("p1.name".into(), "big".into()));
-        assert_eq!(row_player_name(&f, 1), "big");
+        assert_eq!(f.players[0].player_name(), "oracle");
+        f.players[1].model = "qwen-max".into();
+        assert_eq!(f.players[1].player_name(), "qwen-max");
+        f.players[1].name = "big".into();
+        assert_eq!(f.players[1].player_name(), "big");
     }
 
     #[test]
     fn a_new_model_row_starts_from_the_default_preset() {
-        let mut f = vec![("p0.kind".to_string(), "endpoint".to_string())];
-        fill_endpoint_defaults(&mut f, 0);
-        assert_eq!(field(&f, "p0.temperature"), Some("0.7"));
-        assert_eq!(
-            field(&f, "p0.stream").is_some(),
-            crate::core::model::settings::DEFAULT_STREAM
-        );
-        assert!(field(&f, "p0.base_url").is_some_and(|u| !u.is_empty()));
+        let mut r = PlayerRow {
+            kind: "endpoint".into(),
+            ..PlayerRow::default()
+        };
+        r.fill_defaults();
+        assert_eq!(r.temperature, "0.7");
+        assert_eq!(r.stream, crate::core::model::settings::DEFAULT_STREAM);
+        assert!(!r.base_url.is_empty());
         // A row keeps what was typed.
-        let mut typed = vec![
-            ("p0.kind".to_string(), "endpoint".to_string()),
-            ("p0.preset".to_string(), "custom".to_string()),
-            ("p0.model".to_string(), "mine".to_string()),
-        ];
-        fill_endpoint_defaults(&mut typed, 0);
-        assert_eq!(field(&typed, "p0.model"), Some("mine"));
-        assert_eq!(
-            field(&typed, "p0.base_url"),
-            Some(""),
-            "custom has no default URL"
-        );
+        let mut typed = PlayerRow {
+            kind: "endpoint".into(),
+            preset: "custom".into(),
+            model: "mine".into(),
+            ..PlayerRow::default()
+        };
+        typed.fill_defaults();
+        assert_eq!(typed.model, "mine");
+        assert_eq!(typed.base_url, "", "custom has no default URL");
+        typed.use_preset(Preset::default());
+        assert_eq!(typed.base_url, Preset::default().default_base_url());
     }
 
     #[test]
     fn the_add_box_appends_the_configured_model_with_its_key() {
         let d = ExperimentDesign::default();
-        let mut f = design_fields(&d);
-        set(&mut f, "new.preset", "custom");
-        set(&mut f, "new.base_url", "http://127.0.0.1:9/v1");
-        set(&mut f, "new.model", "qwen-max");
-        set(&mut f, "new.key", "sk-test");
-        f.retain(|(k, _)| k != "new.stream");
-        add_configured_player(&mut f);
-        assert_eq!(player_rows(&f), 2);
-        assert_eq!(field(&f, "p1.key"), Some("sk-test"));
-        assert_eq!(
-            field(&f, "p1.stream"),
-            None,
-            "streaming stays off as configured"
-        );
-        let read = design_from_fields(&f, &d).expect("read back");
+        let mut f = DesignForm::of(&d);
+        f.new.preset = "custom".into();
+        f.new.base_url = "http://127.0.0.1:9/v1".into();
+        f.new.model = "qwen-max".into();
+        f.new.key = "sk-test".into();
+        f.new.stream = false;
+        f.add_configured_player();
+        assert_eq!(f.players.len(), 2);
+        assert_eq!(f.players[1].key, "sk-test");
+        assert!(!f.players[1].stream, "streaming stays off as configured");
+        let read = f.design(&d).expect("read back");
         assert_eq!(read.players[1].model, "qwen-max");
         assert!(!read.players[1].stream);
         assert_eq!(read.trials().len(), 720);
+        f.remove_player(0);
+        assert_eq!(f.players.len(), 1);
+        assert_eq!(f.players[0].model, "qwen-max", "the rows after it move up");
     }
 }

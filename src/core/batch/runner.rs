@@ -323,7 +323,7 @@ pub fn lanes_for(design: &ExperimentDesign, concurrency: Option<usize>) -> Vec<L
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::core::batch::form::{design_fields, fill_endpoint_defaults};
+    use crate::core::batch::form::{DesignForm, PlayerRow};
     use crate::core::batch::scheduler::{Next, Tuning};
     use crate::core::model::scripted::{Scripted, ScriptedTransport};
     use crate::core::model::settings::DEFAULT_STREAM;
@@ -347,16 +347,14 @@ pub(crate) mod tests {
             read.stream, DEFAULT_STREAM,
             "a design file that leaves it out"
         );
-        let form = design_fields(&ExperimentDesign::default());
-        let on = |f: &[(String, String)], name: &str| f.iter().any(|(k, v)| k == name && v == "on");
-        assert_eq!(
-            on(&form, "new.stream"),
-            DEFAULT_STREAM,
-            "the form's add box"
-        );
-        let mut row = vec![("p0.kind".to_string(), "endpoint".to_string())];
-        fill_endpoint_defaults(&mut row, 0);
-        assert_eq!(on(&row, "p0.stream"), DEFAULT_STREAM, "a new model row");
+        let form = DesignForm::of(&ExperimentDesign::default());
+        assert_eq!(form.new.stream, DEFAULT_STREAM, "the form's add box");
+        let mut row = PlayerRow {
+            kind: "endpoint".into(),
+            ..PlayerRow::default()
+        };
+        row.fill_defaults();
+        assert_eq!(row.stream, DEFAULT_STREAM, "a new model row");
     }
 
     /// Plays the first trial of a design whose one player is the endpoint at `base_url`,
