@@ -1318,3 +1318,85 @@ fn generation_against_an_original_of_an_unsupported_size_is_a_usage_error() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.json()["reason"], "valid_move");
 }
+
+/// The options a text names (`--name`), in order of first mention.
+fn options_in(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let b = text.as_bytes();
+    for i in 0..b.len().saturating_sub(2) {
+        let starts = b[i] == b'-' && b[i + 1] == b'-' && b[i + 2].is_ascii_lowercase();
+        let after_word = i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'-');
+        if starts && !after_word {
+            let end = (i + 2..b.len())
+                .find(|&j| !(b[j].is_ascii_lowercase() || b[j] == b'-'))
+                .unwrap_or(b.len());
+            let name = text[i..end].trim_end_matches('-').to_string();
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn docs_cli_md_describes_every_option_each_commands_help_lists_and_no_other() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cli.md"))
+        .expect("docs/cli.md");
+    // Each command's section: from its `### ` heading to the next one.
+    let section = |command: &str| -> String {
+        let start = doc
+            .split("\n### ")
+            .find(|s| {
+                s.starts_with(&format!("`shapemaze {command}`"))
+                    || s.contains(&format!("and `shapemaze {command}`"))
+            })
+            .unwrap_or_else(|| panic!("docs/cli.md has no section for `shapemaze {command}`"));
+        start.to_string()
+    };
+    let top = run_in_process(&["--help".to_string()], b"").1;
+    for command in [
+        "generate", "verify", "score", "report", "run", "merge", "serve",
+    ] {
+        assert!(top.contains(command), "`shapemaze --help` lists {command}");
+        let (code, help, err) = run_in_process(&[command.to_string(), "--help".into()], b"");
+        assert_eq!(code, 0, "{command} --help: {err}");
+        let text = section(command);
+        // Every option the help lists is described in the command's section.
+        for option in options_in(&help) {
+            assert!(
+                text.contains(&option),
+                "docs/cli.md's section on `shapemaze {command}` does not describe {option}, which its --help lists"
+            );
+        }
+        // The section's synopsis names only options the command takes.
+        let synopsis: String = text
+            .lines()
+            .skip_while(|l| !l.starts_with("```"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("```"))
+            .skip_while(|l| !l.starts_with(&format!("shapemaze {command}")))
+            .take_while(|l| l.starts_with(&format!("shapemaze {command}")) || l.starts_with(' '))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            !synopsis.is_empty(),
+            "docs/cli.md shows `shapemaze {command}`'s synopsis"
+        );
+        for option in options_in(&synopsis) {
+            assert!(
+                help.contains(&option),
+                "docs/cli.md's synopsis of `shapemaze {command}` names {option}, which its --help does not"
+            );
+        }
+    }
+}
+
+#[test]
+fn options_are_found_in_text_as_a_person_writes_them() {
+    assert_eq!(
+        options_in("shapemaze run D --out DIR [--shard I/N] --retry-errors; --out again"),
+        vec!["--out", "--shard", "--retry-errors"]
+    );
+    assert!(options_in("a -- b, x--y, ---").is_empty());
+}
