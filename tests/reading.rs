@@ -669,3 +669,31 @@ fn what_was_set_aside_is_said_only_when_something_was() {
     assert_eq!(v.reason, Reason::IdenticalToOriginal, "{}", v.explanation);
     assert!(v.explanation.contains("'.' (row 4)"), "{}", v.explanation);
 }
+
+#[test]
+fn every_name_parser_refuses_with_the_same_kind_of_sentence() {
+    use shapemaze::core::maze::encoding::Encoding;
+    use shapemaze::core::maze::shape::Shape;
+    use shapemaze::core::model::preset::Preset;
+    use shapemaze::core::original::audit::Scoring;
+    use shapemaze::core::play::player::PlayerKind;
+    use shapemaze::core::play::trial::Protocol;
+    let refusals = [
+        Shape::parse("hexagon").map(|_| ()).expect_err("no hexagon"),
+        Encoding::parse("json").map(|_| ()).expect_err("no json"),
+        Protocol::parse("lenient").map(|_| ()).expect_err("not yet"),
+        PlayerKind::parse("robot")
+            .map(|_| ())
+            .expect_err("no robot"),
+        Preset::parse("acme").map(|_| ()).expect_err("no acme"),
+        Scoring::parse("loose").map(|_| ()).expect_err("no loose"),
+    ];
+    for e in refusals {
+        let text = e.to_string();
+        assert!(
+            text.starts_with(&format!("unknown {} '{}': choose ", e.what, e.given)),
+            "{text}"
+        );
+        assert!(!e.choices.is_empty(), "{text}");
+    }
+}

@@ -167,6 +167,12 @@ impl CliError {
     }
 }
 
+impl From<crate::core::text::UnknownName> for CliError {
+    fn from(e: crate::core::text::UnknownName) -> Self {
+        CliError::Usage(e.to_string())
+    }
+}
+
 impl From<String> for CliError {
     fn from(message: String) -> Self {
         CliError::Usage(message)

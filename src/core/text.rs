@@ -3,6 +3,48 @@
 //! rule every CSV the project writes uses ([`csv_field`]). Hand-written (no regex engine) to keep
 //! the browser build small; every function is total and never panics on any input.
 
+/// A name that is none of the ones a parser knows (a shape, an encoding, a protocol, a
+/// player kind, an endpoint preset, a scoring), with what it is and the choices: `unknown
+/// shape 'hexagon': choose one of square, cross, spiral, triangle, C, Z`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What was named (`shape`, `encoding`, ...).
+    pub what: &'static str,
+    /// The name given, trimmed.
+    pub given: String,
+    /// The choices, as a sentence's end (`matrix or coord_list`).
+    pub choices: String,
+}
+
+impl UnknownName {
+    /// `given` is not a `what`; `choices` are the names it could be.
+    pub fn new(what: &'static str, given: &str, choices: impl Into<String>) -> UnknownName {
+        UnknownName {
+            what,
+            given: given.trim().to_string(),
+            choices: choices.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown {} '{}': choose {}",
+            self.what, self.given, self.choices
+        )
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+impl From<UnknownName> for String {
+    fn from(e: UnknownName) -> String {
+        e.to_string()
+    }
+}
+
 /// Words that stand for a row or a column in a written template (`(row, col)`, `(r, c)`,
 /// `(x, y)`, `(<row>, <col>)`, `[row_index, col_index]`), compared with `_`, `<`, `>`,
 /// `{`, `}` and spaces removed and case ignored.
@@ -476,5 +518,15 @@ mod csv_tests {
         for not in ["-", "-.", "-1e", "-1-2", "--1"] {
             assert!(csv_field(not).starts_with('\''), "{not} is not a number");
         }
+    }
+
+    #[test]
+    fn an_unknown_name_says_what_it_is_and_the_choices() {
+        let e = crate::core::text::UnknownName::new("encoding", "  json ", "matrix or coord_list");
+        assert_eq!(
+            e.to_string(),
+            "unknown encoding 'json': choose matrix or coord_list"
+        );
+        assert_eq!(String::from(e.clone()), e.to_string());
     }
 }

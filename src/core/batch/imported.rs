@@ -44,7 +44,7 @@ impl ImportedMaze {
             .and_then(|(r, _)| r.parse::<usize>().ok())
             .ok_or_else(|| bad(format!("'{size_dir}' is not a square size like 5x5")))?;
         check_size(size).map_err(bad)?;
-        let shape = Shape::parse(shape_dir).map_err(bad)?;
+        let shape = Shape::parse(shape_dir).map_err(|e| bad(e.to_string()))?;
         let index = file
             .strip_suffix(MAZE_FILE_EXT)
             .and_then(|stem| stem.rsplit_once('_'))

@@ -19,6 +19,7 @@
 
 use super::coords::{coordinates, Coord};
 use crate::core::maze::grid::{Grid, Pos, Tile};
+use crate::core::text::UnknownName;
 use crate::core::text::{drop_special_tokens, find_words, strip_markup};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -71,17 +72,12 @@ impl Encoding {
     }
 
     /// Parses an encoding name in any case (`coord-list` is accepted for `coord_list`).
-    pub fn parse(s: &str) -> Result<Encoding, String> {
+    pub fn parse(s: &str) -> Result<Encoding, UnknownName> {
         let t = s.trim().to_ascii_lowercase().replace('-', "_");
         Encoding::ALL
             .into_iter()
             .find(|e| e.name() == t)
-            .ok_or_else(|| {
-                format!(
-                    "unknown encoding '{}': choose matrix or coord_list",
-                    s.trim()
-                )
-            })
+            .ok_or_else(|| UnknownName::new("encoding", s, "matrix or coord_list"))
     }
 
     /// Renders `grid` in this encoding with the default coordinate spacing `(0, 3)`.

@@ -28,6 +28,7 @@
 
 use super::pattern::{mirrors, rotations, Pattern};
 use crate::core::maze::grid::Movement;
+use crate::core::text::UnknownName;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -199,15 +200,16 @@ impl Shape {
     }
 
     /// Parses a shape name in any case (`Square`, `c`, `z-shape` is not a name: use `Z`).
-    pub fn parse(s: &str) -> Result<Shape, String> {
+    pub fn parse(s: &str) -> Result<Shape, UnknownName> {
         let t = s.trim();
         Shape::ALL
             .into_iter()
             .find(|sh| sh.name().eq_ignore_ascii_case(t))
             .ok_or_else(|| {
-                format!(
-                    "unknown shape '{t}': choose one of {}",
-                    Shape::ALL.map(Shape::name).join(", ")
+                UnknownName::new(
+                    "shape",
+                    t,
+                    format!("one of {}", Shape::ALL.map(Shape::name).join(", ")),
                 )
             })
     }
@@ -336,7 +338,8 @@ mod tests {
         }
         let err = Shape::parse("hexagon").expect_err("not a shape");
         assert!(
-            err.contains("square, cross, spiral, triangle, C, Z"),
+            err.to_string()
+                .contains("square, cross, spiral, triangle, C, Z"),
             "{err}"
         );
     }

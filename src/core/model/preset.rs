@@ -1,5 +1,6 @@
 //! Endpoint presets: the providers Shapemaze knows, their base URLs, example models and notes.
 
+use crate::core::text::UnknownName;
 use serde::{Deserialize, Serialize};
 
 /// A known kind of OpenAI-compatible endpoint, with its usual base URL and how to reach it
@@ -95,7 +96,7 @@ impl Preset {
 
     /// Parses a preset id in any case (`_` and spaces are read as `-`, and `llama.cpp`,
     /// `lm-studio` are accepted).
-    pub fn parse(s: &str) -> Result<Preset, String> {
+    pub fn parse(s: &str) -> Result<Preset, UnknownName> {
         let t = s.trim().to_ascii_lowercase().replace(['_', ' '], "-");
         let t = match t.as_str() {
             "llama.cpp" | "llama-cpp" => "llamacpp",
@@ -107,11 +108,7 @@ impl Preset {
             .find(|p| p.id() == t)
             .ok_or_else(|| {
                 let ids: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
-                format!(
-                    "unknown endpoint preset '{}': choose one of {}",
-                    s.trim(),
-                    ids.join(", ")
-                )
+                UnknownName::new("endpoint preset", s, format!("one of {}", ids.join(", ")))
             })
     }
 

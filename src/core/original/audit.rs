@@ -26,6 +26,7 @@ use crate::core::play::transcript::{ASSISTANT_MARKER, USER_MARKER};
 use crate::core::results::layout::ExportPath;
 use crate::core::results::rescore::Hints;
 use crate::core::results::tally::UNKNOWN;
+use crate::core::text::UnknownName;
 use crate::core::verify::Outcome;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,14 +47,16 @@ pub enum Scoring {
 
 impl Scoring {
     /// Reads `strict`, `original`, `recorded` or `all`.
-    pub fn parse(s: &str) -> Result<Scoring, String> {
+    pub fn parse(s: &str) -> Result<Scoring, UnknownName> {
         match s {
             "strict" => Ok(Scoring::Strict),
             "original" => Ok(Scoring::Original),
             "recorded" => Ok(Scoring::Recorded),
             "all" => Ok(Scoring::All),
-            other => Err(format!(
-                "unknown scoring '{other}': choose strict, original, recorded or all"
+            other => Err(UnknownName::new(
+                "scoring",
+                other,
+                "strict, original, recorded or all",
             )),
         }
     }

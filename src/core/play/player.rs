@@ -27,6 +27,7 @@ use crate::core::maze::grid::{Grid, Maze, Pos, Tile};
 use crate::core::maze::shape::Shape;
 use crate::core::model::reply::ReplyMeta;
 use crate::core::play::trial::{ApiFailure, Phase, Protocol, Trial};
+use crate::core::text::UnknownName;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -71,13 +72,13 @@ impl PlayerKind {
     }
 
     /// Reads a kind's name (any case).
-    pub fn parse(s: &str) -> Result<PlayerKind, String> {
+    pub fn parse(s: &str) -> Result<PlayerKind, UnknownName> {
         let k = s.trim().to_ascii_lowercase();
         PlayerKind::ALL
             .into_iter()
             .find(|p| p.name() == k)
             .ok_or_else(|| {
-                format!("'{s}' is not a player (human, oracle, random, scripted or endpoint)")
+                UnknownName::new("player", s, "human, oracle, random, scripted or endpoint")
             })
     }
 }

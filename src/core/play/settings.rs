@@ -55,7 +55,9 @@ impl PlaySettings {
                 }
             }
         };
-        read("shape", &mut |v| Shape::parse(v).map(|x| s.shape = x));
+        read("shape", &mut |v| {
+            Shape::parse(v).map(|x| s.shape = x).map_err(String::from)
+        });
         read("size", &mut |v| {
             let n: usize = v
                 .trim()
@@ -64,7 +66,9 @@ impl PlaySettings {
             check_size(n).map(|n| s.size = n)
         });
         read("encoding", &mut |v| {
-            Encoding::parse(v).map(|e| s.encoding = e)
+            Encoding::parse(v)
+                .map(|e| s.encoding = e)
+                .map_err(String::from)
         });
         read("seed", &mut |v| {
             v.trim()
@@ -82,7 +86,9 @@ impl PlaySettings {
             )),
         });
         read("protocol", &mut |v| {
-            Protocol::parse(v).map(|p| s.protocol = p)
+            Protocol::parse(v)
+                .map(|p| s.protocol = p)
+                .map_err(String::from)
         });
         (s, warnings)
     }

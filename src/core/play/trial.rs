@@ -13,6 +13,7 @@ use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::reply::{EmptyReason, ReplyMeta};
 use crate::core::play::prompt;
 use crate::core::play::transcript::{Message, Role};
+use crate::core::text::UnknownName;
 use crate::core::verify::{self, Extracted, Outcome, Reason, Verdict};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -138,12 +139,12 @@ impl Protocol {
     }
 
     /// Reads a protocol name, any case, `-` or `_`.
-    pub fn parse(s: &str) -> Result<Protocol, String> {
+    pub fn parse(s: &str) -> Result<Protocol, UnknownName> {
         let k = s.trim().to_ascii_lowercase().replace('-', "_");
         Protocol::ALL
             .into_iter()
             .find(|p| p.name() == k)
-            .ok_or_else(|| format!("'{s}' is not a protocol (stepwise, combined or single_shot)"))
+            .ok_or_else(|| UnknownName::new("protocol", s, "stepwise, combined or single_shot"))
     }
 }
 
