@@ -75,9 +75,9 @@ system's own message and what to do.
 
 Exit status: 0 when the run finished and no trial of DIR ended as an API error; 3 when some
 did (fix the cause, then run again with --retry-errors); with one line on stderr: 2 for a
-bad option, a missing key or when interrupted, 4 for a design that cannot be read, 5 when
-the design asks for more mazes than exist or DIR holds another design, 6 when DIR cannot
-be written.
+bad option, a missing key or when interrupted, 4 for a design that cannot be read or
+played, 5 when the design asks for more mazes than exist or DIR holds another design, 6
+when DIR cannot be written.
 ";
 
 /// `shapemaze merge --help`.
@@ -267,39 +267,39 @@ impl Shard {
 
 /// The design's players' API keys by player name, read from the environment variables
 /// their `key_env` names (an endpoint without `key_env` gets an empty key).
-fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, String> {
+fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, CliError> {
     let mut keys = HashMap::new();
     for p in &design.players {
         match p.kind {
             PlayerKind::Endpoint => {
                 let key = match p.key_env.as_deref().map(str::trim) {
                     Some(var) if !var.is_empty() => std::env::var(var).map_err(|_| {
-                        format!(
+                        CliError::usage(format!(
                             "the environment variable {var} (the API key of player '{}') is not set",
                             p.name()
-                        )
+                        ))
                     })?,
                     _ => String::new(),
                 };
                 let settings = endpoint_settings(p)
                     .and_then(|s| s.validate().map(|()| s))
-                    .map_err(|e| format!("player '{}': {e}", p.name()))?;
+                    .map_err(|e| CliError::input(format!("player '{}': {e}", p.name())))?;
                 if key.is_empty() && settings.preset.needs_key() {
-                    return Err(format!(
+                    return Err(CliError::usage(format!(
                         "player '{}' uses {}, which needs an API key: name the environment variable holding it in the player's key_env",
                         p.name(),
                         settings.preset.label()
-                    ));
+                    )));
                 }
                 keys.insert(p.name(), key);
             }
             PlayerKind::Oracle | PlayerKind::Random => {}
             other => {
-                return Err(format!(
+                return Err(CliError::input(format!(
                     "player '{}' is of kind {}, which `shapemaze run` cannot play: use oracle, random or endpoint",
                     p.name(),
                     other.name()
-                ))
+                )))
             }
         }
     }
@@ -571,6 +571,9 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
                 }
                 () = tokio::time::sleep(draw_in) => {
                     let now = epoch_ms();
+                    // A lane whose concurrency crept back up may start a trial now, not
+                    // only when another ends.
+                    effects.extend(session.pump(now));
                     let line = progress_line(&session.progress(now), &session.lanes(now));
                     let line = format!("shapemaze: {line}");
                     let _ = if terminal {

@@ -146,7 +146,7 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
     if let Some(n) = &form.mazes {
         let _ = write!(
             h,
-            "<p class=\"notice\" data-testid=\"imported-mazes\">{} imported mazes run instead of generated ones (shapes, sizes and mazes per shape below are ignored). <button type=\"button\" class=\"button small\" data-action=\"clear-mazes\">Use generated mazes</button></p>",
+            "<p class=\"notice\" data-testid=\"imported-mazes\"><input type=\"hidden\" name=\"mazes\" value=\"{0}\">{0} imported mazes run instead of generated ones (shapes, sizes and mazes per shape below are ignored). <button type=\"button\" class=\"button small\" data-action=\"clear-mazes\">Use generated mazes</button></p>",
             escape(n)
         );
     }
@@ -735,7 +735,12 @@ mod tests {
         let mut form = DesignForm::of(&d);
         form.new.key = "sk-test".into();
         form.add_configured_player();
+        form.mazes = Some("12".into());
         let html = design_form(&form, false);
+        assert!(
+            html.contains("<input type=\"hidden\" name=\"mazes\" value=\"12\">"),
+            "the imported mazes' count goes back with the form, so reading it keeps the notice"
+        );
         assert!(
             html.contains("Qwen &lt;three&gt; sizes"),
             "the name is escaped"

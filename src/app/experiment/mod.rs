@@ -142,6 +142,22 @@ const OPEN_KEY: &str = "shapemaze.lab-open";
 /// Where a player's API key is kept for this tab only (sessionStorage), by player name.
 const KEY_PREFIX: &str = "shapemaze.lab-key.";
 
+/// The form of `design`, each endpoint row's API key filled in from this tab's store (a
+/// key typed before, under the player's name). Only a form made from a design is filled:
+/// a key the person clears stays cleared.
+fn form_with_stored_keys(design: &ExperimentDesign) -> DesignForm {
+    let mut form = DesignForm::of(design);
+    if let Some(s) = session() {
+        for row in form.players.iter_mut() {
+            let stored = s.get_item(&format!("{KEY_PREFIX}{}", row.player_name()));
+            if let Some(v) = stored.ok().flatten() {
+                row.key = v;
+            }
+        }
+    }
+    form
+}
+
 fn now() -> f64 {
     js_sys::Date::now()
 }
@@ -240,15 +256,7 @@ impl Lab {
     /// Draws the form from `fields` (the keys filled in from this tab's store).
     fn draw_form(&self) {
         let locked = self.running();
-        let mut form = self.fields.borrow().clone();
-        if let Some(s) = session() {
-            for row in form.players.iter_mut().filter(|r| r.key.is_empty()) {
-                let stored = s.get_item(&format!("{KEY_PREFIX}{}", row.player_name()));
-                if let Some(v) = stored.ok().flatten() {
-                    row.key = v;
-                }
-            }
-        }
+        let form = self.fields.borrow().clone();
         self.form.set(design_form(&form, locked));
         self.draw_estimate();
     }
@@ -310,7 +318,7 @@ pub fn ExperimentPage() -> impl IntoView {
     let design = ExperimentDesign::default();
     let lab: Shared = Rc::new(Lab {
         db: RefCell::new(None),
-        fields: RefCell::new(DesignForm::of(&design)),
+        fields: RefCell::new(form_with_stored_keys(&design)),
         base: RefCell::new(design),
         open: RefCell::new(None),
         listed: RefCell::new(Vec::new()),
@@ -596,7 +604,7 @@ fn load_design(lab: &Shared, name: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     match ExperimentDesign::from_json(&text) {
         Ok(d) => {
-            *lab.fields.borrow_mut() = DesignForm::of(&d);
+            *lab.fields.borrow_mut() = form_with_stored_keys(&d);
             *lab.base.borrow_mut() = d;
             lab.draw_form();
             lab.say(format!("Loaded the design in {name}: check it, then start it."));
@@ -736,7 +744,7 @@ async fn open_experiment(lab: &Shared, id: &str) -> bool {
     if let Some(m) = unreadable(&bad) {
         lab.fail(m);
     }
-    *lab.fields.borrow_mut() = DesignForm::of(&stored.design);
+    *lab.fields.borrow_mut() = form_with_stored_keys(&stored.design);
     *lab.base.borrow_mut() = stored.design.clone();
     let run = new_run(id, &stored.design, &records);
     *lab.open.borrow_mut() = Some(Open {

@@ -214,6 +214,11 @@ impl Session {
         self.held.len()
     }
 
+    /// Finished records not saved yet: those held, and the held one being saved now.
+    fn unsaved(&self) -> usize {
+        self.held.len() + usize::from(self.saving_held)
+    }
+
     /// Whether the run is under way: running with trials left or in flight.
     pub fn running(&self, now: f64) -> bool {
         let p = self.progress(now);
@@ -224,7 +229,7 @@ impl Session {
     /// Trials done and saved.
     pub fn stored(&self, now: f64) -> usize {
         let done = self.progress(now).overall.done;
-        done - self.held.len().min(done)
+        done - self.unsaved().min(done)
     }
 
     /// Why the session cannot be left now (a run under way, trials in flight, records not
@@ -233,10 +238,10 @@ impl Session {
         if self.running(now) {
             return Some("Pause or cancel the run under way first.".into());
         }
-        if !self.held.is_empty() {
+        if self.unsaved() > 0 {
             return Some(format!(
                 "{} finished trials are not saved yet: press Resume to save them first.",
-                self.held.len()
+                self.unsaved()
             ));
         }
         (!self.in_flight.is_empty())
@@ -364,11 +369,13 @@ impl Session {
             } else {
                 self.held.push(save.record);
             }
-            self.saving_held = false;
+            if save.held {
+                self.saving_held = false;
+            }
             self.scheduler.borrow_mut().pause(now);
             out.push(Effect::Say(Notice::SaveFailed {
                 error,
-                held: self.held.len(),
+                held: self.unsaved(),
             }));
             if save.held {
                 return out;
@@ -456,7 +463,7 @@ impl Session {
     /// Whether every trial is done and saved.
     pub fn complete(&self, now: f64) -> bool {
         let p = self.progress(now);
-        p.overall.done == p.overall.total && self.held.is_empty() && self.in_flight.is_empty()
+        p.overall.done == p.overall.total && self.unsaved() == 0 && self.in_flight.is_empty()
     }
 }
 
@@ -747,5 +754,55 @@ mod tests {
         assert_eq!(effects[0], Effect::Say(Notice::RerunningErrors(0)));
         assert_eq!(d.session.pause(1.0), vec![Effect::Say(Notice::Paused)]);
         assert!(!Notice::Paused.is_error());
+    }
+
+    #[test]
+    fn a_held_save_in_progress_keeps_new_starts_waiting_and_the_session_busy() {
+        let design = small(&[PlayerKind::Oracle]);
+        let mut d = Driver::new(&design);
+        let starts: Vec<Start> = d
+            .session
+            .resume(0.0, false)
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Start(s) => Some(s),
+                _ => None,
+            })
+            .collect();
+        assert!(starts.len() >= 2, "two trials in flight");
+        let save_of = |effects: Vec<Effect>| -> Box<Save> {
+            effects
+                .into_iter()
+                .find_map(|e| match e {
+                    Effect::Save(s) => Some(s),
+                    _ => None,
+                })
+                .expect("a save")
+        };
+        // A's save fails: held, paused.
+        let a = save_of(d.play(starts[0].clone()));
+        d.session.saved(a, Err("full".into()), 1.0);
+        // Resume starts saving A again; it is still being saved.
+        let a_again = save_of(d.session.resume(2.0, false));
+        assert!(a_again.held);
+        assert!(
+            d.session.busy(2.0).is_some(),
+            "a held record is being saved"
+        );
+        assert!(!d.session.complete(2.0));
+        // B, in flight since before the pause, ends and its save fails too.
+        let b = save_of(d.play(starts[1].clone()));
+        d.session.saved(b, Err("full".into()), 3.0);
+        // Resume again: nothing new starts, and B waits behind A.
+        let effects = d.session.resume(4.0, false);
+        assert!(
+            effects
+                .iter()
+                .all(|e| !matches!(e, Effect::Start(_) | Effect::Save(_))),
+            "{effects:?}"
+        );
+        // A is saved: B's save comes next, still before any start.
+        let next = d.session.saved(a_again, Ok(()), 5.0);
+        assert!(matches!(&next[..], [Effect::Save(s)] if s.held), "{next:?}");
     }
 }
