@@ -16,6 +16,7 @@ use crate::core::batch::export::{
     export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
     JSONL_FILE,
 };
+use crate::core::batch::runner::TrialError;
 use crate::core::batch::runner::{
     endpoint_settings, error_causes, play_trial, progress_line, random_seed, sort_by_design,
 };
@@ -282,6 +283,7 @@ fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, C
                     _ => String::new(),
                 };
                 let settings = endpoint_settings(p)
+                    .map_err(String::from)
                     .and_then(|s| s.validate().map(|()| s))
                     .map_err(|e| CliError::input(format!("player '{}': {e}", p.name())))?;
                 if key.is_empty() && settings.preset.needs_key() {
@@ -499,7 +501,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
     let mut written: HashSet<String> = HashSet::new();
 
     let ending = local.block_on(&runtime, async {
-        type Ended = (Start, Result<Option<TrialRecord>, String>);
+        type Ended = (Start, Result<Option<TrialRecord>, TrialError>);
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Ended>();
         let mut tasks = Vec::new();
         let signal = super::serve::server::shutdown_signal();

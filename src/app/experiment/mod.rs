@@ -800,6 +800,7 @@ fn check_endpoints(design: &ExperimentDesign) -> Result<(), String> {
     for (i, p) in design.players.iter().enumerate() {
         if p.is_endpoint() {
             endpoint_settings(p)
+                .map_err(String::from)
                 .and_then(|s| s.validate())
                 .map_err(|e| format!("Player {} ({}): {e}", i + 1, p.name()))?;
         }

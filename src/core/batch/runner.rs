@@ -25,6 +25,7 @@ use crate::core::play::player::PlayerKind;
 use crate::core::play::player::{play, Oracle, PlayerEvent, RandomWalker};
 use crate::core::play::trial::Trial;
 use crate::core::results::record::{Placement, TrialRecord};
+use crate::core::text::UnknownName;
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -41,8 +42,34 @@ pub fn random_seed(seed: u64, key: &TrialKey) -> u64 {
     seed ^ h
 }
 
+/// Why a design cannot play one of its trials.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrialError {
+    /// The design has no player of this name.
+    NoPlayer(String),
+    /// The design gives no maze for the trial (why).
+    NoMaze(String),
+    /// The player's endpoint preset is none the chat client knows.
+    BadPreset(UnknownName),
+    /// A kind of player a batch cannot play (a person, a scripted player).
+    CannotPlay(PlayerKind),
+}
+
+impl std::fmt::Display for TrialError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TrialError::NoPlayer(p) => write!(f, "no player named '{p}' in the design"),
+            TrialError::NoMaze(why) => f.write_str(why),
+            TrialError::BadPreset(e) => write!(f, "{e}"),
+            TrialError::CannotPlay(k) => write!(f, "cannot play a {} player", k.name()),
+        }
+    }
+}
+
+impl std::error::Error for TrialError {}
+
 /// An endpoint player's settings as the chat client takes them.
-pub fn endpoint_settings(spec: &PlayerSpec) -> Result<EndpointSettings, String> {
+pub fn endpoint_settings(spec: &PlayerSpec) -> Result<EndpointSettings, UnknownName> {
     Ok(EndpointSettings {
         preset: Preset::parse(&spec.preset)?,
         base_url: spec.base_url.clone(),
@@ -122,13 +149,15 @@ pub async fn play_trial<T: Transport>(
     run: TrialRun<T>,
     id: String,
     key: TrialKey,
-) -> Result<Option<TrialRecord>, String> {
+) -> Result<Option<TrialRecord>, TrialError> {
     let design = run.design.clone();
     let spec = design
         .player(&key.player)
-        .ok_or_else(|| format!("no player named '{}' in the design", key.player))?
+        .ok_or_else(|| TrialError::NoPlayer(key.player.clone()))?
         .clone();
-    let maze = design.maze_for(&key, &run.library)?;
+    let maze = design
+        .maze_for(&key, &run.library)
+        .map_err(TrialError::NoMaze)?;
     let mut trial = Trial::new(design.setup_for(&key, maze), run.library.clone());
     let started = run.transport.now_ms();
     let mut quiet = |_: PlayerEvent| {};
@@ -143,7 +172,7 @@ pub async fn play_trial<T: Transport>(
             run.transport.now_ms()
         }
         PlayerKind::Endpoint => {
-            let settings = endpoint_settings(&spec)?;
+            let settings = endpoint_settings(&spec).map_err(TrialError::BadPreset)?;
             let lane = SchedulerLane {
                 scheduler: run.scheduler.clone(),
                 id,
@@ -154,7 +183,7 @@ pub async fn play_trial<T: Transport>(
             play(&mut trial, &mut player, &mut quiet).await;
             player.transport().now_ms()
         }
-        other => return Err(format!("cannot play a {} player", other.name())),
+        other => return Err(TrialError::CannotPlay(other)),
     };
     if trial.stopped() {
         return Ok(None);

@@ -27,7 +27,7 @@
 //! ```
 
 use crate::core::batch::design::{ExperimentDesign, TrialKey};
-use crate::core::batch::runner::{lanes_for, TrialRun};
+use crate::core::batch::runner::{lanes_for, TrialError, TrialRun};
 use crate::core::batch::scheduler::{
     LaneStatus, Next, Progress, RunState, Scheduler, TrialEnd, TrialSummary, Tuning,
 };
@@ -86,7 +86,7 @@ pub enum Notice {
         /// The trial's id.
         id: String,
         /// Why.
-        error: String,
+        error: TrialError,
     },
     /// A record could not be saved; the run is paused and the records are held.
     SaveFailed {
@@ -318,7 +318,7 @@ impl Session {
     pub fn ended(
         &mut self,
         start: &Start,
-        result: Result<Option<TrialRecord>, String>,
+        result: Result<Option<TrialRecord>, TrialError>,
         now: f64,
     ) -> Vec<Effect> {
         let current = start.generation == self.generation;
@@ -700,7 +700,7 @@ mod tests {
         let effects = d.session.resume(0.0, false);
         d.run(effects);
         assert!(
-            matches!(&d.said[0], Notice::TrialFailed { error, .. } if error.contains("no player named"))
+            matches!(&d.said[0], Notice::TrialFailed { error: TrialError::NoPlayer(p), .. } if p == "oracle")
         );
         assert!(d.said[0].text().ends_with("The run is paused."));
         assert!(!d.session.running(d.now));
