@@ -172,60 +172,58 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
         );
     }
     h.push_str("</div></div>");
-    let num = |h: &mut String, name: &str, label: &str, hint: &str| {
-        let value = match name {
-            "sizes" => &form.sizes,
-            "samples" => &form.samples,
-            "repeats" => &form.repeats,
-            "seed" => &form.seed,
-            "move_limit" => &form.move_limit,
-            "concurrency" => &form.concurrency,
-            _ => &form.rpm,
+    let numbers: [(&str, &str, &str, &str); 7] = [
+        (
+            "sizes",
+            "Sizes",
+            "Grid sides, separated by commas (e.g. 5 or 5, 7)",
+            &form.sizes,
+        ),
+        (
+            "samples",
+            "Mazes per shape",
+            "Mazes generated per shape and size",
+            &form.samples,
+        ),
+        (
+            "repeats",
+            "Repeats per maze",
+            "Trials per maze and encoding",
+            &form.repeats,
+        ),
+        ("seed", "Seed", "The maze sets' seed", &form.seed),
+        (
+            "move_limit",
+            "Move limit",
+            "Most moves in the solve phase",
+            &form.move_limit,
+        ),
+        (
+            "concurrency",
+            "Concurrency",
+            "Most trials in flight per endpoint",
+            &form.concurrency,
+        ),
+        (
+            "rpm",
+            "Requests per minute",
+            "Empty for no limit",
+            &form.rpm,
+        ),
+    ];
+    for (name, label, hint, value) in numbers {
+        let testid = match name {
+            "samples" => "samples-per-shape".to_string(),
+            "repeats" => "repeats-per-maze".to_string(),
+            "concurrency" => "concurrency".to_string(),
+            other => format!("design-{other}"),
         };
         let _ = write!(
             h,
-            "<label class=\"field short\" title=\"{hint}\"><span>{label}</span><input name=\"{name}\" data-testid=\"{}\" value=\"{}\" inputmode=\"numeric\"></label>",
-            match name {
-                "samples" => "samples-per-shape".to_string(),
-                "repeats" => "repeats-per-maze".to_string(),
-                "concurrency" => "concurrency".to_string(),
-                other => format!("design-{other}"),
-            },
+            "<label class=\"field short\" title=\"{hint}\"><span>{label}</span><input name=\"{name}\" data-testid=\"{testid}\" value=\"{}\" inputmode=\"numeric\"></label>",
             escape(value)
         );
-    };
-    num(
-        &mut h,
-        "sizes",
-        "Sizes",
-        "Grid sides, separated by commas (e.g. 5 or 5, 7)",
-    );
-    num(
-        &mut h,
-        "samples",
-        "Mazes per shape",
-        "Mazes generated per shape and size",
-    );
-    num(
-        &mut h,
-        "repeats",
-        "Repeats per maze",
-        "Trials per maze and encoding",
-    );
-    num(&mut h, "seed", "Seed", "The maze sets' seed");
-    num(
-        &mut h,
-        "move_limit",
-        "Move limit",
-        "Most moves in the solve phase",
-    );
-    num(
-        &mut h,
-        "concurrency",
-        "Concurrency",
-        "Most trials in flight per endpoint",
-    );
-    num(&mut h, "rpm", "Requests per minute", "Empty for no limit");
+    }
     let proto = if form.protocol.is_empty() {
         "stepwise"
     } else {
@@ -736,7 +734,20 @@ mod tests {
         form.new.key = "sk-test".into();
         form.add_configured_player();
         form.mazes = Some("12".into());
+        form.rpm = "120".into();
+        form.move_limit = "20".into();
         let html = design_form(&form, false);
+        for (name, testid, value) in [
+            ("rpm", "design-rpm", "120"),
+            ("move_limit", "design-move_limit", "20"),
+            ("samples", "samples-per-shape", "30"),
+        ] {
+            let field = format!("name=\"{name}\" data-testid=\"{testid}\" value=\"{value}\"");
+            assert!(
+                html.contains(&field),
+                "each number field shows its own value: {field}"
+            );
+        }
         assert!(
             html.contains("<input type=\"hidden\" name=\"mazes\" value=\"12\">"),
             "the imported mazes' count goes back with the form, so reading it keeps the notice"

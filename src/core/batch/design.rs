@@ -801,7 +801,7 @@ impl ExperimentDesign {
                     self.maze_for(key, &lib)
                         .map(|maze| {
                             let t = Trial::new(self.setup_for(key, maze), lib.clone());
-                            t.messages().first().map_or(0, |m| m.content.len() as u64)
+                            t.pending_prompt().map_or(0, |p| p.len() as u64)
                         })
                         .unwrap_or(0)
                 });

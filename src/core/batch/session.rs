@@ -579,6 +579,7 @@ mod tests {
             .iter()
             .map(|r| TrialKey::of_record(r).id())
             .collect();
+        ids.sort();
         ids.dedup();
         assert_eq!(ids.len(), design.trials().len(), "each trial saved once");
         assert_eq!(d.said, vec![Notice::Complete { api_errors: 0 }]);

@@ -96,12 +96,12 @@ impl<T: Transport, L: Lane<T>> EndpointPlayer<T, L> {
                 content: s.clone(),
             });
         system
-            .chain(trial.messages().iter().map(|m| ChatMessage {
-                role: match m.role {
+            .chain(trial.turns().iter().map(|t| ChatMessage {
+                role: match t.message.role {
                     Role::User => "user".into(),
                     Role::Assistant => "assistant".into(),
                 },
-                content: m.content.clone(),
+                content: t.message.content.clone(),
             }))
             .collect()
     }
