@@ -1,7 +1,7 @@
 //! `shapemaze generate`: maze sets as JSON lines, and optionally as `.npy` maze files in the
 //! export layout.
 
-use super::args::Args;
+use super::args::{whole, COMMAND_HELP};
 use super::{write_file, CliError, Io};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};
@@ -11,31 +11,38 @@ use crate::core::maze::shape::Shape;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::results::layout::maze_file_path;
 use serde::Serialize;
-use std::path::Path;
+use std::path::PathBuf;
 
-/// Options `generate` accepts.
-pub const OPTIONS: &[&str] = &["shape", "size", "samples", "seed", "out"];
-
-/// Help text.
-pub const HELP: &str = "\
-shapemaze generate: print maze sets as JSON lines, one object per maze
-
-Usage: shapemaze generate --shape S [--size N] [--samples K] [--seed X] [--out DIR]
-
-Options:
-  --shape S     square, cross, spiral, triangle, C, Z (any case), or all
-  --size N      grid side: 5, 7, 9 or 11 (default 5)
-  --samples K   mazes per shape (default 30)
-  --seed X      seed of the set, a whole number (default 0); the same seed always gives
-                the same mazes, here, in /play and in every experiment
-  --out DIR     also write DIR/experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy
-
-Each line: {\"shape\",\"size\",\"sample\",\"movement\",\"matrix\":[\"1 0 0 P\", ...],\"player\":[r,c],\"goal\":[r,c]}.
+/// `shapemaze generate`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze generate",
+    override_usage = "shapemaze generate --shape S [--size N] [--samples K] [--seed X] [--out DIR]",
+    after_help = "Each line: {\"shape\",\"size\",\"sample\",\"movement\",\"matrix\":[\"1 0 0 P\", ...],\"player\":[r,c],\"goal\":[r,c]}.
 The distribution of shortest-path lengths of each set goes to stderr.
 
 Example:
-  shapemaze generate --shape spiral --size 7 --samples 3 --seed 42 --out mazes/
-";
+  shapemaze generate --shape spiral --size 7 --samples 3 --seed 42 --out mazes/"
+)]
+pub struct GenerateArgs {
+    /// square, cross, spiral, triangle, C, Z (any case), or all
+    #[arg(long, value_name = "S")]
+    pub shape: String,
+    /// grid side: 5, 7, 9 or 11
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = whole::<usize>)]
+    pub size: usize,
+    /// mazes per shape
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_SAMPLES, value_parser = whole::<usize>)]
+    pub samples: usize,
+    /// seed of the set, a whole number; the same seed always gives the
+    /// same mazes, here, in /play and in every experiment
+    #[arg(long, value_name = "X", default_value_t = 0, value_parser = whole::<u64>, allow_negative_numbers = true, verbatim_doc_comment)]
+    pub seed: u64,
+    /// also write DIR/experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
 
 /// One maze as a JSON line (field names fixed by docs/CONTRACT.md).
 #[derive(Serialize)]
@@ -54,20 +61,19 @@ fn pair(p: Pos) -> [usize; 2] {
 }
 
 /// Runs `generate`.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
-    let shape = args.required("shape", "generate")?;
-    let shapes: Vec<Shape> = if shape.trim().eq_ignore_ascii_case("all") {
+pub fn run(args: &GenerateArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let shapes: Vec<Shape> = if args.shape.trim().eq_ignore_ascii_case("all") {
         Shape::ALL.to_vec()
     } else {
-        vec![Shape::parse(shape)?]
+        vec![Shape::parse(&args.shape)?]
     };
-    let size = check_size(args.number("size", 5)?)?;
-    let samples: usize = args.number("samples", DEFAULT_SAMPLES)?;
+    let size = check_size(args.size)?;
+    let samples = args.samples;
     if samples == 0 {
         return Err(CliError::usage("--samples must be at least 1"));
     }
-    let seed: u64 = args.number("seed", 0)?;
-    let out = args.get("out").map(Path::new);
+    let seed = args.seed;
+    let out = args.out.as_deref();
     let library = TemplateLibrary::new(size);
     for shape in shapes {
         let set = generate_set(shape, samples, seed, &library)

@@ -23,7 +23,7 @@ pub mod serve;
 pub mod transport;
 pub mod verify;
 
-use args::Args;
+use args::{Command, Parsed};
 use serde::Serialize;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::Path;
@@ -44,38 +44,6 @@ pub const EXIT_OUTPUT: i32 = 6;
 /// endpoint failed; they were not judged): a script can tell, and rerun them with
 /// `--retry-errors`.
 pub const EXIT_API_ERRORS: i32 = 3;
-
-/// Top-level help text.
-pub const HELP: &str = "\
-shapemaze: Shapemaze's command-line companion. Generate maze sets, check one reply, and
-re-score a folder of transcripts, by exactly the rules the browser app uses.
-
-Usage: shapemaze <command> [options]
-
-Commands:
-  generate   print maze sets as JSON lines; --out DIR also writes .npy maze files
-  verify     check one reply (move, path, recognize, generate) and print the JSON verdict
-  score      re-score every transcript under a folder and list recorded verdicts that differ
-  serve      host the app, proxy chat requests with server-held keys, store study uploads
-  report     the dashboard's measures, analyses and H1-H4 verdicts for a folder (text, JSON, CSV, HTML)
-  run        play an experiment design headless (resumable, --shard I/N) into an export folder
-  merge      join the export folders of sharded runs into one
-  help       this text, or `shapemaze help <command>` for a command's options
-
-Run `shapemaze <command> --help` for a command's options and an example.
-
-Examples:
-  shapemaze generate --shape all --size 5 --samples 30 --seed 0 --out export/
-  echo 'Shape: a spiral' | shapemaze verify --phase recognize --shape spiral --response -
-  shapemaze score export/
-  shapemaze run experiment.json --out results/ --shard 1/4
-
-Exit status: 0 when the command ran (whatever the verdicts); 3 when `run` finished with
-trials that ended as API errors; and with one line on stderr saying what to fix: 2 for bad
-arguments, 4 for a file that cannot be read or is not what it should be, 5 for inputs that
-cannot be used together (another design's folder, shards that disagree, more mazes than
-exist), 6 when the output cannot be written.
-";
 
 /// The standard streams a command reads and writes.
 pub struct Io<'a> {
@@ -211,71 +179,23 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> i32 {
 
 /// Runs the command `args` names; its exit status when it ran.
 fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<i32, CliError> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(CliError::usage(
-            "no command given: use generate, verify, score, report, run, merge or serve (see `shapemaze --help`)",
-        ));
+    let command = match args::parse(args)? {
+        Parsed::Print(text) => return io.out(&text).map(|()| EXIT_OK),
+        Parsed::Run(command) => command,
     };
-    type Command = fn(&Args, &mut Io<'_>) -> Result<(), CliError>;
-    let ran = |r: Result<(), CliError>| r.map(|()| EXIT_OK);
-    let (help, options, run): (&str, &[&'static str], Command) = match command.as_str() {
-        "generate" => (generate::HELP, generate::OPTIONS, generate::run),
-        "verify" => (verify::HELP, verify::OPTIONS, verify::run),
-        "score" => (score::HELP, score::OPTIONS, score::run),
-        // serve reads its own arguments: --upstream may be repeated.
-        "serve" => return ran(serve::command(rest, io)),
-        "report" => (report::HELP, report::OPTIONS, report::run),
+    let ran = match command {
+        Command::Generate(a) => generate::run(&a, io),
+        Command::Verify(a) => verify::run(&a, io),
+        Command::Score(a) => score::run(&a, io),
+        Command::Serve(a) => serve::command(&a, io),
+        Command::Report(a) => report::run(&a, io),
         // run has an exit status of its own (API errors).
-        "run" => {
-            let parsed = Args::parse(rest, command, run::OPTIONS)?;
-            if parsed.help {
-                return ran(io.out(run::HELP));
-            }
-            return run::run(&parsed, io);
-        }
-        "merge" => (run::MERGE_HELP, run::MERGE_OPTIONS, run::merge_command),
-        "-h" | "--help" => return ran(io.out(HELP)),
-        "help" => return ran(io.out(command_help(rest.first().map(String::as_str))?)),
-        "-V" | "--version" => {
-            return ran(io.out(concat!(
-                "shapemaze ",
-                env!("CARGO_PKG_VERSION"),
-                "\n"
-            )))
-        }
-        other => {
-            return Err(CliError::usage(format!(
-                "unknown command '{other}': use generate, verify, score, report, run, merge or serve (see `shapemaze --help`)"
-            )))
-        }
+        Command::Run(a) => return run::run(&a, io),
+        Command::Merge(a) => run::merge_command(&a, io),
+        // Read by args::parse, which answers it with the help text.
+        Command::Help { command } => io.out(&args::help(command.as_deref())?),
     };
-    let parsed = Args::parse(rest, command, options)?;
-    if parsed.help {
-        return ran(io.out(help));
-    }
-    if !["score", "report", "merge"].contains(&command.as_str()) && !parsed.positional.is_empty() {
-        return Err(CliError::usage(format!(
-            "unexpected argument '{}' for `shapemaze {command}` (see `shapemaze {command} --help`)",
-            parsed.positional[0]
-        )));
-    }
-    ran(run(&parsed, io))
-}
-
-fn command_help(command: Option<&str>) -> Result<&'static str, CliError> {
-    match command {
-        None => Ok(HELP),
-        Some("generate") => Ok(generate::HELP),
-        Some("verify") => Ok(verify::HELP),
-        Some("score") => Ok(score::HELP),
-        Some("serve") => Ok(serve::HELP),
-        Some("report") => Ok(report::HELP),
-        Some("run") => Ok(run::HELP),
-        Some("merge") => Ok(run::MERGE_HELP),
-        Some(other) => Err(CliError::usage(format!(
-            "no help for '{other}': the commands are generate, verify, score, serve, report, run and merge"
-        ))),
-    }
+    ran.map(|()| EXIT_OK)
 }
 
 /// The process's entry point: reads the real arguments and streams, returns the exit

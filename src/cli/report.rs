@@ -2,7 +2,7 @@
 //! verdicts for an export folder, as text, JSON or CSV, and the same self-contained HTML
 //! report file the page downloads. All figures come from [`crate::core::analysis`].
 
-use super::args::Args;
+use super::args::COMMAND_HELP;
 use super::audit;
 use super::files::{display, list_transcripts};
 use super::{write_file, CliError, Io};
@@ -22,20 +22,17 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Options `report` accepts.
-pub const OPTIONS: &[&str] = &["format", "html", "order", "scoring"];
-
 /// The file of full trial records in an export folder.
 pub const TRIALS_JSONL: &str = "trials.jsonl";
 
-/// Help text.
-pub const HELP: &str = "\
-shapemaze report: the dashboard's measures, analyses and hypothesis verdicts for a folder
-
-Usage: shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
-                         [--scoring strict|original|recorded|all]
-
-DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
+/// `shapemaze report`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze report",
+    override_usage = "shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
+                         [--scoring strict|original|recorded|all]",
+    after_help = "DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
 are read and re-scored by today's verifiers; otherwise every transcript under
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
 is re-scored from its replies, and transcripts holding only the three closing lines (the
@@ -51,25 +48,36 @@ other) by why they were empty: the token limit spent on reasoning, reached with 
 a reply ended without text. Moves, the confusion matrix, the generation checks and empty
 answers need trials.jsonl; transcripts give the outcomes and reasons only.
 
-Options:
-  --format F    text (default), json (CONTRACT.md: groups, hypotheses H1..H4, and the
-                rest of the analysis) or csv (one row per group, pooled rows last)
-  --html FILE   also write the self-contained HTML report (the page's download-report)
-  --scoring S   whose verdicts the analysis uses: strict (today's verifiers; the default on
-                our own folders), original (the original code's checks, as
-                docs/ORIGINAL_DATA.md states them), recorded (the verdict lines as
-                written), or all (the default on the original runs' folders: the audit's
-                three columns and the causes of their differences, then the strict
-                analysis); phases where a reply's reading diverged are left unscored
-  --order LIST  H3's model order, smallest first, comma-separated; each name matches any
-                model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
-
 Exit status 0 when it ran, whatever it found; 2 for bad arguments; 4 when DIR cannot be
 read; 6 when the --html file cannot be written.
 
 Example:
-  shapemaze report export/ --html report.html --order qwen-turbo,qwen-plus,qwen-max
-";
+  shapemaze report export/ --html report.html --order qwen-turbo,qwen-plus,qwen-max"
+)]
+pub struct ReportArgs {
+    /// the export folder or trials.jsonl file to analyse
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// text, json (CONTRACT.md: groups, hypotheses H1..H4, and the
+    /// rest of the analysis) or csv (one row per group, pooled rows last)
+    #[arg(long, value_name = "F", default_value = "text", verbatim_doc_comment)]
+    pub format: String,
+    /// also write the self-contained HTML report (the page's download-report)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+    /// whose verdicts the analysis uses: strict (today's verifiers; the default on
+    /// our own folders), original (the original code's checks, as
+    /// docs/ORIGINAL_DATA.md states them), recorded (the verdict lines as
+    /// written), or all (the default on the original runs' folders: the audit's
+    /// three columns and the causes of their differences, then the strict
+    /// analysis); phases where a reply's reading diverged are left unscored
+    #[arg(long, value_name = "S", verbatim_doc_comment)]
+    pub scoring: Option<String>,
+    /// H3's model order, smallest first, comma-separated; each name matches any
+    /// model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
+    #[arg(long, value_name = "LIST", verbatim_doc_comment)]
+    pub order: Option<String>,
+}
 
 /// Where the observations came from.
 #[derive(Debug, Default, Serialize)]
@@ -102,15 +110,15 @@ struct Report<'a> {
 }
 
 /// Runs `report`.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
-    let format = args.get("format").unwrap_or("text");
+pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let format = args.format.as_str();
     if !["text", "json", "csv"].contains(&format) {
         return Err(CliError::usage(format!(
             "unknown format '{format}': choose text, json or csv"
         )));
     }
     let mut options = AnalysisOptions::default();
-    if let Some(order) = args.get("order") {
+    if let Some(order) = args.order.as_deref() {
         let names: Vec<String> = order
             .split(',')
             .map(|s| s.trim().to_string())
@@ -123,8 +131,12 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         options.model_order = names;
     }
-    let dir = args.single("report", "folder")?;
-    let asked = args.get("scoring").map(audit::parse_scoring).transpose()?;
+    let dir = args.dir.as_str();
+    let asked = args
+        .scoring
+        .as_deref()
+        .map(audit::parse_scoring)
+        .transpose()?;
     let root = Path::new(dir);
     // An export folder of ours is analysed strictly from its trials.jsonl unless another
     // scoring is asked for; then its transcripts are audited like the original runs'.
@@ -182,7 +194,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     };
     // The audit's tables, once, for the report file and (with `--scoring all`) the output.
     let summary = audited.map(|a| a.summarize(dir, scoring));
-    if let Some(file) = args.get("html") {
+    if let Some(file) = args.html.as_deref() {
         // The report file holds the audit whenever the folder was audited.
         let audit_section = summary
             .as_ref()

@@ -8,7 +8,7 @@
 //! the maze files, the transcripts), the same files as the page's ZIP. A second run on the
 //! same folder reads `trials.jsonl` back and plays only the trials it lacks.
 
-use super::args::Args;
+use super::args::{whole, COMMAND_HELP};
 use super::transport::NativeTransport;
 use super::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
 use crate::core::batch::design::{ExperimentDesign, TrialKey};
@@ -32,34 +32,13 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// The options `run` takes.
-pub const OPTIONS: &[&str] = &["out", "shard", "concurrency", "retry-errors!"];
-
-/// The options `merge` takes (none: only folders).
-pub const MERGE_OPTIONS: &[&str] = &[];
-
-/// `shapemaze run --help`.
-pub const HELP: &str = "\
-shapemaze run: play an experiment design headless (the experiment.json the page exports)
-against model endpoints or built-in players, and write the same export folder as the
-page's ZIP.
-
-Usage: shapemaze run DESIGN.json --out DIR [--shard I/N|auto] [--concurrency N] [--retry-errors]
-
-Options:
-  --out DIR          the export folder; each finished trial is appended to DIR/trials.jsonl
-                     at once, and the whole folder (trials.csv, transcripts, experiment_mazes,
-                     experiment.json) is written at the end and on Ctrl-C
-  --shard I/N        play only trial i of the design's order when i mod N = I - 1 (I from 1):
-                     N machines with I = 1..N share a sweep; `shapemaze merge` joins them
-  --shard auto       the shard of a Slurm job array (SLURM_ARRAY_TASK_ID of
-                     SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job
-                     (JOB_COMPLETION_INDEX of SHAPEMAZE_SHARD_COUNT)
-  --concurrency N    most trials in flight per player, overriding the design's
-  --retry-errors     resuming, play again the trials of DIR that ended as API errors
-                     (their error records are dropped from DIR first); others are kept
-
-Keys: an endpoint player's API key is read from the environment variable its `key_env`
+/// `shapemaze run`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze run",
+    override_usage = "shapemaze run DESIGN.json --out DIR [--shard I/N|auto] [--concurrency N] [--retry-errors]",
+    after_help = "Keys: an endpoint player's API key is read from the environment variable its `key_env`
 names; it is only ever sent in the Authorization header, never written to a file.
 
 Resuming: run the same command again on the same DIR: the trials in DIR/trials.jsonl are
@@ -78,24 +57,56 @@ Exit status: 0 when the run finished and no trial of DIR ended as an API error; 
 did (fix the cause, then run again with --retry-errors); with one line on stderr: 2 for a
 bad option, a missing key or when interrupted, 4 for a design that cannot be read or
 played, 5 when the design asks for more mazes than exist or DIR holds another design, 6
-when DIR cannot be written.
-";
+when DIR cannot be written."
+)]
+pub struct RunArgs {
+    /// the experiment design (the experiment.json the page exports)
+    #[arg(value_name = "DESIGN.json")]
+    pub design: PathBuf,
+    /// the export folder; each finished trial is appended to DIR/trials.jsonl
+    /// at once, and the whole folder (trials.csv, transcripts, experiment_mazes,
+    /// experiment.json) is written at the end and on Ctrl-C
+    #[arg(long, value_name = "DIR", verbatim_doc_comment)]
+    pub out: PathBuf,
+    /// I/N: play only trial i of the design's order when i mod N = I - 1 (I from 1):
+    /// N machines with I = 1..N share a sweep; `shapemaze merge` joins them.
+    /// auto: the shard of a Slurm job array (SLURM_ARRAY_TASK_ID of
+    /// SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job
+    /// (JOB_COMPLETION_INDEX of SHAPEMAZE_SHARD_COUNT)
+    #[arg(long, value_name = "I/N|auto", verbatim_doc_comment)]
+    pub shard: Option<String>,
+    /// most trials in flight per player, overriding the design's
+    #[arg(long, value_name = "N", value_parser = whole::<usize>)]
+    pub concurrency: Option<usize>,
+    /// resuming, play again the trials of DIR that ended as API errors
+    /// (their error records are dropped from DIR first); others are kept
+    #[arg(long, verbatim_doc_comment)]
+    pub retry_errors: bool,
+}
 
-/// `shapemaze merge --help`.
-pub const MERGE_HELP: &str = "\
-shapemaze merge: join the export folders of `shapemaze run --shard` into one.
-
-Usage: shapemaze merge OUT DIR...
-
-Reads each DIR's experiment.json and trials.jsonl and writes OUT as a whole export folder.
+/// `shapemaze merge`'s arguments.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze merge",
+    override_usage = "shapemaze merge OUT DIR...",
+    after_help = "Reads each DIR's experiment.json and trials.jsonl and writes OUT as a whole export folder.
 Every DIR must hold the same design. A trial found twice with the same record counts
 once; found twice with different records, nothing is written and exit status is 5.
 
 Example:
   shapemaze merge results/ shard-1/ shard-2/ shard-3/ shard-4/
 
-Prints one JSON summary line on stdout.
-";
+Prints one JSON summary line on stdout."
+)]
+pub struct MergeArgs {
+    /// the export folder to write
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// the export folders of the shards, each holding the same design
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+}
 
 /// Most progress redraws per second on a terminal.
 const TERMINAL_REFRESH: Duration = Duration::from_millis(250);
@@ -424,22 +435,19 @@ enum Ending {
 
 /// `shapemaze run`; its exit status when it finished: [`EXIT_API_ERRORS`] when trials
 /// ended as API errors, else [`EXIT_OK`].
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
-    let design_path = PathBuf::from(args.single("run", "design file")?);
-    let out = PathBuf::from(args.required("out", "run")?);
-    let shard = match args.get("shard") {
+pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
+    let design_path = args.design.clone();
+    let out = args.out.clone();
+    let shard = match args.shard.as_deref() {
         Some(s) => Shard::from_arg(s, |name| std::env::var(name).ok())?,
         None => Shard { index: 1, count: 1 },
     };
-    let concurrency: Option<usize> = match args.get("concurrency") {
-        None => None,
-        Some(_) => match args.number::<usize>("concurrency", 0)? {
-            0 => return Err(CliError::usage("--concurrency must be at least 1")),
-            n => Some(n),
-        },
+    let concurrency = match args.concurrency {
+        Some(0) => return Err(CliError::usage("--concurrency must be at least 1")),
+        n => n,
     };
     let design = read_design(&design_path)?;
-    let retry_errors = args.get("retry-errors").is_some();
+    let retry_errors = args.retry_errors;
     let keys = keys_from_env(&design)?;
     let mut libraries = Libraries::new();
     design
@@ -642,20 +650,13 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<i32, CliError> {
 }
 
 /// `shapemaze merge OUT DIR...`.
-pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
-    let (out, dirs) =
-        match args.positional.split_first() {
-            Some((out, dirs)) if !dirs.is_empty() => (PathBuf::from(out), dirs),
-            _ => return Err(CliError::usage(
-                "`shapemaze merge` needs OUT and at least one DIR (see `shapemaze merge --help`)",
-            )),
-        };
+pub fn merge_command(args: &MergeArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let (out, dirs) = (&args.out, &args.dirs);
     let mut design: Option<ExperimentDesign> = None;
     let mut all: Vec<TrialRecord> = Vec::new();
     let mut duplicates = 0;
     let mut conflicts = Vec::new();
     for dir in dirs {
-        let dir = Path::new(dir);
         let d = read_design(&dir.join(EXPERIMENT_FILE))?;
         match &design {
             None => design = Some(d),
@@ -663,7 +664,7 @@ pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
                 return Err(CliError::data(format!(
                     "{} holds a different design from {}: only shards of one design can be merged",
                     dir.join(EXPERIMENT_FILE).display(),
-                    Path::new(&dirs[0]).join(EXPERIMENT_FILE).display()
+                    dirs[0].join(EXPERIMENT_FILE).display()
                 )))
             }
             Some(_) => {}
@@ -697,7 +698,7 @@ pub fn merge_command(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
     let Some(design) = design else {
         return Err(CliError::usage("`shapemaze merge` needs at least one DIR"));
     };
-    write_export(&out, &design, &mut all, &HashSet::new())?;
+    write_export(out, &design, &mut all, &HashSet::new())?;
     io.json_line(&serde_json::json!({
         "out": out.display().to_string(),
         "folders": dirs.len(),

@@ -1,7 +1,7 @@
 //! `shapemaze score DIR`: re-scores every transcript under a folder from its reply text and
 //! reports totals, the trials whose recorded verdicts differ, and what could not be re-run.
 
-use super::args::Args;
+use super::args::COMMAND_HELP;
 use super::audit;
 use super::files::{display, list_transcripts};
 use super::{CliError, Io};
@@ -15,16 +15,13 @@ use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// Options `score` accepts.
-pub const OPTIONS: &[&str] = &["format", "scoring"];
-
-/// Help text.
-pub const HELP: &str = "\
-shapemaze score: re-score every transcript under a folder from its reply text
-
-Usage: shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all]
-
-Reads every *.txt under DIR (sorted by path). Transcripts in the export layout
+/// `shapemaze score`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze score",
+    override_usage = "shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all]",
+    after_help = "Reads every *.txt under DIR (sorted by path). Transcripts in the export layout
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
 (the design's {encoding}_qwen_results/ too) take their encoding, model and shape from the
 path; elsewhere the encoding is read from the first message and the shape from the maze's
@@ -37,20 +34,27 @@ line differs from the recomputed verdict (naming the file), and how many transcr
 A phase whose closing line reads ERROR (the endpoint failed) and has no reply is counted
 apart as an API error (!N), never as a failure.
 
-Options:
-  --format F   text (default) or json (one object: summary counts, totals, differences,
-               closing_lines_only, skipped, trials)
-  --scoring S  strict (today's verifiers; the default on our own folders), original (the
-               design's original checks, ORIGINAL_DATA.md), recorded (the verdict lines as
-               written) or all (the three side by side with the cause of every
-               strict/original difference; the default on folders of the original runs)
-
 Exit status 0 when it ran, whatever it found; 2 for bad arguments; 4 when DIR cannot be
 read.
 
 Example:
-  shapemaze score results/ --format json > rescored.json
-";
+  shapemaze score results/ --format json > rescored.json"
+)]
+pub struct ScoreArgs {
+    /// the folder to re-score
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// text or json (one object: summary counts, totals, differences,
+    /// closing_lines_only, skipped, trials)
+    #[arg(long, value_name = "F", default_value = "text", verbatim_doc_comment)]
+    pub format: String,
+    /// strict (today's verifiers; the default on our own folders), original (the
+    /// design's original checks, ORIGINAL_DATA.md), recorded (the verdict lines as
+    /// written) or all (the three side by side with the cause of every
+    /// strict/original difference; the default on folders of the original runs)
+    #[arg(long, value_name = "S", verbatim_doc_comment)]
+    pub scoring: Option<String>,
+}
 
 /// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
 /// for phases that could not be scored and `!N` for API errors.
@@ -107,8 +111,8 @@ struct Report<'a> {
 }
 
 /// Runs `score`.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
-    let json = match args.get("format").unwrap_or("text") {
+pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let json = match args.format.as_str() {
         "text" => false,
         "json" => true,
         other => {
@@ -117,8 +121,12 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
             )))
         }
     };
-    let dir = args.single("score", "folder")?;
-    let scoring = args.get("scoring").map(audit::parse_scoring).transpose()?;
+    let dir = args.dir.as_str();
+    let scoring = args
+        .scoring
+        .as_deref()
+        .map(audit::parse_scoring)
+        .transpose()?;
     let root = Path::new(dir);
     let mut skipped = Vec::new();
     let files = list_transcripts(root, &mut skipped)

@@ -1,6 +1,6 @@
 //! `shapemaze verify`: one reply checked against one maze, printed as the JSON verdict.
 
-use super::args::Args;
+use super::args::COMMAND_HELP;
 use super::{read_file, CliError, Io};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{check_size, Maze, MAX_SIZE};
@@ -10,38 +10,45 @@ use crate::core::maze::templates::TemplateLibrary;
 use crate::core::results::rescore::{detect_encoding, fits, read_shown_maze};
 use crate::core::verify::{verify_generation, verify_move, verify_path, verify_recognition};
 
-/// Options `verify` accepts.
-pub const OPTIONS: &[&str] = &["phase", "shape", "encoding", "maze", "response"];
-
-/// Help text.
-pub const HELP: &str = "\
-shapemaze verify: check one reply and print the verdict as one JSON object
-
-Usage: shapemaze verify --phase move|path|recognize|generate --shape S [--encoding E]
-                        [--maze FILE] --response FILE
-
-Options:
-  --phase P       move       is the reply's next move a valid move from the player's cell?
-                  path       does the reply's coordinate sequence, traced back from its last
-                             mention of the goal, reach the player through valid moves?
-                  recognize  does the reply name the right shape?
-                  generate   is the reply a valid new maze of the same shape and size?
-  --shape S       square, cross, spiral, triangle, C, Z (any case); it sets the movement
-                  rule. May be left out when --maze is given: the corridor then says.
-  --encoding E    matrix or coord_list: how a generated maze is written (default matrix)
-  --maze FILE     the maze (the player's current cell for move and path, the original for
-                  generate): a .npy maze file or a text file in the matrix encoding (a
-                  coordinate list is read too). Required for move, path and generate.
-  --response FILE the reply text; - reads it from stdin
-
-Output: {\"outcome\":\"success\"|\"fail\",\"reason\":...,\"extracted\":...,\"explanation\":...}
+/// `shapemaze verify`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze verify",
+    override_usage = "shapemaze verify --phase move|path|recognize|generate --shape S [--encoding E]
+                        [--maze FILE] --response FILE",
+    after_help = "Output: {\"outcome\":\"success\"|\"fail\",\"reason\":...,\"extracted\":...,\"explanation\":...}
 and for generate also \"checks\". Exit status 0 whatever the outcome; with one line on
 stderr, 2 for bad arguments and 4 for unreadable or foreign files.
 
 Examples:
   echo 'Move: (0, 1)' | shapemaze verify --phase move --shape square --maze maze.txt --response -
-  shapemaze verify --phase generate --shape C --encoding coord_list --maze 5x5_C_0.npy --response reply.txt
-";
+  shapemaze verify --phase generate --shape C --encoding coord_list --maze 5x5_C_0.npy --response reply.txt"
+)]
+pub struct VerifyArgs {
+    /// move       is the reply's next move a valid move from the player's cell?
+    /// path       does the reply's coordinate sequence, traced back from its last
+    ///            mention of the goal, reach the player through valid moves?
+    /// recognize  does the reply name the right shape?
+    /// generate   is the reply a valid new maze of the same shape and size?
+    #[arg(long, value_name = "P", verbatim_doc_comment)]
+    pub phase: String,
+    /// square, cross, spiral, triangle, C, Z (any case); it sets the movement
+    /// rule. May be left out when --maze is given: the corridor then says.
+    #[arg(long, value_name = "S", verbatim_doc_comment)]
+    pub shape: Option<String>,
+    /// matrix or coord_list: how a generated maze is written
+    #[arg(long, value_name = "E", default_value = "matrix")]
+    pub encoding: String,
+    /// the maze (the player's current cell for move and path, the original for
+    /// generate): a .npy maze file or a text file in the matrix encoding (a
+    /// coordinate list is read too). Required for move, path and generate.
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    pub maze: Option<String>,
+    /// the reply text; - reads it from stdin
+    #[arg(long, value_name = "FILE")]
+    pub response: String,
+}
 
 /// What `verify --phase` checks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,10 +90,10 @@ impl VerifyPhase {
 }
 
 /// Runs `verify`.
-pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
-    let phase = VerifyPhase::parse(args.required("phase", "verify")?)?;
-    let encoding = Encoding::parse(args.get("encoding").unwrap_or("matrix"))?;
-    let maze = match args.get("maze") {
+pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let phase = VerifyPhase::parse(&args.phase)?;
+    let encoding = Encoding::parse(&args.encoding)?;
+    let maze = match args.maze.as_deref() {
         Some(path) => Some(read_maze(path)?),
         None if phase.needs_maze() => {
             return Err(CliError::usage(format!(
@@ -111,7 +118,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
         let library = TemplateLibrary::new(m.rows());
         (m, library)
     });
-    let shape = match (args.get("shape"), &known) {
+    let shape = match (args.shape.as_deref(), &known) {
         (Some(s), _) => Shape::parse(s)?,
         (None, Some((m, lib))) => lib.classify(&m.open_mask()).ok_or_else(|| {
             CliError::usage("--shape is needed: the maze's corridor is none of our shapes")
@@ -122,7 +129,7 @@ pub fn run(args: &Args, io: &mut Io<'_>) -> Result<(), CliError> {
             ))
         }
     };
-    let response_path = args.required("response", "verify")?;
+    let response_path = args.response.as_str();
     let response = if response_path == "-" {
         let mut bytes = Vec::new();
         io.stdin

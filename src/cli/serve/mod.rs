@@ -10,36 +10,20 @@ pub mod config;
 pub mod server;
 pub mod store;
 
-use super::args::Args;
+use super::args::{whole, COMMAND_HELP};
 use super::{CliError, Io};
 use config::{ConfigFile, ServeConfig, Upstream};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The options `serve` takes (`--upstream` may be repeated and is read separately).
-pub const OPTIONS: &[&str] = &["dist", "addr", "db", "config", "max-upload", "rate"];
-
-/// `shapemaze serve --help`.
-pub const HELP: &str = "\
-shapemaze serve: host the built app, proxy chat requests to configured endpoints with
-keys held server-side, and receive study uploads into SQLite.
-
-Usage: shapemaze serve [--dist DIR] [--addr HOST:PORT] [--db FILE] [--upstream NAME=URL]...
-                       [--config FILE.toml] [--max-upload BYTES] [--rate N/min]
-
-Options:
-  --dist DIR           the built app (trunk build --release); default dist
-  --addr HOST:PORT     where to listen; default 127.0.0.1:8080 (0.0.0.0:8080 for a network)
-  --db FILE            the SQLite file for study uploads; default shapemaze.sqlite
-  --upstream NAME=URL  POST /proxy/NAME/chat/completions goes to URL/chat/completions with
-                       Authorization: Bearer $SHAPEMAZE_KEY_NAME (upper-cased, - as _);
-                       repeat for more upstreams
-  --config FILE.toml   dist, addr, db, max_upload, rate and [upstreams.NAME] tables with
-                       url and key_env; flags win over the file
-  --max-upload BYTES   largest upload or proxied request body; default 5242880 (5 MiB)
-  --rate N/min         uploads per minute per client address; default 60 (0: no limit)
-
-Routes: GET /healthz; GET /proxy (upstream names); POST /proxy/NAME/chat/completions;
+/// `shapemaze serve`'s options.
+#[derive(Debug, Default, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze serve",
+    override_usage = "shapemaze serve [--dist DIR] [--addr HOST:PORT] [--db FILE] [--upstream NAME=URL]...
+                       [--config FILE.toml] [--max-upload BYTES] [--rate N/min]",
+    after_help = "Routes: GET /healthz; GET /proxy (upstream names); POST /proxy/NAME/chat/completions;
 POST /api/study-data; GET /api/study-data.csv and /api/study-data.jsonl with
 Authorization: Bearer $SHAPEMAZE_EXPORT_TOKEN (exports are off when it is unset).
 
@@ -49,27 +33,33 @@ Example:
 
 Stops on Ctrl-C or SIGTERM after the requests in flight finish. When it cannot start, one
 line on stderr and exit status 2 (a bad option or address) or 4 (a config file that
-cannot be read or is not valid).
-";
-
-/// Splits out every `--upstream NAME=URL` (which may repeat) from the other arguments.
-fn split_upstreams(args: &[String]) -> Result<(Vec<String>, Vec<String>), CliError> {
-    let mut rest = Vec::new();
-    let mut upstreams = Vec::new();
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if let Some(v) = arg.strip_prefix("--upstream=") {
-            upstreams.push(v.to_string());
-        } else if arg == "--upstream" {
-            match it.next() {
-                Some(v) if !v.starts_with("--") => upstreams.push(v.clone()),
-                _ => return Err(CliError::usage("--upstream needs a value, NAME=URL")),
-            }
-        } else {
-            rest.push(arg.clone());
-        }
-    }
-    Ok((rest, upstreams))
+cannot be read or is not valid)."
+)]
+pub struct ServeArgs {
+    /// the built app (trunk build --release); default dist
+    #[arg(long, value_name = "DIR")]
+    pub dist: Option<PathBuf>,
+    /// where to listen; default 127.0.0.1:8080 (0.0.0.0:8080 for a network)
+    #[arg(long, value_name = "HOST:PORT")]
+    pub addr: Option<String>,
+    /// the SQLite file for study uploads; default shapemaze.sqlite
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// POST /proxy/NAME/chat/completions goes to URL/chat/completions with
+    /// Authorization: Bearer $SHAPEMAZE_KEY_NAME (upper-cased, - as _);
+    /// repeat for more upstreams
+    #[arg(long, value_name = "NAME=URL", verbatim_doc_comment)]
+    pub upstream: Vec<String>,
+    /// dist, addr, db, max_upload, rate and [upstreams.NAME] tables with
+    /// url and key_env; flags win over the file
+    #[arg(long, value_name = "FILE.toml", verbatim_doc_comment)]
+    pub config: Option<String>,
+    /// largest upload or proxied request body; default 5242880 (5 MiB)
+    #[arg(long, value_name = "BYTES", value_parser = whole::<usize>)]
+    pub max_upload: Option<usize>,
+    /// uploads per minute per client address; default 60 (0: no limit)
+    #[arg(long, value_name = "N/min")]
+    pub rate: Option<String>,
 }
 
 /// Parses `--rate`: `N` or `N/min`.
@@ -79,30 +69,20 @@ fn parse_rate(value: &str) -> Result<u32, String> {
         .map_err(|_| format!("--rate must be a whole number of uploads per minute (e.g. 60 or 60/min), not '{value}'"))
 }
 
-/// Builds the configuration from the arguments (without `serve`), reading the config file
-/// with `read` and keys and the export token with `env`. `Ok(None)` means `--help`.
+/// Builds the configuration from the options, reading the config file with `read` and
+/// keys and the export token with `env`.
 pub fn config_from(
-    args: &[String],
+    parsed: &ServeArgs,
     env: &dyn Fn(&str) -> Option<String>,
     read: &dyn Fn(&str) -> Result<String, CliError>,
-) -> Result<Option<ServeConfig>, CliError> {
-    let (rest, upstream_flags) = split_upstreams(args)?;
-    let parsed = Args::parse(&rest, "serve", OPTIONS)?;
-    if parsed.help {
-        return Ok(None);
-    }
-    if let Some(extra) = parsed.positional.first() {
-        return Err(CliError::usage(format!(
-            "unexpected argument '{extra}' for `shapemaze serve` (see `shapemaze serve --help`)"
-        )));
-    }
-    let file = match parsed.get("config") {
+) -> Result<ServeConfig, CliError> {
+    let file = match parsed.config.as_deref() {
         Some(path) => ConfigFile::parse(&read(path)?, path).map_err(CliError::input)?,
         None => ConfigFile::default(),
     };
     let addr_text = parsed
-        .get("addr")
-        .map(str::to_string)
+        .addr
+        .clone()
         .or(file.addr)
         .unwrap_or_else(|| config::DEFAULT_ADDR.to_string());
     let addr = addr_text.parse().map_err(|_| {
@@ -111,20 +91,20 @@ pub fn config_from(
         ))
     })?;
     let mut cfg = ServeConfig::new(addr);
-    if let Some(dist) = parsed.get("dist").map(PathBuf::from).or(file.dist) {
+    if let Some(dist) = parsed.dist.clone().or(file.dist) {
         cfg.dist = dist;
     }
-    if let Some(db) = parsed.get("db").map(PathBuf::from).or(file.db) {
+    if let Some(db) = parsed.db.clone().or(file.db) {
         cfg.db = db;
     }
-    cfg.max_upload = match file.max_upload {
-        Some(n) if parsed.get("max-upload").is_none() => n,
-        _ => parsed.number("max-upload", config::DEFAULT_MAX_UPLOAD)?,
-    };
+    cfg.max_upload = parsed
+        .max_upload
+        .or(file.max_upload)
+        .unwrap_or(config::DEFAULT_MAX_UPLOAD);
     if cfg.max_upload == 0 {
         return Err(CliError::usage("--max-upload must be more than 0 bytes"));
     }
-    cfg.rate_per_min = match parsed.get("rate") {
+    cfg.rate_per_min = match parsed.rate.as_deref() {
         Some(v) => parse_rate(v)?,
         None => file.rate.unwrap_or(config::DEFAULT_RATE),
     };
@@ -134,7 +114,7 @@ pub fn config_from(
         upstreams.insert(name.clone(), up);
     }
     let mut from_flags = std::collections::BTreeSet::new();
-    for value in &upstream_flags {
+    for value in &parsed.upstream {
         let up = config::upstream_flag(value, env)?;
         if !from_flags.insert(up.name.clone()) {
             return Err(CliError::usage(format!(
@@ -147,7 +127,7 @@ pub fn config_from(
     }
     cfg.upstreams = upstreams;
     cfg.export_token = env(config::EXPORT_TOKEN_ENV).filter(|t| !t.trim().is_empty());
-    Ok(Some(cfg))
+    Ok(cfg)
 }
 
 /// Lines describing what the server listening on `addr` will do, for stderr at start.
@@ -187,15 +167,13 @@ pub fn describe(cfg: &ServeConfig, addr: std::net::SocketAddr) -> Vec<String> {
 }
 
 /// Runs `shapemaze serve` with `args` (after the command name) until Ctrl-C or SIGTERM.
-pub fn command(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
+pub fn command(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     let read = |path: &str| -> Result<String, CliError> {
         String::from_utf8(super::read_file(path)?)
             .map_err(|_| CliError::input(format!("{path} is not UTF-8 text")))
     };
     let env = |name: &str| std::env::var(name).ok();
-    let Some(cfg) = config_from(args, &env, &read)? else {
-        return io.out(HELP);
-    };
+    let cfg = config_from(args, &env, &read)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -214,9 +192,26 @@ pub fn command(args: &[String], io: &mut Io<'_>) -> Result<(), CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::args::{Command, Parsed};
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| s.to_string()).collect()
+    /// `serve`'s options read from `list` as the command line reads them.
+    fn args(list: &[&str]) -> Result<ServeArgs, CliError> {
+        let argv: Vec<String> = std::iter::once("serve")
+            .chain(list.iter().copied())
+            .map(String::from)
+            .collect();
+        match crate::cli::args::parse(&argv)? {
+            Parsed::Run(Command::Serve(a)) => Ok(a),
+            other => panic!("{list:?}: {other:?}"),
+        }
+    }
+
+    fn config(
+        list: &[&str],
+        env: &dyn Fn(&str) -> Option<String>,
+        read: &dyn Fn(&str) -> Result<String, CliError>,
+    ) -> Result<ServeConfig, CliError> {
+        config_from(&args(list)?, env, read)
     }
 
     fn env(name: &str) -> Option<String> {
@@ -238,9 +233,7 @@ mod tests {
 
     #[test]
     fn defaults_apply_when_nothing_is_given() {
-        let cfg = config_from(&[], &|_| None, &no_file)
-            .expect("valid")
-            .expect("not help");
+        let cfg = config(&[], &|_| None, &no_file).expect("valid");
         assert_eq!(cfg.addr.to_string(), config::DEFAULT_ADDR);
         assert_eq!(cfg.dist, PathBuf::from("dist"));
         assert_eq!(cfg.db, PathBuf::from("shapemaze.sqlite"));
@@ -254,8 +247,8 @@ mod tests {
         let file = |_: &str| -> Result<String, CliError> {
             Ok("rate = 5\n[upstreams.local]\nurl = \"http://127.0.0.1:8000/v1\"\nkey_env = \"LOCAL_KEY\"\n[upstreams.dashscope]\nurl = \"http://old.example/v1\"\n".into())
         };
-        let cfg = config_from(
-            &args(&[
+        let cfg = config(
+            &[
                 "--upstream",
                 "dashscope=https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
                 "--upstream=other=http://127.0.0.1:9/v1",
@@ -263,12 +256,11 @@ mod tests {
                 "serve.toml",
                 "--rate",
                 "30/min",
-            ]),
+            ],
             &env,
             &file,
         )
-        .expect("valid")
-        .expect("not help");
+        .expect("valid");
         let names: Vec<&str> = cfg.upstreams.keys().map(String::as_str).collect();
         assert_eq!(names, ["dashscope", "local", "other"]);
         assert_eq!(
@@ -302,14 +294,13 @@ mod tests {
             (vec!["extra"], "unexpected argument"),
             (vec!["--config", "nope.toml"], "cannot read nope.toml"),
         ] {
-            let err = usage(config_from(&args(&list), &env, &no_file).expect_err("refused"));
+            let err = usage(config(&list, &env, &no_file).expect_err("refused"));
             assert!(err.contains(expected), "{list:?}: {err}");
             assert!(!err.contains('\n'), "one line: {err}");
         }
+        let argv = ["serve".to_string(), "--help".to_string()];
         assert!(
-            config_from(&args(&["--help"]), &env, &no_file)
-                .expect("help")
-                .is_none(),
+            matches!(crate::cli::args::parse(&argv), Ok(Parsed::Print(_))),
             "--help asks for the help text"
         );
     }
