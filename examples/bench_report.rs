@@ -14,7 +14,6 @@ mod support;
 fn main() {
     use shapemaze::cli::report::read_observations;
     use shapemaze::core::analysis::analyze::{analyze, AnalysisOptions};
-    use shapemaze::core::analysis::groups::groups_csv;
     use shapemaze::core::analysis::hypotheses::DEFAULT_MODEL_ORDER;
     use shapemaze::core::analysis::observation::observations_csv;
     use shapemaze::core::maze::encoding::Encoding;
@@ -23,7 +22,8 @@ fn main() {
     use shapemaze::core::maze::templates::TemplateLibrary;
     use shapemaze::core::play::player::PlayerKind;
     use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
-    use shapemaze::view::report::report_html;
+    use shapemaze::view::document::csv;
+    use shapemaze::view::report::{groups_table, report_html};
     use std::time::{Duration, Instant};
 
     let rounds: usize = std::env::args()
@@ -80,7 +80,7 @@ fn main() {
         let analysis = analyze(&obs, &AnalysisOptions::default());
         let t2 = Instant::now();
         let json = serde_json::to_string(&analysis).expect("serializes");
-        let csv = groups_csv(&analysis.groups);
+        let csv = csv::write(&groups_table("csv", "", &analysis.groups, true));
         let html = report_html(&analysis, "", "bench", &observations_csv(&obs));
         let t3 = Instant::now();
         sizes = (json.len(), csv.len(), html.len());

@@ -151,25 +151,25 @@ fn the_text_audit_shows_the_three_columns_side_by_side_and_the_causes() {
     let dir = original_folder();
     let text = score(dir.path(), &["--scoring", "all"]).stdout;
     assert!(
-        text.contains("recorded    strict      original    recorded    strict      original"),
+        text.contains("recorded  strict  original  recorded   strict  original  recorded  strict  original"),
         "three columns side by side:\n{text}"
     );
     assert!(
-        text.contains("claude matrix square, solve, diagonal_on_four_direction_shape: 1"),
+        text.contains("claude matrix square  solve      diagonal on four direction shape        1"),
         "the cause counted per model x encoding x shape:\n{text}"
     );
     assert!(
-        text.contains("claude matrix square, solve, api_error_counted_as_failure: 1"),
+        text.contains("claude matrix square  solve      api error counted as failure            1"),
         "API errors named as a cause:\n{text}"
     );
     assert!(
-        text.contains("metadata.txt: stray file"),
+        text.contains("metadata.txt  stray file"),
         "stray file listed:\n{text}"
     );
     let recorded = score(dir.path(), &["--scoring", "recorded"]).stdout;
     assert!(
-        recorded.contains("recorded    recorded    recorded")
-            && !recorded.contains("recorded    strict"),
+        recorded.contains("recorded  recorded   recorded")
+            && !recorded.contains("strict  "),
         "only the recorded column:\n{recorded}"
     );
 }
@@ -355,11 +355,11 @@ fn report_takes_the_scoring_and_shows_the_audit_on_the_original_runs() {
     // The default on the original runs: the audit, then the strict analysis.
     let text = report(dir.path(), &[]).stdout;
     assert!(
-        text.contains("recorded    strict      original"),
+        text.contains("recorded  strict  original  recorded"),
         "the three columns:\n{text}"
     );
     assert!(
-        text.contains("diagonal_on_four_direction_shape: 1"),
+        text.contains("solve      diagonal on four direction shape        1"),
         "{text}"
     );
     assert!(text.contains("Verdicts: strict"), "{text}");

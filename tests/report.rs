@@ -97,9 +97,10 @@ fn the_text_report_shows_tables_and_every_verdict() {
         "H2 ",
         "H3 ",
         "H4 ",
-        "qwen/matrix/square",
+        "Model x encoding x shape",
+        "qwen/matrix/all",
         "Shape effects",
-        "Phase correlations",
+        "Correlations between phases",
     ] {
         assert!(
             run.stdout.contains(needle),

@@ -7,17 +7,14 @@ use super::audit;
 use super::files::{display, list_transcripts};
 use super::{write_file, CliError, Io};
 use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
-use crate::core::analysis::groups::{groups_csv, EmptyAnswers, GroupRow};
-use crate::core::analysis::hypotheses::fmt_p;
-use crate::core::analysis::observation::{observations_csv, Observation, ALL};
-use crate::core::analysis::stats::Proportion;
-use crate::core::model::reply::EmptyReason;
+use crate::core::analysis::groups::GroupRow;
+use crate::core::analysis::observation::{observations_csv, Observation};
 use crate::core::original::audit::{Scoring, Skipped};
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::{Basis, Libraries};
 use crate::view::audit::{audit_html, render_text as render_audit_text};
-use crate::view::report::report_html;
-use crate::view::text_table::{TextColumn, TextTable};
+use crate::view::document::{csv, text};
+use crate::view::report::{analysis_document, groups_table, report_html};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -228,7 +225,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 .chain(&analysis.pooled)
                 .cloned()
                 .collect();
-            io.out(&groups_csv(&rows))
+            io.out(&csv::write(&groups_table("csv", "", &rows, true)))
         }
         _ => {
             let mut text = String::new();
@@ -389,286 +386,14 @@ fn settings_text(dir: &str, s: &Sources, a: &Analysis, obs: &[Observation]) -> S
     )
 }
 
-fn cell(p: &Proportion) -> String {
-    if p.n == 0 {
-        return "n/a".into();
-    }
-    format!(
-        "{}/{} {:.1}% [{:.1}, {:.1}]",
-        p.successes,
-        p.n,
-        100.0 * p.rate,
-        100.0 * p.ci_low,
-        100.0 * p.ci_high
-    )
-}
-
-/// The empty answers by why they were empty, all trials and per model ("K of N trials");
-/// nothing when no trial had one.
-fn empty_answers_text(a: &Analysis) -> String {
-    if !a.empty_answers.first().is_some_and(EmptyAnswers::any) {
-        return String::new();
-    }
-    let mut table = TextTable::new(&[
-        TextColumn::left(44),
-        TextColumn::left(0),
-        TextColumn::left(0),
-        TextColumn::left(0),
-    ]);
-    table
-        .line("")
-        .line("Empty answers (judged as the model's answers like any other; trials with at least one)")
-        .row(std::iter::once("group").chain(EmptyReason::ALL.map(EmptyReason::label)));
-    for e in &a.empty_answers {
-        table.row(
-            std::iter::once(e.model.clone())
-                .chain(EmptyReason::ALL.map(|r| format!("{} of {} trials", e.count(r), e.trials))),
-        );
-    }
-    table.render()
-}
-
-fn opt(x: Option<f64>) -> String {
-    x.map_or("n/a".into(), |x| format!("{x:.2}"))
-}
-
-/// The report as text for a terminal.
+/// The report as text for a terminal: where the trials came from, the report, and the
+/// files or lines not counted.
 fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
-    let mut t = String::new();
-    let several = a.experiments.len() > 1;
-    let _ = writeln!(
-        t,
-        "Report on {dir} ({}): {} trials; {} re-scored from their replies, {} counted from their closing lines only, {} kept with stored verdicts; {} with an API error (left out of every rate).",
-        s.source, a.trials, s.rescored, s.closing_lines_only, s.stored_verdicts, a.api_errors
+    let mut t = format!(
+        "Report on {dir} ({}): {} re-scored from their replies, {} counted from their closing lines only, {} kept with stored verdicts.\n",
+        s.source, s.rescored, s.closing_lines_only, s.stored_verdicts,
     );
-    let _ = writeln!(
-        t,
-        "Rates: successes/judged, percent, [95% Wilson interval].\n"
-    );
-    let _ = writeln!(t, "Hypotheses (alpha 0.05)");
-    for (k, h, statement) in a.hypotheses.all() {
-        let _ = writeln!(t, "  {k} {statement}: {}", h.verdict.name());
-        let _ = writeln!(
-            t,
-            "     {}: statistic {}, p {}, n = {}",
-            h.test,
-            opt(h.statistic),
-            h.p.map_or("n/a".into(), fmt_p),
-            h.n
-        );
-        let _ = writeln!(t, "     {}", h.note);
-        if let Some(w) = &h.warning {
-            let _ = writeln!(t, "     Warning: {w}");
-        }
-    }
-    // The pooled rows and the model x encoding x shape rows, in the same columns.
-    let mut groups = TextTable::new(&[
-        TextColumn::left(44),
-        TextColumn::right(7),
-        TextColumn::right(5),
-        TextColumn::left(30).before("  "),
-        TextColumn::left(30),
-        TextColumn::left(30),
-    ]);
-    for (title, rows) in [
-        ("Pooled (model/encoding/shape, `all` = pooled)", &a.pooled),
-        ("Model x encoding x shape", &a.groups),
-    ] {
-        groups.line("").line(title).row([
-            "group",
-            "trials",
-            "err",
-            "solve",
-            "recognize",
-            "generate",
-        ]);
-        for r in rows {
-            groups.row([
-                r.label(several),
-                r.trials.to_string(),
-                r.api_errors.to_string(),
-                cell(&r.solve),
-                cell(&r.recognize),
-                cell(&r.generate),
-            ]);
-        }
-    }
-    t.push_str(&groups.render());
-    t.push_str(&empty_answers_text(a));
-
-    t.push_str("\nSolving details (pooled rows; moves need trials.jsonl)\n");
-    let mut solving = TextTable::new(&[
-        TextColumn::left(44),
-        TextColumn::right(9),
-        TextColumn::right(9),
-        TextColumn::right(9),
-        TextColumn::left(34).before("  "),
-        TextColumn::right(7),
-        TextColumn::right(7),
-        TextColumn::right(7),
-        TextColumn::right(5),
-        TextColumn::left(0).before("  "),
-    ]);
-    solving.row([
-        "group",
-        "detailed",
-        "moves",
-        "excess",
-        "invalid move (by reason)",
-        "limit",
-        "unpars",
-        "unknwn",
-        "api",
-        "move validity",
-    ]);
-    for d in a.details.iter().skip(a.groups.len()) {
-        let reasons = d
-            .failures
-            .invalid_by_reason
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        solving.row([
-            format!("{}/{}/{}", d.model, d.encoding, d.shape),
-            d.detailed.to_string(),
-            opt(d.moves_per_success.mean),
-            opt(d.excess_moves.mean),
-            format!("{} ({reasons})", d.failures.invalid_move),
-            d.failures.move_limit.to_string(),
-            d.failures.unparseable_reply.to_string(),
-            d.failures.unknown.to_string(),
-            d.failures.api_error.to_string(),
-            cell(&d.move_validity),
-        ]);
-    }
-    t.push_str(&solving.render());
-
-    t.push_str("\nGeneration checks (pooled rows)\n");
-    let mut columns = vec![TextColumn::left(44)];
-    columns.extend(std::iter::repeat_n(TextColumn::left(30), 5));
-    let mut generation = TextTable::new(&columns);
-    generation.row([
-        "group",
-        "valid encoding",
-        "shape preserved",
-        "novel",
-        "path valid",
-        "all four",
-    ]);
-    for d in a.details.iter().skip(a.groups.len()) {
-        let g = &d.generation;
-        generation.row([
-            format!("{}/{}/{}", d.model, d.encoding, d.shape),
-            cell(&g.valid_encoding),
-            cell(&g.shape_preserved),
-            cell(&g.novel),
-            cell(&g.path_valid),
-            cell(&g.all_four),
-        ]);
-    }
-    t.push_str(&generation.render());
-
-    if let Some(c) = a.confusion.iter().find(|c| c.scope == ALL) {
-        t.push_str("\nShape confusion matrix (rows: true shape; columns: shape named)\n");
-        let mut columns = vec![TextColumn::left(10)];
-        columns.extend(std::iter::repeat_n(TextColumn::right(9), c.cols.len()));
-        let mut confusion = TextTable::new(&columns);
-        confusion.row(std::iter::once(String::new()).chain(c.cols.iter().cloned()));
-        for (r, counts) in c.rows.iter().zip(&c.counts) {
-            confusion.row(std::iter::once(r.clone()).chain(counts.iter().map(|n| n.to_string())));
-        }
-        t.push_str(&confusion.render());
-    } else {
-        t.push_str("\nShape confusion matrix: no shape named is known (it needs trials.jsonl).\n");
-    }
-
-    t.push_str("\nMatrix vs coordinate list, paired by maze\n");
-    let mut encodings = TextTable::new(&[
-        TextColumn::left(32),
-        TextColumn::left(11),
-        TextColumn::left(0),
-    ]);
-    for c in &a.encoding_comparison {
-        let test = c.test.map_or("n/a".into(), |m| {
-            format!(
-                "difference {:+.1} points [{:+.1}, {:+.1}], McNemar {} {:.2}, p {}",
-                100.0 * m.difference,
-                100.0 * m.ci_low,
-                100.0 * m.ci_high,
-                if m.exact { "exact k =" } else { "chi2 =" },
-                m.statistic,
-                fmt_p(m.p)
-            )
-        });
-        encodings.row([
-            format!("  {}", c.model),
-            c.phase.to_string(),
-            format!(
-                "matrix {}, coord_list {}; {test}",
-                cell(&c.matrix),
-                cell(&c.coord_list)
-            ),
-        ]);
-    }
-    t.push_str(&encodings.render());
-
-    t.push_str("\nShape effects\n");
-    for p in &a.shape_effects.phases {
-        let chi = p.chi_square.map_or("n/a".into(), |c| {
-            format!("chi2({}) = {:.2}, p {}", c.df, c.statistic, fmt_p(c.p))
-        });
-        let anova = p.anova.map_or("n/a".into(), |x| {
-            format!("F({}, {}) = {:.2}, p {}", x.df1, x.df2, x.f, fmt_p(x.p))
-        });
-        let _ = writeln!(
-            t,
-            "  {:<10} success x shape {chi}; ANOVA on {} per-maze scores {anova}",
-            p.phase, p.mazes
-        );
-    }
-    t.push_str("  Difficulty, easiest first (observed rank / predicted rank, mean phase rate):");
-    for r in &a.shape_effects.ranking {
-        let _ = write!(
-            t,
-            " {} {}/{} {:.1}%;",
-            r.shape,
-            r.observed,
-            r.predicted,
-            100.0 * r.score
-        );
-    }
-    let _ = writeln!(
-        t,
-        "\n  Spearman's rho, predicted vs observed: {}",
-        a.shape_effects.spearman.map_or("n/a".into(), |c| format!(
-            "{:.2}, p {}, n = {}",
-            c.r,
-            fmt_p(c.p),
-            c.n
-        ))
-    );
-
-    t.push_str("\nPhase correlations (phi [95% CI])\n");
-    let mut correlations = TextTable::new(&[
-        TextColumn::left(32),
-        TextColumn::right(9),
-        TextColumn::left(10).gap(1).before(" / "),
-        TextColumn::left(11),
-        TextColumn::left(0),
-    ]);
-    for c in &a.phase_correlations {
-        correlations.row([
-            format!("  {}", c.model),
-            c.first.to_string(),
-            c.second.to_string(),
-            format!("n = {}", c.counts.n()),
-            c.phi.map_or("n/a".into(), |p| {
-                format!("{:.2} [{:.2}, {:.2}]", p.phi, p.ci_low, p.ci_high)
-            }),
-        ]);
-    }
-    t.push_str(&correlations.render());
+    t.push_str(&text::write(&analysis_document(a, false)));
     if !s.skipped.is_empty() {
         let _ = writeln!(t, "\nNot counted: {}", s.skipped.len());
         for k in &s.skipped {

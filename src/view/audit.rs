@@ -1,9 +1,12 @@
-//! The audit drawn: as text (the tables `score --scoring` prints) and as HTML (the results
-//! page's audit section and the report file's), from one [`AuditSummary`].
+//! The audit drawn: one report model ([`audit_document`]) from an [`AuditSummary`],
+//! written as text (the tables `score --scoring` prints) and as HTML (the results page's
+//! audit section and the report file's, with each cause's trials and what each scorer read).
 
 use super::chart::{bar_chart, count_chart, Bar, BarSeries};
+use super::document::{html, text, Block, Cell, Document, Section, Table};
 use super::html::escape;
-use super::text_table::{TextColumn, TextTable};
+use super::report::Chart;
+use crate::core::analysis::stats::wilson;
 use crate::core::original::audit::{
     phase_index, AuditGroup, AuditSummary, AuditTrial, Scoring, Tally, PHASES,
 };
@@ -28,97 +31,30 @@ fn scorers(scoring: Scoring) -> &'static [(&'static str, Column)] {
     }
 }
 
-/// The audit printed as text (the tables `score --scoring` prints).
+/// The audit printed as text (the tables `score --scoring` prints): the report model of
+/// [`audit_document`] with the scorers `scoring` names, written by the text writer.
 pub fn render_text(r: &AuditSummary, scoring: Scoring) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Audited {} transcripts under {} three ways ({} API errors, never counted as model failures).",
-        r.transcripts, r.dir, r.api_errors
-    );
-    let scorers = scorers(scoring);
-    let _ = writeln!(
-        out,
-        "\nSuccesses/scored trials per phase and scorer; ~N = N strict replays diverged from the original conversation."
-    );
-    // The group, then per phase one column per scorer; each phase's name heads its first.
-    let mut columns = vec![TextColumn::left(24)];
-    columns.extend(std::iter::repeat_n(TextColumn::left(12), 3 * scorers.len()));
-    let mut table = TextTable::new(&columns);
-    table.row(
-        std::iter::once("").chain(
-            PHASES
-                .iter()
-                .flat_map(|&phase| std::iter::once(phase).chain(scorers[1..].iter().map(|_| ""))),
-        ),
-    );
-    table.row(std::iter::once("").chain(PHASES.iter().flat_map(|_| scorers.iter().map(|s| s.0))));
-    for g in &r.groups {
-        table.row(
-            std::iter::once(g.group.clone())
-                .chain((0..3).flat_map(|i| scorers.iter().map(move |(_, get)| get(g)[i].cell()))),
-        );
-    }
-    out.push_str(&table.render());
-    let _ = writeln!(
-        out,
-        "\nCauses of strict/original differences (model encoding shape, phase, cause: count): {}",
-        r.causes.iter().map(|c| c.count).sum::<usize>()
-    );
-    for c in &r.causes {
-        let _ = writeln!(
-            out,
-            "  {}, {}, {}: {}",
-            c.group,
-            c.phase,
-            c.cause.name(),
-            c.count
-        );
-    }
-    let duplicates: Vec<&AuditTrial> = r.trials.iter().filter(|t| t.duplicate).collect();
-    if !duplicates.is_empty() {
-        let _ = writeln!(
-            out,
-            "\nHuman files for a participant's maze played twice (all kept): {}",
-            duplicates.len()
-        );
-        for t in duplicates {
-            let _ = writeln!(out, "  {}", t.file);
-        }
-    }
-    if !r.skipped_files.is_empty() {
-        let _ = writeln!(out, "\nSkipped: {}", r.skipped_files.len());
-        for s in &r.skipped_files {
-            let _ = writeln!(out, "  {}: {}", s.file, s.why);
-        }
-    }
-    out
+    text::write(&audit_document(r, scoring, 0, false))
 }
 
 /// How many trials each cause's drill-down lists (the JSON lists every one).
 pub const DRILL_LIMIT: usize = 50;
 
-/// The audit as HTML (the results page's audit section and the report file's): the rates
-/// three ways with 95% intervals, a chart of the rates and one of the differences by
-/// cause, the causes per group, and per cause a drill-down to its trials with the reply
-/// and the part of it each scorer read highlighted. Test ids: `audit`, `chart-audit-rates`,
-/// `chart-audit-causes`, `table-audit-rates`, `table-audit-causes`, `audit-cause-{cause}`
-/// (one `details` per cause) holding `audit-trial` items.
-/// `section` tells apart the element ids of several audits on one page.
-pub fn audit_html(r: &AuditSummary, section: usize) -> String {
-    let mut s = String::with_capacity(32 * 1024);
-    let _ = write!(
-        s,
-        "<section class=\"audit\" data-testid=\"audit\"><h2>Audit of {}: the original scoring beside today's</h2><p>{} trials scored three ways ({} API errors, never counted as model failures): <b>recorded</b> is the verdict lines as the files have them, <b>strict</b> is today's verifiers, <b>original</b> is the original code's checks as docs/ORIGINAL_DATA.md states them. Rates are successes over phases scored, with 95% Wilson intervals in brackets; ~N counts strict replays that left the original conversation (a reply read as another move than the one the original took), which are not scored.</p>",
-        escape(&r.dir),
-        r.transcripts,
-        r.api_errors
-    );
+/// The causes of the differences, added over groups: per cause, per phase.
+fn causes_by_phase(r: &AuditSummary) -> BTreeMap<Cause, [usize; 3]> {
+    let mut by_cause: BTreeMap<Cause, [usize; 3]> = BTreeMap::new();
+    for c in &r.causes {
+        let i = PHASES.iter().position(|p| *p == c.phase).unwrap_or(0);
+        by_cause.entry(c.cause).or_default()[i] += c.count;
+    }
+    by_cause
+}
+
+/// The two charts of an audit: the rates of every trial three ways, and the differences
+/// by cause split by phase.
+fn audit_charts(r: &AuditSummary) -> Vec<Chart> {
     let phases: Vec<String> = PHASES.iter().map(|p| p.to_string()).collect();
-    let mut figure = |svg: String| {
-        let _ = write!(s, "<figure>{svg}</figure>");
-    };
-    // The rates of all trials, three ways.
+    let mut charts = Vec::new();
     if let Some(all) = r.groups.first() {
         let series: Vec<BarSeries> = scorers(Scoring::All)
             .iter()
@@ -130,77 +66,162 @@ pub fn audit_html(r: &AuditSummary, section: usize) -> String {
                     .collect(),
             })
             .collect();
-        figure(bar_chart(
-            "audit-rates",
-            "Success rates of every audited trial, three ways",
-            &phases,
-            &series,
-        ));
+        let title = "Success rates of every audited trial, three ways";
+        charts.push(Chart {
+            id: "audit-rates".into(),
+            title: title.into(),
+            svg: bar_chart("audit-rates", title, &phases, &series),
+        });
     }
-    // The differences by cause, split by phase.
-    let mut by_cause: BTreeMap<Cause, [usize; 3]> = BTreeMap::new();
-    for c in &r.causes {
-        let i = PHASES.iter().position(|p| *p == c.phase).unwrap_or(0);
-        by_cause.entry(c.cause).or_default()[i] += c.count;
-    }
+    let by_cause = causes_by_phase(r);
     let names: Vec<String> = by_cause
         .keys()
         .map(|c| c.name().replace('_', " "))
         .collect();
     let counts: Vec<Vec<usize>> = by_cause.values().map(|v| v.to_vec()).collect();
-    figure(count_chart(
-        "audit-causes",
-        "Differences between strict and original verdicts, by cause",
-        &names,
-        &phases,
-        &counts,
+    let title = "Differences between strict and original verdicts, by cause";
+    charts.push(Chart {
+        id: "audit-causes".into(),
+        title: title.into(),
+        svg: count_chart("audit-causes", title, &names, &phases, &counts),
+    });
+    charts
+}
+
+/// The audit as a report: what the three scorings are, the charts (when `charts`), the
+/// rates per group with the scorers `scoring` names, the causes of the differences per
+/// group (each a link to its trials, `section` telling apart several audits on one page),
+/// the human files played twice and the files skipped.
+pub fn audit_document(r: &AuditSummary, scoring: Scoring, section: usize, charts: bool) -> Document {
+    let mut audit = Section::new(format!(
+        "Audit of {}: the original scoring beside today's",
+        r.dir
+    ))
+    .paragraph(format!(
+        "{} trials scored three ways ({} API errors, never counted as model failures): recorded is the verdict lines as the files have them, strict is today's verifiers, original is the original code's checks as docs/ORIGINAL_DATA.md states them. Rates are successes over phases scored; ~N counts strict replays that left the original conversation (a reply read as another move than the one the original took), which are not scored.",
+        r.transcripts, r.api_errors
     ));
-    // Rates per group.
-    s.push_str("<table data-testid=\"table-audit-rates\"><caption>Successes over phases scored, three ways, per model x encoding x shape</caption><thead><tr><th rowspan=\"2\">Group</th><th rowspan=\"2\">Trials</th><th rowspan=\"2\">API errors</th>");
-    for p in PHASES {
-        let _ = write!(s, "<th colspan=\"3\">{p}</th>");
+    if charts {
+        audit.blocks.push(Block::Charts(audit_charts(r)));
     }
-    s.push_str("</tr><tr>");
-    for _ in PHASES {
-        for (name, _) in scorers(Scoring::All) {
-            let _ = write!(s, "<th>{name}</th>");
+    let scorers = scorers(scoring);
+    let mut columns = vec![
+        ("group".to_string(), "group".to_string()),
+        ("trials".into(), "trials".into()),
+        ("api_errors".into(), "API errors".into()),
+    ];
+    for phase in PHASES {
+        for (name, _) in scorers {
+            columns.push((format!("{phase}_{name}"), name.to_string()));
         }
     }
-    s.push_str("</tr></thead><tbody>");
+    let columns: Vec<(&str, &str)> = columns.iter().map(|(k, l)| (k.as_str(), l.as_str())).collect();
+    let mut rates = Table::new(
+            "audit-rates",
+            "Successes over phases scored, per model x encoding x shape, phase and scorer".into(),
+        &columns,
+    );
+    rates.dense = true;
+    rates.spans = std::iter::once((String::new(), 3))
+        .chain(PHASES.iter().map(|p| (p.to_string(), scorers.len())))
+        .collect();
     for g in &r.groups {
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{}</td><td>{}</td>",
-            escape(&g.group),
-            g.trials,
-            g.api_errors
-        );
+        let mut cells = vec![
+            Cell::text(&g.group),
+            Cell::Count(g.trials),
+            Cell::Count(g.api_errors),
+        ];
         for i in 0..3 {
-            for (_, get) in scorers(Scoring::All) {
-                let _ = write!(s, "<td>{}</td>", get(g)[i].rate_cell());
+            for (_, get) in scorers {
+                let t = get(g)[i];
+                let diverged = if t.diverged > 0 {
+                    format!("~{}", t.diverged)
+                } else {
+                    String::new()
+                };
+                cells.push(Cell::noted(Cell::Rate(wilson(t.success, t.scored())), diverged));
             }
         }
-        s.push_str("</tr>");
+        rates.row(cells);
     }
-    s.push_str("</tbody></table>");
-    // Causes per group.
-    s.push_str("<table data-testid=\"table-audit-causes\"><caption>Causes of the differences, per model x encoding x shape (a cause opens its trials)</caption><thead><tr><th>Group</th><th>Phase</th><th>Cause</th><th>Trials</th></tr></thead><tbody>");
-    if r.causes.is_empty() {
-        s.push_str("<tr><td colspan=\"4\">No differences: strict and original agree on every phase both scored.</td></tr>");
-    }
+    let mut causes = Table::new(
+        "audit-causes",
+        format!(
+            "Causes of the differences between strict and original, per model x encoding x shape: {}",
+            r.causes.iter().map(|c| c.count).sum::<usize>()
+        ),
+        &[
+            ("group", "group"),
+            ("phase", "phase"),
+            ("cause", "cause"),
+            ("trials", "trials"),
+        ],
+    );
+    causes.empty = Some("No differences: strict and original agree on every phase both scored.".into());
     for c in &r.causes {
-        let _ = write!(
-            s,
-            "<tr><td>{g}</td><td>{}</td><td><a href=\"#audit-{section}-{n}\" data-action=\"audit-cause\" data-cause=\"{n}\" data-target=\"audit-{section}-{n}\" data-section=\"{section}\" data-group=\"{g}\" data-phase=\"{p}\">{}</a></td><td>{}</td></tr>",
-            c.phase,
-            c.cause.name().replace('_', " "),
-            c.count,
-            p = c.phase,
-            g = escape(&c.group),
-            n = c.cause.name()
-        );
+        let n = c.cause.name();
+        let target = format!("audit-{section}-{n}");
+        causes.row(vec![
+            Cell::text(&c.group),
+            Cell::text(c.phase),
+            Cell::Link {
+                text: n.replace('_', " "),
+                target: target.clone(),
+                data: vec![
+                    ("action", "audit-cause".into()),
+                    ("cause", n.into()),
+                    ("target", target),
+                    ("section", section.to_string()),
+                    ("group", c.group.clone()),
+                    ("phase", c.phase.to_string()),
+                ],
+            },
+            Cell::Count(c.count),
+        ]);
     }
-    s.push_str("</tbody></table>");
+    audit = audit.table(rates).table(causes);
+    let duplicates: Vec<&AuditTrial> = r.trials.iter().filter(|t| t.duplicate).collect();
+    if !duplicates.is_empty() {
+        let mut t = Table::new(
+            "audit-duplicates",
+            format!(
+                "Human files for a participant's maze played twice (all kept): {}",
+                duplicates.len()
+            ),
+            &[("file", "file")],
+        );
+        for d in duplicates {
+            t.row(vec![Cell::text(&d.file)]);
+        }
+        audit = audit.table(t);
+    }
+    if !r.skipped_files.is_empty() {
+        let mut t = Table::new(
+            "audit-skipped",
+            format!("Skipped: {}", r.skipped_files.len()),
+            &[("file", "file"), ("why", "why")],
+        );
+        for k in &r.skipped_files {
+            t.row(vec![Cell::text(&k.file), Cell::text(&k.why)]);
+        }
+        audit = audit.table(t);
+    }
+    Document {
+        sections: vec![audit],
+    }
+}
+
+/// The audit as HTML (the results page's audit section and the report file's): the report
+/// model of [`audit_document`] with its charts, then per cause a drill-down to its trials
+/// with the reply and the part of it each scorer read highlighted. Test ids: `audit`,
+/// `chart-audit-rates`, `chart-audit-causes`, `table-audit-rates`, `table-audit-causes`,
+/// `audit-cause-{cause}` (one `details` per cause) holding `audit-trial` items.
+/// `section` tells apart the element ids of several audits on one page.
+pub fn audit_html(r: &AuditSummary, section: usize) -> String {
+    let mut s = String::with_capacity(32 * 1024);
+    s.push_str("<section class=\"audit\" data-testid=\"audit\">");
+    s.push_str(&html::write(&audit_document(r, Scoring::All, section, true)));
+    let by_cause = causes_by_phase(r);
     // The drill-down: per cause, its trials with what each scorer read.
     if !by_cause.is_empty() {
         s.push_str("<h3>The trials behind each cause</h3><p class=\"audit-legend\">In each reply, <mark class=\"read-strict\">marked like this</mark> is what today's verifier read, <mark class=\"read-original\">like this</mark> what the original code read, and <mark class=\"read-both\">like this</mark> what both read.</p>");
@@ -381,26 +402,29 @@ mod tests {
             let lines: Vec<&str> = text.lines().collect();
             let names = lines
                 .iter()
-                .position(|l| {
-                    l.trim_start().starts_with("recorded") || l.trim_start().starts_with("strict")
-                })
-                .expect("the scorers' line");
-            let header = column_starts(lines[names]);
-            assert_eq!(header.len(), 3 * scorers(scoring).len(), "{text}");
+                .position(|l| l.starts_with("group  "))
+                .expect("the columns' line");
+            let rates = 3 * scorers(scoring).len();
+            let starts = |line: &str| {
+                let all = column_starts(line);
+                all[all.len().saturating_sub(rates)..].to_vec()
+            };
+            let header = starts(lines[names]);
+            assert_eq!(header.len(), rates, "{text}");
             for row in &lines[names + 1..names + 3] {
                 assert_eq!(
-                    column_starts(row)[1..],
-                    header[..],
-                    "every column starts where its header does:\n{text}"
+                    starts(row),
+                    header,
+                    "every rate column starts where its header does:\n{text}"
                 );
             }
-            let per_phase = scorers(scoring).len();
-            let phases: Vec<usize> = header.iter().step_by(per_phase).copied().collect();
+            let phases: Vec<usize> = header.iter().step_by(scorers(scoring).len()).copied().collect();
             assert_eq!(
                 column_starts(lines[names - 1]),
                 phases,
                 "each phase heads its first scorer:\n{text}"
             );
+            assert!(text.contains("5704/10653 (~2526193)"), "the wide cell:\n{text}");
         }
     }
 

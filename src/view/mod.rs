@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod chart;
+pub mod document;
 pub mod experiment;
 pub mod html;
 pub mod report;

@@ -3,12 +3,12 @@
 //! standard charts the results page shows.
 
 use super::chart::*;
+use super::document::{html, two_decimals, Block, Cell, Document, Section, Table, Verdict};
 use super::html::escape;
 use crate::core::analysis::analyze::Analysis;
-use crate::core::analysis::groups::{EmptyAnswers, GroupRow};
+use crate::core::analysis::groups::{EmptyAnswers, GroupDetail, GroupRow};
 use crate::core::analysis::hypotheses::fmt_p;
 use crate::core::analysis::observation::{ALL, PHASE_NAMES};
-use crate::core::analysis::stats::Proportion;
 use crate::core::model::reply::EmptyReason;
 use std::fmt::Write as _;
 
@@ -120,56 +120,6 @@ pub fn standard_charts(a: &Analysis) -> Vec<Chart> {
     charts
 }
 
-fn prop_cell(p: &Proportion) -> String {
-    if p.n == 0 {
-        return "<td>n/a</td>".into();
-    }
-    format!(
-        "<td>{}/{} <b>{:.1}%</b> <small>[{:.1}, {:.1}]</small></td>",
-        p.successes,
-        p.n,
-        100.0 * p.rate,
-        100.0 * p.ci_low,
-        100.0 * p.ci_high
-    )
-}
-
-fn group_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment: bool) -> String {
-    let mut s = format!(
-        "<table data-testid=\"table-{id}\"><caption>{}</caption><thead><tr>{}<th>model</th><th>encoding</th><th>shape</th><th>trials</th><th>API errors</th><th>solve</th><th>recognize</th><th>generate</th></tr></thead><tbody>",
-        escape(caption),
-        if with_experiment { "<th>experiment</th>" } else { "" }
-    );
-    for (i, r) in rows.iter().enumerate() {
-        if id == "groups" {
-            let _ = write!(s, "<tr data-action=\"drill\" data-group=\"{i}\">");
-        } else {
-            s.push_str("<tr>");
-        }
-        if with_experiment {
-            let _ = write!(s, "<td>{}</td>", escape(&r.experiment));
-        }
-        let _ = write!(
-            s,
-            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}{}{}</tr>",
-            escape(&r.model),
-            escape(&r.encoding),
-            escape(&r.shape),
-            r.trials,
-            r.api_errors,
-            prop_cell(&r.solve),
-            prop_cell(&r.recognize),
-            prop_cell(&r.generate)
-        );
-    }
-    s.push_str("</tbody></table>");
-    s
-}
-
-fn num(x: Option<f64>) -> String {
-    x.map_or("n/a".into(), |x| format!("{x:.2}"))
-}
-
 const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-height:1.45;max-width:1100px;margin:0 auto;padding:1rem 1.5rem;color:#111;background:#fff}h1{font-size:2rem}h2{margin-top:2.2rem;border-bottom:2px solid #0072B2}table{border-collapse:collapse;margin:1rem 0;font-size:16px}caption{text-align:left;font-weight:bold;padding:.3rem 0}th,td{border:1px solid #999;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#eef3f8}.verdict{font-weight:bold;padding:.1rem .5rem;border:2px solid #000;border-radius:4px}.supported{background:#cfe8dd}.not_supported{background:#f6dccb}.insufficient{background:#eeeeee;border-style:dashed}.warning{color:#8a3b00}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:14px}figure{margin:1.5rem 0}small{color:#444}";
 
 /// The whole analysis as one self-contained HTML file (inline CSS and SVG, no script, no
@@ -194,69 +144,155 @@ pub fn report_html(a: &Analysis, audit: &str, settings: &str, csv: &str) -> Stri
     s
 }
 
-/// The report's verdicts, charts and tables (what the results page shows and the report
-/// file holds between its heading and its settings and data). Rows of the model x encoding
-/// x shape table carry `data-action="drill"` and `data-group` (their index in
+/// The report's verdicts, charts and tables as HTML (what the results page shows and the
+/// report file holds between its heading and its settings and data). Rows of the model x
+/// encoding x shape table carry `data-action="drill"` and `data-group` (their index in
 /// `a.groups`), so a page can list their trials.
 pub fn report_body(a: &Analysis) -> String {
+    html::write(&analysis_document(a, true))
+}
+
+/// The group rows as a table: the experiment (when `with_experiment`), model, encoding,
+/// shape, trials, API errors and the three phases' rates. Its CSV is `report --format
+/// csv`'s (docs/CONTRACT.md).
+pub fn groups_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment: bool) -> Table {
+    let mut columns = vec![
+        ("model", "model"),
+        ("encoding", "encoding"),
+        ("shape", "shape"),
+        ("trials", "trials"),
+        ("api_errors", "API errors"),
+        ("solve", "solve"),
+        ("recognize", "recognize"),
+        ("generate", "generate"),
+    ];
+    if with_experiment {
+        columns.insert(0, ("experiment", "experiment"));
+    }
+    let mut t = Table::new(id, caption.to_string(), &columns);
+    for (i, r) in rows.iter().enumerate() {
+        let mut cells = Vec::with_capacity(9);
+        if with_experiment {
+            cells.push(Cell::text(&r.experiment));
+        }
+        cells.extend([
+            Cell::text(&r.model),
+            Cell::text(&r.encoding),
+            Cell::text(&r.shape),
+            Cell::Count(r.trials),
+            Cell::Count(r.api_errors),
+            Cell::Rate(r.solve),
+            Cell::Rate(r.recognize),
+            Cell::Rate(r.generate),
+        ]);
+        t.row(cells);
+        if id == "groups" {
+            if let Some(last) = t.rows.last_mut() {
+                last.group = Some(i);
+            }
+        }
+    }
+    t
+}
+
+/// `model/encoding/shape` of a detail row.
+fn detail_label(d: &GroupDetail) -> String {
+    format!("{}/{}/{}", d.model, d.encoding, d.shape)
+}
+
+/// The analysis as a report: the verdicts on H1-H4, the standard charts (when `charts`),
+/// the rates by group, empty answers, solving details, generation checks, the encodings
+/// compared, shape effects, phase correlations and the confusion matrices.
+pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     let several = a.experiments.len() > 1;
-    let mut s = String::with_capacity(64 * 1024);
-    let _ = write!(
-        s,
-        "<p>{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with 95% Wilson intervals in brackets.</p>",
+    let mut sections = vec![Section::new("".into()).paragraph(format!(
+        "{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with 95% Wilson intervals in brackets.",
         a.trials,
-        escape(&a.experiments.join(", ")),
+        a.experiments.join(", "),
         a.api_errors
+    ))];
+    let verdicts = a
+        .hypotheses
+        .all()
+        .into_iter()
+        .map(|(k, h, statement)| Verdict {
+            key: k.to_string(),
+            statement: statement.to_string(),
+            verdict: h.verdict.name().to_string(),
+            test: format!(
+                "{}: statistic {}, p {}, n = {}",
+                h.test,
+                two_decimals(h.statistic),
+                h.p.map_or("n/a".into(), fmt_p),
+                h.n
+            ),
+            note: h.note.clone(),
+            warning: h.warning.clone(),
+        })
+        .collect();
+    sections.push(Section {
+        title: "Hypotheses (alpha 0.05)".into(),
+        blocks: vec![Block::Verdicts(verdicts)],
+    });
+    if charts {
+        sections.push(Section {
+            title: "Charts".into(),
+            blocks: vec![Block::Charts(standard_charts(a))],
+        });
+    }
+    sections.push(
+        Section::new("Overall, by model, encoding and shape".into())
+            .table(groups_table(
+                "pooled",
+                "Pooled rows (`all` = pooled)",
+                &a.pooled,
+                several,
+            ))
+            .table(groups_table(
+                "groups",
+                "Model x encoding x shape",
+                &a.groups,
+                several,
+            )),
     );
-    s.push_str("<h2>Hypotheses</h2><ul data-testid=\"table-hypotheses\">");
-    for (k, h, statement) in a.hypotheses.all() {
-        let _ = write!(
-            s,
-            "<li data-testid=\"hypothesis-{k}\" data-verdict=\"{v}\"><b>{k}</b> {} <span class=\"verdict {v}\">{}</span><br/>{}: statistic {}, p {}, n = {}.<br/>{}{}</li>",
-            escape(statement),
-            h.verdict.name().replace('_', " "),
-            escape(&h.test),
-            num(h.statistic),
-            h.p.map_or("n/a".into(), fmt_p),
-            h.n,
-            escape(&h.note),
-            h.warning
-                .as_ref()
-                .map_or(String::new(), |w| format!(" <span class=\"warning\">Warning: {}</span>", escape(w))),
-            v = h.verdict.name(),
-        );
-    }
-    s.push_str("</ul><h2>Charts</h2>");
-    for c in standard_charts(a) {
-        let _ = write!(s, "<figure>{}</figure>", c.svg);
-    }
-    s.push_str("<h2>Overall, by model, encoding and shape</h2>");
-    s.push_str(&group_table("pooled", "Pooled rows", &a.pooled, several));
-    s.push_str(&group_table(
-        "groups",
-        "Model x encoding x shape",
-        &a.groups,
-        several,
-    ));
 
     if a.empty_answers.first().is_some_and(EmptyAnswers::any) {
-        s.push_str("<h2>Empty answers</h2><table data-testid=\"table-empty-answers\"><caption>Trials with an empty answer, by why it was empty (judged as the model's answers like any other)</caption><thead><tr><th>model</th>");
-        for r in EmptyReason::ALL {
-            let _ = write!(s, "<th>{}</th>", r.label());
-        }
-        s.push_str("</tr></thead><tbody>");
+        let mut columns = vec![("model", "model")];
+        columns.extend(EmptyReason::ALL.map(|r| (r.name(), r.label())));
+        let mut t = Table::new(
+            "empty-answers",
+            "Trials with an empty answer, by why it was empty (judged as the model's answers like any other)".into(),
+            &columns,
+        );
         for e in &a.empty_answers {
-            let _ = write!(s, "<tr><td>{}</td>", escape(&e.model));
-            for r in EmptyReason::ALL {
-                let _ = write!(s, "<td>{} of {}</td>", e.count(r), e.trials);
-            }
-            s.push_str("</tr>");
+            let mut cells = vec![Cell::text(&e.model)];
+            cells.extend(
+                EmptyReason::ALL.map(|r| Cell::Text(format!("{} of {} trials", e.count(r), e.trials))),
+            );
+            t.row(cells);
         }
-        s.push_str("</tbody></table>");
+        sections.push(Section::new("Empty answers".into()).table(t));
     }
 
-    s.push_str("<h2>Solving details</h2><table data-testid=\"table-solve-details\"><caption>Moves, failure types and move validity (pooled rows)</caption><thead><tr><th>group</th><th>moves per solve (mean, median)</th><th>beyond shortest path (mean)</th><th>invalid move</th><th>move limit</th><th>unparseable</th><th>unknown</th><th>API error</th><th>move validity</th></tr></thead><tbody>");
-    for d in a.details.iter().skip(a.groups.len()) {
+    let pooled_details = || a.details.iter().skip(a.groups.len());
+    let mut solving = Table::new(
+            "solve-details",
+            "Moves, failure types and move validity (pooled rows; moves need trials.jsonl)".into(),
+        &[
+            ("group", "group"),
+            ("detailed", "detailed"),
+            ("moves_mean", "moves per solve (mean)"),
+            ("moves_median", "(median)"),
+            ("excess_mean", "beyond shortest path (mean)"),
+            ("invalid_move", "invalid move"),
+            ("move_limit", "move limit"),
+            ("unparseable", "unparseable"),
+            ("unknown", "unknown"),
+            ("api_error", "API error"),
+            ("move_validity", "move validity"),
+        ],
+    );
+    for d in pooled_details() {
         let reasons = d
             .failures
             .invalid_by_reason
@@ -264,45 +300,59 @@ pub fn report_body(a: &Analysis) -> String {
             .map(|(k, v)| format!("{k} {v}"))
             .collect::<Vec<_>>()
             .join(", ");
-        let _ = write!(
-            s,
-            "<tr><td>{}/{}/{}</td><td>{}, {}</td><td>{}</td><td>{} <small>{}</small></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>",
-            escape(&d.model),
-            escape(&d.encoding),
-            escape(&d.shape),
-            num(d.moves_per_success.mean),
-            num(d.moves_per_success.median),
-            num(d.excess_moves.mean),
-            d.failures.invalid_move,
-            escape(&reasons),
-            d.failures.move_limit,
-            d.failures.unparseable_reply,
-            d.failures.unknown,
-            d.failures.api_error,
-            prop_cell(&d.move_validity)
-        );
+        solving.row(vec![
+            Cell::Text(detail_label(d)),
+            Cell::Count(d.detailed),
+            Cell::Number(d.moves_per_success.mean),
+            Cell::Number(d.moves_per_success.median),
+            Cell::Number(d.excess_moves.mean),
+            Cell::noted(Cell::Count(d.failures.invalid_move), reasons),
+            Cell::Count(d.failures.move_limit),
+            Cell::Count(d.failures.unparseable_reply),
+            Cell::Count(d.failures.unknown),
+            Cell::Count(d.failures.api_error),
+            Cell::Rate(d.move_validity),
+        ]);
     }
-    s.push_str("</tbody></table>");
+    sections.push(Section::new("Solving details".into()).table(solving));
 
-    s.push_str("<h2>Generation checks</h2><table data-testid=\"table-generation\"><caption>Each check on its own and all four together (pooled rows, trials with records)</caption><thead><tr><th>group</th><th>valid encoding</th><th>shape preserved</th><th>novel</th><th>path valid</th><th>all four</th></tr></thead><tbody>");
-    for d in a.details.iter().skip(a.groups.len()) {
+    let mut generation = Table::new(
+            "generation",
+            "Each check on its own and all four together (pooled rows, trials with records)".into(),
+        &[
+            ("group", "group"),
+            ("valid_encoding", "valid encoding"),
+            ("shape_preserved", "shape preserved"),
+            ("novel", "novel"),
+            ("path_valid", "path valid"),
+            ("all_four", "all four"),
+        ],
+    );
+    for d in pooled_details() {
         let g = &d.generation;
-        let _ = write!(
-            s,
-            "<tr><td>{}/{}/{}</td>{}{}{}{}{}</tr>",
-            escape(&d.model),
-            escape(&d.encoding),
-            escape(&d.shape),
-            prop_cell(&g.valid_encoding),
-            prop_cell(&g.shape_preserved),
-            prop_cell(&g.novel),
-            prop_cell(&g.path_valid),
-            prop_cell(&g.all_four)
-        );
+        generation.row(vec![
+            Cell::Text(detail_label(d)),
+            Cell::Rate(g.valid_encoding),
+            Cell::Rate(g.shape_preserved),
+            Cell::Rate(g.novel),
+            Cell::Rate(g.path_valid),
+            Cell::Rate(g.all_four),
+        ]);
     }
-    s.push_str("</tbody></table>");
+    sections.push(Section::new("Generation checks".into()).table(generation));
 
-    s.push_str("<h2>Matrix vs coordinate list (paired by maze)</h2><table data-testid=\"table-encoding\"><thead><tr><th>model</th><th>phase</th><th>matrix</th><th>coordinate list</th><th>difference [95% CI]</th><th>McNemar</th></tr></thead><tbody>");
+    let mut encodings = Table::new(
+            "encoding",
+            "".into(),
+        &[
+            ("model", "model"),
+            ("phase", "phase"),
+            ("matrix", "matrix"),
+            ("coord_list", "coordinate list"),
+            ("difference", "difference [95% CI]"),
+            ("mcnemar", "McNemar"),
+        ],
+    );
     for c in &a.encoding_comparison {
         let (diff, test) = c.test.map_or(("n/a".into(), "n/a".into()), |t| {
             (
@@ -320,18 +370,26 @@ pub fn report_body(a: &Analysis) -> String {
                 ),
             )
         });
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{}</td>{}{}<td>{diff}</td><td>{test}</td></tr>",
-            escape(&c.model),
-            escape(&c.phase),
-            prop_cell(&c.matrix),
-            prop_cell(&c.coord_list)
-        );
+        encodings.row(vec![
+            Cell::text(&c.model),
+            Cell::text(&c.phase),
+            Cell::Rate(c.matrix),
+            Cell::Rate(c.coord_list),
+            Cell::Text(diff),
+            Cell::Text(test),
+        ]);
     }
-    s.push_str("</tbody></table>");
+    sections.push(Section::new("Matrix vs coordinate list (paired by maze)".into()).table(encodings));
 
-    s.push_str("<h2>Shape effects</h2><table data-testid=\"table-shape-effects\"><thead><tr><th>phase</th><th>chi-square (success x shape)</th><th>ANOVA on per-maze scores</th></tr></thead><tbody>");
+    let mut effects = Table::new(
+            "shape-effects",
+            "".into(),
+        &[
+            ("phase", "phase"),
+            ("chi_square", "chi-square (success x shape)"),
+            ("anova", "ANOVA on per-maze scores"),
+        ],
+    );
     for p in &a.shape_effects.phases {
         let chi = p.chi_square.map_or("n/a".into(), |c| {
             format!("chi2({}) = {:.2}, p {}", c.df, c.statistic, fmt_p(c.p))
@@ -339,69 +397,92 @@ pub fn report_body(a: &Analysis) -> String {
         let anova = p.anova.map_or("n/a".into(), |x| {
             format!("F({}, {}) = {:.2}, p {}", x.df1, x.df2, x.f, fmt_p(x.p))
         });
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{chi}</td><td>{anova} <small>({} mazes)</small></td></tr>",
-            escape(&p.phase),
-            p.mazes
-        );
+        effects.row(vec![
+            Cell::text(&p.phase),
+            Cell::Text(chi),
+            Cell::noted(Cell::Text(anova), format!("{} mazes", p.mazes)),
+        ]);
     }
-    s.push_str("</tbody></table><table data-testid=\"table-ranking\"><caption>Observed difficulty (mean of the three phase rates) beside the predicted ranking</caption><thead><tr><th>shape</th><th>score</th><th>observed rank</th><th>predicted rank</th></tr></thead><tbody>");
+    let mut ranking = Table::new(
+            "ranking",
+            "Observed difficulty (mean of the three phase rates) beside the predicted ranking".into(),
+        &[
+            ("shape", "shape"),
+            ("score", "score"),
+            ("observed_rank", "observed rank"),
+            ("predicted_rank", "predicted rank"),
+        ],
+    );
     for r in &a.shape_effects.ranking {
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{:.1}%</td><td>{}</td><td>{}</td></tr>",
-            escape(&r.shape),
-            100.0 * r.score,
-            r.observed,
-            r.predicted
-        );
+        ranking.row(vec![
+            Cell::text(&r.shape),
+            Cell::Text(format!("{:.1}%", 100.0 * r.score)),
+            Cell::Text(r.observed.to_string()),
+            Cell::Text(r.predicted.to_string()),
+        ]);
     }
-    let _ = write!(
-        s,
-        "</tbody></table><p>Spearman's rho between predicted and observed ranks: {}.</p>",
-        a.shape_effects.spearman.map_or("n/a".into(), |c| format!(
-            "{:.2} (p {}, n = {})",
-            c.r,
-            fmt_p(c.p),
-            c.n
-        ))
+    sections.push(
+        Section::new("Shape effects".into())
+            .table(effects)
+            .table(ranking)
+            .paragraph(format!(
+                "Spearman's rho between predicted and observed ranks: {}.",
+                a.shape_effects
+                    .spearman
+                    .map_or("n/a".into(), |c| format!(
+                        "{:.2} (p {}, n = {})",
+                        c.r,
+                        fmt_p(c.p),
+                        c.n
+                    ))
+            )),
     );
 
-    s.push_str("<h2>Correlations between phases</h2><table data-testid=\"table-correlations\"><thead><tr><th>model</th><th>phases</th><th>trials</th><th>phi [95% CI]</th></tr></thead><tbody>");
+    let mut correlations = Table::new(
+            "correlations",
+            "".into(),
+        &[
+            ("model", "model"),
+            ("phases", "phases"),
+            ("trials", "trials"),
+            ("phi", "phi [95% CI]"),
+        ],
+    );
     for c in &a.phase_correlations {
-        let _ = write!(
-            s,
-            "<tr><td>{}</td><td>{} / {}</td><td>{}</td><td>{}</td></tr>",
-            escape(&c.model),
-            c.first,
-            c.second,
-            c.counts.n(),
-            c.phi.map_or("n/a".into(), |p| format!(
-                "{:.2} [{:.2}, {:.2}]",
-                p.phi, p.ci_low, p.ci_high
-            ))
-        );
+        correlations.row(vec![
+            Cell::text(&c.model),
+            Cell::Text(format!("{} / {}", c.first, c.second)),
+            Cell::Count(c.counts.n()),
+            Cell::Text(c.phi.map_or("n/a".into(), |p| {
+                format!("{:.2} [{:.2}, {:.2}]", p.phi, p.ci_low, p.ci_high)
+            })),
+        ]);
     }
-    s.push_str("</tbody></table>");
+    sections.push(Section::new("Correlations between phases".into()).table(correlations));
 
+    let mut confusion = Section::new("Shape confusion matrix (rows: true shape; columns: shape named)".into());
+    if a.confusion.is_empty() {
+        confusion = confusion.paragraph("No shape named is known (it needs trials.jsonl).");
+    }
     for c in &a.confusion {
-        let _ = write!(s, "<table data-testid=\"table-confusion-{}\"><caption>Shape confusion matrix ({}): true shape x shape named</caption><thead><tr><th>true</th>", slug(&c.scope), escape(&c.scope));
-        for col in &c.cols {
-            let _ = write!(s, "<th>{}</th>", escape(col));
-        }
-        s.push_str("</tr></thead><tbody>");
+        let mut columns = vec![("true".to_string(), "true".to_string())];
+        columns.extend(c.cols.iter().map(|col| (col.clone(), col.clone())));
+        let columns: Vec<(&str, &str)> =
+            columns.iter().map(|(k, l)| (k.as_str(), l.as_str())).collect();
+        let mut t = Table::new(
+            &format!("confusion-{}", slug(&c.scope)),
+            format!("Shape confusion matrix ({}): true shape x shape named", c.scope),
+            &columns,
+        );
         for (r, row) in c.rows.iter().zip(&c.counts) {
-            let _ = write!(s, "<tr><th>{}</th>", escape(r));
-            for n in row {
-                let _ = write!(s, "<td>{n}</td>");
-            }
-            s.push_str("</tr>");
+            let mut cells = vec![Cell::Heading(r.clone())];
+            cells.extend(row.iter().map(|&n| Cell::Count(n)));
+            t.row(cells);
         }
-        s.push_str("</tbody></table>");
+        confusion = confusion.table(t);
     }
-
-    s
+    sections.push(confusion);
+    Document { sections }
 }
 
 #[cfg(test)]
@@ -411,6 +492,28 @@ mod tests {
     use crate::view::chart::tests::{
         assert_no_text_overlaps, sample_analysis, sample_observations, well_formed,
     };
+
+    #[test]
+    fn the_groups_csv_keeps_the_contracts_header_and_quotes_every_field() {
+        use crate::core::analysis::test_support::obs;
+        use crate::core::maze::encoding::Encoding;
+        use crate::core::maze::shape::Shape;
+        let a = analyze(
+            &[obs("m,1", Encoding::Matrix, Shape::C, 0, [true, true, false])],
+            &AnalysisOptions::default(),
+        );
+        let csv = super::super::document::csv::write(&groups_table("csv", "", &a.groups, true));
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high"),
+            "docs/CONTRACT.md's header"
+        );
+        let row = lines.next().expect("one group");
+        assert!(row.contains(",\"m,1\",matrix,C,1,0,1,1,1.000000,"), "{row}");
+        assert!(row.contains(",0,1,0.000000,0.000000,"), "a failed phase keeps its numbers: {row}");
+        assert_eq!(lines.next(), None);
+    }
 
     #[test]
     fn every_chart_is_well_formed_and_carries_a_title_and_test_id() {

@@ -8,11 +8,9 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
 use crate::core::model::reply::EmptyReason;
 use crate::core::play::trial::FailureKind;
-use crate::core::text::csv_field;
 use crate::core::verify::{GenerationChecks, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// The three phases' success rates of one group (CONTRACT.md: `groups`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -347,32 +345,6 @@ pub(crate) fn confusions(
     out
 }
 
-/// CSV header of [`groups_csv`].
-pub const GROUPS_CSV_HEADER: &str = "experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high";
-
-/// The group rows (one per experiment x model x encoding x shape, then the pooled ones) as
-/// CSV with a header.
-pub fn groups_csv(rows: &[GroupRow]) -> String {
-    let mut out = String::from(GROUPS_CSV_HEADER);
-    out.push('\n');
-    for r in rows {
-        let mut line = [&r.experiment, &r.model, &r.encoding, &r.shape]
-            .map(|s| csv_field(s))
-            .join(",");
-        let _ = write!(line, ",{},{}", r.trials, r.api_errors);
-        for p in r.phases() {
-            let _ = write!(
-                line,
-                ",{},{},{:.6},{:.6},{:.6}",
-                p.successes, p.n, p.rate, p.ci_low, p.ci_high
-            );
-        }
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out
-}
-
 /// Whether observation `o` belongs to group row `g` of an analysis (a dimension named
 /// [`crate::core::analysis::observation::ALL`] matches everything).
 pub fn in_group(o: &Observation, g: &GroupRow) -> bool {
@@ -381,32 +353,4 @@ pub fn in_group(o: &Observation, g: &GroupRow) -> bool {
         && fits(&g.model, &o.model)
         && fits(&g.encoding, o.encoding.name())
         && fits(&g.shape, o.shape.name())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core::analysis::analyze::{analyze, AnalysisOptions};
-    use crate::core::analysis::test_support::obs;
-
-    #[test]
-    fn csv_fields_are_quoted_and_formulas_defused() {
-        assert_eq!(csv_field("a,b"), "\"a,b\"", "comma");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"", "quotes");
-        assert_eq!(csv_field("=cmd()"), "'=cmd()", "formula");
-        let rows = analyze(
-            &[obs(
-                "m,1",
-                Encoding::Matrix,
-                Shape::C,
-                0,
-                [true, true, true],
-            )],
-            &AnalysisOptions::default(),
-        )
-        .groups;
-        let csv = groups_csv(&rows);
-        assert!(csv.starts_with(GROUPS_CSV_HEADER), "header first");
-        assert!(csv.contains("\"m,1\",matrix,C,1,0,1,1,1.000000"), "{csv}");
-    }
 }

@@ -46,4 +46,4 @@ pub mod observation;
 pub mod shapes;
 pub mod stats;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
