@@ -261,7 +261,7 @@ mod native {
         for (path, maze_rel, variant) in &files {
             let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
             let bytes = std::fs::read(root.join(maze_rel)).map_err(|e| e.to_string())?;
-            let maze = read_maze_file(maze_rel, &bytes)?;
+            let maze = read_maze_file(maze_rel, &bytes).map_err(|e| e.to_string())?;
             let file = path
                 .strip_prefix(&root)
                 .map_err(|e| e.to_string())?

@@ -151,7 +151,9 @@ fn the_text_audit_shows_the_three_columns_side_by_side_and_the_causes() {
     let dir = original_folder();
     let text = score(dir.path(), &["--scoring", "all"]).stdout;
     assert!(
-        text.contains("recorded  strict  original  recorded   strict  original  recorded  strict  original"),
+        text.contains(
+            "recorded  strict  original  recorded   strict  original  recorded  strict  original"
+        ),
         "three columns side by side:\n{text}"
     );
     assert!(
@@ -168,8 +170,7 @@ fn the_text_audit_shows_the_three_columns_side_by_side_and_the_causes() {
     );
     let recorded = score(dir.path(), &["--scoring", "recorded"]).stdout;
     assert!(
-        recorded.contains("recorded  recorded   recorded")
-            && !recorded.contains("strict  "),
+        recorded.contains("recorded  recorded   recorded") && !recorded.contains("strict  "),
         "only the recorded column:\n{recorded}"
     );
 }

@@ -410,7 +410,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
             "endpoint" => {
                 let e = config.endpoint.get_untracked();
                 if let Err(why) = e.validate() {
-                    state.update(|s| s.refused = Some(why));
+                    state.update(|s| s.refused = Some(why.to_string()));
                     return;
                 }
                 AnyPlayer::Endpoint(Box::new(EndpointPlayer::new(

@@ -141,6 +141,12 @@ impl From<crate::core::text::UnknownName> for CliError {
     }
 }
 
+impl From<crate::core::maze::grid::SizeError> for CliError {
+    fn from(e: crate::core::maze::grid::SizeError) -> Self {
+        CliError::Usage(e.to_string())
+    }
+}
+
 impl From<String> for CliError {
     fn from(message: String) -> Self {
         CliError::Usage(message)

@@ -354,7 +354,10 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
                 }
                 out.push(o);
             }
-            Err(why) => sources.skipped.push(Skipped { file, why }),
+            Err(why) => sources.skipped.push(Skipped {
+                file,
+                why: why.to_string(),
+            }),
         }
     }
     sources.skipped.sort_by(|a, b| a.file.cmp(&b.file));

@@ -295,7 +295,7 @@ fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, C
                 };
                 let settings = endpoint_settings(p)
                     .map_err(String::from)
-                    .and_then(|s| s.validate().map(|()| s))
+                    .and_then(|s| s.validate().map(|()| s).map_err(|e| e.to_string()))
                     .map_err(|e| CliError::input(format!("player '{}': {e}", p.name())))?;
                 if key.is_empty() && settings.preset.needs_key() {
                     return Err(CliError::usage(format!(

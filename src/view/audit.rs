@@ -92,7 +92,12 @@ fn audit_charts(r: &AuditSummary) -> Vec<Chart> {
 /// rates per group with the scorers `scoring` names, the causes of the differences per
 /// group (each a link to its trials, `section` telling apart several audits on one page),
 /// the human files played twice and the files skipped.
-pub fn audit_document(r: &AuditSummary, scoring: Scoring, section: usize, charts: bool) -> Document {
+pub fn audit_document(
+    r: &AuditSummary,
+    scoring: Scoring,
+    section: usize,
+    charts: bool,
+) -> Document {
     let mut audit = Section::new(format!(
         "Audit of {}: the original scoring beside today's",
         r.dir
@@ -115,10 +120,13 @@ pub fn audit_document(r: &AuditSummary, scoring: Scoring, section: usize, charts
             columns.push((format!("{phase}_{name}"), name.to_string()));
         }
     }
-    let columns: Vec<(&str, &str)> = columns.iter().map(|(k, l)| (k.as_str(), l.as_str())).collect();
+    let columns: Vec<(&str, &str)> = columns
+        .iter()
+        .map(|(k, l)| (k.as_str(), l.as_str()))
+        .collect();
     let mut rates = Table::new(
-            "audit-rates",
-            "Successes over phases scored, per model x encoding x shape, phase and scorer".into(),
+        "audit-rates",
+        "Successes over phases scored, per model x encoding x shape, phase and scorer".into(),
         &columns,
     );
     rates.dense = true;
@@ -139,7 +147,10 @@ pub fn audit_document(r: &AuditSummary, scoring: Scoring, section: usize, charts
                 } else {
                     String::new()
                 };
-                cells.push(Cell::noted(Cell::Rate(wilson(t.success, t.scored())), diverged));
+                cells.push(Cell::noted(
+                    Cell::Rate(wilson(t.success, t.scored())),
+                    diverged,
+                ));
             }
         }
         rates.row(cells);
@@ -157,7 +168,8 @@ pub fn audit_document(r: &AuditSummary, scoring: Scoring, section: usize, charts
             ("trials", "trials"),
         ],
     );
-    causes.empty = Some("No differences: strict and original agree on every phase both scored.".into());
+    causes.empty =
+        Some("No differences: strict and original agree on every phase both scored.".into());
     for c in &r.causes {
         let n = c.cause.name();
         let target = format!("audit-{section}-{n}");
@@ -220,7 +232,12 @@ pub fn audit_document(r: &AuditSummary, scoring: Scoring, section: usize, charts
 pub fn audit_html(r: &AuditSummary, section: usize) -> String {
     let mut s = String::with_capacity(32 * 1024);
     s.push_str("<section class=\"audit\" data-testid=\"audit\">");
-    s.push_str(&html::write(&audit_document(r, Scoring::All, section, true)));
+    s.push_str(&html::write(&audit_document(
+        r,
+        Scoring::All,
+        section,
+        true,
+    )));
     let by_cause = causes_by_phase(r);
     // The drill-down: per cause, its trials with what each scorer read.
     if !by_cause.is_empty() {
@@ -418,13 +435,20 @@ mod tests {
                     "every rate column starts where its header does:\n{text}"
                 );
             }
-            let phases: Vec<usize> = header.iter().step_by(scorers(scoring).len()).copied().collect();
+            let phases: Vec<usize> = header
+                .iter()
+                .step_by(scorers(scoring).len())
+                .copied()
+                .collect();
             assert_eq!(
                 column_starts(lines[names - 1]),
                 phases,
                 "each phase heads its first scorer:\n{text}"
             );
-            assert!(text.contains("5704/10653 (~2526193)"), "the wide cell:\n{text}");
+            assert!(
+                text.contains("5704/10653 (~2526193)"),
+                "the wide cell:\n{text}"
+            );
         }
     }
 

@@ -267,7 +267,8 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
         for e in &a.empty_answers {
             let mut cells = vec![Cell::text(&e.model)];
             cells.extend(
-                EmptyReason::ALL.map(|r| Cell::Text(format!("{} of {} trials", e.count(r), e.trials))),
+                EmptyReason::ALL
+                    .map(|r| Cell::Text(format!("{} of {} trials", e.count(r), e.trials))),
             );
             t.row(cells);
         }
@@ -276,8 +277,8 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
 
     let pooled_details = || a.details.iter().skip(a.groups.len());
     let mut solving = Table::new(
-            "solve-details",
-            "Moves, failure types and move validity (pooled rows; moves need trials.jsonl)".into(),
+        "solve-details",
+        "Moves, failure types and move validity (pooled rows; moves need trials.jsonl)".into(),
         &[
             ("group", "group"),
             ("detailed", "detailed"),
@@ -317,8 +318,8 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     sections.push(Section::new("Solving details".into()).table(solving));
 
     let mut generation = Table::new(
-            "generation",
-            "Each check on its own and all four together (pooled rows, trials with records)".into(),
+        "generation",
+        "Each check on its own and all four together (pooled rows, trials with records)".into(),
         &[
             ("group", "group"),
             ("valid_encoding", "valid encoding"),
@@ -342,8 +343,8 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     sections.push(Section::new("Generation checks".into()).table(generation));
 
     let mut encodings = Table::new(
-            "encoding",
-            "".into(),
+        "encoding",
+        "".into(),
         &[
             ("model", "model"),
             ("phase", "phase"),
@@ -379,11 +380,12 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             Cell::Text(test),
         ]);
     }
-    sections.push(Section::new("Matrix vs coordinate list (paired by maze)".into()).table(encodings));
+    sections
+        .push(Section::new("Matrix vs coordinate list (paired by maze)".into()).table(encodings));
 
     let mut effects = Table::new(
-            "shape-effects",
-            "".into(),
+        "shape-effects",
+        "".into(),
         &[
             ("phase", "phase"),
             ("chi_square", "chi-square (success x shape)"),
@@ -404,8 +406,8 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
         ]);
     }
     let mut ranking = Table::new(
-            "ranking",
-            "Observed difficulty (mean of the three phase rates) beside the predicted ranking".into(),
+        "ranking",
+        "Observed difficulty (mean of the three phase rates) beside the predicted ranking".into(),
         &[
             ("shape", "shape"),
             ("score", "score"),
@@ -427,20 +429,18 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             .table(ranking)
             .paragraph(format!(
                 "Spearman's rho between predicted and observed ranks: {}.",
-                a.shape_effects
-                    .spearman
-                    .map_or("n/a".into(), |c| format!(
-                        "{:.2} (p {}, n = {})",
-                        c.r,
-                        fmt_p(c.p),
-                        c.n
-                    ))
+                a.shape_effects.spearman.map_or("n/a".into(), |c| format!(
+                    "{:.2} (p {}, n = {})",
+                    c.r,
+                    fmt_p(c.p),
+                    c.n
+                ))
             )),
     );
 
     let mut correlations = Table::new(
-            "correlations",
-            "".into(),
+        "correlations",
+        "".into(),
         &[
             ("model", "model"),
             ("phases", "phases"),
@@ -460,18 +460,24 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     }
     sections.push(Section::new("Correlations between phases".into()).table(correlations));
 
-    let mut confusion = Section::new("Shape confusion matrix (rows: true shape; columns: shape named)".into());
+    let mut confusion =
+        Section::new("Shape confusion matrix (rows: true shape; columns: shape named)".into());
     if a.confusion.is_empty() {
         confusion = confusion.paragraph("No shape named is known (it needs trials.jsonl).");
     }
     for c in &a.confusion {
         let mut columns = vec![("true".to_string(), "true".to_string())];
         columns.extend(c.cols.iter().map(|col| (col.clone(), col.clone())));
-        let columns: Vec<(&str, &str)> =
-            columns.iter().map(|(k, l)| (k.as_str(), l.as_str())).collect();
+        let columns: Vec<(&str, &str)> = columns
+            .iter()
+            .map(|(k, l)| (k.as_str(), l.as_str()))
+            .collect();
         let mut t = Table::new(
             &format!("confusion-{}", slug(&c.scope)),
-            format!("Shape confusion matrix ({}): true shape x shape named", c.scope),
+            format!(
+                "Shape confusion matrix ({}): true shape x shape named",
+                c.scope
+            ),
             &columns,
         );
         for (r, row) in c.rows.iter().zip(&c.counts) {
@@ -499,7 +505,13 @@ mod tests {
         use crate::core::maze::encoding::Encoding;
         use crate::core::maze::shape::Shape;
         let a = analyze(
-            &[obs("m,1", Encoding::Matrix, Shape::C, 0, [true, true, false])],
+            &[obs(
+                "m,1",
+                Encoding::Matrix,
+                Shape::C,
+                0,
+                [true, true, false],
+            )],
             &AnalysisOptions::default(),
         );
         let csv = super::super::document::csv::write(&groups_table("csv", "", &a.groups, true));
@@ -511,7 +523,10 @@ mod tests {
         );
         let row = lines.next().expect("one group");
         assert!(row.contains(",\"m,1\",matrix,C,1,0,1,1,1.000000,"), "{row}");
-        assert!(row.contains(",0,1,0.000000,0.000000,"), "a failed phase keeps its numbers: {row}");
+        assert!(
+            row.contains(",0,1,0.000000,0.000000,"),
+            "a failed phase keeps its numbers: {row}"
+        );
         assert_eq!(lines.next(), None);
     }
 

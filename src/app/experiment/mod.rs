@@ -425,7 +425,7 @@ impl Lab {
                 let est = d.estimate(|s| self.library(s));
                 estimate_line(est.trials, est.calls, est.tokens, d.players.len())
             }
-            Err(e) => format!("Not ready to run: {e}"),
+            Err(e) => format!("Not ready to run: {}", e.sentences()),
         });
     }
 }
@@ -518,7 +518,7 @@ fn on_action(
                     lab,
                     download_file(EXPERIMENT_FILE, &d.to_json(), "application/json"),
                 ),
-                Err(e) => lab.fail(format!("The design cannot be saved yet: {e}")),
+                Err(e) => lab.fail(format!("The design cannot be saved yet: {}", e.sentences())),
             }
         }
         "load-design" | "import" => {
@@ -801,7 +801,7 @@ fn check_endpoints(design: &ExperimentDesign) -> Result<(), String> {
         if p.is_endpoint() {
             endpoint_settings(p)
                 .map_err(String::from)
-                .and_then(|s| s.validate())
+                .and_then(|s| s.validate().map_err(|e| e.to_string()))
                 .map_err(|e| format!("Player {} ({}): {e}", i + 1, p.name()))?;
         }
     }
@@ -819,7 +819,7 @@ fn start_new(lab: &Shared) {
     let read = lab.fields.borrow().design(&base);
     let design = match read {
         Ok(d) => d,
-        Err(e) => return lab.fail(format!("The design cannot run yet: {e}")),
+        Err(e) => return lab.fail(format!("The design cannot run yet: {}", e.sentences())),
     };
     if let Err(e) = design.check_mazes(|s| lab.library(s)) {
         return lab.fail(format!("The design cannot run: {e}."));

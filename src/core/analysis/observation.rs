@@ -62,6 +62,30 @@ pub struct Observation {
     pub empty: Vec<EmptyReason>,
 }
 
+/// Why a file is not counted as an observation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotCounted {
+    /// It has no message markers and no closing lines.
+    NotTranscript,
+    /// Its encoding or shape cannot be told (it lies outside the export layout).
+    UnknownCondition,
+}
+
+impl std::fmt::Display for NotCounted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NotCounted::NotTranscript => {
+                "not a transcript: no message markers and no closing lines"
+            }
+            NotCounted::UnknownCondition => {
+                "its encoding or shape is unknown (outside the export layout)"
+            }
+        })
+    }
+}
+
+impl std::error::Error for NotCounted {}
+
 impl Observation {
     /// The observation of a record, in experiment `experiment`.
     pub fn from_record(experiment: &str, r: &TrialRecord) -> Observation {
@@ -100,15 +124,15 @@ impl Observation {
         path: &str,
         text: &str,
         libraries: &mut Libraries,
-    ) -> Result<(Observation, Basis), String> {
+    ) -> Result<(Observation, Basis), NotCounted> {
         let layout = ExportPath::parse(path);
         let hints = layout.as_ref().map(Hints::from).unwrap_or_default();
         let r = rescore(text, &hints, libraries);
         if !r.is_transcript() {
-            return Err("not a transcript: no message markers and no closing lines".into());
+            return Err(NotCounted::NotTranscript);
         }
         let (Some(encoding), Some(shape)) = (r.encoding, r.shape) else {
-            return Err("its encoding or shape is unknown (outside the export layout)".into());
+            return Err(NotCounted::UnknownCondition);
         };
         let reasons = match r.basis {
             Basis::Replies => r.phases.each_ref().map(|p| p.reason),

@@ -17,7 +17,7 @@
 //! assert_eq!(design.trials().len(), 360);
 //! ```
 
-use crate::core::batch::error::DesignError;
+use crate::core::batch::error::{DesignError, MazeLookupError};
 use crate::core::batch::imported::ImportedMaze;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_one, generate_set};
@@ -530,7 +530,7 @@ impl ExperimentDesign {
                 let sizes = self.sizes();
                 for s in &sizes {
                     if let Err(e) = check_size(*s) {
-                        p.push(e);
+                        p.push(e.to_string());
                     }
                 }
                 if has_duplicates(&sizes) {
@@ -663,33 +663,36 @@ impl ExperimentDesign {
     /// The maze trial `key` is played on: the imported maze of its shape, size and index,
     /// or maze `sample` of the generated set for `(shape, size, seed)`. `library` must be
     /// for `key.size`.
-    pub fn maze_for(&self, key: &TrialKey, library: &TemplateLibrary) -> Result<Maze, String> {
+    pub fn maze_for(
+        &self,
+        key: &TrialKey,
+        library: &TemplateLibrary,
+    ) -> Result<Maze, MazeLookupError> {
+        let (size, shape, sample) = (key.size, key.shape, key.sample);
         match &self.mazes {
             Some(mazes) => mazes
                 .iter()
-                .find(|m| m.size == key.size && m.shape == key.shape && m.index == key.sample)
-                .ok_or_else(|| {
-                    format!(
-                        "no imported maze {0}x{0} {1} {2}",
-                        key.size, key.shape, key.sample
-                    )
+                .find(|m| m.size == size && m.shape == shape && m.index == sample)
+                .ok_or(MazeLookupError::NotImported {
+                    size,
+                    shape,
+                    sample,
                 })?
                 .maze()
-                .map_err(|e| {
-                    format!(
-                        "imported maze {0}x{0} {1} {2} {e}",
-                        key.size, key.shape, key.sample
-                    )
+                .map_err(|error| MazeLookupError::Imported {
+                    size,
+                    shape,
+                    sample,
+                    error,
                 }),
             None => {
-                if library.size() != key.size {
-                    return Err(format!(
-                        "the template library is for {0}x{0}, the trial is {1}x{1}",
-                        library.size(),
-                        key.size
-                    ));
+                if library.size() != size {
+                    return Err(MazeLookupError::WrongLibrary {
+                        library: library.size(),
+                        trial: size,
+                    });
                 }
-                generate_one(key.shape, key.sample, self.seed, library).map_err(|e| e.to_string())
+                generate_one(shape, sample, self.seed, library).map_err(MazeLookupError::Generate)
             }
         }
     }
@@ -702,16 +705,25 @@ impl ExperimentDesign {
         size: usize,
         shape: Shape,
         library: &TemplateLibrary,
-    ) -> Result<Vec<(usize, Maze)>, String> {
+    ) -> Result<Vec<(usize, Maze)>, MazeLookupError> {
         match &self.mazes {
             Some(mazes) => mazes
                 .iter()
                 .filter(|m| m.size == size && m.shape == shape)
-                .map(|m| m.maze().map(|z| (m.index, z)))
+                .map(|m| {
+                    m.maze()
+                        .map(|z| (m.index, z))
+                        .map_err(|error| MazeLookupError::Imported {
+                            size,
+                            shape,
+                            sample: m.index,
+                            error,
+                        })
+                })
                 .collect(),
             None => generate_set(shape, self.samples_per_shape, self.seed, library)
                 .map(|v| v.into_iter().enumerate().collect())
-                .map_err(|e| e.to_string()),
+                .map_err(MazeLookupError::Generate),
         }
     }
 

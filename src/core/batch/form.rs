@@ -14,6 +14,7 @@
 //! ```
 
 use crate::core::batch::design::{ExperimentDesign, PlayerSpec, MAX_CONCURRENCY};
+use crate::core::batch::error::DesignError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
 use crate::core::model::preset::Preset;
@@ -265,7 +266,7 @@ impl DesignForm {
     /// Reads the form into a design. `base` gives what the form does not show (imported
     /// mazes, a player's other endpoint settings, unknown fields), so a design loaded from
     /// a file keeps them. Every problem found is named, each with what to change.
-    pub fn design(&self, base: &ExperimentDesign) -> Result<ExperimentDesign, String> {
+    pub fn design(&self, base: &ExperimentDesign) -> Result<ExperimentDesign, DesignError> {
         let mut problems: Vec<String> = Vec::new();
         let mut whole = |raw: &str, label: &str, min: u64, max: u64| -> Option<u64> {
             match raw.parse::<u64>() {
@@ -389,7 +390,7 @@ impl DesignForm {
         if problems.is_empty() {
             Ok(d)
         } else {
-            Err(problems.join(". ") + ".")
+            Err(DesignError { problems })
         }
     }
 
@@ -447,6 +448,26 @@ pub struct StoredExperiment {
     pub design: ExperimentDesign,
 }
 
+/// Why a stored experiment cannot be read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredError {
+    /// Not the JSON of a stored experiment (the parser's message).
+    NotJson(String),
+    /// Its design cannot run.
+    Design(DesignError),
+}
+
+impl std::fmt::Display for StoredError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoredError::NotJson(e) => write!(f, "not a stored experiment: {e}"),
+            StoredError::Design(e) => write!(f, "its design cannot run: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoredError {}
+
 impl StoredExperiment {
     /// The stored JSON.
     pub fn to_json(&self) -> String {
@@ -454,9 +475,10 @@ impl StoredExperiment {
     }
 
     /// Reads the stored JSON back, checking the design.
-    pub fn from_json(text: &str) -> Result<StoredExperiment, String> {
-        let e: StoredExperiment = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        e.design.validate().map_err(|e| e.to_string())?;
+    pub fn from_json(text: &str) -> Result<StoredExperiment, StoredError> {
+        let e: StoredExperiment =
+            serde_json::from_str(text).map_err(|e| StoredError::NotJson(e.to_string()))?;
+        e.design.validate().map_err(StoredError::Design)?;
         Ok(e)
     }
 }
@@ -595,7 +617,7 @@ mod tests {
         f.sizes = "5, x".into();
         f.rpm = "-3".into();
         f.shapes.clear();
-        let e = f.design(&d).expect_err("refused");
+        let e = f.design(&d).expect_err("refused").sentences();
         assert!(
             e.contains("Mazes per shape must be a whole number from 1 to 10000, not 'many'"),
             "{e}"
@@ -616,7 +638,7 @@ mod tests {
             max_tokens: "100".into(),
             ..PlayerRow::default()
         });
-        let e = f.design(&d).expect_err("refused");
+        let e = f.design(&d).expect_err("refused").sentences();
         assert!(
             e.contains("Player 2: temperature must be a number from 0 to 2, not '3'"),
             "{e}"

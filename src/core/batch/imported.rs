@@ -2,11 +2,12 @@
 //! others): each file read, checked and named, so a design can run on exactly those mazes.
 
 use crate::core::batch::error::DesignError;
-use crate::core::maze::encoding::Encoding;
-use crate::core::maze::grid::{check_size, Maze};
-use crate::core::maze::npy;
+use crate::core::maze::encoding::{Encoding, ParseError};
+use crate::core::maze::grid::{check_size, Maze, MazeError, SizeError};
+use crate::core::maze::npy::{self, NpyError};
 use crate::core::maze::shape::Shape;
 use crate::core::results::layout::{MAZES_DIR, MAZE_FILE_EXT};
+use crate::core::text::UnknownName;
 use serde::{Deserialize, Serialize};
 
 /// A maze brought in from a `.npy` file of the export layout, kept in the design in the
@@ -27,39 +28,41 @@ impl ImportedMaze {
     /// Reads a maze file: `path` must end in the layout
     /// `experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy` (any folder above it),
     /// `bytes` is the `.npy` file. The error says what is wrong with which file.
-    pub fn from_npy(path: &str, bytes: &[u8]) -> Result<ImportedMaze, String> {
-        let bad = |why: String| format!("{path}: {why}");
+    pub fn from_npy(path: &str, bytes: &[u8]) -> Result<ImportedMaze, MazeFileError> {
+        let bad = |problem: MazeFileProblem| MazeFileError {
+            path: path.to_string(),
+            problem,
+        };
         let parts: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
         let [.., mazes, size_dir, shape_dir, file] = parts[..] else {
-            return Err(bad(format!(
-                "not in the layout {MAZES_DIR}/RxC/shape/RxC_shape_i.npy"
-            )));
+            return Err(bad(MazeFileProblem::NotInLayout));
         };
         if mazes != MAZES_DIR {
-            return Err(bad(format!("the folder above the size is not {MAZES_DIR}")));
+            return Err(bad(MazeFileProblem::NotUnderMazes));
         }
         let size = size_dir
             .split_once('x')
             .filter(|(r, c)| r == c)
             .and_then(|(r, _)| r.parse::<usize>().ok())
-            .ok_or_else(|| bad(format!("'{size_dir}' is not a square size like 5x5")))?;
-        check_size(size).map_err(bad)?;
-        let shape = Shape::parse(shape_dir).map_err(|e| bad(e.to_string()))?;
+            .ok_or_else(|| bad(MazeFileProblem::SizeFolder(size_dir.to_string())))?;
+        check_size(size).map_err(|e| bad(MazeFileProblem::Size(e)))?;
+        let shape = Shape::parse(shape_dir).map_err(|e| bad(MazeFileProblem::Shape(e)))?;
+        let stem = format!("{size_dir}_{shape_dir}");
         let index = file
             .strip_suffix(MAZE_FILE_EXT)
-            .and_then(|stem| stem.rsplit_once('_'))
-            .filter(|(prefix, _)| *prefix == format!("{size_dir}_{shape_dir}"))
+            .and_then(|s| s.rsplit_once('_'))
+            .filter(|(prefix, _)| *prefix == stem)
             .and_then(|(_, i)| i.parse::<usize>().ok())
-            .ok_or_else(|| bad(format!("the file name is not {size_dir}_{shape_dir}_i.npy")))?;
-        let grid = npy::read(bytes).map_err(|e| bad(e.to_string()))?;
+            .ok_or_else(|| bad(MazeFileProblem::FileName(stem.clone())))?;
+        let grid = npy::read(bytes).map_err(|e| bad(MazeFileProblem::Npy(e)))?;
         if grid.rows() != size || grid.cols() != size {
-            return Err(bad(format!(
-                "the array is {}x{} but its folder says {size}x{size}",
-                grid.rows(),
-                grid.cols()
-            )));
+            return Err(bad(MazeFileProblem::Dimensions {
+                rows: grid.rows(),
+                cols: grid.cols(),
+                size,
+            }));
         }
-        let maze = Maze::from_grid(grid).map_err(|e| bad(format!("not playable: {e}")))?;
+        let maze = Maze::from_grid(grid).map_err(|e| bad(MazeFileProblem::NotPlayable(e)))?;
         Ok(ImportedMaze::of(shape, index, &maze))
     }
 
@@ -78,13 +81,98 @@ impl ImportedMaze {
     }
 
     /// The maze, read back from its rows.
-    pub fn maze(&self) -> Result<Maze, String> {
+    pub fn maze(&self) -> Result<Maze, StoredMazeError> {
         let grid = Encoding::Matrix
             .parse_grid(&self.rows.join("\n"), self.size, self.size)
-            .map_err(|e| format!("cannot be read: {e}"))?;
-        Maze::from_grid(grid).map_err(|e| format!("is not playable: {e}"))
+            .map_err(StoredMazeError::Unreadable)?;
+        Maze::from_grid(grid).map_err(StoredMazeError::NotPlayable)
     }
 }
+
+/// Why a maze file cannot be imported: the file, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MazeFileError {
+    /// The file's path as given.
+    pub path: String,
+    /// What is wrong with it.
+    pub problem: MazeFileProblem,
+}
+
+/// What is wrong with a maze file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MazeFileProblem {
+    /// Its path is not `experiment_mazes/RxC/shape/RxC_shape_i.npy`.
+    NotInLayout,
+    /// The folder above the size folder is not `experiment_mazes`.
+    NotUnderMazes,
+    /// The size folder (named here) is not a square size like `5x5`.
+    SizeFolder(String),
+    /// A size the app does not play.
+    Size(SizeError),
+    /// A shape folder that names no shape.
+    Shape(UnknownName),
+    /// The file name is not `{stem}_i.npy` (the stem given).
+    FileName(String),
+    /// Not a maze file NumPy wrote.
+    Npy(NpyError),
+    /// The array's dimensions disagree with its folder.
+    Dimensions {
+        /// The array's rows.
+        rows: usize,
+        /// The array's columns.
+        cols: usize,
+        /// The folder's size.
+        size: usize,
+    },
+    /// Not a playable maze.
+    NotPlayable(MazeError),
+}
+
+impl std::fmt::Display for MazeFileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: ", self.path)?;
+        match &self.problem {
+            MazeFileProblem::NotInLayout => {
+                write!(f, "not in the layout {MAZES_DIR}/RxC/shape/RxC_shape_i.npy")
+            }
+            MazeFileProblem::NotUnderMazes => {
+                write!(f, "the folder above the size is not {MAZES_DIR}")
+            }
+            MazeFileProblem::SizeFolder(d) => write!(f, "'{d}' is not a square size like 5x5"),
+            MazeFileProblem::Size(e) => write!(f, "{e}"),
+            MazeFileProblem::Shape(e) => write!(f, "{e}"),
+            MazeFileProblem::FileName(stem) => write!(f, "the file name is not {stem}_i.npy"),
+            MazeFileProblem::Npy(e) => write!(f, "{e}"),
+            MazeFileProblem::Dimensions { rows, cols, size } => write!(
+                f,
+                "the array is {rows}x{cols} but its folder says {size}x{size}"
+            ),
+            MazeFileProblem::NotPlayable(e) => write!(f, "not playable: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MazeFileError {}
+
+/// Why an imported maze kept in a design cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredMazeError {
+    /// Its rows are not a maze in the matrix encoding.
+    Unreadable(ParseError),
+    /// Its grid is not a playable maze.
+    NotPlayable(MazeError),
+}
+
+impl std::fmt::Display for StoredMazeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoredMazeError::Unreadable(e) => write!(f, "cannot be read: {e}"),
+            StoredMazeError::NotPlayable(e) => write!(f, "is not playable: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoredMazeError {}
 
 /// Reads every `.npy` file of an imported folder or ZIP (`(path, bytes)` pairs; other
 /// files are skipped) into a design's `mazes`, sorted by size, shape and index. Refuses
@@ -96,7 +184,7 @@ pub fn mazes_from_files(files: &[(String, Vec<u8>)]) -> Result<Vec<ImportedMaze>
     for (path, bytes) in files.iter().filter(|(p, _)| p.ends_with(MAZE_FILE_EXT)) {
         match ImportedMaze::from_npy(path, bytes) {
             Ok(m) => mazes.push(m),
-            Err(e) => problems.push(e),
+            Err(e) => problems.push(e.to_string()),
         }
     }
     if mazes.is_empty() && problems.is_empty() {

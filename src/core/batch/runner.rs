@@ -13,6 +13,7 @@
 //! ```
 
 use crate::core::batch::design::{ExperimentDesign, PlayerSpec, TrialKey};
+use crate::core::batch::error::MazeLookupError;
 use crate::core::batch::scheduler::{
     CallPermit, LaneConfig, LaneStatus, Progress, RetryNotice, Scheduler,
 };
@@ -47,8 +48,8 @@ pub fn random_seed(seed: u64, key: &TrialKey) -> u64 {
 pub enum TrialError {
     /// The design has no player of this name.
     NoPlayer(String),
-    /// The design gives no maze for the trial (why).
-    NoMaze(String),
+    /// The design gives no maze for the trial.
+    NoMaze(MazeLookupError),
     /// The player's endpoint preset is none the chat client knows.
     BadPreset(UnknownName),
     /// A kind of player a batch cannot play (a person, a scripted player).
@@ -59,7 +60,7 @@ impl std::fmt::Display for TrialError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TrialError::NoPlayer(p) => write!(f, "no player named '{p}' in the design"),
-            TrialError::NoMaze(why) => f.write_str(why),
+            TrialError::NoMaze(why) => write!(f, "{why}"),
             TrialError::BadPreset(e) => write!(f, "{e}"),
             TrialError::CannotPlay(k) => write!(f, "cannot play a {} player", k.name()),
         }

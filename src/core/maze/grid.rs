@@ -16,16 +16,30 @@ pub const MAX_SIZE: usize = 11;
 /// Grid sides offered to users: the odd sizes from [`MIN_SIZE`] to [`MAX_SIZE`].
 pub const SIZES: [usize; 4] = [5, 7, 9, 11];
 
-/// Checks that `size` is one of [`SIZES`], with a message a person can act on.
-pub fn check_size(size: usize) -> Result<usize, String> {
+/// Checks that `size` is one of [`SIZES`].
+pub fn check_size(size: usize) -> Result<usize, SizeError> {
     if SIZES.contains(&size) {
         Ok(size)
     } else {
-        Err(format!(
-            "size {size} is not supported: choose an odd size from {MIN_SIZE} to {MAX_SIZE} (5, 7, 9 or 11)"
-        ))
+        Err(SizeError(size))
     }
 }
+
+/// A grid side that is not one of [`SIZES`]; its message says which to choose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeError(pub usize);
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "size {} is not supported: choose an odd size from {MIN_SIZE} to {MAX_SIZE} (5, 7, 9 or 11)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for SizeError {}
 
 /// A cell position `(row, col)`, zero-based, row 0 at the top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -39,7 +39,7 @@ pub async fn complete<T: Transport>(
     messages: &[ChatMessage],
     on_event: &mut dyn FnMut(ChatEvent<'_>),
 ) -> Result<ChatReply, ChatError> {
-    settings.validate().map_err(ChatError::invalid_settings)?;
+    settings.validate()?;
     let req = HttpRequest {
         url: chat_url(&settings.base_url),
         headers: request_headers(api_key),

@@ -436,6 +436,12 @@ pub(super) fn truncate(s: &str) -> String {
     }
 }
 
+impl From<super::settings::SettingsError> for ChatError {
+    fn from(e: super::settings::SettingsError) -> Self {
+        ChatError::invalid_settings(e.to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::scripted::{Scripted, ScriptedTransport};

@@ -269,7 +269,10 @@ mod tests {
         for p in Preset::ALL {
             let s = EndpointSettings::for_preset(p);
             if p == Preset::Custom {
-                let err = s.validate().expect_err("custom starts without a base URL");
+                let err = s
+                    .validate()
+                    .expect_err("custom starts without a base URL")
+                    .to_string();
                 assert!(
                     err.contains("base URL"),
                     "the message names the base URL: {err}"

@@ -52,7 +52,7 @@ pub fn request_body(
     settings: &EndpointSettings,
     messages: &[ChatMessage],
 ) -> Result<String, ChatError> {
-    let extra = extra_object(&settings.extra).map_err(ChatError::invalid_settings)?;
+    let extra = extra_object(&settings.extra)?;
     let mut body = Map::new();
     body.insert("model".into(), Value::from(settings.model.trim()));
     body.insert(

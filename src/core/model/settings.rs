@@ -86,77 +86,152 @@ impl EndpointSettings {
     }
 
     /// Checks the settings, saying what to change when something is wrong.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SettingsError> {
         let base = self.base_url.trim();
+        let example = example_base(self.preset);
         if base.is_empty() {
-            return Err(format!(
-                "Enter the endpoint's base URL (for example {}).",
-                example_base(self.preset)
-            ));
+            return Err(SettingsError::NoBaseUrl { example });
         }
         if !(base.starts_with("http://") || base.starts_with("https://") || base.starts_with('/')) {
-            return Err(format!(
-                "The base URL '{base}' must start with http://, https:// or / (for example {}).",
-                example_base(self.preset)
-            ));
+            return Err(SettingsError::BaseUrlScheme {
+                base: base.to_string(),
+                example,
+            });
         }
         if base.trim_end_matches('/').ends_with("/chat/completions") {
-            return Err(format!(
-                "The base URL should stop before /chat/completions, which is added to it: use '{}'.",
-                base.trim_end_matches('/').trim_end_matches("/chat/completions")
-            ));
+            return Err(SettingsError::BaseUrlWithPath {
+                suggested: base
+                    .trim_end_matches('/')
+                    .trim_end_matches("/chat/completions")
+                    .to_string(),
+            });
         }
         if self.model.trim().is_empty() {
-            let example = self.preset.example_model();
-            return Err(if example.is_empty() {
-                "Enter the model name the endpoint serves.".to_string()
-            } else {
-                format!("Enter the model name (for example {example}).")
+            return Err(SettingsError::NoModel {
+                example: self.preset.example_model(),
             });
         }
         if !(self.temperature.is_finite() && (0.0..=2.0).contains(&self.temperature)) {
-            return Err(format!(
-                "Temperature must be from 0 to 2, not {}.",
-                format_decimal(self.temperature, 3)
-            ));
+            return Err(SettingsError::Temperature(self.temperature));
         }
         if !(self.top_p.is_finite() && self.top_p > 0.0 && self.top_p <= 1.0) {
-            return Err(format!(
-                "Top-p must be above 0 and at most 1, not {}.",
-                format_decimal(self.top_p, 3)
-            ));
+            return Err(SettingsError::TopP(self.top_p));
         }
         if self.max_tokens == 0 || self.max_tokens > MAX_TOKENS_LIMIT {
-            return Err(format!(
-                "Max tokens must be from 1 to {MAX_TOKENS_LIMIT}, not {}.",
-                self.max_tokens
-            ));
+            return Err(SettingsError::MaxTokens(self.max_tokens));
         }
         if !(TIMEOUT_MIN_MS..=TIMEOUT_MAX_MS).contains(&self.timeout_ms) {
-            return Err(format!(
-                "The timeout must be from {} s to {} s, not {} ms.",
-                TIMEOUT_MIN_MS / 1000,
-                TIMEOUT_MAX_MS / 1000,
-                self.timeout_ms
-            ));
+            return Err(SettingsError::Timeout(self.timeout_ms));
         }
         if self.max_attempts == 0 || self.max_attempts > MAX_ATTEMPTS_LIMIT {
-            return Err(format!(
-                "Max attempts must be from 1 to {MAX_ATTEMPTS_LIMIT}, not {}.",
-                self.max_attempts
-            ));
+            return Err(SettingsError::MaxAttempts(self.max_attempts));
         }
         if self.max_wait_ms > MAX_WAIT_LIMIT_MS {
-            return Err(format!(
-                "The total wait between attempts must be at most {} s, not {} ms.",
-                MAX_WAIT_LIMIT_MS / 1000,
-                self.max_wait_ms
-            ));
+            return Err(SettingsError::MaxWait(self.max_wait_ms));
         }
         extra_object(&self.extra)?;
         Ok(())
     }
 }
+
+/// Why endpoint settings cannot be used; each says what to change.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingsError {
+    /// No base URL (`example` is one for the preset).
+    NoBaseUrl {
+        /// A base URL for the preset.
+        example: &'static str,
+    },
+    /// A base URL that is not http(s) or a path on this site.
+    BaseUrlScheme {
+        /// The base URL given.
+        base: String,
+        /// A base URL for the preset.
+        example: &'static str,
+    },
+    /// A base URL ending in `/chat/completions`, which is added to it.
+    BaseUrlWithPath {
+        /// The base URL without it.
+        suggested: String,
+    },
+    /// No model name (`example` is the preset's, or empty).
+    NoModel {
+        /// A model the preset serves, or empty.
+        example: &'static str,
+    },
+    /// A temperature outside 0 to 2.
+    Temperature(f64),
+    /// A top-p outside (0, 1].
+    TopP(f64),
+    /// Max tokens outside 1 to [`MAX_TOKENS_LIMIT`].
+    MaxTokens(u32),
+    /// A timeout outside the allowed range, in ms.
+    Timeout(u64),
+    /// Max attempts outside 1 to [`MAX_ATTEMPTS_LIMIT`].
+    MaxAttempts(u32),
+    /// A total wait above [`MAX_WAIT_LIMIT_MS`], in ms.
+    MaxWait(u64),
+    /// Extra parameters that are not a JSON object.
+    ExtraNotObject,
+    /// Extra parameters that are not JSON (the parser's message).
+    ExtraNotJson(String),
+}
+
+impl std::fmt::Display for SettingsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::NoBaseUrl { example } => {
+                write!(f, "Enter the endpoint's base URL (for example {example}).")
+            }
+            Self::BaseUrlScheme { base, example } => write!(
+                f,
+                "The base URL '{base}' must start with http://, https:// or / (for example {example})."
+            ),
+            Self::BaseUrlWithPath { suggested } => write!(
+                f,
+                "The base URL should stop before /chat/completions, which is added to it: use '{suggested}'."
+            ),
+            Self::NoModel { example: "" } => write!(f, "Enter the model name the endpoint serves."),
+            Self::NoModel { example } => write!(f, "Enter the model name (for example {example})."),
+            Self::Temperature(t) => write!(
+                f,
+                "Temperature must be from 0 to 2, not {}.",
+                format_decimal(*t, 3)
+            ),
+            Self::TopP(p) => write!(
+                f,
+                "Top-p must be above 0 and at most 1, not {}.",
+                format_decimal(*p, 3)
+            ),
+            Self::MaxTokens(n) => write!(f, "Max tokens must be from 1 to {MAX_TOKENS_LIMIT}, not {n}."),
+            Self::Timeout(ms) => write!(
+                f,
+                "The timeout must be from {} s to {} s, not {ms} ms.",
+                TIMEOUT_MIN_MS / 1000,
+                TIMEOUT_MAX_MS / 1000
+            ),
+            Self::MaxAttempts(n) => write!(
+                f,
+                "Max attempts must be from 1 to {MAX_ATTEMPTS_LIMIT}, not {n}."
+            ),
+            Self::MaxWait(ms) => write!(
+                f,
+                "The total wait between attempts must be at most {} s, not {ms} ms.",
+                MAX_WAIT_LIMIT_MS / 1000
+            ),
+            Self::ExtraNotObject => write!(
+                f,
+                "Extra parameters must be a JSON object, like {{\"top_k\": 20}}, or left empty."
+            ),
+            Self::ExtraNotJson(e) => write!(
+                f,
+                "Extra parameters are not valid JSON ({e}); write an object like {{\"top_k\": 20}}, or leave them empty."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SettingsError {}
 
 pub(super) fn example_base(preset: Preset) -> &'static str {
     match preset.default_base_url() {
@@ -166,19 +241,14 @@ pub(super) fn example_base(preset: Preset) -> &'static str {
 }
 
 /// Parses the `extra` setting: empty means no extra keys; otherwise a JSON object.
-pub(super) fn extra_object(extra: &str) -> Result<Map<String, Value>, String> {
+pub(super) fn extra_object(extra: &str) -> Result<Map<String, Value>, SettingsError> {
     if extra.trim().is_empty() {
         return Ok(Map::new());
     }
     match serde_json::from_str::<Value>(extra) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(
-            "Extra parameters must be a JSON object, like {\"top_k\": 20}, or left empty."
-                .to_string(),
-        ),
-        Err(e) => Err(format!(
-            "Extra parameters are not valid JSON ({e}); write an object like {{\"top_k\": 20}}, or leave them empty."
-        )),
+        Ok(_) => Err(SettingsError::ExtraNotObject),
+        Err(e) => Err(SettingsError::ExtraNotJson(e.to_string())),
     }
 }
 
@@ -277,7 +347,10 @@ mod tests {
             ),
         ];
         for (s, needle) in cases {
-            let err = s.validate().expect_err("bad settings are refused");
+            let err = s
+                .validate()
+                .expect_err("bad settings are refused")
+                .to_string();
             assert!(
                 err.contains(needle),
                 "message {err:?} should mention {needle:?}"

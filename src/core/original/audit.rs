@@ -319,26 +319,76 @@ pub fn phase_index(p: crate::core::play::trial::Phase) -> usize {
 
 /// Where a human file's maze lies: `experiment_mazes/{R}x{C}/{shape}/{maze_file}`, with
 /// its shape.
-pub fn maze_file_path(maze_file: &str) -> Result<(Shape, String), String> {
+pub fn maze_file_path(maze_file: &str) -> Result<(Shape, String), HumanMazeError> {
     let stem = maze_file.trim_end_matches(".npy");
     let mut parts = stem.splitn(3, '_');
     let (Some(size), Some(shape)) = (parts.next(), parts.next()) else {
-        return Err(format!(
-            "maze_file '{maze_file}' is not {{R}}x{{C}}_{{shape}}_{{i}}.npy"
-        ));
+        return Err(HumanMazeError::BadName(maze_file.to_string()));
     };
-    let shape = Shape::parse(shape)?;
+    let shape = Shape::parse(shape).map_err(HumanMazeError::Shape)?;
     Ok((
         shape,
         format!("experiment_mazes/{size}/{}/{maze_file}", shape.name()),
     ))
 }
 
-/// A maze read from the bytes of its `.npy` file.
-pub fn read_maze_file(name: &str, bytes: &[u8]) -> Result<Maze, String> {
-    let grid = npy::read(bytes).map_err(|e| format!("its maze {name}: {e}"))?;
-    Maze::from_grid(grid).map_err(|e| format!("its maze {name}: {e}"))
+/// A maze read from the bytes of its `.npy` file (`name` names it in the error).
+pub fn read_maze_file(name: &str, bytes: &[u8]) -> Result<Maze, HumanMazeError> {
+    let grid = npy::read(bytes).map_err(|error| HumanMazeError::Npy {
+        name: name.to_string(),
+        error,
+    })?;
+    Maze::from_grid(grid).map_err(|error| HumanMazeError::NotPlayable {
+        name: name.to_string(),
+        error,
+    })
 }
+
+/// Why the maze a human result file names cannot be had.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HumanMazeError {
+    /// `maze_file` is not `{R}x{C}_{shape}_{i}.npy`.
+    BadName(String),
+    /// Its shape is none we know.
+    Shape(UnknownName),
+    /// The file cannot be read (the reader's message).
+    Unreadable {
+        /// Its path.
+        path: String,
+        /// Why.
+        why: String,
+    },
+    /// Not a maze file NumPy wrote.
+    Npy {
+        /// The file.
+        name: String,
+        /// Why.
+        error: npy::NpyError,
+    },
+    /// Not a playable maze.
+    NotPlayable {
+        /// The file.
+        name: String,
+        /// Why.
+        error: crate::core::maze::grid::MazeError,
+    },
+}
+
+impl std::fmt::Display for HumanMazeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HumanMazeError::BadName(n) => {
+                write!(f, "maze_file '{n}' is not {{R}}x{{C}}_{{shape}}_{{i}}.npy")
+            }
+            HumanMazeError::Shape(e) => write!(f, "{e}"),
+            HumanMazeError::Unreadable { path, why } => write!(f, "its maze {path}: {why}"),
+            HumanMazeError::Npy { name, error } => write!(f, "its maze {name}: {error}"),
+            HumanMazeError::NotPlayable { name, error } => write!(f, "its maze {name}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for HumanMazeError {}
 
 /// The maze file a transcript path names: its folder, `{R}x{C}_{shape}_{i}.npy`.
 pub fn transcript_maze_file(file: &str) -> Option<&str> {
@@ -471,7 +521,10 @@ impl Auditor {
             return false;
         };
         let maze = maze_file_path(&h.maze_file).and_then(|(shape, path)| {
-            let bytes = read(&path).map_err(|e| format!("its maze {path}: {e}"))?;
+            let bytes = read(&path).map_err(|why| HumanMazeError::Unreadable {
+                path: path.clone(),
+                why,
+            })?;
             Ok((shape, read_maze_file(&h.maze_file, &bytes)?))
         });
         let (shape, maze) = match maze {

@@ -78,8 +78,8 @@ pub struct HumanFile {
 }
 
 /// Reads a human result file.
-pub fn parse_human(json: &str) -> Result<HumanFile, String> {
-    serde_json::from_str(json).map_err(|e| format!("not a human result file: {e}"))
+pub fn parse_human(json: &str) -> Result<HumanFile, serde_json::Error> {
+    serde_json::from_str(json)
 }
 
 /// The step of a direction word (`up`, `down-left`, …).

@@ -63,7 +63,7 @@ impl PlaySettings {
                 .trim()
                 .parse()
                 .map_err(|_| format!("'{v}' is not a number"))?;
-            check_size(n).map(|n| s.size = n)
+            check_size(n).map(|n| s.size = n).map_err(|e| e.to_string())
         });
         read("encoding", &mut |v| {
             Encoding::parse(v)

@@ -248,7 +248,10 @@ impl Study {
         }
         for (i, t) in self.trials.iter().chain(self.practice.iter()).enumerate() {
             if let Err(why) = check_size(t.size) {
-                return Err(StudyError::BadTrial { trial: i + 1, why });
+                return Err(StudyError::BadTrial {
+                    trial: i + 1,
+                    why: why.to_string(),
+                });
             }
         }
         if let Some(u) = &self.upload {

@@ -10,7 +10,12 @@ use std::fmt::Write as _;
 /// `table` as CSV, a header line first.
 pub fn write(table: &Table) -> String {
     let rates: Vec<bool> = (0..table.columns.len())
-        .map(|i| table.rows.iter().any(|r| r.cells.get(i).is_some_and(is_rate)))
+        .map(|i| {
+            table
+                .rows
+                .iter()
+                .any(|r| r.cells.get(i).is_some_and(is_rate))
+        })
         .collect();
     let mut header = Vec::new();
     for (c, &rate) in table.columns.iter().zip(&rates) {
@@ -53,6 +58,8 @@ fn field(c: &Cell) -> String {
         }
         // A rate keeps its five numbers; its note has no column of its own.
         Cell::Noted(main, note) if note.is_empty() || is_rate(main) => field(main),
-        Cell::Noted(main, note) => csv_field(&format!("{} ({note})", super::text::cell(main, false))),
+        Cell::Noted(main, note) => {
+            csv_field(&format!("{} ({note})", super::text::cell(main, false)))
+        }
     }
 }

@@ -34,7 +34,11 @@ pub fn write(doc: &Document) -> String {
 
 /// A cell as a `<td>` (or a `<th>` for a row's heading).
 fn cell(s: &mut String, c: &Cell) {
-    let tag = if matches!(c, Cell::Heading(_)) { "th" } else { "td" };
+    let tag = if matches!(c, Cell::Heading(_)) {
+        "th"
+    } else {
+        "td"
+    };
     let _ = write!(s, "<{tag}>");
     content(s, c);
     let _ = write!(s, "</{tag}>");

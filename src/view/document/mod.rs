@@ -242,9 +242,7 @@ mod tests {
             Cell::noted(Cell::text("0"), ""),
         ]);
         t.rows[1].group = Some(4);
-        let mut empty = Table::new(
-            "none",
-            "".into(), &[("a", "a")]);
+        let mut empty = Table::new("none", "".into(), &[("a", "a")]);
         empty.empty = Some("Nothing to show.".into());
         Document {
             sections: vec![
@@ -292,8 +290,13 @@ name       count   mean  solve                   failures
     fn html_escapes_every_text_and_marks_drillable_rows() {
         let html = html::write(&sample());
         assert!(html.contains("<p>Opening &amp; more.</p>"), "{html}");
-        assert!(html.contains("<table data-testid=\"table-sample\"><caption>Cells &lt;of every&gt; kind</caption>"));
-        assert!(html.contains("<th>&lt;b&gt;x&lt;/b&gt;</th>"), "a row heading, escaped");
+        assert!(html.contains(
+            "<table data-testid=\"table-sample\"><caption>Cells &lt;of every&gt; kind</caption>"
+        ));
+        assert!(
+            html.contains("<th>&lt;b&gt;x&lt;/b&gt;</th>"),
+            "a row heading, escaped"
+        );
         assert!(html.contains("<td>3/4 <b>75.0%</b> <small>[30.1, 95.4]</small></td>"));
         assert!(html.contains("<td>2 <small>wall 2</small></td><"));
         assert!(html.contains("<tr data-action=\"drill\" data-group=\"4\">"));
