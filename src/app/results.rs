@@ -9,7 +9,7 @@
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::files::{entry_bytes, read_results_file};
-use super::experiment::{decorate, notice, picked_files, stored_records, table_csv, SHARED_CSS};
+use super::experiment::{decorate, notice, picked_files, stored_records, SHARED_CSS};
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
 use crate::core::analysis::groups::in_group;
@@ -25,10 +25,11 @@ use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::Libraries;
 use crate::core::results::zip::read_zip;
 use crate::core::study::StudyTrialData;
-use crate::view::audit::{audit_drill_html, audit_html, AUDIT_CSS};
+use crate::view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
+use crate::view::document::csv;
 use crate::view::experiment::trials_table;
 use crate::view::html::escape;
-use crate::view::report::{report_body, report_html};
+use crate::view::report::{analysis_document, report_body, report_html};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::RefCell;
@@ -420,7 +421,12 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                     "image/svg+xml",
                 )
             } else {
-                download_file(&format!("{target}.csv"), &table_csv(&node), "text/csv")
+                match table_csv(dash, &node, &target) {
+                    Some(csv) => download_file(&format!("{target}.csv"), &csv, "text/csv"),
+                    None => Err(format!(
+                        "The table {target} is no longer shown: update the analysis and try again."
+                    )),
+                }
             };
             if let Err(e) = result {
                 dash.fail(e);
@@ -690,6 +696,27 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
 }
 
 /// The audit sections of `summaries`, each with its own element ids.
+/// The CSV of the table `target` (`table-{id}`) that `node` draws, written from the
+/// report model by its CSV writer (the one quoting rule, rates as five numbers): the
+/// audit's when `node` stands in an audit section, else the analysis's.
+fn table_csv(dash: &Dashboard, node: &web_sys::Element, target: &str) -> Option<String> {
+    let id = target.strip_prefix("table-")?;
+    let section = node
+        .closest("section.audit[data-section]")
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_attribute("data-section"))
+        .and_then(|s| s.parse::<usize>().ok());
+    let doc = match section {
+        Some(i) => {
+            let summary = dash.audit_summaries.borrow().get(i).cloned()?;
+            audit_document(&summary, Scoring::All, i, false)
+        }
+        None => analysis_document(dash.analysis.borrow().as_ref()?, false),
+    };
+    doc.table(id).map(csv::write)
+}
+
 fn audits_html(summaries: &[Rc<AuditSummary>]) -> String {
     summaries
         .iter()

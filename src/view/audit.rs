@@ -231,7 +231,10 @@ pub fn audit_document(
 /// `section` tells apart the element ids of several audits on one page.
 pub fn audit_html(r: &AuditSummary, section: usize) -> String {
     let mut s = String::with_capacity(32 * 1024);
-    s.push_str("<section class=\"audit\" data-testid=\"audit\">");
+    let _ = write!(
+        s,
+        "<section class=\"audit\" data-testid=\"audit\" data-section=\"{section}\">"
+    );
     s.push_str(&html::write(&audit_document(
         r,
         Scoring::All,

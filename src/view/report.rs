@@ -283,7 +283,7 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             ("group", "group"),
             ("detailed", "detailed"),
             ("moves_mean", "moves per solve (mean)"),
-            ("moves_median", "(median)"),
+            ("moves_median", "moves per solve (median)"),
             ("excess_mean", "beyond shortest path (mean)"),
             ("invalid_move", "invalid move"),
             ("move_limit", "move limit"),

@@ -49,7 +49,8 @@ test('an experiment is analysed, drilled down to a trial, replayed and reported'
     assert.match(svg.text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     const csv = await download(page, page.locator('[data-action="table-csv"][data-target="table-groups"]'));
     assert.equal(csv.name, 'table-groups.csv');
-    assert.match(csv.text.split('\r\n')[0], /model,encoding,shape,trials/);
+    // Written from the report model: every number kept, a rate as five columns.
+    assert.match(csv.text.split('\n')[0], /^model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,/);
     // Drill down: a group's trials, then one replayed.
     await page.locator('[data-testid="table-groups"] tr[data-action="drill"]').first().click();
     await page.waitForSelector('[data-testid="table-drill"]');
@@ -220,7 +221,7 @@ test('a folder of the original runs is audited three ways, drilled down to what 
     const rates = await page.locator('[data-testid="table-audit-rates"]').textContent();
     assert.match(rates, /claude matrix square/);
     assert.match(rates, /human page square/);
-    assert.match(rates, /\d+\/\d+ \d+% \[\d+–\d+\]/, 'rates with 95% intervals');
+    assert.match(rates, /\d+\/\d+ \d+\.\d% \[\d+\.\d, \d+\.\d\]/, 'rates with 95% intervals');
     const chart = page.locator('[data-testid="chart-audit-causes"]');
     assert.match(await chart.textContent(), /diagonal on four direction shape/);
     assert.match(await chart.textContent(), /api error counted as failure/);
@@ -302,9 +303,9 @@ test('an experiment of ours is also scored the original way, beside today\'s ver
     // Group, trials, API errors, then solve recorded / strict / original: the oracle solves
     // every maze by today's rules and by the original's.
     assert.deepEqual(cells.slice(0, 3), ['all', '12', '0']);
-    for (const cell of cells.slice(3, 6)) assert.match(cell, /^12\/12 100% \[\d+–100\]$/);
+    for (const cell of cells.slice(3, 6)) assert.match(cell, /^12\/12 100\.0% \[[\d.]+, 100\.0\]$/);
     // Its generation passes today's checks; the original families may refuse some corridors.
-    assert.match(cells[10], /^12\/12 100%/);
+    assert.match(cells[10], /^12\/12 100\.0%/);
     assert.match(cells[11], /^\d+\/12 /);
     await page.screenshot({ path: `${SHOTS}/results-audit-own.png` });
     await audit.screenshot({ path: `${SHOTS}/results-audit-own-section.png` });

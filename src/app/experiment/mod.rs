@@ -65,10 +65,6 @@ export function decorate(root) {
     el.insertAdjacentElement('afterend', b);
   }
 }
-export function table_csv(table) {
-  const q = (s) => /[",\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
-  return [...table.rows].map((r) => [...r.cells].map((c) => q(c.textContent.trim())).join(',')).join('\r\n') + '\r\n';
-}
 export function form_fields(form) {
   const out = [];
   for (const el of form.querySelectorAll('[name]')) {
@@ -88,8 +84,6 @@ extern "C" {
     /// Adds a "Download SVG" button after each chart and a "Download CSV" button after each
     /// table of the results page.
     pub(crate) fn decorate(root: &web_sys::Element);
-    /// A table's cells as CSV (RFC 4180 quoting, CRLF).
-    pub(crate) fn table_csv(table: &web_sys::Element) -> String;
     /// Every named field of a form as name, value, name, value... (ticked checkboxes only).
     fn form_fields(form: &web_sys::Element) -> js_sys::Array;
 }

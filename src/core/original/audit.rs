@@ -30,7 +30,6 @@ use crate::core::text::UnknownName;
 use crate::core::verify::Outcome;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// Whose verdicts are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,32 +207,6 @@ impl Tally {
     /// Phases scored (successes and failures).
     pub fn scored(&self) -> usize {
         self.success + self.fail
-    }
-
-    /// Successes of scored, and `~n` diverged readings when any (a table cell).
-    pub fn cell(&self) -> String {
-        let mut out = format!("{}/{}", self.success, self.scored());
-        if self.diverged > 0 {
-            let _ = write!(out, " ~{}", self.diverged);
-        }
-        out
-    }
-
-    /// The rate with its 95% Wilson interval, as a table cell shows it.
-    pub fn rate_cell(&self) -> String {
-        let n = self.scored();
-        let mut out = self.cell();
-        if n > 0 {
-            let p = wilson(self.success, n);
-            let _ = write!(
-                out,
-                " {:.0}% [{:.0}–{:.0}]",
-                100.0 * p.rate,
-                100.0 * p.ci_low,
-                100.0 * p.ci_high
-            );
-        }
-        out
     }
 
     /// The rate with its 95% Wilson interval, `None` when nothing was scored.

@@ -19,6 +19,19 @@ pub struct Document {
     pub sections: Vec<Section>,
 }
 
+impl Document {
+    /// The table named `id`, wherever it stands.
+    pub fn table(&self, id: &str) -> Option<&Table> {
+        self.sections
+            .iter()
+            .flat_map(|s| &s.blocks)
+            .find_map(|b| match b {
+                Block::Table(t) if t.id == id => Some(t),
+                _ => None,
+            })
+    }
+}
+
 /// One section: a heading and what stands under it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Section {
