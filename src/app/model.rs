@@ -4,7 +4,7 @@
 
 use super::board::{MazeBoard, SOLVE_BOARD};
 use super::download::{download_file, download_text};
-use super::play::{PhaseSteps, SettingsBar, Verdicts};
+use super::play::{url_settings, PhaseSteps, SettingsBar, Verdicts};
 use super::route::{use_location, Location};
 use super::transport::BrowserTransport;
 use crate::core::maze::generate::generate_one;
@@ -48,10 +48,7 @@ fn storage() -> Option<web_sys::Storage> {
 #[component]
 pub fn ModelPage() -> impl IntoView {
     let loc = use_location();
-    let parsed = Memo::new(move |_| {
-        let q = loc.query.get();
-        PlaySettings::from_query(|k| Location::param(&q, k))
-    });
+    let parsed = url_settings(loc);
     let settings = Memo::new(move |_| parsed.get().0);
     let warnings = Memo::new(move |_| {
         let mut w = parsed.get().1;

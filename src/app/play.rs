@@ -19,14 +19,19 @@ use std::sync::Arc;
 const LEAVE_WARNING: &str =
     "Leave this trial? Its moves and answers are lost unless you download the transcript first.";
 
+/// The settings the page's address asks for, with a warning per parameter it could not use.
+pub(crate) fn url_settings(loc: Location) -> Memo<(PlaySettings, Vec<String>)> {
+    Memo::new(move |_| {
+        let q = loc.query.get();
+        PlaySettings::from_query(|k| Location::param(&q, k))
+    })
+}
+
 /// The play page: settings, then a fresh trial for them.
 #[component]
 pub fn PlayPage() -> impl IntoView {
     let loc = use_location();
-    let parsed = Memo::new(move |_| {
-        let q = loc.query.get();
-        PlaySettings::from_query(|k| Location::param(&q, k))
-    });
+    let parsed = url_settings(loc);
     let settings = Memo::new(move |_| parsed.get().0);
     let warnings = Memo::new(move |_| parsed.get().1);
     let restart = RwSignal::new(0u32);

@@ -143,26 +143,42 @@ impl Observation {
             model: layout
                 .as_ref()
                 .map_or("unknown".to_string(), |l| l.model.clone()),
-            encoding,
-            shape,
             size: r
                 .size
                 .map(|s| s.0)
                 .or(layout.as_ref().map(|l| l.rows))
                 .unwrap_or(0),
-            seed: 0,
             sample: layout.as_ref().map_or(0, |l| l.maze),
             repeat: layout.as_ref().map_or(0, |l| l.trial),
             outcomes: r.counted(),
             reasons,
+            ..Observation::bare(encoding, shape)
+        };
+        Ok((observation, r.basis))
+    }
+
+    /// An observation of `encoding` and `shape` with nothing else known yet: the fields a
+    /// record fills (moves, checks, the shape named, empty answers) and every outcome
+    /// unknown, to complete with struct update syntax.
+    pub fn bare(encoding: Encoding, shape: Shape) -> Observation {
+        Observation {
+            experiment: String::new(),
+            model: String::new(),
+            encoding,
+            shape,
+            size: 0,
+            seed: 0,
+            sample: 0,
+            repeat: 0,
+            outcomes: [None; 3],
+            reasons: [None; 3],
             moves: None,
             valid_moves: None,
             shortest_path: None,
             predicted: None,
             checks: None,
             empty: Vec::new(),
-        };
-        Ok((observation, r.basis))
+        }
     }
 
     /// Whether phase `i` (0 solve, 1 recognize, 2 generate) was judged a success (`Some(true)`)

@@ -93,7 +93,18 @@ pub(crate) fn shape_table(
 }
 
 pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
+    // One maze as one model saw it in one encoding (its repeats pooled).
     type MazeKey = (String, String, Encoding, usize, u64, usize);
+    let maze_of = |o: &Observation| -> MazeKey {
+        (
+            o.experiment.clone(),
+            o.model.clone(),
+            o.encoding,
+            o.size,
+            o.seed,
+            o.sample,
+        )
+    };
     let mut phases = Vec::new();
     // Per maze (per model and encoding): the phase's success rate, and the overall score.
     let mut overall: BTreeMap<Shape, BTreeMap<MazeKey, Vec<f64>>> = BTreeMap::new();
@@ -105,14 +116,7 @@ pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
             overall
                 .entry(o.shape)
                 .or_default()
-                .entry((
-                    o.experiment.clone(),
-                    o.model.clone(),
-                    o.encoding,
-                    o.size,
-                    o.seed,
-                    o.sample,
-                ))
+                .entry(maze_of(o))
                 .or_default()
                 .push(m);
         }
@@ -133,14 +137,7 @@ pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
                 per_maze
                     .entry(o.shape)
                     .or_default()
-                    .entry((
-                        o.experiment.clone(),
-                        o.model.clone(),
-                        o.encoding,
-                        o.size,
-                        o.seed,
-                        o.sample,
-                    ))
+                    .entry(maze_of(o))
                     .or_default()
                     .push(f64::from(u8::from(x)));
             }

@@ -690,20 +690,11 @@ impl Audited {
             out.push(Observation {
                 experiment: label.to_string(),
                 model: t.model.clone(),
-                encoding,
-                shape,
                 size: t.audit.size.map_or(5, |(r, _)| r),
-                seed: 0,
                 sample: place.as_ref().map_or(0, |p| p.maze),
                 repeat: place.as_ref().map_or(0, |p| p.trial),
                 outcomes,
-                reasons: [None; 3],
-                moves: None,
-                valid_moves: None,
-                shortest_path: None,
-                predicted: None,
-                checks: None,
-                empty: Vec::new(),
+                ..Observation::bare(encoding, shape)
             });
         }
         (out, left_out, closing_only)

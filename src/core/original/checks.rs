@@ -439,14 +439,7 @@ mod tests {
     #[test]
     fn the_original_families_give_the_stated_template_counts() {
         let stated = [(5, [14, 10, 8, 23, 22, 5]), (7, [55, 35, 112, 139, 95, 30])];
-        let shapes = [
-            Shape::Square,
-            Shape::Cross,
-            Shape::Spiral,
-            Shape::Triangle,
-            Shape::C,
-            Shape::Z,
-        ];
+        let shapes = Shape::ALL;
         for (n, counts) in stated {
             for (s, want) in shapes.iter().zip(counts) {
                 assert_eq!(OriginalFamily::new(*s, n, n).len(), want, "{n}x{n} {s}");
