@@ -1399,11 +1399,13 @@ fn realistic_generation_replies_yield_the_maze_a_careful_grader_would_read() {
             "S 0 0 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 0 E".into(),
             Err(ParseError::InvalidSymbol { symbol: "S".into(), row: 0 }),
         ),
-        // Judgement call, kept: rows without spaces are not the matrix encoding.
+        // Decided (docs/DECISIONS.md, issue 19): rows without spaces are found and read
+        // cell by cell, so the maze is measured; the verdict fails it as not properly
+        // encoded (`cells_not_separated`).
         (
             Encoding::Matrix,
             "0000P\n01110\n01110\n01110\nG0000".into(),
-            Err(ParseError::NoMazeFound),
+            Encoding::Matrix.parse_grid("0 0 0 0 P\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\nG 0 0 0 0", 5, 5),
         ),
         // Judgement call, kept: bare row numbers ("0: ...") and a markdown table with an
         // index column are not the matrix encoding ("Row 0: ..." labels are tolerated).

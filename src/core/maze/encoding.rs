@@ -156,6 +156,10 @@ pub struct Extraction {
     /// The labels of blocks after the one read that were passed over as restatements of
     /// the original (`Original maze:`).
     pub passed_over: Vec<String>,
+    /// Whether some rows of the matrix were written without spaces between their cells
+    /// (`0111P`): read cell by cell so the maze is still measured, but not properly
+    /// encoded.
+    pub unspaced: bool,
 }
 
 /// Text dropped from around one line of a maze to read it.
@@ -175,6 +179,7 @@ impl Extraction {
             span: None,
             dropped: Vec::new(),
             passed_over: Vec::new(),
+            unspaced: false,
         }
     }
 
@@ -518,6 +523,8 @@ fn leading_cells(line: &str) -> Option<(Vec<String>, usize)> {
 /// One line of a reply read as a matrix row.
 struct RowLine {
     cells: Vec<String>,
+    /// Written without spaces between its cells (`0111P`).
+    unspaced: bool,
     /// Read only by dropping text after its leading cells ([`leading_cells`]): such a row
     /// belongs to a block only when it has as many cells as the block's other rows.
     loose: bool,
@@ -550,6 +557,15 @@ fn read_row_line(line: &str) -> Option<RowLine> {
         }
         return Some(RowLine {
             cells,
+            unspaced: false,
+            loose: false,
+            dropped,
+        });
+    }
+    if let Some(cells) = unspaced_cells(body) {
+        return Some(RowLine {
+            cells,
+            unspaced: true,
             loose: false,
             dropped,
         });
@@ -558,9 +574,23 @@ fn read_row_line(line: &str) -> Option<RowLine> {
     dropped.push(unwrapped[at..].trim().to_string());
     Some(RowLine {
         cells,
+        unspaced: false,
         loose: true,
         dropped,
     })
+}
+
+/// The cells of a row written without spaces between them (`0111P`, `[0111P]`): one word
+/// of three or more of `0 1 P G` and nothing else on the line (decoration aside).
+fn unspaced_cells(line: &str) -> Option<Vec<String>> {
+    let cleaned: String = row_body(line)
+        .1
+        .chars()
+        .filter(|&ch| !is_row_decoration(ch))
+        .collect();
+    let word = cleaned.trim();
+    (word.len() >= 3 && word.bytes().all(|b| matches!(b, b'0' | b'1' | b'P' | b'G')))
+        .then(|| word.chars().map(String::from).collect())
 }
 
 fn matrix_lines(text: &str) -> Vec<Vec<String>> {
@@ -575,6 +605,8 @@ fn matrix_lines(text: &str) -> Vec<Vec<String>> {
 /// A block of matrix rows found in a reply.
 struct MatrixBlock {
     rows: Vec<Vec<String>>,
+    /// Some of its rows were written without spaces.
+    unspaced: bool,
     /// Whole lines, `[start, end)` in the reply.
     span: [usize; 2],
     dropped: Vec<Dropped>,
@@ -640,6 +672,7 @@ fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut V
         let span = [rows[0].1[0], rows[rows.len() - 1].1[1]];
         let mut dropped = Vec::new();
         let mut cells = Vec::with_capacity(rows.len());
+        let unspaced = rows.iter().any(|(r, _)| r.unspaced);
         for (i, (row, _)) in rows.into_iter().enumerate() {
             dropped.extend(
                 row.dropped
@@ -650,6 +683,7 @@ fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut V
         }
         out.push(MatrixBlock {
             rows: cells,
+            unspaced,
             span,
             dropped,
             label: label.take(),
@@ -678,6 +712,7 @@ fn read_matrix_reply(reply: &str) -> Extraction {
         span: Some(block.span),
         dropped: block.dropped,
         passed_over,
+        unspaced: block.unspaced,
     }
 }
 
@@ -807,6 +842,7 @@ fn read_coord_list_reply(reply: &str, rows: usize, cols: usize) -> Extraction {
         span: Some([start, start + read.end]),
         dropped: read.dropped,
         passed_over,
+        unspaced: false,
     }
 }
 

@@ -144,6 +144,11 @@ pub const SPECS: [ShapeSpec; 6] = [
             "semi-circle",
             "semicircle",
             "horseshoe",
+            // No design has a U yet, so a U names the C, whose upward opening it is
+            // (docs/DECISIONS.md).
+            "U",
+            "U-shape",
+            "U-shaped",
         ],
         description: "a square or tall rectangle outline with one side open, in four orientations",
         patterns: c_patterns,
@@ -159,6 +164,8 @@ pub const SPECS: [ShapeSpec; 6] = [
             "zigzag",
             "zigzags",
             "zig-zag",
+            "zig zag",
+            "zig zags",
             "lightning bolt",
             "S-shape",
         ],
@@ -385,8 +392,18 @@ mod tests {
                     "crossed lines",
                 ],
             ),
-            (Shape::C, &["C", "crescent", "half-circle", "semi-circle"]),
-            (Shape::Z, &["Z", "zigzag", "lightning bolt"]),
+            (
+                Shape::C,
+                &[
+                    "C",
+                    "crescent",
+                    "half-circle",
+                    "semi-circle",
+                    "U",
+                    "U-shape",
+                ],
+            ),
+            (Shape::Z, &["Z", "zigzag", "zig zag", "lightning bolt"]),
         ];
         for (shape, words) in need {
             for w in words {

@@ -8,7 +8,8 @@
 //! the original as first shown in any cell) and a path from P to G, each reported on its
 //! own in [`GenerationChecks`]; the verdict's reason is the first check that failed, in
 //! that order. When text was dropped around the maze's lines, or a block labelled as the
-//! original passed over, the explanation says so.
+//! original passed over, the explanation says so. Rows written without spaces (`0111P`)
+//! are read cell by cell and fail the encoding check alone (`cells_not_separated`).
 //!
 //! There is no "no path" reason: every template is connected under its shape's movement
 //! rule and a maze that passes the shape check has P and G on it, so it always has a path
@@ -75,7 +76,7 @@ pub fn verify_generation(
         .filter(|_| measurable)
         .and_then(|m| m.shortest_path_len(shape.movement()));
     let checks = GenerationChecks {
-        valid_encoding: maze.is_ok(),
+        valid_encoding: maze.is_ok() && !read.unspaced,
         same_size,
         same_shape,
         novel,
@@ -87,6 +88,21 @@ pub fn verify_generation(
             MazeError::GoalCount(_) => Reason::GoalCount,
         };
         (r, format!("The maze is not properly encoded: {e}."))
+    } else if read.unspaced {
+        (
+            Reason::CellsNotSeparated,
+            format!(
+                "The maze is not properly encoded: its rows are written without spaces between the cells (as read, it is {}x{}{}).",
+                grid.rows(),
+                grid.cols(),
+                match (same_size, same_shape, novel) {
+                    (false, _, _) => format!(", the original {rows}x{cols}"),
+                    (true, false, _) => format!(", and its open cells do not form a {shape}"),
+                    (true, true, false) => ", and identical to the original".to_string(),
+                    (true, true, true) => format!(", a new {shape} of the same size"),
+                }
+            ),
+        )
     } else if !same_size {
         (
             Reason::WrongSize,
@@ -156,6 +172,49 @@ mod tests {
                 novel: true,
                 path_exists: true
             })
+        );
+    }
+
+    #[test]
+    fn a_matrix_written_without_spaces_is_read_and_measured_but_not_properly_encoded() {
+        // As a model writes it when it drops the spaces, with prose around it.
+        let reply = "Here is a new square maze:\n\nP0000\n01110\n01110\n01110\n000G0\n\nThe corridor runs around the edge.";
+        let v = gen(&ring(), Shape::Square, Encoding::Matrix, reply);
+        assert_eq!(v.reason, Reason::CellsNotSeparated, "{}", v.explanation);
+        assert_eq!(v.outcome, super::super::Outcome::Fail);
+        assert_eq!(
+            v.checks,
+            Some(GenerationChecks {
+                valid_encoding: false,
+                same_size: true,
+                same_shape: true,
+                novel: true,
+                path_exists: true
+            }),
+            "only the encoding fails: {}",
+            v.explanation
+        );
+        assert!(
+            v.explanation.contains("without spaces") && v.explanation.contains("a new square"),
+            "{}",
+            v.explanation
+        );
+        // In brackets, and a copy of the original: still measured.
+        let copy = "[P0000]\n[01110]\n[01110]\n[01110]\n[0000G]";
+        let v = gen(&ring(), Shape::Square, Encoding::Matrix, copy);
+        assert_eq!(v.reason, Reason::CellsNotSeparated);
+        let checks = v.checks.expect("checks");
+        assert!(checks.same_shape && !checks.novel, "{}", v.explanation);
+        // Spaced rows are read as before; numbers in prose are not rows.
+        let spaced = "P 0 0 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 G 0";
+        assert_eq!(
+            gen(&ring(), Shape::Square, Encoding::Matrix, spaced).reason,
+            Reason::ValidNewMaze
+        );
+        let prose = "It took 100 tries.\nThen 110 more.";
+        assert_eq!(
+            gen(&ring(), Shape::Square, Encoding::Matrix, prose).reason,
+            Reason::NoMazeFound
         );
     }
 

@@ -144,6 +144,9 @@ reasons! {
     InvalidSymbol = "invalid_symbol",
     /// Generation: rows of different lengths.
     NotRectangular = "not_rectangular",
+    /// Generation: a matrix whose rows are written without spaces between their cells
+    /// (`0111P`); its size, shape, novelty and path are still measured.
+    CellsNotSeparated = "cells_not_separated",
     /// Generation: a coordinate outside the grid (coordinate list).
     CellOutOfBounds = "cell_out_of_bounds",
     /// Generation: a cell listed twice (coordinate list).

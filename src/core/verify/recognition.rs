@@ -12,7 +12,10 @@
 //! names the spiral. When several shapes are named, the first mention after the last
 //! answer label (`Answer:`, `Shape:`, `Final answer`, `the answer is`, `Conclusion:`)
 //! counts, else the last mention. "The shape is" is not a label: models write it while
-//! thinking aloud ("at first I thought the shape is a square, but ...").
+//! thinking aloud ("at first I thought the shape is a square, but ..."). A mention that
+//! stands in a list naming every shape ("a square, cross, spiral, triangle, C or Z; I
+//! cannot tell") names none. While no design has a U, "U", "U-shape" and "U-shaped" name
+//! the C (its upward opening); "zig zag" names the Z as "zigzag" does.
 
 use super::{
     end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
@@ -117,9 +120,17 @@ fn single_letter_ok(text: &str, at: usize) -> bool {
         .is_some_and(|c| c.is_ascii_digit());
     let digit_after = after.chars().next().is_some_and(|c| c.is_ascii_digit());
     let lower = after_raw.to_ascii_lowercase();
-    let axis = ["-axis", " axis", "-coordinate", " coordinate"]
-        .iter()
-        .any(|s| lower.starts_with(s));
+    // `X-axis`, `x coordinate`, a `U-turn`.
+    let axis = [
+        "-axis",
+        " axis",
+        "-coordinate",
+        " coordinate",
+        "-turn",
+        " turn",
+    ]
+    .iter()
+    .any(|s| lower.starts_with(s));
     let size_like = digit_before && digit_after;
     !(size_like || axis)
 }
@@ -186,12 +197,43 @@ fn answer_mention(text: &str, reply: &str) -> Option<Mention> {
     } else {
         plain_mentions
     };
-    if let Some(m) =
-        end_of_last_label(text, &ANSWER_LABELS).and_then(|o| ms.iter().find(|m| m.at >= o))
-    {
-        return Some(*m);
+    let chosen = end_of_last_label(text, &ANSWER_LABELS)
+        .and_then(|o| ms.iter().position(|m| m.at >= o))
+        .or(ms.len().checked_sub(1))?;
+    // A list naming every shape ("a square, cross, spiral, triangle, C or Z; I cannot
+    // tell") chooses none.
+    (!lists_every_shape(text, &ms, chosen)).then_some(ms[chosen])
+}
+
+/// Words that may join the items of a list of shapes: `a square, a cross or a C`.
+const LIST_WORDS: [&str; 12] = [
+    "or", "and", "a", "an", "the", "nor", "either", "maybe", "perhaps", "possibly", "shape",
+    "shaped",
+];
+
+/// Whether mention `i` of `ms` stands in a list that names every shape: mentions joined
+/// only by commas, slashes, list words ([`LIST_WORDS`]) and spaces, with no sentence or
+/// clause ending between them.
+fn lists_every_shape(text: &str, ms: &[Mention], i: usize) -> bool {
+    let joined = |a: &Mention, b: &Mention| {
+        text.get(a.at + a.len..b.at).is_some_and(|between| {
+            between
+                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '/' | '(' | ')' | '-'))
+                .filter(|w| !w.is_empty())
+                .all(|w| LIST_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+        })
+    };
+    let mut first = i;
+    while first > 0 && joined(&ms[first - 1], &ms[first]) {
+        first -= 1;
     }
-    ms.last().copied()
+    let mut last = i;
+    while last + 1 < ms.len() && joined(&ms[last], &ms[last + 1]) {
+        last += 1;
+    }
+    Shape::ALL
+        .iter()
+        .all(|s| ms[first..=last].iter().any(|m| m.shape == *s))
 }
 
 /// Verifies a recognition reply against the maze's true shape.
@@ -201,7 +243,7 @@ pub fn verify_recognition(expected: Shape, reply: &str) -> Verdict {
             false,
             Reason::NoShapeNamed,
             Extracted::Nothing,
-            "The reply names no shape (negated mentions such as \"not a square\" do not count)."
+            "The reply names no shape (negated mentions such as \"not a square\" do not count, nor does a list of every shape)."
                 .into(),
         ),
         Some(s) if s == expected => Verdict::new(
@@ -364,6 +406,72 @@ mod tests {
             recognize("I tried three times"),
             None,
             "counted 'times' is not a cross"
+        );
+    }
+
+    #[test]
+    fn zig_zag_with_a_space_names_the_z() {
+        for reply in [
+            "It looks like a zig zag going from the top row to the bottom row.",
+            "Shape: zig zag",
+            "The open cells trace two zig zags joined at the middle.",
+        ] {
+            assert_eq!(recognize(reply), Some(Shape::Z), "{reply}");
+        }
+    }
+
+    #[test]
+    fn a_u_names_the_c_while_no_design_has_a_u() {
+        for reply in [
+            "It's a U-shape: open at the top.",
+            "The corridor forms a U.",
+            "**Shape:** U-shaped",
+            "I'd call it a U-shape or horseshoe.",
+        ] {
+            assert_eq!(recognize(reply), Some(Shape::C), "{reply}");
+        }
+        assert_eq!(
+            recognize("The path makes a U-turn at the bottom, so it is a spiral."),
+            Some(Shape::Spiral),
+            "a U-turn is not a U"
+        );
+    }
+
+    #[test]
+    fn a_hedged_list_of_every_shape_names_none() {
+        for reply in [
+            "It could be a square, cross, spiral, triangle, C or Z; I cannot tell from the grid alone.",
+            "Honestly it might be a square, a cross, a spiral, a triangle, a C-shape or a Z-shape.",
+            "Shape: square / cross / spiral / triangle / C / Z (unsure)",
+        ] {
+            assert_eq!(recognize(reply), None, "{reply}");
+        }
+        // Restating the options before answering is an answer.
+        for (reply, shape) in [
+            (
+                "Is it a square, cross, spiral, triangle, C, or Z? Looking at the open cells, it's a spiral.",
+                Shape::Spiral,
+            ),
+            (
+                "The options are square, cross, spiral, triangle, C and Z. Answer: triangle",
+                Shape::Triangle,
+            ),
+            (
+                "Not a square or a cross; it could be a spiral or a triangle. I think it's a triangle.",
+                Shape::Triangle,
+            ),
+        ] {
+            assert_eq!(recognize(reply), Some(shape), "{reply}");
+        }
+        let v = verify_recognition(
+            Shape::C,
+            "It could be a square, cross, spiral, triangle, C or Z; I cannot tell.",
+        );
+        assert_eq!(v.reason, Reason::NoShapeNamed);
+        assert!(
+            v.explanation.contains("list of every shape"),
+            "{}",
+            v.explanation
         );
     }
 
