@@ -11,3 +11,41 @@ fn seed_2026_gives_the_recorded_maze_sets_natively() {
         "the maze sets for a published seed changed"
     );
 }
+
+/// The README's two tables per shape and size, templates and distinct mazes, are the
+/// generator's own counts.
+#[test]
+fn the_readmes_template_and_maze_counts_are_the_generators() {
+    use shapemaze::core::maze::generate::distinct_mazes;
+    use shapemaze::core::maze::shape::Shape;
+    use shapemaze::core::maze::templates::TemplateLibrary;
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    // Every table row that starts with a grid size, in order: the templates' table first.
+    let rows: Vec<Vec<usize>> = readme
+        .lines()
+        .filter(|l| {
+            l.starts_with("| 5x5 ")
+                || l.starts_with("| 7x7 ")
+                || l.starts_with("| 9x9 ")
+                || l.starts_with("| 11x11 ")
+        })
+        .map(|l| {
+            l.split('|')
+                .skip(2)
+                .filter_map(|c| c.trim().parse().ok())
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 8, "two tables of four sizes in the README");
+    for (i, n) in [5, 7, 9, 11].into_iter().enumerate() {
+        let lib = TemplateLibrary::new(n);
+        let templates: Vec<usize> = Shape::ALL.iter().map(|s| lib.of(*s).len()).collect();
+        let mazes: Vec<usize> = Shape::ALL
+            .iter()
+            .map(|s| distinct_mazes(*s, &lib))
+            .collect();
+        assert_eq!(rows[i], templates, "templates at {n}x{n}");
+        assert_eq!(rows[4 + i], mazes, "distinct mazes at {n}x{n}");
+    }
+}
