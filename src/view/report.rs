@@ -195,6 +195,88 @@ pub fn groups_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment:
     t
 }
 
+/// The rates at each grid size, all trials and per model, and (with `charts`) success
+/// against size per phase, a line per model: `None` when every trial was played at one
+/// size.
+fn size_section(a: &Analysis, charts: bool) -> Option<Section> {
+    let mut sizes: Vec<usize> = a.by_size.iter().map(|r| r.size).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    if sizes.len() < 2 {
+        return None;
+    }
+    let mut t = Table::new(
+        "by-size",
+        "Success at each grid size, all trials and per model".into(),
+        &[
+            ("model", "model"),
+            ("size", "size"),
+            ("trials", "trials"),
+            ("api_errors", "API errors"),
+            ("solve", "solve"),
+            ("recognize", "recognize"),
+            ("generate", "generate"),
+        ],
+    );
+    for r in &a.by_size {
+        t.row(vec![
+            Cell::text(&r.model),
+            Cell::Text(format!("{0}x{0}", r.size)),
+            Cell::Count(r.trials),
+            Cell::Count(r.api_errors),
+            Cell::Rate(r.solve),
+            Cell::Rate(r.recognize),
+            Cell::Rate(r.generate),
+        ]);
+    }
+    let mut section = Section::new("By grid size: the difficulty curves".into()).table(t);
+    if charts {
+        let x: Vec<String> = sizes.iter().map(|n| format!("{n}x{n}")).collect();
+        let models: Vec<&str> = {
+            let mut m: Vec<&str> = a.by_size.iter().map(|r| r.model.as_str()).collect();
+            m.dedup();
+            m.into_iter().filter(|m| *m != ALL).collect()
+        };
+        let list = PHASE_NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, phase)| {
+                let lines: Vec<LineSeries> = models
+                    .iter()
+                    .map(|m| LineSeries {
+                        name: m.to_string(),
+                        points: sizes
+                            .iter()
+                            .map(|n| {
+                                a.by_size
+                                    .iter()
+                                    .find(|r| r.model == *m && r.size == *n)
+                                    .map(|r| Bar::from(r.phases()[i]))
+                            })
+                            .collect(),
+                    })
+                    .collect();
+                let id = format!("size-{phase}");
+                let title = format!("{} success against grid size", capitalized(phase));
+                Chart {
+                    svg: line_chart(&id, &title, &x, &lines),
+                    id,
+                    title,
+                }
+            })
+            .collect();
+        section.blocks.push(Block::Charts(list));
+    }
+    Some(section)
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or(String::new(), |f| {
+        f.to_uppercase().collect::<String>() + c.as_str()
+    })
+}
+
 /// `model/encoding/shape` of a detail row.
 fn detail_label(d: &GroupDetail) -> String {
     format!("{}/{}/{}", d.model, d.encoding, d.shape)
@@ -273,6 +355,10 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             t.row(cells);
         }
         sections.push(Section::new("Empty answers".into()).table(t));
+    }
+
+    if let Some(section) = size_section(a, charts) {
+        sections.push(section);
     }
 
     let pooled_details = || a.details.iter().skip(a.groups.len());
@@ -528,6 +614,63 @@ mod tests {
             "a failed phase keeps its numbers: {row}"
         );
         assert_eq!(lines.next(), None);
+    }
+
+    #[test]
+    fn several_sizes_get_a_difficulty_curve_per_phase_and_one_size_none() {
+        use crate::core::analysis::test_support::obs;
+        use crate::core::maze::encoding::Encoding;
+        use crate::core::maze::shape::Shape;
+        // qwen solves 3 of 4 at 5x5 and 1 of 4 at 7x7; every maze is recognised.
+        let mut v = Vec::new();
+        for (size, solved) in [(5, 3), (7, 1)] {
+            for i in 0..4 {
+                let mut o = obs(
+                    "qwen",
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [i < solved, true, false],
+                );
+                o.size = size;
+                v.push(o);
+            }
+        }
+        let a = analyze(&v, &AnalysisOptions::default());
+        let rows: Vec<(String, usize, usize, usize)> = a
+            .by_size
+            .iter()
+            .map(|r| (r.model.clone(), r.size, r.solve.successes, r.solve.n))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("all".to_string(), 5, 3, 4),
+                ("all".to_string(), 7, 1, 4),
+                ("qwen".to_string(), 5, 3, 4),
+                ("qwen".to_string(), 7, 1, 4)
+            ]
+        );
+        let doc = analysis_document(&a, true);
+        let t = doc.table("by-size").expect("a table by size");
+        assert_eq!(t.rows.len(), 4);
+        let body = report_body(&a);
+        for phase in ["solve", "recognize", "generate"] {
+            assert!(
+                body.contains(&format!("data-testid=\"chart-size-{phase}\"")),
+                "a curve for {phase}"
+            );
+        }
+        well_formed(&format!("<div>{body}</div>")).unwrap_or_else(|e| panic!("{e}"));
+        let text = super::super::document::text::write(&analysis_document(&a, false));
+        assert!(
+            text.contains("By grid size") && text.contains("7x7"),
+            "{text}"
+        );
+        // One size: no section.
+        let one = analyze(&v[..4], &AnalysisOptions::default());
+        assert!(analysis_document(&one, true).table("by-size").is_none());
+        assert!(!report_body(&one).contains("chart-size-"));
     }
 
     #[test]

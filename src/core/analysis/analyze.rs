@@ -3,8 +3,8 @@
 //! all show.
 
 use crate::core::analysis::groups::{
-    confusions, detail_of, encoding_rank, key, row_of, shape_rank, Confusion, EmptyAnswers,
-    GroupDetail, GroupRow, Key,
+    confusions, detail_of, encoding_rank, key, row_of, shape_rank, size_rows, Confusion,
+    EmptyAnswers, GroupDetail, GroupRow, Key, SizeRow,
 };
 use crate::core::analysis::hypotheses::{
     compare_encodings, h1, h2, h3, h4, paired, EncodingComparison, Hypotheses, DEFAULT_MODEL_ORDER,
@@ -57,6 +57,8 @@ pub struct Analysis {
     pub shape_effects: ShapeEffects,
     /// Phase rates per model (the pooled by-model rows, for the progression chart).
     pub phase_progression: Vec<GroupRow>,
+    /// Phase rates at each grid size, all trials then per model: the difficulty curves.
+    pub by_size: Vec<SizeRow>,
     /// Phi between phases per model and pooled.
     pub phase_correlations: Vec<PhaseCorrelation>,
     /// Trials with empty answers, by why they were empty: all trials, then per model.
@@ -153,6 +155,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         .collect();
 
     let confusion = confusions(observations, &by_model);
+    let by_size = size_rows(&scopes);
     let encoding_comparison: Vec<EncodingComparison> = scopes
         .iter()
         .flat_map(|(m, obs)| (0..3).filter_map(move |i| compare_encodings(m, obs, i)))
@@ -196,6 +199,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         encoding_comparison,
         shape_effects,
         phase_progression,
+        by_size,
         phase_correlations,
         empty_answers,
         hypotheses,

@@ -202,6 +202,58 @@ impl EmptyAnswers {
     }
 }
 
+/// The phase rates of one model (or `all`) at one grid size: a point of the difficulty
+/// curve.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SizeRow {
+    /// The model (with its experiment when several are analysed), or `all`.
+    pub model: String,
+    /// The grid side.
+    pub size: usize,
+    /// Trials at this size (API errors included).
+    pub trials: usize,
+    /// Trials with an API error in some phase.
+    pub api_errors: usize,
+    /// Solve success.
+    pub solve: Proportion,
+    /// Recognition success.
+    pub recognize: Proportion,
+    /// Generation success.
+    pub generate: Proportion,
+}
+
+impl SizeRow {
+    /// The three phases' proportions, in order.
+    pub fn phases(&self) -> [&Proportion; 3] {
+        [&self.solve, &self.recognize, &self.generate]
+    }
+}
+
+/// The rows of each scope (`all`, then each model) at each size its trials were played at,
+/// smallest first.
+pub(crate) fn size_rows(scopes: &[(String, Vec<&Observation>)]) -> Vec<SizeRow> {
+    let mut out = Vec::new();
+    for (model, obs) in scopes {
+        let mut by_size: BTreeMap<usize, Vec<&Observation>> = BTreeMap::new();
+        for o in obs {
+            by_size.entry(o.size).or_default().push(o);
+        }
+        for (size, at) in by_size {
+            let r = row_of(&key(ALL, model, ALL, ALL), &at);
+            out.push(SizeRow {
+                model: model.clone(),
+                size,
+                trials: r.trials,
+                api_errors: r.api_errors,
+                solve: r.solve,
+                recognize: r.recognize,
+                generate: r.generate,
+            });
+        }
+    }
+    out
+}
+
 pub(crate) type Key = (String, String, String, String);
 
 pub(crate) fn key(e: &str, m: &str, enc: &str, s: &str) -> Key {
