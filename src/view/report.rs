@@ -270,6 +270,42 @@ fn size_section(a: &Analysis, charts: bool) -> Option<Section> {
     Some(section)
 }
 
+/// pass@k and pass^k of the pooled rows, beside the rates above.
+fn repeats_section(a: &Analysis) -> Section {
+    let mut t = Table::new(
+        "repeats",
+        "Mazes solved at least once in their k trials (pass@k) and in every one (pass^k), pooled rows".into(),
+        &[
+            ("group", "group"),
+            ("k", "k"),
+            ("mazes", "mazes"),
+            ("solve_pass_at_k", "solve pass@k"),
+            ("solve_pass_all_k", "solve pass^k"),
+            ("recognize_pass_at_k", "recognize pass@k"),
+            ("recognize_pass_all_k", "recognize pass^k"),
+            ("generate_pass_at_k", "generate pass@k"),
+            ("generate_pass_all_k", "generate pass^k"),
+        ],
+    );
+    for r in &a.repeats {
+        let mut cells = vec![
+            Cell::Text(format!("{}/{}/{}", r.model, r.encoding, r.shape)),
+            Cell::Count(r.k),
+            Cell::Count(r.mazes),
+        ];
+        for p in [&r.solve, &r.recognize, &r.generate] {
+            cells.push(Cell::Rate(p.pass_at_k));
+            cells.push(Cell::Rate(p.pass_all_k));
+        }
+        t.row(cells);
+    }
+    Section::new("Repeats: pass@k and pass^k".into())
+        .paragraph(
+            "With k trials of each maze: pass@k is the share of mazes solved in at least one of their k, pass^k the share solved in all k (tasks a model gets right only sometimes count in the first, not the second). Only trials judged in the phase count.",
+        )
+        .table(t)
+}
+
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     c.next().map_or(String::new(), |f| {
@@ -359,6 +395,9 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
 
     if let Some(section) = size_section(a, charts) {
         sections.push(section);
+    }
+    if !a.repeats.is_empty() {
+        sections.push(repeats_section(a));
     }
 
     let pooled_details = || a.details.iter().skip(a.groups.len());
@@ -671,6 +710,42 @@ mod tests {
         let one = analyze(&v[..4], &AnalysisOptions::default());
         assert!(analysis_document(&one, true).table("by-size").is_none());
         assert!(!report_body(&one).contains("chart-size-"));
+    }
+
+    #[test]
+    fn repeated_mazes_get_pass_at_k_and_pass_all_k_in_every_writer() {
+        use crate::core::analysis::test_support::obs;
+        use crate::core::maze::encoding::Encoding;
+        use crate::core::maze::shape::Shape;
+        // One maze, solved in 1 of its 2 repeats.
+        let v: Vec<_> = [true, false]
+            .into_iter()
+            .enumerate()
+            .map(|(r, ok)| {
+                let mut o = obs("qwen", Encoding::Matrix, Shape::C, 0, [ok, true, true]);
+                o.repeat = r;
+                o
+            })
+            .collect();
+        let a = analyze(&v, &AnalysisOptions::default());
+        let doc = analysis_document(&a, false);
+        let t = doc.table("repeats").expect("a repeats table");
+        let csv = super::super::document::csv::write(t);
+        assert!(
+            csv.starts_with("group,k,mazes,solve_pass_at_k_successes,solve_pass_at_k_n,"),
+            "{csv}"
+        );
+        assert!(
+            csv.lines()
+                .nth(1)
+                .expect("the overall row")
+                .starts_with("all/all/all,2,1,1,1,1.000000,")
+                && csv.contains(",0,1,0.000000,"),
+            "pass@2 1 of 1, pass^2 0 of 1: {csv}"
+        );
+        let text = super::super::document::text::write(&doc);
+        assert!(text.contains("Repeats: pass@k and pass^k"), "{text}");
+        assert!(report_body(&a).contains("data-testid=\"table-repeats\""));
     }
 
     #[test]

@@ -7,13 +7,15 @@ import { BASE, SHOTS, withPage } from './helpers.mjs';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 
-/** Runs the oracle on `samples` mazes per shape (and size) under `name` on /experiment. */
-async function runOracle(page, name, samples, sizes = '5') {
+/** Runs the oracle on `samples` mazes per shape (and size), each `repeats` times, under
+ * `name` on /experiment. */
+async function runOracle(page, name, samples, sizes = '5', repeats = 1) {
   await page.goto(`${BASE}/experiment`);
   await page.waitForSelector('[data-testid="design-name"]');
   await page.fill('[data-testid="design-name"]', name);
   await page.fill('[data-testid="samples-per-shape"]', String(samples));
   await page.fill('[data-testid="design-sizes"]', sizes);
+  await page.fill('[data-testid="repeats-per-maze"]', String(repeats));
   await page.click('[data-testid="experiment-start"]');
   // This experiment's row says complete (the page may show an earlier one's progress first).
   await page.waitForFunction((name) => [...document.querySelectorAll('[data-testid="experiment-row"]')]
@@ -75,10 +77,10 @@ test('an experiment is analysed, drilled down to a trial, replayed and reported'
   });
 });
 
-test('an experiment over two grid sizes draws a difficulty curve per phase', async () => {
+test('an experiment over two grid sizes, each maze played twice, draws a difficulty curve per phase and pass@k', async () => {
   await withPage(async (page) => {
     const name = `sizes ${rand()}`;
-    await runOracle(page, name, 1, '5, 7');
+    await runOracle(page, name, 1, '5, 7', 2);
     await page.goto(`${BASE}/results`);
     await page.waitForSelector('[data-testid="source"]');
     const labels = await page.locator('[data-testid="sources"] label').allTextContents();
@@ -86,12 +88,17 @@ test('an experiment over two grid sizes draws a difficulty curve per phase', asy
       if (!labels[i].includes(name)) await page.locator('[data-testid="source"]').nth(i).uncheck();
     }
     await page.click('[data-action="analyze"]');
-    await page.waitForFunction(() => /24 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    await page.waitForFunction(() => /48 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
     const rows = await page.locator('[data-testid="table-by-size"] tbody tr').allTextContents();
-    // All trials, then the oracle, at 5x5 and 7x7: 12 trials each, every phase solved.
+    // All trials, then the oracle, at 5x5 and 7x7: 24 trials each, every phase solved.
     assert.equal(rows.length, 4, rows.join(' | '));
-    assert.match(rows[0], /^all5x512012\/12 100\.0%/);
-    assert.match(rows[1], /^all7x712012\/12 100\.0%/);
+    assert.match(rows[0], /^all5x524024\/24 100\.0%/);
+    assert.match(rows[1], /^all7x724024\/24 100\.0%/);
+    // Each of the 24 mazes (12 per size, two encodings) twice: solved in both.
+    const overall = await page.locator('[data-testid="table-repeats"] tbody tr').first().locator('td').allTextContents();
+    assert.deepEqual(overall.slice(0, 3), ['all/all/all', '2', '24']);
+    assert.match(overall[3], /^24\/24 100\.0%/);
+    assert.match(overall[4], /^24\/24 100\.0%/);
     for (const phase of ['solve', 'recognize', 'generate']) {
       const chart = page.locator(`[data-testid="chart-size-${phase}"]`);
       assert.match(await chart.textContent(), /5x5[\s\S]*7x7/, `${phase}: both sizes on the axis`);

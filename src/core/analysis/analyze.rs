@@ -3,8 +3,8 @@
 //! all show.
 
 use crate::core::analysis::groups::{
-    confusions, detail_of, encoding_rank, key, row_of, shape_rank, size_rows, Confusion,
-    EmptyAnswers, GroupDetail, GroupRow, Key, SizeRow,
+    confusions, detail_of, encoding_rank, key, repeat_row, row_of, shape_rank, size_rows,
+    Confusion, EmptyAnswers, GroupDetail, GroupRow, Key, RepeatRow, SizeRow,
 };
 use crate::core::analysis::hypotheses::{
     compare_encodings, h1, h2, h3, h4, paired, EncodingComparison, Hypotheses, DEFAULT_MODEL_ORDER,
@@ -59,6 +59,9 @@ pub struct Analysis {
     pub phase_progression: Vec<GroupRow>,
     /// Phase rates at each grid size, all trials then per model: the difficulty curves.
     pub by_size: Vec<SizeRow>,
+    /// pass@k and pass^k of the pooled rows, in their order; empty when no maze was
+    /// played more than once.
+    pub repeats: Vec<RepeatRow>,
     /// Phi between phases per model and pooled.
     pub phase_correlations: Vec<PhaseCorrelation>,
     /// Trials with empty answers, by why they were empty: all trials, then per model.
@@ -131,6 +134,10 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         .map(|k| detail_of(k, &grouped[*k]))
         .chain(pooled_keys.iter().map(|k| detail_of(&k.1, &pooled[*k])))
         .collect();
+    let repeats: Vec<RepeatRow> = pooled_keys
+        .iter()
+        .filter_map(|k| repeat_row(&k.1, &pooled[*k]))
+        .collect();
     let phase_progression: Vec<GroupRow> = pooled_keys
         .iter()
         .zip(&pooled_rows)
@@ -200,6 +207,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         shape_effects,
         phase_progression,
         by_size,
+        repeats,
         phase_correlations,
         empty_answers,
         hypotheses,
@@ -215,6 +223,63 @@ mod tests {
     use crate::core::maze::shape::Shape;
     use crate::core::model::reply::EmptyReason;
     use crate::core::verify::Outcome;
+
+    #[test]
+    fn repeats_give_pass_at_k_and_pass_all_k_per_pooled_row() {
+        // Two mazes, three repeats each. Solve: maze 0 T T F, maze 1 F F F. Recognize:
+        // maze 0 T T T, maze 1 T F T. Generate: never.
+        let plays = [
+            (
+                0,
+                [
+                    [true, true, false],
+                    [true, true, false],
+                    [false, true, false],
+                ],
+            ),
+            (
+                1,
+                [
+                    [false, true, false],
+                    [false, false, false],
+                    [false, true, false],
+                ],
+            ),
+        ];
+        let mut v = Vec::new();
+        for (sample, repeats) in plays {
+            for (r, ok) in repeats.into_iter().enumerate() {
+                let mut o = obs("m", Encoding::Matrix, Shape::Square, sample, ok);
+                o.repeat = r;
+                v.push(o);
+            }
+        }
+        let an = analyze(&v, &AnalysisOptions::default());
+        let all = &an.repeats[0];
+        assert_eq!((all.model.as_str(), all.k, all.mazes), ("all", 3, 2));
+        let p = |x: &crate::core::analysis::stats::Proportion| (x.successes, x.n);
+        assert_eq!(
+            p(&all.solve.pass_at_k),
+            (1, 2),
+            "maze 0 solved at least once"
+        );
+        assert_eq!(
+            p(&all.solve.pass_all_k),
+            (0, 2),
+            "no maze solved every time"
+        );
+        assert_eq!(p(&all.recognize.pass_at_k), (2, 2));
+        assert_eq!(p(&all.recognize.pass_all_k), (1, 2));
+        assert_eq!(p(&all.generate.pass_at_k), (0, 2));
+        // Beside the mean: 2 of 6 solves.
+        assert_eq!(p(&an.pooled[0].solve), (2, 6));
+        assert_eq!(an.repeats.len(), an.pooled.len(), "one per pooled row");
+        // One trial per maze: no repeats to speak of.
+        let once: Vec<Observation> = v.into_iter().filter(|o| o.repeat == 0).collect();
+        assert!(analyze(&once, &AnalysisOptions::default())
+            .repeats
+            .is_empty());
+    }
 
     #[test]
     fn api_errors_are_left_out_of_the_rates_and_counted_apart() {

@@ -2,7 +2,7 @@
 //! intervals, move distributions, failure reasons, generation checks, the confusion matrix
 //! of shapes named, empty answers; and the groups' CSV.
 
-use crate::core::analysis::observation::{Observation, ALL, NONE};
+use crate::core::analysis::observation::{MazeId, Observation, ALL, NONE};
 use crate::core::analysis::stats::{mean, median, wilson, Proportion};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
@@ -200,6 +200,82 @@ impl EmptyAnswers {
     pub fn any(&self) -> bool {
         EmptyReason::ALL.iter().any(|&e| self.count(e) > 0)
     }
+}
+
+/// How consistently the mazes of a row were solved over their repeats: with k trials of
+/// each maze, pass@k is the share of mazes with at least one success in their k, pass^k
+/// the share with a success in all k (9 successes in 10 trials is 90%, but pass^10 may be
+/// far lower). Only trials judged in the phase count (API errors are left out).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PassK {
+    /// Mazes with at least one success among their judged repeats, of the mazes judged.
+    pub pass_at_k: Proportion,
+    /// Mazes whose judged repeats all succeeded, of the mazes judged.
+    pub pass_all_k: Proportion,
+}
+
+/// pass@k and pass^k of one pooled row (`all` for a pooled dimension), for designs that
+/// repeat each maze.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RepeatRow {
+    /// The experiment, or `all`.
+    pub experiment: String,
+    /// The model, or `all`.
+    pub model: String,
+    /// The encoding, or `all`.
+    pub encoding: String,
+    /// The shape, or `all`.
+    pub shape: String,
+    /// The most trials any maze of the row had (the design's repeats per maze).
+    pub k: usize,
+    /// Mazes in the row (each model and encoding's play of a maze counts apart).
+    pub mazes: usize,
+    /// Solving.
+    pub solve: PassK,
+    /// Recognition.
+    pub recognize: PassK,
+    /// Generation.
+    pub generate: PassK,
+}
+
+/// pass@k and pass^k of the trials `obs` of row `k`: `None` when no maze was played more
+/// than once.
+pub(crate) fn repeat_row(k: &Key, obs: &[&Observation]) -> Option<RepeatRow> {
+    let mut mazes: BTreeMap<MazeId, Vec<&Observation>> = BTreeMap::new();
+    for o in obs {
+        mazes.entry(o.maze_id()).or_default().push(o);
+    }
+    let most = mazes.values().map(Vec::len).max().unwrap_or(0);
+    if most < 2 {
+        return None;
+    }
+    let pass = |i: usize| {
+        let (mut judged, mut any, mut all) = (0, 0, 0);
+        for trials in mazes.values() {
+            let scored: Vec<bool> = trials.iter().filter_map(|o| o.scored(i)).collect();
+            if scored.is_empty() {
+                continue;
+            }
+            judged += 1;
+            any += usize::from(scored.iter().any(|&x| x));
+            all += usize::from(scored.iter().all(|&x| x));
+        }
+        PassK {
+            pass_at_k: wilson(any, judged),
+            pass_all_k: wilson(all, judged),
+        }
+    };
+    Some(RepeatRow {
+        experiment: k.0.clone(),
+        model: k.1.clone(),
+        encoding: k.2.clone(),
+        shape: k.3.clone(),
+        k: most,
+        mazes: mazes.len(),
+        solve: pass(0),
+        recognize: pass(1),
+        generate: pass(2),
+    })
 }
 
 /// The phase rates of one model (or `all`) at one grid size: a point of the difficulty

@@ -1,14 +1,13 @@
 //! The design's four hypotheses tested (H1 to H4, see the domain's documentation for the
 //! tests chosen), with the encoding comparisons H1 rests on.
 
-use crate::core::analysis::observation::{Observation, ALL, PHASE_NAMES};
+use crate::core::analysis::observation::{MazeId, Observation, ALL, PHASE_NAMES};
 use crate::core::analysis::shapes::shape_table;
 use crate::core::analysis::stats::{
     chi_square_independence, cochran_armitage, cochran_q, mcnemar, wilson, McNemar, PairedCounts,
     Proportion, ALPHA,
 };
 use crate::core::maze::encoding::Encoding;
-use crate::core::maze::shape::Shape;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -136,8 +135,7 @@ pub(crate) fn compare_encodings(
     obs: &[&Observation],
     phase: usize,
 ) -> Option<EncodingComparison> {
-    type MazeKey = (String, String, usize, u64, Shape, usize, usize);
-    let mut by_maze: BTreeMap<MazeKey, [Option<bool>; 2]> = BTreeMap::new();
+    let mut by_maze: BTreeMap<(MazeId, usize), [Option<bool>; 2]> = BTreeMap::new();
     for o in obs {
         let slot = usize::from(o.encoding != Encoding::Matrix);
         by_maze.entry(o.maze_key()).or_default()[slot] = o.scored(phase);
@@ -449,6 +447,7 @@ pub(crate) fn h4(observations: &[Observation]) -> Hypothesis {
 mod tests {
     use super::*;
     use crate::core::analysis::analyze::{analyze, AnalysisOptions};
+    use crate::core::maze::shape::Shape;
 
     use crate::core::analysis::test_support::obs;
 

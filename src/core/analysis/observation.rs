@@ -86,6 +86,10 @@ impl std::fmt::Display for NotCounted {
 
 impl std::error::Error for NotCounted {}
 
+/// A maze as one model saw it in one encoding ([`Observation::maze_id`]): experiment, model,
+/// encoding, shape, size, seed and sample.
+pub(crate) type MazeId = (String, String, Encoding, Shape, usize, u64, usize);
+
 impl Observation {
     /// The observation of a record, in experiment `experiment`.
     pub fn from_record(experiment: &str, r: &TrialRecord) -> Observation {
@@ -205,17 +209,26 @@ impl Observation {
         }
     }
 
-    /// The maze this trial ran on, for pairing the encodings (everything but the encoding).
-    pub(crate) fn maze_key(&self) -> (String, String, usize, u64, Shape, usize, usize) {
+    /// The maze this trial ran on as this model saw it in this encoding: its repeats share
+    /// it.
+    pub(crate) fn maze_id(&self) -> MazeId {
         (
             self.experiment.clone(),
             self.model.clone(),
+            self.encoding,
+            self.shape,
             self.size,
             self.seed,
-            self.shape,
             self.sample,
-            self.repeat,
         )
+    }
+
+    /// The maze this trial ran on, for pairing the encodings: everything but the encoding
+    /// (set to the matrix in the key), and the repeat.
+    pub(crate) fn maze_key(&self) -> (MazeId, usize) {
+        let mut id = self.maze_id();
+        id.2 = Encoding::Matrix;
+        (id, self.repeat)
     }
 }
 

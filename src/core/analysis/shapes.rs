@@ -1,12 +1,11 @@
 //! Shape effects: each shape's rates per phase ranked against the design's predicted
 //! difficulty, and how the phases' successes go together.
 
-use crate::core::analysis::observation::{Observation, PHASE_NAMES};
+use crate::core::analysis::observation::{MazeId, Observation, PHASE_NAMES};
 use crate::core::analysis::stats::{
     chi_square_independence, mean, one_way_anova, spearman, wilson, Anova, ChiSquare, Correlation,
     PairedCounts, Phi, Proportion,
 };
-use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -94,17 +93,8 @@ pub(crate) fn shape_table(
 
 pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
     // One maze as one model saw it in one encoding (its repeats pooled).
-    type MazeKey = (String, String, Encoding, usize, u64, usize);
-    let maze_of = |o: &Observation| -> MazeKey {
-        (
-            o.experiment.clone(),
-            o.model.clone(),
-            o.encoding,
-            o.size,
-            o.seed,
-            o.sample,
-        )
-    };
+    type MazeKey = MazeId;
+    let maze_of = Observation::maze_id;
     let mut phases = Vec::new();
     // Per maze (per model and encoding): the phase's success rate, and the overall score.
     let mut overall: BTreeMap<Shape, BTreeMap<MazeKey, Vec<f64>>> = BTreeMap::new();
