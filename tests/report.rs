@@ -284,6 +284,16 @@ fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
         })
         .expect("a pooled detail row");
     assert_eq!(detail["detailed"], 24, "moves known for every record");
+    // Every record's path is walked for revisits, loops and the first error.
+    let errors = &detail["first_errors"];
+    assert_eq!(errors["traced"], 24, "{detail}");
+    let placed: u64 = ["junction", "dead_end", "corridor"]
+        .iter()
+        .filter_map(|k| errors[k].as_u64())
+        .sum();
+    assert!(placed <= 24, "at most one first error per solve: {errors}");
+    assert_eq!(detail["looping"]["n"], 24, "{detail}");
+    assert_eq!(detail["revisits"]["n"], 24, "{detail}");
     assert!(
         detail["generation"]["all_four"]["n"].as_u64().unwrap_or(0) > 0,
         "generation checks counted: {detail}"

@@ -679,6 +679,7 @@ pub(crate) mod tests {
                         predicted: Some(ok[1].then_some(*s)),
                         checks: None,
                         empty: Vec::new(),
+                        trace: None,
                     });
                 }
             }

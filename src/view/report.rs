@@ -9,6 +9,7 @@ use crate::core::analysis::analyze::Analysis;
 use crate::core::analysis::groups::{EmptyAnswers, GroupDetail, GroupRow};
 use crate::core::analysis::hypotheses::fmt_p;
 use crate::core::analysis::observation::{ALL, PHASE_NAMES};
+use crate::core::analysis::trace::{Place, LOOP_VISITS};
 use crate::core::model::reply::EmptyReason;
 use std::fmt::Write as _;
 
@@ -440,7 +441,37 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             Cell::Rate(d.move_validity),
         ]);
     }
-    sections.push(Section::new("Solving details".into()).table(solving));
+    let mut wrong = Table::new(
+        "solve-errors",
+        format!(
+            "How solves went wrong (pooled rows; solves whose path is known, from trials.jsonl): moves onto a cell stood on before, solves that looped (a cell stood on {LOOP_VISITS} times or more), and where the first error was made (the first move that broke the rules or left every shortest path)"
+        ),
+        &[
+            ("group", "group"),
+            ("traced", "solves"),
+            ("revisits_mean", "revisits (mean)"),
+            ("looping", "looping"),
+            ("first_error_junction", "first error at a junction"),
+            ("first_error_dead_end", "at a dead end"),
+            ("first_error_corridor", "in a corridor"),
+        ],
+    );
+    for d in pooled_details() {
+        let e = &d.first_errors;
+        let mut cells = vec![
+            Cell::Text(detail_label(d)),
+            Cell::Count(e.traced),
+            Cell::Number(d.revisits.mean),
+            Cell::Rate(d.looping),
+        ];
+        cells.extend(Place::ALL.map(|p| Cell::Count(e.at(p))));
+        wrong.row(cells);
+    }
+    sections.push(
+        Section::new("Solving details".into())
+            .table(solving)
+            .table(wrong),
+    );
 
     let mut generation = Table::new(
         "generation",

@@ -45,6 +45,10 @@ test('an experiment is analysed, drilled down to a trial, replayed and reported'
       assert.ok(['supported', 'not_supported', 'insufficient'].includes(v), `${h}: ${v}`);
     }
     assert.ok((await page.locator('.report svg[data-testid^="chart-"]').count()) >= 3);
+    // The oracle never errs: every solve traced, none looping, no first error.
+    const errs = await page.locator('[data-testid="table-solve-errors"] tbody tr').first().locator('td').allTextContents();
+    assert.deepEqual([errs[0], errs[1], errs[4], errs[5], errs[6]], ['all/all/all', '24', '0', '0', '0']);
+    assert.match(errs[3], /^0\/24 0\.0%/);
     await page.screenshot({ path: `${SHOTS}/results-analysis.png`, fullPage: true });
     // A chart as SVG, a table as CSV.
     const svg = await download(page, page.locator('[data-action="chart-svg"]').first());

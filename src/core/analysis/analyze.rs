@@ -225,6 +225,57 @@ mod tests {
     use crate::core::verify::Outcome;
 
     #[test]
+    fn looping_and_first_errors_are_counted_over_the_solves_whose_path_is_known() {
+        use crate::core::analysis::trace::{FirstError, Place, SolveTrace};
+        use crate::core::maze::grid::Pos;
+        // A looping solve that first erred at a junction, a clean one, and one counted
+        // from a transcript (no path known).
+        let looped = SolveTrace {
+            revisits: 3,
+            max_visits: 3,
+            looping: true,
+            first_error: Some(FirstError {
+                step: 2,
+                at: Pos::new(0, 2),
+                place: Place::Junction,
+            }),
+        };
+        let clean = SolveTrace {
+            revisits: 0,
+            max_visits: 1,
+            looping: false,
+            first_error: None,
+        };
+        let mut v: Vec<Observation> = (0..3)
+            .map(|i| {
+                obs(
+                    "m",
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [i == 1, true, true],
+                )
+            })
+            .collect();
+        v[0].trace = Some(looped);
+        v[1].trace = Some(clean);
+        let an = analyze(&v, &AnalysisOptions::default());
+        let all = &an.details[an.groups.len()];
+        assert_eq!((all.model.as_str(), all.shape.as_str()), ("all", "all"));
+        assert_eq!(all.first_errors.traced, 2);
+        assert_eq!(
+            (
+                all.first_errors.junction,
+                all.first_errors.dead_end,
+                all.first_errors.corridor
+            ),
+            (1, 0, 0)
+        );
+        assert_eq!((all.looping.successes, all.looping.n), (1, 2));
+        assert_eq!(all.revisits.mean, Some(1.5));
+    }
+
+    #[test]
     fn repeats_give_pass_at_k_and_pass_all_k_per_pooled_row() {
         // Two mazes, three repeats each. Solve: maze 0 T T F, maze 1 F F F. Recognize:
         // maze 0 T T T, maze 1 T F T. Generate: never.

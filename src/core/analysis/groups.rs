@@ -4,6 +4,7 @@
 
 use crate::core::analysis::observation::{MazeId, Observation, ALL, NONE};
 use crate::core::analysis::stats::{mean, median, wilson, Proportion};
+use crate::core::analysis::trace::{Place, SolveTrace};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
 use crate::core::model::reply::EmptyReason;
@@ -140,8 +141,41 @@ pub struct GroupDetail {
     pub failures: Failures,
     /// Valid moves among all move attempts.
     pub move_validity: Proportion,
+    /// Moves onto a cell already stood on, per solve whose path is known.
+    pub revisits: Distribution,
+    /// Solves that looped (a cell stood on
+    /// [`LOOP_VISITS`](crate::core::analysis::trace::LOOP_VISITS) times or more), of the solves
+    /// whose path is known.
+    pub looping: Proportion,
+    /// Where the first error of each solve was made.
+    pub first_errors: FirstErrors,
     /// The generation checks.
     pub generation: GenerationRates,
+}
+
+/// Where solves made their first error (the first move that broke the rules or left every
+/// shortest path), over the solves whose path is known.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FirstErrors {
+    /// Solves whose path is known.
+    pub traced: usize,
+    /// Of which with an error: at a junction (three or more ways on).
+    pub junction: usize,
+    /// At a dead end.
+    pub dead_end: usize,
+    /// In a corridor.
+    pub corridor: usize,
+}
+
+impl FirstErrors {
+    /// The count at `place`.
+    pub fn at(&self, place: Place) -> usize {
+        match place {
+            Place::Junction => self.junction,
+            Place::DeadEnd => self.dead_end,
+            Place::Corridor => self.corridor,
+        }
+    }
 }
 
 /// A confusion matrix of recognition: true shape x named shape (`none` last).
@@ -390,6 +424,19 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
         .filter(|o| o.outcomes[0] != Some(Outcome::Error))
         .filter_map(|o| Some((o.valid_moves?, o.moves?)))
         .fold((0, 0), |(v, m), (a, b)| (v + a, m + b));
+    let traces: Vec<SolveTrace> = obs.iter().filter_map(|o| o.trace).collect();
+    let revisits: Vec<f64> = traces.iter().map(|t| t.revisits as f64).collect();
+    let mut first_errors = FirstErrors {
+        traced: traces.len(),
+        ..FirstErrors::default()
+    };
+    for e in traces.iter().filter_map(|t| t.first_error) {
+        *match e.place {
+            Place::Junction => &mut first_errors.junction,
+            Place::DeadEnd => &mut first_errors.dead_end,
+            Place::Corridor => &mut first_errors.corridor,
+        } += 1;
+    }
     let checks: Vec<GenerationChecks> = obs.iter().filter_map(|o| o.checks).collect();
     let rate = |f: &dyn Fn(&GenerationChecks) -> bool| {
         wilson(checks.iter().filter(|c| f(c)).count(), checks.len())
@@ -404,6 +451,9 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
         excess_moves: Distribution::of(&excess),
         failures,
         move_validity: wilson(valid, attempts),
+        revisits: Distribution::of(&revisits),
+        looping: wilson(traces.iter().filter(|t| t.looping).count(), traces.len()),
+        first_errors,
         generation: GenerationRates {
             valid_encoding: rate(&|c| c.valid_encoding),
             shape_preserved: rate(&|c| c.same_shape && c.same_size),

@@ -47,3 +47,4 @@ pub mod shapes;
 pub mod stats;
 #[cfg(test)]
 pub(crate) mod test_support;
+pub mod trace;

@@ -1,7 +1,9 @@
 //! The unit of analysis: an [`Observation`] is one trial as the analysis sees it, made from
 //! a trial record or from a re-scored transcript, and its CSV.
 
+use crate::core::analysis::trace::{trace, SolveTrace};
 use crate::core::maze::encoding::Encoding;
+use crate::core::maze::grid::Maze;
 use crate::core::maze::shape::Shape;
 use crate::core::model::reply::EmptyReason;
 use crate::core::play::trial::FailureKind;
@@ -60,6 +62,8 @@ pub struct Observation {
     /// answers are judged like any other, and counted apart by [`EmptyAnswers`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub empty: Vec<EmptyReason>,
+    /// How the solve went, from the cells stood on (records only).
+    pub trace: Option<SolveTrace>,
 }
 
 /// Why a file is not counted as an observation.
@@ -85,6 +89,25 @@ impl std::fmt::Display for NotCounted {
 }
 
 impl std::error::Error for NotCounted {}
+
+/// The trace of a record's solve: its maze read back from the record, walked along its
+/// path; `None` when the solve ended on an API error or the maze cannot be read.
+fn record_trace(r: &TrialRecord) -> Option<SolveTrace> {
+    if r.verdicts.all()[0].is_none_or(|v| v.outcome == Outcome::Error) {
+        return None;
+    }
+    let grid = Encoding::Matrix
+        .parse_grid(&r.maze.join("\n"), r.size, r.size)
+        .ok()?;
+    let maze = Maze::from_grid(grid).ok()?;
+    Some(trace(
+        &maze.open_mask(),
+        maze.goal(),
+        r.shape.movement(),
+        &r.path,
+        r.failure == Some(FailureKind::InvalidMove),
+    ))
+}
 
 /// A maze as one model saw it in one encoding ([`Observation::maze_id`]): experiment, model,
 /// encoding, shape, size, seed and sample.
@@ -116,6 +139,7 @@ impl Observation {
                 None
             },
             empty: r.messages.iter().filter_map(|m| m.empty_reason).collect(),
+            trace: record_trace(r),
         }
     }
 
@@ -182,6 +206,7 @@ impl Observation {
             predicted: None,
             checks: None,
             empty: Vec::new(),
+            trace: None,
         }
     }
 

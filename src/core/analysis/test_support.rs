@@ -38,5 +38,6 @@ pub(crate) fn obs(
         predicted: Some(ok[1].then_some(shape)),
         checks: None,
         empty: Vec::new(),
+        trace: None,
     }
 }
