@@ -34,21 +34,34 @@ use leptos::prelude::*;
 pub fn App() -> impl IntoView {
     let loc = Location::provide();
     let page = Memo::new(move |_| loc.path.get());
+    // A participant sees the study alone: no way into the lab's pages from it.
+    let participant = Memo::new(move |_| page.get().trim_end_matches('/') == "/study");
     view! {
         <div class="app">
             <header class="topbar">
-                <Link href="/" class="brand">
-                    <span class="brand-mark" aria-hidden="true"></span>
-                    "Shapemaze"
-                </Link>
-                <nav class="nav" data-testid="nav">
-                    <Link href="/play">"Play"</Link>
-                    <Link href="/demo">"Demo"</Link>
-                    <Link href="/model">"Model"</Link>
-                    <Link href="/experiment">"Experiments"</Link>
-                    <Link href="/results">"Results"</Link>
-                    <Link href="/study/manage">"Studies"</Link>
-                </nav>
+                {move || if participant.get() {
+                    view! {
+                        <span class="brand" data-testid="study-brand">
+                            <span class="brand-mark" aria-hidden="true"></span>
+                            "Shapemaze study"
+                        </span>
+                    }.into_any()
+                } else {
+                    view! {
+                        <Link href="/" class="brand">
+                            <span class="brand-mark" aria-hidden="true"></span>
+                            "Shapemaze"
+                        </Link>
+                        <nav class="nav" data-testid="nav">
+                            <Link href="/play">"Play"</Link>
+                            <Link href="/demo">"Demo"</Link>
+                            <Link href="/model">"Model"</Link>
+                            <Link href="/experiment">"Experiments"</Link>
+                            <Link href="/results">"Results"</Link>
+                            <Link href="/study/manage">"Studies"</Link>
+                        </nav>
+                    }.into_any()
+                }}
             </header>
             <main class="page">
                 {move || match page.get().trim_end_matches('/') {

@@ -78,11 +78,20 @@ struct Ready {
     db: Db,
 }
 
+/// Asked before a participant leaves the study page during a maze.
+const LEAVE_STUDY: &str = "Leave the study? Your answers so far are kept in this browser, and the link takes you back to where you were.";
+
 /// The participant's page.
 #[component]
 pub fn StudyPage() -> impl IntoView {
     let loc = use_location();
     let q = loc.query.get_untracked();
+    on_cleanup(move || {
+        loc.unsaved.set(None);
+        if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+            d.set_title("Shapemaze");
+        }
+    });
     let error = RwSignal::new(None::<String>);
     let ready = RwSignal::new(None::<Ready>);
     let session = RwSignal::new(None::<StudySession>);
@@ -179,6 +188,14 @@ pub fn StudyPage() -> impl IntoView {
                 };
                 let (done, total) = s.progress();
                 let title = r.study.title.clone();
+                // The tab carries the study's title; leaving during a maze asks first (the
+                // session is kept, but a participant should not lose their place by accident).
+                if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+                    d.set_title(&title);
+                }
+                loc.unsaved.set(
+                    matches!(s.stage, Stage::Practice | Stage::Trial(_)).then_some(LEAVE_STUDY),
+                );
                 let body = match s.stage {
                     Stage::Consent => view! {
                         <div class="phase-panel">

@@ -51,6 +51,11 @@ test('a Prolific participant practises, reloads mid-trial, resumes, and is given
     const scenario = `500-x2-u${rand()}`;
     const pid = `p${rand()}`;
     await page.goto(studyLink(study(scenario), `&PROLIFIC_PID=${pid}&STUDY_ID=s1&SESSION_ID=x1`));
+    // The participant sees the study alone: its title on the tab, no way into the lab.
+    await page.waitForSelector('[data-testid="consent-accept"]');
+    assert.equal(await page.title(), 'Shape mazes (test)');
+    assert.equal(await page.locator('[data-testid="nav"]').count(), 0, 'no site navigation');
+    assert.equal(await page.locator('a[href]').count(), 0, 'no link to another page');
     await page.click('[data-testid="consent-accept"]');
     await page.click('[data-testid="study-next"]');
     await page.waitForSelector('[data-testid="practice-note"]');
@@ -64,7 +69,11 @@ test('a Prolific participant practises, reloads mid-trial, resumes, and is given
     await clickCell(page, shortestPath(maze)[0]);
     assert.equal(await page.innerText('[data-testid="moves"]'), '1');
     await page.waitForTimeout(300);
+    // Leaving mid-trial asks first; staying is the default, leaving resumes on return.
+    let asked = null;
+    page.once('dialog', (d) => { asked = d.type(); d.accept(); });
     await page.reload();
+    assert.equal(asked, 'beforeunload', 'leaving mid-trial asks first');
     await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="moves"]')?.innerText === '1');
     await page.screenshot({ path: `${SHOTS}/study-resumed.png`, fullPage: true });
