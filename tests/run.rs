@@ -426,6 +426,32 @@ fn an_endpoint_player_survives_a_429_and_never_writes_its_key() {
                     .is_some_and(|m| m.iter().any(|m| m["attempts"] == 2))
             });
             assert!(retried, "one reply took two attempts");
+            // The fake endpoint reports 10 prompt and 5 completion tokens a call: the
+            // report counts them per trial; the oracle reports none.
+            let report = shapemaze(&["report", path_str(&out), "--format", "json"]).json();
+            let detail = |model: &str| {
+                report["details"]
+                    .as_array()
+                    .and_then(|d| {
+                        d.iter().find(|d| {
+                            d["model"] == model && d["encoding"] == "all" && d["shape"] == "all"
+                        })
+                    })
+                    .cloned()
+                    .unwrap_or_else(|| panic!("a pooled row for {model}"))
+            };
+            let t = &detail("fake-model")["tokens"];
+            let calls = t["calls"].as_u64().expect("calls");
+            assert_eq!(t["trials"], 12, "{t}");
+            assert!(calls >= 12, "{t}");
+            assert_eq!(t["prompt"].as_u64(), Some(10 * calls), "{t}");
+            assert_eq!(t["completion"].as_u64(), Some(5 * calls), "{t}");
+            assert_eq!(
+                t["per_trial"].as_f64(),
+                Some(15.0 * calls as f64 / 12.0),
+                "{t}"
+            );
+            assert_eq!(detail("oracle")["tokens"]["trials"], 0);
         }
         let mut files = Vec::new();
         files_under(&out, &mut files);

@@ -680,6 +680,7 @@ pub(crate) mod tests {
                         checks: None,
                         empty: Vec::new(),
                         trace: None,
+                        tokens: None,
                     });
                 }
             }

@@ -472,6 +472,36 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             .table(solving)
             .table(wrong),
     );
+    if pooled_details().any(|d| d.tokens.trials > 0) {
+        let mut tokens = Table::new(
+            "tokens",
+            "Tokens the endpoints reported (pooled rows; trials whose replies reported usage): per trial, and per solved trial, what a solve costs".into(),
+            &[
+                ("group", "group"),
+                ("trials", "trials"),
+                ("calls", "calls"),
+                ("prompt_tokens", "prompt tokens"),
+                ("completion_tokens", "completion tokens"),
+                ("tokens_per_trial", "tokens per trial"),
+                ("tokens_per_solve", "tokens per solved trial"),
+                ("cut_off_trials", "cut off by the token limit"),
+            ],
+        );
+        for d in pooled_details() {
+            let t = &d.tokens;
+            tokens.row(vec![
+                Cell::Text(detail_label(d)),
+                Cell::Count(t.trials),
+                Cell::Count(t.calls),
+                Cell::Count(t.prompt as usize),
+                Cell::Count(t.completion as usize),
+                Cell::Number(t.per_trial),
+                Cell::Number(t.per_solve),
+                Cell::Count(t.cut_off_trials),
+            ]);
+        }
+        sections.push(Section::new("Tokens".into()).table(tokens));
+    }
 
     let mut generation = Table::new(
         "generation",
@@ -777,6 +807,29 @@ mod tests {
         let text = super::super::document::text::write(&doc);
         assert!(text.contains("Repeats: pass@k and pass^k"), "{text}");
         assert!(report_body(&a).contains("data-testid=\"table-repeats\""));
+    }
+
+    #[test]
+    fn tokens_are_shown_only_when_an_endpoint_reported_them() {
+        use crate::core::analysis::observation::Tokens;
+        let (a, _) = sample_analysis("qwen");
+        assert!(analysis_document(&a, false).table("tokens").is_none());
+        let (_, mut v) = sample_analysis("qwen");
+        v[0].tokens = Some(Tokens {
+            calls: 3,
+            prompt: 900,
+            completion: 120,
+            cut_off: 1,
+        });
+        let a = analyze(&v, &AnalysisOptions::default());
+        let doc = analysis_document(&a, false);
+        let t = doc.table("tokens").expect("a tokens table");
+        let text = super::super::document::text::table(t);
+        assert!(
+            text.contains("1020.00") && text.contains("cut off"),
+            "{text}"
+        );
+        assert!(report_body(&a).contains("data-testid=\"table-tokens\""));
     }
 
     #[test]

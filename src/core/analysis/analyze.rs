@@ -276,6 +276,45 @@ mod tests {
     }
 
     #[test]
+    fn tokens_are_counted_per_trial_and_per_solved_trial() {
+        use crate::core::analysis::observation::Tokens;
+        // Two trials with usage (one solved: 100 + 20 tokens over 2 calls; one failed,
+        // cut off: 300 + 80 over 3 calls), one without (a built-in player).
+        let mut v: Vec<Observation> = (0..3)
+            .map(|i| {
+                obs(
+                    "m",
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [i == 0, true, true],
+                )
+            })
+            .collect();
+        v[0].tokens = Some(Tokens {
+            calls: 2,
+            prompt: 100,
+            completion: 20,
+            cut_off: 0,
+        });
+        v[1].tokens = Some(Tokens {
+            calls: 3,
+            prompt: 300,
+            completion: 80,
+            cut_off: 1,
+        });
+        let an = analyze(&v, &AnalysisOptions::default());
+        let t = &an.details[an.groups.len()].tokens;
+        assert_eq!(
+            (t.trials, t.calls, t.prompt, t.completion),
+            (2, 5, 400, 100)
+        );
+        assert_eq!(t.per_trial, Some(250.0), "500 tokens over 2 trials");
+        assert_eq!(t.per_solve, Some(500.0), "500 tokens for 1 solve");
+        assert_eq!(t.cut_off_trials, 1);
+    }
+
+    #[test]
     fn repeats_give_pass_at_k_and_pass_all_k_per_pooled_row() {
         // Two mazes, three repeats each. Solve: maze 0 T T F, maze 1 F F F. Recognize:
         // maze 0 T T T, maze 1 T F T. Generate: never.

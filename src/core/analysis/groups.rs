@@ -2,7 +2,7 @@
 //! intervals, move distributions, failure reasons, generation checks, the confusion matrix
 //! of shapes named, empty answers; and the groups' CSV.
 
-use crate::core::analysis::observation::{MazeId, Observation, ALL, NONE};
+use crate::core::analysis::observation::{MazeId, Observation, Tokens, ALL, NONE};
 use crate::core::analysis::stats::{mean, median, wilson, Proportion};
 use crate::core::analysis::trace::{Place, SolveTrace};
 use crate::core::maze::encoding::Encoding;
@@ -149,8 +149,52 @@ pub struct GroupDetail {
     pub looping: Proportion,
     /// Where the first error of each solve was made.
     pub first_errors: FirstErrors,
+    /// The tokens the trials used, when their endpoints reported them.
+    pub tokens: TokenUse,
     /// The generation checks.
     pub generation: GenerationRates,
+}
+
+/// The tokens a group's trials used, over the trials whose endpoint reported usage (per
+/// solved trial: every such trial's tokens over the solves among them, what a solve costs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TokenUse {
+    /// Trials whose replies reported usage.
+    pub trials: usize,
+    /// Calls among them that reported usage.
+    pub calls: usize,
+    /// Prompt tokens.
+    pub prompt: u64,
+    /// Completion tokens (reasoning included).
+    pub completion: u64,
+    /// Prompt and completion tokens per trial.
+    pub per_trial: Option<f64>,
+    /// Prompt and completion tokens per solved trial (`None` when none was solved).
+    pub per_solve: Option<f64>,
+    /// Trials with a reply cut off by the token limit.
+    pub cut_off_trials: usize,
+}
+
+impl TokenUse {
+    fn of(obs: &[&Observation]) -> TokenUse {
+        let used: Vec<(&Observation, Tokens)> =
+            obs.iter().filter_map(|o| Some((*o, o.tokens?))).collect();
+        let total: u64 = used.iter().map(|(_, t)| t.total()).sum();
+        let solved = used
+            .iter()
+            .filter(|(o, _)| o.scored(0) == Some(true))
+            .count();
+        let per = |n: usize| (n > 0).then(|| total as f64 / n as f64);
+        TokenUse {
+            trials: used.len(),
+            calls: used.iter().map(|(_, t)| t.calls).sum(),
+            prompt: used.iter().map(|(_, t)| t.prompt).sum(),
+            completion: used.iter().map(|(_, t)| t.completion).sum(),
+            per_trial: per(used.len()),
+            per_solve: per(solved),
+            cut_off_trials: used.iter().filter(|(_, t)| t.cut_off > 0).count(),
+        }
+    }
 }
 
 /// Where solves made their first error (the first move that broke the rules or left every
@@ -454,6 +498,7 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
         revisits: Distribution::of(&revisits),
         looping: wilson(traces.iter().filter(|t| t.looping).count(), traces.len()),
         first_errors,
+        tokens: TokenUse::of(obs),
         generation: GenerationRates {
             valid_encoding: rate(&|c| c.valid_encoding),
             shape_preserved: rate(&|c| c.same_shape && c.same_size),

@@ -39,5 +39,6 @@ pub(crate) fn obs(
         checks: None,
         empty: Vec::new(),
         trace: None,
+        tokens: None,
     }
 }
