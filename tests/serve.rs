@@ -279,6 +279,7 @@ fn base_trial() -> &'static StudyTrialData {
             record,
             log: ActionLog::default(),
             window: "1280x900".into(),
+            consent: None,
         }
     })
 }

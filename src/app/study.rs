@@ -202,7 +202,7 @@ pub fn StudyPage() -> impl IntoView {
                             <h2>"Consent"</h2>
                             {paragraphs(&r.study.consent)}
                             <div class="row">
-                                <button type="button" class="button primary" data-testid="consent-accept" on:click=move |_| update(&|s, _| s.accept())>"I agree"</button>
+                                <button type="button" class="button primary" data-testid="consent-accept" on:click=move |_| update(&|s, st| s.accept(st, js_sys::Date::now()))>"I agree"</button>
                                 <button type="button" class="button" data-testid="consent-decline" on:click=move |_| {
                                     update(&|s, _| s.decline());
                                     if let (Some(r), Some(s)) = (ready.get_untracked(), session.get_untracked()) {
@@ -293,6 +293,7 @@ fn StudyTrialView(
     let loaded = RwSignal::new(false);
     let title = study.title.clone();
     let participant = session.participant.clone();
+    let consent = session.consent.clone();
     let data = move || {
         let record = trial.with_untracked(|t| {
             TrialRecord::of(
@@ -315,6 +316,7 @@ fn StudyTrialView(
             record,
             log: log.get_untracked(),
             window: window_size(),
+            consent: consent.clone(),
         }
     };
     let persist = {

@@ -98,6 +98,9 @@ test('a Prolific participant practises, reloads mid-trial, resumes, and is given
     assert.equal(scored.length, 2, 'two scored trials uploaded');
     for (const t of body.trials) {
       assert.equal(t.participant.id, pid, 'every trial is the participant\'s');
+      // What they consented to, and when, travels with every trial.
+      assert.match(t.consent.text_hash, /^[0-9a-f]{16}$/);
+      assert.ok(t.consent.at_ms > 1.7e12, `consent time ${t.consent.at_ms}`);
       // Every action exactly once, across the reload too: one logged move per move made.
       const moves = t.log.actions.filter((a) => a.kind === 'move').length;
       assert.equal(moves, t.record.moves, `trial ${t.trial_index}: ${moves} logged moves for ${t.record.moves} made`);

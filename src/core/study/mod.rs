@@ -147,6 +147,10 @@ pub struct Study {
     /// The consent text (paragraphs separated by blank lines).
     #[serde(default = "default_consent")]
     pub consent: String,
+    /// The study's version, as the experimenter labels it (empty when not given): kept
+    /// with each participant's consent.
+    #[serde(default)]
+    pub version: String,
     /// The instructions (paragraphs separated by blank lines).
     #[serde(default = "default_instructions")]
     pub instructions: String,
@@ -445,6 +449,9 @@ pub struct StudyTrialData {
     /// The window's size when the trial started (`W x H`).
     #[serde(default)]
     pub window: String,
+    /// The participant's consent (none in data from before it was recorded).
+    #[serde(default)]
+    pub consent: Option<ConsentRecord>,
 }
 
 impl StudyTrialData {
@@ -475,6 +482,30 @@ pub enum Stage {
     Complete,
 }
 
+/// What a participant consented to, and when: kept with their session and with every
+/// trial's data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConsentRecord {
+    /// When consent was given, in milliseconds since 1970 (the participant's clock).
+    pub at_ms: f64,
+    /// The study's version then ([`Study::version`]).
+    pub study_version: String,
+    /// A hash of the consent text shown (FNV-1a, 64 bits, hexadecimal): the same text
+    /// gives the same hash, so a changed text is seen in the data.
+    pub text_hash: String,
+}
+
+impl ConsentRecord {
+    /// Consent to `study`'s text given at `at_ms`.
+    pub fn of(study: &Study, at_ms: f64) -> ConsentRecord {
+        ConsentRecord {
+            at_ms,
+            study_version: study.version.clone(),
+            text_hash: format!("{:016x}", fnv1a(study.consent.as_bytes())),
+        }
+    }
+}
+
 /// A participant's progress through a study, saved after every step so a reload resumes
 /// exactly there.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -490,6 +521,9 @@ pub struct StudySession {
     /// Whether the trial of the current stage is finished (waiting for "continue").
     #[serde(default)]
     pub trial_done: bool,
+    /// The consent given, once given.
+    #[serde(default)]
+    pub consent: Option<ConsentRecord>,
 }
 
 impl StudySession {
@@ -501,6 +535,7 @@ impl StudySession {
             participant,
             stage: Stage::Consent,
             trial_done: false,
+            consent: None,
         }
     }
 
@@ -509,9 +544,10 @@ impl StudySession {
         format!("{}/{}/", self.study, self.participant.id)
     }
 
-    /// Consent given: on to the instructions.
-    pub fn accept(&mut self) {
+    /// Consent to `study` given at `at_ms`: recorded, and on to the instructions.
+    pub fn accept(&mut self, study: &Study, at_ms: f64) {
         if self.stage == Stage::Consent {
+            self.consent = Some(ConsentRecord::of(study, at_ms));
             self.stage = Stage::Instructions;
         }
     }
@@ -610,6 +646,15 @@ pub const EVENT_COLUMNS: &[(&str, &str)] = &[
     ("solve", "the trial's solve outcome"),
     ("recognize", "the trial's recognition outcome"),
     ("generate", "the trial's generation outcome"),
+    (
+        "consented_at",
+        "when the participant consented, in milliseconds since 1970 (their clock)",
+    ),
+    ("study_version", "the study's version they consented to"),
+    (
+        "consent_hash",
+        "a hash of the consent text they were shown (FNV-1a 64, hexadecimal)",
+    ),
 ];
 
 /// The study CSV: a header, then one row per action of every trial.
@@ -626,6 +671,7 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
             v.map(|v| v.outcome.name().to_string()).unwrap_or_default()
         };
         let [s, rc, g] = r.verdicts.all().map(outcome);
+        let consent = d.consent.as_ref();
         for a in &d.log.actions {
             let row = [
                 a.kind.clone(),
@@ -647,6 +693,9 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
                 s.clone(),
                 rc.clone(),
                 g.clone(),
+                consent.map_or(String::new(), |c| (c.at_ms.round() as i64).to_string()),
+                consent.map_or(String::new(), |c| c.study_version.clone()),
+                consent.map_or(String::new(), |c| c.text_hash.clone()),
             ];
             let line: Vec<String> = row.iter().map(|f| csv_field(f)).collect();
             out.push_str(&line.join(","));
@@ -977,6 +1026,11 @@ mod tests {
             ),
             log,
             window: "1280x900".into(),
+            consent: Some(ConsentRecord {
+                at_ms: 1_764_000_000_000.0,
+                study_version: "v2".into(),
+                text_hash: "00ff00ff00ff00ff".into(),
+            }),
         }
     }
 
@@ -994,7 +1048,12 @@ mod tests {
         );
         assert!(lines[1].starts_with("move,0,800,800,p1,"), "{}", lines[1]);
         assert!(
-            lines[1].ends_with(",success,success,success"),
+            lines[0].ends_with(",consented_at,study_version,consent_hash")
+                && lines[1].ends_with(",1764000000000,v2,00ff00ff00ff00ff"),
+            "the consent on every row: {csv}"
+        );
+        assert!(
+            lines[1].contains(",success,success,success,"),
             "{}",
             lines[1]
         );
@@ -1041,8 +1100,25 @@ mod tests {
         assert_eq!(s.prefix(), "pilot/p1/");
         s.next(true);
         assert_eq!(s.stage, Stage::Consent, "no skipping consent");
-        s.accept();
+        assert_eq!(s.consent, None);
+        s.accept(&study, 1_764_000_000_000.0);
         assert_eq!(s.stage, Stage::Instructions);
+        let consent = s.consent.clone().expect("consent recorded");
+        assert_eq!(consent.at_ms, 1_764_000_000_000.0);
+        assert_eq!(consent.study_version, study.version);
+        assert_eq!(consent.text_hash.len(), 16);
+        let mut changed = study.clone();
+        changed.consent.push_str(" Changed.");
+        assert_ne!(
+            ConsentRecord::of(&changed, 0.0).text_hash,
+            consent.text_hash,
+            "another text, another hash"
+        );
+        assert_eq!(
+            ConsentRecord::of(&study, 0.0).text_hash,
+            consent.text_hash,
+            "the same text, the same hash"
+        );
         s.next(true);
         assert_eq!(s.current(&study).map(|c| (c.0, c.2)), Some((-1, true)));
         s.next(true);
