@@ -280,6 +280,7 @@ fn base_trial() -> &'static StudyTrialData {
             log: ActionLog::default(),
             window: "1280x900".into(),
             consent: None,
+            signals: Default::default(),
         }
     })
 }

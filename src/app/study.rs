@@ -25,7 +25,7 @@ use leptos::task::spawn_local;
 use std::sync::Arc;
 
 /// The study pages' own styles (kept with the pages that use them).
-const STUDY_CSS: &str = ".study-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;margin-bottom:.5rem}.study-head h1{margin:.2rem 0}.manage [data-testid=study-link]{word-break:break-all}.manage textarea{min-height:16rem}.code{font-size:1.4rem;letter-spacing:.05em}";
+const STUDY_CSS: &str = ".study-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;margin-bottom:.5rem}.study-head h1{margin:.2rem 0}.manage [data-testid=study-link]{word-break:break-all}.manage textarea{min-height:16rem}.code{font-size:1.4rem;letter-spacing:.05em}.manage table{border-collapse:collapse;margin:.5rem 0}.manage caption{text-align:left;font-weight:600;padding:.3rem 0}.manage th,.manage td{border:1px solid var(--line);padding:.3rem .6rem;text-align:left}.manage th{background:var(--surface)}";
 
 thread_local! {
     /// The trials this page load has shown (by storage key): finding one stored that is
@@ -317,6 +317,7 @@ fn StudyTrialView(
             log: log.get_untracked(),
             window: window_size(),
             consent: consent.clone(),
+            signals: log.with_untracked(ActionLog::signals),
         }
     };
     let persist = {
@@ -403,12 +404,18 @@ fn StudyTrialView(
         let record_action = record_action.clone();
         move |_| record_action("blur", String::new())
     });
+    // A paste anywhere on the page is a sign of help (flagged, never blocked).
+    let paste = window_event_listener(leptos::ev::paste, {
+        let record_action = record_action.clone();
+        move |_| record_action("paste", String::new())
+    });
     let resize = window_event_listener(leptos::ev::resize, move |_| {
         record_action("resize", window_size())
     });
     on_cleanup(move || {
         focus.remove();
         blur.remove();
+        paste.remove();
         resize.remove();
     });
     let options = PlayOptions {
@@ -544,20 +551,29 @@ pub fn StudyManagePage() -> impl IntoView {
     let text = RwSignal::new(EXAMPLE.to_string());
     let parsed = Memo::new(move |_| Study::from_json(&text.get()).map_err(|e| e.to_string()));
     let status = RwSignal::new(String::new());
+    // The trials stored here, with their signs of help (drawn as a table below).
+    let stored = RwSignal::new(String::new());
+    let show_stored = move || {
+        spawn_local(async move {
+            if let Ok(db) = Db::open().await {
+                let all = stored_trials(&db).await;
+                let mut html = String::new();
+                crate::view::document::html::table(
+                    &mut html,
+                    &crate::view::study::signals_table(&all),
+                );
+                stored.set(html);
+            }
+        });
+    };
+    show_stored();
     let export = move |csv: bool| {
         spawn_local(async move {
             let db = match Db::open().await {
                 Ok(db) => db,
                 Err(e) => return status.set(e.to_string()),
             };
-            let all: Vec<StudyTrialData> = db
-                .entries(STUDY, "")
-                .await
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|(k, _)| k.contains("/trial/"))
-                .filter_map(|(_, v)| serde_json::from_str(&v).ok())
-                .collect();
+            let all = stored_trials(&db).await;
             let result = if csv {
                 download_file("study-data.csv", &events_csv(&all), "text/csv")
             } else {
@@ -601,6 +617,7 @@ pub fn StudyManagePage() -> impl IntoView {
                 Ok(db) => db.put_all(STUDY, &entries).await.map(|_| entries.len()),
                 Err(e) => Err(e),
             };
+            show_stored();
             status.set(match saved {
                 Ok(n) if bad.is_empty() => format!("Imported {n} trials from {name}."),
                 Ok(n) => format!(
@@ -641,8 +658,20 @@ pub fn StudyManagePage() -> impl IntoView {
                 </label>
             </div>
             <p aria-live="polite" data-testid="study-manage-status">{move || status.get()}</p>
+            <div class="report" inner_html=move || stored.get()></div>
         </section>
     }
+}
+
+/// Every study trial stored in this browser (uploaded or imported).
+async fn stored_trials(db: &Db) -> Vec<StudyTrialData> {
+    db.entries(STUDY, "")
+        .await
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(k, _)| k.contains("/trial/"))
+        .filter_map(|(_, v)| serde_json::from_str(&v).ok())
+        .collect()
 }
 
 /// The study the builder starts from.

@@ -8,4 +8,5 @@ pub mod document;
 pub mod experiment;
 pub mod html;
 pub mod report;
+pub mod study;
 pub mod text_table;

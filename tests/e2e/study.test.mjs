@@ -153,21 +153,28 @@ test('a bad study link gets a clear page', async () => {
 test('the experimenter builds a link and exports the events as CSV', async () => {
   await withPage(async (page) => {
     // Some data first: a participant consents and makes a move.
-    await page.goto(studyLink(study(), `&participant=m${rand()}`));
+    const participant = `m${rand()}`;
+    await page.goto(studyLink(study(), `&participant=${participant}`));
     await page.click('[data-testid="consent-accept"]');
     await page.click('[data-testid="study-next"]');
     await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
     const maze = await readMaze(page);
     await clickCell(page, shortestPath(maze)[0]);
+    // Something pasted into the page: a sign of help, flagged for the experimenter.
+    await page.evaluate(() => window.dispatchEvent(new Event('paste')));
     await page.waitForTimeout(300);
     await page.goto(`${BASE}/study/manage`);
     await page.waitForSelector('[data-testid="study-link"]');
+    await page.waitForSelector('[data-testid="table-study-signals"] tbody tr');
+    const flagged = await page.locator('[data-testid="table-study-signals"] tbody tr', { hasText: participant }).first().locator('td').allTextContents();
+    assert.equal(flagged[3], '1', `one paste: ${flagged}`);
+    assert.match(flagged[7], /pasted/);
     assert.match(await page.inputValue('[data-testid="study-link"]').catch(() => page.innerText('[data-testid="study-link"]')), /\/study\?config=/);
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="study-export-csv"]')]);
     const fs = await import('node:fs');
     const csv = fs.readFileSync(await dl.path(), 'utf8');
     const head = csv.split(/\r?\n/)[0];
-    for (const col of ['trial_type', 'trial_index', 'time_elapsed', 'rt']) assert.ok(head.split(',').includes(col), `${col} in ${head}`);
+    for (const col of ['trial_type', 'trial_index', 'time_elapsed', 'rt', 'consent_hash', 'pastes', 'tab_leaves', 'away_ms', 'answer_chars_per_s']) assert.ok(head.split(',').includes(col), `${col} in ${head}`);
     assert.ok(csv.split(/\r?\n/).filter(Boolean).length >= 3, 'a row per action');
     await page.screenshot({ path: `${SHOTS}/study-manage.png`, fullPage: true });
   });

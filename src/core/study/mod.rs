@@ -452,6 +452,9 @@ pub struct StudyTrialData {
     /// The participant's consent (none in data from before it was recorded).
     #[serde(default)]
     pub consent: Option<ConsentRecord>,
+    /// Signs that the participant may have had help ([`ActionLog::signals`]).
+    #[serde(default)]
+    pub signals: HelpSignals,
 }
 
 impl StudyTrialData {
@@ -480,6 +483,55 @@ pub enum Stage {
     Trial(usize),
     /// Done: the data is being saved or was saved.
     Complete,
+}
+
+/// Signs in a trial's log that a participant may have had help: pastes, leaving the tab,
+/// and answers typed faster than people type. Flagged in the data, never used to block
+/// anyone (rejecting a participant and excluding their data are separate acts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HelpSignals {
+    /// Pastes into the page during the trial.
+    pub pastes: usize,
+    /// Times the participant left the tab or window.
+    pub tab_leaves: usize,
+    /// Time away, in milliseconds (until they came back, or the trial's last action).
+    pub away_ms: f64,
+    /// Characters of typed answers per second, from the action before each answer to the
+    /// answer (`None` without a typed answer): people rarely exceed 10.
+    pub answer_chars_per_s: Option<f64>,
+}
+
+impl ActionLog {
+    /// The help signals of this log.
+    pub fn signals(&self) -> HelpSignals {
+        let mut s = HelpSignals::default();
+        let mut left_at: Option<f64> = None;
+        let (mut chars, mut ms) = (0usize, 0f64);
+        for a in &self.actions {
+            match a.kind.as_str() {
+                "paste" => s.pastes += 1,
+                "blur" => {
+                    s.tab_leaves += 1;
+                    left_at.get_or_insert(a.t_ms);
+                }
+                "focus" => {
+                    if let Some(t) = left_at.take() {
+                        s.away_ms += a.t_ms - t;
+                    }
+                }
+                "answer" if !a.detail.trim().is_empty() => {
+                    chars += a.detail.trim().chars().count();
+                    ms += a.dt_ms;
+                }
+                _ => {}
+            }
+        }
+        if let (Some(t), Some(last)) = (left_at, self.actions.last()) {
+            s.away_ms += last.t_ms - t;
+        }
+        s.answer_chars_per_s = (chars > 0 && ms > 0.0).then(|| chars as f64 * 1000.0 / ms);
+        s
+    }
 }
 
 /// What a participant consented to, and when: kept with their session and with every
@@ -655,6 +707,19 @@ pub const EVENT_COLUMNS: &[(&str, &str)] = &[
         "consent_hash",
         "a hash of the consent text they were shown (FNV-1a 64, hexadecimal)",
     ),
+    (
+        "pastes",
+        "pastes during the trial (a sign of help, never a reason to block)",
+    ),
+    (
+        "tab_leaves",
+        "times the participant left the tab or window during the trial",
+    ),
+    ("away_ms", "milliseconds away from the tab during the trial"),
+    (
+        "answer_chars_per_s",
+        "characters of typed answers per second (people rarely exceed 10)",
+    ),
 ];
 
 /// The study CSV: a header, then one row per action of every trial.
@@ -696,6 +761,12 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
                 consent.map_or(String::new(), |c| (c.at_ms.round() as i64).to_string()),
                 consent.map_or(String::new(), |c| c.study_version.clone()),
                 consent.map_or(String::new(), |c| c.text_hash.clone()),
+                d.signals.pastes.to_string(),
+                d.signals.tab_leaves.to_string(),
+                (d.signals.away_ms.round() as i64).to_string(),
+                d.signals
+                    .answer_chars_per_s
+                    .map_or(String::new(), |c| format!("{c:.1}")),
             ];
             let line: Vec<String> = row.iter().map(|f| csv_field(f)).collect();
             out.push_str(&line.join(","));
@@ -821,323 +892,4 @@ pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const CONTRACT_EXAMPLE: &str = r#"{"title": "Shape mazes",
- "trials": [{"shape": "square", "size": 5, "encoding": "matrix", "seed": 1, "sample": 0}],
- "practice": {"shape": "cross", "size": 5, "encoding": "matrix", "seed": 5, "sample": 0},
- "condition": "grid", "recognition": "free", "counterbalance": true,
- "completion": {"code": "ABC123"},
- "upload": {"kind": "json", "url": "https://lab.example/api/study-data"}}"#;
-
-    #[test]
-    fn the_contract_example_reads_and_survives_the_link_round_trip() {
-        let s = Study::from_json(CONTRACT_EXAMPLE).expect("the CONTRACT's study reads");
-        assert_eq!(s.trials.len(), 1);
-        assert_eq!(
-            s.completion.as_ref().and_then(|c| c.code.as_deref()),
-            Some("ABC123")
-        );
-        assert_eq!(s.upload.as_ref().map(|u| u.kind), Some(UploadKind::Json));
-        let back = Study::from_config_param(&s.to_config_param()).expect("round trip");
-        assert_eq!(back, s);
-    }
-
-    #[test]
-    fn bad_studies_are_refused_with_what_to_fix() {
-        let cases = [
-            ("{", "not valid"),
-            (r#"{"trials": []}"#, "no trials"),
-            (r#"{"trials": [{"shape": "hexagon"}]}"#, "not valid"),
-            (r#"{"trials": [{"shape": "square", "size": 6}]}"#, "size 6"),
-            (
-                r#"{"trials": [{"shape": "Z"}], "upload": {"kind": "json", "url": "ftp://x"}}"#,
-                "not a web address",
-            ),
-            (
-                r#"{"trials": [{"shape": "Z"}], "upload": {"kind": "datapipe", "url": "https://pipe.jspsych.org/api/data/"}}"#,
-                "experiment_id",
-            ),
-            (
-                r#"{"trials": [{"shape": "Z"}], "completion": {"redirect": "javascript:alert(1)"}}"#,
-                "not a web address",
-            ),
-        ];
-        for (text, needle) in cases {
-            let e = Study::from_json(text).expect_err(text);
-            assert!(e.to_string().contains(needle), "{text}: {e}");
-        }
-        assert!(Study::from_config_param("not base64 ***").is_err());
-    }
-
-    #[test]
-    fn latin_rows_are_permutations_and_balance_which_shape_follows_which() {
-        for n in 1..=8usize {
-            let period = if n.is_multiple_of(2) { n } else { 2 * n };
-            let mut follows = vec![vec![0; n]; n];
-            for k in 0..period as u64 {
-                let row = latin_row(n, k);
-                let mut sorted = row.clone();
-                sorted.sort_unstable();
-                assert_eq!(sorted, (0..n).collect::<Vec<_>>(), "n={n} k={k}: {row:?}");
-                for w in row.windows(2) {
-                    follows[w[0]][w[1]] += 1;
-                }
-            }
-            let counts: Vec<usize> = (0..n)
-                .flat_map(|a| (0..n).filter(move |&b| b != a).map(move |b| (a, b)))
-                .map(|(a, b)| follows[a][b])
-                .collect();
-            if let (Some(lo), Some(hi)) = (counts.iter().min(), counts.iter().max()) {
-                assert_eq!(
-                    lo, hi,
-                    "n={n}: every ordered pair equally often: {follows:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn counterbalanced_orders_keep_every_trial_once_and_file_order_within_a_shape() {
-        let study = Study {
-            counterbalance: true,
-            ..Study::from_json(r#"{"trials": [{"shape": "square", "sample": 0}, {"shape": "Z"}, {"shape": "square", "sample": 1}, {"shape": "spiral"}]}"#)
-                .expect("reads")
-        };
-        let orders: Vec<Vec<StudyTrial>> = (0..6).map(|k| study.order_for(k)).collect();
-        for o in &orders {
-            assert_eq!(o.len(), 4);
-            let squares: Vec<usize> = o
-                .iter()
-                .filter(|t| t.shape == Shape::Square)
-                .map(|t| t.sample)
-                .collect();
-            assert_eq!(squares, vec![0, 1], "file order within a shape");
-        }
-        assert_ne!(orders[0], orders[1], "participants differ");
-        let plain = Study {
-            counterbalance: false,
-            ..study.clone()
-        };
-        assert_eq!(plain.order_for(5), plain.trials);
-    }
-
-    #[test]
-    fn the_participant_comes_from_prolific_or_the_generic_parameter() {
-        let get = |pairs: &'static [(&'static str, &'static str)]| {
-            move |k: &str| {
-                pairs
-                    .iter()
-                    .find(|(n, _)| *n == k)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        let p = Participant::from_params(
-            get(&[
-                ("PROLIFIC_PID", "abc"),
-                ("STUDY_ID", "s1"),
-                ("SESSION_ID", "x9"),
-            ]),
-            "local",
-        );
-        assert_eq!(
-            (
-                p.id.as_str(),
-                p.study_id.as_deref(),
-                p.session_id.as_deref()
-            ),
-            ("abc", Some("s1"), Some("x9"))
-        );
-        let q = Participant::from_params(get(&[("participant", "p7"), ("order", "3")]), "local");
-        assert_eq!((q.id.as_str(), q.order), ("p7", 3));
-        let r = Participant::from_params(get(&[]), "local-123");
-        assert_eq!(r.id, "local-123");
-        assert_eq!(
-            r.order,
-            Participant::from_params(get(&[]), "local-123").order,
-            "stable"
-        );
-    }
-
-    #[test]
-    fn the_log_times_each_action_from_the_previous_one_and_each_phase() {
-        let mut log = ActionLog::default();
-        log.push("move", "solve", "(1, 2)", 1000.0);
-        log.push("move", "solve", "(1, 3)", 1500.0);
-        log.push("answer", "recognize", "square", 4000.0);
-        log.push("submit", "generate", "", 9000.0);
-        let dts: Vec<f64> = log.actions.iter().map(|a| a.dt_ms).collect();
-        assert_eq!(dts, vec![1000.0, 500.0, 2500.0, 5000.0]);
-        assert_eq!(log.phase_ms("solve"), 1500.0);
-        assert_eq!(log.phase_ms("recognize"), 2500.0);
-        assert_eq!(log.phase_ms("generate"), 5000.0);
-        assert_eq!(log.phase_ms("done"), 0.0);
-    }
-
-    #[test]
-    fn base64url_round_trips_every_length() {
-        for n in 0..40u8 {
-            let bytes: Vec<u8> = (0..n)
-                .map(|i| i.wrapping_mul(37).wrapping_add(200))
-                .collect();
-            let text = base64url_encode(&bytes);
-            assert!(!text.contains(['+', '/', '=']), "{text}");
-            assert_eq!(base64url_decode(&text), Some(bytes), "{n} bytes");
-        }
-        assert_eq!(
-            base64url_decode("aGk="),
-            Some(b"hi".to_vec()),
-            "padding accepted"
-        );
-        assert_eq!(base64url_decode("a"), None, "a lone character is not whole");
-    }
-
-    fn data() -> StudyTrialData {
-        use crate::core::play::player::PlayerKind;
-        use crate::core::play::player::{play_ready, Oracle};
-        use crate::core::play::trial::{Trial, TrialSetup};
-        use crate::core::results::record::{Placement, PlayerInfo};
-        let lib = crate::core::maze::templates::TemplateLibrary::new(5);
-        let maze = crate::core::maze::generate::generate_one(Shape::C, 0, 1, &lib).expect("maze");
-        let mut t = Trial::start(TrialSetup::new(Shape::C, Encoding::Matrix, maze));
-        play_ready(&mut t, &mut Oracle);
-        let mut log = ActionLog::default();
-        log.push("move", "solve", "(1, 2)", 800.0);
-        log.push("answer", "recognize", "a \"C\", I think", 2000.0);
-        StudyTrialData {
-            study: "Pilot, 1".into(),
-            participant: Participant {
-                id: "p1".into(),
-                ..Default::default()
-            },
-            trial_index: 0,
-            practice: false,
-            record: crate::core::results::record::TrialRecord::of(
-                &t,
-                PlayerInfo::builtin(PlayerKind::Human),
-                Placement {
-                    seed: 1,
-                    sample: 0,
-                    repeat: 0,
-                },
-                None,
-                None,
-            ),
-            log,
-            window: "1280x900".into(),
-            consent: Some(ConsentRecord {
-                at_ms: 1_764_000_000_000.0,
-                study_version: "v2".into(),
-                text_hash: "00ff00ff00ff00ff".into(),
-            }),
-        }
-    }
-
-    #[test]
-    fn the_event_csv_has_one_row_per_action_under_a_documented_header() {
-        let csv = events_csv(&[data()]);
-        let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 3, "header and two actions:\n{csv}");
-        assert_eq!(lines[0].split(',').count(), EVENT_COLUMNS.len());
-        assert!(lines[0].starts_with("trial_type,trial_index,time_elapsed,rt,"));
-        assert!(
-            lines[2].contains("\"a \"\"C\"\", I think\""),
-            "quoted: {}",
-            lines[2]
-        );
-        assert!(lines[1].starts_with("move,0,800,800,p1,"), "{}", lines[1]);
-        assert!(
-            lines[0].ends_with(",consented_at,study_version,consent_hash")
-                && lines[1].ends_with(",1764000000000,v2,00ff00ff00ff00ff"),
-            "the consent on every row: {csv}"
-        );
-        assert!(
-            lines[1].contains(",success,success,success,"),
-            "{}",
-            lines[1]
-        );
-    }
-
-    #[test]
-    fn upload_bodies_follow_plain_json_and_datapipe() {
-        let d = [data()];
-        let plain: serde_json::Value =
-            serde_json::from_str(&upload_body(UploadKind::Json, None, &d)).expect("json");
-        assert_eq!(plain["trials"][0]["participant"]["id"], "p1");
-        assert_eq!(plain["trials"][0]["record"]["player"], "human");
-        let pipe: serde_json::Value =
-            serde_json::from_str(&upload_body(UploadKind::Datapipe, Some("exp42"), &d))
-                .expect("json");
-        assert_eq!(pipe["experimentID"], "exp42");
-        assert_eq!(pipe["filename"], "Pilot--1_p1.csv");
-        assert!(pipe["data"]
-            .as_str()
-            .is_some_and(|s| s.starts_with("trial_type,")));
-    }
-
-    #[test]
-    fn a_participant_goes_from_consent_through_practice_and_every_trial_to_completion() {
-        let study = Study {
-            practice: Some(StudyTrial {
-                shape: Shape::Cross,
-                size: 5,
-                encoding: Encoding::Matrix,
-                seed: 5,
-                sample: 0,
-            }),
-            ..Study::from_json(r#"{"trials": [{"shape": "square"}, {"shape": "Z"}]}"#)
-                .expect("reads")
-        };
-        let mut s = StudySession::new(
-            "pilot",
-            &study,
-            Participant {
-                id: "p1".into(),
-                ..Default::default()
-            },
-        );
-        assert_eq!(s.prefix(), "pilot/p1/");
-        s.next(true);
-        assert_eq!(s.stage, Stage::Consent, "no skipping consent");
-        assert_eq!(s.consent, None);
-        s.accept(&study, 1_764_000_000_000.0);
-        assert_eq!(s.stage, Stage::Instructions);
-        let consent = s.consent.clone().expect("consent recorded");
-        assert_eq!(consent.at_ms, 1_764_000_000_000.0);
-        assert_eq!(consent.study_version, study.version);
-        assert_eq!(consent.text_hash.len(), 16);
-        let mut changed = study.clone();
-        changed.consent.push_str(" Changed.");
-        assert_ne!(
-            ConsentRecord::of(&changed, 0.0).text_hash,
-            consent.text_hash,
-            "another text, another hash"
-        );
-        assert_eq!(
-            ConsentRecord::of(&study, 0.0).text_hash,
-            consent.text_hash,
-            "the same text, the same hash"
-        );
-        s.next(true);
-        assert_eq!(s.current(&study).map(|c| (c.0, c.2)), Some((-1, true)));
-        s.next(true);
-        assert_eq!(s.stage, Stage::Practice, "an unfinished trial holds");
-        s.finish_trial();
-        s.next(true);
-        assert_eq!((s.stage, s.trial_done), (Stage::Trial(0), false));
-        assert_eq!(s.progress(), (0, 2));
-        s.finish_trial();
-        assert_eq!(s.progress(), (1, 2));
-        s.next(true);
-        assert_eq!(s.stage, Stage::Trial(1));
-        s.finish_trial();
-        s.next(true);
-        assert_eq!((s.stage, s.progress()), (Stage::Complete, (2, 2)));
-        let mut d = StudySession::new("pilot", &study, Participant::default());
-        d.decline();
-        d.next(true);
-        assert_eq!(d.stage, Stage::Declined);
-        assert_ne!(inline_name("{a}"), inline_name("{b}"));
-    }
-}
+pub(crate) mod tests;
