@@ -482,6 +482,7 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
                 ("calls", "calls"),
                 ("prompt_tokens", "prompt tokens"),
                 ("completion_tokens", "completion tokens"),
+                ("reasoning_tokens", "of which reasoning"),
                 ("tokens_per_trial", "tokens per trial"),
                 ("tokens_per_solve", "tokens per solved trial"),
                 ("cut_off_trials", "cut off by the token limit"),
@@ -495,6 +496,7 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
                 Cell::Count(t.calls),
                 Cell::Count(t.prompt as usize),
                 Cell::Count(t.completion as usize),
+                Cell::Count(t.reasoning as usize),
                 Cell::Number(t.per_trial),
                 Cell::Number(t.per_solve),
                 Cell::Count(t.cut_off_trials),
@@ -819,6 +821,7 @@ mod tests {
             calls: 3,
             prompt: 900,
             completion: 120,
+            reasoning: 80,
             cut_off: 1,
         });
         let a = analyze(&v, &AnalysisOptions::default());
@@ -829,6 +832,7 @@ mod tests {
             text.contains("1020.00") && text.contains("cut off"),
             "{text}"
         );
+        assert!(text.contains("of which reasoning"), "{text}");
         assert!(report_body(&a).contains("data-testid=\"table-tokens\""));
     }
 

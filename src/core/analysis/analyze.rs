@@ -295,12 +295,14 @@ mod tests {
             calls: 2,
             prompt: 100,
             completion: 20,
+            reasoning: 0,
             cut_off: 0,
         });
         v[1].tokens = Some(Tokens {
             calls: 3,
             prompt: 300,
             completion: 80,
+            reasoning: 60,
             cut_off: 1,
         });
         let an = analyze(&v, &AnalysisOptions::default());
@@ -309,6 +311,7 @@ mod tests {
             (t.trials, t.calls, t.prompt, t.completion),
             (2, 5, 400, 100)
         );
+        assert_eq!(t.reasoning, 60, "of which reasoning");
         assert_eq!(t.per_trial, Some(250.0), "500 tokens over 2 trials");
         assert_eq!(t.per_solve, Some(500.0), "500 tokens for 1 solve");
         assert_eq!(t.cut_off_trials, 1);

@@ -167,6 +167,8 @@ pub struct TokenUse {
     pub prompt: u64,
     /// Completion tokens (reasoning included).
     pub completion: u64,
+    /// Of the completion tokens, those spent on reasoning (when the endpoints said).
+    pub reasoning: u64,
     /// Prompt and completion tokens per trial.
     pub per_trial: Option<f64>,
     /// Prompt and completion tokens per solved trial (`None` when none was solved).
@@ -190,6 +192,7 @@ impl TokenUse {
             calls: used.iter().map(|(_, t)| t.calls).sum(),
             prompt: used.iter().map(|(_, t)| t.prompt).sum(),
             completion: used.iter().map(|(_, t)| t.completion).sum(),
+            reasoning: used.iter().map(|(_, t)| t.reasoning).sum(),
             per_trial: per(used.len()),
             per_solve: per(solved),
             cut_off_trials: used.iter().filter(|(_, t)| t.cut_off > 0).count(),

@@ -102,6 +102,9 @@ pub struct Tokens {
     pub prompt: u64,
     /// Completion tokens (reasoning included, as endpoints count them).
     pub completion: u64,
+    /// Of the completion tokens, those the endpoints said went to reasoning.
+    #[serde(default)]
+    pub reasoning: u64,
     /// Replies cut off by the token limit (`finish_reason` `length`).
     pub cut_off: usize,
 }
@@ -116,6 +119,7 @@ impl Tokens {
                 t.calls += 1;
                 t.prompt += m.prompt_tokens.unwrap_or(0);
                 t.completion += m.completion_tokens.unwrap_or(0);
+                t.reasoning += m.reasoning_tokens.unwrap_or(0);
             }
             t.cut_off += usize::from(m.finish_reason.as_deref() == Some("length"));
         }

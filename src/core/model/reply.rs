@@ -27,6 +27,9 @@ pub struct ReplyMeta {
     /// Completion tokens, as the endpoint counted them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completion_tokens: Option<u64>,
+    /// Of the completion tokens, those spent on reasoning, when the endpoint said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u64>,
     /// Total tokens, as the endpoint counted them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,

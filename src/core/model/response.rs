@@ -20,6 +20,9 @@ pub struct ChatReply {
     pub prompt_tokens: Option<u64>,
     /// Tokens generated, when reported.
     pub completion_tokens: Option<u64>,
+    /// Of those, tokens spent on reasoning, when reported
+    /// (`usage.completion_tokens_details.reasoning_tokens`).
+    pub reasoning_tokens: Option<u64>,
     /// Both, when reported.
     pub total_tokens: Option<u64>,
     /// The generated tokens' log-probabilities; None when not asked for or not returned
@@ -95,6 +98,10 @@ pub(super) fn read_usage(v: &Value, reply: &mut ChatReply) {
     if let Some(usage) = v.get("usage").filter(|u| u.is_object()) {
         reply.prompt_tokens = usage.get("prompt_tokens").and_then(Value::as_u64);
         reply.completion_tokens = usage.get("completion_tokens").and_then(Value::as_u64);
+        reply.reasoning_tokens = usage
+            .get("completion_tokens_details")
+            .and_then(|d| d.get("reasoning_tokens"))
+            .and_then(Value::as_u64);
         reply.total_tokens = usage.get("total_tokens").and_then(Value::as_u64);
     }
 }
@@ -185,6 +192,14 @@ mod tests {
         );
         assert_eq!(r.logprobs, None, "absent logprobs are None");
         assert_eq!(r.reasoning, None);
+        assert_eq!(r.reasoning_tokens, None, "no details, no reasoning tokens");
+        // OpenAI-style usage details, as reasoning models report them.
+        let body = r#"{"choices":[{"message":{"content":"Move: (1, 2)"},"finish_reason":"stop"}],"usage":{"prompt_tokens":120,"completion_tokens":900,"total_tokens":1020,"completion_tokens_details":{"reasoning_tokens":840}}}"#;
+        let r = parse_response(body).expect("parses");
+        assert_eq!(
+            (r.completion_tokens, r.reasoning_tokens),
+            (Some(900), Some(840))
+        );
     }
 
     #[test]

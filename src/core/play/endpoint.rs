@@ -140,6 +140,7 @@ pub fn reply_meta(reply: &ChatReply, max_tokens: u32) -> ReplyMeta {
         latency_ms: Some(reply.latency_ms),
         prompt_tokens: reply.prompt_tokens,
         completion_tokens: reply.completion_tokens,
+        reasoning_tokens: reply.reasoning_tokens,
         total_tokens: reply.total_tokens,
         finish_reason: reply.finish_reason.clone(),
         reasoning: reply.reasoning.clone().filter(|r| !r.is_empty()),

@@ -60,6 +60,9 @@ pub struct RecordMessage {
     /// See [`ReplyMeta::completion_tokens`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completion_tokens: Option<u64>,
+    /// See [`ReplyMeta::reasoning_tokens`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u64>,
     /// See [`ReplyMeta::total_tokens`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
@@ -97,6 +100,7 @@ impl RecordMessage {
             latency_ms,
             prompt_tokens,
             completion_tokens,
+            reasoning_tokens,
             total_tokens,
             finish_reason,
             reasoning,
@@ -112,6 +116,7 @@ impl RecordMessage {
             latency_ms,
             prompt_tokens,
             completion_tokens,
+            reasoning_tokens,
             total_tokens,
             finish_reason,
             reasoning,
@@ -130,6 +135,7 @@ impl RecordMessage {
             latency_ms: self.latency_ms,
             prompt_tokens: self.prompt_tokens,
             completion_tokens: self.completion_tokens,
+            reasoning_tokens: self.reasoning_tokens,
             total_tokens: self.total_tokens,
             finish_reason: self.finish_reason.clone(),
             reasoning: self.reasoning.clone(),
