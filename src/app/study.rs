@@ -178,6 +178,21 @@ pub fn StudyPage() -> impl IntoView {
         }
     };
 
+    // The tab carries the study's title; leaving during a maze asks first (the session is
+    // kept, but a participant should not lose their place by accident).
+    Effect::new(move |_| {
+        if let Some(r) = ready.get() {
+            if let Some(d) = web_sys::window().and_then(|w| w.document()) {
+                d.set_title(&r.study.title);
+            }
+        }
+        let in_maze = session.with(|s| {
+            s.as_ref()
+                .is_some_and(|s| matches!(s.stage, Stage::Practice | Stage::Trial(_)))
+        });
+        loc.unsaved.set(in_maze.then_some(LEAVE_STUDY));
+    });
+
     view! {
         <section class="study">
             <style>{STUDY_CSS}</style>
@@ -188,14 +203,6 @@ pub fn StudyPage() -> impl IntoView {
                 };
                 let (done, total) = s.progress();
                 let title = r.study.title.clone();
-                // The tab carries the study's title; leaving during a maze asks first (the
-                // session is kept, but a participant should not lose their place by accident).
-                if let Some(d) = web_sys::window().and_then(|w| w.document()) {
-                    d.set_title(&title);
-                }
-                loc.unsaved.set(
-                    matches!(s.stage, Stage::Practice | Stage::Trial(_)).then_some(LEAVE_STUDY),
-                );
                 let body = match s.stage {
                     Stage::Consent => view! {
                         <div class="phase-panel">

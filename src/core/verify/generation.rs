@@ -205,15 +205,15 @@ mod tests {
         assert_eq!(v.reason, Reason::CellsNotSeparated);
         let checks = v.checks.expect("checks");
         assert!(checks.same_shape && !checks.novel, "{}", v.explanation);
-        // Spaced rows are read as before; numbers in prose are not rows.
+        // Spaced rows are read as before; one unspaced line alone is no maze.
         let spaced = "P 0 0 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 G 0";
         assert_eq!(
             gen(&ring(), Shape::Square, Encoding::Matrix, spaced).reason,
             Reason::ValidNewMaze
         );
-        let prose = "It took 100 tries.\nThen 110 more.";
+        let one = "My answer row: \n01110\nThat is all.";
         assert_eq!(
-            gen(&ring(), Shape::Square, Encoding::Matrix, prose).reason,
+            gen(&ring(), Shape::Square, Encoding::Matrix, one).reason,
             Reason::NoMazeFound
         );
     }

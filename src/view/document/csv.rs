@@ -11,10 +11,11 @@ use std::fmt::Write as _;
 pub fn write(table: &Table) -> String {
     let rates: Vec<bool> = (0..table.columns.len())
         .map(|i| {
-            table
-                .rows
-                .iter()
-                .any(|r| r.cells.get(i).is_some_and(is_rate))
+            table.columns[i].rate
+                || table
+                    .rows
+                    .iter()
+                    .any(|r| r.cells.get(i).is_some_and(is_rate))
         })
         .collect();
     let mut header = Vec::new();

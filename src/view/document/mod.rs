@@ -125,6 +125,7 @@ impl Table {
                 .map(|(key, label)| Column {
                     key: key.to_string(),
                     label: label.to_string(),
+                    rate: false,
                 })
                 .collect(),
             spans: Vec::new(),
@@ -132,6 +133,14 @@ impl Table {
             empty: None,
             dense: false,
         }
+    }
+
+    /// Declares the columns named by `keys` as columns of rates.
+    pub fn rates(mut self, keys: &[&str]) -> Self {
+        for c in &mut self.columns {
+            c.rate |= keys.contains(&c.key.as_str());
+        }
+        self
     }
 
     /// Adds a row of `cells`.
@@ -148,6 +157,9 @@ pub struct Column {
     pub key: String,
     /// The heading people read.
     pub label: String,
+    /// Whether it holds rates ([`Cell::Rate`]): the CSV gives it five columns even when
+    /// the table has no rows, so the header never depends on the data.
+    pub rate: bool,
 }
 
 /// A row of cells.
