@@ -55,9 +55,9 @@ else
     || cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
 fi
 
-# Node tools: binaryen's wasm-opt (Debian's breaks release builds) and playwright-core ----
+# Node tools: binaryen's wasm-opt (Debian's breaks release builds), playwright-core and axe-core ----
 need_npm=0
-for pkg in binaryen playwright-core; do
+for pkg in binaryen playwright-core @axe-core/playwright; do
   want=$(node -e "console.log(require('$root/package.json').devDependencies['$pkg'])")
   have=$(node -e "try{console.log(require('$root/node_modules/$pkg/package.json').version)}catch(e){console.log('')}")
   if [ "$want" = "$have" ]; then say "$pkg $want: present"; else need_npm=1; fi

@@ -281,6 +281,8 @@ fn base_trial() -> &'static StudyTrialData {
             window: "1280x900".into(),
             consent: None,
             signals: Default::default(),
+            attempt: 0,
+            session_events: Vec::new(),
         }
     })
 }
@@ -641,6 +643,99 @@ async fn a_retried_upload_is_stored_once() {
                 .all(|r| r.received_at.ends_with('Z') && r.received_at.len() == 24),
             "each row has its UTC received time: {rows:?}"
         );
+        s.stop().await.expect("a clean stop");
+    })
+    .await;
+}
+
+async fn ask_order(
+    c: &reqwest::Client,
+    s: &Running,
+    body: serde_json::Value,
+) -> (u16, serde_json::Value) {
+    let r = c
+        .post(s.url("/api/study-order"))
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .expect("an answer");
+    let status = r.status().as_u16();
+    (status, json(&r.text().await.expect("a body")))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counterbalancing_orders_go_to_the_least_used_and_stay_with_each_participant() {
+    bounded(async {
+        let dir = TempDir::new("orders");
+        let s = start(&dir, |_| {}).await;
+        let c = client();
+        let ask = |p: &str| serde_json::json!({"study": "pilot", "participant": p, "orders": 3});
+        let mut given = Vec::new();
+        for p in ["a", "b", "c", "d", "e"] {
+            let (status, answer) = ask_order(&c, &s, ask(p)).await;
+            assert_eq!(status, 200, "{answer}");
+            given.push(answer["order"].as_u64().expect("an order"));
+        }
+        assert_eq!(
+            given,
+            [0, 1, 2, 0, 1],
+            "each next participant gets the least used order"
+        );
+        // A participant asking again (a reload, another device) keeps their order.
+        let (_, again) = ask_order(&c, &s, ask("b")).await;
+        assert_eq!(
+            (again["order"].as_u64(), &again["counts"]),
+            (Some(1), &serde_json::json!([2, 2, 1]))
+        );
+        // Another study counts apart.
+        let other = serde_json::json!({"study": "other", "participant": "a", "orders": 2});
+        assert_eq!(ask_order(&c, &s, other).await.1["order"], 0);
+        // Bad requests get a message a person can act on.
+        for (body, needle) in [
+            (
+                serde_json::json!({"study": "pilot", "participant": "x", "orders": 0}),
+                "orders must be from 1 to 64",
+            ),
+            (
+                serde_json::json!({"study": "", "participant": "x", "orders": 2}),
+                "must be named",
+            ),
+            (
+                serde_json::json!({"participant": "x"}),
+                "not an order request",
+            ),
+        ] {
+            let (status, answer) = ask_order(&c, &s, body).await;
+            assert_eq!(status, 400);
+            assert!(
+                answer["error"].as_str().is_some_and(|e| e.contains(needle)),
+                "{answer}"
+            );
+        }
+        s.stop().await.expect("a clean stop");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_attempt_is_stored_beside_the_first() {
+    bounded(async {
+        let dir = TempDir::new("attempts");
+        let s = start(&dir, |_| {}).await;
+        let c = client();
+        let first = trial("p1", 0, 3, false);
+        let mut second = trial("p1", 0, 5, true);
+        second.attempt = 1;
+        let (status, text) = post_upload(&c, &s, body_of(&[first, second])).await;
+        assert_eq!(status, 200, "{text}");
+        assert_eq!(
+            json(&text)["stored"],
+            2,
+            "neither attempt replaces the other: {text}"
+        );
+        let keys: Vec<String> = s.stored().into_iter().map(|r| r.key).collect();
+        assert_eq!(keys, ["Pilot, 1/p1/0", "Pilot, 1/p1#attempt-1/0"]);
         s.stop().await.expect("a clean stop");
     })
     .await;

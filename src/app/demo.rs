@@ -330,12 +330,12 @@ pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
                 </div>
                 <div class="replay-text">
                     <h2>"Prompt"</h2>
-                    <pre class="replay-prompt" data-testid="replay-prompt">{move || frame.with(|f| f.prompt.clone())}</pre>
+                    <pre class="replay-prompt" data-testid="replay-prompt" tabindex="0">{move || frame.with(|f| f.prompt.clone())}</pre>
                     <h2>"Reply"</h2>
                     {move || frame.with(|f| f.reasoning.clone()).map(|r| view! {
-                        <details class="reasoning"><summary>"Reasoning"</summary><pre>{r}</pre></details>
+                        <details class="reasoning"><summary>"Reasoning"</summary><pre tabindex="0">{r}</pre></details>
                     })}
-                    <pre class="replay-reply" data-testid="replay-reply">{move || frame.with(|f| f.reply.clone().unwrap_or_else(|| "(the first prompt; no reply yet)".into()))}</pre>
+                    <pre class="replay-reply" data-testid="replay-reply" tabindex="0">{move || frame.with(|f| f.reply.clone().unwrap_or_else(|| "(the first prompt; no reply yet)".into()))}</pre>
                     {move || frame.with(|f| f.verdict.clone()).map(|v| {
                         let outcome = v.outcome.name();
                         view! {

@@ -51,8 +51,8 @@ pub async fn picked_text(input: &web_sys::HtmlInputElement) -> Result<(String, S
     Ok((name, text))
 }
 
-/// POSTs `body` (JSON) to `url`; the response's status, or why no response came.
-pub async fn post_json(url: &str, body: &str) -> Result<u16, String> {
+/// POSTs `body` (JSON) to `url`; the response's status and text, or why no response came.
+pub async fn post_json(url: &str, body: &str) -> Result<(u16, String), String> {
     let window = web_sys::window().ok_or("no window")?;
     let init = web_sys::RequestInit::new();
     init.set_method("POST");
@@ -70,5 +70,13 @@ pub async fn post_json(url: &str, body: &str) -> Result<u16, String> {
     let response: web_sys::Response = response
         .dyn_into()
         .map_err(|_| format!("{url} gave no response"))?;
-    Ok(response.status())
+    let text = match response.text() {
+        Ok(t) => JsFuture::from(t)
+            .await
+            .ok()
+            .and_then(|t| t.as_string())
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    };
+    Ok((response.status(), text))
 }

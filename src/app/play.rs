@@ -250,6 +250,16 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
         }
     };
     let phase = Memo::new(move |_| trial.with(|t| t.phase()));
+    // Focus follows the trial: when a phase ends it moves to the next phase's heading (at
+    // the end, to the verdicts or what the page adds after them), so a keyboard or screen
+    // reader user is never left on a cell that no longer takes input.
+    Effect::new(move |before: Option<Phase>| {
+        let now = phase.get();
+        if before.is_some_and(|b| b != now) {
+            request_animation_frame(focus_phase);
+        }
+        now
+    });
     let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
     let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
     let solving = Signal::derive(move || phase.get() == Phase::Solve);
@@ -349,7 +359,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
         </div>
         {if text_mode {
             view! {
-                <pre class="encoded big" data-testid="maze-text">{move || trial.with(|t| encoding.render(t.shown_maze().grid()))}</pre>
+                <pre class="encoded big" data-testid="maze-text" tabindex="0" aria-label="The maze as text">{move || trial.with(|t| encoding.render(t.shown_maze().grid()))}</pre>
             }.into_any()
         } else {
             view! {
@@ -391,7 +401,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             }.into_any(),
             Phase::Recognize if options.recognition == RecognitionMode::Choice => view! {
             <div class="phase-panel">
-                <h2>"Which shape do the open cells form?"</h2>
+                <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
                 <p class="help">"Look at every open cell (P and G included), not only your path."</p>
                 <div class="row">
                     {Shape::ALL.into_iter().map(|s| view! {
@@ -405,7 +415,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             }.into_any(),
             Phase::Recognize => view! {
             <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(answer.get_untracked(), "answer"); }>
-                <h2>"Which shape do the open cells form?"</h2>
+                <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
                 <p class="help">"Look at every open cell (P and G included), not only your path. Answer in your own words, e.g. \"a spiral\"."</p>
                 <div class="row">
                     <input
@@ -429,7 +439,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             }.into_any(),
             Phase::Generate if text_mode => view! {
             <div class="phase-panel">
-                <h2>{format!("Write a new {rows}x{cols} maze of the same shape")}</h2>
+                <h2 tabindex="-1" data-phase-focus="">{format!("Write a new {rows}x{cols} maze of the same shape")}</h2>
                 <p class="help">{format!("In the same encoding as above ({}), with one P and one G joined by a path; not a copy of the original.", encoding.label())}</p>
                 <textarea data-testid="maze-answer" rows="8" class="maze-answer"
                     prop:value=move || typed_maze.get() on:input=move |ev| typed_maze.set(event_target_value(&ev))></textarea>
@@ -440,9 +450,9 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             }.into_any(),
             Phase::Generate => view! {
             <div class="phase-panel">
-                <h2>{format!("Draw a new {rows}x{cols} maze of the same shape")}</h2>
+                <h2 tabindex="-1" data-phase-focus="">{format!("Draw a new {rows}x{cols} maze of the same shape")}</h2>
                 <p class="help">
-                    "Choose a tool, then click or drag over the grid. It must be the same shape, have one P and one G joined by a path ("
+                    "Choose a tool, then click or drag over the grid (or move between cells with the arrow keys and press Enter). It must be the same shape, have one P and one G joined by a path ("
                     {movement_help.split(':').next().unwrap_or("")} "), and not be a copy of the original."
                 </p>
                 <div class="tools" role="toolbar" aria-label="Drawing tools">
@@ -475,6 +485,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
                     on_drag=paint_at
                     active=Signal::derive(|| true)
                     label="Your new maze"
+                    arrows_move_focus=true
                 />
                 <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_generation()>
                     "Submit maze"
@@ -580,12 +591,12 @@ fn TrialBoard(
                             }).collect_view()}
                         </div>
                     </div>
-                    <pre class="encoded" data-testid="encoding-view">
+                    <pre class="encoded" data-testid="encoding-view" tabindex="0">
                         {move || view_encoding.get().render(&grid.get())}
                     </pre>
                     <details class="prompt">
                         <summary>"Full prompt of this step"</summary>
-                        <pre>{move || trial.with(|t| t.pending_prompt().map(str::to_string).unwrap_or_else(|| "The trial is complete.".into()))}</pre>
+                        <pre tabindex="0">{move || trial.with(|t| t.pending_prompt().map(str::to_string).unwrap_or_else(|| "The trial is complete.".into()))}</pre>
                     </details>
                 </div>
             </aside>
@@ -624,6 +635,23 @@ pub(super) fn PhaseSteps(trial: RwSignal<Trial>) -> impl IntoView {
     }
 }
 
+/// Moves the focus to the last element marked `data-phase-focus` (the current phase's
+/// heading, or at the end what follows the verdicts).
+pub(super) fn focus_phase() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Ok(all) = doc.query_selector_all("[data-phase-focus]") else {
+        return;
+    };
+    if let Some(el) = all
+        .item(all.length().saturating_sub(1))
+        .and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(n).ok())
+    {
+        let _ = el.focus();
+    }
+}
+
 /// The verdict of each phase that has ended.
 #[component]
 pub(super) fn Verdicts(trial: RwSignal<Trial>) -> impl IntoView {
@@ -645,8 +673,10 @@ pub(super) fn Verdicts(trial: RwSignal<Trial>) -> impl IntoView {
             })
         }
     };
+    let done = move || trial.with(|t| t.phase() == Phase::Done);
     view! {
-        <div class="verdicts">
+        <div class="verdicts" tabindex="-1" aria-label="Verdicts" role="region"
+            data-phase-focus=move || done().then_some("")>
             {row("verdict-solve", "Solve", Trial::solve_verdict)}
             {row("verdict-recognize", "Recognize", Trial::recognize_verdict)}
             {row("verdict-generate", "Generate", Trial::generate_verdict)}

@@ -17,7 +17,8 @@ use crate::core::play::transcript::Role;
 use crate::core::play::trial::{Phase, Trial, TrialSetup};
 use crate::core::results::record::{Placement, PlayerInfo, TrialRecord};
 use crate::core::study::{
-    events_csv, inline_name, read_study_data, upload_body, ActionLog, Participant, Stage, Study,
+    events_csv, inline_name, order_request, read_order_answer, read_study_data, upload_body,
+    ActionLog, Assignment, Completion as Code, Opening, Outcome, Participant, Stage, Study,
     StudySession, StudyTrial, StudyTrialData,
 };
 use leptos::prelude::*;
@@ -95,6 +96,8 @@ pub fn StudyPage() -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let ready = RwSignal::new(None::<Ready>);
     let session = RwSignal::new(None::<StudySession>);
+    // The study's resume policy turned this visit away.
+    let blocked = RwSignal::new(false);
     spawn_local(async move {
         let (name, study) = if let Some(config) = Location::param(&q, "config") {
             (
@@ -139,7 +142,8 @@ pub fn StudyPage() -> impl IntoView {
                 return;
             }
         };
-        let participant = Participant::from_params(|k| Location::param(&q, k), &tab_participant());
+        let mut participant =
+            Participant::from_params(|k| Location::param(&q, k), &tab_participant());
         let key = format!("{name}/{}/session", participant.id);
         let restored = db
             .get(STUDY, &key)
@@ -147,16 +151,54 @@ pub fn StudyPage() -> impl IntoView {
             .ok()
             .flatten()
             .and_then(|t| serde_json::from_str::<StudySession>(&t).ok());
-        session.set(Some(
-            restored.unwrap_or_else(|| StudySession::new(&name, &study, participant)),
-        ));
+        // A new participant of a study with server assignment gets the least used order
+        // from `shapemaze serve`, or else keeps the one from their id's hash.
+        let mut assigned = None;
+        if restored.is_none()
+            && study.counterbalance
+            && study.assignment == Assignment::Server
+            && Location::param(&q, "order").is_none()
+        {
+            let body = order_request(&name, &study, &participant.id);
+            let answer = post_json(&crate::app::route::href("/api/study-order"), &body)
+                .await
+                .and_then(|(status, text)| read_order_answer(status, &text, &study));
+            assigned = Some(match answer {
+                Ok(k) => {
+                    participant.order = k;
+                    ("order_assigned", format!("order {k} from the server"))
+                }
+                Err(e) => (
+                    "order_fallback",
+                    format!("order {} from the id's hash: {e}", participant.order),
+                ),
+            });
+        }
+        // The study's resume policy decides what this visit does with a saved session;
+        // what it decided is logged in the session, saved before anything else.
+        let (mut opened, opening) = StudySession::open(&name, &study, participant, restored, now());
+        if let Some((kind, detail)) = assigned {
+            opened.log(now(), kind, detail);
+        }
+        if let Err(e) = db
+            .put(
+                STUDY,
+                &opened.session_key(),
+                &serde_json::to_string(&opened).unwrap_or_default(),
+            )
+            .await
+        {
+            error.set(Some(e.to_string()));
+        }
+        blocked.set(opening == Opening::Blocked);
+        session.set(Some(opened));
         ready.set(Some(Ready { study, db }));
     });
     // Every change of the session is saved before anything else happens on the page.
     let save = move |s: StudySession| {
         if let Some(r) = ready.get_untracked() {
             spawn_local(async move {
-                let key = format!("{}session", s.prefix());
+                let key = s.session_key();
                 let text = serde_json::to_string(&s).unwrap_or_default();
                 if let Err(e) = r.db.put(STUDY, &key, &text).await {
                     error.set(Some(e.to_string()));
@@ -177,6 +219,33 @@ pub fn StudyPage() -> impl IntoView {
             save(s);
         }
     };
+
+    // The study's time limit: when it runs out the study ends as timed out (checked again
+    // whenever the session changes, so a new page load or a step re-arms the timer).
+    Effect::new(move |_| {
+        let (Some(r), Some(s)) = (ready.get(), session.get()) else {
+            return;
+        };
+        if let Some(left) = s.time_left_ms(&r.study, now()) {
+            if !s.stage.is_final() && s.consent.is_some() {
+                spawn_local(async move {
+                    gloo_sleep(left.clamp(0.0, 2_000_000_000.0) as u32).await;
+                    update(&|s, st| {
+                        s.check_time(st, now());
+                    });
+                });
+            }
+        }
+    });
+
+    // Focus moves to each new stage's heading (or the maze), as it does between phases.
+    Effect::new(move |before: Option<Option<Stage>>| {
+        let now = session.with(|s| s.as_ref().map(|s| s.stage));
+        if before.is_some_and(|b| b.is_some() && b != now) {
+            request_animation_frame(super::play::focus_phase);
+        }
+        now
+    });
 
     // The tab carries the study's title; leaving during a maze asks first (the session is
     // kept, but a participant should not lose their place by accident).
@@ -201,12 +270,22 @@ pub fn StudyPage() -> impl IntoView {
                 let (Some(r), Some(s)) = (ready.get(), session.get()) else {
                     return (error.get().is_none()).then(|| view! { <p class="lead">"Loading the study…"</p> }).into_any();
                 };
+                if blocked.get() {
+                    return view! {
+                        <header class="study-head"><h1>{r.study.title.clone()}</h1></header>
+                        <div class="phase-panel" data-testid="study-blocked">
+                            <h2 tabindex="-1" data-phase-focus="">"This study cannot be continued"</h2>
+                            <p>"You began this study before, and it cannot be taken up again or started over. Your answers so far are kept."</p>
+                            <OutcomeNote code=None participant=s.participant.id.clone() />
+                        </div>
+                    }.into_any();
+                }
                 let (done, total) = s.progress();
                 let title = r.study.title.clone();
                 let body = match s.stage {
                     Stage::Consent => view! {
                         <div class="phase-panel">
-                            <h2>"Consent"</h2>
+                            <h2 tabindex="-1" data-phase-focus="">"Consent"</h2>
                             {paragraphs(&r.study.consent)}
                             <div class="row">
                                 <button type="button" class="button primary" data-testid="consent-accept" on:click=move |_| update(&|s, st| s.accept(st, js_sys::Date::now()))>"I agree"</button>
@@ -221,13 +300,14 @@ pub fn StudyPage() -> impl IntoView {
                     }.into_any(),
                     Stage::Declined => view! {
                         <div class="phase-panel" data-testid="study-declined">
-                            <h2>"Thank you"</h2>
-                            <p>"You chose not to take part. Nothing was recorded; you can close this tab."</p>
+                            <h2 tabindex="-1" data-phase-focus="">"Thank you"</h2>
+                            <p>"You chose not to take part. Nothing was recorded."</p>
+                            <OutcomeNote code=r.study.outcome(Outcome::Declined).cloned() participant=s.participant.id.clone() />
                         </div>
                     }.into_any(),
                     Stage::Instructions => view! {
                         <div class="phase-panel">
-                            <h2>"Instructions"</h2>
+                            <h2 tabindex="-1" data-phase-focus="">"Instructions"</h2>
                             {paragraphs(&r.study.instructions)}
                             <button type="button" class="button primary" data-testid="study-next" on:click=move |_| update(&|s, st| s.next(st.practice.is_some()))>
                                 {if r.study.practice.is_some() { "Start the practice maze" } else { "Start" }}
@@ -248,7 +328,8 @@ pub fn StudyPage() -> impl IntoView {
                         }.into_any(),
                         None => view! { <p class="notice error">"This trial is missing from the study."</p> }.into_any(),
                     },
-                    Stage::Complete => view! { <Completion ready=r.clone() session=s.clone() /> }.into_any(),
+                    Stage::Complete => view! { <Completion ready=r.clone() session=s.clone() outcome=Outcome::Completed /> }.into_any(),
+                    Stage::TimedOut => view! { <Completion ready=r.clone() session=s.clone() outcome=Outcome::TimedOut /> }.into_any(),
                 };
                 view! {
                     <header class="study-head">
@@ -301,6 +382,7 @@ fn StudyTrialView(
     let title = study.title.clone();
     let participant = session.participant.clone();
     let consent = session.consent.clone();
+    let (attempt, session_events) = (session.attempt, session.events.clone());
     let data = move || {
         let record = trial.with_untracked(|t| {
             TrialRecord::of(
@@ -325,6 +407,8 @@ fn StudyTrialView(
             window: window_size(),
             consent: consent.clone(),
             signals: log.with_untracked(ActionLog::signals),
+            attempt,
+            session_events: session_events.clone(),
         }
     };
     let persist = {
@@ -431,6 +515,13 @@ fn StudyTrialView(
         on_action: Some(on_action),
     };
     let done = Memo::new(move |_| trial.with(|t| t.phase() == Phase::Done));
+    // Once the trial is drawn the focus goes to it (the maze, or the current phase's
+    // heading after a reload).
+    Effect::new(move |_| {
+        if loaded.get() {
+            request_animation_frame(super::play::focus_phase);
+        }
+    });
     view! {
         <div class="trial study-trial">
             <div class="trial-main">
@@ -438,7 +529,7 @@ fn StudyTrialView(
                 {move || loaded.get().then(|| view! { <TrialPlay trial=trial options=options /> })}
                 {move || done.get().then(|| view! {
                     <div class="phase-panel done">
-                        <h2>"Maze done"</h2>
+                        <h2 tabindex="-1" data-phase-focus="">"Maze done"</h2>
                         <button type="button" class="button primary" data-testid="study-next" on:click=move |_| on_next.run(())>"Continue"</button>
                     </div>
                 })}
@@ -448,23 +539,51 @@ fn StudyTrialView(
     .into_any()
 }
 
-/// Every stored trial of this participant, in order.
+/// Every stored trial of this participant, every attempt, in order.
 async fn participant_data(db: &Db, session: &StudySession) -> Vec<StudyTrialData> {
     let mut out: Vec<StudyTrialData> = db
-        .entries(STUDY, &format!("{}trial/", session.prefix()))
+        .entries(STUDY, &session.participant_prefix())
         .await
         .unwrap_or_default()
         .into_iter()
+        .filter(|(k, _)| k.contains("/trial/"))
         .filter_map(|(_, v)| serde_json::from_str(&v).ok())
         .collect();
-    out.sort_by_key(|d| d.trial_index);
+    out.sort_by_key(|d| (d.attempt, d.trial_index));
     out
+}
+
+/// What a participant is given at the end: the outcome's completion code, a note that a
+/// redirect follows, or (no code) that the researcher reviews by hand, with the id to quote.
+#[component]
+fn OutcomeNote(code: Option<Code>, participant: String) -> impl IntoView {
+    if let Some(redirect) = code.as_ref().and_then(|c| c.redirect.clone()) {
+        if let Some(w) = web_sys::window() {
+            let _ = w.location().set_href(&redirect);
+        }
+        return view! {
+            <p data-testid="completion-redirect">"Taking you back… If nothing happens, "
+                <a href=redirect>"follow this link"</a>"."</p>
+        }
+        .into_any();
+    }
+    match code.and_then(|c| c.code) {
+        Some(c) => view! {
+            <p>"Your completion code: " <strong class="code" data-testid="completion-code">{c}</strong></p>
+        }
+        .into_any(),
+        None => view! {
+            <p data-testid="completion-none">"There is no completion code for this. The researcher reviews it by hand; if they ask, your participant id is "
+                <strong>{participant}</strong>"."</p>
+        }
+        .into_any(),
+    }
 }
 
 /// The last page: the data is uploaded (with retries); the code or the redirect follows
 /// only once it is saved, and a failed upload leaves the data here to download.
 #[component]
-fn Completion(ready: Ready, session: StudySession) -> impl IntoView {
+fn Completion(ready: Ready, session: StudySession, outcome: Outcome) -> impl IntoView {
     let saved = RwSignal::new(None::<bool>);
     let message = RwSignal::new(String::from("Saving your answers…"));
     let data = RwSignal::new(Vec::<StudyTrialData>::new());
@@ -485,12 +604,12 @@ fn Completion(ready: Ready, session: StudySession) -> impl IntoView {
             for attempt in 1..=5 {
                 message.set(format!("Saving your answers (attempt {attempt} of 5)…"));
                 match post_json(&upload.url, &body).await {
-                    Ok(status) if (200..300).contains(&status) => {
+                    Ok((status, _)) if (200..300).contains(&status) => {
                         saved.set(Some(true));
                         message.set("Your answers were saved.".into());
                         return;
                     }
-                    Ok(status) => last = format!("the server answered {status}"),
+                    Ok((status, _)) => last = format!("the server answered {status}"),
                     Err(e) => last = e,
                 }
                 if attempt < 5 {
@@ -504,17 +623,8 @@ fn Completion(ready: Ready, session: StudySession) -> impl IntoView {
             ));
         });
     }
-    let completion = study.completion.clone();
-    Effect::new(move |_| {
-        if saved.get() == Some(true) {
-            if let Some(redirect) = completion.as_ref().and_then(|c| c.redirect.as_ref()) {
-                if let Some(w) = web_sys::window() {
-                    let _ = w.location().set_href(redirect);
-                }
-            }
-        }
-    });
-    let code = study.completion.as_ref().and_then(|c| c.code.clone());
+    let code = study.outcome(outcome).cloned();
+    let participant = session.participant.id.clone();
     let pid = session.participant.id.clone();
     let download = move |_: leptos::ev::MouseEvent| {
         let text: String = data
@@ -526,12 +636,12 @@ fn Completion(ready: Ready, session: StudySession) -> impl IntoView {
     };
     view! {
         <div class="phase-panel" data-testid="study-complete"
+            data-outcome=if outcome == Outcome::TimedOut { "timed_out" } else { "completed" }
             data-saved=move || match saved.get() { Some(true) => "true", Some(false) => "false", None => "" }>
-            <h2>"Thank you!"</h2>
+            <h2 tabindex="-1" data-phase-focus="">{if outcome == Outcome::TimedOut { "Time is up" } else { "Thank you!" }}</h2>
+            {(outcome == Outcome::TimedOut).then(|| view! { <p>"The time for this study has run out. Thank you for the mazes you did."</p> })}
             <p aria-live="polite">{move || message.get()}</p>
-            {move || (saved.get() == Some(true)).then(|| code.clone().map(|c| view! {
-                <p>"Your completion code: " <strong class="code" data-testid="completion-code">{c}</strong></p>
-            }))}
+            {move || (saved.get() == Some(true)).then(|| view! { <OutcomeNote code=code.clone() participant=participant.clone() /> })}
             {move || {
                 let download = download.clone();
                 (saved.get() == Some(false)).then(move || view! {
@@ -640,7 +750,7 @@ pub fn StudyManagePage() -> impl IntoView {
         <section class="manage">
             <style>{STUDY_CSS}</style>
             <h1>"Studies"</h1>
-            <p class="lead">"Write the study as JSON (fields in the README), check it, and share its link. A study kept in public/studies/NAME.json is linked as /study?study=NAME."</p>
+            <p class="lead">"Write the study as JSON (its fields are in docs/CONTRACT.md, under Study files), check it, and share its link. A study kept in public/studies/NAME.json is linked as /study?study=NAME."</p>
             <label class="field wide">
                 <span>"Study (JSON)"</span>
                 <textarea data-testid="study-json" rows="16" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
@@ -682,9 +792,10 @@ async fn stored_trials(db: &Db) -> Vec<StudyTrialData> {
 }
 
 /// The study the builder starts from.
-const EXAMPLE: &str = r#"{"title": "Shape mazes",
+const EXAMPLE: &str = r#"{"title": "Shape mazes", "version": "1",
  "trials": [{"shape": "square", "seed": 1}, {"shape": "cross", "seed": 1}, {"shape": "spiral", "seed": 1},
             {"shape": "triangle", "seed": 1}, {"shape": "C", "seed": 1}, {"shape": "Z", "seed": 1}],
  "practice": {"shape": "square", "seed": 99, "sample": 0},
  "condition": "grid", "recognition": "free", "counterbalance": true,
- "completion": {"code": "ABC123"}}"#;
+ "completion": {"code": "ABC123"}, "declined": {"code": "NOCONSENT"},
+ "resume": {"policy": "resume", "max_age_minutes": 120}}"#;

@@ -331,7 +331,7 @@ fn drill_item(s: &mut String, t: &AuditTrial, d: &Difference) {
         Some(r) => {
             let _ = write!(
                 s,
-                "<pre class=\"audit-reply\">{}</pre>",
+                "<pre class=\"audit-reply\" tabindex=\"0\">{}</pre>",
                 highlighted(&r.reply, &r.strict, &r.original)
             );
         }

@@ -102,7 +102,7 @@ pub fn transcript(turns: &[Turn], live: Option<(&str, &str)>) -> String {
                 let open = if i == 0 { " open" } else { "" };
                 let _ = write!(
                     out,
-                    "<div class=\"step-head\">Prompt</div><details class=\"prompt-text\"{open}><summary>{}</summary><pre>{}</pre></details>",
+                    "<div class=\"step-head\">Prompt</div><details class=\"prompt-text\"{open}><summary>{}</summary><pre tabindex=\"0\">{}</pre></details>",
                     escape(first),
                     escape(&m.content)
                 );
@@ -117,11 +117,11 @@ pub fn transcript(turns: &[Turn], live: Option<(&str, &str)>) -> String {
                 if let Some(r) = meta.reasoning.as_deref().filter(|r| !r.is_empty()) {
                     let _ = write!(
                         out,
-                        "<details class=\"reasoning\"><summary>Reasoning</summary><pre>{}</pre></details>",
+                        "<details class=\"reasoning\"><summary>Reasoning</summary><pre tabindex=\"0\">{}</pre></details>",
                         escape(r)
                     );
                 }
-                let _ = write!(out, "<pre>{}</pre>", escape(&m.content));
+                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(&m.content));
                 if let Some(v) = &turn.verdict {
                     out.push_str(&verdict_line(v));
                 }
@@ -134,11 +134,11 @@ pub fn transcript(turns: &[Turn], live: Option<(&str, &str)>) -> String {
         if !reasoning.is_empty() {
             let _ = write!(
                 out,
-                "<details class=\"reasoning\" open><summary>Reasoning</summary><pre>{}</pre></details>",
+                "<details class=\"reasoning\" open><summary>Reasoning</summary><pre tabindex=\"0\">{}</pre></details>",
                 escape(reasoning)
             );
         }
-        let _ = write!(out, "<pre>{}</pre></li>", escape(content));
+        let _ = write!(out, "<pre tabindex=\"0\">{}</pre></li>", escape(content));
     }
     out
 }

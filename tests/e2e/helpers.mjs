@@ -1,6 +1,7 @@
 // Shared helpers for the end-to-end tests: launching Debian's Chromium through
 // playwright-core, reading the maze from the page's test ids, and shortest paths.
 import { chromium } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 
 export const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8091';
 export const SHOTS = process.env.SCREENSHOTS ?? 'target/e2e-screenshots';
@@ -200,7 +201,6 @@ export async function mockLog(scenario) {
 // in fault tests, not page errors.
 export const NETWORK_NOISE = /Failed to load resource|CORS policy|net::ERR_|Failed to fetch/i;
 
-/** Runs `fn(page)` in a fresh browser and fails on any page error other than `noise`. */
 /** Opens the bundled square trial on /demo at `appUrl`, lets the service worker take the
  * page, then reloads it offline: it must still show. Returns the worker's scope. */
 export async function demoOffline(page, appUrl, shot) {
@@ -224,6 +224,7 @@ export async function demoOffline(page, appUrl, shot) {
   return scope;
 }
 
+/** Runs `fn(page)` in a fresh browser and fails on any page error other than `noise`. */
 export async function withPage(fn, noise = NETWORK_NOISE) {
   const { browser, page, errors } = await launch();
   try {
@@ -234,4 +235,18 @@ export async function withPage(fn, noise = NETWORK_NOISE) {
   } finally {
     await browser.close();
   }
+}
+
+/** The WCAG 2.2 AA rule sets axe checks (issue 21). */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** Fails when axe-core finds a WCAG 2.2 AA violation on the page as it stands; `state`
+ * names the page and its state in the message. */
+export async function accessible(page, state) {
+  const assert = (await import('node:assert/strict')).default;
+  const result = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const found = result.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  assert.deepEqual(found, [], `axe on ${state}`);
 }

@@ -203,3 +203,103 @@ test('a study fits a phone: no sideways scrolling, cells big enough to tap', asy
     await browser.close();
   }
 });
+
+test('restart keeps the first attempt; the data of both attempts is uploaded with what happened', async () => {
+  await withPage(async (page) => {
+    const scenario = `ok-u${rand()}`;
+    const restart = {
+      title: 'Restarting study', version: '3', resume: { policy: 'restart' }, recognition: 'choice',
+      trials: [{ shape: 'square', seed: 1, sample: 0 }],
+      completion: { code: 'AGAIN' },
+      upload: { kind: 'json', url: `${MOCK_URL}/${scenario}/upload` },
+    };
+    const link = studyLink(restart, `&participant=r${rand()}`);
+    await page.goto(link);
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    const maze = await readMaze(page);
+    await clickCell(page, shortestPath(maze)[0]);
+    await page.waitForTimeout(300);
+    page.once('dialog', (d) => d.accept());
+    await page.reload();
+    // Restarted: consent again, from the start.
+    await page.waitForSelector('[data-testid="consent-accept"]');
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await playTrial(page);
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]');
+    assert.equal(await page.innerText('[data-testid="completion-code"]'), 'AGAIN');
+    const log = await (await fetch(`${MOCK_URL}/log`)).json();
+    const body = log.find((e) => e.scenario === scenario && e.method === 'POST').body;
+    const attempts = body.trials.map((t) => [t.attempt, t.record.moves, Boolean(t.record.verdicts.generate)]);
+    assert.deepEqual(attempts, [[0, 1, false], [1, body.trials[1].record.moves, true]], 'the first attempt is kept beside the second');
+    const kinds = body.trials[1].session_events.map((e) => e.kind);
+    assert.deepEqual(kinds, ['started', 'restarted', 'started']);
+    assert.equal(body.trials[1].consent.study_version, '3');
+  });
+});
+
+test('a study whose time runs out ends as timed out, with its own code, and keeps the data', async () => {
+  await withPage(async (page) => {
+    const timed = {
+      title: 'Timed study', time_limits: { study: 3 },
+      trials: [{ shape: 'square', seed: 1, sample: 0 }],
+      completion: { code: 'DONE' }, timed_out: { code: 'LATE' },
+    };
+    await page.goto(studyLink(timed, `&participant=t${rand()}`));
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    const maze = await readMaze(page);
+    await clickCell(page, shortestPath(maze)[0]);
+    await page.waitForSelector('[data-testid="study-complete"][data-outcome="timed_out"][data-saved="true"]', { timeout: 10000 });
+    assert.equal(await page.innerText('[data-testid="completion-code"]'), 'LATE');
+    await page.screenshot({ path: `${SHOTS}/study-timed-out.png`, fullPage: true });
+    // Back at the link later: still over, the same code.
+    await page.reload();
+    await page.waitForSelector('[data-testid="study-complete"][data-outcome="timed_out"][data-saved="true"]');
+  });
+});
+
+test('shapemaze serve gives each new participant the least used order; a static host falls back to the hash', async () => {
+  const { spawn } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const bin = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-orders-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = spawn(bin, ['serve', '--dist', 'dist', '--addr', `127.0.0.1:${port}`, '--db', path.join(dir, 'db.sqlite')], { stdio: 'ignore' });
+  try {
+    const origin = `http://127.0.0.1:${port}`;
+    for (let i = 0; i < 100; i++) {
+      try { if ((await fetch(`${origin}/healthz`)).ok) break; } catch {}
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const balanced = {
+      title: 'Balanced study', counterbalance: true, assignment: 'server',
+      trials: [{ shape: 'square', seed: 1, sample: 0 }, { shape: 'Z', seed: 1, sample: 0 }],
+    };
+    const config = Buffer.from(JSON.stringify(balanced)).toString('base64url');
+    const first = [];
+    await withPage(async (page) => {
+      for (const who of ['a', 'b', 'c']) {
+        await page.goto(`${origin}/study?config=${config}&participant=${who}${rand()}`);
+        await page.click('[data-testid="consent-accept"]');
+        await page.click('[data-testid="study-next"]');
+        await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+        first.push(await page.getAttribute('[data-testid="maze"]', 'data-shape'));
+      }
+      assert.deepEqual(first, ['square', 'Z', 'square'], 'orders 0, 1, then 0 again: the least used');
+      // Without the server the study still runs, on the id's hash.
+      await page.goto(`${BASE}/study?config=${config}&participant=s${rand()}`);
+      await page.click('[data-testid="consent-accept"]');
+      await page.click('[data-testid="study-next"]');
+      await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    });
+  } finally {
+    server.kill('SIGTERM');
+  }
+});

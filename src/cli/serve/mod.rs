@@ -24,7 +24,7 @@ use std::path::PathBuf;
     override_usage = "shapemaze serve [--dist DIR] [--addr HOST:PORT] [--db FILE] [--upstream NAME=URL]...
                        [--config FILE.toml] [--max-upload BYTES] [--rate N/min]",
     after_help = "Routes: GET /healthz; GET /proxy (upstream names); POST /proxy/NAME/chat/completions;
-POST /api/study-data; GET /api/study-data.csv and /api/study-data.jsonl with
+POST /api/study-data; POST /api/study-order; GET /api/study-data.csv and /api/study-data.jsonl with
 Authorization: Bearer $SHAPEMAZE_EXPORT_TOKEN (exports are off when it is unset).
 
 Example:

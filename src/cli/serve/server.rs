@@ -7,6 +7,7 @@
 //! | `GET /proxy` | the configured upstream names |
 //! | `POST /proxy/NAME/chat/completions` | forwarded to `URL/chat/completions` with the key |
 //! | `POST /api/study-data` | a study upload, stored in SQLite |
+//! | `POST /api/study-order` | the next participant's counterbalancing order: the least used |
 //! | `GET /api/study-data.csv`, `.jsonl` | the stored trials, behind the export token |
 //! | anything else (`GET`, `HEAD`) | the built app, deep links falling back to `index.html` |
 //!
@@ -123,6 +124,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/proxy", get(list_upstreams))
         .route("/proxy/{name}/chat/completions", post(proxy))
+        .route("/api/study-order", post(study_order))
         .route("/api/study-data", post(upload))
         .route("/api/study-data.csv", get(export_csv))
         .route("/api/study-data.jsonl", get(export_jsonl))
@@ -407,6 +409,70 @@ async fn upload(State(state): State<AppState>, request: Request) -> Response {
             eprintln!("shapemaze: upload from {client} not stored: {message}");
             json_error(StatusCode::INTERNAL_SERVER_ERROR, message)
         }
+    }
+}
+
+/// What `POST /api/study-order` asks: the study's storage name, the participant, and how
+/// many counterbalancing orders the study has.
+#[derive(serde::Deserialize)]
+struct OrderRequest {
+    study: String,
+    participant: String,
+    orders: usize,
+}
+
+/// The answer: the participant's order and how many participants each order has.
+#[derive(serde::Serialize)]
+struct OrderAnswer {
+    order: usize,
+    counts: Vec<usize>,
+}
+
+/// Most counterbalancing orders a study can have (a Latin square over at most 8 shapes
+/// has 16 rows); more is a mistake in the request.
+const MAX_ORDERS: usize = 64;
+
+/// Balanced assignment: the next participant of a study gets its least used order.
+async fn study_order(State(state): State<AppState>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = match read_body(&parts.headers, body, 4096).await {
+        Ok(b) => b,
+        Err(refusal) => return refusal.into_response(),
+    };
+    let ask: OrderRequest = match serde_json::from_slice(&bytes) {
+        Ok(a) => a,
+        Err(e) => {
+            return json_error(
+                StatusCode::BAD_REQUEST,
+                format!("the body is not an order request ({e}); send {{\"study\", \"participant\", \"orders\"}}"),
+            )
+        }
+    };
+    if ask.study.trim().is_empty() || ask.participant.trim().is_empty() {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            "the study and the participant must be named",
+        );
+    }
+    if !(1..=MAX_ORDERS).contains(&ask.orders) {
+        return json_error(
+            StatusCode::BAD_REQUEST,
+            format!("orders must be from 1 to {MAX_ORDERS}, not {}", ask.orders),
+        );
+    }
+    let shared = state.store.clone();
+    let assigned = tokio::task::spawn_blocking(move || {
+        shared
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .assign_order(&ask.study, &ask.participant, ask.orders)
+    })
+    .await
+    .map_err(|e| format!("the store task failed: {e}"))
+    .and_then(|r| r);
+    match assigned {
+        Ok((order, counts)) => Json(OrderAnswer { order, counts }).into_response(),
+        Err(message) => json_error(StatusCode::INTERNAL_SERVER_ERROR, message),
     }
 }
 

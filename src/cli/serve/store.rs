@@ -146,6 +146,13 @@ impl Store {
                  data        TEXT    NOT NULL,
                  received_at TEXT    NOT NULL,
                  PRIMARY KEY (study, participant, trial_index)
+             );
+             CREATE TABLE IF NOT EXISTS study_orders (
+                 study       TEXT    NOT NULL,
+                 participant TEXT    NOT NULL,
+                 order_index INTEGER NOT NULL,
+                 assigned_at TEXT    NOT NULL,
+                 PRIMARY KEY (study, participant)
              );",
         )
         .map_err(fail)?;
@@ -168,7 +175,7 @@ impl Store {
                 .query_row(
                     "SELECT finished, actions, messages FROM study_trials
                      WHERE study = ?1 AND participant = ?2 AND trial_index = ?3",
-                    params![d.study, d.participant.id, d.trial_index],
+                    params![d.study, d.participant_key(), d.trial_index],
                     |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )
                 .optional()
@@ -192,7 +199,7 @@ impl Store {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
                 params![
                     d.study,
-                    d.participant.id,
+                    d.participant_key(),
                     d.trial_index,
                     d.key(),
                     new.finished,
@@ -205,6 +212,66 @@ impl Store {
         }
         tx.commit().map_err(fail)?;
         Ok(out)
+    }
+
+    /// The counterbalancing order of `participant` in `study`, which has `orders` of them:
+    /// the one given before if any, else the least used so far (the lowest on a tie),
+    /// recorded in the same transaction, so two participants asking at once are counted
+    /// apart. Returns the order and how many participants each order has now.
+    pub fn assign_order(
+        &mut self,
+        study: &str,
+        participant: &str,
+        orders: usize,
+    ) -> Result<(usize, Vec<usize>), String> {
+        let fail = |e: rusqlite::Error| format!("cannot assign an order: {e}");
+        let tx = self.conn.transaction().map_err(fail)?;
+        let given: Option<i64> = tx
+            .query_row(
+                "SELECT order_index FROM study_orders WHERE study = ?1 AND participant = ?2",
+                params![study, participant],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(fail)?;
+        let mut counts = vec![0usize; orders];
+        {
+            let mut stmt = tx
+                .prepare(
+                    "SELECT order_index, COUNT(*) FROM study_orders WHERE study = ?1
+                     GROUP BY order_index",
+                )
+                .map_err(fail)?;
+            let rows = stmt
+                .query_map(params![study], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                })
+                .map_err(fail)?;
+            for row in rows {
+                let (i, n) = row.map_err(fail)?;
+                if let (Ok(i), Ok(n)) = (usize::try_from(i), usize::try_from(n)) {
+                    if i < orders {
+                        counts[i] = n;
+                    }
+                }
+            }
+        }
+        let order = match given.and_then(|g| usize::try_from(g).ok()) {
+            Some(g) => g,
+            None => {
+                let least = (0..orders).min_by_key(|&i| (counts[i], i)).unwrap_or(0);
+                tx.execute(
+                    "INSERT INTO study_orders (study, participant, order_index, assigned_at)
+                     VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                    params![study, participant, i64::try_from(least).unwrap_or(0)],
+                )
+                .map_err(fail)?;
+                counts[least] += 1;
+                least
+            }
+        };
+        tx.commit().map_err(fail)?;
+        Ok((order, counts))
     }
 
     /// Every stored trial, ordered by study, participant and trial index.

@@ -18,6 +18,11 @@ use crate::core::results::record::TrialRecord;
 use crate::core::text::csv_field;
 use serde::{Deserialize, Serialize};
 
+mod session;
+pub use session::{
+    ConsentRecord, Opening, Resume, ResumePolicy, SessionEvent, Stage, StudySession,
+};
+
 /// One trial of a study: which maze, shown how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StudyTrial {
@@ -116,6 +121,10 @@ pub struct TimeLimits {
     /// For the generation phase.
     #[serde(default)]
     pub generate: Option<u32>,
+    /// For the whole study, from consent on: when it runs out the study ends with the
+    /// `timed_out` outcome (the data so far is saved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub study: Option<u32>,
 }
 
 /// A study file (`public/studies/NAME.json`, or inline as base64url JSON).
@@ -154,9 +163,80 @@ pub struct Study {
     /// The instructions (paragraphs separated by blank lines).
     #[serde(default = "default_instructions")]
     pub instructions: String,
-    /// Optional time limits per phase.
+    /// Optional time limits per phase and for the whole study.
     #[serde(default)]
     pub time_limits: TimeLimits,
+    /// How a new participant's counterbalancing order is chosen.
+    #[serde(default, skip_serializing_if = "Assignment::is_hash")]
+    pub assignment: Assignment,
+    /// What a return to the link does with a session begun before.
+    #[serde(default, skip_serializing_if = "Resume::is_default")]
+    pub resume: Resume,
+    /// What a participant who declines consent is given (a code or a redirect; none: the
+    /// page says there is no code and the researcher reviews by hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declined: Option<Completion>,
+    /// What a participant whose time ran out is given, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_out: Option<Completion>,
+}
+
+/// How a new participant's counterbalancing order is chosen (when the link gives none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Assignment {
+    /// From a hash of the participant's id, in the browser alone (balanced only on
+    /// average).
+    #[default]
+    Hash,
+    /// The least used order so far, from `shapemaze serve` (`POST /api/study-order`),
+    /// falling back to the hash when the server does not answer.
+    Server,
+}
+
+impl Assignment {
+    fn is_hash(&self) -> bool {
+        *self == Assignment::Hash
+    }
+}
+
+/// The body of `POST /api/study-order` for `participant` of the study stored as `study`.
+pub fn order_request(study_name: &str, study: &Study, participant: &str) -> String {
+    serde_json::json!({
+        "study": study_name,
+        "participant": participant,
+        "orders": study.order_count(),
+    })
+    .to_string()
+}
+
+/// The order in the server's answer to [`order_request`], or why there is none.
+pub fn read_order_answer(status: u16, text: &str, study: &Study) -> Result<u64, String> {
+    if !(200..300).contains(&status) {
+        return Err(format!("the server answered {status}"));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|_| {
+        "the server's answer is not JSON (is this site served by `shapemaze serve`?)".to_string()
+    })?;
+    match value.get("order").and_then(serde_json::Value::as_u64) {
+        Some(k) if k < study.order_count() as u64 => Ok(k),
+        Some(k) => Err(format!(
+            "the server gave order {k}, but the study has {}",
+            study.order_count()
+        )),
+        None => Err("the server's answer names no order".into()),
+    }
+}
+
+/// How a participant's study ended, each with its own code or redirect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every trial done (`completion`).
+    Completed,
+    /// Consent declined (`declined`).
+    Declined,
+    /// The study's time limit ran out (`timed_out`).
+    TimedOut,
 }
 
 fn default_title() -> String {
@@ -270,12 +350,24 @@ impl Study {
                 return Err(StudyError::DatapipeWithoutExperiment);
             }
         }
-        if let Some(redirect) = self.completion.as_ref().and_then(|c| c.redirect.as_ref()) {
-            if !(redirect.starts_with("https://") || redirect.starts_with("http://")) {
-                return Err(StudyError::BadRedirect(redirect.clone()));
+        for c in [&self.completion, &self.declined, &self.timed_out] {
+            if let Some(redirect) = c.as_ref().and_then(|c| c.redirect.as_ref()) {
+                if !(redirect.starts_with("https://") || redirect.starts_with("http://")) {
+                    return Err(StudyError::BadRedirect(redirect.clone()));
+                }
             }
         }
         Ok(())
+    }
+
+    /// The code or redirect for `outcome` (none: the "no code" page, reviewed by hand).
+    pub fn outcome(&self, outcome: Outcome) -> Option<&Completion> {
+        match outcome {
+            Outcome::Completed => self.completion.as_ref(),
+            Outcome::Declined => self.declined.as_ref(),
+            Outcome::TimedOut => self.timed_out.as_ref(),
+        }
+        .filter(|c| c.code.is_some() || c.redirect.is_some())
     }
 
     /// The shapes the study uses, in first-appearance order.
@@ -287,6 +379,18 @@ impl Study {
             }
         }
         out
+    }
+
+    /// How many distinct counterbalancing orders the study has (the rows of its Latin
+    /// square: the number of shapes when even, twice that when odd; 1 when not
+    /// counterbalanced).
+    pub fn order_count(&self) -> usize {
+        let n = self.shapes().len();
+        match (self.counterbalance, n) {
+            (false, _) | (true, 0 | 1) => 1,
+            (true, n) if n.is_multiple_of(2) => n,
+            (true, n) => 2 * n,
+        }
     }
 
     /// The scored trials in the order participant number `k` takes them (see the module
@@ -455,6 +559,13 @@ pub struct StudyTrialData {
     /// Signs that the participant may have had help ([`ActionLog::signals`]).
     #[serde(default)]
     pub signals: HelpSignals,
+    /// Which attempt at the study (0 first; see [`StudySession::open`]).
+    #[serde(default)]
+    pub attempt: u32,
+    /// What happened to the participant's session up to this trial (resumed, restarted,
+    /// ...; see [`SessionEvent`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub session_events: Vec<SessionEvent>,
 }
 
 impl StudyTrialData {
@@ -462,27 +573,20 @@ impl StudyTrialData {
     pub fn key(&self) -> String {
         format!(
             "{}/{}/{}",
-            self.study, self.participant.id, self.trial_index
+            self.study,
+            self.participant_key(),
+            self.trial_index
         )
     }
-}
 
-/// Where a participant is in a study.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stage {
-    /// Reading the consent text.
-    Consent,
-    /// Consent declined: the study ends and no data is kept.
-    Declined,
-    /// Reading the instructions.
-    Instructions,
-    /// Playing the practice trial (never scored).
-    Practice,
-    /// Playing scored trial `n` of the participant's order (0-based).
-    Trial(usize),
-    /// Done: the data is being saved or was saved.
-    Complete,
+    /// The participant as stored: the id, with `#attempt-N` from the second attempt on (so
+    /// a restarted participant's trials never replace the first attempt's).
+    pub fn participant_key(&self) -> String {
+        match self.attempt {
+            0 => self.participant.id.clone(),
+            n => format!("{}#attempt-{n}", self.participant.id),
+        }
+    }
 }
 
 /// Signs in a trial's log that a participant may have had help: pastes, leaving the tab,
@@ -531,135 +635,6 @@ impl ActionLog {
         }
         s.answer_chars_per_s = (chars > 0 && ms > 0.0).then(|| chars as f64 * 1000.0 / ms);
         s
-    }
-}
-
-/// What a participant consented to, and when: kept with their session and with every
-/// trial's data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ConsentRecord {
-    /// When consent was given, in milliseconds since 1970 (the participant's clock).
-    pub at_ms: f64,
-    /// The study's version then ([`Study::version`]).
-    pub study_version: String,
-    /// A hash of the consent text shown (FNV-1a, 64 bits, hexadecimal): the same text
-    /// gives the same hash, so a changed text is seen in the data.
-    pub text_hash: String,
-}
-
-impl ConsentRecord {
-    /// Consent to `study`'s text given at `at_ms`.
-    pub fn of(study: &Study, at_ms: f64) -> ConsentRecord {
-        ConsentRecord {
-            at_ms,
-            study_version: study.version.clone(),
-            text_hash: format!("{:016x}", fnv1a(study.consent.as_bytes())),
-        }
-    }
-}
-
-/// A participant's progress through a study, saved after every step so a reload resumes
-/// exactly there.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StudySession {
-    /// The study's storage name (its file name, or `inline-HASH` for a study in the link).
-    pub study: String,
-    /// Who.
-    pub participant: Participant,
-    /// The scored trials in this participant's order.
-    pub order: Vec<StudyTrial>,
-    /// Where they are.
-    pub stage: Stage,
-    /// Whether the trial of the current stage is finished (waiting for "continue").
-    #[serde(default)]
-    pub trial_done: bool,
-    /// The consent given, once given.
-    #[serde(default)]
-    pub consent: Option<ConsentRecord>,
-}
-
-impl StudySession {
-    /// A new participant at the consent page, with their counterbalanced order.
-    pub fn new(study_name: &str, study: &Study, participant: Participant) -> StudySession {
-        StudySession {
-            study: study_name.to_string(),
-            order: study.order_for(participant.order),
-            participant,
-            stage: Stage::Consent,
-            trial_done: false,
-            consent: None,
-        }
-    }
-
-    /// The storage key prefix of this participant's data (`{study}/{participant}/`).
-    pub fn prefix(&self) -> String {
-        format!("{}/{}/", self.study, self.participant.id)
-    }
-
-    /// Consent to `study` given at `at_ms`: recorded, and on to the instructions.
-    pub fn accept(&mut self, study: &Study, at_ms: f64) {
-        if self.stage == Stage::Consent {
-            self.consent = Some(ConsentRecord::of(study, at_ms));
-            self.stage = Stage::Instructions;
-        }
-    }
-
-    /// Consent declined: the study ends (the page deletes anything stored).
-    pub fn decline(&mut self) {
-        if self.stage == Stage::Consent {
-            self.stage = Stage::Declined;
-        }
-    }
-
-    /// The current trial is finished.
-    pub fn finish_trial(&mut self) {
-        if matches!(self.stage, Stage::Practice | Stage::Trial(_)) {
-            self.trial_done = true;
-        }
-    }
-
-    /// On from the instructions or a finished trial: the practice trial (if the study has
-    /// one), then each scored trial, then completion.
-    pub fn next(&mut self, has_practice: bool) {
-        let first = if self.order.is_empty() {
-            Stage::Complete
-        } else {
-            Stage::Trial(0)
-        };
-        let next = match self.stage {
-            Stage::Instructions if has_practice => Stage::Practice,
-            Stage::Instructions => first,
-            Stage::Practice if self.trial_done => first,
-            Stage::Trial(i) if self.trial_done && i + 1 < self.order.len() => Stage::Trial(i + 1),
-            Stage::Trial(_) if self.trial_done => Stage::Complete,
-            other => other,
-        };
-        if next != self.stage {
-            // A new stage's trial starts unfinished.
-            self.stage = next;
-            self.trial_done = false;
-        }
-    }
-
-    /// The trial of the current stage: its index (-1 for practice), what it is, and whether
-    /// it is the practice trial.
-    pub fn current(&self, study: &Study) -> Option<(i64, StudyTrial, bool)> {
-        match self.stage {
-            Stage::Practice => study.practice.map(|p| (-1, p, true)),
-            Stage::Trial(i) => self.order.get(i).map(|t| (i as i64, *t, false)),
-            _ => None,
-        }
-    }
-
-    /// How far along: (trials finished, trials in all), practice not counted.
-    pub fn progress(&self) -> (usize, usize) {
-        let n = self.order.len();
-        let done = match self.stage {
-            Stage::Trial(i) => i + usize::from(self.trial_done),
-            Stage::Complete => n,
-            _ => 0,
-        };
-        (done, n)
     }
 }
 
@@ -720,6 +695,14 @@ pub const EVENT_COLUMNS: &[(&str, &str)] = &[
         "answer_chars_per_s",
         "characters of typed answers per second (people rarely exceed 10)",
     ),
+    (
+        "attempt",
+        "which attempt at the study (0 first; a restart, an expired session or a new version starts the next)",
+    ),
+    (
+        "session_events",
+        "what happened to the session up to the trial (kind: detail; ...)",
+    ),
 ];
 
 /// The study CSV: a header, then one row per action of every trial.
@@ -737,6 +720,15 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
         };
         let [s, rc, g] = r.verdicts.all().map(outcome);
         let consent = d.consent.as_ref();
+        let events = d
+            .session_events
+            .iter()
+            .map(|e| match e.detail.as_str() {
+                "" => e.kind.clone(),
+                detail => format!("{}: {detail}", e.kind),
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
         for a in &d.log.actions {
             let row = [
                 a.kind.clone(),
@@ -767,6 +759,8 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
                 d.signals
                     .answer_chars_per_s
                     .map_or(String::new(), |c| format!("{c:.1}")),
+                d.attempt.to_string(),
+                events.clone(),
             ];
             let line: Vec<String> = row.iter().map(|f| csv_field(f)).collect();
             out.push_str(&line.join(","));

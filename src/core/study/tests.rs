@@ -209,6 +209,8 @@ pub(crate) fn data() -> StudyTrialData {
             text_hash: "00ff00ff00ff00ff".into(),
         }),
         signals: HelpSignals::default(),
+        attempt: 0,
+        session_events: Vec::new(),
     }
 }
 
@@ -239,13 +241,13 @@ fn help_signals_count_pastes_time_away_and_answer_speed() {
     assert!(
         csv.lines()
             .next()
-            .is_some_and(|h| h.ends_with(",pastes,tab_leaves,away_ms,answer_chars_per_s")),
+            .is_some_and(|h| h.contains(",pastes,tab_leaves,away_ms,answer_chars_per_s,")),
         "{csv}"
     );
     assert!(
         csv.lines()
             .nth(1)
-            .is_some_and(|r| r.ends_with(",1,2,8500,10.0")),
+            .is_some_and(|r| r.ends_with(",1,2,8500,10.0,0,")),
         "{csv}"
     );
 }
@@ -310,8 +312,10 @@ fn a_participant_goes_from_consent_through_practice_and_every_trial_to_completio
             id: "p1".into(),
             ..Default::default()
         },
+        1_763_999_000_000.0,
     );
     assert_eq!(s.prefix(), "pilot/p1/");
+    assert_eq!(s.session_key(), "pilot/p1/session");
     s.next(true);
     assert_eq!(s.stage, Stage::Consent, "no skipping consent");
     assert_eq!(s.consent, None);
@@ -348,9 +352,265 @@ fn a_participant_goes_from_consent_through_practice_and_every_trial_to_completio
     s.finish_trial();
     s.next(true);
     assert_eq!((s.stage, s.progress()), (Stage::Complete, (2, 2)));
-    let mut d = StudySession::new("pilot", &study, Participant::default());
+    let mut d = StudySession::new("pilot", &study, Participant::default(), 0.0);
     d.decline();
     d.next(true);
     assert_eq!(d.stage, Stage::Declined);
     assert_ne!(inline_name("{a}"), inline_name("{b}"));
+}
+
+const T0: f64 = 1_764_000_000_000.0;
+const MINUTE: f64 = 60_000.0;
+
+fn resumable(extra: &str) -> Study {
+    Study::from_json(&format!(
+        r#"{{"trials": [{{"shape": "square"}}, {{"shape": "Z"}}], "version": "1"{extra}}}"#
+    ))
+    .expect("reads")
+}
+
+fn p1() -> Participant {
+    Participant {
+        id: "p1".into(),
+        ..Default::default()
+    }
+}
+
+/// A session of `study` begun at T0, consented a minute later, finished with trial 1.
+fn begun(study: &Study) -> StudySession {
+    let (mut s, opening) = StudySession::open("pilot", study, p1(), None, T0);
+    assert_eq!(opening, Opening::Continue);
+    s.accept(study, T0 + MINUTE);
+    s.next(false);
+    s.finish_trial();
+    s.next(false);
+    assert_eq!(s.stage, Stage::Trial(1));
+    s
+}
+
+/// `begun(study)` opened again `minutes` after T0.
+fn reopen(study: &Study, minutes: f64) -> (StudySession, Opening) {
+    StudySession::open(
+        "pilot",
+        study,
+        p1(),
+        Some(begun(study)),
+        T0 + minutes * MINUTE,
+    )
+}
+
+fn kinds(s: &StudySession) -> Vec<&str> {
+    s.events.iter().map(|e| e.kind.as_str()).collect()
+}
+
+#[test]
+fn the_resume_policy_decides_what_a_return_to_the_link_does() {
+    // resume (the default): where they were, logged.
+    let study = resumable("");
+    let (s, opening) = reopen(&study, 5.0);
+    assert_eq!(
+        (opening, s.stage, s.attempt),
+        (Opening::Continue, Stage::Trial(1), 0)
+    );
+    assert_eq!(kinds(&s), ["started", "resumed"]);
+    assert_eq!(s.events[1].detail, "trial 2");
+    // restart: a new attempt from the consent page; the old one's data stays apart.
+    let study = resumable(r#", "resume": {"policy": "restart"}"#);
+    let (s, opening) = reopen(&study, 5.0);
+    assert_eq!(
+        (opening, s.stage, s.attempt),
+        (Opening::Continue, Stage::Consent, 1)
+    );
+    assert_eq!(kinds(&s), ["started", "restarted", "started"]);
+    assert_eq!(s.prefix(), "pilot/p1/attempt-1/");
+    assert_eq!(
+        s.session_key(),
+        "pilot/p1/session",
+        "one session key for every attempt"
+    );
+    assert_eq!(s.consent, None, "a new attempt asks for consent again");
+    // block: the page says so; the session is kept as it was.
+    let study = resumable(r#", "resume": {"policy": "block"}"#);
+    let (s, opening) = reopen(&study, 5.0);
+    assert_eq!(
+        (opening, s.stage, s.attempt),
+        (Opening::Blocked, Stage::Trial(1), 0)
+    );
+    assert_eq!(kinds(&s), ["started", "blocked"]);
+    // Whatever the policy, a session at the consent page is taken up, and one that is
+    // over is shown as it ended.
+    let (fresh, _) = StudySession::open("pilot", &study, p1(), None, T0);
+    let (s, opening) = StudySession::open("pilot", &study, p1(), Some(fresh), T0 + MINUTE);
+    assert_eq!(
+        (opening, s.stage, kinds(&s)),
+        (Opening::Continue, Stage::Consent, vec!["started"])
+    );
+    let mut done = begun(&study);
+    done.finish_trial();
+    done.next(false);
+    let (s, opening) = StudySession::open("pilot", &study, p1(), Some(done), T0 + MINUTE);
+    assert_eq!((opening, s.stage), (Opening::Continue, Stage::Complete));
+}
+
+#[test]
+fn an_old_session_or_a_new_study_version_starts_a_new_attempt() {
+    let study = resumable(r#", "resume": {"policy": "resume", "max_age_minutes": 60}"#);
+    let (s, _) = reopen(&study, 59.0);
+    assert_eq!(
+        (s.stage, s.attempt),
+        (Stage::Trial(1), 0),
+        "within the hour: resumed"
+    );
+    let (s, _) = reopen(&study, 61.0);
+    assert_eq!((s.stage, s.attempt), (Stage::Consent, 1));
+    assert_eq!(kinds(&s), ["started", "expired", "started"]);
+    assert_eq!(s.events[1].detail, "after 61 minutes (at most 60)");
+    let mut v2 = study.clone();
+    v2.version = "2".into();
+    let (s, opening) =
+        StudySession::open("pilot", &v2, p1(), Some(begun(&study)), T0 + 2.0 * MINUTE);
+    assert_eq!(
+        (opening, s.stage, s.attempt),
+        (Opening::Continue, Stage::Consent, 1)
+    );
+    assert_eq!(kinds(&s), ["started", "version_changed", "started"]);
+    assert!(s.events[1].detail.contains("'1'") && s.events[1].detail.contains("'2'"));
+    // The second attempt's trials are stored apart from the first's.
+    let mut d = data();
+    assert_eq!(d.participant_key(), "p1");
+    d.attempt = 1;
+    assert_eq!(
+        (d.participant_key().as_str(), d.key().as_str()),
+        ("p1#attempt-1", "Pilot, 1/p1#attempt-1/0")
+    );
+}
+
+#[test]
+fn the_study_time_limit_ends_the_study_from_consent_on() {
+    let study = resumable(r#", "time_limits": {"study": 600}"#);
+    let mut s = begun(&study);
+    assert_eq!(
+        s.time_left_ms(&study, T0 + 6.0 * MINUTE),
+        Some(5.0 * MINUTE)
+    );
+    assert!(
+        !s.check_time(&study, T0 + 10.0 * MINUTE),
+        "ten minutes from consent at T0+1"
+    );
+    assert!(s.check_time(&study, T0 + 11.0 * MINUTE));
+    assert_eq!(s.stage, Stage::TimedOut);
+    assert!(s.stage.is_final());
+    assert_eq!(kinds(&s).last(), Some(&"timed_out"));
+    assert!(!s.check_time(&study, T0 + 12.0 * MINUTE), "once");
+    // On return after the limit the study is over, whatever the policy.
+    let (s, _) = reopen(&study, 30.0);
+    assert_eq!(s.stage, Stage::TimedOut);
+    let mut fresh = StudySession::new("pilot", &study, p1(), T0);
+    assert_eq!(
+        fresh.time_left_ms(&study, T0),
+        None,
+        "the clock starts at consent"
+    );
+    assert!(!fresh.check_time(&study, T0 + 99.0 * MINUTE));
+}
+
+#[test]
+fn each_outcome_has_its_code_or_none() {
+    let study = resumable(
+        r#", "completion": {"code": "DONE1"}, "declined": {"redirect": "https://app.prolific.com/submissions/complete?cc=NOCONSENT"}, "timed_out": {}"#,
+    );
+    assert_eq!(
+        study
+            .outcome(Outcome::Completed)
+            .and_then(|c| c.code.as_deref()),
+        Some("DONE1")
+    );
+    assert!(study
+        .outcome(Outcome::Declined)
+        .and_then(|c| c.redirect.as_deref())
+        .is_some_and(|r| r.ends_with("cc=NOCONSENT")));
+    assert_eq!(
+        study.outcome(Outcome::TimedOut),
+        None,
+        "an empty outcome: no code"
+    );
+    assert_eq!(resumable("").outcome(Outcome::Declined), None);
+    let bad = Study::from_json(
+        r#"{"trials": [{"shape": "Z"}], "timed_out": {"redirect": "javascript:alert(1)"}}"#,
+    )
+    .expect_err("a bad redirect for any outcome");
+    assert!(bad.to_string().contains("not a web address"), "{bad}");
+    // Default rules stay out of the link; set ones survive it.
+    assert!(!resumable("").to_config_param().is_empty());
+    let text = String::from_utf8(base64url_decode(&resumable("").to_config_param()).expect("b64"))
+        .expect("text");
+    assert!(
+        !text.contains("resume") && !text.contains("timed_out"),
+        "{text}"
+    );
+    let set = resumable(r#", "resume": {"policy": "block", "max_age_minutes": 30}"#);
+    assert_eq!(
+        Study::from_config_param(&set.to_config_param()).expect("reads"),
+        set
+    );
+}
+
+#[test]
+fn server_assignment_asks_for_one_of_the_studys_orders_and_reads_the_answer() {
+    let even = Study::from_json(
+        r#"{"trials": [{"shape": "square"}, {"shape": "Z"}], "counterbalance": true, "assignment": "server"}"#,
+    )
+    .expect("reads");
+    assert_eq!(even.assignment, Assignment::Server);
+    assert_eq!(even.order_count(), 2, "two shapes: two rows");
+    let odd = Study::from_json(
+        r#"{"trials": [{"shape": "square"}, {"shape": "Z"}, {"shape": "C"}], "counterbalance": true}"#,
+    )
+    .expect("reads");
+    assert_eq!(
+        (odd.assignment, odd.order_count()),
+        (Assignment::Hash, 6),
+        "three shapes: six rows"
+    );
+    let plain =
+        Study::from_json(r#"{"trials": [{"shape": "square"}, {"shape": "Z"}]}"#).expect("reads");
+    assert_eq!(plain.order_count(), 1, "not counterbalanced: one order");
+    let body: serde_json::Value =
+        serde_json::from_str(&order_request("pilot", &odd, "p1")).expect("JSON");
+    assert_eq!(
+        body,
+        serde_json::json!({"study": "pilot", "participant": "p1", "orders": 6})
+    );
+    assert_eq!(
+        read_order_answer(200, r#"{"order": 5, "counts": [1,1,1,1,1,0]}"#, &odd),
+        Ok(5)
+    );
+    for (status, text, needle) in [
+        (200, r#"{"order": 6}"#, "the study has 6"),
+        (404, "", "answered 404"),
+        (200, "<!doctype html>", "not JSON"),
+        (200, r#"{"counts": []}"#, "names no order"),
+    ] {
+        let e = read_order_answer(status, text, &odd).expect_err(text);
+        assert!(e.contains(needle), "{text}: {e}");
+    }
+}
+
+#[test]
+fn a_new_attempt_keeps_the_participants_order() {
+    let study = Study::from_json(
+        r#"{"trials": [{"shape": "square"}, {"shape": "Z"}], "counterbalance": true, "version": "1", "resume": {"policy": "restart"}}"#,
+    )
+    .expect("reads");
+    let mut who = p1();
+    who.order = 1;
+    let (mut s, _) = StudySession::open("pilot", &study, who, None, T0);
+    s.accept(&study, T0);
+    let order = s.order.clone();
+    // The link on return gives no order: the hash would choose another.
+    let mut link = p1();
+    link.order = 0;
+    let (again, _) = StudySession::open("pilot", &study, link, Some(s), T0 + MINUTE);
+    assert_eq!((again.attempt, again.participant.order), (1, 1));
+    assert_eq!(again.order, order);
 }
