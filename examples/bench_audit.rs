@@ -196,7 +196,7 @@ mod native {
         let mut sets = Vec::new();
         for size in [5usize, 7] {
             let lib = TemplateLibrary::new(size);
-            for shape in Shape::ALL {
+            for shape in Shape::STANDARD {
                 let set = generate_set(shape, 5, 7, &lib).map_err(|e| e.to_string())?;
                 sets.push((size, shape, set));
             }

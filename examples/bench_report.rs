@@ -33,7 +33,7 @@ fn main() {
     let library = TemplateLibrary::new(5);
     let mut lines = Vec::new();
     for (m, model) in DEFAULT_MODEL_ORDER.iter().enumerate() {
-        for shape in Shape::ALL {
+        for shape in Shape::STANDARD {
             let set = generate_set(shape, 31, 0, &library).expect("31 mazes exist");
             for i in 0..30 {
                 for encoding in Encoding::ALL {

@@ -17,7 +17,7 @@ fn seed_2026_gives_the_recorded_maze_sets_natively() {
 #[test]
 fn the_readmes_template_and_maze_counts_are_the_generators() {
     use shapemaze::core::maze::generate::distinct_mazes;
-    use shapemaze::core::maze::shape::Shape;
+    use shapemaze::core::maze::shape::{Shape, ShapeSet};
     use shapemaze::core::maze::templates::TemplateLibrary;
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
         .expect("README.md");
@@ -39,11 +39,16 @@ fn the_readmes_template_and_maze_counts_are_the_generators() {
         .collect();
     assert_eq!(rows.len(), 8, "two tables of four sizes in the README");
     for (i, n) in [5, 7, 9, 11].into_iter().enumerate() {
-        let lib = TemplateLibrary::new(n);
-        let templates: Vec<usize> = Shape::ALL.iter().map(|s| lib.of(*s).len()).collect();
-        let mazes: Vec<usize> = Shape::ALL
+        // Each shape as a trial of it alone sees it, then the C beside the U.
+        let libs: Vec<(Shape, TemplateLibrary)> = Shape::ALL
             .iter()
-            .map(|s| distinct_mazes(*s, &lib))
+            .map(|&s| (s, TemplateLibrary::for_shape(n, s)))
+            .chain([(Shape::C, TemplateLibrary::of_set(n, ShapeSet::ALL))])
+            .collect();
+        let templates: Vec<usize> = libs.iter().map(|(s, lib)| lib.of(*s).len()).collect();
+        let mazes: Vec<usize> = libs
+            .iter()
+            .map(|(s, lib)| distinct_mazes(*s, lib))
             .collect();
         assert_eq!(rows[i], templates, "templates at {n}x{n}");
         assert_eq!(rows[4 + i], mazes, "distinct mazes at {n}x{n}");

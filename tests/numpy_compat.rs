@@ -58,8 +58,8 @@ fn maze_files_we_write_load_in_numpy_with_dtype_shape_and_values() {
     write(&jsonl, run.stdout.as_bytes());
     let said = python(&["check", path_str(dir.path()), path_str(&jsonl)]);
     assert!(
-        said.contains("checked 30 maze files"),
-        "all six shapes x 5 mazes were checked: {said}"
+        said.contains("checked 40 maze files"),
+        "all eight shapes x 5 mazes were checked: {said}"
     );
 }
 

@@ -13,7 +13,7 @@ use proptest::test_runner::TestCaseError;
 use shapemaze::core::maze::encoding::{CoordStyle, Encoding, ParseError};
 use shapemaze::core::maze::generate::{distinct_mazes, generate_set, MAX_PATH, MIN_PATH};
 use shapemaze::core::maze::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE, SIZES};
-use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::maze::shape::{Shape, ShapeSet};
 use shapemaze::core::maze::templates::TemplateLibrary;
 use shapemaze::core::maze::{coords, npy};
 use shapemaze::core::play::transcript::{self, ASSISTANT_MARKER, USER_MARKER};
@@ -28,12 +28,34 @@ use std::sync::OnceLock;
 // ---------------------------------------------------------------------------------------
 // Shared fixtures and strategies
 
-/// Template libraries for every size from 1 to [`MAX_SIZE`], built once for the whole file
-/// (building the 11x11 one is the slowest step of a debug run).
+/// Template libraries for every size from 1 to [`MAX_SIZE`] with every shape in play (the C
+/// with its left and right openings), built once for the whole file (building the 11x11
+/// one is the slowest step of a debug run).
 fn library(size: usize) -> &'static TemplateLibrary {
     static LIBS: OnceLock<Vec<TemplateLibrary>> = OnceLock::new();
-    let libs = LIBS.get_or_init(|| (0..=MAX_SIZE).map(TemplateLibrary::new).collect());
+    let libs = LIBS.get_or_init(|| {
+        (0..=MAX_SIZE)
+            .map(|n| TemplateLibrary::of_set(n, ShapeSet::ALL))
+            .collect()
+    });
     &libs[size]
+}
+
+/// The library a trial of `shape` alone uses on `size` x `size` grids (the design's six with
+/// `shape` added), built when first asked for.
+fn library_for(size: usize, shape: Shape) -> std::sync::Arc<TemplateLibrary> {
+    type Cache = std::sync::Mutex<
+        std::collections::BTreeMap<(usize, Shape), std::sync::Arc<TemplateLibrary>>,
+    >;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    cache
+        .entry((size, shape))
+        .or_insert_with(|| std::sync::Arc::new(TemplateLibrary::for_shape(size, shape)))
+        .clone()
 }
 
 /// Pieces of text that look like parts of mazes, moves, answers and markup, so random
@@ -567,7 +589,7 @@ proptest! {
         let _ = verify::mentions(&t);
         let named = verify::recognize(&t);
         for shape in Shape::ALL {
-            let v = verify::verify_recognition(shape, &t);
+            let v = verify::verify_recognition(shape, &t, ShapeSet::STANDARD);
             prop_assert_eq!(v.passed(), named == Some(shape), "verdict and recognize agree");
         }
     }
@@ -1018,9 +1040,10 @@ fn next_phases(p: Phase) -> &'static [Phase] {
 }
 
 fn check_trial(case: &TrialCase) -> Result<(), TestCaseError> {
-    let lib = library(case.setup.maze.rows());
+    // The trial sees its shape as a trial of it alone does, as its transcript's folder says.
+    let lib = library_for(case.setup.maze.rows(), case.setup.shape);
     let limit = case.setup.move_limit;
-    let mut trial = Trial::new(case.setup.clone(), std::sync::Arc::new(lib.clone()));
+    let mut trial = Trial::new(case.setup.clone(), lib);
     let walk = std::iter::repeat_n(&Play::Shortest, case.walk_first);
     for play in walk.chain(&case.plays) {
         let before = trial.phase();
@@ -1069,7 +1092,12 @@ fn check_trial(case: &TrialCase) -> Result<(), TestCaseError> {
         let (got, sent) = (as_transcribed(&got.content), as_transcribed(&sent.content));
         prop_assert_eq!(got, sent, "message text");
     }
-    let r = rescore::rescore(&text, &Hints::default(), &mut Libraries::new());
+    // The folder names the shape (a U or N transcript is read as one only when it does).
+    let hints = Hints {
+        shape: Some(case.setup.shape),
+        ..Hints::default()
+    };
+    let r = rescore::rescore(&text, &hints, &mut Libraries::new());
     prop_assert_eq!(r.basis, rescore::Basis::Replies, "replayed: {:?}", r.notes);
     prop_assert!(
         r.differences().is_empty(),

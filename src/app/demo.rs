@@ -48,7 +48,7 @@ pub(crate) fn load(record: TrialRecord, source: String) -> Result<Loaded, String
 
 /// The oracle's trial on the maze of `s`, as a record.
 fn oracle_record(s: PlaySettings) -> Result<TrialRecord, String> {
-    let lib = TemplateLibrary::new(s.size);
+    let lib = TemplateLibrary::for_shape(s.size, s.shape);
     let maze = generate_one(s.shape, s.sample, s.seed, &lib).map_err(|e| e.to_string())?;
     let mut t = Trial::start(TrialSetup {
         protocol: s.protocol,

@@ -361,7 +361,7 @@ struct RunState {
 /// One trial for fixed settings, run on demand.
 #[component]
 fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) -> impl IntoView {
-    let library = Arc::new(TemplateLibrary::new(settings.size));
+    let library = Arc::new(TemplateLibrary::for_shape(settings.size, settings.shape));
     let maze = match generate_one(settings.shape, settings.sample, settings.seed, &library) {
         Ok(m) => m,
         Err(e) => return view! {

@@ -199,7 +199,7 @@ fn TrialView(
     go: Callback<PlaySettings>,
     restart: RwSignal<u32>,
 ) -> impl IntoView {
-    let library = Arc::new(TemplateLibrary::new(settings.size));
+    let library = Arc::new(TemplateLibrary::for_shape(settings.size, settings.shape));
     match generate_one(settings.shape, settings.sample, settings.seed, &library) {
         Ok(maze) => {
             let setup = TrialSetup::new(settings.shape, settings.encoding, maze);
@@ -249,6 +249,9 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             cb.run((kind, detail));
         }
     };
+    // The shapes offered as answers: those in play (the design's six, and U or N when the
+    // page, study or design adds them).
+    let in_play = trial.with_untracked(|t| t.library().shapes().shapes());
     let phase = Memo::new(move |_| trial.with(|t| t.phase()));
     // Focus follows the trial: when a phase ends it moves to the next phase's heading (at
     // the end, to the verdicts or what the page adds after them), so a keyboard or screen
@@ -404,7 +407,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
                 <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
                 <p class="help">"Look at every open cell (P and G included), not only your path."</p>
                 <div class="row">
-                    {Shape::ALL.into_iter().map(|s| view! {
+                    {in_play.clone().into_iter().map(|s| view! {
                         <button type="button" class="button" data-testid=format!("shape-choice-{}", s.name())
                             on:click=move |_| submit_answer(s.name().to_string(), "choice")>
                             {s.name()}

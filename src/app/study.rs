@@ -366,7 +366,7 @@ fn StudyTrialView(
 ) -> impl IntoView {
     let Ready { study, db } = ready;
     let key = format!("{}trial/{index}", session.prefix());
-    let library = Arc::new(TemplateLibrary::new(spec.size));
+    let library = Arc::new(TemplateLibrary::of_set(spec.size, study.shape_set()));
     let maze = match generate_one(spec.shape, spec.sample, spec.seed, &library) {
         Ok(m) => m,
         Err(e) => {

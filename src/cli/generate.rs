@@ -7,7 +7,7 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};
 use crate::core::maze::grid::{check_size, Maze, Pos};
 use crate::core::maze::npy;
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::results::layout::maze_file_path;
 use serde::Serialize;
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 #[command(
     help_template = COMMAND_HELP,
     display_name = "shapemaze generate",
-    override_usage = "shapemaze generate --shape S [--size N] [--samples K] [--seed X] [--out DIR]",
+    override_usage = "shapemaze generate --shape S [--size N] [--samples K] [--seed X] [--with SHAPES] [--out DIR]",
     after_help = "Each line: {\"shape\",\"size\",\"sample\",\"movement\",\"matrix\":[\"1 0 0 P\", ...],\"player\":[r,c],\"goal\":[r,c]}.
 The distribution of shortest-path lengths of each set goes to stderr.
 
@@ -26,7 +26,7 @@ Example:
   shapemaze generate --shape spiral --size 7 --samples 3 --seed 42 --out mazes/"
 )]
 pub struct GenerateArgs {
-    /// square, cross, spiral, triangle, C, Z (any case), or all
+    /// square, cross, spiral, triangle, C, Z, U, N (any case), or all
     #[arg(long, value_name = "S")]
     pub shape: String,
     /// grid side: 5, 7, 9 or 11
@@ -39,6 +39,10 @@ pub struct GenerateArgs {
     /// same mazes, here, in /play and in every experiment
     #[arg(long, value_name = "X", default_value_t = 0, value_parser = whole::<u64>, allow_negative_numbers = true, verbatim_doc_comment)]
     pub seed: u64,
+    /// shapes in play beside it, comma-separated (U: the C's set as a design
+    /// with U draws it, with only its left and right openings)
+    #[arg(long = "with", value_name = "SHAPES", verbatim_doc_comment)]
+    pub with: Option<String>,
     /// also write DIR/experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -74,8 +78,20 @@ pub fn run(args: &GenerateArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     }
     let seed = args.seed;
     let out = args.out.as_deref();
-    let library = TemplateLibrary::new(size);
+    let beside: Vec<Shape> = match args.with.as_deref() {
+        Some(list) => list
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(Shape::parse)
+            .collect::<Result<_, _>>()?,
+        None => Vec::new(),
+    };
     for shape in shapes {
+        // Each shape as a trial of it (and the shapes --with names) sees it: a C has its
+        // four openings unless the U is in play.
+        let mut in_play = beside.clone();
+        in_play.push(shape);
+        let library = TemplateLibrary::of_set(size, ShapeSet::with(&in_play));
         let set = generate_set(shape, samples, seed, &library)
             .map_err(|e| CliError::usage(e.to_string()))?;
         for (i, maze) in set.iter().enumerate() {

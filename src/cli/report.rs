@@ -300,7 +300,7 @@ fn read_jsonl(path: &Path, label: &str) -> Result<(Vec<Observation>, Sources), C
         // Stored verdicts are never trusted: replay the replies by today's rules.
         let fits = record.size <= crate::core::maze::grid::MAX_SIZE;
         let rescored = if fits {
-            record.rescored(libraries.get(record.size).clone()).ok()
+            record.rescored(libraries.of_record(&record).clone()).ok()
         } else {
             None
         };

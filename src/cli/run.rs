@@ -451,7 +451,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
     let keys = keys_from_env(&design)?;
     let mut libraries = Libraries::new();
     design
-        .check_mazes(|size| libraries.get(size).clone())
+        .check_mazes(|size| libraries.get(size, design.shape_set()).clone())
         .map_err(|e| CliError::data(format!("{}: {e}", design_path.display())))?;
 
     let trial_keys = shard.keys(&design);
@@ -525,7 +525,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
                     Effect::Start(start) => {
                         let run = session.trial_run(
                             &start,
-                            libraries.get(start.key.size).clone(),
+                            libraries.get(start.key.size, design.shape_set()).clone(),
                             NativeTransport::new(
                                 client.clone(),
                                 random_seed(design.seed, &start.key) ^ epoch_ms().to_bits(),

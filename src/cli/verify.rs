@@ -5,7 +5,7 @@ use super::{read_file, CliError, Io};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{check_size, Maze, MAX_SIZE};
 use crate::core::maze::npy::{self, NpyError};
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::results::rescore::{detect_encoding, fits, read_shown_maze};
 use crate::core::verify::{verify_generation, verify_move, verify_path, verify_recognition};
@@ -114,21 +114,26 @@ pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             )));
         }
     }
-    let known = maze.map(|m| {
-        let library = TemplateLibrary::new(m.rows());
-        (m, library)
-    });
-    let shape = match (args.shape.as_deref(), &known) {
+    // Without --shape the maze's own corridor names it, the design's six in play (a C
+    // opening up is a C then; --shape U puts the U in play).
+    let shape = match (args.shape.as_deref(), &maze) {
         (Some(s), _) => Shape::parse(s)?,
-        (None, Some((m, lib))) => lib.classify(&m.open_mask()).ok_or_else(|| {
-            CliError::usage("--shape is needed: the maze's corridor is none of our shapes")
-        })?,
+        (None, Some(m)) => TemplateLibrary::new(m.rows())
+            .classify(&m.open_mask())
+            .or_else(|| TemplateLibrary::of_set(m.rows(), ShapeSet::ALL).classify(&m.open_mask()))
+            .ok_or_else(|| {
+                CliError::usage("--shape is needed: the maze's corridor is none of our shapes")
+            })?,
         (None, None) => {
             return Err(CliError::usage(
                 "`shapemaze verify` needs --shape (see `shapemaze verify --help`)",
             ))
         }
     };
+    let known = maze.map(|m| {
+        let library = TemplateLibrary::for_shape(m.rows(), shape);
+        (m, library)
+    });
     let response_path = args.response.as_str();
     let response = if response_path == "-" {
         let mut bytes = Vec::new();
@@ -143,7 +148,7 @@ pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         CliError::input(format!("{response_path} is not UTF-8 text, so not a reply"))
     })?;
     let verdict = match (phase, &known) {
-        (VerifyPhase::Recognize, _) => verify_recognition(shape, &reply),
+        (VerifyPhase::Recognize, _) => verify_recognition(shape, &reply, ShapeSet::with(&[shape])),
         (VerifyPhase::Move, Some((m, _))) => verify_move(m, shape.movement(), &reply),
         (VerifyPhase::Path, Some((m, _))) => verify_path(m, shape.movement(), &reply),
         (VerifyPhase::Generate, Some((m, lib))) => {

@@ -75,7 +75,8 @@ for (const size of Object.keys(SIZES)) {
       // /study: every stage, a practice maze, the end.
       const study = {
         title: 'Accessible study',
-        trials: [{ shape: 'Z', seed: 2, sample: 0 }],
+        // A U among the trials: its button is offered, and its name counts as the U.
+        trials: [{ shape: 'Z', seed: 2, sample: 0 }, { shape: 'U', seed: 2, sample: 0 }],
         practice: { shape: 'square', seed: 9, sample: 0 },
         recognition: size === 'phone' ? 'choice' : 'free',
         completion: { code: 'A11Y' },
@@ -92,6 +93,9 @@ for (const size of Object.keys(SIZES)) {
       await page.click('[data-testid="study-next"]');
       await page.waitForFunction(() => !document.querySelector('[data-testid="practice-note"]'));
       await playChecked(page, `/study trial (${size})`);
+      await page.click('[data-testid="study-next"]');
+      await page.waitForFunction(() => /1 of 2/.test(document.querySelector('[data-testid="study-progress"]')?.textContent ?? ''));
+      await playChecked(page, `/study second trial (${size})`);
       await page.click('[data-testid="study-next"]');
       await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]');
       await accessible(page, `/study complete (${size})`);

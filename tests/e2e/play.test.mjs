@@ -202,3 +202,40 @@ test('leaving a started trial asks first, and a held key moves only once', async
     assert.equal(await page.innerText('[data-testid="moves"]'), '0');
   });
 });
+
+test('U and N mazes are played like the others; beside a U a C opening to the side is no U', async () => {
+  await withPage(async (page) => {
+    // The settings offer the design's next shapes.
+    await open(page, 'shape=U&seed=4&sample=3');
+    const options = await page.locator('[data-testid="setting-shape"] option').allTextContents();
+    for (const name of ['U', 'N']) assert.ok(options.includes(name), `${name} in ${options}`);
+    let maze = await readMaze(page);
+    assert.deepEqual([maze.shape, maze.movement], ['U', 4]);
+    for (const cell of shortestPath(maze)) await clickCell(page, cell);
+    assert.equal((await verdict(page, 'solve')).outcome, 'success');
+    // With U in play "horseshoe" names the U.
+    await page.fill('[data-testid="shape-answer"]', 'It is a horseshoe, open at one end.');
+    await page.click('[data-testid="submit-recognition"]');
+    assert.equal((await verdict(page, 'recognize')).outcome, 'success');
+    // A C opening to the right (rows 0 and 2 full, the left column): the same cells turned,
+    // but beside a U a sideways opening is a C's.
+    const c = Array.from({ length: 5 }, () => Array(5).fill('wall'));
+    for (const [r, col] of [[0, 0], [0, 1], [0, 2], [1, 0], [2, 0], [2, 1], [2, 2]]) c[r][col] = 'empty';
+    c[0][2] = 'player';
+    c[2][2] = 'goal';
+    await draw(page, c);
+    await page.click('[data-testid="submit-generation"]');
+    const gen = await verdict(page, 'generate');
+    assert.equal(gen.outcome, 'fail');
+    assert.match(gen.text, /do not form a U \(they form a C\)/);
+    await page.screenshot({ path: `${SHOTS}/play-u.png`, fullPage: true });
+    // The N moves in eight directions and is named only as an N.
+    await open(page, 'shape=N&seed=1&sample=0');
+    maze = await readMaze(page);
+    assert.deepEqual([maze.shape, maze.movement], ['N', 8]);
+    for (const cell of shortestPath(maze)) await clickCell(page, cell);
+    await page.fill('[data-testid="shape-answer"]', 'Shape: N');
+    await page.click('[data-testid="submit-recognition"]');
+    assert.equal((await verdict(page, 'recognize')).outcome, 'success');
+  });
+});

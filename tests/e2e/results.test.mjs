@@ -8,18 +8,34 @@ import { BASE, SHOTS, withPage } from './helpers.mjs';
 const rand = () => Math.random().toString(36).slice(2, 10);
 
 /** Runs the oracle on `samples` mazes per shape (and size), each `repeats` times, under
- * `name` on /experiment. */
-async function runOracle(page, name, samples, sizes = '5', repeats = 1) {
+ * `name` on /experiment; `shapes`, when given, are the only ones checked. */
+async function runOracle(page, name, samples, sizes = '5', repeats = 1, shapes = null) {
   await page.goto(`${BASE}/experiment`);
   await page.waitForSelector('[data-testid="design-name"]');
   await page.fill('[data-testid="design-name"]', name);
   await page.fill('[data-testid="samples-per-shape"]', String(samples));
   await page.fill('[data-testid="design-sizes"]', sizes);
   await page.fill('[data-testid="repeats-per-maze"]', String(repeats));
+  if (shapes) {
+    for (const box of await page.locator('input[name="shape"]').all()) {
+      await box.setChecked(shapes.includes(await box.getAttribute('value')));
+    }
+  }
   await page.click('[data-testid="experiment-start"]');
   // This experiment's row says complete (the page may show an earlier one's progress first).
   await page.waitForFunction((name) => [...document.querySelectorAll('[data-testid="experiment-row"]')]
     .some((r) => r.textContent.includes(name) && r.textContent.includes('complete')), name, { timeout: 60000 });
+}
+
+/** Analyses the experiment `name` alone on /results. */
+async function analyzeOnly(page, name) {
+  await page.goto(`${BASE}/results`);
+  await page.waitForSelector('[data-testid="source"]');
+  const labels = await page.locator('[data-testid="sources"] label').allTextContents();
+  for (let i = 0; i < labels.length; i++) {
+    if (!labels[i].includes(name)) await page.locator('[data-testid="source"]').nth(i).uncheck();
+  }
+  await page.click('[data-action="analyze"]');
 }
 
 async function download(page, locator) {
@@ -85,13 +101,7 @@ test('an experiment over two grid sizes, each maze played twice, draws a difficu
   await withPage(async (page) => {
     const name = `sizes ${rand()}`;
     await runOracle(page, name, 1, '5, 7', 2);
-    await page.goto(`${BASE}/results`);
-    await page.waitForSelector('[data-testid="source"]');
-    const labels = await page.locator('[data-testid="sources"] label').allTextContents();
-    for (let i = 0; i < labels.length; i++) {
-      if (!labels[i].includes(name)) await page.locator('[data-testid="source"]').nth(i).uncheck();
-    }
-    await page.click('[data-action="analyze"]');
+    await analyzeOnly(page, name);
     await page.waitForFunction(() => /48 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
     const rows = await page.locator('[data-testid="table-by-size"] tbody tr').allTextContents();
     // All trials, then the oracle, at 5x5 and 7x7: 24 trials each, every phase solved.
@@ -348,5 +358,26 @@ test('an experiment of ours is also scored the original way, beside today\'s ver
     await audit.screenshot({ path: `${SHOTS}/results-audit-own-section.png` });
     await page.uncheck('[data-testid="audit-own"]');
     await page.waitForFunction(() => !document.querySelector('[data-testid="audit"]'));
+  });
+});
+
+test('a design with U and N runs on /experiment and its confusion matrix grows with them', async () => {
+  await withPage(async (page) => {
+    const name = `U and N ${rand()}`;
+    await runOracle(page, name, 2, '5', 1, ['C', 'U', 'N']);
+    await analyzeOnly(page, name);
+    // C, U and N: 2 mazes each in both encodings.
+    await page.waitForFunction(() => /12 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    const confusion = page.locator('[data-testid="table-confusion-all"]');
+    const head = await confusion.locator('thead').textContent();
+    assert.match(head, /square.*C.*Z.*U.*N.*none/s, `columns: ${head}`);
+    const rows = await confusion.locator('tbody tr').allTextContents();
+    assert.equal(rows.length, 8, `the six and U and N: ${rows.join(' | ')}`);
+    const row = async (shape) => (await confusion.locator('tbody tr', { has: page.locator(`th:text-is("${shape}")`) }).locator('td').allTextContents()).map(Number);
+    // The oracle names each maze's own shape: 4 on the diagonal for C, U and N.
+    assert.deepEqual(await row('U'), [0, 0, 0, 0, 0, 0, 4, 0, 0]);
+    assert.deepEqual(await row('N'), [0, 0, 0, 0, 0, 0, 0, 4, 0]);
+    assert.deepEqual(await row('C'), [0, 0, 0, 0, 4, 0, 0, 0, 0]);
+    await confusion.screenshot({ path: `${SHOTS}/results-confusion-u-n.png` });
   });
 });

@@ -73,7 +73,7 @@ pub struct Written {
     pub trials: Vec<(String, Trial)>,
 }
 
-/// Writes an export under `root` for `model`: for both encodings and every shape,
+/// Writes an export under `root` for `model`: for both encodings and the design's six shapes,
 /// `mazes` mazes of `size` (seed `seed`) as `.npy` files, and `trials` transcripts per
 /// maze (the variant cycles with the maze and trial numbers).
 pub fn write_export(
@@ -86,7 +86,7 @@ pub fn write_export(
 ) -> Written {
     let library = TemplateLibrary::new(size);
     let mut written = Vec::new();
-    for shape in Shape::ALL {
+    for shape in Shape::STANDARD {
         let set = generate_set(shape, mazes + 1, seed, &library).expect("enough mazes exist");
         for (i, maze) in set.iter().take(mazes).enumerate() {
             let file = root.join(maze_file_path(size, size, shape, i));

@@ -21,6 +21,7 @@ use crate::core::batch::export::{
 use crate::core::batch::form::{new_experiment_id, trials_prefix, DesignForm, StoredExperiment};
 use crate::core::batch::runner::{endpoint_settings, play_trial, sort_by_design};
 use crate::core::batch::session::{Effect, Notice, Session};
+use crate::core::maze::shape::ShapeSet;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::preset::Preset;
 use crate::core::model::transport::Transport;
@@ -206,8 +207,8 @@ struct Lab {
 type Shared = Rc<Lab>;
 
 impl Lab {
-    fn library(&self, size: usize) -> Arc<TemplateLibrary> {
-        self.libraries.borrow_mut().get(size).clone()
+    fn library(&self, size: usize, shapes: ShapeSet) -> Arc<TemplateLibrary> {
+        self.libraries.borrow_mut().get(size, shapes).clone()
     }
 
     fn say(&self, text: impl Into<String>) {
@@ -416,7 +417,7 @@ impl Lab {
         let base = self.base.borrow().clone();
         self.estimate.set(match form.design(&base) {
             Ok(d) => {
-                let est = d.estimate(|s| self.library(s));
+                let est = d.estimate(|s| self.library(s, d.shape_set()));
                 estimate_line(est.trials, est.calls, est.tokens, d.players.len())
             }
             Err(e) => format!("Not ready to run: {}", e.sentences()),
@@ -815,7 +816,7 @@ fn start_new(lab: &Shared) {
         Ok(d) => d,
         Err(e) => return lab.fail(format!("The design cannot run yet: {}", e.sentences())),
     };
-    if let Err(e) = design.check_mazes(|s| lab.library(s)) {
+    if let Err(e) = design.check_mazes(|s| lab.library(s, design.shape_set())) {
         return lab.fail(format!("The design cannot run: {e}."));
     }
     if let Err(e) = check_endpoints(&design) {
@@ -913,9 +914,10 @@ fn apply(lab: &Shared, run: &Rc<Run>, effects: Vec<Effect>) {
                     let (lab, run) = (lab.clone(), run.clone());
                     move || draw_if_shown(&lab, &run)
                 });
+                let shapes = run.session.borrow().design().shape_set();
                 let trial = run.session.borrow().trial_run(
                     &start,
-                    lab.library(start.key.size),
+                    lab.library(start.key.size, shapes),
                     transport,
                     Some(on_retry),
                 );

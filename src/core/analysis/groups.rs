@@ -6,7 +6,7 @@ use crate::core::analysis::observation::{MazeId, Observation, Tokens, ALL, NONE}
 use crate::core::analysis::stats::{mean, median, wilson, Proportion};
 use crate::core::analysis::trace::{Place, SolveTrace};
 use crate::core::maze::encoding::Encoding;
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::model::reply::EmptyReason;
 use crate::core::play::trial::FailureKind;
 use crate::core::verify::{GenerationChecks, Outcome};
@@ -532,19 +532,29 @@ pub(crate) fn confusions(
     observations: &[Observation],
     by_model: &BTreeMap<String, Vec<&Observation>>,
 ) -> Vec<Confusion> {
-    let cols: Vec<String> = Shape::ALL
+    // The design's six shapes and whatever the data adds (U, N), as mazes or as answers.
+    let seen: Vec<Shape> = observations
+        .iter()
+        .flat_map(|o| [Some(o.shape), o.predicted.flatten()])
+        .flatten()
+        .collect();
+    let shapes = ShapeSet::with(&seen).shapes();
+    let rank = |s: Shape| shapes.iter().position(|&x| x == s);
+    let cols: Vec<String> = shapes
         .iter()
         .map(|s| s.name().to_string())
         .chain(std::iter::once(NONE.to_string()))
         .collect();
     let build = |scope: String, obs: &mut dyn Iterator<Item = &Observation>| {
-        let mut counts = vec![vec![0; cols.len()]; Shape::ALL.len()];
+        let mut counts = vec![vec![0; cols.len()]; shapes.len()];
         let mut any = false;
         for o in obs {
             if let Some(pred) = o.predicted {
-                let r = shape_rank(o.shape.name());
-                let c = pred.map_or(Shape::ALL.len(), |p| shape_rank(p.name()));
-                if let Some(cell) = counts.get_mut(r).and_then(|row| row.get_mut(c)) {
+                let c = pred.map_or(Some(shapes.len()), rank);
+                if let Some(cell) = rank(o.shape)
+                    .zip(c)
+                    .and_then(|(r, c)| counts.get_mut(r).and_then(|row| row.get_mut(c)))
+                {
                     *cell += 1;
                     any = true;
                 }
@@ -552,7 +562,7 @@ pub(crate) fn confusions(
         }
         any.then(|| Confusion {
             scope,
-            rows: Shape::ALL.iter().map(|s| s.name().to_string()).collect(),
+            rows: shapes.iter().map(|s| s.name().to_string()).collect(),
             cols: cols.clone(),
             counts,
         })

@@ -22,7 +22,7 @@ use crate::core::batch::imported::ImportedMaze;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_one, generate_set};
 use crate::core::maze::grid::{check_size, Maze, SIZES};
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::reply::EndpointInfo;
 use crate::core::play::player::PlayerKind;
@@ -312,7 +312,7 @@ impl Default for ExperimentDesign {
             name: String::new(),
             players: vec![PlayerSpec::builtin(PlayerKind::Oracle)],
             encodings: Encoding::ALL.to_vec(),
-            shapes: Shape::ALL.to_vec(),
+            shapes: Shape::STANDARD.to_vec(),
             size: default_size(),
             sizes: None,
             samples_per_shape: DEFAULT_SAMPLES_PER_SHAPE,
@@ -392,6 +392,12 @@ pub struct Estimate {
 }
 
 impl ExperimentDesign {
+    /// The shapes in play in this design's trials: the design's six and whatever the
+    /// design adds (U, N), which decides the C's orientations and what answers name.
+    pub fn shape_set(&self) -> ShapeSet {
+        ShapeSet::with(&self.shapes)
+    }
+
     /// The grid sides this design runs (`sizes` when given, else `size`).
     pub fn sizes(&self) -> Vec<usize> {
         match &self.sizes {
@@ -860,7 +866,7 @@ mod tests {
     #[test]
     fn a_design_asking_for_more_mazes_than_exist_is_refused_before_it_runs() {
         let mut libs = crate::core::results::rescore::Libraries::new();
-        let mut lib = |s: usize| libs.get(s).clone();
+        let mut lib = |s: usize| libs.get(s, ShapeSet::STANDARD).clone();
         assert!(ExperimentDesign::default().check_mazes(&mut lib).is_ok());
         let greedy = ExperimentDesign {
             samples_per_shape: 5000,

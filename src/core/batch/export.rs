@@ -619,9 +619,9 @@ mod tests {
     /// Records from the oracle and every scripted variant, over a few mazes of every
     /// shape, both encodings and the three protocols.
     fn records() -> Vec<TrialRecord> {
-        let lib = Arc::new(TemplateLibrary::new(5));
         let mut out = Vec::new();
         for (s, shape) in Shape::ALL.into_iter().enumerate() {
+            let lib = Arc::new(TemplateLibrary::for_shape(5, shape));
             let set: Vec<Maze> = generate_set(shape, 3, 0, &lib).expect("mazes");
             for (e, encoding) in Encoding::ALL.into_iter().enumerate() {
                 for sample in 0..2 {

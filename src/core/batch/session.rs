@@ -472,7 +472,7 @@ mod tests {
     use super::*;
     use crate::core::batch::design::PlayerSpec;
     use crate::core::batch::runner::play_trial;
-    use crate::core::maze::shape::Shape;
+    use crate::core::maze::shape::{Shape, ShapeSet};
     use crate::core::model::scripted::{Scripted, ScriptedTransport};
     use crate::core::model::transport::block_on;
     use crate::core::play::player::PlayerKind;
@@ -549,7 +549,8 @@ mod tests {
         }
 
         fn play(&mut self, s: Start) -> Vec<Effect> {
-            let library = self.libraries.get(s.key.size).clone();
+            let shapes = self.session.design().shape_set();
+            let library = self.libraries.get(s.key.size, shapes).clone();
             let run = self
                 .session
                 .trial_run(&s, library, (self.transport)(), None);
@@ -586,6 +587,50 @@ mod tests {
         assert!(d.session.complete(d.now));
         assert_eq!(d.session.busy(d.now), None);
         assert_eq!(d.session.stored(d.now), design.trials().len());
+    }
+
+    #[test]
+    fn a_design_with_u_plays_its_c_mazes_open_to_the_side_and_judges_u_answers_as_u() {
+        let design = ExperimentDesign {
+            shapes: vec![Shape::C, Shape::U, Shape::N],
+            samples_per_shape: 10,
+            ..small(&[PlayerKind::Oracle, PlayerKind::Random])
+        };
+        let mut d = Driver::new(&design);
+        let effects = d.session.resume(0.0, false);
+        d.run(effects);
+        assert_eq!(d.stored.len(), design.trials().len());
+        let in_play = ShapeSet::with(&[Shape::U, Shape::N]);
+        let standard = TemplateLibrary::new(5);
+        for r in &d.stored {
+            assert_eq!(r.shapes, in_play, "the record keeps the shapes in play");
+            let maze = r.first_maze().expect("a maze");
+            let mask = maze.open_mask();
+            match r.shape {
+                // A C of this design is no U: it opens left or right, so it is a C in
+                // every set.
+                Shape::C => assert_eq!(standard.classify(&mask), Some(Shape::C)),
+                // A U would be a C without the U in play; an N would be nothing.
+                Shape::U => assert_eq!(standard.classify(&mask), Some(Shape::C)),
+                Shape::N => assert_eq!(standard.classify(&mask), None),
+                s => panic!("a {s} in a design of C, U and N"),
+            }
+            assert_eq!(
+                TemplateLibrary::of_set(5, in_play).classify(&mask),
+                Some(r.shape)
+            );
+            if r.model == "oracle" {
+                assert!(r.verdicts.recognize.as_ref().is_some_and(|v| v.passed()));
+                assert!(r.verdicts.generate.as_ref().is_some_and(|v| v.passed()));
+            }
+        }
+        // The random player names the shapes in play, U and N among them.
+        let named: std::collections::BTreeSet<Shape> =
+            d.stored.iter().filter_map(|r| r.predicted_shape).collect();
+        assert!(
+            named.contains(&Shape::U) && named.contains(&Shape::N),
+            "{named:?}"
+        );
     }
 
     #[test]
@@ -725,7 +770,7 @@ mod tests {
             key: design.trials()[0].clone(),
             generation: 0,
         };
-        let lib = d.libraries.get(5).clone();
+        let lib = d.libraries.get(5, ShapeSet::STANDARD).clone();
         let run = d
             .session
             .trial_run(&first, lib, ScriptedTransport::new(Vec::new()), None);

@@ -220,13 +220,19 @@ mod tests {
     use super::*;
     use crate::core::maze::encoding::Encoding;
     use crate::core::maze::grid::SIZES;
+    use crate::core::maze::shape::ShapeSet;
     use std::collections::BTreeSet;
 
     #[test]
     fn every_generated_maze_meets_its_invariants_for_all_shapes_and_sizes() {
         for n in SIZES {
-            let lib = TemplateLibrary::new(n);
-            for shape in Shape::ALL {
+            // Each shape alone in play, and the C beside the U (left and right openings).
+            let cases = Shape::ALL
+                .map(|s| (s, ShapeSet::with(&[s])))
+                .into_iter()
+                .chain([(Shape::C, ShapeSet::ALL)]);
+            for (shape, in_play) in cases {
+                let lib = TemplateLibrary::of_set(n, in_play);
                 let set = generate_set(shape, 30, 7, &lib).expect("30 mazes exist");
                 assert_eq!(set.len(), 30);
                 for (i, m) in set.iter().enumerate() {
@@ -252,8 +258,8 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_set_and_longer_sets_extend_shorter_ones() {
-        let lib = TemplateLibrary::new(5);
         for shape in Shape::ALL {
+            let lib = TemplateLibrary::for_shape(5, shape);
             let a = generate_set(shape, 10, 42, &lib).expect("set");
             let b = generate_set(shape, 30, 42, &lib).expect("set");
             assert_eq!(a[..], b[..10], "{shape}: prefix property");

@@ -19,12 +19,23 @@
 //! # # # # #                       # # . .                           # # # . #
 //!                                 # . . .                           # . . . #
 //!                                                                   # # # # #
+//! U (width >= height >= 3)   N (side 4+), and its mirror
+//! # . #                      # . . #
+//! # . #                      # . # #
+//! # # #                      # # . #
+//!                            # . . #
 //! ```
 //!
 //! Orientations: the square and the cross are symmetric; C and both triangles come in their
-//! four quarter turns; Z comes as Z and its mirror image S (its quarter turns are the letter
-//! N, a shape of its own); the spiral comes in all eight (four starting corners, both turning
-//! directions). Every pattern is placed at every position inside the grid.
+//! four quarter turns; Z comes as Z and its mirror image S; the spiral comes in all eight
+//! (four starting corners, both turning directions). U is the C opening up or down, and N
+//! is the Z's quarter turn, as Z and S are each other's mirror (docs/DECISIONS.md, "U and
+//! the C"). Every pattern is placed at every position inside the grid.
+//!
+//! The shapes in play ([`ShapeSet`]) are the design's six plus whatever a design, study or
+//! page adds (U, N). They decide two things: in a set with U the C keeps only its left and
+//! right openings (the up and down ones are U's), and a recognition answer naming U names
+//! the C when U is not in play (its upward opening), while one naming N names nothing.
 
 use super::pattern::{mirrors, rotations, Pattern};
 use crate::core::maze::grid::Movement;
@@ -51,6 +62,10 @@ pub enum Shape {
     C,
     /// Top bar, bottom bar and the diagonal joining them (or its mirror, S).
     Z,
+    /// A C opening up or down (a design's extension).
+    U,
+    /// The Z's quarter turn: two upright bars joined by a diagonal (a design's extension).
+    N,
 }
 
 /// Everything the program knows about one shape.
@@ -73,7 +88,7 @@ pub struct ShapeSpec {
 }
 
 /// The one table of shapes, in [`Shape::ALL`] order.
-pub const SPECS: [ShapeSpec; 6] = [
+pub const SPECS: [ShapeSpec; 8] = [
     ShapeSpec {
         shape: Shape::Square,
         name: "square",
@@ -143,14 +158,8 @@ pub const SPECS: [ShapeSpec; 6] = [
             "half-circle",
             "semi-circle",
             "semicircle",
-            "horseshoe",
-            // No design has a U yet, so a U names the C, whose upward opening it is
-            // (docs/DECISIONS.md).
-            "U",
-            "U-shape",
-            "U-shaped",
         ],
-        description: "a square or tall rectangle outline with one side open, in four orientations",
+        description: "a square or rectangle outline with one side open, in four orientations (with U in play: open left or right)",
         patterns: c_patterns,
     },
     ShapeSpec {
@@ -172,18 +181,49 @@ pub const SPECS: [ShapeSpec; 6] = [
         description: "a top bar and a bottom bar joined by a diagonal (Z), or its mirror image (S)",
         patterns: z_patterns,
     },
+    ShapeSpec {
+        shape: Shape::U,
+        name: "U",
+        movement: Movement::Four,
+        // Without U in play these name the C ([`ShapeSet::named`]).
+        synonyms: &["U", "U-shape", "U-shaped", "horseshoe", "horseshoes"],
+        description: "a C opening up or down: a rectangle outline with its top or bottom side open",
+        patterns: u_patterns,
+    },
+    ShapeSpec {
+        shape: Shape::N,
+        name: "N",
+        movement: Movement::Eight,
+        synonyms: &["N", "N-shape", "N-shaped"],
+        description: "two upright bars joined by a diagonal (N), or its mirror image: the Z turned a quarter",
+        patterns: n_patterns,
+    },
 ];
 
 impl Shape {
-    /// Every shape, in the design's order.
-    pub const ALL: [Shape; 6] = [
+    /// Every shape, the design's six first, then its extensions.
+    pub const ALL: [Shape; 8] = [
         Shape::Square,
         Shape::Cross,
         Shape::Spiral,
         Shape::Triangle,
         Shape::C,
         Shape::Z,
+        Shape::U,
+        Shape::N,
     ];
+
+    /// The design's six shapes, in its order (the standard experiment): the first six of
+    /// [`Shape::ALL`].
+    pub const STANDARD: [Shape; 6] = {
+        let mut six = [Shape::Square; 6];
+        let mut i = 0;
+        while i < six.len() {
+            six[i] = Shape::ALL[i];
+            i += 1;
+        }
+        six
+    };
 
     /// This shape's entry in [`SPECS`].
     pub fn spec(self) -> &'static ShapeSpec {
@@ -222,6 +262,79 @@ impl Shape {
     }
 }
 
+/// The shapes in play for a trial: the design's six, plus U and N when a design, study or
+/// page includes them. Decides which shapes' templates exist (and so the C's orientations)
+/// and what a recognition answer names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ShapeSet(u8);
+
+impl Default for ShapeSet {
+    fn default() -> Self {
+        ShapeSet::STANDARD
+    }
+}
+
+impl ShapeSet {
+    /// The design's six shapes.
+    pub const STANDARD: ShapeSet = ShapeSet(0b0011_1111);
+    /// Every shape (the C then keeps only its left and right openings).
+    pub const ALL: ShapeSet = ShapeSet(0b1111_1111);
+
+    /// The six, with `shapes` added.
+    pub fn with(shapes: &[Shape]) -> ShapeSet {
+        shapes
+            .iter()
+            .fold(ShapeSet::STANDARD, |set, &s| ShapeSet(set.0 | 1 << s as u8))
+    }
+
+    /// Whether `shape` is in play.
+    pub fn contains(self, shape: Shape) -> bool {
+        self.0 & 1 << shape as u8 != 0
+    }
+
+    /// Whether this is the standard set (nothing added).
+    pub fn is_standard(&self) -> bool {
+        *self == ShapeSet::STANDARD
+    }
+
+    /// The shapes in play, in [`Shape::ALL`] order.
+    pub fn shapes(self) -> Vec<Shape> {
+        Shape::ALL
+            .into_iter()
+            .filter(|&s| self.contains(s))
+            .collect()
+    }
+
+    /// The shape a mention of `shape` names in this set: itself when in play; the C for a
+    /// U while U is not (the C's upward opening is a U); none for an N while N is not.
+    pub fn named(self, shape: Shape) -> Option<Shape> {
+        match shape {
+            s if self.contains(s) => Some(s),
+            Shape::U => Some(Shape::C),
+            _ => None,
+        }
+    }
+}
+
+/// Written as the list of shape names added to the standard six (`["U"]`), so records of
+/// standard designs leave it out.
+impl Serialize for ShapeSet {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let added: Vec<Shape> = self
+            .shapes()
+            .into_iter()
+            .filter(|s| !Shape::STANDARD.contains(s))
+            .collect();
+        added.serialize(ser)
+    }
+}
+
+impl<'de> Deserialize<'de> for ShapeSet {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        Vec::<Shape>::deserialize(de).map(|v| ShapeSet::with(&v))
+    }
+}
+
 impl fmt::Display for Shape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -245,9 +358,39 @@ fn c_patterns(n: usize) -> Vec<Pattern> {
     let mut out = Vec::new();
     for h in 3..=n {
         for w in 3..=h {
-            let base = Pattern::from_fn(h, w, |r, c| r == 0 || r == h - 1 || c == 0);
-            out.extend(rotations(&base));
+            out.extend(c_turns(h, w));
         }
+    }
+    out
+}
+
+/// The C's base pattern of height `h` and width `w` (`w <= h`), open to the right, in its
+/// four quarter turns: open right, down, left, up.
+fn c_turns(h: usize, w: usize) -> Vec<Pattern> {
+    rotations(&Pattern::from_fn(h, w, |r, c| {
+        r == 0 || r == h - 1 || c == 0
+    }))
+}
+
+/// The U: the C's turns that open down or up.
+fn u_patterns(n: usize) -> Vec<Pattern> {
+    let mut out = Vec::new();
+    for h in 3..=n {
+        for w in 3..=h {
+            let turns = c_turns(h, w);
+            out.push(turns[1].clone());
+            out.push(turns[3].clone());
+        }
+    }
+    out
+}
+
+/// The N: the Z turned a quarter, and its mirror image.
+fn n_patterns(n: usize) -> Vec<Pattern> {
+    let mut out = Vec::new();
+    for k in 4..=n {
+        let z = Pattern::from_fn(k, k, |r, c| r == 0 || r == k - 1 || r + c == k - 1);
+        out.extend(mirrors(&z.rotated()));
     }
     out
 }
@@ -357,12 +500,16 @@ mod tests {
             .into_iter()
             .filter(|s| s.movement() == Movement::Eight)
             .collect();
-        assert_eq!(eight, vec![Shape::Cross, Shape::Triangle, Shape::Z]);
+        assert_eq!(
+            eight,
+            vec![Shape::Cross, Shape::Triangle, Shape::Z, Shape::N],
+            "U moves as the C does, N as the Z"
+        );
     }
 
     #[test]
     fn required_synonyms_are_present() {
-        let need: [(Shape, &[&str]); 6] = [
+        let need: [(Shape, &[&str]); 8] = [
             (
                 Shape::Square,
                 &[
@@ -392,18 +539,10 @@ mod tests {
                     "crossed lines",
                 ],
             ),
-            (
-                Shape::C,
-                &[
-                    "C",
-                    "crescent",
-                    "half-circle",
-                    "semi-circle",
-                    "U",
-                    "U-shape",
-                ],
-            ),
+            (Shape::C, &["C", "crescent", "half-circle", "semi-circle"]),
             (Shape::Z, &["Z", "zigzag", "zig zag", "lightning bolt"]),
+            (Shape::U, &["U", "U-shape", "U-shaped", "horseshoe"]),
+            (Shape::N, &["N", "N-shape"]),
         ];
         for (shape, words) in need {
             for w in words {

@@ -6,21 +6,24 @@
 //! the grid and keeps the distinct results as [`Mask`]s. Whether a corridor "is a square" is
 //! then one scan of a short list.
 //!
-//! Templates per shape on square grids (checked by `template_counts_are_as_documented`):
+//! Templates per shape on square grids (checked by `template_counts_are_as_documented`);
+//! U and N exist only where they are in play, and beside a U the C keeps half its own
+//! (its left and right openings: the "C with U" column):
 //!
-//! | size | square | cross | spiral | triangle | C | Z |
-//! |------|-------:|------:|-------:|---------:|--:|--:|
-//! | 5x5  | 14 | 10 | 8 | 32 | 100 | 10 |
-//! | 7x7  | 55 | 35 | 112 | 196 | 560 | 60 |
-//! | 9x9  | 140 | 84 | 440 | 596 | 1848 | 182 |
-//! | 11x11 | 285 | 165 | 1120 | 1336 | 4620 | 408 |
+//! | size | square | cross | spiral | triangle | C | Z | U | N | C with U |
+//! |------|-------:|------:|-------:|---------:|--:|--:|--:|--:|---------:|
+//! | 5x5  | 14 | 10 | 8 | 32 | 100 | 10 | 50 | 10 | 50 |
+//! | 7x7  | 55 | 35 | 112 | 196 | 560 | 60 | 280 | 60 | 280 |
+//! | 9x9  | 140 | 84 | 440 | 596 | 1848 | 182 | 924 | 182 | 924 |
+//! | 11x11 | 285 | 165 | 1120 | 1336 | 4620 | 408 | 2310 | 408 | 2310 |
 //!
 //! Distinct mazes (template x P/G placement with a shortest path of 3 to 16 moves) on 5x5:
-//! square 728, cross 36, spiral 1680, triangle 632, C 3856, Z 508.
+//! square 728, cross 36, spiral 1680, triangle 632, C 3856, Z 508, U 1928, N 508, C with U
+//! 1928.
 
 use super::grid::Mask;
 use super::pattern::Pattern;
-use super::shape::Shape;
+use super::shape::{Shape, ShapeSet};
 
 /// Every distinct template of `shape` on an `n` x `n` grid, in a fixed order: pattern by
 /// pattern as the shape's entry lists them, each placed row by row.
@@ -38,20 +41,54 @@ pub fn templates(shape: Shape, n: usize) -> Vec<Mask> {
     patterns.iter().flat_map(|p| p.placements(n)).collect()
 }
 
-/// All shapes' templates for one grid size.
+/// The templates of the shapes in play for one grid size.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TemplateLibrary {
     size: usize,
+    shapes: ShapeSet,
     by_shape: Vec<Vec<Mask>>,
 }
 
 impl TemplateLibrary {
-    /// Builds the library for `n` x `n` grids.
+    /// Builds the library of the design's six shapes for `n` x `n` grids.
     pub fn new(n: usize) -> Self {
+        Self::of_set(n, ShapeSet::STANDARD)
+    }
+
+    /// Builds the library of the shapes in `shapes` for `n` x `n` grids. With U in play
+    /// the C keeps its left and right openings; a shape not in play has no templates.
+    pub fn of_set(n: usize, shapes: ShapeSet) -> Self {
+        let mut by_shape: Vec<Vec<Mask>> = Shape::ALL
+            .iter()
+            .map(|&s| {
+                if shapes.contains(s) {
+                    templates(s, n)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        if shapes.contains(Shape::U) {
+            let u = std::mem::take(&mut by_shape[Shape::U as usize]);
+            by_shape[Shape::C as usize].retain(|m| !u.contains(m));
+            by_shape[Shape::U as usize] = u;
+        }
         Self {
             size: n,
-            by_shape: Shape::ALL.iter().map(|&s| templates(s, n)).collect(),
+            shapes,
+            by_shape,
         }
+    }
+
+    /// The library a trial of `shape` uses when nothing else says what is in play: the
+    /// design's six with `shape` added (a C has its four openings, a U brings the U's).
+    pub fn for_shape(n: usize, shape: Shape) -> Self {
+        Self::of_set(n, ShapeSet::with(&[shape]))
+    }
+
+    /// The shapes in play.
+    pub fn shapes(&self) -> ShapeSet {
+        self.shapes
     }
 
     /// The grid side this library was built for.
@@ -96,8 +133,75 @@ mod tests {
         for (n, counts) in expect {
             let lib = TemplateLibrary::new(n);
             let got: Vec<usize> = Shape::ALL.iter().map(|&s| lib.of(s).len()).collect();
-            assert_eq!(got, counts.to_vec(), "template counts for {n}x{n}");
+            let mut want = counts.to_vec();
+            want.extend([0, 0]);
+            assert_eq!(
+                got, want,
+                "template counts for {n}x{n}: no U or N unless in play"
+            );
+            // With every shape in play: U and N, and the C halved.
+            let all = TemplateLibrary::of_set(n, ShapeSet::ALL);
+            let got: Vec<usize> = Shape::ALL.iter().map(|&s| all.of(s).len()).collect();
+            let [sq, x, sp, t, c, z] = counts;
+            assert_eq!(
+                got,
+                [sq, x, sp, t, c / 2, z, c / 2, z],
+                "with U and N on {n}x{n}"
+            );
         }
+    }
+
+    #[test]
+    fn u_is_the_c_opening_up_or_down_and_n_the_z_turned() {
+        // A 3x3 C opening up, in the top-left corner.
+        let mut up = Mask::empty(5, 5);
+        for (r, c) in [(0, 0), (1, 0), (2, 0), (2, 1), (2, 2), (1, 2), (0, 2)] {
+            up.insert(Pos::new(r, c));
+        }
+        assert_eq!(TemplateLibrary::new(5).classify(&up), Some(Shape::C));
+        assert_eq!(
+            TemplateLibrary::for_shape(5, Shape::U).classify(&up),
+            Some(Shape::U),
+            "beside a U, the upward opening is the U's"
+        );
+        // Its quarter turn opens to the side: a C in every set.
+        let mut side = Mask::empty(5, 5);
+        for (r, c) in [(0, 0), (0, 1), (0, 2), (1, 0), (2, 0), (2, 1), (2, 2)] {
+            side.insert(Pos::new(r, c));
+        }
+        assert_eq!(
+            TemplateLibrary::of_set(5, ShapeSet::ALL).classify(&side),
+            Some(Shape::C)
+        );
+        // A 4x4 N: two upright bars and the diagonal.
+        let mut n = Mask::empty(5, 5);
+        for (r, c) in [
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (0, 3),
+            (1, 3),
+            (2, 3),
+            (3, 3),
+            (1, 2),
+            (2, 1),
+        ] {
+            n.insert(Pos::new(r, c));
+        }
+        assert_eq!(
+            TemplateLibrary::new(5).classify(&n),
+            None,
+            "no N unless in play"
+        );
+        assert_eq!(
+            TemplateLibrary::for_shape(5, Shape::N).classify(&n),
+            Some(Shape::N)
+        );
+        assert_eq!(
+            TemplateLibrary::for_shape(5, Shape::N).shapes(),
+            ShapeSet::with(&[Shape::N])
+        );
     }
 
     #[test]
@@ -118,8 +222,11 @@ mod tests {
 
     #[test]
     fn no_template_belongs_to_two_shapes() {
-        for n in SIZES {
-            let lib = TemplateLibrary::new(n);
+        for (n, in_play) in SIZES
+            .into_iter()
+            .flat_map(|n| [ShapeSet::STANDARD, ShapeSet::ALL].map(|set| (n, set)))
+        {
+            let lib = TemplateLibrary::of_set(n, in_play);
             let mut owner: BTreeMap<Mask, Shape> = BTreeMap::new();
             for s in Shape::ALL {
                 for m in lib.of(s) {

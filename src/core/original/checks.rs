@@ -52,6 +52,8 @@ pub fn original_words(shape: Shape) -> &'static [&'static str] {
             "open curve",
         ],
         Shape::Z => &["Z", "zigzag", "lightning bolt"],
+        // The original code had no U or N.
+        Shape::U | Shape::N => &[],
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE};
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::original::checks::king_step;
 use crate::core::original::mark::{Mark, Marks};
 use crate::core::original::score::{Audit, AuditCache, Cause, Difference, Reading};
@@ -217,7 +217,7 @@ pub fn audit_human(h: &HumanFile, shape: Shape, maze: &Maze, cache: &mut AuditCa
                     maze,
                     shape,
                     Encoding::Matrix,
-                    cache.strict.get(maze.rows()),
+                    cache.strict.get(maze.rows(), ShapeSet::STANDARD),
                     &Encoding::Matrix.render(grid),
                 )
                 .passed()
@@ -241,7 +241,10 @@ pub fn audit_human(h: &HumanFile, shape: Shape, maze: &Maze, cache: &mut AuditCa
                     if original_ok
                         && maze.rows() <= MAX_SIZE
                         && maze.rows() == maze.cols()
-                        && !cache.strict.get(maze.rows()).matches(shape, &g.open_mask()) =>
+                        && !cache
+                            .strict
+                            .get(maze.rows(), ShapeSet::STANDARD)
+                            .matches(shape, &g.open_mask()) =>
                 {
                     Cause::TemplateOutsideOriginalFamilies
                 }

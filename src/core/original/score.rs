@@ -5,7 +5,7 @@
 
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Grid, Maze, Movement, Tile, MAX_SIZE};
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::original::checks::{
     accepted_blocks, between_numbers, last_coordinate, original_mentions, original_solve_on,
     original_step, to_pos, verbatim_blocks, OriginalFamily,
@@ -290,7 +290,7 @@ pub fn audit_on(
         return a;
     }
     let movement = shape.movement();
-    let library = cache.strict.get(maze0.rows()).clone();
+    let library = cache.strict.get(maze0.rows(), ShapeSet::STANDARD).clone();
     let mut setup = TrialSetup::new(shape, encoding, maze0.clone());
     setup.protocol = Protocol::Combined;
     let mut trial = Trial::new(setup, library.clone());
@@ -410,7 +410,7 @@ pub fn audit_on(
 pub(crate) fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
     let mentions = original_mentions(shape, reply);
     let orig_rec = !mentions.is_empty();
-    let strict_rec = verify_recognition(shape, reply).passed();
+    let strict_rec = verify_recognition(shape, reply, ShapeSet::STANDARD).passed();
     a.original.recognize = Some(Mark::of(orig_rec));
     a.strict.recognize = Some(Mark::of(strict_rec));
     if orig_rec != strict_rec {

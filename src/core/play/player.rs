@@ -334,7 +334,8 @@ impl RandomWalker {
                 None => "I do not know where to go.".to_string(),
             },
             Phase::Recognize => {
-                let named = Shape::ALL[self.rng.random_range(0..Shape::ALL.len())];
+                let in_play = trial.library().shapes().shapes();
+                let named = in_play[self.rng.random_range(0..in_play.len())];
                 let line = format!("Shape: {}", named.name());
                 if trial.combined_pending() {
                     format!("{line}\n\n{}", self.new_maze(trial))
@@ -443,10 +444,14 @@ fn neighbour(maze: &Maze, shape: Shape, tile: Tile) -> Option<Pos> {
         .find(|&q| maze.grid().get(q) == Some(tile))
 }
 
-/// The shape after `shape` in [`Shape::ALL`], for wrong answers.
+/// The shape after `shape` among the design's six (the square after U and N), for wrong
+/// answers.
 fn other_shape(shape: Shape) -> Shape {
-    let i = Shape::ALL.iter().position(|&s| s == shape).unwrap_or(0);
-    Shape::ALL[(i + 1) % Shape::ALL.len()]
+    let i = Shape::STANDARD
+        .iter()
+        .position(|&s| s == shape)
+        .unwrap_or(Shape::STANDARD.len() - 1);
+    Shape::STANDARD[(i + 1) % Shape::STANDARD.len()]
 }
 
 impl Scripted {
@@ -540,9 +545,9 @@ pub(crate) mod tests {
 
     /// Trials of every shape and encoding (four mazes each) under `protocol`.
     pub(crate) fn trials(protocol: Protocol) -> Vec<Trial> {
-        let lib = Arc::new(TemplateLibrary::new(5));
         let mut out = Vec::new();
         for shape in Shape::ALL {
+            let lib = Arc::new(TemplateLibrary::for_shape(5, shape));
             for maze in generate_set(shape, 4, 7, &lib).expect("mazes") {
                 for encoding in Encoding::ALL {
                     let setup = TrialSetup {

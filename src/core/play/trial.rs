@@ -280,7 +280,7 @@ impl Trial {
     /// millisecond at 5x5; callers running many trials share one [`Arc`] through
     /// [`Trial::new`]).
     pub fn start(setup: TrialSetup) -> Self {
-        let library = Arc::new(TemplateLibrary::new(setup.maze.rows()));
+        let library = Arc::new(TemplateLibrary::for_shape(setup.maze.rows(), setup.shape));
         Self::new(setup, library)
     }
 
@@ -574,7 +574,11 @@ impl Trial {
 
     /// The recognition reply (ignored outside the recognize phase).
     pub fn submit_recognition(&mut self, reply: &str) -> Verdict {
-        let v = self.noted(verify::verify_recognition(self.setup.shape, reply));
+        let v = self.noted(verify::verify_recognition(
+            self.setup.shape,
+            reply,
+            self.library.shapes(),
+        ));
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
             self.judge(self.turns.len() - 1, &v);
@@ -593,7 +597,11 @@ impl Trial {
     /// The one reply to the combined recognition and generation prompt: recognition and
     /// generation are each judged on the whole reply. Returns the generation verdict.
     pub fn submit_combined(&mut self, reply: &str) -> Verdict {
-        let recognized = self.noted(verify::verify_recognition(self.setup.shape, reply));
+        let recognized = self.noted(verify::verify_recognition(
+            self.setup.shape,
+            reply,
+            self.library.shapes(),
+        ));
         let generated = self.judge_generation(reply);
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
@@ -696,7 +704,7 @@ mod tests {
     use crate::core::play::transcript;
 
     fn trial(shape: Shape, encoding: Encoding) -> (Trial, Arc<TemplateLibrary>) {
-        let lib = Arc::new(TemplateLibrary::new(5));
+        let lib = Arc::new(TemplateLibrary::for_shape(5, shape));
         let maze = generate_one(shape, 0, 1, &lib).expect("maze");
         (
             Trial::new(TrialSetup::new(shape, encoding, maze), lib.clone()),

@@ -4,7 +4,7 @@
 
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta, TokenLogprob};
 use crate::core::play::player::PlayerKind;
@@ -193,6 +193,10 @@ pub struct TrialRecord {
     pub endpoint: Option<EndpointInfo>,
     /// The maze's shape.
     pub shape: Shape,
+    /// The shapes in play beyond the design's six (`["U"]`, left out when none): they
+    /// decide what a recognition answer names and the C's orientations.
+    #[serde(default, skip_serializing_if = "ShapeSet::is_standard")]
+    pub shapes: ShapeSet,
     /// The grid side.
     pub size: usize,
     /// The encoding the maze was shown in.
@@ -338,6 +342,7 @@ impl TrialRecord {
             model: player.model,
             endpoint: player.endpoint,
             shape: setup.shape,
+            shapes: trial.library().shapes(),
             size: maze.rows(),
             encoding: setup.encoding,
             seed: placement.seed,

@@ -186,7 +186,7 @@ mod tests {
     use crate::core::results::record::{Placement, PlayerInfo};
 
     fn record(shape: Shape, protocol: Protocol, random: Option<u64>) -> TrialRecord {
-        let lib = TemplateLibrary::new(5);
+        let lib = TemplateLibrary::for_shape(5, shape);
         let maze = generate_one(shape, 2, 9, &lib).expect("maze");
         let mut t = Trial::start(TrialSetup {
             protocol,

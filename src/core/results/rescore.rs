@@ -25,12 +25,13 @@
 use crate::core::maze::coords::coordinates;
 use crate::core::maze::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
 use crate::core::maze::grid::{Grid, Maze, MAX_SIZE};
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::play::prompt::{announced_move_limit, read_heading, Heading};
 use crate::core::play::transcript::{self, ParsedTranscript, Role};
 use crate::core::play::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::core::results::layout::ExportPath;
+use crate::core::results::record::TrialRecord;
 use crate::core::text::strip_markup;
 use crate::core::verify::{Outcome, Reason, Verdict};
 use serde::Serialize;
@@ -40,11 +41,11 @@ use std::sync::Arc;
 /// The three phases a transcript records, in closing-line order.
 pub const PHASES: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
 
-/// Template libraries by grid side, built when first needed and kept for the next
-/// transcript (building one is the costly part of re-scoring a small trial).
+/// Template libraries by grid side and shapes in play, built when first needed and kept
+/// for the next transcript (building one is the costly part of re-scoring a small trial).
 #[derive(Debug, Default)]
 pub struct Libraries {
-    by_size: BTreeMap<usize, Arc<TemplateLibrary>>,
+    by_size: BTreeMap<(usize, ShapeSet), Arc<TemplateLibrary>>,
 }
 
 impl Libraries {
@@ -53,12 +54,17 @@ impl Libraries {
         Self::default()
     }
 
-    /// The library for `size` x `size` grids (at most [`MAX_SIZE`]; callers check with
-    /// [`fits`]).
-    pub fn get(&mut self, size: usize) -> &Arc<TemplateLibrary> {
+    /// The library for `size` x `size` grids with `shapes` in play (at most [`MAX_SIZE`];
+    /// callers check with [`fits`]).
+    pub fn get(&mut self, size: usize, shapes: ShapeSet) -> &Arc<TemplateLibrary> {
         self.by_size
-            .entry(size)
-            .or_insert_with(|| Arc::new(TemplateLibrary::new(size)))
+            .entry((size, shapes))
+            .or_insert_with(|| Arc::new(TemplateLibrary::of_set(size, shapes)))
+    }
+
+    /// The library a record's trial used: its size and shapes in play.
+    pub fn of_record(&mut self, record: &TrialRecord) -> &Arc<TemplateLibrary> {
+        self.get(record.size, record.shapes)
     }
 }
 
@@ -313,8 +319,19 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             size.0, size.1
         ));
     }
-    let library = libraries.get(maze.rows());
-    let classified = library.classify(&maze.open_mask());
+    // A folder that names U or N puts it in play. Without a name the corridor says: one
+    // of the design's six (a C opening up is a C then), else an N.
+    let mut in_play = ShapeSet::with(hints.shape.as_slice());
+    let mut classified = libraries
+        .get(maze.rows(), in_play)
+        .classify(&maze.open_mask());
+    if classified.is_none() && hints.shape.is_none() {
+        in_play = ShapeSet::with(&[Shape::N]);
+        classified = libraries
+            .get(maze.rows(), in_play)
+            .classify(&maze.open_mask());
+    }
+    let library = libraries.get(maze.rows(), in_play);
     let shape = match (hints.shape, classified) {
         (Some(s), Some(c)) if s != c => {
             notes.push(format!(
@@ -427,7 +444,7 @@ mod tests {
     use crate::core::maze::generate::generate_one;
 
     fn played(shape: Shape, encoding: Encoding, replies: &[&str], move_limit: usize) -> Trial {
-        let lib = Arc::new(TemplateLibrary::new(5));
+        let lib = Arc::new(TemplateLibrary::for_shape(5, shape));
         let maze = generate_one(shape, 3, 11, &lib).expect("maze");
         let setup = TrialSetup {
             move_limit,
@@ -471,9 +488,14 @@ mod tests {
                 ] {
                     let r = rescore(&text, &hints, &mut Libraries::new());
                     assert_eq!(r.basis, Basis::Replies, "{shape} {enc}: {:?}", r.notes);
+                    // Without the folder's word a U is the C's upward opening.
+                    let read = match (shape, hints.shape) {
+                        (Shape::U, None) => Shape::C,
+                        _ => shape,
+                    };
                     assert_eq!(
                         (r.encoding, r.shape),
-                        (Some(enc), Some(shape)),
+                        (Some(enc), Some(read)),
                         "{shape} {enc}: found from the text"
                     );
                     assert_eq!(r.counted(), t.outcomes(), "{shape} {enc}: outcomes");

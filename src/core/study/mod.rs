@@ -13,7 +13,7 @@
 
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::check_size;
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::results::record::TrialRecord;
 use crate::core::text::csv_field;
 use serde::{Deserialize, Serialize};
@@ -368,6 +368,14 @@ impl Study {
             Outcome::TimedOut => self.timed_out.as_ref(),
         }
         .filter(|c| c.code.is_some() || c.redirect.is_some())
+    }
+
+    /// The shapes in play in the study's trials (the practice trial's too): the design's
+    /// six and whatever the study adds (U, N).
+    pub fn shape_set(&self) -> ShapeSet {
+        let mut shapes = self.shapes();
+        shapes.extend(self.practice.map(|p| p.shape));
+        ShapeSet::with(&shapes)
     }
 
     /// The shapes the study uses, in first-appearance order.

@@ -22,7 +22,9 @@ mod recognition;
 
 pub use generation::verify_generation;
 pub use moves::{check_step, read_move, read_move_at, verify_move, verify_path};
-pub use recognition::{mentions, recognize, recognize_at, verify_recognition, Mention};
+pub use recognition::{
+    mentions, mentions_in, recognize, recognize_at, recognize_in, verify_recognition, Mention,
+};
 
 use crate::core::maze::encoding::{Encoding, ParseError};
 use crate::core::maze::grid::{Grid, Pos};
@@ -708,7 +710,11 @@ mod serde_tests {
                 Movement::Four,
                 "(0,0) (1,0) (2,0) (3,0) (4,0) (4,1) (4,2) (4,3) (4,4)",
             ),
-            verify_recognition(Shape::Square, "a spiral"),
+            verify_recognition(
+                Shape::Square,
+                "a spiral",
+                crate::core::maze::shape::ShapeSet::STANDARD,
+            ),
             verify_generation(&m, Shape::Square, Encoding::Matrix, &lib, new_maze),
             verify_generation(&m, Shape::Square, Encoding::Matrix, &lib, "nothing"),
         ];

@@ -14,14 +14,16 @@
 //! counts, else the last mention. "The shape is" is not a label: models write it while
 //! thinking aloud ("at first I thought the shape is a square, but ..."). A mention that
 //! stands in a list naming every shape ("a square, cross, spiral, triangle, C or Z; I
-//! cannot tell") names none. While no design has a U, "U", "U-shape" and "U-shaped" name
-//! the C (its upward opening); "zig zag" names the Z as "zigzag" does.
+//! cannot tell") names none. What a name names depends on the shapes in play
+//! ([`ShapeSet`]): "U", "U-shape" and "horseshoe" name the U when it is in play and the C
+//! (whose upward opening it is) when not; "N" names the N only when it is in play (never
+//! in "N/A"); "zig zag" names the Z as "zigzag" does.
 
 use super::{
     end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
     Reason, Verdict,
 };
-use crate::core::maze::shape::Shape;
+use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::text::find_words;
 
 /// A shape named in a reply.
@@ -120,7 +122,7 @@ fn single_letter_ok(text: &str, at: usize) -> bool {
         .is_some_and(|c| c.is_ascii_digit());
     let digit_after = after.chars().next().is_some_and(|c| c.is_ascii_digit());
     let lower = after_raw.to_ascii_lowercase();
-    // `X-axis`, `x coordinate`, a `U-turn`.
+    // `X-axis`, `x coordinate`, a `U-turn`, `N/A`.
     let axis = [
         "-axis",
         " axis",
@@ -128,6 +130,7 @@ fn single_letter_ok(text: &str, at: usize) -> bool {
         " coordinate",
         "-turn",
         " turn",
+        "/a",
     ]
     .iter()
     .any(|s| lower.starts_with(s));
@@ -135,12 +138,22 @@ fn single_letter_ok(text: &str, at: usize) -> bool {
     !(size_like || axis)
 }
 
-/// Every shape named in `reply`, in order, with negation marked.
+/// Every shape named in `reply` with the design's six in play, in order, with negation
+/// marked.
 pub fn mentions(reply: &str) -> Vec<Mention> {
+    mentions_in(reply, ShapeSet::STANDARD)
+}
+
+/// Every shape named in `reply` with `shapes` in play ([`ShapeSet::named`]), in order,
+/// with negation marked.
+pub fn mentions_in(reply: &str, shapes: ShapeSet) -> Vec<Mention> {
     let text = plain(reply);
     let mut out: Vec<Mention> = Vec::new();
-    for shape in Shape::ALL {
-        for syn in shape.synonyms() {
+    for word_of in Shape::ALL {
+        let Some(shape) = shapes.named(word_of) else {
+            continue;
+        };
+        for syn in word_of.synonyms() {
             let single = syn.chars().count() == 1;
             for at in find_words(&text, syn, true) {
                 if single {
@@ -178,19 +191,29 @@ pub fn mentions(reply: &str) -> Vec<Mention> {
     out
 }
 
-/// The shape a recognition reply answers with (see the module documentation for the rule).
+/// The shape a recognition reply answers with, the design's six in play (see the module
+/// documentation for the rule).
 pub fn recognize(reply: &str) -> Option<Shape> {
-    answer_mention(&plain(reply), reply).map(|m| m.shape)
+    recognize_in(reply, ShapeSet::STANDARD)
+}
+
+/// The shape a recognition reply answers with, `shapes` in play.
+pub fn recognize_in(reply: &str, shapes: ShapeSet) -> Option<Shape> {
+    answer_mention(&plain(reply), reply, shapes).map(|m| m.shape)
 }
 
 /// [`recognize`] with where the name it read stands in the reply (`[start, end)`).
 pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
     let text = plain(reply);
-    answer_mention(&text, reply).map(|m| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
+    answer_mention(&text, reply, ShapeSet::STANDARD)
+        .map(|m| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
 }
 
-fn answer_mention(text: &str, reply: &str) -> Option<Mention> {
-    let all: Vec<Mention> = mentions(reply).into_iter().filter(|m| !m.negated).collect();
+fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<Mention> {
+    let all: Vec<Mention> = mentions_in(reply, shapes)
+        .into_iter()
+        .filter(|m| !m.negated)
+        .collect();
     let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain_mentions.is_empty() {
         all
@@ -202,7 +225,7 @@ fn answer_mention(text: &str, reply: &str) -> Option<Mention> {
         .or(ms.len().checked_sub(1))?;
     // A list naming every shape ("a square, cross, spiral, triangle, C or Z; I cannot
     // tell") chooses none.
-    (!lists_every_shape(text, &ms, chosen)).then_some(ms[chosen])
+    (!lists_every_shape(text, &ms, chosen, shapes)).then_some(ms[chosen])
 }
 
 /// Words that may join the items of a list of shapes: `a square, a cross or a C`.
@@ -211,10 +234,10 @@ const LIST_WORDS: [&str; 12] = [
     "shaped",
 ];
 
-/// Whether mention `i` of `ms` stands in a list that names every shape: mentions joined
-/// only by commas, slashes, list words ([`LIST_WORDS`]) and spaces, with no sentence or
-/// clause ending between them.
-fn lists_every_shape(text: &str, ms: &[Mention], i: usize) -> bool {
+/// Whether mention `i` of `ms` stands in a list that names every shape in play: mentions
+/// joined only by commas, slashes, list words ([`LIST_WORDS`]) and spaces, with no
+/// sentence or clause ending between them.
+fn lists_every_shape(text: &str, ms: &[Mention], i: usize, shapes: ShapeSet) -> bool {
     let joined = |a: &Mention, b: &Mention| {
         text.get(a.at + a.len..b.at).is_some_and(|between| {
             between
@@ -231,14 +254,15 @@ fn lists_every_shape(text: &str, ms: &[Mention], i: usize) -> bool {
     while last + 1 < ms.len() && joined(&ms[last], &ms[last + 1]) {
         last += 1;
     }
-    Shape::ALL
+    shapes
+        .shapes()
         .iter()
         .all(|s| ms[first..=last].iter().any(|m| m.shape == *s))
 }
 
-/// Verifies a recognition reply against the maze's true shape.
-pub fn verify_recognition(expected: Shape, reply: &str) -> Verdict {
-    match recognize(reply) {
+/// Verifies a recognition reply against the maze's true shape, `shapes` in play.
+pub fn verify_recognition(expected: Shape, reply: &str, shapes: ShapeSet) -> Verdict {
+    match recognize_in(reply, shapes) {
         None => Verdict::new(
             false,
             Reason::NoShapeNamed,
@@ -438,6 +462,78 @@ mod tests {
     }
 
     #[test]
+    fn with_u_in_play_a_u_names_the_u_and_the_c_stays_the_c() {
+        let with_u = ShapeSet::with(&[Shape::U]);
+        for reply in [
+            "It's a U-shape: open at the top.",
+            "The corridor forms a U.",
+            "**Shape:** U-shaped",
+            "I'd call it a U-shape or horseshoe.",
+            "The open cells look like a horseshoe lying on its back.\n\nShape: U",
+        ] {
+            assert_eq!(recognize_in(reply, with_u), Some(Shape::U), "{reply}");
+        }
+        for reply in [
+            "It is a C shape, open on the right side.",
+            "Shape: C (like a U turned on its side, but it opens to the right)",
+        ] {
+            assert_eq!(recognize_in(reply, with_u), Some(Shape::C), "{reply}");
+        }
+        assert_eq!(
+            recognize_in(
+                "The path makes a U-turn at the bottom, so it is a spiral.",
+                with_u
+            ),
+            Some(Shape::Spiral),
+            "a U-turn is still not a U"
+        );
+        let v = verify_recognition(Shape::C, "Shape: U", with_u);
+        assert_eq!(
+            v.reason,
+            Reason::WrongShape,
+            "beside a U, U is another shape"
+        );
+        assert!(verify_recognition(Shape::C, "Shape: U", ShapeSet::STANDARD).passed());
+    }
+
+    #[test]
+    fn n_names_the_n_only_when_it_is_in_play() {
+        let with_n = ShapeSet::with(&[Shape::N]);
+        for reply in [
+            "The corridors trace the letter N.",
+            "Shape: N",
+            "It is an N-shape: two vertical bars joined by a diagonal.",
+        ] {
+            assert_eq!(recognize_in(reply, with_n), Some(Shape::N), "{reply}");
+            assert_eq!(recognize(reply), None, "without N in play: {reply}");
+        }
+        assert_eq!(
+            recognize_in(
+                "It looks like an N, or rather a Z turned on its side. Shape: Z",
+                with_n
+            ),
+            Some(Shape::Z),
+            "the labelled answer counts"
+        );
+        assert_eq!(
+            recognize_in("Shape: N/A, I cannot tell", with_n),
+            None,
+            "N/A is no N"
+        );
+        // A list of every shape in play names none; without the U and N it is not that list.
+        let every = "It might be a square, cross, spiral, triangle, C, Z, U or N.";
+        assert_eq!(recognize_in(every, ShapeSet::ALL), None);
+        assert_eq!(
+            recognize_in(
+                "It might be a square, cross, spiral, triangle, C or Z. Shape: N",
+                ShapeSet::ALL
+            ),
+            Some(Shape::N),
+            "an answer after the list counts"
+        );
+    }
+
+    #[test]
     fn a_hedged_list_of_every_shape_names_none() {
         for reply in [
             "It could be a square, cross, spiral, triangle, C or Z; I cannot tell from the grid alone.",
@@ -466,6 +562,7 @@ mod tests {
         let v = verify_recognition(
             Shape::C,
             "It could be a square, cross, spiral, triangle, C or Z; I cannot tell.",
+            ShapeSet::STANDARD,
         );
         assert_eq!(v.reason, Reason::NoShapeNamed);
         assert!(
@@ -477,14 +574,14 @@ mod tests {
 
     #[test]
     fn recognition_verdicts_report_the_predicted_shape() {
-        let v = verify_recognition(Shape::Square, "a triangle");
+        let v = verify_recognition(Shape::Square, "a triangle", ShapeSet::STANDARD);
         assert_eq!(
             (v.reason, v.extracted),
             (Reason::WrongShape, Extracted::Shape(Shape::Triangle))
         );
-        assert!(verify_recognition(Shape::Square, "box").passed());
+        assert!(verify_recognition(Shape::Square, "box", ShapeSet::STANDARD).passed());
         assert_eq!(
-            verify_recognition(Shape::Square, "dunno").reason,
+            verify_recognition(Shape::Square, "dunno", ShapeSet::STANDARD).reason,
             Reason::NoShapeNamed
         );
     }
