@@ -333,6 +333,7 @@ fn empty_answers_the_token_limit_ended_are_judged_and_counted_apart_by_model() {
         logprobs: false,
         thinking: false,
         extra: String::new(),
+        price: None,
     };
     let mut lines = Vec::new();
     // "thinker" spends its token limit on reasoning in its first trial's solve phase;

@@ -858,3 +858,107 @@ fn a_design_asking_for_more_mazes_than_exist_is_refused_before_any_trial_runs() 
     assert!(r.stderr.contains("5x5 square:"), "{}", r.stderr);
     assert!(!out.join("trials.jsonl").exists(), "nothing ran");
 }
+
+#[test]
+fn the_cost_limit_stops_a_run_before_it_would_pass_it_and_a_higher_one_goes_on() {
+    // Each call reports 10 prompt and 5 completion tokens; at $1 per million each way a
+    // trial's three calls (a wall, no shape, no maze) cost $0.000045 (a fourth when the
+    // first move happens to be open).
+    let fake = FakeEndpoint::start(Duration::from_millis(1), 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-cost");
+    let mut design = endpoint_design(&fake.url, false, 4, 30);
+    design["players"] = serde_json::json!([{"kind": "endpoint", "preset": "custom", "base_url": fake.url,
+        "model": "fake-model", "key_env": "SHAPEMAZE_TEST_RUN_KEY", "stream": false,
+        "timeout_ms": 10000, "price": {"input": 1.0, "output": 1.0}}]);
+    design["cost_limit"] = serde_json::json!(0.003);
+    let path = write_design(tmp.path(), &design);
+    let out = tmp.path().join("out");
+    let key = [("SHAPEMAZE_TEST_RUN_KEY", SECRET)];
+    let r = shapemaze_env(
+        &["run", &path, "--out", path_str(&out)],
+        &key,
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 2, "stopped at the limit: {}", r.stderr);
+    assert!(
+        r.stderr.contains("stopped at the cost limit") && r.stderr.contains("of $0.0030"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("higher --cost-limit"), "{}", r.stderr);
+    let stopped = records(&out);
+    assert!(
+        !stopped.is_empty() && stopped.len() < 180,
+        "{} of 180 trials",
+        stopped.len()
+    );
+    let spent: f64 = stopped
+        .values()
+        .map(|r| {
+            let price = &r["endpoint"]["price"];
+            assert_eq!(price["input"], 1.0, "each record keeps its price");
+            r["messages"].as_array().map_or(0.0, |m| {
+                m.iter()
+                    .map(|m| {
+                        m["prompt_tokens"].as_f64().unwrap_or(0.0)
+                            + m["completion_tokens"].as_f64().unwrap_or(0.0)
+                    })
+                    .sum::<f64>()
+            }) / 1e6
+        })
+        .sum();
+    assert!(spent <= 0.003, "spent ${spent} within the limit");
+    // The report gives the cost per trial and per solve (none solved here).
+    let report = shapemaze(&["report", path_str(&out), "--format", "json"]).json();
+    let pooled = report["details"]
+        .as_array()
+        .and_then(|d| {
+            d.iter().find(|d| {
+                d["model"] == "fake-model" && d["encoding"] == "all" && d["shape"] == "all"
+            })
+        })
+        .cloned()
+        .expect("a pooled row");
+    let per_trial = pooled["tokens"]["cost_per_trial"]
+        .as_f64()
+        .expect("a cost per trial");
+    let t = &pooled["tokens"];
+    let (cost, trials) = (
+        t["cost"].as_f64().expect("a cost"),
+        t["trials"].as_f64().expect("trials"),
+    );
+    assert!(
+        (cost - spent).abs() < 1e-12,
+        "the report's cost is the records': {t}"
+    );
+    assert!(
+        (per_trial - cost / trials).abs() < 1e-15 && per_trial >= 0.000045,
+        "{t}"
+    );
+    assert!(
+        pooled["tokens"]["cost_per_solve"].is_null(),
+        "no solve, no cost per solve"
+    );
+    let text = shapemaze(&["report", path_str(&out)]).stdout;
+    assert!(text.contains("cost per solved trial"), "{text}");
+    // A higher limit on the command line goes on to the end, each trial once.
+    let r = shapemaze_env(
+        &["run", &path, "--out", path_str(&out), "--cost-limit", "1"],
+        &key,
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(records(&out).len(), 180);
+    let bad = shapemaze_env(
+        &["run", &path, "--out", path_str(&out), "--cost-limit", "-1"],
+        &key,
+        Duration::from_secs(60),
+    );
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr
+            .contains("cost limit must be a number of dollars above zero"),
+        "{}",
+        bad.stderr
+    );
+}

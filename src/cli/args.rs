@@ -133,6 +133,18 @@ pub fn whole<T: std::str::FromStr>(value: &str) -> Result<T, String> {
         .map_err(|_| format!("must be a whole number, not '{value}'"))
 }
 
+/// A value that must be an amount of dollars (a decimal number, `$` allowed): the message
+/// starts with "must", as [`whole`]'s does.
+pub fn dollars(value: &str) -> Result<f64, String> {
+    value
+        .trim()
+        .trim_start_matches('$')
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("must be dollars, like 5 or 0.50, not '{value}'"))
+}
+
 /// What the arguments that are not options of `command` are, in a person's words.
 fn positionals(command: &str) -> Option<(&'static str, &'static str)> {
     // (what a missing one is called, what one too many is called)
@@ -275,7 +287,7 @@ mod tests {
 
     #[test]
     fn mistakes_are_explained_in_one_line() {
-        let cases: [(&[&str], &str); 14] = [
+        let cases: [(&[&str], &str); 15] = [
             (
                 &["verify", "--shap", "C"],
                 "unknown option --shap for `shapemaze verify` (see `shapemaze verify --help`)",
@@ -299,6 +311,10 @@ mod tests {
             (
                 &["generate", "--shape", "C", "--size", "x"],
                 "--size must be a whole number, not 'x'",
+            ),
+            (
+                &["run", "d.json", "--out", "o", "--cost-limit", "lots"],
+                "--cost-limit must be dollars, like 5 or 0.50, not 'lots'",
             ),
             (
                 &["generate", "--shape", "C", "--seed", "-3"],

@@ -8,7 +8,7 @@
 //! the maze files, the transcripts), the same files as the page's ZIP. A second run on the
 //! same folder reads `trials.jsonl` back and plays only the trials it lacks.
 
-use super::args::{whole, COMMAND_HELP};
+use super::args::{dollars, whole, COMMAND_HELP};
 use super::transport::NativeTransport;
 use super::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
 use crate::core::batch::design::{ExperimentDesign, TrialKey};
@@ -37,7 +37,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 #[command(
     help_template = COMMAND_HELP,
     display_name = "shapemaze run",
-    override_usage = "shapemaze run DESIGN.json --out DIR [--shard I/N|auto] [--concurrency N] [--retry-errors]",
+    override_usage = "shapemaze run DESIGN.json --out DIR [--shard I/N|auto] [--concurrency N] [--retry-errors] [--cost-limit USD]",
     after_help = "Keys: an endpoint player's API key is read from the environment variable its `key_env`
 names; it is only ever sent in the Authorization header, never written to a file.
 
@@ -82,6 +82,10 @@ pub struct RunArgs {
     /// (their error records are dropped from DIR first); others are kept
     #[arg(long, verbatim_doc_comment)]
     pub retry_errors: bool,
+    /// most dollars the run may spend at the players' prices, replacing the
+    /// design's cost_limit: the run stops before a trial that would pass it
+    #[arg(long, value_name = "USD", value_parser = dollars, allow_negative_numbers = true, verbatim_doc_comment)]
+    pub cost_limit: Option<f64>,
 }
 
 /// `shapemaze merge`'s arguments.
@@ -431,6 +435,8 @@ enum Ending {
     Done,
     Interrupted,
     Failed(CliError),
+    /// Paused before a trial that would pass the cost limit (why, for people).
+    CostLimit(String),
 }
 
 /// `shapemaze run`; its exit status when it finished: [`EXIT_API_ERRORS`] when trials
@@ -446,7 +452,13 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
         Some(0) => return Err(CliError::usage("--concurrency must be at least 1")),
         n => n,
     };
-    let design = read_design(&design_path)?;
+    let mut design = read_design(&design_path)?;
+    if let Some(limit) = args.cost_limit {
+        design.cost_limit = Some(limit);
+        design
+            .validate()
+            .map_err(|e| CliError::usage(format!("--cost-limit: {e}")))?;
+    }
     let retry_errors = args.retry_errors;
     let keys = keys_from_env(&design)?;
     let mut libraries = Libraries::new();
@@ -493,6 +505,10 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
     let mut session = Session::new(&design, trial_keys, concurrency);
     let resumed = session.restore(&records);
     session.set_keys(keys);
+    if design.cost_limit.is_some() {
+        let estimate = design.estimate(|size| libraries.get(size, design.shape_set()).clone());
+        session.expect_costs(estimate.cost_per_trial);
+    }
     let total = wanted.len();
     let client = NativeTransport::client()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -517,6 +533,8 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
         let mut last_draw: Option<Instant> = None;
         let mut effects: VecDeque<Effect> = session.resume(epoch_ms(), false).into();
         let mut wake: Option<f64> = None;
+        // Set when the run paused at the cost limit: it ends once the trials in flight do.
+        let mut cost_stop: Option<String> = None;
         let ending = loop {
             // Do what the session asks until it waits for a trial, a timer or a signal.
             let mut failed = None;
@@ -555,6 +573,11 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
                         failed = Some(CliError::data(format!("trial {id}: {error}")));
                         break;
                     }
+                    Effect::Say(Notice::CostLimit { spent, limit, next }) => {
+                        cost_stop = Some(format!(
+                            "stopped at the cost limit: {spent} spent of {limit}, and the next trial ({next}) would pass it"
+                        ));
+                    }
                     Effect::Say(_) | Effect::AbortBefore(_) => {}
                 }
             }
@@ -563,6 +586,11 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
             }
             if session.complete(epoch_ms()) {
                 break Ending::Done;
+            }
+            if let Some(why) = &cost_stop {
+                if session.busy(epoch_ms()).is_none() {
+                    break Ending::CostLimit(why.clone());
+                }
             }
             let draw_every = if terminal { TERMINAL_REFRESH } else { log_every };
             let draw_in = last_draw.map_or(Duration::ZERO, |t| draw_every.saturating_sub(t.elapsed()));
@@ -632,6 +660,13 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
             )))
         }
         Ending::Failed(e) => return Err(e),
+        Ending::CostLimit(why) => {
+            return Err(CliError::usage(format!(
+                "{why} ({} of {total} trials done, written to {}): run the same command with a higher --cost-limit to go on",
+                records.len(),
+                out.display()
+            )))
+        }
     }
     let elapsed = started.elapsed().as_secs_f64();
     let failed = records.iter().any(|r| r.api_error.is_some());

@@ -681,6 +681,7 @@ pub(crate) mod tests {
                         empty: Vec::new(),
                         trace: None,
                         tokens: None,
+                        cost: None,
                     });
                 }
             }

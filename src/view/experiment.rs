@@ -13,12 +13,14 @@
 //! one delegated listener reads.
 
 use crate::core::analysis::observation::Observation;
+use crate::core::batch::estimate::Estimate;
 use crate::core::batch::form::{protocol_id, DesignForm, PlayerRow, PLAYER_KINDS, PROTOCOLS};
 use crate::core::batch::runner::{format_eta, run_eta};
 use crate::core::batch::scheduler::{LaneStatus, Progress, RunState, Tally};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
 use crate::core::model::preset::Preset;
+use crate::core::model::price::dollars;
 use crate::core::play::player::PlayerKind;
 use crate::core::play::trial::Protocol;
 use crate::core::verify::Outcome;
@@ -126,12 +128,14 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
                  <label class=\"field\"><span>API key</span><input name=\"p{i}.key\" data-testid=\"player-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
                  <label class=\"field short\"><span>Temperature</span><input name=\"p{i}.temperature\" value=\"{}\" inputmode=\"decimal\"></label>\
                  <label class=\"field short\"><span>Max tokens</span><input name=\"p{i}.max_tokens\" value=\"{}\" inputmode=\"numeric\"></label>\
+                 <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"p{i}.price\" data-testid=\"player-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
                  <label class=\"check\"><input type=\"checkbox\" name=\"p{i}.stream\"{}> Stream</label>",
                 escape(&row.base_url),
                 escape(&row.model),
                 escape(&row.key),
                 escape(&row.temperature),
                 escape(&row.max_tokens),
+                escape(&row.price),
                 checked(row.stream),
             );
         }
@@ -172,7 +176,7 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
         );
     }
     h.push_str("</div></div>");
-    let numbers: [(&str, &str, &str, &str); 7] = [
+    let numbers: [(&str, &str, &str, &str); 8] = [
         (
             "sizes",
             "Sizes",
@@ -210,6 +214,12 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
             "Empty for no limit",
             &form.rpm,
         ),
+        (
+            "cost_limit",
+            "Cost limit ($)",
+            "Most dollars the run may spend at the models' prices; it pauses before a trial that would pass it. Empty for none",
+            &form.cost_limit,
+        ),
     ];
     for (name, label, hint, value) in numbers {
         let testid = match name {
@@ -243,6 +253,9 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
     h
 }
 
+/// What the price field takes.
+const PRICE_HINT: &str = "Dollars per million tokens: input, output (and reasoning, when priced apart). Kept with the design and in each record, for the cost per trial and per solve and the cost limit";
+
 /// The "add a player" box: the agent and endpoint fields of `/model` (same test ids), and
 /// `add-model`, which appends the player configured there to the design.
 fn add_player_form(h: &mut String, new: &PlayerRow) {
@@ -260,25 +273,33 @@ fn add_player_form(h: &mut String, new: &PlayerRow) {
              <label class=\"field wide\"><span>Base URL</span><input name=\"new.base_url\" data-testid=\"endpoint-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
              <label class=\"field\"><span>Model</span><input name=\"new.model\" data-testid=\"endpoint-model\" value=\"{}\" spellcheck=\"false\"></label>\
              <label class=\"field\"><span>API key</span><input name=\"new.key\" data-testid=\"endpoint-api-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
+             <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"new.price\" data-testid=\"endpoint-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
              <label class=\"check\"><input type=\"checkbox\" name=\"new.stream\" data-testid=\"endpoint-stream\"{}> Stream</label>",
             escape(&new.base_url),
             escape(&new.model),
             escape(&new.key),
+            escape(&new.price),
             checked(new.stream),
         );
     }
     h.push_str("<button type=\"button\" class=\"button\" data-action=\"add-player\" data-testid=\"add-model\">Add to the design</button></div>");
 }
 
-/// The line under the form: trials, calls and tokens before starting.
-pub fn estimate_line(trials: usize, calls: u64, tokens: u64, players: usize) -> String {
+/// The line under the form: trials, calls, tokens and (with prices) dollars before
+/// starting.
+pub fn estimate_line(est: &Estimate, players: usize) -> String {
+    let (trials, calls, tokens) = (est.trials, est.calls, est.tokens);
     let mut s = format!("{trials} trials ({} per player)", trials / players.max(1));
     if calls > 0 {
         let _ = write!(
             s,
-            "; at most {calls} model calls and about {} tokens (a rough estimate: retries not counted)",
+            "; at most {calls} model calls and about {} tokens",
             thousands(tokens)
         );
+        if let Some(cost) = est.cost {
+            let _ = write!(s, ", at most about {} at the prices given", dollars(cost));
+        }
+        s.push_str(" (a rough, high estimate: retries not counted)");
     } else {
         s.push_str("; built-in players only: no model calls");
     }
@@ -662,14 +683,28 @@ mod tests {
 
     #[test]
     fn the_estimate_line_says_what_a_run_costs() {
+        let est = |trials, calls, tokens, cost| Estimate {
+            trials,
+            calls,
+            tokens,
+            cost,
+            ..Estimate::default()
+        };
         assert_eq!(
-            estimate_line(360, 0, 0, 1),
+            estimate_line(&est(360, 0, 0, None), 1),
             "360 trials (360 per player); built-in players only: no model calls"
         );
-        let l = estimate_line(720, 6480, 1_234_567, 2);
+        let l = estimate_line(&est(720, 6480, 1_234_567, None), 2);
         assert!(
             l.contains("at most 6480 model calls and about 1\u{202f}234\u{202f}567 tokens"),
             "{l}"
+        );
+        assert!(l.contains("720 trials (360 per player)"), "{l}");
+        assert!(!l.contains('$'), "no price, no dollars: {l}");
+        let priced = estimate_line(&est(720, 6480, 1_234_567, Some(3.456)), 2);
+        assert!(
+            priced.contains("at most about $3.46 at the prices given"),
+            "{priced}"
         );
     }
 

@@ -10,6 +10,7 @@ use crate::core::analysis::groups::{EmptyAnswers, GroupDetail, GroupRow};
 use crate::core::analysis::hypotheses::fmt_p;
 use crate::core::analysis::observation::{ALL, PHASE_NAMES};
 use crate::core::analysis::trace::{Place, LOOP_VISITS};
+use crate::core::model::price::dollars;
 use crate::core::model::reply::EmptyReason;
 use std::fmt::Write as _;
 
@@ -474,24 +475,35 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             .table(wrong),
     );
     if pooled_details().any(|d| d.tokens.trials > 0) {
+        // Dollars only when a model had a price.
+        let priced = pooled_details().any(|d| d.tokens.cost.is_some());
+        let mut columns = vec![
+            ("group", "group"),
+            ("trials", "trials"),
+            ("calls", "calls"),
+            ("prompt_tokens", "prompt tokens"),
+            ("completion_tokens", "completion tokens"),
+            ("reasoning_tokens", "of which reasoning"),
+            ("tokens_per_trial", "tokens per trial"),
+            ("tokens_per_solve", "tokens per solved trial"),
+            ("cut_off_trials", "cut off by the token limit"),
+        ];
+        if priced {
+            columns.extend([
+                ("cost", "cost"),
+                ("cost_per_trial", "cost per trial"),
+                ("cost_per_solve", "cost per solved trial"),
+            ]);
+        }
         let mut tokens = Table::new(
             "tokens",
-            "Tokens the endpoints reported (pooled rows; trials whose replies reported usage): per trial, and per solved trial, what a solve costs".into(),
-            &[
-                ("group", "group"),
-                ("trials", "trials"),
-                ("calls", "calls"),
-                ("prompt_tokens", "prompt tokens"),
-                ("completion_tokens", "completion tokens"),
-                ("reasoning_tokens", "of which reasoning"),
-                ("tokens_per_trial", "tokens per trial"),
-                ("tokens_per_solve", "tokens per solved trial"),
-                ("cut_off_trials", "cut off by the token limit"),
-            ],
+            "Tokens the endpoints reported (pooled rows; trials whose replies reported usage): per trial, and per solved trial, what a solve costs; with prices, in dollars too".into(),
+            &columns,
         );
+        let money = |v: Option<f64>| Cell::Text(v.map(dollars).unwrap_or_default());
         for d in pooled_details() {
             let t = &d.tokens;
-            tokens.row(vec![
+            let mut cells = vec![
                 Cell::Text(detail_label(d)),
                 Cell::Count(t.trials),
                 Cell::Count(t.calls),
@@ -501,7 +513,15 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
                 Cell::Number(t.per_trial),
                 Cell::Number(t.per_solve),
                 Cell::Count(t.cut_off_trials),
-            ]);
+            ];
+            if priced {
+                cells.extend([
+                    money(t.cost),
+                    money(t.cost_per_trial),
+                    money(t.cost_per_solve),
+                ]);
+            }
+            tokens.row(cells);
         }
         sections.push(Section::new("Tokens".into()).table(tokens));
     }
@@ -821,7 +841,7 @@ mod tests {
 
     #[test]
     fn tokens_are_shown_only_when_an_endpoint_reported_them() {
-        use crate::core::analysis::observation::Tokens;
+        use crate::core::results::record::Tokens;
         let (a, _) = sample_analysis("qwen");
         assert!(analysis_document(&a, false).table("tokens").is_none());
         let (_, mut v) = sample_analysis("qwen");

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { BASE, SHOTS, MOCK_URL, NETWORK_NOISE, withPage as withPageBase } from './helpers.mjs';
+import { BASE, SHOTS, MOCK_URL, NETWORK_NOISE, analyzeOnly, withPage as withPageBase } from './helpers.mjs';
 
 const withPage = (fn) => withPageBase(fn, /Failed to load resource|status of 429/i);
 
@@ -333,5 +333,42 @@ test('an experiment is renamed, duplicated as a new design, and its deletion ask
     await page.locator('[data-testid="experiment-row"]', { hasText: `${name} renamed (copy)` }).locator('[data-testid="delete"]').click();
     await page.waitForTimeout(300);
     assert.equal(await page.locator('[data-testid="experiment-row"]', { hasText: `${name} renamed (copy)` }).count(), 1);
+  });
+});
+
+test('a priced model stops at the cost limit; a higher limit resumes it; the results give the cost per solve', async () => {
+  await withPage(async (page) => {
+    const name = `priced ${rand()}`;
+    await modelDesign(page, `ok-u${rand()}`, { samples: 6, concurrency: 1, name });
+    // $1000 per million tokens each way: a trial costs about a dollar.
+    await setField(page, 'p0.price', '1000, 1000');
+    await page.fill('[data-testid="design-cost_limit"]', '100000');
+    await page.locator('[data-testid="design-cost_limit"]').dispatchEvent('change');
+    await page.waitForFunction(() => /at most about \$\d+/.test(document.querySelector('[data-testid="estimate"]')?.textContent ?? ''));
+    // The estimate is high (every trial to the move limit): a limit of twice its mean trial
+    // lets the first trial start, and the 72 trials' real cost passes it.
+    const estimate = Number((await page.textContent('[data-testid="estimate"]')).match(/at most about \$(\d+)/)[1]);
+    const limit = Math.round((2 * estimate) / 72);
+    await page.fill('[data-testid="design-cost_limit"]', String(limit));
+    await page.locator('[data-testid="design-cost_limit"]').dispatchEvent('change');
+    await page.click('[data-testid="experiment-start"]');
+    await page.waitForFunction(() => /Paused at the cost limit/.test(document.querySelector('[data-testid="lab-message"]')?.textContent ?? ''), null, { timeout: 60000 });
+    const said = await page.textContent('[data-testid="lab-message"]');
+    const spent = Number(said.match(/\$([\d.]+) spent of/)[1]);
+    assert.ok(spent > 0 && spent <= limit, `spent $${spent} within the limit of $${limit}: ${said}`);
+    const { done } = await status(page);
+    assert.ok(done > 0 && done < 72, `${done} of 72 trials ran`);
+    await page.screenshot({ path: `${SHOTS}/experiment-cost-limit.png`, fullPage: true });
+    // Raised in the form, the run goes on to the end.
+    await page.fill('[data-testid="design-cost_limit"]', '100000');
+    await page.locator('[data-testid="design-cost_limit"]').dispatchEvent('change');
+    await page.click('[data-action="resume"]');
+    await waitDone(page, 72);
+    await analyzeOnly(page, name);
+    await page.waitForSelector('[data-testid="table-tokens"]');
+    const head = await page.locator('[data-testid="table-tokens"] thead').textContent();
+    assert.match(head, /cost per trial.*cost per solved trial/s);
+    const row = await page.locator('[data-testid="table-tokens"] tbody tr').first().locator('td').allTextContents();
+    assert.match(row.at(-1), /^\$\d+\.\d\d$/, `a cost per solve: ${row}`);
   });
 });

@@ -250,3 +250,14 @@ export async function accessible(page, state) {
   );
   assert.deepEqual(found, [], `axe on ${state}`);
 }
+
+/** Analyses the experiment `name` alone on /results. */
+export async function analyzeOnly(page, name) {
+  await page.goto(`${BASE}/results`);
+  await page.waitForSelector('[data-testid="source"]');
+  const labels = await page.locator('[data-testid="sources"] label').allTextContents();
+  for (let i = 0; i < labels.length; i++) {
+    if (!labels[i].includes(name)) await page.locator('[data-testid="source"]').nth(i).uncheck();
+  }
+  await page.click('[data-action="analyze"]');
+}

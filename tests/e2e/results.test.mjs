@@ -3,7 +3,7 @@
 // file downloads; two experiments compare side by side; a bad import is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, withPage } from './helpers.mjs';
+import { BASE, SHOTS, withPage, analyzeOnly } from './helpers.mjs';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 
@@ -25,17 +25,6 @@ async function runOracle(page, name, samples, sizes = '5', repeats = 1, shapes =
   // This experiment's row says complete (the page may show an earlier one's progress first).
   await page.waitForFunction((name) => [...document.querySelectorAll('[data-testid="experiment-row"]')]
     .some((r) => r.textContent.includes(name) && r.textContent.includes('complete')), name, { timeout: 60000 });
-}
-
-/** Analyses the experiment `name` alone on /results. */
-async function analyzeOnly(page, name) {
-  await page.goto(`${BASE}/results`);
-  await page.waitForSelector('[data-testid="source"]');
-  const labels = await page.locator('[data-testid="sources"] label').allTextContents();
-  for (let i = 0; i < labels.length; i++) {
-    if (!labels[i].includes(name)) await page.locator('[data-testid="source"]').nth(i).uncheck();
-  }
-  await page.click('[data-action="analyze"]');
 }
 
 async function download(page, locator) {

@@ -418,7 +418,7 @@ impl Lab {
         self.estimate.set(match form.design(&base) {
             Ok(d) => {
                 let est = d.estimate(|s| self.library(s, d.shape_set()));
-                estimate_line(est.trials, est.calls, est.tokens, d.players.len())
+                estimate_line(&est, d.players.len())
             }
             Err(e) => format!("Not ready to run: {}", e.sentences()),
         });
@@ -682,9 +682,14 @@ fn unreadable(bad: &[String]) -> Option<String> {
     })
 }
 
-fn new_run(id: &str, design: &ExperimentDesign, records: &[TrialRecord]) -> Rc<Run> {
+fn new_run(lab: &Shared, id: &str, design: &ExperimentDesign, records: &[TrialRecord]) -> Rc<Run> {
     let mut session = Session::new(design, design.trials(), None);
     session.restore(records);
+    if design.cost_limit.is_some() {
+        // What a player's trial may cost before one has finished, for the cost limit.
+        let est = design.estimate(|s| lab.library(s, design.shape_set()));
+        session.expect_costs(est.cost_per_trial);
+    }
     // A run waits for Resume; pausing says nothing here.
     let _ = session.pause(now());
     Rc::new(Run {
@@ -741,7 +746,7 @@ async fn open_experiment(lab: &Shared, id: &str) -> bool {
     }
     *lab.fields.borrow_mut() = form_with_stored_keys(&stored.design);
     *lab.base.borrow_mut() = stored.design.clone();
-    let run = new_run(id, &stored.design, &records);
+    let run = new_run(lab, id, &stored.design, &records);
     *lab.open.borrow_mut() = Some(Open {
         id: id.to_string(),
         stored,
@@ -864,7 +869,7 @@ async fn create(lab: &Shared, design: ExperimentDesign) -> Result<(), String> {
         open: true,
         running: false,
     });
-    let run = new_run(&id, &design, &[]);
+    let run = new_run(lab, &id, &design, &[]);
     *lab.open.borrow_mut() = Some(Open {
         id: id.clone(),
         stored,
@@ -891,6 +896,13 @@ fn resume(lab: &Shared, errors: bool) {
     }
     if !errors {
         lab.message.set(None);
+    }
+    // A cost limit raised in the form since the pause applies to this run.
+    let base = lab.base.borrow().clone();
+    if let Ok(form) = lab.fields.borrow().design(&base) {
+        if form.same_trials(&design) {
+            run.session.borrow_mut().set_cost_limit(form.cost_limit);
+        }
     }
     let effects = run.session.borrow_mut().resume(now(), errors);
     apply(lab, &run, effects);
@@ -960,7 +972,9 @@ fn apply(lab: &Shared, run: &Rc<Run>, effects: Vec<Effect>) {
                 } else {
                     lab.say(notice.text());
                 }
-                if matches!(notice, Notice::Complete { .. }) {
+                // Done, or paused at the cost limit: the form opens again (the limit can
+                // be raised there before resuming).
+                if matches!(notice, Notice::Complete { .. } | Notice::CostLimit { .. }) {
                     lab.draw_form();
                 }
             }

@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn tokens_are_counted_per_trial_and_per_solved_trial() {
-        use crate::core::analysis::observation::Tokens;
+        use crate::core::results::record::Tokens;
         // Two trials with usage (one solved: 100 + 20 tokens over 2 calls; one failed,
         // cut off: 300 + 80 over 3 calls), one without (a built-in player).
         let mut v: Vec<Observation> = (0..3)

@@ -2,13 +2,14 @@
 //! intervals, move distributions, failure reasons, generation checks, the confusion matrix
 //! of shapes named, empty answers; and the groups' CSV.
 
-use crate::core::analysis::observation::{MazeId, Observation, Tokens, ALL, NONE};
+use crate::core::analysis::observation::{MazeId, Observation, ALL, NONE};
 use crate::core::analysis::stats::{mean, median, wilson, Proportion};
 use crate::core::analysis::trace::{Place, SolveTrace};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::model::reply::EmptyReason;
 use crate::core::play::trial::FailureKind;
+use crate::core::results::record::Tokens;
 use crate::core::verify::{GenerationChecks, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -175,6 +176,13 @@ pub struct TokenUse {
     pub per_solve: Option<f64>,
     /// Trials with a reply cut off by the token limit.
     pub cut_off_trials: usize,
+    /// Dollars the priced trials cost (at the prices their records carry; `None` when no
+    /// trial had a price).
+    pub cost: Option<f64>,
+    /// Dollars per priced trial.
+    pub cost_per_trial: Option<f64>,
+    /// Dollars per solved trial: the priced trials' cost over the solves among them.
+    pub cost_per_solve: Option<f64>,
 }
 
 impl TokenUse {
@@ -187,6 +195,14 @@ impl TokenUse {
             .filter(|(o, _)| o.scored(0) == Some(true))
             .count();
         let per = |n: usize| (n > 0).then(|| total as f64 / n as f64);
+        let priced: Vec<(&Observation, f64)> =
+            obs.iter().filter_map(|o| Some((*o, o.cost?))).collect();
+        let cost = (!priced.is_empty()).then(|| priced.iter().map(|(_, c)| c).sum::<f64>());
+        let priced_solves = priced
+            .iter()
+            .filter(|(o, _)| o.scored(0) == Some(true))
+            .count();
+        let per_cost = |n: usize| cost.filter(|_| n > 0).map(|c| c / n as f64);
         TokenUse {
             trials: used.len(),
             calls: used.iter().map(|(_, t)| t.calls).sum(),
@@ -196,6 +212,9 @@ impl TokenUse {
             per_trial: per(used.len()),
             per_solve: per(solved),
             cut_off_trials: used.iter().filter(|(_, t)| t.cut_off > 0).count(),
+            cost,
+            cost_per_trial: per_cost(priced.len()),
+            cost_per_solve: per_cost(priced_solves),
         }
     }
 }

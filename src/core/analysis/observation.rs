@@ -6,10 +6,9 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::Maze;
 use crate::core::maze::shape::Shape;
 use crate::core::model::reply::EmptyReason;
-use crate::core::play::transcript::Role;
 use crate::core::play::trial::FailureKind;
 use crate::core::results::layout::ExportPath;
-use crate::core::results::record::TrialRecord;
+use crate::core::results::record::{Tokens, TrialRecord};
 use crate::core::results::rescore::{rescore, Basis, Hints, Libraries};
 use crate::core::text::csv_field;
 use crate::core::verify::{GenerationChecks, Outcome, Reason};
@@ -67,6 +66,8 @@ pub struct Observation {
     pub trace: Option<SolveTrace>,
     /// The tokens the trial's calls used, when the endpoint reported them (records only).
     pub tokens: Option<Tokens>,
+    /// What those tokens cost in dollars, when the design gave the model's price.
+    pub cost: Option<f64>,
 }
 
 /// Why a file is not counted as an observation.
@@ -92,45 +93,6 @@ impl std::fmt::Display for NotCounted {
 }
 
 impl std::error::Error for NotCounted {}
-
-/// The tokens one trial's calls used, as the endpoint reported them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Tokens {
-    /// Calls whose reply reported its usage.
-    pub calls: usize,
-    /// Prompt tokens over those calls.
-    pub prompt: u64,
-    /// Completion tokens (reasoning included, as endpoints count them).
-    pub completion: u64,
-    /// Of the completion tokens, those the endpoints said went to reasoning.
-    #[serde(default)]
-    pub reasoning: u64,
-    /// Replies cut off by the token limit (`finish_reason` `length`).
-    pub cut_off: usize,
-}
-
-impl Tokens {
-    /// The tokens of a record's replies; `None` when no reply reported its usage (people,
-    /// built-in players, endpoints that do not say).
-    pub fn of(r: &TrialRecord) -> Option<Tokens> {
-        let mut t = Tokens::default();
-        for m in r.messages.iter().filter(|m| m.role == Role::Assistant) {
-            if m.prompt_tokens.is_some() || m.completion_tokens.is_some() {
-                t.calls += 1;
-                t.prompt += m.prompt_tokens.unwrap_or(0);
-                t.completion += m.completion_tokens.unwrap_or(0);
-                t.reasoning += m.reasoning_tokens.unwrap_or(0);
-            }
-            t.cut_off += usize::from(m.finish_reason.as_deref() == Some("length"));
-        }
-        (t.calls > 0).then_some(t)
-    }
-
-    /// Prompt and completion tokens together.
-    pub fn total(&self) -> u64 {
-        self.prompt + self.completion
-    }
-}
 
 /// The trace of a record's solve: its maze read back from the record, walked along its
 /// path; `None` when the solve ended on an API error or the maze cannot be read.
@@ -183,6 +145,7 @@ impl Observation {
             empty: r.messages.iter().filter_map(|m| m.empty_reason).collect(),
             trace: record_trace(r),
             tokens: Tokens::of(r),
+            cost: r.cost(),
         }
     }
 
@@ -251,6 +214,7 @@ impl Observation {
             empty: Vec::new(),
             trace: None,
             tokens: None,
+            cost: None,
         }
     }
 

@@ -40,5 +40,6 @@ pub(crate) fn obs(
         empty: Vec::new(),
         trace: None,
         tokens: None,
+        cost: None,
     }
 }

@@ -24,9 +24,10 @@ use crate::core::maze::generate::{generate_one, generate_set};
 use crate::core::maze::grid::{check_size, Maze, SIZES};
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
+use crate::core::model::price::Price;
 use crate::core::model::reply::EndpointInfo;
 use crate::core::play::player::PlayerKind;
-use crate::core::play::trial::{Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
+use crate::core::play::trial::{Protocol, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::core::results::layout::model_dir_name;
 use crate::core::results::record::{PlayerInfo, TrialRecord};
 use crate::core::text::format_decimal;
@@ -48,12 +49,6 @@ pub const MAX_REPEATS: usize = 1000;
 
 /// Most moves a design's move limit may allow.
 pub const MAX_MOVE_LIMIT: usize = 200;
-
-/// Characters per token in the rough token estimate ([`ExperimentDesign::estimate`]).
-pub const CHARS_PER_TOKEN: usize = 4;
-
-/// Reply tokens assumed per call in the rough token estimate.
-pub const REPLY_TOKENS_ESTIMATE: u64 = 150;
 
 fn default_preset() -> String {
     "custom".into()
@@ -151,6 +146,10 @@ pub struct PlayerSpec {
     /// This player's own most trials in flight (else the design's `concurrency`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<usize>,
+    /// What the model costs (dollars per million tokens), kept in each record so the
+    /// report gives cost per trial and per solve, and the cost limit can be kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<Price>,
 }
 
 impl PlayerSpec {
@@ -175,6 +174,7 @@ impl PlayerSpec {
             max_attempts: default_max_attempts(),
             max_wait_ms: default_max_wait_ms(),
             concurrency: None,
+            price: None,
         }
     }
 
@@ -218,6 +218,7 @@ impl PlayerSpec {
             logprobs: self.logprobs,
             thinking: self.thinking,
             extra: self.extra.clone(),
+            price: self.price,
         })
     }
 
@@ -276,6 +277,10 @@ pub struct ExperimentDesign {
     /// Imported mazes; when present, exactly these run instead of generated ones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mazes: Option<Vec<ImportedMaze>>,
+    /// Most dollars the run may spend (at the players' prices): it pauses before a trial
+    /// that would pass it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_limit: Option<f64>,
     /// Fields this version does not know, kept as they were (natively; the browser build
     /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
     /// version and run in the page is exported without them).
@@ -323,6 +328,7 @@ impl Default for ExperimentDesign {
             requests_per_minute: None,
             move_limit: DEFAULT_MOVE_LIMIT,
             mazes: None,
+            cost_limit: None,
             other: BTreeMap::new(),
         }
     }
@@ -373,22 +379,6 @@ impl TrialKey {
             repeat: record.repeat,
         }
     }
-}
-
-/// What a run will cost, shown before it starts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Estimate {
-    /// Trials.
-    pub trials: usize,
-    /// Chat calls to endpoints at most, retries not counted (built-in players make none):
-    /// stepwise `move_limit + 2` per trial, combined `move_limit + 1`, single shot 3.
-    pub calls: u64,
-    /// A rough token count for those calls. Every call sends the whole conversation so
-    /// far, and each message is taken to be as long as the trial's first prompt, so call
-    /// `j` (from 1) of a trial sends about `j x first prompt` characters, counted as
-    /// [`CHARS_PER_TOKEN`] characters per token, plus [`REPLY_TOKENS_ESTIMATE`] reply
-    /// tokens. An upper figure: most trials end well before the move limit.
-    pub tokens: u64,
 }
 
 impl ExperimentDesign {
@@ -494,6 +484,9 @@ impl ExperimentDesign {
                 }
                 _ => {}
             }
+            if let Some(Err(e)) = player.price.map(|price| price.check()) {
+                p.push(format!("player {n} ({name}): {e}"));
+            }
             if let Some(k) = &player.key_env {
                 if !is_env_name(k) {
                     p.push(format!(
@@ -520,6 +513,15 @@ impl ExperimentDesign {
         }
         if self.encodings.is_empty() {
             p.push("choose at least one encoding (matrix or coord_list)".into());
+        }
+        if let Some(limit) = self.cost_limit {
+            if !limit.is_finite() || limit <= 0.0 {
+                p.push(format!(
+                    "the cost limit must be a number of dollars above zero, not {limit}"
+                ));
+            } else if !self.players.iter().any(|pl| pl.price.is_some()) {
+                p.push("a cost limit needs a price for at least one model (price: input and output dollars per million tokens)".into());
+            }
         }
         if has_duplicates(&self.encodings) {
             p.push("an encoding is listed twice: list each once".into());
@@ -734,15 +736,18 @@ impl ExperimentDesign {
     }
 
     /// Whether `other` plays the same trials the same way: equal but for how fast they
-    /// may run (concurrency and requests per minute), which a resumed run or a shard may
-    /// change.
+    /// may run (concurrency and requests per minute) and what they may cost (prices and
+    /// the cost limit), which a resumed run or a shard may change.
     pub fn same_trials(&self, other: &ExperimentDesign) -> bool {
+        // The pace and the money may change between runs of the same trials.
         let pace_free = |d: &ExperimentDesign| {
             let mut d = d.clone();
             d.concurrency = 0;
             d.requests_per_minute = None;
+            d.cost_limit = None;
             for p in &mut d.players {
                 p.concurrency = None;
+                p.price = None;
             }
             d
         };
@@ -781,55 +786,6 @@ impl ExperimentDesign {
             ..TrialSetup::new(key.shape, key.encoding, maze)
         }
     }
-
-    /// Chat calls one trial makes at most (retries not counted): stepwise
-    /// `move_limit + 2`, combined `move_limit + 1`, single shot 3.
-    pub fn calls_per_trial(&self) -> u64 {
-        let m = self.move_limit as u64;
-        match self.protocol {
-            Protocol::Stepwise => m + 2,
-            Protocol::Combined => m + 1,
-            Protocol::SingleShot => 3,
-        }
-    }
-
-    /// Trials, calls and tokens before starting (see [`Estimate`]). Calls and tokens
-    /// count endpoint players only. `library` gives the template library for a size
-    /// (`rescore::Libraries::get` fits); the first prompt's length is measured on a real
-    /// maze of each size and encoding.
-    pub fn estimate(&self, mut library: impl FnMut(usize) -> Arc<TemplateLibrary>) -> Estimate {
-        let trials = self.trials();
-        let c = self.calls_per_trial();
-        let mut first_prompt: BTreeMap<(usize, Encoding), u64> = BTreeMap::new();
-        let mut est = Estimate {
-            trials: trials.len(),
-            ..Estimate::default()
-        };
-        for key in &trials {
-            if !self
-                .player(&key.player)
-                .is_some_and(PlayerSpec::is_endpoint)
-            {
-                continue;
-            }
-            let chars = *first_prompt
-                .entry((key.size, key.encoding))
-                .or_insert_with(|| {
-                    let lib = library(key.size);
-                    self.maze_for(key, &lib)
-                        .map(|maze| {
-                            let t = Trial::new(self.setup_for(key, maze), lib.clone());
-                            t.pending_prompt().map_or(0, |p| p.len() as u64)
-                        })
-                        .unwrap_or(0)
-                });
-            let prompt_tokens = chars / CHARS_PER_TOKEN as u64;
-            est.calls += c;
-            // Call j sends j messages of about the first prompt's length.
-            est.tokens += prompt_tokens * c * (c + 1) / 2 + REPLY_TOKENS_ESTIMATE * c;
-        }
-        est
-    }
 }
 
 fn has_duplicates<T: PartialEq>(items: &[T]) -> bool {
@@ -854,6 +810,7 @@ mod tests {
     use super::*;
     use crate::core::batch::imported::mazes_from_files;
     use crate::core::maze::npy;
+    use crate::core::play::trial::Trial;
 
     const CONTRACT_EXAMPLE: &str = r#"{"players": [{"kind": "oracle"},
                 {"kind": "endpoint", "base_url": "http://127.0.0.1:8000/v1", "model": "qwen-plus",

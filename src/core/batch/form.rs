@@ -18,6 +18,7 @@ use crate::core::batch::error::DesignError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
 use crate::core::model::preset::Preset;
+use crate::core::model::price::Price;
 use crate::core::play::player::PlayerKind;
 use crate::core::play::trial::Protocol;
 use crate::core::text::{format_decimal, parse_decimal};
@@ -60,8 +61,58 @@ pub struct PlayerRow {
     pub max_tokens: String,
     /// The row's own concurrency (empty: the design's).
     pub concurrency: String,
+    /// Its price in dollars per million tokens: `input, output` or `input, output,
+    /// reasoning` (empty: none).
+    pub price: String,
     /// Whether replies are streamed.
     pub stream: bool,
+}
+
+/// A price as the form shows it: `0.4, 1.2` or `0.4, 1.2, 4`.
+fn price_text(p: Option<Price>) -> String {
+    p.map(|p| {
+        let mut t = format!(
+            "{}, {}",
+            format_decimal(p.input, 4),
+            format_decimal(p.output, 4)
+        );
+        if let Some(r) = p.reasoning {
+            t.push_str(&format!(", {}", format_decimal(r, 4)));
+        }
+        t
+    })
+    .unwrap_or_default()
+}
+
+/// Reads a price typed as `input, output[, reasoning]` dollars per million tokens
+/// (empty: none).
+fn read_price(raw: &str) -> Result<Option<Price>, String> {
+    if raw.trim().is_empty() {
+        return Ok(None);
+    }
+    let parts: Vec<Option<f64>> = raw
+        .split([',', '/', ';'])
+        .map(|p| parse_decimal(p.trim().trim_start_matches('$')))
+        .collect();
+    let price = match parts.as_slice() {
+        [Some(i), Some(o)] => Price {
+            input: *i,
+            output: *o,
+            reasoning: None,
+        },
+        [Some(i), Some(o), Some(r)] => Price {
+            input: *i,
+            output: *o,
+            reasoning: Some(*r),
+        },
+        _ => {
+            return Err(format!(
+                "its price must be dollars per million tokens as 'input, output' or 'input, output, reasoning' (e.g. 0.4, 1.2), not '{raw}'"
+            ))
+        }
+    };
+    price.check()?;
+    Ok(Some(price))
 }
 
 impl PlayerRow {
@@ -77,6 +128,7 @@ impl PlayerRow {
             temperature: format_decimal(p.temperature, 2),
             max_tokens: p.max_tokens.to_string(),
             concurrency: p.concurrency.map(|c| c.to_string()).unwrap_or_default(),
+            price: price_text(p.price),
             stream: p.stream,
         }
     }
@@ -164,6 +216,8 @@ pub struct DesignForm {
     pub protocol: String,
     /// How many imported mazes the design runs, when it runs imported ones.
     pub mazes: Option<String>,
+    /// Most dollars the run may spend (empty: no limit).
+    pub cost_limit: String,
 }
 
 impl DesignForm {
@@ -197,6 +251,10 @@ impl DesignForm {
                 .unwrap_or_default(),
             protocol: protocol_id(d.protocol).to_string(),
             mazes: d.mazes.as_ref().map(|m| m.len().to_string()),
+            cost_limit: d
+                .cost_limit
+                .map(|c| format_decimal(c, 2))
+                .unwrap_or_default(),
         }
     }
 
@@ -238,6 +296,7 @@ impl DesignForm {
                 temperature: f("temperature"),
                 max_tokens: f("max_tokens"),
                 concurrency: f("concurrency"),
+                price: f("price"),
                 stream: get(&DesignForm::field_name(r, "stream")).is_some(),
             }
         };
@@ -260,6 +319,7 @@ impl DesignForm {
             rpm: text("rpm"),
             protocol: text("protocol"),
             mazes: get("mazes"),
+            cost_limit: text("cost_limit"),
         }
     }
 
@@ -359,6 +419,10 @@ impl DesignForm {
                     )),
                 }
                 p.stream = r.stream;
+                match read_price(&r.price) {
+                    Ok(price) => p.price = price,
+                    Err(e) => problems.push(format!("Player {row}: {e}")),
+                }
             }
             let c = &r.concurrency;
             p.concurrency = match c.parse::<usize>() {
@@ -384,6 +448,19 @@ impl DesignForm {
             d.move_limit = m as usize;
         }
         d.requests_per_minute = rpm.map(|r| r as u32);
+        d.cost_limit = match self.cost_limit.trim().trim_start_matches('$') {
+            "" => None,
+            raw => match parse_decimal(raw) {
+                Some(v) if v > 0.0 => Some(v),
+                _ => {
+                    problems.push(format!(
+                        "Cost limit must be dollars above zero (or empty for none), not '{}'",
+                        self.cost_limit
+                    ));
+                    None
+                }
+            },
+        };
         if let Err(e) = d.validate() {
             problems.extend(e.problems);
         }
@@ -519,7 +596,13 @@ mod tests {
         qwen.preset = "dashscope-intl".into();
         qwen.temperature = 0.25;
         qwen.concurrency = Some(8);
+        qwen.price = Some(Price {
+            input: 0.4,
+            output: 1.2,
+            reasoning: Some(4.0),
+        });
         d.players.push(qwen);
+        d.cost_limit = Some(12.5);
         d.sizes = Some(vec![5, 7]);
         d.shapes = vec![Shape::Cross, Shape::Z];
         d.encodings = vec![Encoding::CoordList];
@@ -540,6 +623,57 @@ mod tests {
         );
     }
 
+    #[test]
+    fn prices_and_the_cost_limit_are_read_as_typed_and_refused_with_what_to_type() {
+        assert_eq!(read_price(""), Ok(None));
+        assert_eq!(
+            read_price("$0.40 / $1.20"),
+            Ok(Some(Price {
+                input: 0.4,
+                output: 1.2,
+                reasoning: None
+            }))
+        );
+        assert_eq!(
+            read_price("0.4, 1.2, 4").map(|p| p.and_then(|p| p.reasoning)),
+            Ok(Some(4.0))
+        );
+        for bad in ["cheap", "0.4", "1, 2, 3, 4", "-1, 2"] {
+            assert!(read_price(bad).is_err(), "{bad}");
+        }
+        let mut form = DesignForm::of(&ExperimentDesign::default());
+        form.players[0] = PlayerRow {
+            kind: "endpoint".into(),
+            ..PlayerRow::default()
+        };
+        form.players[0].fill_defaults();
+        form.players[0].price = "free".into();
+        form.cost_limit = "-2".into();
+        let e = form
+            .design(&ExperimentDesign::default())
+            .expect_err("refused");
+        let text = e.sentences();
+        assert!(
+            text.contains("Player 1: its price must be dollars per million tokens"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Cost limit must be dollars above zero"),
+            "{text}"
+        );
+        // A limit with no price anywhere cannot be kept.
+        form.players[0].price.clear();
+        form.cost_limit = "5".into();
+        let e = form
+            .design(&ExperimentDesign::default())
+            .expect_err("refused");
+        assert!(e.sentences().contains("a cost limit needs a price"), "{e}");
+        form.players[0].price = "0.4, 1.2".into();
+        let d = form.design(&ExperimentDesign::default()).expect("a design");
+        assert_eq!(d.cost_limit, Some(5.0));
+        assert_eq!(d.players[0].price.map(|p| p.output), Some(1.2));
+    }
+
     /// The pairs a browser's `FormData` would list for `form` (a checkbox only when
     /// ticked; the endpoint fields only on endpoint rows).
     fn pairs(form: &DesignForm) -> Vec<(String, String)> {
@@ -556,6 +690,7 @@ mod tests {
                     ("key", &p.key),
                     ("temperature", &p.temperature),
                     ("max_tokens", &p.max_tokens),
+                    ("price", &p.price),
                 ] {
                     push(k, v);
                 }
@@ -581,6 +716,7 @@ mod tests {
             ("repeats", &form.repeats),
             ("seed", &form.seed),
             ("move_limit", &form.move_limit),
+            ("cost_limit", &form.cost_limit),
             ("concurrency", &form.concurrency),
             ("rpm", &form.rpm),
             ("protocol", &form.protocol),

@@ -5,6 +5,7 @@
 
 pub mod design;
 pub mod error;
+pub mod estimate;
 pub mod export;
 pub mod form;
 pub mod imported;

@@ -32,6 +32,7 @@ use crate::core::batch::scheduler::{
     LaneStatus, Next, Progress, RunState, Scheduler, TrialEnd, TrialSummary, Tuning,
 };
 use crate::core::maze::templates::TemplateLibrary;
+use crate::core::model::price::dollars;
 use crate::core::model::transport::Transport;
 use crate::core::results::record::TrialRecord;
 use std::cell::RefCell;
@@ -95,12 +96,24 @@ pub enum Notice {
         /// How many finished records are held now.
         held: usize,
     },
+    /// The next trial would pass the design's cost limit; the run is paused before it.
+    CostLimit {
+        /// Dollars spent by the stored trials (and expected of those in flight).
+        spent: String,
+        /// The limit.
+        limit: String,
+        /// What the next trial is expected to cost, and whose it is.
+        next: String,
+    },
 }
 
 impl Notice {
     /// Whether it reports a failure.
     pub fn is_error(&self) -> bool {
-        matches!(self, Notice::TrialFailed { .. } | Notice::SaveFailed { .. })
+        matches!(
+            self,
+            Notice::TrialFailed { .. } | Notice::SaveFailed { .. } | Notice::CostLimit { .. }
+        )
     }
 
     /// The sentence the experiment page shows.
@@ -124,6 +137,9 @@ impl Notice {
             }
             Notice::SaveFailed { error, held } => format!(
                 "Could not save a finished trial ({error}). The run is paused and {held} finished trials are held in this tab: free some space (or allow site data), then press Resume to save them; do not close the tab."
+            ),
+            Notice::CostLimit { spent, limit, next } => format!(
+                "Paused at the cost limit: {spent} spent of {limit}, and the next trial ({next}) would pass it. Every finished trial is kept; raise the design's cost limit to go on."
             ),
         }
     }
@@ -161,6 +177,58 @@ pub struct Session {
     timer: f64,
     /// Whether completion was said since the last resume.
     told_complete: bool,
+    /// What the run has spent and is expected to spend.
+    costs: Costs,
+}
+
+/// Dollars spent by stored trials, by player, and what a player's next trial is expected
+/// to cost: the mean of its trials so far, else the design's cautious estimate.
+///
+/// (Lists, not maps: a handful of players and trials in flight, and a map's code costs
+/// the browser build.)
+#[derive(Clone, Debug, Default)]
+struct Costs {
+    limit: Option<f64>,
+    spent: f64,
+    /// Per player: dollars and trials so far.
+    seen: Vec<(String, f64, usize)>,
+    estimated: Vec<(String, f64)>,
+    /// Trials in flight and what each is expected to cost.
+    committed: Vec<(String, f64)>,
+}
+
+impl Costs {
+    fn expected(&self, player: &str) -> f64 {
+        match self.seen.iter().find(|(p, _, _)| p == player) {
+            Some(&(_, sum, n)) if n > 0 => sum / n as f64,
+            _ => self
+                .estimated
+                .iter()
+                .find(|(p, _)| p == player)
+                .map_or(0.0, |(_, c)| *c),
+        }
+    }
+
+    fn add(&mut self, record: &TrialRecord) {
+        if let Some(c) = record.cost() {
+            self.spent += c;
+            match self.seen.iter_mut().find(|(p, _, _)| *p == record.model) {
+                Some((_, sum, n)) => {
+                    *sum += c;
+                    *n += 1;
+                }
+                None => self.seen.push((record.model.clone(), c, 1)),
+            }
+        }
+    }
+
+    fn committed(&self) -> f64 {
+        self.committed.iter().map(|(_, c)| c).sum()
+    }
+
+    fn release(&mut self, id: &str) {
+        self.committed.retain(|(i, _)| i != id);
+    }
 }
 
 impl Session {
@@ -179,11 +247,36 @@ impl Session {
             saving_held: false,
             timer: f64::INFINITY,
             told_complete: false,
+            costs: Costs {
+                limit: design.cost_limit,
+                ..Costs::default()
+            },
         }
+    }
+
+    /// What each player's trial is expected to cost before one has finished, in dollars
+    /// (the design's estimate, [`ExperimentDesign::estimate`]).
+    pub fn expect_costs(&mut self, per_trial: impl IntoIterator<Item = (String, f64)>) {
+        self.costs.estimated = per_trial.into_iter().collect();
+    }
+
+    /// Changes the cost limit (none: no limit), for a run paused at it.
+    pub fn set_cost_limit(&mut self, limit: Option<f64>) {
+        self.costs.limit = limit;
+    }
+
+    /// Dollars spent by the trials stored in this run (and restored into it), at the
+    /// players' prices.
+    pub fn spent(&self) -> f64 {
+        self.costs.spent
     }
 
     /// Counts stored records as done (a resumed run); returns how many matched a trial.
     pub fn restore<'a>(&mut self, records: impl IntoIterator<Item = &'a TrialRecord>) -> usize {
+        let records: Vec<&TrialRecord> = records.into_iter().collect();
+        for r in &records {
+            self.costs.add(r);
+        }
         self.scheduler
             .borrow_mut()
             .restore(records.into_iter().map(TrialSummary::of))
@@ -323,6 +416,11 @@ impl Session {
     ) -> Vec<Effect> {
         let current = start.generation == self.generation;
         let slot = (start.id.clone(), start.generation);
+        // The money is spent once the trial has played, saved or not, current or not.
+        self.costs.release(&start.id);
+        if let Ok(Some(record)) = &result {
+            self.costs.add(record);
+        }
         match result {
             Ok(Some(record)) if current && self.scheduler.borrow().is_running(&start.id) => {
                 // Still in flight until it is saved.
@@ -431,6 +529,27 @@ impl Session {
             let next = self.scheduler.borrow_mut().next(now);
             match next {
                 Next::Start(a) => {
+                    let expected = self.costs.expected(&a.key.player);
+                    if let Some(limit) = self.costs.limit {
+                        let committed = self.costs.committed();
+                        if expected > 0.0 && self.costs.spent + committed + expected > limit {
+                            let mut s = self.scheduler.borrow_mut();
+                            s.finish(&a.id, TrialEnd::Interrupted, now);
+                            if committed > 0.0 && self.costs.spent + expected <= limit {
+                                // It may fit once the trials in flight have shown what
+                                // they cost: wait for them.
+                                break;
+                            }
+                            s.pause(now);
+                            out.push(Effect::Say(Notice::CostLimit {
+                                spent: dollars(self.costs.spent + committed),
+                                limit: dollars(limit),
+                                next: format!("{}, about {}", a.key.player, dollars(expected)),
+                            }));
+                            break;
+                        }
+                    }
+                    self.costs.committed.push((a.id.clone(), expected));
                     self.in_flight.push((a.id.clone(), self.generation));
                     out.push(Effect::Start(Start {
                         id: a.id,
@@ -630,6 +749,84 @@ mod tests {
         assert!(
             named.contains(&Shape::U) && named.contains(&Shape::N),
             "{named:?}"
+        );
+    }
+
+    /// An answer that reports 1,000 prompt and 100 completion tokens.
+    fn costly(content: &str) -> Scripted {
+        let body = serde_json::json!({
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1000, "completion_tokens": 100, "total_tokens": 1100},
+        });
+        Scripted::ok(body.to_string())
+    }
+
+    #[test]
+    fn the_run_pauses_before_a_trial_that_would_pass_the_cost_limit() {
+        let mut design = small(&[]);
+        let mut p = PlayerSpec::endpoint("http://127.0.0.1:9/v1", "paid", None);
+        p.max_attempts = 1;
+        p.concurrency = Some(1);
+        // $10 per million in, $100 out: a call costs 1000 x 10 + 100 x 100 = $0.02.
+        p.price = Some(crate::core::model::price::Price {
+            input: 10.0,
+            output: 100.0,
+            reasoning: None,
+        });
+        design.players.push(p);
+        design.shapes = vec![Shape::Square];
+        design.samples_per_shape = 4;
+        design.encodings = vec![crate::core::maze::encoding::Encoding::Matrix];
+        // Three calls a trial (a wrong move ends the solve; recognize; generate): $0.06.
+        design.cost_limit = Some(0.15);
+        assert!(design.validate().is_ok());
+        let mut d = Driver::new(&design);
+        d.session.expect_costs([("paid".to_string(), 0.05)]);
+        d.transport = Box::new(|| {
+            ScriptedTransport::new(
+                ["Move: (0, 0)", "Shape: square", "no maze"]
+                    .map(costly)
+                    .into_iter()
+                    .collect(),
+            )
+        });
+        let effects = d.session.resume(0.0, false);
+        d.run(effects);
+        // Two trials cost $0.12; a third would cost $0.18 > $0.15.
+        assert_eq!(d.stored.len(), 2, "{:?}", d.said);
+        assert!(
+            (d.session.spent() - 0.12).abs() < 1e-9,
+            "{}",
+            d.session.spent()
+        );
+        let notice = d.said.last().expect("a notice");
+        assert!(
+            matches!(notice, Notice::CostLimit { .. }) && notice.is_error(),
+            "{notice:?}"
+        );
+        assert_eq!(
+            notice.text(),
+            "Paused at the cost limit: $0.12 spent of $0.15, and the next trial (paid, about $0.06) would pass it. Every finished trial is kept; raise the design's cost limit to go on."
+        );
+        assert!(!d.session.running(d.now), "paused");
+        // Raised, the run goes on to the end; restored records count what they cost.
+        let mut again = Driver::new(&design);
+        again.transport = d.transport;
+        assert_eq!(again.session.restore(&d.stored), 2);
+        assert!((again.session.spent() - 0.12).abs() < 1e-9);
+        again.session.set_cost_limit(Some(1.0));
+        let effects = again.session.resume(0.0, false);
+        again.run(effects);
+        assert_eq!(again.stored.len(), 2);
+        assert!(again.said.contains(&Notice::Complete { api_errors: 0 }));
+        // Before a trial has finished, the estimate says what one costs.
+        let mut cautious = Driver::new(&design);
+        cautious.session.expect_costs([("paid".to_string(), 0.2)]);
+        let effects = cautious.session.resume(0.0, false);
+        cautious.run(effects);
+        assert!(
+            cautious.stored.is_empty(),
+            "not even the first: it may cost $0.20"
         );
     }
 

@@ -6,6 +6,7 @@
 pub mod call;
 pub mod error;
 pub mod preset;
+pub mod price;
 pub mod reply;
 pub mod request;
 pub mod response;

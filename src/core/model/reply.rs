@@ -172,4 +172,7 @@ pub struct EndpointInfo {
     /// Extra JSON merged into each request body, as typed.
     #[serde(default)]
     pub extra: String,
+    /// What the model costs, when the design gave its price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<crate::core::model::price::Price>,
 }

@@ -168,6 +168,7 @@ impl From<&EndpointSettings> for EndpointInfo {
             logprobs: s.logprobs,
             thinking: s.thinking,
             extra: s.extra.clone(),
+            price: None,
         }
     }
 }

@@ -253,6 +253,55 @@ pub struct TrialRecord {
     pub versions: Versions,
 }
 
+/// The tokens one trial's calls used, as the endpoint reported them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tokens {
+    /// Calls whose reply reported its usage.
+    pub calls: usize,
+    /// Prompt tokens over those calls.
+    pub prompt: u64,
+    /// Completion tokens (reasoning included, as endpoints count them).
+    pub completion: u64,
+    /// Of the completion tokens, those the endpoints said went to reasoning.
+    #[serde(default)]
+    pub reasoning: u64,
+    /// Replies cut off by the token limit (`finish_reason` `length`).
+    pub cut_off: usize,
+}
+
+impl Tokens {
+    /// The tokens of a record's replies; `None` when no reply reported its usage (people,
+    /// built-in players, endpoints that do not say).
+    pub fn of(r: &TrialRecord) -> Option<Tokens> {
+        let mut t = Tokens::default();
+        for m in r.messages.iter().filter(|m| m.role == Role::Assistant) {
+            if m.prompt_tokens.is_some() || m.completion_tokens.is_some() {
+                t.calls += 1;
+                t.prompt += m.prompt_tokens.unwrap_or(0);
+                t.completion += m.completion_tokens.unwrap_or(0);
+                t.reasoning += m.reasoning_tokens.unwrap_or(0);
+            }
+            t.cut_off += usize::from(m.finish_reason.as_deref() == Some("length"));
+        }
+        (t.calls > 0).then_some(t)
+    }
+
+    /// Prompt and completion tokens together.
+    pub fn total(&self) -> u64 {
+        self.prompt + self.completion
+    }
+}
+
+impl TrialRecord {
+    /// What the trial's calls cost in dollars, at the price its endpoint was given; `None`
+    /// without a price or without reported usage.
+    pub fn cost(&self) -> Option<f64> {
+        let price = self.endpoint.as_ref()?.price?;
+        let t = Tokens::of(self)?;
+        Some(price.cost(t.prompt, t.completion, t.reasoning))
+    }
+}
+
 /// Who played a trial and how, for [`TrialRecord::of`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerInfo {
