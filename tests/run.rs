@@ -426,6 +426,20 @@ fn an_endpoint_player_survives_a_429_and_never_writes_its_key() {
                     .is_some_and(|m| m.iter().any(|m| m["attempts"] == 2))
             });
             assert!(retried, "one reply took two attempts");
+            // What failed and when is kept with the reply.
+            let kept = recs
+                .values()
+                .flat_map(|r| r["messages"].as_array().cloned().unwrap_or_default())
+                .find(|m| m["attempts"] == 2)
+                .expect("the retried reply");
+            assert_eq!(kept["retried"][0]["error"], "429", "{kept}");
+            assert_eq!(kept["retried"][0]["attempt"], 1);
+            assert!(
+                kept["retried"][0]["at_ms"]
+                    .as_f64()
+                    .is_some_and(|t| t > 1.7e12),
+                "{kept}"
+            );
             // The fake endpoint reports 10 prompt and 5 completion tokens a call: the
             // report counts them per trial; the oracle reports none.
             let report = shapemaze(&["report", path_str(&out), "--format", "json"]).json();
@@ -452,6 +466,9 @@ fn an_endpoint_player_survives_a_429_and_never_writes_its_key() {
                 "{t}"
             );
             assert_eq!(detail("oracle")["tokens"]["trials"], 0);
+            // The retried trial is set beside the others.
+            assert_eq!(detail("fake-model")["retries"]["retried_trials"], 1);
+            assert_eq!(detail("oracle")["retries"]["retried_trials"], 0);
         }
         let mut files = Vec::new();
         files_under(&out, &mut files);

@@ -682,6 +682,7 @@ pub(crate) mod tests {
                         trace: None,
                         tokens: None,
                         cost: None,
+                        retried: false,
                     });
                 }
             }

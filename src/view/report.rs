@@ -525,6 +525,30 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
         }
         sections.push(Section::new("Tokens".into()).table(tokens));
     }
+    if pooled_details().any(|d| d.retries.retried_trials > 0) {
+        let mut retries = Table::new(
+            "retries",
+            "Trials whose calls failed and were retried before they answered, beside the others (pooled rows): if the solve rates differ, the endpoint's errors were not independent of the task".into(),
+            &[
+                ("group", "group"),
+                ("retried_trials", "retried trials"),
+                ("solve_retried", "solve, retried"),
+                ("solve_others", "solve, others"),
+                ("p", "chi-square p"),
+            ],
+        );
+        for d in pooled_details() {
+            let r = &d.retries;
+            retries.row(vec![
+                Cell::Text(detail_label(d)),
+                Cell::Count(r.retried_trials),
+                Cell::Rate(r.solve_retried),
+                Cell::Rate(r.solve_others),
+                Cell::Number(r.p),
+            ]);
+        }
+        sections.push(Section::new("Retried calls".into()).table(retries));
+    }
 
     let mut generation = Table::new(
         "generation",

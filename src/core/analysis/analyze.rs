@@ -275,12 +275,9 @@ mod tests {
         assert_eq!(all.revisits.mean, Some(1.5));
     }
 
-    #[test]
-    fn tokens_are_counted_per_trial_and_per_solved_trial() {
-        use crate::core::results::record::Tokens;
-        // Two trials with usage (one solved: 100 + 20 tokens over 2 calls; one failed,
-        // cut off: 300 + 80 over 3 calls), one without (a built-in player).
-        let mut v: Vec<Observation> = (0..3)
+    /// Three square trials of one model, the first solved.
+    fn three_squares() -> Vec<Observation> {
+        (0..3)
             .map(|i| {
                 obs(
                     "m",
@@ -290,7 +287,15 @@ mod tests {
                     [i == 0, true, true],
                 )
             })
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn tokens_are_counted_per_trial_and_per_solved_trial() {
+        use crate::core::results::record::Tokens;
+        // Two trials with usage (one solved: 100 + 20 tokens over 2 calls; one failed,
+        // cut off: 300 + 80 over 3 calls), one without (a built-in player).
+        let mut v = three_squares();
         v[0].tokens = Some(Tokens {
             calls: 2,
             prompt: 100,
@@ -315,6 +320,60 @@ mod tests {
         assert_eq!(t.per_trial, Some(250.0), "500 tokens over 2 trials");
         assert_eq!(t.per_solve, Some(500.0), "500 tokens for 1 solve");
         assert_eq!(t.cut_off_trials, 1);
+    }
+
+    #[test]
+    fn costs_count_priced_trials_per_trial_and_per_solve() {
+        // Three trials: two priced ($0.30 solved, $0.10 failed), one without a price.
+        let mut v = three_squares();
+        v[0].cost = Some(0.30);
+        v[1].cost = Some(0.10);
+        let an = analyze(&v, &AnalysisOptions::default());
+        let t = &an.details[an.groups.len()].tokens;
+        assert!((t.cost.expect("a cost") - 0.40).abs() < 1e-12);
+        assert!((t.cost_per_trial.expect("per trial") - 0.20).abs() < 1e-12);
+        assert!((t.cost_per_solve.expect("per solve") - 0.40).abs() < 1e-12);
+        let unpriced = analyze(&v[2..], &AnalysisOptions::default());
+        let t = &unpriced.details[unpriced.groups.len()].tokens;
+        assert_eq!(
+            (t.cost, t.cost_per_trial, t.cost_per_solve),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn retried_trials_are_set_beside_the_others() {
+        // 20 trials: the 10 retried solve 2, the 10 others solve 9.
+        let mut v: Vec<Observation> = (0..20)
+            .map(|i| {
+                let solved = if i < 10 { i < 2 } else { i < 19 };
+                obs(
+                    "m",
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [solved, true, true],
+                )
+            })
+            .collect();
+        for o in v.iter_mut().take(10) {
+            o.retried = true;
+        }
+        let an = analyze(&v, &AnalysisOptions::default());
+        let r = &an.details[an.groups.len()].retries;
+        assert_eq!(r.retried_trials, 10);
+        assert_eq!((r.solve_retried.successes, r.solve_retried.n), (2, 10));
+        assert_eq!((r.solve_others.successes, r.solve_others.n), (9, 10));
+        // 2x2 [[2, 8], [9, 1]]: chi-square 9.899, p 0.00165.
+        let p = r.p.expect("a test");
+        assert!((p - 0.001652).abs() < 1e-5, "{p}");
+        let none = analyze(&v[10..], &AnalysisOptions::default());
+        let r = &none.details[none.groups.len()].retries;
+        assert_eq!(
+            (r.retried_trials, r.p),
+            (0, None),
+            "nothing retried, no test"
+        );
     }
 
     #[test]

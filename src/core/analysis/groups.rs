@@ -3,7 +3,7 @@
 //! of shapes named, empty answers; and the groups' CSV.
 
 use crate::core::analysis::observation::{MazeId, Observation, ALL, NONE};
-use crate::core::analysis::stats::{mean, median, wilson, Proportion};
+use crate::core::analysis::stats::{chi_square_independence, mean, median, wilson, Proportion};
 use crate::core::analysis::trace::{Place, SolveTrace};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::{Shape, ShapeSet};
@@ -152,6 +152,8 @@ pub struct GroupDetail {
     pub first_errors: FirstErrors,
     /// The tokens the trials used, when their endpoints reported them.
     pub tokens: TokenUse,
+    /// Trials whose calls were retried after an API error, beside the others.
+    pub retries: RetryUse,
     /// The generation checks.
     pub generation: GenerationRates,
 }
@@ -215,6 +217,47 @@ impl TokenUse {
             cost,
             cost_per_trial: per_cost(priced.len()),
             cost_per_solve: per_cost(priced_solves),
+        }
+    }
+}
+
+/// The trials of a group whose calls failed and were retried before they answered,
+/// beside the others: if their solve rates differ, the endpoint's errors were not
+/// independent of the task (a slow or overloaded endpoint, long prompts), which a reader
+/// of the rates should know.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RetryUse {
+    /// Trials with a retried call.
+    pub retried_trials: usize,
+    /// Solving, among the retried trials judged in that phase.
+    pub solve_retried: Proportion,
+    /// Solving, among the other trials judged in that phase.
+    pub solve_others: Proportion,
+    /// The p-value of Pearson's chi-square test of the two (`None` when one side is
+    /// empty or the test cannot be made).
+    pub p: Option<f64>,
+}
+
+impl RetryUse {
+    fn of(obs: &[&Observation]) -> RetryUse {
+        let judged = |retried: bool| {
+            let v: Vec<bool> = obs
+                .iter()
+                .filter(|o| o.retried == retried)
+                .filter_map(|o| o.scored(0))
+                .collect();
+            (v.iter().filter(|&&x| x).count(), v.len())
+        };
+        let ((sr, nr), (so, no)) = (judged(true), judged(false));
+        let p = (nr > 0 && no > 0)
+            .then(|| chi_square_independence(&[vec![sr, nr - sr], vec![so, no - so]]))
+            .flatten()
+            .map(|c| c.p);
+        RetryUse {
+            retried_trials: obs.iter().filter(|o| o.retried).count(),
+            solve_retried: wilson(sr, nr),
+            solve_others: wilson(so, no),
+            p,
         }
     }
 }
@@ -521,6 +564,7 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
         looping: wilson(traces.iter().filter(|t| t.looping).count(), traces.len()),
         first_errors,
         tokens: TokenUse::of(obs),
+        retries: RetryUse::of(obs),
         generation: GenerationRates {
             valid_encoding: rate(&|c| c.valid_encoding),
             shape_preserved: rate(&|c| c.same_shape && c.same_size),

@@ -68,6 +68,9 @@ pub struct Observation {
     pub tokens: Option<Tokens>,
     /// What those tokens cost in dollars, when the design gave the model's price.
     pub cost: Option<f64>,
+    /// Whether a call of the trial failed and was retried before it answered (records
+    /// only).
+    pub retried: bool,
 }
 
 /// Why a file is not counted as an observation.
@@ -146,6 +149,10 @@ impl Observation {
             trace: record_trace(r),
             tokens: Tokens::of(r),
             cost: r.cost(),
+            retried: r
+                .messages
+                .iter()
+                .any(|m| m.attempts.is_some_and(|a| a > 1) || !m.retried.is_empty()),
         }
     }
 
@@ -215,6 +222,7 @@ impl Observation {
             trace: None,
             tokens: None,
             cost: None,
+            retried: false,
         }
     }
 

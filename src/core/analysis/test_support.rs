@@ -41,5 +41,6 @@ pub(crate) fn obs(
         trace: None,
         tokens: None,
         cost: None,
+        retried: false,
     }
 }

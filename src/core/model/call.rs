@@ -3,6 +3,7 @@
 //! each retry as a [`ChatEvent`].
 
 use super::error::{ChatError, ErrorInfo};
+use super::reply::FailedAttempt;
 use super::request::{chat_url, effective_stream, request_body, request_headers, ChatMessage};
 use super::response::{parse_response, ChatReply};
 use super::retry::{format_wait, retry_after_only, retry_hint, RetryNotice, RetryPolicy};
@@ -50,6 +51,7 @@ pub async fn complete<T: Transport>(
     let stream = effective_stream(settings);
     let mut waited: u64 = 0;
     let mut attempt: u32 = 0;
+    let mut retried = Vec::new();
     loop {
         attempt += 1;
         on_event(ChatEvent::Attempt(attempt));
@@ -59,6 +61,7 @@ pub async fn complete<T: Transport>(
             Ok(mut reply) => {
                 reply.latency_ms = (t.now_ms() - started).max(0.0);
                 reply.attempts = attempt;
+                reply.retried = retried;
                 return Ok(reply);
             }
             Err(e) => e.with_attempts(attempt),
@@ -70,6 +73,15 @@ pub async fn complete<T: Transport>(
         if waited.saturating_add(delay) > policy.max_wait_ms {
             return Err(err);
         }
+        retried.push(FailedAttempt {
+            attempt,
+            at_ms: t.now_ms(),
+            error: match err.retry_cause() {
+                Some(cause) => format!("{}: {cause}", err.status_label()),
+                None => err.status_label(),
+            },
+            wait_ms: delay,
+        });
         on_event(ChatEvent::Retrying(RetryNotice {
             status: err.status(),
             status_label: err.status_label(),
@@ -246,8 +258,26 @@ mod tests {
                 statuses.push(n.status);
             }
         }));
-        assert!(r.is_ok());
         assert_eq!(statuses, vec![Some(429), Some(503)]);
+        // The reply keeps what failed before it, and when.
+        let r = r.expect("the third attempt answers");
+        let failed: Vec<(u32, &str)> = r
+            .retried
+            .iter()
+            .map(|f| (f.attempt, f.error.as_str()))
+            .collect();
+        assert_eq!(failed, vec![(1, "429"), (2, "503")]);
+        assert!(r.retried[0].at_ms <= r.retried[1].at_ms);
+        assert!(r.retried.iter().all(|f| f.wait_ms > 0));
+        let fine = block_on(complete(
+            &ScriptedTransport::new(vec![Scripted::ok(OK_BODY)]),
+            &fast_settings(),
+            "k",
+            &user("Hi"),
+            &mut |_| {},
+        ))
+        .expect("answers");
+        assert!(fine.retried.is_empty(), "nothing retried, nothing kept");
     }
 
     #[test]

@@ -57,6 +57,24 @@ pub struct ReplyMeta {
     /// `length_in_reasoning` or `length`: the limit the reply ran into.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
+    /// The attempts that failed before this reply came, in order (none when the first
+    /// try answered).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retried: Vec<FailedAttempt>,
+}
+
+/// An attempt at a call that failed and was retried: what failed and when.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FailedAttempt {
+    /// Which attempt (1-based).
+    pub attempt: u32,
+    /// When it failed, in milliseconds (since 1970 in the browser and natively).
+    pub at_ms: f64,
+    /// What failed: the HTTP status (`429`), `network error` or `timeout`, with the likely
+    /// cause when the label says too little.
+    pub error: String,
+    /// The wait before the next attempt, in milliseconds.
+    pub wait_ms: u64,
 }
 
 /// Why a reply holds no answer text. An empty reply is the model's answer, judged like any

@@ -34,6 +34,8 @@ pub struct ChatReply {
     pub attempts: u32,
     /// True when the reply arrived as server-sent events.
     pub streamed: bool,
+    /// The attempts that failed and were retried before it.
+    pub retried: Vec<crate::core::model::reply::FailedAttempt>,
 }
 
 impl ChatReply {

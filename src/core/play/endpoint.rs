@@ -151,6 +151,7 @@ pub fn reply_meta(reply: &ChatReply, max_tokens: u32) -> ReplyMeta {
         max_tokens: empty_reason
             .filter(|e| e.hit_the_limit())
             .map(|_| max_tokens),
+        retried: reply.retried.clone(),
     }
 }
 

@@ -6,7 +6,9 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta, TokenLogprob};
+use crate::core::model::reply::{
+    EmptyReason, EndpointInfo, FailedAttempt, ReplyMeta, TokenLogprob,
+};
 use crate::core::play::player::PlayerKind;
 use crate::core::play::transcript::{self, Message, Role};
 use crate::core::play::trial::{ApiFailure, FailureKind, Phase, Protocol, Trial, TrialSetup};
@@ -87,6 +89,9 @@ pub struct RecordMessage {
     /// See [`ReplyMeta::max_tokens`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
+    /// See [`ReplyMeta::retried`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub retried: Vec<FailedAttempt>,
     /// The verdict on this reply (a move's, the path's, the recognition's, the
     /// generation's), for replies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,6 +114,7 @@ impl RecordMessage {
             streamed,
             empty_reason,
             max_tokens,
+            retried,
         } = meta;
         RecordMessage {
             role,
@@ -125,6 +131,7 @@ impl RecordMessage {
             streamed,
             empty_reason,
             max_tokens,
+            retried,
             verdict,
         }
     }
@@ -144,6 +151,7 @@ impl RecordMessage {
             streamed: self.streamed,
             empty_reason: self.empty_reason,
             max_tokens: self.max_tokens,
+            retried: self.retried.clone(),
         }
     }
 }
