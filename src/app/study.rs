@@ -176,7 +176,18 @@ pub fn StudyPage() -> impl IntoView {
         }
         // The study's resume policy decides what this visit does with a saved session;
         // what it decided is logged in the session, saved before anything else.
-        let (mut opened, opening) = StudySession::open(&name, &study, participant, restored, now());
+        // A reload of a tab that had this study open is no return (sessionStorage lives
+        // as long as the tab): it resumes whatever the study's policy.
+        let open_mark = format!("shapemaze.study-open.{key}");
+        let tab = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
+        let reloaded = tab
+            .as_ref()
+            .is_some_and(|s| s.get_item(&open_mark).ok().flatten().is_some());
+        if let Some(tab) = &tab {
+            let _ = tab.set_item(&open_mark, "1");
+        }
+        let (mut opened, opening) =
+            StudySession::open(&name, &study, participant, restored, now(), reloaded);
         if let Some((kind, detail)) = assigned {
             opened.log(now(), kind, detail);
         }
@@ -275,7 +286,7 @@ pub fn StudyPage() -> impl IntoView {
                         <header class="study-head"><h1>{r.study.title.clone()}</h1></header>
                         <div class="phase-panel" data-testid="study-blocked">
                             <h2 tabindex="-1" data-phase-focus="">"This study cannot be continued"</h2>
-                            <p>"You began this study before, and it cannot be taken up again or started over. Your answers so far are kept."</p>
+                            <p>"You began this study before, and it cannot be taken up again or started over. Your answers so far are kept in this browser; the researcher will tell you if they need them."</p>
                             <OutcomeNote code=None participant=s.participant.id.clone() />
                         </div>
                     }.into_any();
@@ -301,7 +312,7 @@ pub fn StudyPage() -> impl IntoView {
                     Stage::Declined => view! {
                         <div class="phase-panel" data-testid="study-declined">
                             <h2 tabindex="-1" data-phase-focus="">"Thank you"</h2>
-                            <p>"You chose not to take part. Nothing was recorded."</p>
+                            <p>{if s.attempt == 0 { "You chose not to take part. Nothing was recorded." } else { "You chose not to go on. Nothing of this attempt was recorded." }}</p>
                             <OutcomeNote code=r.study.outcome(Outcome::Declined).cloned() participant=s.participant.id.clone() />
                         </div>
                     }.into_any(),
@@ -724,7 +735,9 @@ pub fn StudyManagePage() -> impl IntoView {
                     (
                         format!(
                             "imported-{}/{}/trial/{}",
-                            d.study, d.participant.id, d.trial_index
+                            d.study,
+                            d.participant_key(),
+                            d.trial_index
                         ),
                         serde_json::to_string(d).unwrap_or_default(),
                     )

@@ -8,7 +8,7 @@
 //! the maze files, the transcripts), the same files as the page's ZIP. A second run on the
 //! same folder reads `trials.jsonl` back and plays only the trials it lacks.
 
-use super::args::{dollars, whole, COMMAND_HELP};
+use super::args::{dollars as dollars_arg, whole, COMMAND_HELP};
 use super::transport::NativeTransport;
 use super::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
 use crate::core::batch::design::{ExperimentDesign, TrialKey};
@@ -22,6 +22,7 @@ use crate::core::batch::runner::{
 };
 use crate::core::batch::session::{Effect, Notice, Session, Start};
 use crate::core::maze::npy;
+use crate::core::model::price::dollars;
 use crate::core::play::player::PlayerKind;
 use crate::core::results::layout::maze_file_path;
 use crate::core::results::record::TrialRecord;
@@ -84,7 +85,7 @@ pub struct RunArgs {
     pub retry_errors: bool,
     /// most dollars the run may spend at the players' prices, replacing the
     /// design's cost_limit: the run stops before a trial that would pass it
-    #[arg(long, value_name = "USD", value_parser = dollars, allow_negative_numbers = true, verbatim_doc_comment)]
+    #[arg(long, value_name = "USD", value_parser = dollars_arg, allow_negative_numbers = true, verbatim_doc_comment)]
     pub cost_limit: Option<f64>,
 }
 
@@ -573,10 +574,10 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
                         failed = Some(CliError::data(format!("trial {id}: {error}")));
                         break;
                     }
-                    Effect::Say(Notice::CostLimit { spent, limit, next }) => {
-                        cost_stop = Some(format!(
-                            "stopped at the cost limit: {spent} spent of {limit}, and the next trial ({next}) would pass it"
-                        ));
+                    Effect::Say(Notice::CostLimit { limit, next, .. }) => {
+                        // What was spent is said at the end, once the trials in flight
+                        // have finished and count at what they cost.
+                        cost_stop = Some(format!("of {limit}, and the next trial ({next}) would pass it"));
                     }
                     Effect::Say(_) | Effect::AbortBefore(_) => {}
                 }
@@ -662,7 +663,8 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
         Ending::Failed(e) => return Err(e),
         Ending::CostLimit(why) => {
             return Err(CliError::usage(format!(
-                "{why} ({} of {total} trials done, written to {}): run the same command with a higher --cost-limit to go on",
+                "stopped at the cost limit: {} spent {why} ({} of {total} trials done, written to {}): run the same command with a higher --cost-limit to go on",
+                dollars(session.spent()),
                 records.len(),
                 out.display()
             )))

@@ -110,11 +110,13 @@ for (const size of Object.keys(SIZES)) {
       await page.click('[data-testid="consent-accept"]');
       await page.waitForSelector('[data-testid="study-next"]');
       await page.waitForTimeout(200);
-      await page.goto(blocking);
-      await page.waitForSelector('[data-testid="study-blocked"]');
-      assert.match(await page.innerText('[data-testid="completion-none"]'), /no completion code.*participant id is b/s);
-      if (size === 'phone') await page.screenshot({ path: `${SHOTS}/study-blocked-phone.png`, fullPage: true });
-      await accessible(page, `/study blocked (${size})`);
+      // Back at the link in another tab (a reload of the same tab would resume).
+      const back = await page.context().newPage();
+      await back.goto(blocking);
+      await back.waitForSelector('[data-testid="study-blocked"]');
+      assert.match(await back.innerText('[data-testid="completion-none"]'), /no completion code.*participant id is b/s);
+      if (size === 'phone') await back.screenshot({ path: `${SHOTS}/study-blocked-phone.png`, fullPage: true });
+      await accessible(back, `/study blocked (${size})`);
     });
   });
 }

@@ -221,22 +221,26 @@ test('restart keeps the first attempt; the data of both attempts is uploaded wit
     const maze = await readMaze(page);
     await clickCell(page, shortestPath(maze)[0]);
     await page.waitForTimeout(300);
+    // A reload of the same tab is no return: the maze is where it was.
     page.once('dialog', (d) => d.accept());
     await page.reload();
-    // Restarted: consent again, from the start.
-    await page.waitForSelector('[data-testid="consent-accept"]');
-    await page.click('[data-testid="consent-accept"]');
-    await page.click('[data-testid="study-next"]');
-    await playTrial(page);
-    await page.click('[data-testid="study-next"]');
-    await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]');
-    assert.equal(await page.innerText('[data-testid="completion-code"]'), 'AGAIN');
+    await page.waitForFunction(() => document.querySelector('[data-testid="moves"]')?.innerText === '1');
+    // Coming back to the link later (another tab) restarts: consent again, from the start.
+    const back = await page.context().newPage();
+    await back.goto(link);
+    await back.waitForSelector('[data-testid="consent-accept"]');
+    await back.click('[data-testid="consent-accept"]');
+    await back.click('[data-testid="study-next"]');
+    await playTrial(back);
+    await back.click('[data-testid="study-next"]');
+    await back.waitForSelector('[data-testid="study-complete"][data-saved="true"]');
+    assert.equal(await back.innerText('[data-testid="completion-code"]'), 'AGAIN');
     const log = await (await fetch(`${MOCK_URL}/log`)).json();
     const body = log.find((e) => e.scenario === scenario && e.method === 'POST').body;
     const attempts = body.trials.map((t) => [t.attempt, t.record.moves, Boolean(t.record.verdicts.generate)]);
     assert.deepEqual(attempts, [[0, 1, false], [1, body.trials[1].record.moves, true]], 'the first attempt is kept beside the second');
     const kinds = body.trials[1].session_events.map((e) => e.kind);
-    assert.deepEqual(kinds, ['started', 'restarted', 'started']);
+    assert.deepEqual(kinds, ['started', 'reloaded', 'restarted', 'started']);
     assert.equal(body.trials[1].consent.study_version, '3');
   });
 });

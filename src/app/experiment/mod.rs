@@ -901,7 +901,13 @@ fn resume(lab: &Shared, errors: bool) {
     let base = lab.base.borrow().clone();
     if let Ok(form) = lab.fields.borrow().design(&base) {
         if form.same_trials(&design) {
-            run.session.borrow_mut().set_cost_limit(form.cost_limit);
+            let mut session = run.session.borrow_mut();
+            session.set_cost_limit(form.cost_limit);
+            if form.cost_limit.is_some() && design.cost_limit.is_none() {
+                // A limit set only now: what a trial may cost before one has finished.
+                let est = design.estimate(|s| lab.library(s, design.shape_set()));
+                session.expect_costs(est.cost_per_trial);
+            }
         }
     }
     let effects = run.session.borrow_mut().resume(now(), errors);

@@ -32,9 +32,9 @@ use crate::core::batch::scheduler::{
     LaneStatus, Next, Progress, RunState, Scheduler, TrialEnd, TrialSummary, Tuning,
 };
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::model::price::dollars;
+use crate::core::model::price::{dollars, Price};
 use crate::core::model::transport::Transport;
-use crate::core::results::record::TrialRecord;
+use crate::core::results::record::{Tokens, TrialRecord};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -193,8 +193,12 @@ struct Costs {
     /// Per player: dollars and trials so far.
     seen: Vec<(String, f64, usize)>,
     estimated: Vec<(String, f64)>,
-    /// Trials in flight and what each is expected to cost.
-    committed: Vec<(String, f64)>,
+    /// Trials in flight (id and generation: a cancelled trial's task may still be ending
+    /// when the same trial starts again) and what each is expected to cost.
+    committed: Vec<(String, u32, f64)>,
+    /// Each player's price in the design, for records written without one (a run given
+    /// its prices after it began).
+    prices: Vec<(String, Price)>,
 }
 
 impl Costs {
@@ -210,7 +214,12 @@ impl Costs {
     }
 
     fn add(&mut self, record: &TrialRecord) {
-        if let Some(c) = record.cost() {
+        let priced_now = || {
+            let (_, price) = self.prices.iter().find(|(p, _)| *p == record.model)?;
+            let t = Tokens::of(record)?;
+            Some(price.cost(t.prompt, t.completion, t.reasoning))
+        };
+        if let Some(c) = record.cost().or_else(priced_now) {
             self.spent += c;
             match self.seen.iter_mut().find(|(p, _, _)| *p == record.model) {
                 Some((_, sum, n)) => {
@@ -223,11 +232,12 @@ impl Costs {
     }
 
     fn committed(&self) -> f64 {
-        self.committed.iter().map(|(_, c)| c).sum()
+        self.committed.iter().map(|(_, _, c)| c).sum()
     }
 
-    fn release(&mut self, id: &str) {
-        self.committed.retain(|(i, _)| i != id);
+    fn release(&mut self, id: &str, generation: u32) {
+        self.committed
+            .retain(|(i, g, _)| !(i == id && *g == generation));
     }
 }
 
@@ -249,6 +259,11 @@ impl Session {
             told_complete: false,
             costs: Costs {
                 limit: design.cost_limit,
+                prices: design
+                    .players
+                    .iter()
+                    .filter_map(|p| Some((p.name(), p.price?)))
+                    .collect(),
                 ..Costs::default()
             },
         }
@@ -417,7 +432,7 @@ impl Session {
         let current = start.generation == self.generation;
         let slot = (start.id.clone(), start.generation);
         // The money is spent once the trial has played, saved or not, current or not.
-        self.costs.release(&start.id);
+        self.costs.release(&start.id, start.generation);
         if let Ok(Some(record)) = &result {
             self.costs.add(record);
         }
@@ -549,7 +564,9 @@ impl Session {
                             break;
                         }
                     }
-                    self.costs.committed.push((a.id.clone(), expected));
+                    self.costs
+                        .committed
+                        .push((a.id.clone(), self.generation, expected));
                     self.in_flight.push((a.id.clone(), self.generation));
                     out.push(Effect::Start(Start {
                         id: a.id,
@@ -809,10 +826,17 @@ mod tests {
             "Paused at the cost limit: $0.12 spent of $0.15, and the next trial (paid, about $0.06) would pass it. Every finished trial is kept; raise the design's cost limit to go on."
         );
         assert!(!d.session.running(d.now), "paused");
-        // Raised, the run goes on to the end; restored records count what they cost.
+        // Raised, the run goes on to the end; restored records count what they cost, at the
+        // design's price when they were written without one.
         let mut again = Driver::new(&design);
         again.transport = d.transport;
-        assert_eq!(again.session.restore(&d.stored), 2);
+        let mut unpriced = d.stored.clone();
+        for r in &mut unpriced {
+            if let Some(e) = r.endpoint.as_mut() {
+                e.price = None;
+            }
+        }
+        assert_eq!(again.session.restore(&unpriced), 2);
         assert!((again.session.spent() - 0.12).abs() < 1e-9);
         again.session.set_cost_limit(Some(1.0));
         let effects = again.session.resume(0.0, false);

@@ -186,7 +186,7 @@ pub const SPECS: [ShapeSpec; 8] = [
         name: "U",
         movement: Movement::Four,
         // Without U in play these name the C ([`ShapeSet::named`]).
-        synonyms: &["U", "U-shape", "U-shaped", "horseshoe", "horseshoes"],
+        synonyms: &["U", "U-shape", "U-shaped", "horseshoe"],
         description: "a C opening up or down: a rectangle outline with its top or bottom side open",
         patterns: u_patterns,
     },

@@ -32,9 +32,15 @@ use super::shape::{Shape, ShapeSet};
 /// of its bounding box, and so do its turns and mirror images, so two placements coincide
 /// only when the patterns are equal. (This keeps sorting code out of the browser build.)
 pub fn templates(shape: Shape, n: usize) -> Vec<Mask> {
+    templates_but(shape, n, &[])
+}
+
+/// [`templates`] without the placements of the patterns in `except` (the C beside the U:
+/// compared pattern by pattern, a few hundred comparisons, not mask by mask).
+fn templates_but(shape: Shape, n: usize, except: &[Pattern]) -> Vec<Mask> {
     let mut patterns: Vec<Pattern> = Vec::new();
     for p in (shape.spec().patterns)(n) {
-        if !patterns.contains(&p) {
+        if !patterns.contains(&p) && !except.contains(&p) {
             patterns.push(p);
         }
     }
@@ -69,9 +75,8 @@ impl TemplateLibrary {
             })
             .collect();
         if shapes.contains(Shape::U) {
-            let u = std::mem::take(&mut by_shape[Shape::U as usize]);
-            by_shape[Shape::C as usize].retain(|m| !u.contains(m));
-            by_shape[Shape::U as usize] = u;
+            let u = (Shape::U.spec().patterns)(n);
+            by_shape[Shape::C as usize] = templates_but(Shape::C, n, &u);
         }
         Self {
             size: n,

@@ -11,7 +11,8 @@
 //!    (`expired`);
 //! 3. else the policy decides: `resume` takes it up where it was (`resumed`), `restart`
 //!    starts a new attempt (`restarted`), `block` ends the visit with a page that says so
-//!    (`blocked`, the session and its data are kept);
+//!    (`blocked`, the session and its data are kept). A reload of the tab that had the
+//!    study open is no return: it resumes whatever the policy (`reloaded`);
 //! 4. then the study's time limit is checked (`timed_out`).
 //!
 //! A new attempt keeps the earlier attempts' data (stored under `attempt-N/`, uploaded with
@@ -196,13 +197,17 @@ impl StudySession {
 
     /// The session to go on with when `participant` opens the link of `study` (stored as
     /// `study_name`) at `now_ms`, given the session `saved` in the browser: see the module
-    /// documentation. The result is to be saved before anything else happens.
+    /// documentation. `reloaded` says the same tab had the study open already (a reload,
+    /// or a phone bringing a discarded tab back): that is no return, so it resumes
+    /// whatever the policy (`reloaded` in the log). The result is to be saved before
+    /// anything else happens.
     pub fn open(
         study_name: &str,
         study: &Study,
         participant: Participant,
         saved: Option<StudySession>,
         now_ms: f64,
+        reloaded: bool,
     ) -> (StudySession, Opening) {
         let Some(s) = saved else {
             return (
@@ -246,7 +251,13 @@ impl StudySession {
             return (again(s, "expired", detail), Opening::Continue);
         }
         let mut s = s;
-        match study.resume.policy {
+        let policy = if reloaded {
+            ResumePolicy::Resume
+        } else {
+            study.resume.policy
+        };
+        match policy {
+            ResumePolicy::Resume if reloaded => s.log(now_ms, "reloaded", stage_name(s.stage)),
             ResumePolicy::Resume => s.log(now_ms, "resumed", stage_name(s.stage)),
             ResumePolicy::Restart => {
                 let from = stage_name(s.stage);

@@ -378,7 +378,7 @@ fn p1() -> Participant {
 
 /// A session of `study` begun at T0, consented a minute later, finished with trial 1.
 fn begun(study: &Study) -> StudySession {
-    let (mut s, opening) = StudySession::open("pilot", study, p1(), None, T0);
+    let (mut s, opening) = StudySession::open("pilot", study, p1(), None, T0, false);
     assert_eq!(opening, Opening::Continue);
     s.accept(study, T0 + MINUTE);
     s.next(false);
@@ -396,6 +396,7 @@ fn reopen(study: &Study, minutes: f64) -> (StudySession, Opening) {
         p1(),
         Some(begun(study)),
         T0 + minutes * MINUTE,
+        false,
     )
 }
 
@@ -439,8 +440,8 @@ fn the_resume_policy_decides_what_a_return_to_the_link_does() {
     assert_eq!(kinds(&s), ["started", "blocked"]);
     // Whatever the policy, a session at the consent page is taken up, and one that is
     // over is shown as it ended.
-    let (fresh, _) = StudySession::open("pilot", &study, p1(), None, T0);
-    let (s, opening) = StudySession::open("pilot", &study, p1(), Some(fresh), T0 + MINUTE);
+    let (fresh, _) = StudySession::open("pilot", &study, p1(), None, T0, false);
+    let (s, opening) = StudySession::open("pilot", &study, p1(), Some(fresh), T0 + MINUTE, false);
     assert_eq!(
         (opening, s.stage, kinds(&s)),
         (Opening::Continue, Stage::Consent, vec!["started"])
@@ -448,7 +449,7 @@ fn the_resume_policy_decides_what_a_return_to_the_link_does() {
     let mut done = begun(&study);
     done.finish_trial();
     done.next(false);
-    let (s, opening) = StudySession::open("pilot", &study, p1(), Some(done), T0 + MINUTE);
+    let (s, opening) = StudySession::open("pilot", &study, p1(), Some(done), T0 + MINUTE, false);
     assert_eq!((opening, s.stage), (Opening::Continue, Stage::Complete));
 }
 
@@ -467,8 +468,14 @@ fn an_old_session_or_a_new_study_version_starts_a_new_attempt() {
     assert_eq!(s.events[1].detail, "after 61 minutes (at most 60)");
     let mut v2 = study.clone();
     v2.version = "2".into();
-    let (s, opening) =
-        StudySession::open("pilot", &v2, p1(), Some(begun(&study)), T0 + 2.0 * MINUTE);
+    let (s, opening) = StudySession::open(
+        "pilot",
+        &v2,
+        p1(),
+        Some(begun(&study)),
+        T0 + 2.0 * MINUTE,
+        false,
+    );
     assert_eq!(
         (opening, s.stage, s.attempt),
         (Opening::Continue, Stage::Consent, 1)
@@ -604,13 +611,34 @@ fn a_new_attempt_keeps_the_participants_order() {
     .expect("reads");
     let mut who = p1();
     who.order = 1;
-    let (mut s, _) = StudySession::open("pilot", &study, who, None, T0);
+    let (mut s, _) = StudySession::open("pilot", &study, who, None, T0, false);
     s.accept(&study, T0);
     let order = s.order.clone();
     // The link on return gives no order: the hash would choose another.
     let mut link = p1();
     link.order = 0;
-    let (again, _) = StudySession::open("pilot", &study, link, Some(s), T0 + MINUTE);
+    let (again, _) = StudySession::open("pilot", &study, link, Some(s), T0 + MINUTE, false);
     assert_eq!((again.attempt, again.participant.order), (1, 1));
     assert_eq!(again.order, order);
+}
+
+#[test]
+fn a_reload_of_the_same_tab_resumes_whatever_the_policy() {
+    for policy in ["restart", "block"] {
+        let study = resumable(&format!(r#", "resume": {{"policy": "{policy}"}}"#));
+        let (s, opening) = StudySession::open(
+            "pilot",
+            &study,
+            p1(),
+            Some(begun(&study)),
+            T0 + 5.0 * MINUTE,
+            true,
+        );
+        assert_eq!(
+            (opening, s.stage, s.attempt),
+            (Opening::Continue, Stage::Trial(1), 0),
+            "{policy}"
+        );
+        assert_eq!(kinds(&s), ["started", "reloaded"], "{policy}");
+    }
 }

@@ -122,7 +122,7 @@ fn single_letter_ok(text: &str, at: usize) -> bool {
         .is_some_and(|c| c.is_ascii_digit());
     let digit_after = after.chars().next().is_some_and(|c| c.is_ascii_digit());
     let lower = after_raw.to_ascii_lowercase();
-    // `X-axis`, `x coordinate`, a `U-turn`, `N/A`.
+    // `X-axis`, `x coordinate`, a `U-turn`.
     let axis = [
         "-axis",
         " axis",
@@ -130,12 +130,15 @@ fn single_letter_ok(text: &str, at: usize) -> bool {
         " coordinate",
         "-turn",
         " turn",
-        "/a",
     ]
     .iter()
     .any(|s| lower.starts_with(s));
+    // `N/A` is no N.
+    let not_applicable = text[at..].starts_with(['N', 'n'])
+        && lower.starts_with("/a")
+        && !lower[2..].starts_with(|c: char| c.is_ascii_alphanumeric());
     let size_like = digit_before && digit_after;
-    !(size_like || axis)
+    !(size_like || axis || not_applicable)
 }
 
 /// Every shape named in `reply` with the design's six in play, in order, with negation
@@ -254,10 +257,10 @@ fn lists_every_shape(text: &str, ms: &[Mention], i: usize, shapes: ShapeSet) -> 
     while last + 1 < ms.len() && joined(&ms[last], &ms[last + 1]) {
         last += 1;
     }
-    shapes
-        .shapes()
-        .iter()
-        .all(|s| ms[first..=last].iter().any(|m| m.shape == *s))
+    // Every shape in play, or the design's six (a hedge over the six names none even
+    // where U or N is in play).
+    let names = |s: &Shape| ms[first..=last].iter().any(|m| m.shape == *s);
+    shapes.shapes().iter().all(names) || Shape::STANDARD.iter().all(names)
 }
 
 /// Verifies a recognition reply against the maze's true shape, `shapes` in play.
@@ -520,9 +523,17 @@ mod tests {
             None,
             "N/A is no N"
         );
-        // A list of every shape in play names none; without the U and N it is not that list.
+        // A list of every shape in play names none, and so does one of the design's six.
         let every = "It might be a square, cross, spiral, triangle, C, Z, U or N.";
         assert_eq!(recognize_in(every, ShapeSet::ALL), None);
+        let six = "It could be a square, cross, spiral, triangle, C or Z; I can't tell.";
+        assert_eq!(recognize_in(six, ShapeSet::ALL), None);
+        // Only an N stands for "not applicable" before "/a".
+        assert_eq!(
+            recognize("Shape: C/arc (open on the right)"),
+            Some(Shape::C),
+            "a slash after another letter is not N/A"
+        );
         assert_eq!(
             recognize_in(
                 "It might be a square, cross, spiral, triangle, C or Z. Shape: N",
