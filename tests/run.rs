@@ -147,6 +147,47 @@ fn an_oracle_design_writes_a_folder_that_score_reads_without_differences() {
         "score finds no differences:\n{}",
         score.stdout
     );
+    // The oracle and the random walker played the same mazes: compared pair by pair.
+    let report = shapemaze(&[
+        "report",
+        path_str(&out),
+        "--format",
+        "json",
+        "--compare",
+        "oracle,random",
+    ])
+    .json();
+    let c = &report["comparison"];
+    assert_eq!(
+        (c["trials_a"].as_u64(), c["pairs"].as_u64()),
+        (Some(8), Some(8)),
+        "{c}"
+    );
+    let solve = &c["phases"][0];
+    assert_eq!(solve["test"], "mcnemar", "{c}");
+    assert_eq!(solve["a"]["successes"], 8);
+    assert!(
+        solve["p"]
+            .as_f64()
+            .is_some_and(|p| (0.0..=1.0).contains(&p)),
+        "{c}"
+    );
+    let text = shapemaze(&["report", path_str(&out), "--compare", "oracle,random"]).stdout;
+    assert!(
+        text.contains("Comparison") && text.contains("McNemar (paired)"),
+        "{text}"
+    );
+    let bad = shapemaze(&["report", path_str(&out), "--compare", "oracle,nobody"]);
+    assert_eq!(bad.code, 5, "{}", bad.stderr);
+    assert!(bad.stderr.contains("'nobody'"), "{}", bad.stderr);
+    let one = shapemaze(&["report", path_str(&out), "--compare", "oracle"]);
+    assert_eq!(one.code, 2);
+    assert!(
+        one.stderr
+            .contains("two different model or experiment names"),
+        "{}",
+        one.stderr
+    );
 }
 
 #[test]

@@ -7,13 +7,14 @@ use super::audit;
 use super::files::{display, list_transcripts};
 use super::{write_file, CliError, Io};
 use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use crate::core::analysis::compare::{compare, Comparison};
 use crate::core::analysis::groups::GroupRow;
 use crate::core::analysis::observation::{observations_csv, Observation};
 use crate::core::original::audit::{Scoring, Skipped};
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::{Basis, Libraries};
 use crate::view::audit::{audit_html, render_text as render_audit_text};
-use crate::view::document::{csv, text};
+use crate::view::document::{csv, text, Cell, Table};
 use crate::view::report::{analysis_document, groups_table, report_html};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -28,7 +29,7 @@ pub const TRIALS_JSONL: &str = "trials.jsonl";
     help_template = COMMAND_HELP,
     display_name = "shapemaze report",
     override_usage = "shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
-                         [--scoring strict|original|recorded|all]",
+                         [--scoring strict|original|recorded|all] [--compare A,B]",
     after_help = "DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
 are read and re-scored by today's verifiers; otherwise every transcript under
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
@@ -74,6 +75,10 @@ pub struct ReportArgs {
     /// model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
     #[arg(long, value_name = "LIST", verbatim_doc_comment)]
     pub order: Option<String>,
+    /// compare two models or experiments, A,B, on every phase: McNemar's test
+    /// on trials of the same maze shown the same way, else chi-square
+    #[arg(long, value_name = "A,B", verbatim_doc_comment)]
+    pub compare: Option<String>,
 }
 
 /// Where the observations came from.
@@ -104,6 +109,9 @@ struct Report<'a> {
     sources: &'a Sources,
     #[serde(flatten)]
     analysis: &'a Analysis,
+    /// With `--compare A,B`: the two compared on every phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<Comparison>,
 }
 
 /// Runs `report`.
@@ -128,6 +136,19 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         options.model_order = names;
     }
+    let pair = match args.compare.as_deref() {
+        None => None,
+        Some(list) => match list.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+            [a, b] if !a.is_empty() && !b.is_empty() && a != b => {
+                Some((a.to_string(), b.to_string()))
+            }
+            _ => {
+                return Err(CliError::usage(format!(
+                    "--compare needs two different model or experiment names, A,B, not '{list}'"
+                )))
+            }
+        },
+    };
     let dir = args.dir.as_str();
     let asked = args
         .scoring
@@ -184,6 +205,16 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         }
     };
     let analysis = analyze(&observations, &options);
+    let comparison = pair.map(|(a, b)| compare(&observations, &a, &b));
+    if let Some(c) = &comparison {
+        for (name, n) in [(&c.a, c.trials_a), (&c.b, c.trials_b)] {
+            if n == 0 {
+                return Err(CliError::data(format!(
+                    "--compare: no trial of {dir} has the model or experiment '{name}'"
+                )));
+            }
+        }
+    }
     let scored_by = match scoring {
         Scoring::Strict | Scoring::All => "strict (today's verifiers)",
         Scoring::Original => "original (the original code's checks)",
@@ -217,6 +248,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             audit: summary,
             sources: &sources,
             analysis: &analysis,
+            comparison,
         }),
         "csv" => {
             let rows: Vec<GroupRow> = analysis
@@ -235,9 +267,48 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             }
             let _ = writeln!(text, "Verdicts: {scored_by}.");
             text.push_str(&render_text(dir, &sources, &analysis));
+            if let Some(c) = &comparison {
+                text.push_str(&comparison_text(c));
+            }
             io.out(&text)
         }
     }
+}
+
+/// A comparison as text: a table of the phases, then what the test says.
+fn comparison_text(c: &Comparison) -> String {
+    let mut t = Table::new(
+        "comparison",
+        format!(
+            "{} against {} ({} and {} trials, {} pairs on the same maze)",
+            c.a, c.b, c.trials_a, c.trials_b, c.pairs
+        ),
+        &[
+            ("phase", "phase"),
+            ("a", c.a.as_str()),
+            ("b", c.b.as_str()),
+            ("test", "test"),
+            ("p", "p"),
+        ],
+    );
+    for ph in &c.phases {
+        t.row(vec![
+            Cell::Text(ph.phase.clone()),
+            Cell::Rate(ph.a),
+            Cell::Rate(ph.b),
+            Cell::Text(match ph.test.as_str() {
+                "mcnemar" => "McNemar (paired)".into(),
+                "chi_square" => "chi-square (unpaired)".into(),
+                _ => "none (a side has no judged trial)".into(),
+            }),
+            Cell::Text(match ph.p {
+                Some(p) if p < 0.001 => "<0.001".into(),
+                Some(p) => format!("{p:.3}"),
+                None => String::new(),
+            }),
+        ]);
+    }
+    format!("\nComparison\n{}", text::table(&t))
 }
 
 /// The experiment's label: the folder's own name.

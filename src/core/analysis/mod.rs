@@ -40,6 +40,7 @@
 //! domains below it.
 
 pub mod analyze;
+pub mod compare;
 pub mod groups;
 pub mod hypotheses;
 pub mod observation;
