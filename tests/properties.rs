@@ -640,7 +640,15 @@ proptest! {
         shape in prop::option::of(any_shape()),
         size in prop::option::of((0usize..14, 0usize..14)),
     ) {
-        check_transcript_and_rescore(&t, &Hints { encoding, shape, size })?;
+        check_transcript_and_rescore(
+            &t,
+            &Hints {
+                encoding,
+                shape,
+                size,
+                in_play: None,
+            },
+        )?;
     }
 
     #[test]

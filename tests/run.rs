@@ -1020,3 +1020,32 @@ fn the_cost_limit_stops_a_run_before_it_would_pass_it_and_a_higher_one_goes_on()
         bad.stderr
     );
 }
+
+#[test]
+fn a_design_with_u_is_scored_from_its_transcripts_as_it_was_played() {
+    // The random walker names shapes at random, U among them on C mazes: wrong beside a U.
+    // The transcripts do not say U was in play; the folder's experiment.json does.
+    let tmp = TempDir::new("run-u");
+    let design = write_design(
+        tmp.path(),
+        &serde_json::json!({
+            "players": [{"kind": "oracle"}, {"kind": "random"}],
+            "encodings": ["matrix"], "shapes": ["C", "U"], "size": 5,
+            "samples_per_shape": 15, "seed": 3
+        }),
+    );
+    let out = tmp.path().join("out");
+    run_ok(&["run", &design, "--out", path_str(&out)]);
+    let named_u_on_c = records(&out)
+        .values()
+        .filter(|r| r["shape"] == "C" && r["predicted_shape"] == "U")
+        .count();
+    assert!(named_u_on_c > 0, "the random walker named U on a C maze");
+    let score = shapemaze(&["score", path_str(&out)]);
+    assert_eq!(score.code, 0, "{}", score.stderr);
+    assert!(
+        score.stdout.contains("differ from the recomputed ones: 0"),
+        "{}",
+        score.stdout
+    );
+}

@@ -675,7 +675,8 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
     let mut libraries = Libraries::new();
     let mut transcripts = Vec::new();
     for (path, text) in &texts {
-        if let Ok((o, _)) = Observation::from_transcript(&folder, path, text, &mut libraries) {
+        if let Ok((o, _)) = Observation::from_transcript(&folder, path, text, None, &mut libraries)
+        {
             transcripts.push(o);
         }
     }

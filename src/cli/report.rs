@@ -397,6 +397,7 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
     let files = list_transcripts(root, &mut sources.skipped)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", root.display())))?;
     let mut libraries = Libraries::new();
+    let in_play = super::score::folder_shapes(root);
     let mut out = Vec::with_capacity(files.len());
     for path in files {
         let file = display(root, &path);
@@ -417,7 +418,13 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
                 continue;
             }
         };
-        match Observation::from_transcript(label, &path.to_string_lossy(), &text, &mut libraries) {
+        match Observation::from_transcript(
+            label,
+            &path.to_string_lossy(),
+            &text,
+            in_play,
+            &mut libraries,
+        ) {
             Ok((o, basis)) => {
                 match basis {
                     Basis::Replies => sources.rescored += 1,

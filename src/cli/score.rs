@@ -5,6 +5,8 @@ use super::args::COMMAND_HELP;
 use super::audit;
 use super::files::{display, list_transcripts};
 use super::{CliError, Io};
+use crate::core::batch::design::ExperimentDesign;
+use crate::core::maze::shape::ShapeSet;
 use crate::core::original::audit::{Scoring, Skipped};
 use crate::core::results::layout::ExportPath;
 use crate::core::results::rescore::{rescore, Basis, Hints, Libraries, Rescored};
@@ -136,6 +138,7 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         return audit::run(dir, root, &files, skipped, scoring, json, io);
     }
     let mut libraries = Libraries::new();
+    let in_play = folder_shapes(root);
     let mut scored = Vec::with_capacity(files.len());
     for path in files {
         let file = display(root, &path);
@@ -159,7 +162,10 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             }
         };
         let layout = ExportPath::parse(&path.to_string_lossy());
-        let hints = layout.as_ref().map(Hints::from).unwrap_or_default();
+        let hints = Hints {
+            in_play,
+            ..layout.as_ref().map(Hints::from).unwrap_or_default()
+        };
         let result = rescore(&text, &hints, &mut libraries);
         if !result.is_transcript() {
             skipped.push(Skipped {
@@ -301,6 +307,16 @@ fn render_text(r: &Report<'_>) -> String {
         }
     }
     out
+}
+
+/// The shapes in play of the design an export folder holds (its `experiment.json`), when
+/// it holds one that reads: a transcript does not say, and a C trial of a design with U
+/// is read differently.
+pub fn folder_shapes(root: &Path) -> Option<ShapeSet> {
+    let text = std::fs::read_to_string(root.join("experiment.json")).ok()?;
+    ExperimentDesign::from_json(&text)
+        .ok()
+        .map(|d| d.shape_set())
 }
 
 #[cfg(test)]

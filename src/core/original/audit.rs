@@ -410,6 +410,7 @@ pub fn audit_transcript(
         encoding: place.encoding,
         shape: place.shape,
         size: place.size,
+        in_play: None,
     };
     let maze_from = if maze_file.is_some() {
         "experiment_mazes"

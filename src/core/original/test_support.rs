@@ -30,6 +30,7 @@ pub(crate) fn hints(shape: Shape, encoding: Encoding) -> Hints {
         encoding: Some(encoding),
         shape: Some(shape),
         size: Some((5, 5)),
+        in_play: None,
     }
 }
 

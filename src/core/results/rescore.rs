@@ -83,6 +83,9 @@ pub struct Hints {
     pub shape: Option<Shape>,
     /// Rows and columns (checked against the maze when known).
     pub size: Option<(usize, usize)>,
+    /// The shapes in play when the folder's design says (its `experiment.json`): a
+    /// transcript does not, and a C of a design with U is read differently.
+    pub in_play: Option<ShapeSet>,
 }
 
 impl From<&ExportPath> for Hints {
@@ -91,6 +94,7 @@ impl From<&ExportPath> for Hints {
             encoding: Some(p.encoding),
             shape: Some(p.shape),
             size: Some((p.rows, p.cols)),
+            in_play: None,
         }
     }
 }
@@ -319,9 +323,12 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             size.0, size.1
         ));
     }
-    // A folder that names U or N puts it in play. Without a name the corridor says: one
-    // of the design's six (a C opening up is a C then), else an N.
-    let mut in_play = ShapeSet::with(hints.shape.as_slice());
+    // The folder's design says what is in play; a folder that names U or N puts it in
+    // play. Without either the corridor says: one of the design's six (a C opening up is
+    // a C then), else an N.
+    let mut named: Vec<Shape> = hints.in_play.map(ShapeSet::shapes).unwrap_or_default();
+    named.extend(hints.shape);
+    let mut in_play = ShapeSet::with(&named);
     let mut classified = libraries
         .get(maze.rows(), in_play)
         .classify(&maze.open_mask());
@@ -484,6 +491,7 @@ mod tests {
                         encoding: Some(enc),
                         shape: Some(shape),
                         size: Some((5, 5)),
+                        in_play: None,
                     },
                 ] {
                     let r = rescore(&text, &hints, &mut Libraries::new());

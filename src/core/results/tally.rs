@@ -255,6 +255,7 @@ mod tests {
             encoding,
             shape,
             size: None,
+            in_play: None,
         };
         rescore(lines, &hints, &mut Libraries::new())
     }
