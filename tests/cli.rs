@@ -1441,3 +1441,48 @@ fn options_are_found_in_text_as_a_person_writes_them() {
     );
     assert!(options_in("a -- b, x--y, ---").is_empty());
 }
+
+#[test]
+fn verify_with_u_judges_as_a_design_with_u_does() {
+    let judge = |extra: &[&str]| {
+        let mut args = vec![
+            "verify",
+            "--phase",
+            "recognize",
+            "--shape",
+            "C",
+            "--response",
+            "-",
+        ];
+        args.extend_from_slice(extra);
+        let run = shapemaze_with_stdin(&args, b"It is a horseshoe.\n\nShape: U");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        serde_json::from_str::<Value>(&run.stdout).expect("a JSON verdict")
+    };
+    assert_eq!(
+        judge(&[])["reason"],
+        "correct_shape",
+        "without U a U names the C"
+    );
+    let beside = judge(&["--with", "U"]);
+    assert_eq!(
+        (beside["reason"].as_str(), beside["extracted"].as_str()),
+        (Some("wrong_shape"), Some("U"))
+    );
+    let bad = shapemaze_with_stdin(
+        &[
+            "verify",
+            "--phase",
+            "recognize",
+            "--shape",
+            "C",
+            "--with",
+            "oval",
+            "--response",
+            "-",
+        ],
+        b"Shape: C",
+    );
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("oval"), "{}", bad.stderr);
+}

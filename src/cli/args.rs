@@ -15,6 +15,7 @@ use super::score::ScoreArgs;
 use super::serve::ServeArgs;
 use super::verify::VerifyArgs;
 use super::CliError;
+use crate::core::maze::shape::Shape;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser, Subcommand};
 
@@ -131,6 +132,15 @@ pub fn whole<T: std::str::FromStr>(value: &str) -> Result<T, String> {
         .trim()
         .parse()
         .map_err(|_| format!("must be a whole number, not '{value}'"))
+}
+
+/// The shapes `--with` names (comma-separated; none when it is not given).
+pub fn shapes_with(list: Option<&str>) -> Result<Vec<Shape>, CliError> {
+    list.unwrap_or_default()
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| Shape::parse(s).map_err(CliError::from))
+        .collect()
 }
 
 /// A value that must be an amount of dollars (a decimal number, `$` allowed): the message

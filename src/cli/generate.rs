@@ -1,7 +1,7 @@
 //! `shapemaze generate`: maze sets as JSON lines, and optionally as `.npy` maze files in the
 //! export layout.
 
-use super::args::{whole, COMMAND_HELP};
+use super::args::{shapes_with, whole, COMMAND_HELP};
 use super::{write_file, CliError, Io};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};
@@ -78,14 +78,7 @@ pub fn run(args: &GenerateArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     }
     let seed = args.seed;
     let out = args.out.as_deref();
-    let beside: Vec<Shape> = match args.with.as_deref() {
-        Some(list) => list
-            .split(',')
-            .filter(|s| !s.trim().is_empty())
-            .map(Shape::parse)
-            .collect::<Result<_, _>>()?,
-        None => Vec::new(),
-    };
+    let beside = shapes_with(args.with.as_deref())?;
     for shape in shapes {
         // Each shape as a trial of it (and the shapes --with names) sees it: a C has its
         // four openings unless the U is in play.

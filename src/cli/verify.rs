@@ -1,6 +1,6 @@
 //! `shapemaze verify`: one reply checked against one maze, printed as the JSON verdict.
 
-use super::args::COMMAND_HELP;
+use super::args::{shapes_with, COMMAND_HELP};
 use super::{read_file, CliError, Io};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{check_size, Maze, MAX_SIZE};
@@ -16,7 +16,7 @@ use crate::core::verify::{verify_generation, verify_move, verify_path, verify_re
     help_template = COMMAND_HELP,
     display_name = "shapemaze verify",
     override_usage = "shapemaze verify --phase move|path|recognize|generate --shape S [--encoding E]
-                        [--maze FILE] --response FILE",
+                        [--maze FILE] [--with SHAPES] --response FILE",
     after_help = "Output: {\"outcome\":\"success\"|\"fail\",\"reason\":...,\"extracted\":...,\"explanation\":...}
 and for generate also \"checks\". Exit status 0 whatever the outcome; with one line on
 stderr, 2 for bad arguments and 4 for unreadable or foreign files.
@@ -40,6 +40,10 @@ pub struct VerifyArgs {
     /// matrix or coord_list: how a generated maze is written
     #[arg(long, value_name = "E", default_value = "matrix")]
     pub encoding: String,
+    /// shapes in play beside it, comma-separated (U: a C judged as a design
+    /// with U judges it, where "U" names the U and a C opens only sideways)
+    #[arg(long = "with", value_name = "SHAPES", verbatim_doc_comment)]
+    pub with: Option<String>,
     /// the maze (the player's current cell for move and path, the original for
     /// generate): a .npy maze file or a text file in the matrix encoding (a
     /// coordinate list is read too). Required for move, path and generate.
@@ -130,8 +134,11 @@ pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             ))
         }
     };
+    let mut named = shapes_with(args.with.as_deref())?;
+    named.push(shape);
+    let in_play = ShapeSet::with(&named);
     let known = maze.map(|m| {
-        let library = TemplateLibrary::for_shape(m.rows(), shape);
+        let library = TemplateLibrary::of_set(m.rows(), in_play);
         (m, library)
     });
     let response_path = args.response.as_str();
@@ -148,7 +155,7 @@ pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         CliError::input(format!("{response_path} is not UTF-8 text, so not a reply"))
     })?;
     let verdict = match (phase, &known) {
-        (VerifyPhase::Recognize, _) => verify_recognition(shape, &reply, ShapeSet::with(&[shape])),
+        (VerifyPhase::Recognize, _) => verify_recognition(shape, &reply, in_play),
         (VerifyPhase::Move, Some((m, _))) => verify_move(m, shape.movement(), &reply),
         (VerifyPhase::Path, Some((m, _))) => verify_path(m, shape.movement(), &reply),
         (VerifyPhase::Generate, Some((m, lib))) => {
