@@ -32,7 +32,7 @@ use crate::core::batch::scheduler::{
     LaneStatus, Next, Progress, RunState, Scheduler, TrialEnd, TrialSummary, Tuning,
 };
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::model::price::{dollars, Price};
+use crate::core::model::price::dollars;
 use crate::core::model::transport::Transport;
 use crate::core::results::record::{Tokens, TrialRecord};
 use std::cell::RefCell;
@@ -196,9 +196,6 @@ struct Costs {
     /// Trials in flight (id and generation: a cancelled trial's task may still be ending
     /// when the same trial starts again) and what each is expected to cost.
     committed: Vec<(String, u32, f64)>,
-    /// Each player's price in the design, for records written without one (a run given
-    /// its prices after it began).
-    prices: Vec<(String, Price)>,
 }
 
 impl Costs {
@@ -213,9 +210,11 @@ impl Costs {
         }
     }
 
-    fn add(&mut self, record: &TrialRecord) {
+    /// Counts what `record` cost: at its own price, else (a record written before the run
+    /// was given prices) at `design`'s price for its player.
+    fn add(&mut self, record: &TrialRecord, design: &ExperimentDesign) {
         let priced_now = || {
-            let (_, price) = self.prices.iter().find(|(p, _)| *p == record.model)?;
+            let price = design.player(&record.model)?.price?;
             let t = Tokens::of(record)?;
             Some(price.cost(t.prompt, t.completion, t.reasoning))
         };
@@ -259,11 +258,6 @@ impl Session {
             told_complete: false,
             costs: Costs {
                 limit: design.cost_limit,
-                prices: design
-                    .players
-                    .iter()
-                    .filter_map(|p| Some((p.name(), p.price?)))
-                    .collect(),
                 ..Costs::default()
             },
         }
@@ -290,7 +284,7 @@ impl Session {
     pub fn restore<'a>(&mut self, records: impl IntoIterator<Item = &'a TrialRecord>) -> usize {
         let records: Vec<&TrialRecord> = records.into_iter().collect();
         for r in &records {
-            self.costs.add(r);
+            self.costs.add(r, &self.design);
         }
         self.scheduler
             .borrow_mut()
@@ -434,7 +428,7 @@ impl Session {
         // The money is spent once the trial has played, saved or not, current or not.
         self.costs.release(&start.id, start.generation);
         if let Ok(Some(record)) = &result {
-            self.costs.add(record);
+            self.costs.add(record, &self.design);
         }
         match result {
             Ok(Some(record)) if current && self.scheduler.borrow().is_running(&start.id) => {

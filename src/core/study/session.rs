@@ -178,7 +178,7 @@ impl StudySession {
         participant: Participant,
         now_ms: f64,
     ) -> StudySession {
-        StudySession {
+        let mut s = StudySession {
             study: study_name.to_string(),
             order: study.order_for(participant.order),
             participant,
@@ -187,12 +187,10 @@ impl StudySession {
             consent: None,
             attempt: 0,
             started_ms: Some(now_ms),
-            events: vec![SessionEvent {
-                at_ms: now_ms,
-                kind: "started".into(),
-                detail: String::new(),
-            }],
-        }
+            events: Vec::new(),
+        };
+        s.log(now_ms, "started", "");
+        s
     }
 
     /// The session to go on with when `participant` opens the link of `study` (stored as
@@ -251,13 +249,9 @@ impl StudySession {
             return (again(s, "expired", detail), Opening::Continue);
         }
         let mut s = s;
-        let policy = if reloaded {
-            ResumePolicy::Resume
-        } else {
-            study.resume.policy
-        };
-        match policy {
-            ResumePolicy::Resume if reloaded => s.log(now_ms, "reloaded", stage_name(s.stage)),
+        match study.resume.policy {
+            // A reload is no return: whatever the policy, it goes on.
+            _ if reloaded => s.log(now_ms, "reloaded", stage_name(s.stage)),
             ResumePolicy::Resume => s.log(now_ms, "resumed", stage_name(s.stage)),
             ResumePolicy::Restart => {
                 let from = stage_name(s.stage);

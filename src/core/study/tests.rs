@@ -390,13 +390,19 @@ fn begun(study: &Study) -> StudySession {
 
 /// `begun(study)` opened again `minutes` after T0.
 fn reopen(study: &Study, minutes: f64) -> (StudySession, Opening) {
+    returning(study, study, minutes, false)
+}
+
+/// A session begun on `before` opened on `now` `minutes` after T0 (`reloaded`: from the
+/// same tab).
+fn returning(now: &Study, before: &Study, minutes: f64, reloaded: bool) -> (StudySession, Opening) {
     StudySession::open(
         "pilot",
-        study,
+        now,
         p1(),
-        Some(begun(study)),
+        Some(begun(before)),
         T0 + minutes * MINUTE,
-        false,
+        reloaded,
     )
 }
 
@@ -468,14 +474,7 @@ fn an_old_session_or_a_new_study_version_starts_a_new_attempt() {
     assert_eq!(s.events[1].detail, "after 61 minutes (at most 60)");
     let mut v2 = study.clone();
     v2.version = "2".into();
-    let (s, opening) = StudySession::open(
-        "pilot",
-        &v2,
-        p1(),
-        Some(begun(&study)),
-        T0 + 2.0 * MINUTE,
-        false,
-    );
+    let (s, opening) = returning(&v2, &study, 2.0, false);
     assert_eq!(
         (opening, s.stage, s.attempt),
         (Opening::Continue, Stage::Consent, 1)
@@ -626,14 +625,7 @@ fn a_new_attempt_keeps_the_participants_order() {
 fn a_reload_of_the_same_tab_resumes_whatever_the_policy() {
     for policy in ["restart", "block"] {
         let study = resumable(&format!(r#", "resume": {{"policy": "{policy}"}}"#));
-        let (s, opening) = StudySession::open(
-            "pilot",
-            &study,
-            p1(),
-            Some(begun(&study)),
-            T0 + 5.0 * MINUTE,
-            true,
-        );
+        let (s, opening) = returning(&study, &study, 5.0, true);
         assert_eq!(
             (opening, s.stage, s.attempt),
             (Opening::Continue, Stage::Trial(1), 0),
