@@ -19,6 +19,7 @@
 
 use super::html::escape;
 use crate::core::analysis::stats::Proportion;
+use crate::core::text::Fixed;
 use std::fmt::Write as _;
 
 /// The Okabe-Ito palette (Okabe & Ito 2008), black left out, in drawing order.
@@ -87,9 +88,9 @@ pub struct BarSeries {
 fn open_svg(id: &str, title: &str, height: f64, desc: &str) -> String {
     let id = slug(id);
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {height}\" width=\"100%\" role=\"img\" data-testid=\"chart-{id}\" aria-label=\"{t}\" font-family=\"system-ui, sans-serif\" font-size=\"{FONT}\"><title>{t}</title><desc>{d}</desc><rect width=\"{WIDTH}\" height=\"{height}\" fill=\"#ffffff\"/><text x=\"16\" y=\"28\" font-size=\"20\" font-weight=\"bold\">{t}</text>",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH:#.1} {height:#.1}\" width=\"100%\" role=\"img\" data-testid=\"chart-{id}\" aria-label=\"{t}\" font-family=\"system-ui, sans-serif\" font-size=\"{FONT:#.1}\"><title>{t}</title><desc>{d}</desc><rect width=\"{WIDTH:#.1}\" height=\"{height:#.1}\" fill=\"#ffffff\"/><text x=\"16\" y=\"28\" font-size=\"20\" font-weight=\"bold\">{t}</text>",
         t = escape(title),
-        d = escape(desc),
+        d = escape(desc), WIDTH = Fixed(WIDTH), height = Fixed(height), FONT = Fixed(FONT),
     )
 }
 
@@ -117,7 +118,7 @@ fn patterns(prefix: &str, count: usize) -> String {
 }
 
 fn percent(x: f64) -> String {
-    format!("{:.0}%", 100.0 * x)
+    format!("{:.0}%", Fixed(100.0 * x))
 }
 
 /// The y axis of a 0-100% chart: grid lines every 25%.
@@ -127,10 +128,10 @@ fn y_axis(s: &mut String, left: f64, right: f64, top: f64, bottom: f64) {
         let y = bottom - v * (bottom - top);
         let _ = write!(
             s,
-            "<line x1=\"{left}\" x2=\"{right}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#bbbbbb\" stroke-width=\"1\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            left - 8.0,
-            y + 5.0,
-            percent(v)
+            "<line x1=\"{left:#.1}\" x2=\"{right:#.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#bbbbbb\" stroke-width=\"1\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+            Fixed(left - 8.0),
+            Fixed(y + 5.0),
+            percent(v), y = Fixed(y), left = Fixed(left), right = Fixed(right)
         );
     }
 }
@@ -143,14 +144,19 @@ fn legend(s: &mut String, prefix: &str, names: &[String], swatch: bool) {
         if swatch {
             let _ = write!(
                 s,
-                "<rect x=\"{x}\" y=\"{:.1}\" width=\"22\" height=\"16\" fill=\"url(#{prefix}-p{i})\" stroke=\"#000\"/>",
-                y - 13.0
+                "<rect x=\"{x:#.1}\" y=\"{:.1}\" width=\"22\" height=\"16\" fill=\"url(#{prefix}-p{i})\" stroke=\"#000\"/>",
+                Fixed(y - 13.0), x = Fixed(x)
             );
         } else {
             marker(s, i, x + 11.0, y - 5.0);
         }
         let label = escape(name);
-        let _ = write!(s, "<text x=\"{:.1}\" y=\"{y}\">{label}</text>", x + 28.0);
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{y:#.1}\">{label}</text>",
+            Fixed(x + 28.0),
+            y = Fixed(y)
+        );
         x += 44.0 + 9.0 * name.chars().count() as f64;
     }
 }
@@ -187,8 +193,8 @@ pub fn count_chart(
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">None</text></svg>",
-            WIDTH / 2.0,
-            height / 2.0
+            Fixed(WIDTH / 2.0),
+            Fixed(height / 2.0)
         );
         return s;
     }
@@ -199,8 +205,8 @@ pub fn count_chart(
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            left - 8.0,
-            y + row * 0.65,
+            Fixed(left - 8.0),
+            Fixed(y + row * 0.65),
             escape(cat)
         );
         let mut x = left;
@@ -211,25 +217,25 @@ pub fn count_chart(
             let _ = write!(
                 s,
                 "<rect x=\"{x:.1}\" y=\"{:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"url(#{prefix}-p{i})\" stroke=\"#000\"><title>{}, {}: {n}</title></rect>",
-                y + 4.0,
-                row - 8.0,
+                Fixed(y + 4.0),
+                Fixed(row - 8.0),
                 escape(cat),
-                escape(name)
+                escape(name), x = Fixed(x), w = Fixed(w)
             );
             x += w;
         }
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\">{}</text>",
-            x + 6.0,
-            y + row * 0.65,
+            Fixed(x + 6.0),
+            Fixed(y + row * 0.65),
             row_counts.iter().sum::<usize>()
         );
     }
     let _ = write!(
         s,
-        "<line x1=\"{left}\" x2=\"{left}\" y1=\"{top}\" y2=\"{:.1}\" stroke=\"#000\" stroke-width=\"1.5\"/></svg>",
-        top + row * categories.len() as f64
+        "<line x1=\"{left:#.1}\" x2=\"{left:#.1}\" y1=\"{top:#.1}\" y2=\"{:.1}\" stroke=\"#000\" stroke-width=\"1.5\"/></svg>",
+        Fixed(top + row * categories.len() as f64), left = Fixed(left), top = Fixed(top)
     );
     s
 }
@@ -252,8 +258,8 @@ pub fn bar_chart(id: &str, title: &str, categories: &[String], series: &[BarSeri
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No data</text></svg>",
-            WIDTH / 2.0,
-            height / 2.0
+            Fixed(WIDTH / 2.0),
+            Fixed(height / 2.0)
         );
         return s;
     }
@@ -278,26 +284,26 @@ pub fn bar_chart(id: &str, title: &str, categories: &[String], series: &[BarSeri
                         b.n,
                         percent(b.low),
                         percent(b.high),
-                        (bar_w - 4.0).max(1.0),
-                        (bottom - y).max(0.0)
+                        Fixed((bar_w - 4.0).max(1.0)),
+                        Fixed((bottom - y).max(0.0)), x = Fixed(x), y = Fixed(y)
                     );
                     let (yl, yh) = (scale(b.low), scale(b.high));
                     let _ = write!(
                         s,
                         "<path d=\"M{mid:.1} {yl:.1} L{mid:.1} {yh:.1} M{:.1} {yl:.1} L{:.1} {yl:.1} M{:.1} {yh:.1} L{:.1} {yh:.1}\" stroke=\"#000\" stroke-width=\"2\" fill=\"none\"/><text x=\"{mid:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text></g>",
-                        mid - 6.0,
-                        mid + 6.0,
-                        mid - 6.0,
-                        mid + 6.0,
-                        yh - 6.0,
-                        percent(b.value)
+                        Fixed(mid - 6.0),
+                        Fixed(mid + 6.0),
+                        Fixed(mid - 6.0),
+                        Fixed(mid + 6.0),
+                        Fixed(yh - 6.0),
+                        percent(b.value), mid = Fixed(mid), yl = Fixed(yl), yh = Fixed(yh)
                     );
                 }
                 _ => {
                     let _ = write!(
                         s,
                         "<text x=\"{mid:.1}\" y=\"{:.1}\" text-anchor=\"middle\"><title>{label}no data</title>n/a</text>",
-                        bottom - 6.0
+                        Fixed(bottom - 6.0), mid = Fixed(mid)
                     );
                 }
             }
@@ -305,14 +311,14 @@ pub fn bar_chart(id: &str, title: &str, categories: &[String], series: &[BarSeri
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            left + band * (c as f64 + 0.5),
-            bottom + 24.0,
+            Fixed(left + band * (c as f64 + 0.5)),
+            Fixed(bottom + 24.0),
             escape(cat)
         );
     }
     let _ = write!(
         s,
-        "<line x1=\"{left}\" x2=\"{right}\" y1=\"{bottom}\" y2=\"{bottom}\" stroke=\"#000\" stroke-width=\"1.5\"/></svg>"
+        "<line x1=\"{left:#.1}\" x2=\"{right:#.1}\" y1=\"{bottom:#.1}\" y2=\"{bottom:#.1}\" stroke=\"#000\" stroke-width=\"1.5\"/></svg>", left = Fixed(left), right = Fixed(right), bottom = Fixed(bottom)
     );
     s
 }
@@ -337,23 +343,23 @@ pub fn heatmap(
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No data</text></svg>",
-            WIDTH / 2.0,
-            height / 2.0
+            Fixed(WIDTH / 2.0),
+            Fixed(height / 2.0)
         );
         return s;
     }
     let _ = write!(
         s,
-        "<text x=\"{left}\" y=\"58\" font-style=\"italic\">{} (columns) by {} (rows); shade = share of the row</text>",
+        "<text x=\"{left:#.1}\" y=\"58\" font-style=\"italic\">{} (columns) by {} (rows); shade = share of the row</text>",
         escape(col_title),
-        escape(row_title)
+        escape(row_title), left = Fixed(left)
     );
     for (j, c) in cols.iter().enumerate() {
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>",
-            left + cell * (j as f64 + 0.5),
-            top - 12.0,
+            Fixed(left + cell * (j as f64 + 0.5)),
+            Fixed(top - 12.0),
             escape(c)
         );
     }
@@ -362,8 +368,8 @@ pub fn heatmap(
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-weight=\"bold\">{}</text>",
-            left - 10.0,
-            y + cell / 2.0 + 6.0,
+            Fixed(left - 10.0),
+            Fixed(y + cell / 2.0 + 6.0),
             escape(r)
         );
         let row = counts.get(i).cloned().unwrap_or_default();
@@ -382,11 +388,11 @@ pub fn heatmap(
             let x = left + cell * j as f64;
             let _ = write!(
                 s,
-                "<g><title>{}, {}: {n} of {total}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell}\" height=\"{cell}\" fill=\"{fill}\" stroke=\"#666666\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"{ink}\" font-weight=\"bold\">{n}</text></g>",
+                "<g><title>{}, {}: {n} of {total}</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{cell:#.1}\" height=\"{cell:#.1}\" fill=\"{fill}\" stroke=\"#666666\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" fill=\"{ink}\" font-weight=\"bold\">{n}</text></g>",
                 escape(r),
                 escape(col),
-                x + cell / 2.0,
-                y + cell / 2.0 + 6.0
+                Fixed(x + cell / 2.0),
+                Fixed(y + cell / 2.0 + 6.0), x = Fixed(x), y = Fixed(y), cell = Fixed(cell)
             );
         }
     }
@@ -407,11 +413,11 @@ pub struct LineSeries {
 fn marker(s: &mut String, i: usize, x: f64, y: f64) {
     let colour = PALETTE[i % PALETTE.len()];
     let _ = match i % 5 {
-        0 => write!(s, "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"7\" fill=\"{colour}\" stroke=\"#000\"/>"),
-        1 => write!(s, "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"13\" height=\"13\" fill=\"{colour}\" stroke=\"#000\"/>", x - 6.5, y - 6.5),
-        2 => write!(s, "<path d=\"M{x:.1} {:.1} L{:.1} {:.1} L{:.1} {:.1} Z\" fill=\"{colour}\" stroke=\"#000\"/>", y - 8.0, x + 8.0, y + 6.0, x - 8.0, y + 6.0),
-        3 => write!(s, "<path d=\"M{x:.1} {:.1} L{:.1} {y:.1} L{x:.1} {:.1} L{:.1} {y:.1} Z\" fill=\"{colour}\" stroke=\"#000\"/>", y - 8.0, x + 8.0, y + 8.0, x - 8.0),
-        _ => write!(s, "<path d=\"M{:.1} {:.1} L{:.1} {:.1} M{:.1} {:.1} L{:.1} {:.1}\" stroke=\"{colour}\" stroke-width=\"4\"/>", x - 7.0, y - 7.0, x + 7.0, y + 7.0, x - 7.0, y + 7.0, x + 7.0, y - 7.0),
+        0 => write!(s, "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"7\" fill=\"{colour}\" stroke=\"#000\"/>", x = Fixed(x), y = Fixed(y)),
+        1 => write!(s, "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"13\" height=\"13\" fill=\"{colour}\" stroke=\"#000\"/>", Fixed(x - 6.5), Fixed(y - 6.5)),
+        2 => write!(s, "<path d=\"M{x:.1} {:.1} L{:.1} {:.1} L{:.1} {:.1} Z\" fill=\"{colour}\" stroke=\"#000\"/>", Fixed(y - 8.0), Fixed(x + 8.0), Fixed(y + 6.0), Fixed(x - 8.0), Fixed(y + 6.0), x = Fixed(x)),
+        3 => write!(s, "<path d=\"M{x:.1} {:.1} L{:.1} {y:.1} L{x:.1} {:.1} L{:.1} {y:.1} Z\" fill=\"{colour}\" stroke=\"#000\"/>", Fixed(y - 8.0), Fixed(x + 8.0), Fixed(y + 8.0), Fixed(x - 8.0), x = Fixed(x), y = Fixed(y)),
+        _ => write!(s, "<path d=\"M{:.1} {:.1} L{:.1} {:.1} M{:.1} {:.1} L{:.1} {:.1}\" stroke=\"{colour}\" stroke-width=\"4\"/>", Fixed(x - 7.0), Fixed(y - 7.0), Fixed(x + 7.0), Fixed(y + 7.0), Fixed(x - 7.0), Fixed(y + 7.0), Fixed(x + 7.0), Fixed(y - 7.0)),
     };
 }
 
@@ -428,7 +434,8 @@ fn spread(wanted: &[f64], gap: f64, low: f64, high: f64) -> Vec<f64> {
     let place = |members: usize, sum: f64| {
         let start = sum / members as f64;
         let last = (high - gap * (members as f64 - 1.0)).max(low);
-        start.clamp(low, last)
+        // As `clamp` (low <= last), without its panic message's float formatting.
+        start.min(last).max(low)
     };
     for &i in &order {
         let mut run = (0.0, 1, wanted[i]);
@@ -489,8 +496,8 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No data</text></svg>",
-            WIDTH / 2.0,
-            height / 2.0
+            Fixed(WIDTH / 2.0),
+            Fixed(height / 2.0)
         );
         return s;
     }
@@ -503,8 +510,8 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
         let _ = write!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            xpos(j),
-            bottom + 24.0,
+            Fixed(xpos(j)),
+            Fixed(bottom + 24.0),
             escape(l)
         );
     }
@@ -531,8 +538,8 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
                 format!(
                     "{}{:.1} {:.1}",
                     if k == 0 { "M" } else { "L" },
-                    xpos(*j) + dx(i),
-                    scale(b.value)
+                    Fixed(xpos(*j) + dx(i)),
+                    Fixed(scale(b.value))
                 )
             })
             .collect();
@@ -547,7 +554,7 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
             let (x, yl, yh) = (xpos(*j) + dx(i), scale(b.low), scale(b.high));
             let _ = write!(
                 s,
-                "<path d=\"M{x:.1} {yl:.1} L{x:.1} {yh:.1}\" stroke=\"#000\" stroke-width=\"1.5\"/>"
+                "<path d=\"M{x:.1} {yl:.1} L{x:.1} {yh:.1}\" stroke=\"#000\" stroke-width=\"1.5\"/>", x = Fixed(x), yl = Fixed(yl), yh = Fixed(yh)
             );
             marker(&mut s, i, x, scale(b.value));
             columns[*j].push((b.value, percent(b.value)));
@@ -566,8 +573,10 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
         for ((_, text), y) in labels.iter().zip(ys) {
             let _ = write!(
                 s,
-                "<text x=\"{:.1}\" y=\"{y:.1}\" font-size=\"{VALUE_FONT}\">{text}</text>",
-                xpos(j) + label_dx
+                "<text x=\"{:.1}\" y=\"{y:.1}\" font-size=\"{VALUE_FONT:#.1}\">{text}</text>",
+                Fixed(xpos(j) + label_dx),
+                y = Fixed(y),
+                VALUE_FONT = Fixed(VALUE_FONT)
             );
         }
     }
@@ -578,7 +587,9 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
         let _ = write!(
             s,
             "<text x=\"{name_x:.1}\" y=\"{y:.1}\" font-weight=\"bold\" fill=\"#000\">{}</text>",
-            escape(name)
+            escape(name),
+            name_x = Fixed(name_x),
+            y = Fixed(y)
         );
     }
     s.push_str("</svg>");

@@ -12,6 +12,7 @@ use crate::core::analysis::observation::{ALL, PHASE_NAMES};
 use crate::core::analysis::trace::{Place, LOOP_VISITS};
 use crate::core::model::price::dollars;
 use crate::core::model::reply::EmptyReason;
+use crate::core::text::Fixed;
 use std::fmt::Write as _;
 
 /// One chart of a report, ready to embed.
@@ -592,14 +593,14 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             (
                 format!(
                     "{:+.1} [{:+.1}, {:+.1}]",
-                    100.0 * t.difference,
-                    100.0 * t.ci_low,
-                    100.0 * t.ci_high
+                    Fixed(100.0 * t.difference),
+                    Fixed(100.0 * t.ci_low),
+                    Fixed(100.0 * t.ci_high)
                 ),
                 format!(
                     "{} {:.2}, p {}",
                     if t.exact { "exact, k =" } else { "chi2 =" },
-                    t.statistic,
+                    Fixed(t.statistic),
                     fmt_p(t.p)
                 ),
             )
@@ -627,10 +628,21 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     );
     for p in &a.shape_effects.phases {
         let chi = p.chi_square.map_or("n/a".into(), |c| {
-            format!("chi2({}) = {:.2}, p {}", c.df, c.statistic, fmt_p(c.p))
+            format!(
+                "chi2({}) = {:.2}, p {}",
+                c.df,
+                Fixed(c.statistic),
+                fmt_p(c.p)
+            )
         });
         let anova = p.anova.map_or("n/a".into(), |x| {
-            format!("F({}, {}) = {:.2}, p {}", x.df1, x.df2, x.f, fmt_p(x.p))
+            format!(
+                "F({}, {}) = {:.2}, p {}",
+                x.df1,
+                x.df2,
+                Fixed(x.f),
+                fmt_p(x.p)
+            )
         });
         effects.row(vec![
             Cell::text(&p.phase),
@@ -651,8 +663,9 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     for r in &a.shape_effects.ranking {
         ranking.row(vec![
             Cell::text(&r.shape),
-            Cell::Text(format!("{:.1}%", 100.0 * r.score)),
-            Cell::Text(r.observed.to_string()),
+            Cell::Text(format!("{:.1}%", Fixed(100.0 * r.score))),
+            // Average ranks are whole or halves, which this writes as `f64`'s `Display` does.
+            Cell::Text(crate::core::text::format_decimal(r.observed, 1)),
             Cell::Text(r.predicted.to_string()),
         ]);
     }
@@ -664,7 +677,7 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
                 "Spearman's rho between predicted and observed ranks: {}.",
                 a.shape_effects.spearman.map_or("n/a".into(), |c| format!(
                     "{:.2} (p {}, n = {})",
-                    c.r,
+                    Fixed(c.r),
                     fmt_p(c.p),
                     c.n
                 ))
@@ -687,7 +700,12 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             Cell::Text(format!("{} / {}", c.first, c.second)),
             Cell::Count(c.counts.n()),
             Cell::Text(c.phi.map_or("n/a".into(), |p| {
-                format!("{:.2} [{:.2}, {:.2}]", p.phi, p.ci_low, p.ci_high)
+                format!(
+                    "{:.2} [{:.2}, {:.2}]",
+                    Fixed(p.phi),
+                    Fixed(p.ci_low),
+                    Fixed(p.ci_high)
+                )
             })),
         ]);
     }

@@ -8,6 +8,7 @@ use crate::core::analysis::stats::{
     Proportion, ALPHA,
 };
 use crate::core::maze::encoding::Encoding;
+use crate::core::text::Fixed;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -179,12 +180,12 @@ pub fn fmt_p(p: f64) -> String {
     if p < 0.001 {
         "< 0.001".to_string()
     } else {
-        format!("= {p:.3}")
+        format!("= {p:.3}", p = Fixed(p))
     }
 }
 
 fn pct(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+    format!("{:.1}%", Fixed(100.0 * x))
 }
 
 pub(crate) fn h1(comparisons: &[EncodingComparison]) -> Hypothesis {
@@ -226,9 +227,9 @@ pub(crate) fn h1(comparisons: &[EncodingComparison]) -> Hypothesis {
             "Matrix {} vs coordinate list {} over {n} pairs; difference {:+.1} points (95% CI {:+.1} to {:+.1}); {discordant} discordant pairs.",
             pct(c.matrix.rate),
             pct(c.coord_list.rate),
-            100.0 * t.difference,
-            100.0 * t.ci_low,
-            100.0 * t.ci_high
+            Fixed(100.0 * t.difference),
+            Fixed(100.0 * t.ci_low),
+            Fixed(100.0 * t.ci_high)
         ),
         warning: small_warning(n, "pairs").or_else(|| {
             (discordant < MIN_PAIRS).then(|| {
@@ -291,7 +292,12 @@ pub(crate) fn h2(observations: &[Observation]) -> Hypothesis {
         .iter()
         .map(|(name, c, _, rates)| {
             let figures = c.map_or("no variation in outcome".to_string(), |c| {
-                format!("chi2({}) = {:.2}, p {}", c.df, c.statistic, fmt_p(c.p))
+                format!(
+                    "chi2({}) = {:.2}, p {}",
+                    c.df,
+                    Fixed(c.statistic),
+                    fmt_p(c.p)
+                )
             });
             format!("{name}: {rates} ({figures})")
         })
@@ -310,7 +316,7 @@ pub(crate) fn h2(observations: &[Observation]) -> Hypothesis {
         note,
         warning: small_warning(n, "scored trials").or_else(|| {
             (low < 5.0).then(|| {
-                format!("Some expected counts are below 5 (smallest {low:.1}): the chi-square approximation is rough.")
+                format!("Some expected counts are below 5 (smallest {low:.1}): the chi-square approximation is rough.", low = Fixed(low))
             })
         }),
     }
@@ -437,7 +443,7 @@ pub(crate) fn h4(observations: &[Observation]) -> Hypothesis {
             pct(rate(2)),
             fmt_p(sr.map_or(1.0, |t| t.p)),
             fmt_p(rg.map_or(1.0, |t| t.p)),
-            q.map_or(String::new(), |q| format!("; Cochran's Q({}) = {:.2}, p {}", q.df, q.q, fmt_p(q.p)))
+            q.map_or(String::new(), |q| format!("; Cochran's Q({}) = {:.2}, p {}", q.df, Fixed(q.q), fmt_p(q.p)))
         ),
         warning: small_warning(n, "fully scored trials"),
     }

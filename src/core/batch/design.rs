@@ -517,7 +517,8 @@ impl ExperimentDesign {
         if let Some(limit) = self.cost_limit {
             if !limit.is_finite() || limit <= 0.0 {
                 p.push(format!(
-                    "the cost limit must be a number of dollars above zero, not {limit}"
+                    "the cost limit must be a number of dollars above zero, not {}",
+                    format_decimal(limit, 6)
                 ));
             } else if !self.players.iter().any(|pl| pl.price.is_some()) {
                 p.push("a cost limit needs a price for at least one model (price: input and output dollars per million tokens)".into());

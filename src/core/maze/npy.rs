@@ -238,7 +238,8 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(v) => write!(f, "{v}"),
-            Value::Float(v) => write!(f, "{v}"),
+            // Six places at most, without trailing zeros (`0.5`): an error message.
+            Value::Float(v) => write!(f, "{:#.6}", crate::core::text::Fixed(*v)),
         }
     }
 }

@@ -6,6 +6,7 @@
 //! alone. Prices are in US dollars (the unit the providers' price lists use), written as
 //! the person running the experiment typed them.
 
+use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
 /// A model's price, in US dollars per million tokens.
@@ -44,7 +45,8 @@ impl Price {
             if let Some(v) = v {
                 if !v.is_finite() || v < 0.0 {
                     return Err(format!(
-                        "the {name} price must be dollars per million tokens, zero or more, not {v}"
+                        "the {name} price must be dollars per million tokens, zero or more, not {}",
+                        crate::core::text::format_decimal(v, 6)
                     ));
                 }
             }
@@ -56,11 +58,11 @@ impl Price {
 /// Dollars for people: cents below $100 (`$0.0123` below a cent), whole dollars above.
 pub fn dollars(v: f64) -> String {
     if v.abs() < 0.01 && v != 0.0 {
-        format!("${v:.4}")
+        format!("${v:.4}", v = Fixed(v))
     } else if v.abs() < 100.0 {
-        format!("${v:.2}")
+        format!("${v:.2}", v = Fixed(v))
     } else {
-        format!("${v:.0}")
+        format!("${v:.0}", v = Fixed(v))
     }
 }
 

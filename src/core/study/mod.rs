@@ -16,6 +16,7 @@ use crate::core::maze::grid::check_size;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::results::record::TrialRecord;
 use crate::core::text::csv_field;
+use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
 mod session;
@@ -766,7 +767,7 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
                 (d.signals.away_ms.round() as i64).to_string(),
                 d.signals
                     .answer_chars_per_s
-                    .map_or(String::new(), |c| format!("{c:.1}")),
+                    .map_or(String::new(), |c| format!("{c:.1}", c = Fixed(c))),
                 d.attempt.to_string(),
                 events.clone(),
             ];

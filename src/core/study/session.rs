@@ -21,6 +21,7 @@
 #[cfg(doc)]
 use super::TimeLimits;
 use super::{fnv1a, Participant, Study, StudyTrial};
+use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
 /// Where a participant is in a study.
@@ -233,9 +234,10 @@ impl StudySession {
         };
         let age_min = s.started_ms.map(|t| (now_ms - t) / 60_000.0);
         let expired = match (study.resume.max_age_minutes, age_min) {
-            (Some(max), Some(age)) if age > f64::from(max) => {
-                Some(format!("after {age:.0} minutes (at most {max})"))
-            }
+            (Some(max), Some(age)) if age > f64::from(max) => Some(format!(
+                "after {age:.0} minutes (at most {max})",
+                age = Fixed(age)
+            )),
             _ => None,
         };
         if consent.study_version != study.version {

@@ -5,6 +5,7 @@
 
 use super::{Cell, Table};
 use crate::core::text::csv_field;
+use crate::core::text::Fixed;
 use std::fmt::Write as _;
 
 /// `table` as CSV, a header line first.
@@ -51,10 +52,16 @@ fn field(c: &Cell) -> String {
     match c {
         Cell::Text(s) | Cell::Heading(s) | Cell::Link { text: s, .. } => csv_field(s),
         Cell::Count(n) => n.to_string(),
-        Cell::Number(x) => x.map_or(String::new(), |x| format!("{x:.6}")),
+        Cell::Number(x) => x.map_or(String::new(), |x| format!("{x:.6}", x = Fixed(x))),
         Cell::Rate(p) => {
             let mut s = format!("{},{}", p.successes, p.n);
-            let _ = write!(s, ",{:.6},{:.6},{:.6}", p.rate, p.ci_low, p.ci_high);
+            let _ = write!(
+                s,
+                ",{:.6},{:.6},{:.6}",
+                Fixed(p.rate),
+                Fixed(p.ci_low),
+                Fixed(p.ci_high)
+            );
             s
         }
         // A rate keeps its five numbers; its note has no column of its own.

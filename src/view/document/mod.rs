@@ -11,6 +11,7 @@ pub mod text;
 
 use super::report::Chart;
 use crate::core::analysis::stats::Proportion;
+use crate::core::text::Fixed;
 
 /// A whole report: its sections in order.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -220,15 +221,19 @@ pub(crate) fn rate_parts(p: &Proportion) -> Option<(String, String, String)> {
     (p.n > 0).then(|| {
         (
             format!("{}/{}", p.successes, p.n),
-            format!("{:.1}%", 100.0 * p.rate),
-            format!("[{:.1}, {:.1}]", 100.0 * p.ci_low, 100.0 * p.ci_high),
+            format!("{:.1}%", Fixed(100.0 * p.rate)),
+            format!(
+                "[{:.1}, {:.1}]",
+                Fixed(100.0 * p.ci_low),
+                Fixed(100.0 * p.ci_high)
+            ),
         )
     })
 }
 
 /// A number with two decimals, or `n/a`.
 pub(crate) fn two_decimals(x: Option<f64>) -> String {
-    x.map_or("n/a".into(), |x| format!("{x:.2}"))
+    x.map_or("n/a".into(), |x| format!("{x:.2}", x = Fixed(x)))
 }
 
 #[cfg(test)]
