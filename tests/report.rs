@@ -332,6 +332,7 @@ fn empty_answers_the_token_limit_ended_are_judged_and_counted_apart_by_model() {
         stream: true,
         logprobs: false,
         thinking: false,
+        effort: None,
         extra: String::new(),
         price: None,
     };

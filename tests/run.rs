@@ -81,6 +81,40 @@ fn oracle_design() -> Value {
 }
 
 /// The records of a folder's trials.jsonl, by trial id (the ids must be unique).
+/// Runs `design` (written to `dir`) into `dir/out` with the test key in the environment;
+/// the run, the output folder and the design's path.
+fn run_with_key(dir: &Path, design: &Value) -> (Run, std::path::PathBuf, String) {
+    let path = write_design(dir, design);
+    let out = dir.join("out");
+    let key = [("SHAPEMAZE_TEST_RUN_KEY", SECRET)];
+    let r = shapemaze_env(
+        &["run", &path, "--out", path_str(&out)],
+        &key,
+        Duration::from_secs(60),
+    );
+    (r, out, path)
+}
+
+/// `report DIR --compare A,B`'s comparison, checked to pair all `trials` of A with B's.
+fn comparison(dir: &Path, a_b: &str, trials: u64) -> Value {
+    let report = shapemaze(&[
+        "report",
+        path_str(dir),
+        "--format",
+        "json",
+        "--compare",
+        a_b,
+    ])
+    .json();
+    let c = report["comparison"].clone();
+    assert_eq!(
+        (c["trials_a"].as_u64(), c["pairs"].as_u64()),
+        (Some(trials), Some(trials)),
+        "{c}"
+    );
+    c
+}
+
 fn records(dir: &Path) -> BTreeMap<String, Value> {
     let text = std::fs::read_to_string(dir.join("trials.jsonl")).expect("trials.jsonl");
     let mut out = BTreeMap::new();
@@ -148,21 +182,7 @@ fn an_oracle_design_writes_a_folder_that_score_reads_without_differences() {
         score.stdout
     );
     // The oracle and the random walker played the same mazes: compared pair by pair.
-    let report = shapemaze(&[
-        "report",
-        path_str(&out),
-        "--format",
-        "json",
-        "--compare",
-        "oracle,random",
-    ])
-    .json();
-    let c = &report["comparison"];
-    assert_eq!(
-        (c["trials_a"].as_u64(), c["pairs"].as_u64()),
-        (Some(8), Some(8)),
-        "{c}"
-    );
+    let c = &comparison(&out, "oracle,random", 8);
     let solve = &c["phases"][0];
     assert_eq!(solve["test"], "mcnemar", "{c}");
     assert_eq!(solve["a"]["successes"], 8);
@@ -309,6 +329,7 @@ struct FakeEndpoint {
     url: String,
     requests: Arc<AtomicUsize>,
     authorizations: Arc<Mutex<BTreeSet<String>>>,
+    bodies: Arc<Mutex<Vec<String>>>,
 }
 
 impl FakeEndpoint {
@@ -317,12 +338,13 @@ impl FakeEndpoint {
         let url = format!("http://{}/v1", listener.local_addr().expect("address"));
         let requests = Arc::new(AtomicUsize::new(0));
         let authorizations = Arc::new(Mutex::new(BTreeSet::new()));
-        let (r, a) = (requests.clone(), authorizations.clone());
+        let bodies = Arc::new(Mutex::new(Vec::new()));
+        let (r, a, b) = (requests.clone(), authorizations.clone(), bodies.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
-                let (r, a) = (r.clone(), a.clone());
+                let (r, a, b) = (r.clone(), a.clone(), b.clone());
                 std::thread::spawn(move || {
-                    let _ = serve_connection(stream, latency, rate_limited, reply, &r, &a);
+                    let _ = serve_connection(stream, latency, rate_limited, reply, &r, &a, &b);
                 });
             }
         });
@@ -330,6 +352,7 @@ impl FakeEndpoint {
             url,
             requests,
             authorizations,
+            bodies,
         }
     }
 }
@@ -341,6 +364,7 @@ fn serve_connection(
     reply: &str,
     requests: &AtomicUsize,
     authorizations: &Mutex<BTreeSet<String>>,
+    bodies: &Mutex<Vec<String>>,
 ) -> std::io::Result<()> {
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let mut buf = Vec::new();
@@ -378,6 +402,7 @@ fn serve_connection(
         }
         let body = String::from_utf8_lossy(&buf[head_end..head_end + length]).to_string();
         buf.drain(..head_end + length);
+        bodies.lock().expect("lock").push(body.clone());
         let n = requests.fetch_add(1, Ordering::SeqCst);
         std::thread::sleep(latency);
         let response = if n < rate_limited {
@@ -929,14 +954,8 @@ fn the_cost_limit_stops_a_run_before_it_would_pass_it_and_a_higher_one_goes_on()
         "model": "fake-model", "key_env": "SHAPEMAZE_TEST_RUN_KEY", "stream": false,
         "timeout_ms": 10000, "price": {"input": 1.0, "output": 1.0}}]);
     design["cost_limit"] = serde_json::json!(0.003);
-    let path = write_design(tmp.path(), &design);
-    let out = tmp.path().join("out");
+    let (r, out, path) = run_with_key(tmp.path(), &design);
     let key = [("SHAPEMAZE_TEST_RUN_KEY", SECRET)];
-    let r = shapemaze_env(
-        &["run", &path, "--out", path_str(&out)],
-        &key,
-        Duration::from_secs(60),
-    );
     assert_eq!(r.code, 2, "stopped at the limit: {}", r.stderr);
     assert!(
         r.stderr.contains("stopped at the cost limit") && r.stderr.contains("of $0.0030"),
@@ -1048,4 +1067,65 @@ fn a_design_with_u_is_scored_from_its_transcripts_as_it_was_played() {
         "{}",
         score.stdout
     );
+}
+
+#[test]
+fn reasoning_efforts_run_each_model_once_per_effort_and_compare_like_models() {
+    let fake = FakeEndpoint::start(Duration::ZERO, 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-efforts");
+    let mut design = endpoint_design(&fake.url, false, 4, 1);
+    design["efforts"] = serde_json::json!(["low", "no-thinking"]);
+    let (r, out, _) = run_with_key(tmp.path(), &design);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Each run of the model is a player of its own, with its effort in every record.
+    let recs = records(&out);
+    let mut per_model: BTreeMap<String, usize> = BTreeMap::new();
+    for r in recs.values() {
+        let model = r["model"].as_str().expect("model").to_string();
+        let effort = r["endpoint"]["effort"].as_str().map(str::to_string);
+        match model.as_str() {
+            "oracle" => assert_eq!(effort, None),
+            m => assert_eq!(
+                Some(m.trim_start_matches("fake-model@").to_string()),
+                effort
+            ),
+        }
+        *per_model.entry(model).or_default() += 1;
+    }
+    let six = |m: &str| (m.to_string(), 6);
+    assert_eq!(
+        per_model,
+        BTreeMap::from([
+            six("fake-model@low"),
+            six("fake-model@no-thinking"),
+            six("oracle")
+        ])
+    );
+    // The requests carried each effort as the endpoint reads it, never both.
+    let bodies = fake.bodies.lock().expect("lock").clone();
+    let low = bodies
+        .iter()
+        .filter(|b| b.contains("\"reasoning_effort\":\"low\""))
+        .count();
+    let off = bodies
+        .iter()
+        .filter(|b| b.contains("\"chat_template_kwargs\":{\"enable_thinking\":false}"))
+        .count();
+    assert!(
+        low > 0 && off > 0 && low + off == bodies.len(),
+        "{low} + {off} of {}",
+        bodies.len()
+    );
+    assert!(bodies
+        .iter()
+        .all(|b| b.contains("\"model\":\"fake-model\"")));
+    // The report compares the two efforts like two models, on the same mazes.
+    let c = &comparison(&out, "fake-model@low,fake-model@no-thinking", 6);
+    assert_eq!(c["phases"][0]["test"], "mcnemar", "{c}");
+    let csv = std::fs::read_to_string(out.join("trials.csv")).expect("trials.csv");
+    assert!(
+        csv.lines().next().is_some_and(|h| h.ends_with(",effort")),
+        "{csv}"
+    );
+    assert!(csv.contains(",no-thinking\r\n"), "{csv}");
 }

@@ -282,11 +282,11 @@ impl Shard {
     }
 }
 
-/// The design's players' API keys by player name, read from the environment variables
-/// their `key_env` names (an endpoint without `key_env` gets an empty key).
+/// The design's runs' API keys by run name, read from the environment variables their
+/// `key_env` names (an endpoint without `key_env` gets an empty key).
 fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, CliError> {
     let mut keys = HashMap::new();
-    for p in &design.players {
+    for p in &design.runs() {
         match p.kind {
             PlayerKind::Endpoint => {
                 let key = match p.key_env.as_deref().map(str::trim) {

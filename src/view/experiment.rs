@@ -19,6 +19,7 @@ use crate::core::batch::runner::{format_eta, run_eta};
 use crate::core::batch::scheduler::{LaneStatus, Progress, RunState, Tally};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
+use crate::core::model::effort::Effort;
 use crate::core::model::preset::Preset;
 use crate::core::model::price::dollars;
 use crate::core::play::player::PlayerKind;
@@ -173,6 +174,15 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
             e.name(),
             checked(form.encodings.iter().any(|x| x == e.name())),
             e.label()
+        );
+    }
+    h.push_str("</div></div><div class=\"field\" title=\"Each model endpoint runs once per effort ticked, as model@effort, compared like models. A level is sent as reasoning_effort; thinking and no-thinking switch Qwen3's enable_thinking. None ticked: the endpoints' default\"><span>Reasoning efforts</span><div class=\"checks\" data-testid=\"design-efforts\">");
+    for e in Effort::ALL {
+        let _ = write!(
+            h,
+            "<label class=\"check\"><input type=\"checkbox\" name=\"effort\" value=\"{0}\"{1}> {0}</label>",
+            e.name(),
+            checked(form.efforts.iter().any(|x| x == e.name()))
         );
     }
     h.push_str("</div></div>");

@@ -372,3 +372,36 @@ test('a priced model stops at the cost limit; a higher limit resumes it; the res
     assert.match(row.at(-1), /^\$\d+\.\d\d$/, `a cost per solve: ${row}`);
   });
 });
+
+test('reasoning efforts run the model once per effort, sent as the endpoint reads them, and compare like models', async () => {
+  await withPage(async (page) => {
+    const name = `efforts ${rand()}`;
+    const scenario = `ok-u${rand()}`;
+    await modelDesign(page, scenario, { samples: 1, concurrency: 2, name });
+    await page.check('[name="effort"][value="low"]');
+    await page.check('[name="effort"][value="no-thinking"]');
+    await page.waitForFunction(() => /^24 trials \(12 per player\)/.test(document.querySelector('[data-testid="estimate"]')?.textContent ?? ''));
+    await page.screenshot({ path: `${SHOTS}/experiment-efforts-form.png`, fullPage: true });
+    await page.click('[data-testid="experiment-start"]');
+    await waitDone(page, 24);
+    const players = await page.textContent('[data-testid="run-players"]');
+    assert.match(players, /good@low12\/12/);
+    assert.match(players, /good@no-thinking12\/12/);
+    // Each request carried its run's effort, as reasoning_effort or the chat template's switch.
+    const log = (await (await fetch(`${MOCK_URL}/log`)).json()).filter((e) => e.scenario === scenario && e.body?.messages);
+    const low = log.filter((e) => e.body.reasoning_effort === 'low' && !e.body.chat_template_kwargs);
+    const off = log.filter((e) => e.body.chat_template_kwargs?.enable_thinking === false && !e.body.reasoning_effort);
+    assert.ok(low.length > 0 && off.length > 0 && low.length + off.length === log.length, `${low.length} + ${off.length} of ${log.length}`);
+    // The CSV names each trial's effort; the results compare the two runs like models.
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    const head = csv[0].split(',');
+    const effort = head.indexOf('effort');
+    assert.ok(effort > 0, head.join(','));
+    assert.deepEqual([...new Set(csv.slice(1).map((l) => l.split(',')[effort]))].sort(), ['low', 'no-thinking']);
+    await analyzeOnly(page, name);
+    await page.waitForSelector('[data-testid="table-pooled"]');
+    const rates = await page.textContent('[data-testid="table-pooled"]');
+    assert.ok(rates.includes('good@low') && rates.includes('good@no-thinking'), rates);
+    await page.screenshot({ path: `${SHOTS}/results-efforts.png`, fullPage: true });
+  });
+});

@@ -418,7 +418,7 @@ impl Lab {
         self.estimate.set(match form.design(&base) {
             Ok(d) => {
                 let est = d.estimate(|s| self.library(s, d.shape_set()));
-                estimate_line(&est, d.players.len())
+                estimate_line(&est, d.runs().len())
             }
             Err(e) => format!("Not ready to run: {}", e.sentences()),
         });
@@ -789,7 +789,9 @@ fn keys_from_form(
         if let Some(s) = session() {
             let _ = s.set_item(&format!("{KEY_PREFIX}{}", p.name()), &key);
         }
-        keys.insert(p.name(), key);
+        for run in design.runs_of(p) {
+            keys.insert(run.name(), key.clone());
+        }
     }
     Ok(keys)
 }

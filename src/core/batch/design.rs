@@ -24,6 +24,7 @@ use crate::core::maze::generate::{generate_one, generate_set};
 use crate::core::maze::grid::{check_size, Maze, SIZES};
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
+use crate::core::model::effort::Effort;
 use crate::core::model::price::Price;
 use crate::core::model::reply::EndpointInfo;
 use crate::core::play::player::PlayerKind;
@@ -134,6 +135,10 @@ pub struct PlayerSpec {
     /// Whether thinking (reasoning) is turned on.
     #[serde(default, skip_serializing_if = "is_false")]
     pub thinking: bool,
+    /// The reasoning effort to ask for (absent: the endpoint's default). The design's
+    /// `efforts` axis sets it for each run of the player.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<Effort>,
     /// Extra JSON merged into each request body, as typed (empty for none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub extra: String,
@@ -170,6 +175,7 @@ impl PlayerSpec {
             stream: default_stream(),
             logprobs: false,
             thinking: false,
+            effort: None,
             extra: String::new(),
             max_attempts: default_max_attempts(),
             max_wait_ms: default_max_wait_ms(),
@@ -216,7 +222,11 @@ impl PlayerSpec {
             seed: self.seed,
             stream: self.stream,
             logprobs: self.logprobs,
-            thinking: self.thinking,
+            thinking: self
+                .effort
+                .and_then(Effort::thinking)
+                .unwrap_or(self.thinking),
+            effort: self.effort,
             extra: self.extra.clone(),
             price: self.price,
         })
@@ -281,6 +291,10 @@ pub struct ExperimentDesign {
     /// that would pass it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_limit: Option<f64>,
+    /// Reasoning efforts as an axis: each endpoint player runs once per effort, as
+    /// `name@effort` ([`ExperimentDesign::runs`]); empty for none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub efforts: Vec<Effort>,
     /// Fields this version does not know, kept as they were (natively; the browser build
     /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
     /// version and run in the page is exported without them).
@@ -329,6 +343,7 @@ impl Default for ExperimentDesign {
             move_limit: DEFAULT_MOVE_LIMIT,
             mazes: None,
             cost_limit: None,
+            efforts: Vec::new(),
             other: BTreeMap::new(),
         }
     }
@@ -396,9 +411,32 @@ impl ExperimentDesign {
         }
     }
 
-    /// The player named `name` ([`PlayerSpec::name`]).
-    pub fn player(&self, name: &str) -> Option<&PlayerSpec> {
-        self.players.iter().find(|p| p.name() == name)
+    /// The run named `name` ([`PlayerSpec::name`] of one of [`ExperimentDesign::runs`]).
+    pub fn player(&self, name: &str) -> Option<PlayerSpec> {
+        self.runs().into_iter().find(|p| p.name() == name)
+    }
+
+    /// The players as they play: each endpoint player once per effort of `efforts`
+    /// (named `name@effort`, with that effort), every other player as it is. Trials,
+    /// records, lanes, keys and folders go by these runs' names, so the analysis compares
+    /// the efforts as it compares models.
+    pub fn runs(&self) -> Vec<PlayerSpec> {
+        self.players.iter().flat_map(|p| self.runs_of(p)).collect()
+    }
+
+    /// The runs of one of the design's players ([`ExperimentDesign::runs`]).
+    pub fn runs_of(&self, p: &PlayerSpec) -> Vec<PlayerSpec> {
+        if !p.is_endpoint() || self.efforts.is_empty() {
+            return vec![p.clone()];
+        }
+        self.efforts
+            .iter()
+            .map(|&e| PlayerSpec {
+                name: Some(e.player_name(&p.name())),
+                effort: Some(e),
+                ..p.clone()
+            })
+            .collect()
     }
 
     /// Most trials in flight for `player`: its own concurrency, else the design's.
@@ -504,12 +542,28 @@ impl ExperimentDesign {
                     ));
                 }
             }
-            let folder = model_dir_name(&name);
-            if let Some(earlier) = folder_names.insert(folder.clone(), name.clone()) {
+            if player.effort.is_some() && player.is_endpoint() && !self.efforts.is_empty() {
                 p.push(format!(
-                    "players '{earlier}' and '{name}' would share the results folder name '{folder}': give one of them a different name"
+                    "player {n} ({name}): its effort and the design's efforts would both set it: remove one"
                 ));
             }
+            for run in self.runs_of(player) {
+                let name = run.name();
+                let folder = model_dir_name(&name);
+                if let Some(earlier) = folder_names.insert(folder.clone(), name.clone()) {
+                    p.push(format!(
+                        "players '{earlier}' and '{name}' would share the results folder name '{folder}': give one of them a different name"
+                    ));
+                }
+            }
+        }
+        if !self.efforts.is_empty() && !self.players.iter().any(PlayerSpec::is_endpoint) {
+            p.push(
+                "reasoning efforts apply to model endpoints: add one, or remove the efforts".into(),
+            );
+        }
+        if has_duplicates(&self.efforts) {
+            p.push("a reasoning effort is listed twice: list each once".into());
         }
         if self.encodings.is_empty() {
             p.push("choose at least one encoding (matrix or coord_list)".into());
@@ -609,7 +663,7 @@ impl ExperimentDesign {
     /// speaks for the whole design. With imported mazes, the k-th maze of each (size,
     /// shape) set plays as sample k does.
     pub fn trials(&self) -> Vec<TrialKey> {
-        let players: Vec<String> = self.players.iter().map(PlayerSpec::name).collect();
+        let players: Vec<String> = self.runs().iter().map(PlayerSpec::name).collect();
         // (size, shape, index) per round, in the order above.
         let mut rounds: Vec<Vec<(usize, Shape, usize)>> = Vec::new();
         match &self.mazes {

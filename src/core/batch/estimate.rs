@@ -58,6 +58,8 @@ impl ExperimentDesign {
     /// maze of each size and encoding.
     pub fn estimate(&self, mut library: impl FnMut(usize) -> Arc<TemplateLibrary>) -> Estimate {
         let trials = self.trials();
+        let runs = self.runs();
+        let run = |name: &str| runs.iter().find(|p| p.name() == name);
         let c = self.calls_per_trial();
         let mut first_prompt: BTreeMap<(usize, Encoding), u64> = BTreeMap::new();
         let mut est = Estimate {
@@ -65,10 +67,7 @@ impl ExperimentDesign {
             ..Estimate::default()
         };
         for key in &trials {
-            if !self
-                .player(&key.player)
-                .is_some_and(PlayerSpec::is_endpoint)
-            {
+            if !run(&key.player).is_some_and(PlayerSpec::is_endpoint) {
                 continue;
             }
             let chars = *first_prompt
@@ -88,7 +87,7 @@ impl ExperimentDesign {
             let sent = prompt_tokens * c * (c + 1) / 2;
             let replied = REPLY_TOKENS_ESTIMATE * c;
             est.tokens += sent + replied;
-            if let Some(price) = self.player(&key.player).and_then(|p| p.price) {
+            if let Some(price) = run(&key.player).and_then(|p| p.price) {
                 let dearest = price.output.max(price.reasoning.unwrap_or(0.0));
                 let cost = (sent as f64 * price.input + replied as f64 * dearest) / 1e6;
                 *est.cost.get_or_insert(0.0) += cost;

@@ -144,6 +144,10 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
         "shapemaze_version",
         "the Shapemaze version that ran the trial",
     ),
+    (
+        "effort",
+        "the reasoning effort asked for, if any: none to xhigh, thinking or no-thinking (endpoint players)",
+    ),
 ];
 
 fn outcome(v: Option<&Verdict>) -> String {
@@ -185,6 +189,7 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
             .endpoint
             .as_ref()
             .map(|e| format_decimal(e.temperature, 6))),
+        "effort" => opt(r.endpoint.as_ref().and_then(|e| e.effort).map(|e| e.name())),
         "protocol" => r.protocol.name().to_string(),
         "encoding" => r.encoding.name().to_string(),
         "shape" => r.shape.name().to_string(),

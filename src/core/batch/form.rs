@@ -17,6 +17,7 @@ use crate::core::batch::design::{ExperimentDesign, PlayerSpec, MAX_CONCURRENCY};
 use crate::core::batch::error::DesignError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
+use crate::core::model::effort::Effort;
 use crate::core::model::preset::Preset;
 use crate::core::model::price::Price;
 use crate::core::play::player::PlayerKind;
@@ -198,6 +199,8 @@ pub struct DesignForm {
     pub shapes: Vec<String>,
     /// The encodings ticked (names).
     pub encodings: Vec<String>,
+    /// The reasoning efforts ticked (names; none: the endpoints' default).
+    pub efforts: Vec<String>,
     /// Grid sides, separated by commas.
     pub sizes: String,
     /// Mazes per shape.
@@ -234,6 +237,7 @@ impl DesignForm {
             new,
             shapes: d.shapes.iter().map(|s| s.name().to_string()).collect(),
             encodings: d.encodings.iter().map(|e| e.name().to_string()).collect(),
+            efforts: d.efforts.iter().map(|e| e.name().to_string()).collect(),
             sizes: d
                 .sizes()
                 .iter()
@@ -310,6 +314,7 @@ impl DesignForm {
             new: row(None),
             shapes: all("shape"),
             encodings: all("encoding"),
+            efforts: all("effort"),
             sizes: text("sizes"),
             samples: text("samples"),
             repeats: text("repeats"),
@@ -364,6 +369,11 @@ impl DesignForm {
             .shapes
             .iter()
             .filter_map(|s| Shape::parse(s).ok())
+            .collect();
+        d.efforts = self
+            .efforts
+            .iter()
+            .filter_map(|e| Effort::parse(e).ok())
             .collect();
         let sizes: Result<Vec<usize>, _> = self
             .sizes

@@ -83,6 +83,7 @@ pub fn endpoint_settings(spec: &PlayerSpec) -> Result<EndpointSettings, UnknownN
         stream: spec.stream,
         logprobs: spec.logprobs,
         thinking: spec.thinking,
+        effort: spec.effort,
         extra: spec.extra.clone(),
         max_attempts: spec.max_attempts,
         max_wait_ms: spec.max_wait_ms,
@@ -154,8 +155,7 @@ pub async fn play_trial<T: Transport>(
     let design = run.design.clone();
     let spec = design
         .player(&key.player)
-        .ok_or_else(|| TrialError::NoPlayer(key.player.clone()))?
-        .clone();
+        .ok_or_else(|| TrialError::NoPlayer(key.player.clone()))?;
     let maze = design
         .maze_for(&key, &run.library)
         .map_err(TrialError::NoMaze)?;
@@ -340,7 +340,7 @@ pub fn error_causes<'a>(records: impl IntoIterator<Item = &'a TrialRecord>) -> V
 /// limit for endpoints.
 pub fn lanes_for(design: &ExperimentDesign, concurrency: Option<usize>) -> Vec<LaneConfig> {
     design
-        .players
+        .runs()
         .iter()
         .map(|p| LaneConfig {
             name: p.name(),

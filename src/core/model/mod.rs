@@ -4,6 +4,7 @@
 //! import [`crate::core::text`] only.
 
 pub mod call;
+pub mod effort;
 pub mod error;
 pub mod preset;
 pub mod price;

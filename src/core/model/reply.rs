@@ -187,6 +187,9 @@ pub struct EndpointInfo {
     /// Whether thinking (reasoning) was turned on.
     #[serde(default)]
     pub thinking: bool,
+    /// The reasoning effort asked for, if any (`high`, `no-thinking`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effort: Option<crate::core::model::effort::Effort>,
     /// Extra JSON merged into each request body, as typed.
     #[serde(default)]
     pub extra: String,

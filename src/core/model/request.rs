@@ -43,7 +43,15 @@ impl ChatMessage {
 /// Whether the call is streamed: when asked, and always when thinking is on (Qwen3 on
 /// DashScope refuses thinking in non-streaming calls).
 pub fn effective_stream(settings: &EndpointSettings) -> bool {
-    settings.stream || settings.thinking
+    settings.stream || thinking(settings)
+}
+
+/// Whether thinking is on: the effort's switch when it has one, else `thinking`.
+pub fn thinking(settings: &EndpointSettings) -> bool {
+    settings
+        .effort
+        .and_then(|e| e.thinking())
+        .unwrap_or(settings.thinking)
 }
 
 /// The JSON body of a chat-completions request. The `extra` object's keys are merged
@@ -76,7 +84,10 @@ pub fn request_body(
         body.insert("logprobs".into(), Value::from(true));
     }
     if settings.preset.is_dashscope() {
-        body.insert("enable_thinking".into(), Value::from(settings.thinking));
+        body.insert("enable_thinking".into(), Value::from(thinking(settings)));
+    }
+    if let Some(effort) = settings.effort {
+        effort.apply(&mut body, settings.preset.is_dashscope());
     }
     for (k, v) in extra {
         body.insert(k, v);

@@ -35,6 +35,9 @@ pub struct EndpointSettings {
     pub logprobs: bool,
     /// Let the model think before answering (DashScope's `enable_thinking`).
     pub thinking: bool,
+    /// The reasoning effort to ask for (none: the endpoint's default); a switch overrides
+    /// `thinking` ([`Effort`](super::effort::Effort)).
+    pub effort: Option<super::effort::Effort>,
     /// A JSON object whose keys are merged over the request body (empty for none).
     pub extra: String,
     /// Most attempts for one call, the first included (default 6).
@@ -79,6 +82,7 @@ impl EndpointSettings {
             stream: DEFAULT_STREAM,
             logprobs: false,
             thinking: false,
+            effort: None,
             extra: String::new(),
             max_attempts: 6,
             max_wait_ms: 300_000,
@@ -432,6 +436,45 @@ mod tests {
         assert_eq!(v["enable_thinking"], true);
         assert_eq!(v["stream"], true);
         assert_eq!(v["stream_options"]["include_usage"], true);
+    }
+
+    #[test]
+    fn an_effort_reaches_the_body_as_the_endpoint_reads_it_and_extra_still_wins() {
+        use crate::core::model::effort::Effort;
+        let with = |effort, preset, extra: &str| EndpointSettings {
+            effort: Some(effort),
+            extra: extra.into(),
+            ..EndpointSettings::for_preset(preset)
+        };
+        // The thinking switch on DashScope overrides `thinking` and streams.
+        let s = with(Effort::Thinking, Preset::DashScopeIntl, "");
+        assert!(effective_stream(&s), "thinking forces streaming");
+        let v = body_json(&s);
+        assert_eq!(
+            (v["enable_thinking"].clone(), v["stream"].clone()),
+            (true.into(), true.into())
+        );
+        let v = body_json(&EndpointSettings {
+            thinking: true,
+            ..with(Effort::NoThinking, Preset::DashScopeIntl, "")
+        });
+        assert_eq!(
+            v["enable_thinking"], false,
+            "the effort's switch wins over thinking"
+        );
+        // Elsewhere the switch goes to the chat template; a level is reasoning_effort.
+        let v = body_json(&with(Effort::NoThinking, Preset::LlamaCpp, ""));
+        assert_eq!(v["chat_template_kwargs"]["enable_thinking"], false);
+        assert_eq!(v["stream"], false, "thinking off does not stream");
+        let v = body_json(&with(Effort::High, Preset::OpenRouter, ""));
+        assert_eq!(v["reasoning_effort"], "high");
+        assert!(v.get("enable_thinking").is_none() && v.get("chat_template_kwargs").is_none());
+        let v = body_json(&with(
+            Effort::High,
+            Preset::OpenAi,
+            r#"{"reasoning_effort": "low"}"#,
+        ));
+        assert_eq!(v["reasoning_effort"], "low", "extra wins");
     }
 
     #[test]

@@ -167,7 +167,8 @@ impl From<&EndpointSettings> for EndpointInfo {
             seed: s.seed,
             stream: crate::core::model::request::effective_stream(s),
             logprobs: s.logprobs,
-            thinking: s.thinking,
+            thinking: crate::core::model::request::thinking(s),
+            effort: s.effort,
             extra: s.extra.clone(),
             price: None,
         }
