@@ -43,7 +43,12 @@ fn library() -> &'static TemplateLibrary {
 
 /// The solve prompt of `maze` in `encoding`, as a model is sent it.
 fn solve_prompt(maze: &Maze, encoding: Encoding) -> String {
-    prompt::solve(maze, Movement::Four, encoding, CoordStyle::Spaced, 16)
+    let shown = prompt::Shown {
+        encoding,
+        style: CoordStyle::Spaced,
+        symbols: Default::default(),
+    };
+    prompt::solve(maze, Movement::Four, shown, 16)
 }
 
 /// The ring's coordinate list, as the prompt shows it.

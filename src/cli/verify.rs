@@ -6,9 +6,10 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{check_size, Maze, MAX_SIZE};
 use crate::core::maze::npy::{self, NpyError};
 use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::results::rescore::{detect_encoding, fits, read_shown_maze};
-use crate::core::verify::{verify_generation, verify_move, verify_path, verify_recognition};
+use crate::core::verify::{verify_generation_in, verify_move, verify_path, verify_recognition};
 
 /// `shapemaze verify`'s options.
 #[derive(Debug, clap::Args)]
@@ -16,7 +17,7 @@ use crate::core::verify::{verify_generation, verify_move, verify_path, verify_re
     help_template = COMMAND_HELP,
     display_name = "shapemaze verify",
     override_usage = "shapemaze verify --phase move|path|recognize|generate --shape S [--encoding E]
-                        [--maze FILE] [--with SHAPES] --response FILE",
+                        [--maze FILE] [--with SHAPES] [--symbols SET] --response FILE",
     after_help = "Output: {\"outcome\":\"success\"|\"fail\",\"reason\":...,\"extracted\":...,\"explanation\":...}
 and for generate also \"checks\". Exit status 0 whatever the outcome; with one line on
 stderr, 2 for bad arguments and 4 for unreadable or foreign files.
@@ -44,6 +45,10 @@ pub struct VerifyArgs {
     /// with U judges it, where "U" names the U and a C opens only sideways)
     #[arg(long = "with", value_name = "SHAPES", verbatim_doc_comment)]
     pub with: Option<String>,
+    /// the symbols a generated matrix is read in: wall, empty, player, goal
+    /// (@*SE, as a design's symbols); 1 0 P G by default
+    #[arg(long, value_name = "SET", verbatim_doc_comment)]
+    pub symbols: Option<String>,
     /// the maze (the player's current cell for move and path, the original for
     /// generate): a .npy maze file or a text file in the matrix encoding (a
     /// coordinate list is read too). Required for move, path and generate.
@@ -134,6 +139,10 @@ pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             ))
         }
     };
+    let symbols = match args.symbols.as_deref() {
+        Some(s) => Symbols::parse(s).map_err(|e| CliError::usage(e.to_string()))?,
+        None => Symbols::STANDARD,
+    };
     let mut named = shapes_with(args.with.as_deref())?;
     named.push(shape);
     let in_play = ShapeSet::with(&named);
@@ -159,7 +168,7 @@ pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         (VerifyPhase::Move, Some((m, _))) => verify_move(m, shape.movement(), &reply),
         (VerifyPhase::Path, Some((m, _))) => verify_path(m, shape.movement(), &reply),
         (VerifyPhase::Generate, Some((m, lib))) => {
-            verify_generation(m, shape, encoding, lib, &reply)
+            verify_generation_in(m, shape, encoding, symbols, lib, &reply)
         }
         (_, None) => return Err(CliError::usage("--maze is needed for this phase")),
     };

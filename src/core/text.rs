@@ -268,6 +268,16 @@ pub fn parse_decimal(text: &str) -> Option<f64> {
     {
         return None;
     }
+    // Up to 15 digits the number is an exact integer over an exact power of ten, and one
+    // division rounds it correctly: "0.7" reads as the double nearest 0.7, as `parse` does.
+    let digits = whole.len() + frac.len();
+    if digits <= 15 {
+        let n = whole
+            .bytes()
+            .chain(frac.bytes())
+            .fold(0u64, |n, b| n * 10 + u64::from(b - b'0'));
+        return Some(n as f64 / 10f64.powi(frac.len() as i32));
+    }
     let mut value = 0.0;
     for b in whole.bytes() {
         value = value * 10.0 + f64::from(b - b'0');
@@ -490,6 +500,19 @@ mod tests {
         assert_eq!(parse_decimal("8"), Some(8.0));
         assert_eq!(parse_decimal(" 1.5 "), Some(1.5));
         assert_eq!(parse_decimal(".25"), Some(0.25));
+        // As `str::parse` reads them: a form's 0.7 stays 0.7, not 0.7000000000000001.
+        for text in [
+            "0.7",
+            "0.9",
+            "0.3",
+            "1.1",
+            "123.456",
+            "0.000001",
+            "99999.99999",
+            "2.675",
+        ] {
+            assert_eq!(parse_decimal(text), text.parse().ok(), "{text}");
+        }
         for bad in ["", ".", "-1", "1e3", "1.2.3", "abc", "NaN"] {
             assert_eq!(parse_decimal(bad), None, "{bad}");
         }

@@ -259,7 +259,11 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
             protocol_label(p)
         );
     }
-    h.push_str("</select></label></div></fieldset>");
+    let _ = write!(
+        h,
+        "</select></label><label class=\"field short\" title=\"The four symbols a matrix is written in: wall, empty, player, goal (1 0 P G, or another set such as @ * S E). The prompt's legend states them; a generated maze in other symbols is not properly encoded\"><span>Matrix symbols</span><input name=\"symbols\" data-testid=\"design-symbols\" value=\"{}\"></label></div></fieldset>",
+        escape(&form.symbols)
+    );
     h
 }
 

@@ -405,3 +405,31 @@ test('reasoning efforts run the model once per effort, sent as the endpoint read
     await page.screenshot({ path: `${SHOTS}/results-efforts.png`, fullPage: true });
   });
 });
+
+test('matrix symbols: the oracle plays and generates in them, the CSV names them, a bad set is refused', async () => {
+  await withPage(async (page) => {
+    await openLab(page);
+    await setField(page, 'name', `symbols ${rand()}`);
+    await page.fill('[data-testid="samples-per-shape"]', '1');
+    await page.fill('[data-testid="design-symbols"]', '@ @ S E');
+    await page.locator('[data-testid="design-symbols"]').dispatchEvent('change');
+    await page.waitForFunction(() => /Not ready to run: Matrix symbols: .*four different characters/.test(document.querySelector('[data-testid="estimate"]')?.textContent ?? ''));
+    await page.fill('[data-testid="design-symbols"]', '@*SE');
+    await page.locator('[data-testid="design-symbols"]').dispatchEvent('change');
+    await page.waitForFunction(() => /^12 trials/.test(document.querySelector('[data-testid="estimate"]')?.textContent ?? ''));
+    await page.click('[data-testid="experiment-start"]');
+    await waitDone(page, 12);
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    const head = csv[0].split(',');
+    const [enc, sym, gen] = ['encoding', 'symbols', 'generate'].map((c) => head.indexOf(c));
+    for (const line of csv.slice(1)) {
+      const cells = line.split(',');
+      assert.equal(cells[sym], cells[enc] === 'matrix' ? "'@ * S E" : '', line);
+      assert.equal(cells[gen], 'success', `the oracle's new maze is read in the set: ${line}`);
+    }
+    // The design keeps the set: the form shows it after a reload.
+    await page.reload();
+    await page.waitForSelector('[data-testid="design-symbols"]');
+    assert.equal(await page.inputValue('[data-testid="design-symbols"]'), '@ * S E');
+  });
+});

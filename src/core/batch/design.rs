@@ -23,6 +23,7 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_one, generate_set};
 use crate::core::maze::grid::{check_size, Maze, SIZES};
 use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::effort::Effort;
 use crate::core::model::price::Price;
@@ -295,6 +296,10 @@ pub struct ExperimentDesign {
     /// `name@effort` ([`ExperimentDesign::runs`]); empty for none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub efforts: Vec<Effort>,
+    /// The matrix's symbols (`"@ * S E"`; left out for the design's `1 0 P G`), stated in
+    /// the prompt's legend and used to read generated mazes.
+    #[serde(default, skip_serializing_if = "Symbols::is_standard")]
+    pub symbols: Symbols,
     /// Fields this version does not know, kept as they were (natively; the browser build
     /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
     /// version and run in the page is exported without them).
@@ -344,6 +349,7 @@ impl Default for ExperimentDesign {
             mazes: None,
             cost_limit: None,
             efforts: Vec::new(),
+            symbols: Symbols::STANDARD,
             other: BTreeMap::new(),
         }
     }
@@ -564,6 +570,12 @@ impl ExperimentDesign {
         }
         if has_duplicates(&self.efforts) {
             p.push("a reasoning effort is listed twice: list each once".into());
+        }
+        if !self.symbols.is_standard() && !self.encodings.contains(&Encoding::Matrix) {
+            p.push(format!(
+                "the symbols {} apply to the matrix encoding: add it, or remove the symbols",
+                self.symbols
+            ));
         }
         if self.encodings.is_empty() {
             p.push("choose at least one encoding (matrix or coord_list)".into());
@@ -838,6 +850,11 @@ impl ExperimentDesign {
         TrialSetup {
             move_limit: self.move_limit,
             protocol: self.protocol,
+            // A coordinate list has no symbols: its records keep none.
+            symbols: match key.encoding {
+                Encoding::Matrix => self.symbols,
+                Encoding::CoordList => Symbols::STANDARD,
+            },
             ..TrialSetup::new(key.shape, key.encoding, maze)
         }
     }

@@ -148,6 +148,10 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
         "effort",
         "the reasoning effort asked for, if any: none to xhigh, thinking or no-thinking (endpoint players)",
     ),
+    (
+        "symbols",
+        "the matrix's symbols (wall, empty, player, goal) when not 1 0 P G",
+    ),
 ];
 
 fn outcome(v: Option<&Verdict>) -> String {
@@ -190,6 +194,7 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
             .as_ref()
             .map(|e| format_decimal(e.temperature, 6))),
         "effort" => opt(r.endpoint.as_ref().and_then(|e| e.effort).map(|e| e.name())),
+        "symbols" => opt((!r.symbols.is_standard()).then(|| r.symbols.to_string())),
         "protocol" => r.protocol.name().to_string(),
         "encoding" => r.encoding.name().to_string(),
         "shape" => r.shape.name().to_string(),

@@ -17,6 +17,7 @@ use crate::core::batch::design::{ExperimentDesign, PlayerSpec, MAX_CONCURRENCY};
 use crate::core::batch::error::DesignError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::shape::Shape;
+use crate::core::maze::symbols::Symbols;
 use crate::core::model::effort::Effort;
 use crate::core::model::preset::Preset;
 use crate::core::model::price::Price;
@@ -201,6 +202,8 @@ pub struct DesignForm {
     pub encodings: Vec<String>,
     /// The reasoning efforts ticked (names; none: the endpoints' default).
     pub efforts: Vec<String>,
+    /// The matrix's symbols, wall, empty, player and goal (`1 0 P G`).
+    pub symbols: String,
     /// Grid sides, separated by commas.
     pub sizes: String,
     /// Mazes per shape.
@@ -238,6 +241,7 @@ impl DesignForm {
             shapes: d.shapes.iter().map(|s| s.name().to_string()).collect(),
             encodings: d.encodings.iter().map(|e| e.name().to_string()).collect(),
             efforts: d.efforts.iter().map(|e| e.name().to_string()).collect(),
+            symbols: d.symbols.to_string(),
             sizes: d
                 .sizes()
                 .iter()
@@ -315,6 +319,7 @@ impl DesignForm {
             shapes: all("shape"),
             encodings: all("encoding"),
             efforts: all("effort"),
+            symbols: text("symbols"),
             sizes: text("sizes"),
             samples: text("samples"),
             repeats: text("repeats"),
@@ -375,6 +380,13 @@ impl DesignForm {
             .iter()
             .filter_map(|e| Effort::parse(e).ok())
             .collect();
+        d.symbols = match self.symbols.trim() {
+            "" => Symbols::STANDARD,
+            raw => Symbols::parse(raw).unwrap_or_else(|e| {
+                problems.push(format!("Matrix symbols: {e}"));
+                Symbols::STANDARD
+            }),
+        };
         let sizes: Result<Vec<usize>, _> = self
             .sizes
             .split([',', ' '])
@@ -720,7 +732,11 @@ mod tests {
         for e in &form.encodings {
             out.push(("encoding".into(), e.clone()));
         }
+        for e in &form.efforts {
+            out.push(("effort".into(), e.clone()));
+        }
         for (k, v) in [
+            ("symbols", &form.symbols),
             ("sizes", &form.sizes),
             ("samples", &form.samples),
             ("repeats", &form.repeats),
@@ -741,9 +757,12 @@ mod tests {
         let mut d = ExperimentDesign::default();
         d.players
             .push(PlayerSpec::endpoint("http://127.0.0.1:9/v1", "m", None));
+        d.efforts = vec![Effort::Low, Effort::NoThinking];
+        d.symbols = Symbols::parse("@*SE").expect("a set");
         let mut form = DesignForm::of(&d);
         form.players[1].key = "sk-test".into();
         let read = DesignForm::from_fields(&pairs(&form));
+        assert_eq!(read.design(&d), Ok(d.clone()), "the design comes back");
         // The oracle row's endpoint fields are not on the page.
         let mut expected = form.clone();
         expected.players[0] = PlayerRow {

@@ -12,3 +12,6 @@ pub mod imported;
 pub mod runner;
 pub mod scheduler;
 pub mod session;
+
+#[cfg(test)]
+mod axes_tests;

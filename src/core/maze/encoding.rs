@@ -18,6 +18,8 @@
 //! ```
 
 use super::coords::{coordinates, Coord};
+use super::matrix::{matrix_lines, parse_matrix_rows, read_matrix_reply, render_matrix};
+use super::symbols::Symbols;
 use crate::core::maze::grid::{Grid, Pos, Tile};
 use crate::core::text::UnknownName;
 use crate::core::text::{drop_special_tokens, find_words, strip_markup};
@@ -87,8 +89,13 @@ impl Encoding {
 
     /// Renders `grid` in this encoding.
     pub fn render_with(self, grid: &Grid, style: CoordStyle) -> String {
+        self.render_in(grid, style, Symbols::STANDARD)
+    }
+
+    /// Renders `grid` in this encoding, a matrix in the symbols `symbols`.
+    pub fn render_in(self, grid: &Grid, style: CoordStyle, symbols: Symbols) -> String {
         match self {
-            Encoding::Matrix => render_matrix(grid),
+            Encoding::Matrix => render_matrix(grid, symbols),
             Encoding::CoordList => render_coord_list(grid, style),
         }
     }
@@ -98,7 +105,9 @@ impl Encoding {
     /// `rows` x `cols` is the size it is read at.
     pub fn parse_grid(self, text: &str, rows: usize, cols: usize) -> Result<Grid, ParseError> {
         match self {
-            Encoding::Matrix => parse_matrix_rows(&matrix_lines(text)),
+            Encoding::Matrix => {
+                parse_matrix_rows(&matrix_lines(text, Symbols::STANDARD), Symbols::STANDARD)
+            }
             Encoding::CoordList => parse_coord_list(text, rows, cols),
         }
     }
@@ -135,8 +144,20 @@ impl Encoding {
     /// there: the last block not so labelled counts.
     /// What was dropped and passed over is in the [`Extraction`].
     pub fn read_reply(self, reply: &str, rows: usize, cols: usize) -> Extraction {
+        self.read_reply_in(reply, rows, cols, Symbols::STANDARD)
+    }
+
+    /// [`Encoding::read_reply`] for a trial whose matrix is written in `symbols`: a
+    /// matrix is read in those symbols only (a coordinate list has none).
+    pub fn read_reply_in(
+        self,
+        reply: &str,
+        rows: usize,
+        cols: usize,
+        symbols: Symbols,
+    ) -> Extraction {
         match self {
-            Encoding::Matrix => read_matrix_reply(reply),
+            Encoding::Matrix => read_matrix_reply(reply, symbols),
             Encoding::CoordList => read_coord_list_reply(reply, rows, cols),
         }
     }
@@ -173,7 +194,7 @@ pub struct Dropped {
 }
 
 impl Extraction {
-    fn none() -> Extraction {
+    pub(super) fn none() -> Extraction {
         Extraction {
             grid: Err(ParseError::NoMazeFound),
             span: None,
@@ -304,7 +325,7 @@ fn is_reference_label(label: &str) -> bool {
 
 /// Of blocks with their labels, the index of the one a reply offers as its answer (the
 /// last not labelled as the original, else the last), and the labels passed over.
-fn choose_block(labels: &[Option<String>]) -> Option<(usize, Vec<String>)> {
+pub(super) fn choose_block(labels: &[Option<String>]) -> Option<(usize, Vec<String>)> {
     let last = labels.len().checked_sub(1)?;
     let chosen = labels
         .iter()
@@ -412,31 +433,6 @@ impl fmt::Display for ParseError {
     }
 }
 
-fn symbol(tile: Tile) -> &'static str {
-    match tile {
-        Tile::Wall => WALL,
-        Tile::Empty => EMPTY,
-        Tile::Player => PLAYER,
-        Tile::Goal => GOAL,
-    }
-}
-
-fn tile_of(sym: &str) -> Option<Tile> {
-    Tile::ALL.into_iter().find(|&t| symbol(t) == sym)
-}
-
-fn render_matrix(grid: &Grid) -> String {
-    (0..grid.rows())
-        .map(|r| {
-            (0..grid.cols())
-                .map(|c| symbol(grid.get(Pos::new(r, c)).unwrap_or(Tile::Wall)))
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 fn render_coord_list(grid: &Grid, style: CoordStyle) -> String {
     let list = |t: Tile| {
         grid.find(t)
@@ -452,291 +448,6 @@ fn render_coord_list(grid: &Grid, style: CoordStyle) -> String {
         list(Tile::Player),
         list(Tile::Goal)
     )
-}
-
-/// A matrix-looking line without its leading `Row 3:` label or list marker, trimmed, with
-/// the byte offset in `line` where it starts.
-fn row_body(line: &str) -> (usize, &str) {
-    let mut start = line.len() - line.trim_start().len();
-    let mut s = line.trim();
-    if s.get(..3).is_some_and(|h| h.eq_ignore_ascii_case("row")) {
-        // "Row 3: 1 0 0 P" — drop the label up to its separator.
-        let rest = s[3..].trim_start();
-        let digits = rest.chars().take_while(char::is_ascii_digit).count();
-        if digits > 0 {
-            let after = rest[digits..].trim_start_matches([':', '.', ')', '-', ' ']);
-            start += s.len() - after.len();
-            s = after;
-        }
-    }
-    // Each step cuts text off the start only, so `start` follows it.
-    let t = s.trim_start_matches(['-', '*', '>']).trim_start();
-    start += s.len() - t.len();
-    (start, t.trim_end())
-}
-
-/// Characters that decorate a matrix row and separate its cells: `[ ] , | `` and quotes.
-fn is_row_decoration(ch: char) -> bool {
-    matches!(ch, '[' | ']' | ',' | '|' | '`' | '"' | '\'')
-}
-
-/// The cells of a matrix-looking line, with decoration (`[ ] , | `` and quotes, a leading
-/// `Row 3:` label or list marker) removed; `None` when the line does not look like a row.
-fn matrix_cells(line: &str) -> Option<Vec<String>> {
-    let cleaned: String = row_body(line)
-        .1
-        .chars()
-        .map(|ch| if is_row_decoration(ch) { ' ' } else { ch })
-        .collect();
-    let tokens: Vec<String> = cleaned.split_whitespace().map(str::to_string).collect();
-    if tokens.len() < 2 || tokens.iter().any(|t| t.chars().count() != 1) {
-        return None;
-    }
-    let symbols = tokens.iter().filter(|t| tile_of(t).is_some()).count();
-    (symbols * 2 >= tokens.len()).then_some(tokens)
-}
-
-/// The maze cells a line starts with (two or more of `1 0 P G`, decoration tolerated as in
-/// [`matrix_cells`]) when other text follows them, with the byte offset in `line` where
-/// that text begins: `0 1 1 1 0 <- changed`.
-fn leading_cells(line: &str) -> Option<(Vec<String>, usize)> {
-    let (base, body) = row_body(line);
-    let b = body.as_bytes();
-    let mut cells = Vec::new();
-    let mut i = 0;
-    loop {
-        while i < b.len() && (b[i] == b' ' || b[i] == b'\t' || is_row_decoration(char::from(b[i])))
-        {
-            i += 1;
-        }
-        let Some(&c) = b.get(i) else { break };
-        let alone = !b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
-        if !(alone && matches!(c, b'0' | b'1' | b'P' | b'G')) {
-            break;
-        }
-        cells.push(char::from(c).to_string());
-        i += 1;
-    }
-    (cells.len() >= 2 && i < b.len()).then_some((cells, base + i))
-}
-
-/// One line of a reply read as a matrix row.
-struct RowLine {
-    cells: Vec<String>,
-    /// Written without spaces between its cells (`0111P`).
-    unspaced: bool,
-    /// Read only by dropping text after its leading cells ([`leading_cells`]): such a row
-    /// belongs to a block only when it has as many cells as the block's other rows.
-    loose: bool,
-    /// The text dropped to read it.
-    dropped: Vec<String>,
-}
-
-/// Reads one line of a reply as a matrix row, dropping special tokens, emphasis,
-/// punctuation ending the line and, as a loose row, text after its leading cells.
-fn read_row_line(line: &str) -> Option<RowLine> {
-    let (mut s, mut dropped) = drop_special_tokens(line);
-    for mark in ["**", "__"] {
-        if s.contains(mark) {
-            s = s.replace(mark, "");
-            dropped.push(mark.to_string());
-        }
-    }
-    let t = s.trim_end();
-    let unwrapped = t.trim_end_matches(['*', '_']);
-    if unwrapped.len() < t.len() {
-        dropped.push(t[unwrapped.len()..].to_string());
-    }
-    let body = unwrapped.trim_end_matches(|c: char| {
-        matches!(c, '.' | '!' | '?' | ';' | ':' | '\u{2026}') || c.is_whitespace()
-    });
-    if let Some(cells) = matrix_cells(body) {
-        let tail = unwrapped[body.len()..].trim();
-        if !tail.is_empty() {
-            dropped.push(tail.to_string());
-        }
-        return Some(RowLine {
-            cells,
-            unspaced: false,
-            loose: false,
-            dropped,
-        });
-    }
-    if let Some(cells) = unspaced_cells(body) {
-        return Some(RowLine {
-            cells,
-            unspaced: true,
-            loose: false,
-            dropped,
-        });
-    }
-    let (cells, at) = leading_cells(unwrapped)?;
-    dropped.push(unwrapped[at..].trim().to_string());
-    Some(RowLine {
-        cells,
-        unspaced: false,
-        loose: true,
-        dropped,
-    })
-}
-
-/// The cells of a row written without spaces between them (`0111P`, `[0111P]`): one word
-/// of three or more of `0 1 P G` and nothing else on the line (decoration aside).
-fn unspaced_cells(line: &str) -> Option<Vec<String>> {
-    let cleaned: String = row_body(line)
-        .1
-        .chars()
-        .filter(|&ch| !is_row_decoration(ch))
-        .collect();
-    let word = cleaned.trim();
-    (word.len() >= 3 && word.bytes().all(|b| matches!(b, b'0' | b'1' | b'P' | b'G')))
-        .then(|| word.chars().map(String::from).collect())
-}
-
-fn matrix_lines(text: &str) -> Vec<Vec<String>> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            matrix_cells(l).unwrap_or_else(|| l.split_whitespace().map(str::to_string).collect())
-        })
-        .collect()
-}
-
-/// A block of matrix rows found in a reply.
-struct MatrixBlock {
-    rows: Vec<Vec<String>>,
-    /// Some of its rows were written without spaces.
-    unspaced: bool,
-    /// Whole lines, `[start, end)` in the reply.
-    span: [usize; 2],
-    dropped: Vec<Dropped>,
-    /// The line of prose above the block, if any.
-    label: Option<String>,
-}
-
-/// Every block of two or more matrix rows in `reply`, in order, each with its label.
-fn matrix_blocks(reply: &str) -> Vec<MatrixBlock> {
-    let mut blocks = Vec::new();
-    let mut run: Vec<(RowLine, [usize; 2])> = Vec::new();
-    let mut label: Option<String> = None;
-    let mut offset = 0;
-    for raw in reply.split_inclusive('\n') {
-        let line = raw.trim_end_matches('\n').trim_end_matches('\r');
-        match read_row_line(line) {
-            Some(row) => run.push((row, [offset, offset + line.len()])),
-            None => {
-                if !run.is_empty() {
-                    close_run(std::mem::take(&mut run), label.take(), &mut blocks);
-                }
-                let t = line.trim();
-                if !t.is_empty() && !t.starts_with("```") && !t.starts_with("~~~") {
-                    label = Some(t.to_string());
-                }
-            }
-        }
-        offset += raw.len();
-    }
-    if !run.is_empty() {
-        close_run(run, label, &mut blocks);
-    }
-    blocks
-}
-
-/// Turns a run of consecutive row lines into blocks. Rows read as written always belong
-/// (rows of different lengths are then reported as such); a loose row belongs only when
-/// it has as many cells as most rows read as written, and otherwise ends the block. A run
-/// with no row read as written makes no block.
-fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut Vec<MatrixBlock>) {
-    let widths: Vec<usize> = run
-        .iter()
-        .filter(|(r, _)| !r.loose)
-        .map(|(r, _)| r.cells.len())
-        .collect();
-    // The most common length, the first seen on a tie.
-    let mut width: Option<(usize, usize)> = None;
-    for &w in &widths {
-        let n = widths.iter().filter(|&&v| v == w).count();
-        if width.is_none_or(|(_, best)| n > best) {
-            width = Some((w, n));
-        }
-    }
-    let Some((width, _)) = width else {
-        return;
-    };
-    let mut label = label;
-    let mut current: Vec<(RowLine, [usize; 2])> = Vec::new();
-    let mut emit = |rows: Vec<(RowLine, [usize; 2])>, label: &mut Option<String>| {
-        if rows.len() < 2 {
-            return;
-        }
-        let span = [rows[0].1[0], rows[rows.len() - 1].1[1]];
-        let mut dropped = Vec::new();
-        let mut cells = Vec::with_capacity(rows.len());
-        let unspaced = rows.iter().any(|(r, _)| r.unspaced);
-        for (i, (row, _)) in rows.into_iter().enumerate() {
-            dropped.extend(
-                row.dropped
-                    .into_iter()
-                    .map(|text| Dropped { line: i, text }),
-            );
-            cells.push(row.cells);
-        }
-        out.push(MatrixBlock {
-            rows: cells,
-            unspaced,
-            span,
-            dropped,
-            label: label.take(),
-        });
-    };
-    for (row, span) in run {
-        if row.loose && row.cells.len() != width {
-            emit(std::mem::take(&mut current), &mut label);
-            continue;
-        }
-        current.push((row, span));
-    }
-    emit(current, &mut label);
-}
-
-/// [`Encoding::read_reply`] for the matrix.
-fn read_matrix_reply(reply: &str) -> Extraction {
-    let mut blocks = matrix_blocks(reply);
-    let labels: Vec<Option<String>> = blocks.iter().map(|b| b.label.clone()).collect();
-    let Some((chosen, passed_over)) = choose_block(&labels) else {
-        return Extraction::none();
-    };
-    let block = blocks.swap_remove(chosen);
-    Extraction {
-        grid: parse_matrix_rows(&block.rows),
-        span: Some(block.span),
-        dropped: block.dropped,
-        passed_over,
-        unspaced: block.unspaced,
-    }
-}
-
-fn parse_matrix_rows(rows: &[Vec<String>]) -> Result<Grid, ParseError> {
-    let expected = rows.first().ok_or(ParseError::NoMazeFound)?.len();
-    let mut tiles = Vec::with_capacity(rows.len());
-    for (r, row) in rows.iter().enumerate() {
-        let mut out = Vec::with_capacity(row.len());
-        for sym in row {
-            out.push(tile_of(sym).ok_or_else(|| ParseError::InvalidSymbol {
-                symbol: sym.clone(),
-                row: r,
-            })?);
-        }
-        if out.len() != expected {
-            return Err(ParseError::NotRectangular {
-                row: r,
-                len: out.len(),
-                expected,
-            });
-        }
-        tiles.push(out);
-    }
-    Grid::from_rows(&tiles).ok_or(ParseError::NoMazeFound)
 }
 
 /// A line of a coordinate list with special tokens (`<end_of_turn>`, `</s>`, ...) and

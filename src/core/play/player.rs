@@ -181,7 +181,7 @@ fn swapped(maze: &Maze) -> Grid {
 
 fn render(trial: &Trial, grid: &Grid) -> String {
     let s = trial.setup();
-    s.encoding.render_with(grid, s.style)
+    s.encoding.render_in(grid, s.style, s.symbols)
 }
 
 fn path_text(cells: &[Pos]) -> String {

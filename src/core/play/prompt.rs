@@ -7,7 +7,8 @@
 //! with, and any change to a sentence here bumps it.
 
 use crate::core::maze::encoding::{CoordStyle, Encoding};
-use crate::core::maze::grid::{Maze, Movement};
+use crate::core::maze::grid::{Maze, Movement, Tile};
+use crate::core::maze::symbols::Symbols;
 
 /// The version of the prompts' wording, kept in every trial record. Version 1 was the
 /// stepwise protocol alone; version 2 added the single-shot and combined prompts (the
@@ -66,6 +67,26 @@ pub fn read_heading(message: &str) -> Option<Heading> {
     .map(|(_, p)| p)
 }
 
+/// The matrix symbols a solve prompt's legend states (`Legend: @ = wall, * = empty
+/// corridor, S = player, E = goal.`), if it states them.
+pub fn announced_symbols(prompt: &str) -> Option<Symbols> {
+    let line = prompt
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Legend: "))?;
+    let mut chars = String::new();
+    for (part, what) in line
+        .split(", ")
+        .zip(["wall", "empty corridor", "player", "goal"])
+    {
+        let (sym, name) = part.split_once(" = ")?;
+        if !name.starts_with(what) {
+            return None;
+        }
+        chars.push_str(sym);
+    }
+    Symbols::parse(&chars).ok()
+}
+
 /// The move limit a solve prompt announces ("at most 16 moves"), if it states one.
 pub fn announced_move_limit(prompt: &str) -> Option<usize> {
     const LEAD: &str = "at most ";
@@ -79,10 +100,59 @@ pub fn announced_move_limit(prompt: &str) -> Option<usize> {
     })
 }
 
-fn legend(encoding: Encoding) -> &'static str {
-    match encoding {
-        Encoding::Matrix => "Legend: 1 = wall, 0 = empty corridor, P = player, G = goal. Cells are (row, col), counted from 0, row 0 at the top.",
-        Encoding::CoordList => "The maze is given as lists of cells (row, col), counted from 0, row 0 at the top: walls, empty corridor cells, the player and the goal.",
+/// How a maze is written in a trial's messages: its encoding, the coordinate spacing of a
+/// list and the symbols of a matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The encoding.
+    pub encoding: Encoding,
+    /// A coordinate list's spacing.
+    pub style: CoordStyle,
+    /// A matrix's symbols.
+    pub symbols: Symbols,
+}
+
+impl Shown {
+    fn render(self, maze: &Maze) -> String {
+        self.encoding
+            .render_in(maze.grid(), self.style, self.symbols)
+    }
+
+    /// The player's and the goal's names in the text: their symbols in a matrix, `P` and
+    /// `G` in a list.
+    fn names(self) -> (char, char) {
+        match self.encoding {
+            Encoding::Matrix => (self.symbols.of(Tile::Player), self.symbols.of(Tile::Goal)),
+            Encoding::CoordList => ('P', 'G'),
+        }
+    }
+
+    fn legend(self) -> String {
+        let s = self.symbols;
+        match self.encoding {
+            Encoding::Matrix => format!(
+                "Legend: {} = wall, {} = empty corridor, {} = player, {} = goal. Cells are (row, col), counted from 0, row 0 at the top.",
+                s.of(Tile::Wall),
+                s.of(Tile::Empty),
+                s.of(Tile::Player),
+                s.of(Tile::Goal)
+            ),
+            Encoding::CoordList => "The maze is given as lists of cells (row, col), counted from 0, row 0 at the top: walls, empty corridor cells, the player and the goal.".into(),
+        }
+    }
+
+    fn format_rule(self) -> String {
+        let s = self.symbols;
+        match self.encoding {
+            Encoding::Matrix => format!(
+                "Write it in the same matrix encoding: one line per row, cells separated by spaces, {} wall, {} empty, exactly one {} and one {}.",
+                s.of(Tile::Wall),
+                s.of(Tile::Empty),
+                s.of(Tile::Player),
+                s.of(Tile::Goal)
+            ),
+            Encoding::CoordList => "Write it in the same coordinate-list encoding, four lines: Walls: ..., Empty: ..., Player position: (r, c), Goal: (r, c), listing every cell exactly once.".into(),
+        }
     }
 }
 
@@ -95,82 +165,49 @@ fn movement_rule(movement: Movement) -> &'static str {
 
 /// The opening of both solve prompts: the heading, the task, the movement rule, `limit`
 /// (how the move limit is put), the legend and the maze.
-fn solve_intro(
-    maze: &Maze,
-    movement: Movement,
-    encoding: Encoding,
-    style: CoordStyle,
-    limit: &str,
-) -> String {
+fn solve_intro(maze: &Maze, movement: Movement, shown: Shown, limit: &str) -> String {
+    let (p, g) = shown.names();
     format!(
-        "{SOLVE_HEADING}\nYou are the player P in a {r}x{c} maze and must reach the goal G. {rule} You cannot enter walls. {limit}\n{legend}\n\n{maze}\n\n",
+        "{SOLVE_HEADING}\nYou are the player {p} in a {r}x{c} maze and must reach the goal {g}. {rule} You cannot enter walls. {limit}\n{legend}\n\n{maze}\n\n",
         r = maze.rows(),
         c = maze.cols(),
         rule = movement_rule(movement),
-        legend = legend(encoding),
-        maze = encoding.render_with(maze.grid(), style),
+        legend = shown.legend(),
+        maze = shown.render(maze),
     )
 }
 
 /// The solve phase's opening message.
-pub fn solve(
-    maze: &Maze,
-    movement: Movement,
-    encoding: Encoding,
-    style: CoordStyle,
-    move_limit: usize,
-) -> String {
+pub fn solve(maze: &Maze, movement: Movement, shown: Shown, move_limit: usize) -> String {
     let limit = format!("You have at most {move_limit} moves; an invalid move ends the phase.");
-    solve_intro(maze, movement, encoding, style, &limit)
+    solve_intro(maze, movement, shown, &limit)
         + "Reply with your next move as the cell you move to, in the form: Move: (row, col)"
 }
 
 /// The single-shot solve prompt: the whole path in one reply, scored by the path verifier.
-pub fn solve_path(
-    maze: &Maze,
-    movement: Movement,
-    encoding: Encoding,
-    style: CoordStyle,
-    move_limit: usize,
-) -> String {
+pub fn solve_path(maze: &Maze, movement: Movement, shown: Shown, move_limit: usize) -> String {
     let limit = format!("The path may take at most {move_limit} moves.");
-    solve_intro(maze, movement, encoding, style, &limit)
+    let (p, g) = shown.names();
+    solve_intro(maze, movement, shown, &limit)
         + WHOLE_PATH
-        + ": every cell you step on, in order, from P's cell to G's cell, in the form: Path: (row, col), (row, col), ..."
+        + &format!(": every cell you step on, in order, from {p}'s cell to {g}'s cell, in the form: Path: (row, col), (row, col), ...")
 }
 
 /// The message after a valid move that did not end the phase.
-pub fn update(
-    maze: &Maze,
-    encoding: Encoding,
-    style: CoordStyle,
-    moves: usize,
-    move_limit: usize,
-) -> String {
+pub fn update(maze: &Maze, shown: Shown, moves: usize, move_limit: usize) -> String {
     format!(
         "{UPDATE_HEADING}\n\n{}\n\nMoves used: {moves} of {move_limit}. Reply with your next move: Move: (row, col)",
-        encoding.render_with(maze.grid(), style)
+        shown.render(maze)
     )
 }
 
 /// The recognition question, after the solve phase ended with `solve_summary`.
-pub fn recognize(
-    original: &Maze,
-    encoding: Encoding,
-    style: CoordStyle,
-    solve_summary: &str,
-) -> String {
+pub fn recognize(original: &Maze, shown: Shown, solve_summary: &str) -> String {
+    let (p, g) = shown.names();
     format!(
-        "{RECOGNIZE_HEADING}\n{solve_summary}\nLook at all the open cells of the maze (every empty cell plus P and G, not only your path). What geometric shape do they form? Give the shape's name and your reasoning, and end with: Shape: <name>\n\n{}",
-        encoding.render_with(original.grid(), style)
+        "{RECOGNIZE_HEADING}\n{solve_summary}\nLook at all the open cells of the maze (every empty cell plus {p} and {g}, not only your path). What geometric shape do they form? Give the shape's name and your reasoning, and end with: Shape: <name>\n\n{}",
+        shown.render(original)
     )
-}
-
-fn format_rule(encoding: Encoding) -> &'static str {
-    match encoding {
-        Encoding::Matrix => "Write it in the same matrix encoding: one line per row, cells separated by spaces, 1 wall, 0 empty, exactly one P and one G.",
-        Encoding::CoordList => "Write it in the same coordinate-list encoding, four lines: Walls: ..., Empty: ..., Player position: (r, c), Goal: (r, c), listing every cell exactly once.",
-    }
 }
 
 fn rule_short(movement: Movement) -> &'static str {
@@ -181,31 +218,27 @@ fn rule_short(movement: Movement) -> &'static str {
 }
 
 /// The generation request.
-pub fn generate(original: &Maze, encoding: Encoding, movement: Movement) -> String {
+pub fn generate(original: &Maze, shown: Shown, movement: Movement) -> String {
+    let (p, g) = shown.names();
     format!(
-        "{GENERATE_HEADING}\nCreate a new {r}x{c} maze whose open cells form the same geometric shape as the maze above. It must not be an identical copy, P must be able to reach G ({rule}), and it must be properly encoded. {format}",
+        "{GENERATE_HEADING}\nCreate a new {r}x{c} maze whose open cells form the same geometric shape as the maze above. It must not be an identical copy, {p} must be able to reach {g} ({rule}), and it must be properly encoded. {format}",
         r = original.rows(),
         c = original.cols(),
         rule = rule_short(movement),
-        format = format_rule(encoding),
+        format = shown.format_rule(),
     )
 }
 
 /// Recognition and generation in one request (the combined protocol, as the design's
 /// original runs asked them), after the solve phase ended with `solve_summary`.
-pub fn combined(
-    original: &Maze,
-    encoding: Encoding,
-    style: CoordStyle,
-    movement: Movement,
-    solve_summary: &str,
-) -> String {
+pub fn combined(original: &Maze, shown: Shown, movement: Movement, solve_summary: &str) -> String {
+    let (p, g) = shown.names();
     format!(
-        "{COMBINED_HEADING}\n{solve_summary}\nFirst, look at all the open cells of the maze below (every empty cell plus P and G, not only your path): what geometric shape do they form? Give the shape's name on a line of its own: Shape: <name>\nThen create a new {r}x{c} maze whose open cells form the same shape. It must not be an identical copy, P must be able to reach G ({rule}), and it must be properly encoded. {format} Write the new maze last.\n\n{maze}",
+        "{COMBINED_HEADING}\n{solve_summary}\nFirst, look at all the open cells of the maze below (every empty cell plus {p} and {g}, not only your path): what geometric shape do they form? Give the shape's name on a line of its own: Shape: <name>\nThen create a new {r}x{c} maze whose open cells form the same shape. It must not be an identical copy, {p} must be able to reach {g} ({rule}), and it must be properly encoded. {format} Write the new maze last.\n\n{maze}",
         r = original.rows(),
         c = original.cols(),
         rule = rule_short(movement),
-        format = format_rule(encoding),
-        maze = encoding.render_with(original.grid(), style),
+        format = shown.format_rule(),
+        maze = shown.render(original),
     )
 }

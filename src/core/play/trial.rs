@@ -9,6 +9,7 @@
 use crate::core::maze::encoding::{CoordStyle, Encoding};
 use crate::core::maze::grid::{Maze, Pos};
 use crate::core::maze::shape::Shape;
+use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::reply::{EmptyReason, ReplyMeta};
 use crate::core::play::prompt;
@@ -161,6 +162,9 @@ pub struct TrialSetup {
     pub move_limit: usize,
     /// Coordinate spacing for the coordinate-list encoding.
     pub style: CoordStyle,
+    /// The matrix's symbols (the design's `1 0 P G` by default): the maze is shown in
+    /// them and a generated maze is read in them.
+    pub symbols: Symbols,
     /// How the questions are asked.
     pub protocol: Protocol,
 }
@@ -174,7 +178,17 @@ impl TrialSetup {
             maze,
             move_limit: DEFAULT_MOVE_LIMIT,
             style: CoordStyle::default(),
+            symbols: Symbols::STANDARD,
             protocol: Protocol::Stepwise,
+        }
+    }
+
+    /// How the maze is written in the trial's messages.
+    pub fn shown(&self) -> prompt::Shown {
+        prompt::Shown {
+            encoding: self.encoding,
+            style: self.style,
+            symbols: self.symbols,
         }
     }
 }
@@ -238,15 +252,13 @@ impl Trial {
             Protocol::SingleShot => prompt::solve_path(
                 &setup.maze,
                 setup.shape.movement(),
-                setup.encoding,
-                setup.style,
+                setup.shown(),
                 setup.move_limit,
             ),
             Protocol::Stepwise | Protocol::Combined => prompt::solve(
                 &setup.maze,
                 setup.shape.movement(),
-                setup.encoding,
-                setup.style,
+                setup.shown(),
                 setup.move_limit,
             ),
         };
@@ -465,15 +477,11 @@ impl Trial {
     fn end_solve(&mut self, done: Verdict) {
         let s = &self.setup;
         let text = match s.protocol {
-            Protocol::Combined => prompt::combined(
-                &s.maze,
-                s.encoding,
-                s.style,
-                s.shape.movement(),
-                &done.explanation,
-            ),
+            Protocol::Combined => {
+                prompt::combined(&s.maze, s.shown(), s.shape.movement(), &done.explanation)
+            }
             Protocol::Stepwise | Protocol::SingleShot => {
-                prompt::recognize(&s.maze, s.encoding, s.style, &done.explanation)
+                prompt::recognize(&s.maze, s.shown(), &done.explanation)
             }
         };
         self.solve = Some(done);
@@ -517,13 +525,7 @@ impl Trial {
         self.last_move = Some(v.clone());
         match end {
             None => {
-                let next = prompt::update(
-                    &self.current,
-                    self.setup.encoding,
-                    self.setup.style,
-                    self.moves,
-                    limit,
-                );
+                let next = prompt::update(&self.current, self.setup.shown(), self.moves, limit);
                 self.push(Role::User, &next);
             }
             Some(done) => self.end_solve(done),
@@ -586,7 +588,7 @@ impl Trial {
             self.phase = Phase::Generate;
             let text = prompt::generate(
                 &self.setup.maze,
-                self.setup.encoding,
+                self.setup.shown(),
                 self.setup.shape.movement(),
             );
             self.push(Role::User, &text);
@@ -615,10 +617,11 @@ impl Trial {
 
     fn judge_generation(&self, reply: &str) -> Verdict {
         let s = &self.setup;
-        self.noted(verify::verify_generation(
+        self.noted(verify::verify_generation_in(
             &s.maze,
             s.shape,
             s.encoding,
+            s.symbols,
             &self.library,
             reply,
         ))

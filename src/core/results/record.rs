@@ -5,6 +5,7 @@
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
 use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::model::reply::{
     EmptyReason, EndpointInfo, FailedAttempt, ReplyMeta, TokenLogprob,
@@ -209,6 +210,10 @@ pub struct TrialRecord {
     pub size: usize,
     /// The encoding the maze was shown in.
     pub encoding: Encoding,
+    /// The matrix's symbols when they are not the design's `1 0 P G` (left out then): the
+    /// maze was shown in them and a generated maze read in them.
+    #[serde(default, skip_serializing_if = "Symbols::is_standard")]
+    pub symbols: Symbols,
     /// The maze set's seed.
     pub seed: u64,
     /// Which maze of the set (0-based).
@@ -402,6 +407,7 @@ impl TrialRecord {
             shapes: trial.library().shapes(),
             size: maze.rows(),
             encoding: setup.encoding,
+            symbols: setup.symbols,
             seed: placement.seed,
             sample: placement.sample,
             repeat: placement.repeat,
@@ -533,6 +539,7 @@ impl TrialRecord {
         let setup = TrialSetup {
             move_limit: self.move_limit,
             protocol: self.protocol,
+            symbols: self.symbols,
             ..TrialSetup::new(self.shape, self.encoding, maze)
         };
         let mut trial = Trial::new(setup, library);

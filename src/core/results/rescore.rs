@@ -27,7 +27,7 @@ use crate::core::maze::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
 use crate::core::maze::grid::{Grid, Maze, MAX_SIZE};
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::play::prompt::{announced_move_limit, read_heading, Heading};
+use crate::core::play::prompt::{announced_move_limit, announced_symbols, read_heading, Heading};
 use crate::core::play::transcript::{self, ParsedTranscript, Role};
 use crate::core::play::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::core::results::layout::ExportPath;
@@ -367,6 +367,8 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
     let setup = TrialSetup {
         move_limit,
         protocol,
+        // The legend says which symbols a matrix was shown (and is read back) in.
+        symbols: announced_symbols(&first.content).unwrap_or_default(),
         ..TrialSetup::new(shape, encoding, maze)
     };
 

@@ -21,9 +21,11 @@ use super::{Extracted, GenerationChecks, Reason, Verdict};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Mask, Maze, MazeError, MAX_SIZE};
 use crate::core::maze::shape::Shape;
+use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
 
-/// Verifies a generated maze against the original (as first shown).
+/// Verifies a generated maze against the original (as first shown), a matrix in the
+/// design's symbols `1 0 P G`.
 pub fn verify_generation(
     original: &Maze,
     shape: Shape,
@@ -31,8 +33,21 @@ pub fn verify_generation(
     library: &TemplateLibrary,
     reply: &str,
 ) -> Verdict {
+    verify_generation_in(original, shape, encoding, Symbols::STANDARD, library, reply)
+}
+
+/// [`verify_generation`] for a trial whose matrix is written in `symbols`: a maze written
+/// in other symbols is not properly encoded, and the explanation says which were expected.
+pub fn verify_generation_in(
+    original: &Maze,
+    shape: Shape,
+    encoding: Encoding,
+    symbols: Symbols,
+    library: &TemplateLibrary,
+    reply: &str,
+) -> Verdict {
     let (rows, cols) = (original.rows(), original.cols());
-    let read = encoding.read_reply(reply, rows, cols);
+    let read = encoding.read_reply_in(reply, rows, cols, symbols);
     // What was dropped or passed over to read the maze, said after the verdict's reason.
     let notes = read.notes(encoding);
     let with_notes = |explanation: String| {
@@ -50,8 +65,9 @@ pub fn verify_generation(
                 Reason::from(&e),
                 Extracted::Nothing,
                 with_notes(format!(
-                    "The maze is not properly encoded as a {}: {e}.",
-                    encoding.label().to_ascii_lowercase()
+                    "The maze is not properly encoded as a {}: {e}.{}",
+                    encoding.label().to_ascii_lowercase(),
+                    other_symbols(encoding, symbols, reply, rows, cols)
                 )),
             );
             v.checks = Some(GenerationChecks::default());
@@ -145,6 +161,30 @@ pub fn verify_generation(
     );
     v.checks = Some(checks);
     v
+}
+
+/// For a matrix in symbols other than the design's: the symbols the trial asked for, and
+/// whether the reply holds a maze in the design's `1 0 P G` instead.
+fn other_symbols(
+    encoding: Encoding,
+    symbols: Symbols,
+    reply: &str,
+    rows: usize,
+    cols: usize,
+) -> String {
+    if encoding != Encoding::Matrix || symbols.is_standard() {
+        return String::new();
+    }
+    let standard = encoding.read_reply(reply, rows, cols).grid.is_ok();
+    format!(
+        " This trial's symbols are {}{}.",
+        symbols.describe(),
+        if standard {
+            "; the reply writes its maze in 1 0 P G instead"
+        } else {
+            ""
+        }
+    )
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ mod generation;
 mod moves;
 mod recognition;
 
-pub use generation::verify_generation;
+pub use generation::{verify_generation, verify_generation_in};
 pub use moves::{check_step, read_move, read_move_at, verify_move, verify_path};
 pub use recognition::{
     mentions, mentions_in, recognize, recognize_at, recognize_in, verify_recognition, Mention,
