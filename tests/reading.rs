@@ -48,7 +48,7 @@ fn solve_prompt(maze: &Maze, encoding: Encoding) -> String {
         style: CoordStyle::Spaced,
         symbols: Default::default(),
     };
-    prompt::solve(maze, Movement::Four, shown, 16)
+    prompt::solve(maze, Movement::Four, shown, 16, 0)
 }
 
 /// The ring's coordinate list, as the prompt shows it.

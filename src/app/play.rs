@@ -202,7 +202,10 @@ fn TrialView(
     let library = Arc::new(TemplateLibrary::for_shape(settings.size, settings.shape));
     match generate_one(settings.shape, settings.sample, settings.seed, &library) {
         Ok(maze) => {
-            let setup = TrialSetup::new(settings.shape, settings.encoding, maze);
+            let setup = TrialSetup {
+                lenient: settings.lenient,
+                ..TrialSetup::new(settings.shape, settings.encoding, maze)
+            };
             let trial = Trial::new(setup, library);
             view! { <TrialBoard trial=trial settings=settings go=go restart=restart /> }.into_any()
         }
@@ -234,7 +237,7 @@ pub(super) struct PlayOptions {
 /// the current phase and the verdicts. The caller owns the trial and adds what follows it.
 #[component]
 pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
-    let (shape, encoding, limit, rows, cols) = trial.with_untracked(|t| {
+    let (shape, encoding, limit, rows, cols, lenient) = trial.with_untracked(|t| {
         let s = t.setup();
         (
             s.shape,
@@ -242,8 +245,14 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             s.move_limit,
             s.maze.rows(),
             s.maze.cols(),
+            s.lenient,
         )
     });
+    // The lenient protocol's rule, for people.
+    let forgiven = format!(
+        "An invalid move (a wall, or a cell not next to P) is forgiven {lenient} time{}: it uses a move and P stays; the next one ends the solve phase",
+        if lenient == 1 { "" } else { "s" }
+    );
     let report = move |kind: &'static str, detail: String| {
         if let Some(cb) = options.on_action {
             cb.run((kind, detail));
@@ -385,7 +394,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_move(); }>
                 <p class="help">
                     "Type the cell P moves to as (row, column), counted from 0 at the top left, in at most " {limit} " moves. "
-                    <strong>"A wall, a cell that is not next to P, or an answer with no cell ends the solve phase"</strong>", exactly as for a model."
+                    <strong>{if lenient == 0 { "A wall, a cell that is not next to P, or an answer with no cell ends the solve phase".to_string() } else { forgiven.clone() }}</strong>", exactly as for a model."
                 </p>
                 <div class="row">
                     <input type="text" data-testid="move-answer" placeholder="(row, col)" autocomplete="off"
@@ -398,7 +407,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             <p class="help">
                 "Move P to G in at most " {limit} " moves: click a neighbouring open cell, or use the keys ("
                 {movement_help} "). "
-                <strong>"A click on a wall or on a cell that is not next to P is an invalid move and ends the solve phase"</strong>
+                <strong>{if lenient == 0 { "A click on a wall or on a cell that is not next to P is an invalid move and ends the solve phase".to_string() } else { forgiven.clone() }}</strong>
                 ", exactly as for a model."
             </p>
             }.into_any(),

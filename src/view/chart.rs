@@ -694,6 +694,7 @@ pub(crate) mod tests {
                         tokens: None,
                         cost: None,
                         retried: false,
+                        retried_moves: 0,
                     });
                 }
             }

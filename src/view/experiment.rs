@@ -186,7 +186,7 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
         );
     }
     h.push_str("</div></div>");
-    let numbers: [(&str, &str, &str, &str); 8] = [
+    let numbers: [(&str, &str, &str, &str); 9] = [
         (
             "sizes",
             "Sizes",
@@ -211,6 +211,12 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
             "Move limit",
             "Most moves in the solve phase: 16 by default at every grid size (the design's), as every generated maze's shortest path takes 3 to 16 moves whatever its size",
             &form.move_limit,
+        ),
+        (
+            "lenient",
+            "Lenient",
+            "The lenient protocol: this many invalid moves are answered with why they are invalid and tried again (each still uses a move); 0 is the design's strict rule, where an invalid move ends the phase",
+            &form.lenient,
         ),
         (
             "concurrency",

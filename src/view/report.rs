@@ -444,20 +444,26 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             Cell::Rate(d.move_validity),
         ]);
     }
+    let mut columns = vec![
+        ("group", "group"),
+        ("traced", "solves"),
+        ("revisits_mean", "revisits (mean)"),
+        ("looping", "looping"),
+        ("first_error_junction", "first error at a junction"),
+        ("first_error_dead_end", "at a dead end"),
+        ("first_error_corridor", "in a corridor"),
+    ];
+    // The lenient protocol's forgiven moves, when a trial had any.
+    let lenient = pooled_details().any(|d| d.retried_moves > 0);
+    if lenient {
+        columns.push(("retried_moves", "invalid moves forgiven (lenient)"));
+    }
     let mut wrong = Table::new(
         "solve-errors",
         format!(
             "How solves went wrong (pooled rows; solves whose path is known, from trials.jsonl): moves onto a cell stood on before, solves that looped (a cell stood on {LOOP_VISITS} times or more), and where the first error was made (the first move that broke the rules or left every shortest path)"
         ),
-        &[
-            ("group", "group"),
-            ("traced", "solves"),
-            ("revisits_mean", "revisits (mean)"),
-            ("looping", "looping"),
-            ("first_error_junction", "first error at a junction"),
-            ("first_error_dead_end", "at a dead end"),
-            ("first_error_corridor", "in a corridor"),
-        ],
+        &columns,
     );
     for d in pooled_details() {
         let e = &d.first_errors;
@@ -468,6 +474,9 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
             Cell::Rate(d.looping),
         ];
         cells.extend(Place::ALL.map(|p| Cell::Count(e.at(p))));
+        if lenient {
+            cells.push(Cell::Count(d.retried_moves));
+        }
         wrong.row(cells);
     }
     sections.push(

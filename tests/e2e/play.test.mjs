@@ -82,6 +82,28 @@ test('a click on a wall is an invalid move that ends the solve phase', async () 
   });
 });
 
+test('the lenient protocol (?lenient=1) forgives one invalid move: P stays, the move counts, the next one ends the phase', async () => {
+  await withPage(async (page) => {
+    await open(page, 'shape=C&seed=1&sample=2&lenient=1');
+    assert.match(await page.textContent('.help'), /is forgiven 1 time: it uses a move and P stays/);
+    const maze = await readMaze(page);
+    const [pr, pc] = find(maze, 'player');
+    const wall = steps(4)
+      .map(([dr, dc]) => [pr + dr, pc + dc])
+      .find(([r, c]) => r >= 0 && c >= 0 && r < maze.rows && c < maze.cols && maze.cells[r][c] === 'wall');
+    await clickCell(page, wall);
+    assert.equal(await phase(page), 'solve', 'the first invalid move is forgiven');
+    assert.match(await page.textContent('.last-move'), /is a wall/);
+    assert.equal(await page.textContent('[data-testid="moves"]'), '1');
+    assert.deepEqual(find(await readMaze(page), 'player'), [pr, pc], 'P stays');
+    await page.screenshot({ path: `${SHOTS}/play-lenient.png` });
+    await clickCell(page, wall);
+    const v = await verdict(page, 'solve');
+    assert.equal(v.outcome, 'fail');
+    assert.equal(await phase(page), 'recognize');
+  });
+});
+
 test('naming another shape fails recognition and an identical copy fails generation', async () => {
   await withPage(async (page) => {
     await open(page, 'shape=spiral&seed=5&sample=1&encoding=coord_list');

@@ -154,6 +154,10 @@ pub struct GroupDetail {
     pub tokens: TokenUse,
     /// Trials whose calls were retried after an API error, beside the others.
     pub retries: RetryUse,
+    /// Invalid moves the lenient protocol forgave, over the group's records (left out
+    /// when none did).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retried_moves: usize,
     /// The generation checks.
     pub generation: GenerationRates,
 }
@@ -497,6 +501,10 @@ pub(crate) fn row_of(k: &Key, obs: &[&Observation]) -> GroupRow {
     }
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
     let solved: Vec<&&Observation> = obs.iter().filter(|o| o.scored(0) == Some(true)).collect();
     let moves: Vec<f64> = solved
@@ -565,6 +573,7 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
         first_errors,
         tokens: TokenUse::of(obs),
         retries: RetryUse::of(obs),
+        retried_moves: obs.iter().map(|o| o.retried_moves).sum(),
         generation: GenerationRates {
             valid_encoding: rate(&|c| c.valid_encoding),
             shape_preserved: rate(&|c| c.same_shape && c.same_size),

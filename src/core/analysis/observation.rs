@@ -71,6 +71,13 @@ pub struct Observation {
     /// Whether a call of the trial failed and was retried before it answered (records
     /// only).
     pub retried: bool,
+    /// Invalid moves the lenient protocol forgave (records only).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retried_moves: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Why a file is not counted as an observation.
@@ -149,6 +156,7 @@ impl Observation {
             trace: record_trace(r),
             tokens: Tokens::of(r),
             cost: r.cost(),
+            retried_moves: r.retried_moves,
             retried: r
                 .messages
                 .iter()
@@ -227,6 +235,7 @@ impl Observation {
             tokens: None,
             cost: None,
             retried: false,
+            retried_moves: 0,
         }
     }
 

@@ -42,5 +42,6 @@ pub(crate) fn obs(
         tokens: None,
         cost: None,
         retried: false,
+        retried_moves: 0,
     }
 }

@@ -152,6 +152,14 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
         "symbols",
         "the matrix's symbols (wall, empty, player, goal) when not 1 0 P G",
     ),
+    (
+        "lenient",
+        "the lenient protocol's allowance of invalid moves tried again (0: strict)",
+    ),
+    (
+        "retried_moves",
+        "invalid moves the lenient protocol forgave",
+    ),
 ];
 
 fn outcome(v: Option<&Verdict>) -> String {
@@ -195,6 +203,8 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
             .map(|e| format_decimal(e.temperature, 6))),
         "effort" => opt(r.endpoint.as_ref().and_then(|e| e.effort).map(|e| e.name())),
         "symbols" => opt((!r.symbols.is_standard()).then(|| r.symbols.to_string())),
+        "lenient" => r.lenient.to_string(),
+        "retried_moves" => r.retried_moves.to_string(),
         "protocol" => r.protocol.name().to_string(),
         "encoding" => r.encoding.name().to_string(),
         "shape" => r.shape.name().to_string(),

@@ -214,6 +214,8 @@ pub struct DesignForm {
     pub seed: String,
     /// Most moves in the solve phase.
     pub move_limit: String,
+    /// Invalid moves the lenient protocol forgives (0: strict).
+    pub lenient: String,
     /// Most trials in flight per endpoint.
     pub concurrency: String,
     /// Requests per minute (empty: no limit).
@@ -252,6 +254,7 @@ impl DesignForm {
             repeats: d.repeats.to_string(),
             seed: d.seed.to_string(),
             move_limit: d.move_limit.to_string(),
+            lenient: d.lenient.to_string(),
             concurrency: d.concurrency.to_string(),
             rpm: d
                 .requests_per_minute
@@ -325,6 +328,7 @@ impl DesignForm {
             repeats: text("repeats"),
             seed: text("seed"),
             move_limit: text("move_limit"),
+            lenient: text("lenient"),
             concurrency: text("concurrency"),
             rpm: text("rpm"),
             protocol: text("protocol"),
@@ -359,6 +363,10 @@ impl DesignForm {
             MAX_CONCURRENCY as u64,
         );
         let move_limit = whole(&self.move_limit, "Move limit", 1, 200);
+        let lenient = match self.lenient.as_str() {
+            "" => Some(0),
+            raw => whole(raw, "Lenient (invalid moves forgiven)", 0, 200),
+        };
         let rpm = match self.rpm.as_str() {
             "" => None,
             raw => whole(raw, "Requests per minute (or leave it empty)", 1, 100_000),
@@ -468,6 +476,7 @@ impl DesignForm {
             d.seed = k;
             d.concurrency = c as usize;
             d.move_limit = m as usize;
+            d.lenient = lenient.unwrap_or(0) as usize;
         }
         d.requests_per_minute = rpm.map(|r| r as u32);
         d.cost_limit = match self.cost_limit.trim().trim_start_matches('$') {
@@ -742,6 +751,7 @@ mod tests {
             ("repeats", &form.repeats),
             ("seed", &form.seed),
             ("move_limit", &form.move_limit),
+            ("lenient", &form.lenient),
             ("cost_limit", &form.cost_limit),
             ("concurrency", &form.concurrency),
             ("rpm", &form.rpm),
@@ -759,6 +769,7 @@ mod tests {
             .push(PlayerSpec::endpoint("http://127.0.0.1:9/v1", "m", None));
         d.efforts = vec![Effort::Low, Effort::NoThinking];
         d.symbols = Symbols::parse("@*SE").expect("a set");
+        d.lenient = 2;
         let mut form = DesignForm::of(&d);
         form.players[1].key = "sk-test".into();
         let read = DesignForm::from_fields(&pairs(&form));

@@ -23,6 +23,8 @@ pub const RECOGNIZE_HEADING: &str = "Phase 2 of 3: recognize the shape.";
 pub const GENERATE_HEADING: &str = "Phase 3 of 3: generate a new maze.";
 /// First line of the message showing the maze after a move.
 pub const UPDATE_HEADING: &str = "Updated maze:";
+/// First line of the lenient protocol's answer to an invalid move it forgives.
+pub const RETRY_HEADING: &str = "Invalid move, try again:";
 /// First line of the combined recognition and generation request (the combined protocol).
 pub const COMBINED_HEADING: &str =
     "Phases 2 and 3 of 3: recognize the shape and generate a new maze.";
@@ -178,8 +180,20 @@ fn solve_intro(maze: &Maze, movement: Movement, shown: Shown, limit: &str) -> St
 }
 
 /// The solve phase's opening message.
-pub fn solve(maze: &Maze, movement: Movement, shown: Shown, move_limit: usize) -> String {
-    let limit = format!("You have at most {move_limit} moves; an invalid move ends the phase.");
+pub fn solve(
+    maze: &Maze,
+    movement: Movement,
+    shown: Shown,
+    move_limit: usize,
+    lenient: usize,
+) -> String {
+    let limit = match lenient {
+        0 => format!("You have at most {move_limit} moves; an invalid move ends the phase."),
+        k => format!(
+            "You have at most {move_limit} moves. {LENIENT_LEAD}{k} invalid move{} (each still uses a move); the next one ends the phase.",
+            if k == 1 { "" } else { "s" }
+        ),
+    };
     solve_intro(maze, movement, shown, &limit)
         + "Reply with your next move as the cell you move to, in the form: Move: (row, col)"
 }
@@ -191,6 +205,31 @@ pub fn solve_path(maze: &Maze, movement: Movement, shown: Shown, move_limit: usi
     solve_intro(maze, movement, shown, &limit)
         + WHOLE_PATH
         + &format!(": every cell you step on, in order, from {p}'s cell to {g}'s cell, in the form: Path: (row, col), (row, col), ...")
+}
+
+/// How the lenient protocol's solve prompt announces its allowance, before the number.
+const LENIENT_LEAD: &str =
+    "An invalid move is answered with why it is invalid and you may try again, up to ";
+
+/// The lenient protocol's allowance a solve prompt announces, if it announces one.
+pub fn announced_lenient(prompt: &str) -> Option<usize> {
+    let rest = &prompt[prompt.find(LENIENT_LEAD)? + LENIENT_LEAD.len()..];
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    rest[..digits].parse().ok()
+}
+
+/// The answer to an invalid move the lenient protocol forgives: why it is invalid, how
+/// many more it forgives, and the moves used. The player has not moved, so the maze is
+/// not redrawn.
+pub fn retry(why: &str, left: usize, moves: usize, move_limit: usize) -> String {
+    let more = match left {
+        0 => "The next invalid move ends the phase.".to_string(),
+        1 => "One more invalid move may be tried again.".to_string(),
+        n => format!("{n} more invalid moves may be tried again."),
+    };
+    format!(
+        "{RETRY_HEADING}\n{why} You stay where you are. {more}\n\nMoves used: {moves} of {move_limit}. Reply with your next move: Move: (row, col)"
+    )
 }
 
 /// The message after a valid move that did not end the phase.

@@ -21,10 +21,15 @@ pub struct PlaySettings {
     pub sample: usize,
     /// How the questions are asked (the model page's setting; the play page is stepwise).
     pub protocol: Protocol,
+    /// The lenient protocol's allowance of invalid moves tried again (0: strict).
+    pub lenient: usize,
 }
 
 /// Largest sample index accepted from a URL (the set is generated up to it).
 pub const MAX_SAMPLE: usize = 999;
+
+/// Most invalid moves the lenient protocol may forgive (the design's move limit).
+pub const MAX_LENIENT: usize = 16;
 
 impl Default for PlaySettings {
     fn default() -> Self {
@@ -35,6 +40,7 @@ impl Default for PlaySettings {
             seed: 0,
             sample: 0,
             protocol: Protocol::Stepwise,
+            lenient: 0,
         }
     }
 }
@@ -90,16 +96,28 @@ impl PlaySettings {
                 .map(|p| s.protocol = p)
                 .map_err(String::from)
         });
+        read("lenient", &mut |v| match v.trim().parse::<usize>() {
+            Ok(n) if n <= MAX_LENIENT => {
+                s.lenient = n;
+                Ok(())
+            }
+            _ => Err(format!(
+                "'{v}' is not a number of invalid moves to forgive from 0 to {MAX_LENIENT}"
+            )),
+        });
         (s, warnings)
     }
 
     /// The query string that reproduces these settings (`shape=…&size=…&…`; the protocol
     /// only when it is not the default).
     pub fn to_query(&self) -> String {
-        let protocol = match self.protocol {
+        let mut protocol = match self.protocol {
             Protocol::Stepwise => String::new(),
             p => format!("&protocol={}", p.name()),
         };
+        if self.lenient > 0 {
+            protocol += &format!("&lenient={}", self.lenient);
+        }
         format!(
             "shape={}&size={}&encoding={}&seed={}&sample={}{protocol}",
             self.shape.name(),
@@ -193,6 +211,7 @@ mod tests {
                 seed: 42,
                 sample: 3,
                 protocol: Protocol::Stepwise,
+                lenient: 0,
             }
         );
     }
@@ -205,9 +224,11 @@ mod tests {
             ("encoding", "json"),
             ("seed", "-1"),
             ("sample", "x"),
+            ("lenient", "17"),
         ]);
         assert_eq!(s, PlaySettings::default());
-        assert_eq!(w.len(), 5, "{w:?}");
+        assert_eq!(w.len(), 6, "{w:?}");
+        assert!(w[5].contains("from 0 to 16"), "{}", w[5]);
         assert!(w[0].contains("unknown shape 'hexagon'"), "{}", w[0]);
         assert!(w[1].contains("size 6 is not supported"), "{}", w[1]);
     }
@@ -221,6 +242,7 @@ mod tests {
             seed: 7,
             sample: 12,
             protocol: Protocol::Combined,
+            lenient: 3,
         };
         let q = s.to_query();
         let map: BTreeMap<&str, &str> = q.split('&').filter_map(|kv| kv.split_once('=')).collect();

@@ -165,6 +165,10 @@ pub struct TrialSetup {
     /// The matrix's symbols (the design's `1 0 P G` by default): the maze is shown in
     /// them and a generated maze is read in them.
     pub symbols: Symbols,
+    /// The lenient protocol's allowance: this many invalid moves are answered with why
+    /// they are invalid and the player tries again (each still uses a move); the next one
+    /// ends the phase. 0, the default, is the design's strict rule.
+    pub lenient: usize,
     /// How the questions are asked.
     pub protocol: Protocol,
 }
@@ -179,6 +183,7 @@ impl TrialSetup {
             move_limit: DEFAULT_MOVE_LIMIT,
             style: CoordStyle::default(),
             symbols: Symbols::STANDARD,
+            lenient: 0,
             protocol: Protocol::Stepwise,
         }
     }
@@ -205,6 +210,8 @@ pub struct Trial {
     phase: Phase,
     moves: usize,
     valid_moves: usize,
+    /// Invalid moves forgiven under the lenient protocol.
+    retried_moves: usize,
     path: Vec<Pos>,
     last_move: Option<Verdict>,
     solve: Option<Verdict>,
@@ -260,6 +267,7 @@ impl Trial {
                 setup.shape.movement(),
                 setup.shown(),
                 setup.move_limit,
+                setup.lenient,
             ),
         };
         Self {
@@ -270,6 +278,7 @@ impl Trial {
             phase: Phase::Solve,
             moves: 0,
             valid_moves: 0,
+            retried_moves: 0,
             last_move: None,
             solve: None,
             recognize: None,
@@ -335,6 +344,11 @@ impl Trial {
     /// Valid moves so far.
     pub fn valid_moves(&self) -> usize {
         self.valid_moves
+    }
+
+    /// Invalid moves forgiven so far under the lenient protocol ([`TrialSetup::lenient`]).
+    pub fn retried_moves(&self) -> usize {
+        self.retried_moves
     }
 
     /// Cells the player has stood on, starting cell first.
@@ -505,6 +519,21 @@ impl Trial {
             self.path.push(*to);
         }
         let limit = self.setup.move_limit;
+        let forgiven = FailureKind::of(v.reason) == Some(FailureKind::InvalidMove)
+            && self.retried_moves < self.setup.lenient
+            && self.moves < limit;
+        if forgiven {
+            self.retried_moves += 1;
+            self.last_move = Some(v.clone());
+            let next = prompt::retry(
+                &v.explanation,
+                self.setup.lenient - self.retried_moves,
+                self.moves,
+                limit,
+            );
+            self.push(Role::User, &next);
+            return v;
+        }
         let end = match v.reason {
             Reason::ReachedGoal => Some(Verdict {
                 explanation: format!("Reached the goal in {} moves.", self.moves),
@@ -764,22 +793,92 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_click_on_a_wall_ends_the_solve_phase_as_an_invalid_move() {
-        let (mut t, _) = trial(Shape::Square, Encoding::Matrix);
+    /// A wall next to the player of a square ring trial.
+    fn wall_beside_player(t: &Trial) -> Pos {
         let p = t.current().player();
-        let wall = Shape::Square
+        Shape::Square
             .movement()
             .steps()
             .iter()
             .filter_map(|&(dr, dc)| p.offset(dr, dc))
             .find(|&q| t.current().grid().get(q) == Some(crate::core::maze::grid::Tile::Wall))
-            .expect("a square ring cell has a wall neighbour");
+            .expect("a square ring cell has a wall neighbour")
+    }
+
+    #[test]
+    fn a_click_on_a_wall_ends_the_solve_phase_as_an_invalid_move() {
+        let (mut t, _) = trial(Shape::Square, Encoding::Matrix);
+        let wall = wall_beside_player(&t);
         let v = t.click(wall).expect("solve");
         assert_eq!(v.reason, Reason::Wall);
         assert_eq!(t.phase(), Phase::Recognize);
         assert_eq!(t.failure(), Some(FailureKind::InvalidMove));
         assert_eq!((t.moves(), t.valid_moves()), (1, 0));
+    }
+
+    #[test]
+    fn the_lenient_protocol_answers_invalid_moves_until_its_allowance_is_spent() {
+        let (t, _) = trial(Shape::Square, Encoding::Matrix);
+        let mut t = Trial::start(TrialSetup {
+            lenient: 2,
+            ..t.setup().clone()
+        });
+        let first = &t.turns()[0].message.content;
+        assert!(
+            first.contains("You have at most 16 moves. An invalid move is answered with why it is invalid and you may try again, up to 2 invalid moves (each still uses a move); the next one ends the phase."),
+            "{first}"
+        );
+        assert_eq!(prompt::announced_lenient(first), Some(2));
+        let (p, wall) = (t.current().player(), wall_beside_player(&t));
+        let v = t.submit(&format!("Move: {wall}")).expect("judged");
+        assert_eq!((v.reason, t.phase()), (Reason::Wall, Phase::Solve));
+        let answer = &t.turns().last().expect("an answer").message.content;
+        assert_eq!(
+            answer,
+            &format!("Invalid move, try again:\n{} You stay where you are. One more invalid move may be tried again.\n\nMoves used: 1 of 16. Reply with your next move: Move: (row, col)", v.explanation)
+        );
+        // An unreadable reply is not an invalid move: it ends the phase as in strict
+        // play, with allowance left.
+        let mut unread = t.clone();
+        unread.submit("I am lost.");
+        assert_eq!(unread.failure(), Some(FailureKind::UnparseableReply));
+        // A valid move in between does not give the allowance back.
+        let open = t
+            .current()
+            .open_mask()
+            .cells()
+            .into_iter()
+            .find(|&q| Shape::Square.movement().is_step(p, q) && q != t.current().goal())
+            .expect("an open neighbour");
+        assert!(t.click(open).expect("solve").passed());
+        let v = t.submit("Move: (9, 9)").expect("judged");
+        assert_eq!((v.reason, t.phase()), (Reason::OutOfBounds, Phase::Solve));
+        assert!(t
+            .turns()
+            .last()
+            .expect("an answer")
+            .message
+            .content
+            .contains("The next invalid move ends the phase."));
+        assert_eq!(
+            t.current().player(),
+            open,
+            "a forgiven move leaves the player where it was"
+        );
+        // The third invalid move ends the phase.
+        let v = t.submit("Move: (9, 9)").expect("judged");
+        assert_eq!(
+            (v.reason, t.phase()),
+            (Reason::OutOfBounds, Phase::Recognize)
+        );
+        assert_eq!(t.failure(), Some(FailureKind::InvalidMove));
+        assert_eq!((t.moves(), t.valid_moves(), t.retried_moves()), (4, 1, 2));
+        // The strict rule is unchanged and its prompt says so.
+        let strict = trial(Shape::Square, Encoding::Matrix).0;
+        assert_eq!(
+            prompt::announced_lenient(&strict.turns()[0].message.content),
+            None
+        );
     }
 
     #[test]

@@ -239,6 +239,13 @@ pub struct TrialRecord {
     pub moves: usize,
     /// Valid moves among them.
     pub valid_moves: usize,
+    /// The lenient protocol's allowance of invalid moves tried again (left out when 0,
+    /// the design's strict rule).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lenient: usize,
+    /// Invalid moves it forgave (each answered with why, the player trying again).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub retried_moves: usize,
     /// The shortest path's length in moves (for comparing with the moves made).
     pub shortest_path: Option<usize>,
     /// The cells the player stood on, start first.
@@ -427,6 +434,8 @@ impl TrialRecord {
             },
             moves: trial.moves(),
             valid_moves: trial.valid_moves(),
+            lenient: setup.lenient,
+            retried_moves: trial.retried_moves(),
             shortest_path: maze.shortest_path_len(setup.shape.movement()),
             path: trial.path().to_vec(),
             failure: trial.failure(),
@@ -540,6 +549,7 @@ impl TrialRecord {
             move_limit: self.move_limit,
             protocol: self.protocol,
             symbols: self.symbols,
+            lenient: self.lenient,
             ..TrialSetup::new(self.shape, self.encoding, maze)
         };
         let mut trial = Trial::new(setup, library);
@@ -585,6 +595,11 @@ impl TrialRecord {
             self.ended_ms,
         ))
     }
+}
+
+/// Whether a count is 0 (serde's `skip_serializing_if`).
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

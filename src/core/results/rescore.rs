@@ -27,7 +27,9 @@ use crate::core::maze::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
 use crate::core::maze::grid::{Grid, Maze, MAX_SIZE};
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::play::prompt::{announced_move_limit, announced_symbols, read_heading, Heading};
+use crate::core::play::prompt::{
+    announced_lenient, announced_move_limit, announced_symbols, read_heading, Heading,
+};
 use crate::core::play::transcript::{self, ParsedTranscript, Role};
 use crate::core::play::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::core::results::layout::ExportPath;
@@ -369,6 +371,7 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
         protocol,
         // The legend says which symbols a matrix was shown (and is read back) in.
         symbols: announced_symbols(&first.content).unwrap_or_default(),
+        lenient: announced_lenient(&first.content).unwrap_or(0),
         ..TrialSetup::new(shape, encoding, maze)
     };
 
