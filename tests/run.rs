@@ -80,7 +80,6 @@ fn oracle_design() -> Value {
     })
 }
 
-/// The records of a folder's trials.jsonl, by trial id (the ids must be unique).
 /// Runs `design` (written to `dir`) into `dir/out` with the test key in the environment;
 /// the run, the output folder and the design's path.
 fn run_with_key(dir: &Path, design: &Value) -> (Run, std::path::PathBuf, String) {
@@ -115,6 +114,7 @@ fn comparison(dir: &Path, a_b: &str, trials: u64) -> Value {
     c
 }
 
+/// The records of a folder's trials.jsonl, by trial id (the ids must be unique).
 fn records(dir: &Path) -> BTreeMap<String, Value> {
     let text = std::fs::read_to_string(dir.join("trials.jsonl")).expect("trials.jsonl");
     let mut out = BTreeMap::new();

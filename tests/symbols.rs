@@ -70,6 +70,22 @@ fn a_matrix_is_read_in_its_trial_s_symbols_and_only_in_them() {
             "{reply}\n{v:?}"
         );
     }
+    // Explanations name the player, the goal and the legend in the trial's symbols.
+    let v = judge(star, &written);
+    assert!(
+        v.explanation.contains("; S reaches E in"),
+        "{}",
+        v.explanation
+    );
+    let v = judge(star, &written.replacen('*', "X", 1));
+    assert_eq!(v.reason, Reason::InvalidSymbol, "{v:?}");
+    assert!(
+        v.explanation
+            .contains("(use @ wall, * empty, S player, E goal)")
+            && !v.explanation.contains("1 wall"),
+        "{}",
+        v.explanation
+    );
     // The same maze in the design's symbols is not properly encoded under @ * S E, and the
     // explanation says what was asked for and what the reply wrote.
     let v = judge(star, &new_ring(Symbols::STANDARD));
@@ -106,18 +122,30 @@ fn a_set_that_writes_cells_with_punctuation_keeps_them_as_cells() {
     // `.` for empty cells is not a full stop ending the row, and `*` for walls is neither
     // emphasis nor a list marker.
     let lib = TemplateLibrary::new(5);
-    for set in ["#.SE", "*.SE", "-_PG"] {
-        let symbols = at(set);
-        let written = new_ring(symbols);
-        let v = verify_generation_in(
+    let judged = |symbols: Symbols, text: &str| {
+        verify_generation_in(
             &ring(),
             Shape::Square,
             Encoding::Matrix,
             symbols,
             &lib,
-            &written,
-        );
+            text,
+        )
+    };
+    for set in ["#.SE", "*.SE", "-_PG"] {
+        let written = new_ring(at(set));
+        let v = judged(at(set), &written);
         assert_eq!(v.outcome, Outcome::Success, "{set}:\n{written}\n{v:?}");
+    }
+    // Row labels keep the cells after them.
+    for set in ["#.SE", "#-SE"] {
+        let labelled: String = new_ring(at(set))
+            .lines()
+            .enumerate()
+            .map(|(i, l)| format!("Row {i}: {l}\n"))
+            .collect();
+        let v = judged(at(set), &labelled);
+        assert_eq!(v.outcome, Outcome::Success, "{set}:\n{labelled}\n{v:?}");
     }
     let read = Encoding::Matrix.read_reply_in("* * *\n* 1 *", 0, 0, at("*.SE"));
     assert!(
@@ -210,10 +238,14 @@ fn a_design_with_symbols_runs_scores_from_its_transcripts_and_verifies_from_the_
             assert_eq!(r["verdicts"]["generate"]["outcome"], "success", "{r}");
         }
     }
-    // Scored again from the transcripts alone (the legend says the symbols): no difference.
+    // Scored again from the transcripts alone (the legend says the symbols): every one
+    // replayed from its replies, none differing.
     let score = shapemaze(&["score", path_str(&out)]);
     assert!(
-        score.stdout.contains("differ from the recomputed ones: 0"),
+        score
+            .stdout
+            .contains("24 re-scored from their replies, 0 counted from their closing lines only")
+            && score.stdout.contains("differ from the recomputed ones: 0"),
         "{}",
         score.stdout
     );
@@ -274,4 +306,38 @@ fn a_design_with_symbols_runs_scores_from_its_transcripts_and_verifies_from_the_
         "{}",
         r.stderr
     );
+}
+
+#[test]
+fn a_reply_naming_the_player_and_goal_by_the_set_s_symbols_reads_as_with_p_and_g() {
+    let star = at("@*SE");
+    let lib = Arc::new(TemplateLibrary::new(5));
+    let trial = |symbols| {
+        Trial::new(
+            TrialSetup {
+                symbols,
+                ..TrialSetup::new(Shape::Square, Encoding::Matrix, ring())
+            },
+            lib.clone(),
+        )
+    };
+    // The ring's player is at (0, 0), its goal at (4, 4); (0, 1) is open.
+    for (symbols, reply) in [
+        (
+            star,
+            "S is at (0, 0) and E is at (4, 4). S moves to (0, 1).",
+        ),
+        (
+            Symbols::STANDARD,
+            "P is at (0, 0) and G is at (4, 4). P moves to (0, 1).",
+        ),
+    ] {
+        let mut t = trial(symbols);
+        let v = t.submit(reply).expect("judged");
+        assert_eq!(
+            (v.outcome, v.reason),
+            (Outcome::Success, Reason::ValidMove),
+            "{reply}: {v:?}"
+        );
+    }
 }

@@ -394,7 +394,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_move(); }>
                 <p class="help">
                     "Type the cell P moves to as (row, column), counted from 0 at the top left, in at most " {limit} " moves. "
-                    <strong>{if lenient == 0 { "A wall, a cell that is not next to P, or an answer with no cell ends the solve phase".to_string() } else { forgiven.clone() }}</strong>", exactly as for a model."
+                    <strong>{if lenient == 0 { "A wall, a cell that is not next to P, or an answer with no cell ends the solve phase".to_string() } else { format!("{forgiven}; an answer with no cell ends it at once") }}</strong>", exactly as for a model."
                 </p>
                 <div class="row">
                     <input type="text" data-testid="move-answer" placeholder="(row, col)" autocomplete="off"

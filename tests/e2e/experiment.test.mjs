@@ -427,9 +427,8 @@ test('matrix symbols: the oracle plays and generates in them, the CSV names them
       assert.equal(cells[sym], cells[enc] === 'matrix' ? "'@ * S E" : '', line);
       assert.equal(cells[gen], 'success', `the oracle's new maze is read in the set: ${line}`);
     }
-    // The design keeps the set: the form shows it after a reload.
-    await page.reload();
-    await page.waitForSelector('[data-testid="design-symbols"]');
-    assert.equal(await page.inputValue('[data-testid="design-symbols"]'), '@ * S E');
+    // The exported design keeps the set.
+    const zip = await download(page, 'export-zip');
+    assert.match(unzipEntry(zip.bytes, 'experiment.json').toString('utf8'), /"symbols": "@ \* S E"/);
   });
 });

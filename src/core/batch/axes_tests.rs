@@ -84,3 +84,24 @@ fn a_design_file_names_its_efforts_and_reads_back() {
     let err = ExperimentDesign::from_json(&bad).expect_err("refused");
     assert!(err.to_string().contains("unknown variant `deep`"), "{err}");
 }
+
+#[test]
+fn the_runs_of_one_endpoint_share_its_concurrency_and_requests_per_minute() {
+    let mut d = design(&[Effort::Low, Effort::High, Effort::Xhigh]);
+    d.requests_per_minute = Some(60);
+    let lanes: Vec<(String, usize, Option<u32>)> = crate::core::batch::runner::lanes_for(&d, None)
+        .into_iter()
+        .map(|l| (l.name, l.max_concurrency, l.requests_per_minute))
+        .collect();
+    assert_eq!(
+        lanes,
+        vec![
+            ("oracle".into(), 4, None),
+            ("qwen3-8b@low".into(), 1, Some(20)),
+            ("qwen3-8b@high".into(), 1, Some(20)),
+            ("qwen3-8b@xhigh".into(), 1, Some(20)),
+        ]
+    );
+    let scheduler = crate::core::batch::scheduler::Scheduler::for_design(&d);
+    assert_eq!(scheduler.progress(0.0).players.len(), 4, "one lane per run");
+}

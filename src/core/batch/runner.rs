@@ -335,19 +335,28 @@ pub fn error_causes<'a>(records: impl IntoIterator<Item = &'a TrialRecord>) -> V
     causes
 }
 
-/// The scheduler's lanes for a design: one per player, at its concurrency (or
-/// `concurrency` for every player when given), with the design's requests-per-minute
-/// limit for endpoints.
+/// The scheduler's lanes for a design: one per run ([`ExperimentDesign::runs`]), at its
+/// player's concurrency (or `concurrency` for every player when given), with the design's
+/// requests-per-minute limit for endpoints. The runs of one endpoint at several reasoning
+/// efforts share its concurrency and its requests per minute (each run gets its share, at
+/// least 1), so the endpoint sees no more than the design allows.
 pub fn lanes_for(design: &ExperimentDesign, concurrency: Option<usize>) -> Vec<LaneConfig> {
-    design
-        .runs()
-        .iter()
-        .map(|p| LaneConfig {
-            name: p.name(),
-            max_concurrency: concurrency.unwrap_or_else(|| design.concurrency_for(p)),
-            requests_per_minute: design.requests_per_minute.filter(|_| p.is_endpoint()),
-        })
-        .collect()
+    let mut lanes = Vec::new();
+    for p in &design.players {
+        let runs = design.runs_of(p);
+        let share = |total: usize| (total / runs.len()).max(1);
+        let c = share(concurrency.unwrap_or_else(|| design.concurrency_for(p)));
+        let rpm = design
+            .requests_per_minute
+            .filter(|_| p.is_endpoint())
+            .map(|r| share(r as usize) as u32);
+        lanes.extend(runs.iter().map(|r| LaneConfig {
+            name: r.name(),
+            max_concurrency: c,
+            requests_per_minute: rpm,
+        }));
+    }
+    lanes
 }
 
 #[cfg(test)]

@@ -419,18 +419,10 @@ impl Scheduler {
         s
     }
 
-    /// The scheduler of a design's trials: one lane per player with its concurrency, and
-    /// the design's requests-per-minute limit on endpoint players.
+    /// The scheduler of a design's trials, with its lanes
+    /// ([`lanes_for`](crate::core::batch::runner::lanes_for)).
     pub fn for_design(design: &ExperimentDesign) -> Scheduler {
-        let lanes = design
-            .players
-            .iter()
-            .map(|p| LaneConfig {
-                name: p.name(),
-                max_concurrency: design.concurrency_for(p),
-                requests_per_minute: design.requests_per_minute.filter(|_| p.is_endpoint()),
-            })
-            .collect();
+        let lanes = crate::core::batch::runner::lanes_for(design, None);
         Scheduler::new(design.trials(), lanes, Tuning::default())
     }
 

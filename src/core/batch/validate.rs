@@ -9,7 +9,7 @@ use crate::core::maze::grid::{check_size, SIZES};
 use crate::core::play::player::PlayerKind;
 use crate::core::play::trial::Protocol;
 use crate::core::results::layout::model_dir_name;
-use crate::core::text::format_decimal;
+use crate::core::text::Fixed;
 use std::collections::BTreeMap;
 
 impl ExperimentDesign {
@@ -44,14 +44,14 @@ impl ExperimentDesign {
                     }
                     if !(0.0..=2.0).contains(&player.temperature) {
                         p.push(format!(
-                            "player {n} ({name}): temperature {} is outside 0 to 2",
-                            format_decimal(player.temperature, 6)
+                            "player {n} ({name}): temperature {:#.6} is outside 0 to 2",
+                            Fixed(player.temperature)
                         ));
                     }
                     if !(0.0..=1.0).contains(&player.top_p) {
                         p.push(format!(
-                            "player {n} ({name}): top_p {} is outside 0 to 1",
-                            format_decimal(player.top_p, 6)
+                            "player {n} ({name}): top_p {:#.6} is outside 0 to 1",
+                            Fixed(player.top_p)
                         ));
                     }
                     if player.max_tokens == 0 {
@@ -140,8 +140,8 @@ impl ExperimentDesign {
         if let Some(limit) = self.cost_limit {
             if !limit.is_finite() || limit <= 0.0 {
                 p.push(format!(
-                    "the cost limit must be a number of dollars above zero, not {}",
-                    format_decimal(limit, 6)
+                    "the cost limit must be a number of dollars above zero, not {:#.6}",
+                    Fixed(limit)
                 ));
             } else if !self.players.iter().any(|pl| pl.price.is_some()) {
                 p.push("a cost limit needs a price for at least one model (price: input and output dollars per million tokens)".into());

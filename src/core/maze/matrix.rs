@@ -42,7 +42,10 @@ fn row_body(line: &str, sym: Symbols) -> (usize, &str) {
         let rest = s[3..].trim_start();
         let digits = rest.chars().take_while(char::is_ascii_digit).count();
         if digits > 0 {
-            let after = rest[digits..].trim_start_matches([':', '.', ')', '-', ' ']);
+            // Separators the set writes cells with are cells (`Row 1: . . # . .`).
+            let after = rest[digits..].trim_start_matches(|c| {
+                matches!(c, ':' | '.' | ')' | '-' | ' ') && !sym.contains(c)
+            });
             start += s.len() - after.len();
             s = after;
         }

@@ -238,8 +238,9 @@ impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Value::Int(v) => write!(f, "{v}"),
-            // Six places at most, without trailing zeros (`0.5`): an error message.
-            Value::Float(v) => write!(f, "{:#.6}", crate::core::text::Fixed(*v)),
+            // Up to 17 places, without trailing zeros (`0.5`, `1.0000001`): a value close
+            // to a code is not printed as the code.
+            Value::Float(v) => write!(f, "{:#.17}", crate::core::text::Fixed(*v)),
         }
     }
 }

@@ -96,6 +96,33 @@ impl Symbols {
         }
     }
 
+    /// `text` with this set's player and goal symbols, where they stand alone (`S moves to
+    /// (1, 2)`, `E is at (3, 3)`), written as `P` and `G`: the names the move and path
+    /// readers know. Byte offsets are kept (each symbol is one ASCII byte). The design's
+    /// set leaves the text as it is.
+    pub fn with_standard_names(self, text: &str) -> std::borrow::Cow<'_, str> {
+        let (p, g) = (self.of(Tile::Player), self.of(Tile::Goal));
+        if self.is_standard() || !text.contains([p, g]) {
+            return text.into();
+        }
+        // Any non-ASCII character counts as a letter: no Unicode tables in the browser.
+        let alone =
+            |c: Option<char>| !c.is_some_and(|c| c.is_ascii_alphanumeric() || !c.is_ascii());
+        let mut out = String::with_capacity(text.len());
+        let mut prev = None;
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            let isolated = alone(prev) && alone(chars.peek().copied());
+            out.push(match c {
+                _ if c == p && isolated => 'P',
+                _ if c == g && isolated => 'G',
+                _ => c,
+            });
+            prev = Some(c);
+        }
+        out.into()
+    }
+
     /// For people: `@ wall, * empty, S player, E goal`.
     pub fn describe(self) -> String {
         format!(
@@ -158,6 +185,17 @@ mod tests {
             .expect("the design's")
             .is_standard());
         assert_eq!(Symbols::default(), Symbols::STANDARD);
+    }
+
+    #[test]
+    fn the_set_s_player_and_goal_alone_read_as_p_and_g() {
+        let s = Symbols::parse("@*SE").expect("a set");
+        assert_eq!(
+            s.with_standard_names("S moves to (1, 2); E is at (3, 3). Say: SE? *S*"),
+            "P moves to (1, 2); G is at (3, 3). Say: SE? *P*"
+        );
+        let text = "S moves to (1, 2)";
+        assert_eq!(Symbols::STANDARD.with_standard_names(text), text);
     }
 
     #[test]

@@ -45,8 +45,8 @@ impl Price {
             if let Some(v) = v {
                 if !v.is_finite() || v < 0.0 {
                     return Err(format!(
-                        "the {name} price must be dollars per million tokens, zero or more, not {}",
-                        crate::core::text::format_decimal(v, 6)
+                        "the {name} price must be dollars per million tokens, zero or more, not {:#.6}",
+                        Fixed(v)
                     ));
                 }
             }

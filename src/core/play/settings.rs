@@ -105,6 +105,13 @@ impl PlaySettings {
                 "'{v}' is not a number of invalid moves to forgive from 0 to {MAX_LENIENT}"
             )),
         });
+        if s.lenient > 0 && s.protocol == Protocol::SingleShot {
+            warnings.push(
+                "URL parameter lenient: the single-shot protocol has no moves to forgive; using 0 instead."
+                    .into(),
+            );
+            s.lenient = 0;
+        }
         (s, warnings)
     }
 
@@ -231,6 +238,9 @@ mod tests {
         assert!(w[5].contains("from 0 to 16"), "{}", w[5]);
         assert!(w[0].contains("unknown shape 'hexagon'"), "{}", w[0]);
         assert!(w[1].contains("size 6 is not supported"), "{}", w[1]);
+        let (s, w) = query(&[("protocol", "single_shot"), ("lenient", "2")]);
+        assert_eq!((s.protocol, s.lenient), (Protocol::SingleShot, 0));
+        assert!(w[0].contains("no moves to forgive"), "{w:?}");
     }
 
     #[test]

@@ -506,7 +506,8 @@ impl Trial {
     /// A move reply in the solve phase (ignored in other phases).
     pub fn submit_move(&mut self, reply: &str) -> Verdict {
         let movement = self.setup.shape.movement();
-        let v = self.noted(verify::verify_move(&self.current, movement, reply));
+        let read = self.setup.symbols.with_standard_names(reply);
+        let v = self.noted(verify::verify_move(&self.current, movement, &read));
         if self.phase != Phase::Solve {
             return v;
         }
@@ -567,7 +568,8 @@ impl Trial {
     /// `move_limit`.
     pub fn submit_path(&mut self, reply: &str) -> Verdict {
         let movement = self.setup.shape.movement();
-        let mut v = self.noted(verify::verify_path(&self.setup.maze, movement, reply));
+        let read = self.setup.symbols.with_standard_names(reply);
+        let mut v = self.noted(verify::verify_path(&self.setup.maze, movement, &read));
         if self.phase != Phase::Solve {
             return v;
         }

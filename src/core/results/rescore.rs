@@ -26,6 +26,7 @@ use crate::core::maze::coords::coordinates;
 use crate::core::maze::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
 use crate::core::maze::grid::{Grid, Maze, MAX_SIZE};
 use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::play::prompt::{
     announced_lenient, announced_move_limit, announced_symbols, read_heading, Heading,
@@ -240,8 +241,18 @@ fn key_line(text: &str, key: &str) -> Option<usize> {
 /// blank line, and its size is the largest coordinate plus one (every cell is listed).
 /// Grids larger than [`MAX_SIZE`] are refused before they are built.
 pub fn read_shown_maze(text: &str, encoding: Encoding) -> Result<Grid, ParseError> {
+    read_shown_maze_in(text, encoding, Symbols::STANDARD)
+}
+
+/// [`read_shown_maze`] for a matrix written in `symbols` (a trial's prompt states them in
+/// its legend: [`announced_symbols`]).
+pub fn read_shown_maze_in(
+    text: &str,
+    encoding: Encoding,
+    symbols: Symbols,
+) -> Result<Grid, ParseError> {
     if encoding == Encoding::Matrix {
-        return Encoding::Matrix.extract(text, 0, 0);
+        return Encoding::Matrix.read_reply_in(text, 0, 0, symbols).grid;
     }
     let start = key_line(text, KEY_WALLS)
         .or_else(|| key_line(text, KEY_EMPTY))
@@ -294,7 +305,9 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
     let encoding = hints
         .encoding
         .unwrap_or_else(|| detect_encoding(&first.content));
-    let grid = match read_shown_maze(&first.content, encoding) {
+    // The legend says which symbols a matrix was shown (and is read back) in.
+    let symbols = announced_symbols(&first.content).unwrap_or_default();
+    let grid = match read_shown_maze_in(&first.content, encoding, symbols) {
         Ok(g) if fits(&g) => g,
         Ok(g) => {
             return closing_only(format!(
@@ -369,8 +382,7 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
     let setup = TrialSetup {
         move_limit,
         protocol,
-        // The legend says which symbols a matrix was shown (and is read back) in.
-        symbols: announced_symbols(&first.content).unwrap_or_default(),
+        symbols,
         lenient: announced_lenient(&first.content).unwrap_or(0),
         ..TrialSetup::new(shape, encoding, maze)
     };

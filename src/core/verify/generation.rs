@@ -19,7 +19,7 @@
 
 use super::{Extracted, GenerationChecks, Reason, Verdict};
 use crate::core::maze::encoding::Encoding;
-use crate::core::maze::grid::{Mask, Maze, MazeError, MAX_SIZE};
+use crate::core::maze::grid::{Mask, Maze, MazeError, Tile, MAX_SIZE};
 use crate::core::maze::shape::Shape;
 use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
@@ -64,10 +64,14 @@ pub fn verify_generation_in(
                 false,
                 Reason::from(&e),
                 Extracted::Nothing,
-                with_notes(format!(
-                    "The maze is not properly encoded as a {}: {e}.{}",
-                    encoding.label().to_ascii_lowercase(),
-                    other_symbols(encoding, symbols, reply, rows, cols)
+                with_notes(named(
+                    encoding,
+                    symbols,
+                    format!(
+                        "The maze is not properly encoded as a {}: {e}.{}",
+                        encoding.label().to_ascii_lowercase(),
+                        other_symbols(encoding, symbols, reply, rows, cols)
+                    ),
                 )),
             );
             v.checks = Some(GenerationChecks::default());
@@ -157,10 +161,26 @@ pub fn verify_generation_in(
         reason == Reason::ValidNewMaze,
         reason,
         Extracted::Grid(grid),
-        with_notes(explanation),
+        with_notes(named(encoding, symbols, explanation)),
     );
     v.checks = Some(checks);
     v
+}
+
+/// An explanation with the design's symbols in it (`one player P`, `P reaches G`, the
+/// legend of an unknown symbol) written in the trial's matrix symbols.
+fn named(encoding: Encoding, symbols: Symbols, text: String) -> String {
+    if encoding != Encoding::Matrix || symbols.is_standard() {
+        return text;
+    }
+    let (p, g) = (symbols.of(Tile::Player), symbols.of(Tile::Goal));
+    text.replace(
+        "(use 1 wall, 0 empty, P player, G goal)",
+        &format!("(use {})", symbols.describe()),
+    )
+    .replace("one player P,", &format!("one player {p},"))
+    .replace("one goal G,", &format!("one goal {g},"))
+    .replace("; P reaches G in", &format!("; {p} reaches {g} in"))
 }
 
 /// For a matrix in symbols other than the design's: the symbols the trial asked for, and
