@@ -374,6 +374,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
     let setup = TrialSetup {
         protocol: settings.protocol,
         lenient: settings.lenient,
+        symbols: settings.symbols,
         ..TrialSetup::new(settings.shape, settings.encoding, maze)
     };
     let fresh = Trial::new(setup, library);

@@ -3,7 +3,7 @@
 use super::board::{MazeBoard, DRAW_BOARD, SOLVE_BOARD};
 use super::download::download_text;
 use super::route::{use_location, Location};
-use crate::core::maze::encoding::Encoding;
+use crate::core::maze::encoding::{CoordStyle, Encoding};
 use crate::core::maze::generate::generate_one;
 use crate::core::maze::grid::{Grid, Pos, Tile, SIZES};
 use crate::core::maze::shape::Shape;
@@ -204,6 +204,7 @@ fn TrialView(
         Ok(maze) => {
             let setup = TrialSetup {
                 lenient: settings.lenient,
+                symbols: settings.symbols,
                 ..TrialSetup::new(settings.shape, settings.encoding, maze)
             };
             let trial = Trial::new(setup, library);
@@ -237,7 +238,7 @@ pub(super) struct PlayOptions {
 /// the current phase and the verdicts. The caller owns the trial and adds what follows it.
 #[component]
 pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
-    let (shape, encoding, limit, rows, cols, lenient) = trial.with_untracked(|t| {
+    let (shape, encoding, limit, rows, cols, lenient, symbols) = trial.with_untracked(|t| {
         let s = t.setup();
         (
             s.shape,
@@ -246,8 +247,11 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             s.maze.rows(),
             s.maze.cols(),
             s.lenient,
+            s.symbols,
         )
     });
+    // The maze as text, in the trial's symbols (a drawn maze is submitted so too).
+    let as_text = move |g: &Grid| encoding.render_in(g, CoordStyle::Spaced, symbols);
     // The lenient protocol's rule, for people.
     let forgiven = format!(
         "An invalid move (a wall, or a cell not next to P) is forgiven {lenient} time{}: it uses a move and P stays; the next one ends the solve phase",
@@ -330,7 +334,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
         let text = if text_mode {
             typed_maze.get_untracked()
         } else {
-            encoding.render(&drawing.get_untracked())
+            as_text(&drawing.get_untracked())
         };
         trial.update(|t| {
             t.submit_generation(&text);
@@ -371,7 +375,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
         </div>
         {if text_mode {
             view! {
-                <pre class="encoded big" data-testid="maze-text" tabindex="0" aria-label="The maze as text">{move || trial.with(|t| encoding.render(t.shown_maze().grid()))}</pre>
+                <pre class="encoded big" data-testid="maze-text" tabindex="0" aria-label="The maze as text">{move || trial.with(|t| as_text(t.shown_maze().grid()))}</pre>
             }.into_any()
         } else {
             view! {

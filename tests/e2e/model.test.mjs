@@ -90,6 +90,19 @@ test('the oracle plays a whole trial; the record has every field and alternating
   });
 });
 
+test("?symbols=@*SE: the prompts and the record use the set, and the oracle's maze is read in it", async () => {
+  await withPage(async (page) => {
+    await openModel(page, 'shape=square&size=5&encoding=matrix&seed=3&sample=0&symbols=%40*SE');
+    await page.selectOption('[data-testid="agent"]', 'oracle');
+    await runTrial(page);
+    await assertAllSucceed(page);
+    const { rec } = await record(page);
+    assert.equal(rec.symbols, '@ * S E');
+    assert.match(rec.messages[0].content, /Legend: @ = wall, \* = empty corridor, S = player, E = goal\./);
+    assert.match(rec.messages.at(-1).content, /^[@*SE ]+$/m, 'the new maze is written in the set');
+  });
+});
+
 test('the random player finishes a trial with every verdict present', async () => {
   await withPage(async (page) => {
     await openModel(page, 'shape=C&seed=7&sample=2');

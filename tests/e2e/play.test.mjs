@@ -64,6 +64,21 @@ test('a person solves, recognizes and generates a square maze, and downloads the
   });
 });
 
+test("?symbols=@*SE: a person's drawn maze is submitted in the set and judged so", async () => {
+  await withPage(async (page) => {
+    await open(page, 'shape=square&size=5&encoding=matrix&seed=3&sample=0&symbols=%40*SE');
+    const maze = await readMaze(page);
+    for (const cell of shortestPath(maze)) await clickCell(page, cell);
+    assert.equal((await verdict(page, 'solve')).outcome, 'success');
+    await page.fill('[data-testid="shape-answer"]', 'square');
+    await page.click('[data-testid="submit-recognition"]');
+    await draw(page, swapped(maze));
+    await page.click('[data-testid="submit-generation"]');
+    const gen = await verdict(page, 'generate');
+    assert.equal(gen.outcome, 'success', gen.text);
+  });
+});
+
 test('a click on a wall is an invalid move that ends the solve phase', async () => {
   await withPage(async (page) => {
     await open(page, 'shape=C&seed=1&sample=2');

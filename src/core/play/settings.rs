@@ -4,6 +4,7 @@
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{check_size, Grid, Movement, Pos, Tile};
 use crate::core::maze::shape::Shape;
+use crate::core::maze::symbols::Symbols;
 use crate::core::play::trial::Protocol;
 
 /// What one trial on the play page is played on.
@@ -23,6 +24,8 @@ pub struct PlaySettings {
     pub protocol: Protocol,
     /// The lenient protocol's allowance of invalid moves tried again (0: strict).
     pub lenient: usize,
+    /// The matrix's symbols (the design's `1 0 P G` by default).
+    pub symbols: Symbols,
 }
 
 /// Largest sample index accepted from a URL (the set is generated up to it).
@@ -41,6 +44,7 @@ impl Default for PlaySettings {
             sample: 0,
             protocol: Protocol::Stepwise,
             lenient: 0,
+            symbols: Symbols::STANDARD,
         }
     }
 }
@@ -105,6 +109,11 @@ impl PlaySettings {
                 "'{v}' is not a number of invalid moves to forgive from 0 to {MAX_LENIENT}"
             )),
         });
+        read("symbols", &mut |v| {
+            Symbols::parse(v)
+                .map(|x| s.symbols = x)
+                .map_err(|e| e.to_string())
+        });
         if s.lenient > 0 && s.protocol == Protocol::SingleShot {
             warnings.push(
                 "URL parameter lenient: the single-shot protocol has no moves to forgive; using 0 instead."
@@ -124,6 +133,16 @@ impl PlaySettings {
         };
         if self.lenient > 0 {
             protocol += &format!("&lenient={}", self.lenient);
+        }
+        if !self.symbols.is_standard() {
+            // Percent-encoded: a set may hold `#`, `&` or `+`.
+            protocol += "&symbols=";
+            for c in self.symbols.to_string().chars().filter(|c| *c != ' ') {
+                match c {
+                    'A'..='Z' | 'a'..='z' | '0'..='9' | '-' | '_' | '.' | '~' => protocol.push(c),
+                    _ => protocol += &format!("%{:02X}", c as u32),
+                }
+            }
         }
         format!(
             "shape={}&size={}&encoding={}&seed={}&sample={}{protocol}",
@@ -219,6 +238,7 @@ mod tests {
                 sample: 3,
                 protocol: Protocol::Stepwise,
                 lenient: 0,
+                symbols: Symbols::STANDARD,
             }
         );
     }
@@ -253,10 +273,24 @@ mod tests {
             sample: 12,
             protocol: Protocol::Combined,
             lenient: 3,
+            symbols: Symbols::parse("#&SE").expect("a set"),
         };
         let q = s.to_query();
+        assert!(q.ends_with("&lenient=3&symbols=%23%26SE"), "{q}");
+        // As the page's router decodes a value (decodeURIComponent).
+        let decode = |v: &str| {
+            let mut out = String::new();
+            let mut rest = v;
+            while let Some(i) = rest.find('%') {
+                out.push_str(&rest[..i]);
+                let code = u8::from_str_radix(&rest[i + 1..i + 3], 16).expect("hex");
+                out.push(char::from(code));
+                rest = &rest[i + 3..];
+            }
+            out + rest
+        };
         let map: BTreeMap<&str, &str> = q.split('&').filter_map(|kv| kv.split_once('=')).collect();
-        let (back, w) = PlaySettings::from_query(|k| map.get(k).map(|v| v.to_string()));
+        let (back, w) = PlaySettings::from_query(|k| map.get(k).map(|v| decode(v)));
         assert_eq!((back, w.len()), (s, 0));
     }
 
