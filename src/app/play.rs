@@ -523,7 +523,7 @@ fn TrialBoard(
 ) -> impl IntoView {
     let setup = trial.setup();
     let shape = setup.shape;
-    let encoding = setup.encoding;
+    let (encoding, symbols) = (setup.encoding, setup.symbols);
     let (rows, cols) = (setup.maze.rows(), setup.maze.cols());
     let trial = RwSignal::new(trial);
     let loc = use_location();
@@ -608,7 +608,7 @@ fn TrialBoard(
                         </div>
                     </div>
                     <pre class="encoded" data-testid="encoding-view" tabindex="0">
-                        {move || view_encoding.get().render(&grid.get())}
+                        {move || view_encoding.get().render_in(&grid.get(), CoordStyle::Spaced, symbols)}
                     </pre>
                     <details class="prompt">
                         <summary>"Full prompt of this step"</summary>

@@ -67,6 +67,7 @@ test('a person solves, recognizes and generates a square maze, and downloads the
 test("?symbols=@*SE: a person's drawn maze is submitted in the set and judged so", async () => {
   await withPage(async (page) => {
     await open(page, 'shape=square&size=5&encoding=matrix&seed=3&sample=0&symbols=%40*SE');
+    assert.match(await page.textContent('[data-testid="encoding-view"]'), /^[@*SE \n]+$/, 'what a model sees, in the set');
     const maze = await readMaze(page);
     for (const cell of shortestPath(maze)) await clickCell(page, cell);
     assert.equal((await verdict(page, 'solve')).outcome, 'success');
