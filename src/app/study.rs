@@ -384,7 +384,10 @@ fn StudyTrialView(
             return view! { <p class="notice error">{format!("This maze cannot be made ({e}); please tell the researcher.")}</p> }.into_any()
         }
     };
-    let setup = TrialSetup::new(spec.shape, spec.encoding, maze);
+    let setup = TrialSetup {
+        lenient: study.lenient,
+        ..TrialSetup::new(spec.shape, spec.encoding, maze)
+    };
     let fresh = Trial::new(setup, library);
     let trial = RwSignal::new(fresh.clone());
     let log = RwSignal::new(ActionLog::default());

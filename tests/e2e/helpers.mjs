@@ -61,6 +61,13 @@ export function find(maze, kind) {
   return null;
 }
 
+/** A wall next to `cell` (4 directions), if any. */
+export function wallBeside(maze, [pr, pc]) {
+  return steps(4)
+    .map(([dr, dc]) => [pr + dr, pc + dc])
+    .find(([r, c]) => r >= 0 && c >= 0 && r < maze.rows && c < maze.cols && maze.cells[r][c] === 'wall');
+}
+
 export function steps(movement) {
   const four = [[-1, 0], [1, 0], [0, -1], [0, 1]];
   return movement === 8 ? four.concat([[-1, -1], [-1, 1], [1, -1], [1, 1]]) : four;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import {
-  BASE, SHOTS, launch, open, readMaze, find, steps, shortestPath, clickCell, draw, phase, verdict,
+  BASE, SHOTS, launch, open, readMaze, find, wallBeside, shortestPath, clickCell, draw, phase, verdict,
 } from './helpers.mjs';
 
 async function withPage(fn) {
@@ -85,9 +85,7 @@ test('a click on a wall is an invalid move that ends the solve phase', async () 
     await open(page, 'shape=C&seed=1&sample=2');
     const maze = await readMaze(page);
     const [pr, pc] = find(maze, 'player');
-    const wall = steps(4)
-      .map(([dr, dc]) => [pr + dr, pc + dc])
-      .find(([r, c]) => r >= 0 && c >= 0 && r < maze.rows && c < maze.cols && maze.cells[r][c] === 'wall');
+    const wall = wallBeside(maze, [pr, pc]);
     assert.ok(wall, 'a C corridor cell has a wall beside it');
     await clickCell(page, wall);
     const v = await verdict(page, 'solve');
@@ -104,9 +102,7 @@ test('the lenient protocol (?lenient=1) forgives one invalid move: P stays, the 
     assert.match(await page.textContent('.help'), /is forgiven 1 time: it uses a move and P stays/);
     const maze = await readMaze(page);
     const [pr, pc] = find(maze, 'player');
-    const wall = steps(4)
-      .map(([dr, dc]) => [pr + dr, pc + dc])
-      .find(([r, c]) => r >= 0 && c >= 0 && r < maze.rows && c < maze.cols && maze.cells[r][c] === 'wall');
+    const wall = wallBeside(maze, [pr, pc]);
     await clickCell(page, wall);
     assert.equal(await phase(page), 'solve', 'the first invalid move is forgiven');
     assert.match(await page.textContent('.last-move'), /is a wall/);

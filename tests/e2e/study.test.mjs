@@ -5,7 +5,7 @@
 // participants; a bad link gets a clear page; the experimenter exports the events as CSV.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, MOCK_URL, withPage, readMaze, shortestPath, clickCell, draw, verdict, launch } from './helpers.mjs';
+import { BASE, SHOTS, MOCK_URL, withPage, readMaze, shortestPath, clickCell, draw, verdict, launch, find, wallBeside, phase } from './helpers.mjs';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 // The upload's deliberate 500s are logged by the browser.
@@ -306,4 +306,23 @@ test('shapemaze serve gives each new participant the least used order; a static 
   } finally {
     server.kill('SIGTERM');
   }
+});
+
+test("a study's lenient allowance reaches its participant: a wall is forgiven once, the next ends the phase", async () => {
+  const lenient = { title: 'Lenient study', lenient: 1, trials: [{ shape: 'C', seed: 1, sample: 2 }] };
+  const config = Buffer.from(JSON.stringify(lenient)).toString('base64url');
+  await withPage(async (page) => {
+    await page.goto(`${BASE}/study?config=${config}&participant=l${rand()}`);
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    assert.match(await page.textContent('.help'), /is forgiven 1 time/);
+    const maze = await readMaze(page);
+    const [pr, pc] = find(maze, 'player');
+    const wall = wallBeside(maze, [pr, pc]);
+    await clickCell(page, wall);
+    assert.equal(await phase(page), 'solve', 'the first invalid move is forgiven');
+    await clickCell(page, wall);
+    assert.equal(await phase(page), 'recognize', 'the second ends the phase');
+  });
 });

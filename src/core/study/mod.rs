@@ -128,6 +128,10 @@ pub struct TimeLimits {
     pub study: Option<u32>,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// A study file (`public/studies/NAME.json`, or inline as base64url JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Study {
@@ -167,6 +171,10 @@ pub struct Study {
     /// Optional time limits per phase and for the whole study.
     #[serde(default)]
     pub time_limits: TimeLimits,
+    /// The lenient protocol: this many invalid moves per trial are forgiven (0, the
+    /// default, is the design's strict rule).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lenient: usize,
     /// How a new participant's counterbalancing order is chosen.
     #[serde(default, skip_serializing_if = "Assignment::is_hash")]
     pub assignment: Assignment,

@@ -634,3 +634,13 @@ fn a_reload_of_the_same_tab_resumes_whatever_the_policy() {
         assert_eq!(kinds(&s), ["started", "reloaded"], "{policy}");
     }
 }
+
+#[test]
+fn a_study_s_lenient_allowance_is_read_and_left_out_when_strict() {
+    let s = Study::from_json(r#"{"trials": [{"shape": "C"}], "lenient": 2}"#).expect("reads");
+    assert_eq!(s.lenient, 2);
+    let strict = Study::from_json(r#"{"trials": [{"shape": "C"}]}"#).expect("reads");
+    assert_eq!(strict.lenient, 0);
+    let json = serde_json::to_string(&strict).expect("json");
+    assert!(!json.contains("lenient"), "{json}");
+}
