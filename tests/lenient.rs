@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::Value;
-use support::run::{path_str, shapemaze};
+use support::run::{assert_all_replayed, path_str, shapemaze};
 use support::TempDir;
 
 fn run(dir: &std::path::Path, design: &Value) -> support::run::Run {
@@ -57,15 +57,7 @@ fn the_random_walker_is_forgiven_its_invalid_moves_and_the_transcripts_score_the
         }
     }
     // Scored again from the transcripts (the solve prompt announces the allowance).
-    let score = shapemaze(&["score", path_str(&out)]);
-    assert!(
-        score
-            .stdout
-            .contains("64 re-scored from their replies, 0 counted from their closing lines only")
-            && score.stdout.contains("differ from the recomputed ones: 0"),
-        "{}",
-        score.stdout
-    );
+    assert_all_replayed(&out, 64);
     // The report counts the forgiven moves of each group.
     let report = shapemaze(&["report", path_str(&out), "--format", "json"]).json();
     let pooled = report["details"]

@@ -16,7 +16,7 @@ use shapemaze::core::play::prompt::announced_symbols;
 use shapemaze::core::play::trial::{Trial, TrialSetup};
 use shapemaze::core::verify::{verify_generation_in, Outcome, Reason};
 use std::sync::Arc;
-use support::run::{path_str, shapemaze, shapemaze_with_stdin};
+use support::run::{assert_all_replayed, path_str, shapemaze, shapemaze_with_stdin};
 use support::TempDir;
 
 /// The 5x5 square ring, P at (0, 0), G at (4, 4).
@@ -30,6 +30,20 @@ fn at(text: &str) -> Symbols {
     Symbols::parse(text).expect("a set")
 }
 
+/// The generation verdict on `reply` for the ring's trial written in `symbols`.
+fn judge(symbols: Symbols, reply: &str) -> shapemaze::core::verify::Verdict {
+    static LIB: std::sync::OnceLock<TemplateLibrary> = std::sync::OnceLock::new();
+    let lib = LIB.get_or_init(|| TemplateLibrary::new(5));
+    verify_generation_in(
+        &ring(),
+        Shape::Square,
+        Encoding::Matrix,
+        symbols,
+        lib,
+        reply,
+    )
+}
+
 /// `RING` with P and G moved, written in `symbols`.
 fn new_ring(symbols: Symbols) -> String {
     let standard = "0 0 0 0 P\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\nG 0 0 0 0";
@@ -40,17 +54,6 @@ fn new_ring(symbols: Symbols) -> String {
 
 #[test]
 fn a_matrix_is_read_in_its_trial_s_symbols_and_only_in_them() {
-    let lib = TemplateLibrary::new(5);
-    let judge = |symbols: Symbols, reply: &str| {
-        verify_generation_in(
-            &ring(),
-            Shape::Square,
-            Encoding::Matrix,
-            symbols,
-            &lib,
-            reply,
-        )
-    };
     let star = at("@*SE");
     let written = new_ring(star);
     assert_eq!(
@@ -121,20 +124,9 @@ fn a_matrix_is_read_in_its_trial_s_symbols_and_only_in_them() {
 fn a_set_that_writes_cells_with_punctuation_keeps_them_as_cells() {
     // `.` for empty cells is not a full stop ending the row, and `*` for walls is neither
     // emphasis nor a list marker.
-    let lib = TemplateLibrary::new(5);
-    let judged = |symbols: Symbols, text: &str| {
-        verify_generation_in(
-            &ring(),
-            Shape::Square,
-            Encoding::Matrix,
-            symbols,
-            &lib,
-            text,
-        )
-    };
     for set in ["#.SE", "*.SE", "-_PG"] {
         let written = new_ring(at(set));
-        let v = judged(at(set), &written);
+        let v = judge(at(set), &written);
         assert_eq!(v.outcome, Outcome::Success, "{set}:\n{written}\n{v:?}");
     }
     // Row labels keep the cells after them.
@@ -144,7 +136,7 @@ fn a_set_that_writes_cells_with_punctuation_keeps_them_as_cells() {
             .enumerate()
             .map(|(i, l)| format!("Row {i}: {l}\n"))
             .collect();
-        let v = judged(at(set), &labelled);
+        let v = judge(at(set), &labelled);
         assert_eq!(v.outcome, Outcome::Success, "{set}:\n{labelled}\n{v:?}");
     }
     let read = Encoding::Matrix.read_reply_in("* * *\n* 1 *", 0, 0, at("*.SE"));
@@ -240,15 +232,7 @@ fn a_design_with_symbols_runs_scores_from_its_transcripts_and_verifies_from_the_
     }
     // Scored again from the transcripts alone (the legend says the symbols): every one
     // replayed from its replies, none differing.
-    let score = shapemaze(&["score", path_str(&out)]);
-    assert!(
-        score
-            .stdout
-            .contains("24 re-scored from their replies, 0 counted from their closing lines only")
-            && score.stdout.contains("differ from the recomputed ones: 0"),
-        "{}",
-        score.stdout
-    );
+    assert_all_replayed(&out, 24);
     let csv = std::fs::read_to_string(out.join("trials.csv")).expect("trials.csv");
     // A cell starting with @ is quoted against spreadsheet formulas, as every CSV cell is.
     let column = |l: &str, name: &str| {

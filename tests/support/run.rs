@@ -104,6 +104,20 @@ pub fn shapemaze_with_stdin(args: &[&str], stdin: &[u8]) -> Run {
     Run::of(child.wait_with_output().expect("the binary finishes"))
 }
 
+/// Asserts that `shapemaze score DIR` replays all `n` transcripts of `dir` from their
+/// replies (none counted from closing lines alone) and finds no verdict differing.
+pub fn assert_all_replayed(dir: &Path, n: usize) {
+    let score = shapemaze(&["score", path_str(dir)]);
+    let replayed =
+        format!("{n} re-scored from their replies, 0 counted from their closing lines only");
+    assert!(
+        score.stdout.contains(&replayed)
+            && score.stdout.contains("differ from the recomputed ones: 0"),
+        "{}",
+        score.stdout
+    );
+}
+
 /// A temporary path as text.
 pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("temporary paths are UTF-8")

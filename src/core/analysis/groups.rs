@@ -10,6 +10,7 @@ use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::model::reply::EmptyReason;
 use crate::core::play::trial::FailureKind;
 use crate::core::results::record::Tokens;
+use crate::core::results::tally::is_zero;
 use crate::core::verify::{GenerationChecks, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -499,10 +500,6 @@ pub(crate) fn row_of(k: &Key, obs: &[&Observation]) -> GroupRow {
         recognize: prop(1),
         generate: prop(2),
     }
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {

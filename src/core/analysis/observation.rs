@@ -10,6 +10,7 @@ use crate::core::play::trial::FailureKind;
 use crate::core::results::layout::ExportPath;
 use crate::core::results::record::{Tokens, TrialRecord};
 use crate::core::results::rescore::{rescore, Basis, Hints, Libraries};
+use crate::core::results::tally::is_zero;
 use crate::core::text::csv_field;
 use crate::core::verify::{GenerationChecks, Outcome, Reason};
 use serde::Serialize;
@@ -74,10 +75,6 @@ pub struct Observation {
     /// Invalid moves the lenient protocol forgave (records only).
     #[serde(skip_serializing_if = "is_zero")]
     pub retried_moves: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 /// Why a file is not counted as an observation.

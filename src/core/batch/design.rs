@@ -32,6 +32,7 @@ use crate::core::play::player::PlayerKind;
 use crate::core::play::trial::{Protocol, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::core::results::layout::model_dir_name;
 use crate::core::results::record::{PlayerInfo, TrialRecord};
+use crate::core::results::tally::is_zero;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -81,10 +82,6 @@ fn default_max_wait_ms() -> u64 {
 
 fn default_stream() -> bool {
     crate::core::model::settings::DEFAULT_STREAM
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 fn is_false(b: &bool) -> bool {

@@ -26,14 +26,6 @@ use crate::core::text::{drop_special_tokens, find_words, strip_markup};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Matrix symbol for a wall.
-pub const WALL: &str = "1";
-/// Matrix symbol for an empty corridor cell.
-pub const EMPTY: &str = "0";
-/// Matrix symbol for the player.
-pub const PLAYER: &str = "P";
-/// Matrix symbol for the goal.
-pub const GOAL: &str = "G";
 /// Coordinate-list key for walls.
 pub const KEY_WALLS: &str = "Walls";
 /// Coordinate-list key for empty cells (open cells other than P and G).

@@ -2,6 +2,7 @@
 //! serde type that every view is made from (the transcript text, the JSON download, the
 //! stored rows, the exports and the dashboard).
 
+use super::tally::is_zero;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
 use crate::core::maze::shape::{Shape, ShapeSet};
@@ -595,11 +596,6 @@ impl TrialRecord {
             self.ended_ms,
         ))
     }
-}
-
-/// Whether a count is 0 (serde's `skip_serializing_if`).
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 #[cfg(test)]

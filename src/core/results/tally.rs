@@ -40,7 +40,8 @@ pub struct Counts {
     pub api_error: usize,
 }
 
-fn is_zero(n: &usize) -> bool {
+/// Whether a count is 0 (serde's `skip_serializing_if` for counts left out when none).
+pub fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 

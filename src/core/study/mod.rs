@@ -15,6 +15,7 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::check_size;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::results::record::TrialRecord;
+use crate::core::results::tally::is_zero;
 use crate::core::text::csv_field;
 use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
@@ -126,10 +127,6 @@ pub struct TimeLimits {
     /// `timed_out` outcome (the data so far is saved).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub study: Option<u32>,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 /// A study file (`public/studies/NAME.json`, or inline as base64url JSON).
