@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("core/text", &[]),
     ("core/site", &[]),
-    ("core/maze", &["core/text"]),
+    ("core/sort", &[]),
+    ("core/maze", &["core/text", "core/sort"]),
     ("core/verify", &["core/maze"]),
     ("core/model", &["core/text"]),
     ("core/play", &["core/verify", "core/model"]),
@@ -207,7 +208,9 @@ fn every_domain_folder_says_what_lives_there_and_what_it_may_import() {
     let loose: Vec<String> = fs::read_dir(&core)
         .expect("core")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".rs") && !["mod.rs", "text.rs", "site.rs"].contains(&n.as_str()))
+        .filter(|n| {
+            n.ends_with(".rs") && !["mod.rs", "text.rs", "site.rs", "sort.rs"].contains(&n.as_str())
+        })
         .collect();
     assert!(loose.is_empty(), "files outside a domain folder: {loose:?}");
 }
@@ -242,6 +245,41 @@ fn no_re_exports_for_older_callers() {
         }
     }
     assert!(found.is_empty(), "re-exports:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_browser_build_sorts_through_one_sort() {
+    // The standard library's sorts are generic: each call site's type brought its own copy
+    // of driftsort into the wasm (30 copies, 20 KB gzipped; docs/size.md). Code the
+    // browser build can reach (the core, the view, the app; tests aside) calls
+    // `core::sort` instead. `collect` into a `BTreeMap` or `BTreeSet` sorts too; those are
+    // filled with `insert`, which this scan cannot see, so `twiggy` is the final word.
+    let calls = [
+        ".sort(",
+        ".sort_by(",
+        ".sort_by_key(",
+        ".sort_by_cached_key(",
+        ".sort_unstable",
+    ];
+    let mut found = Vec::new();
+    for (rel, text) in sources() {
+        if rel.starts_with("cli/") || rel.starts_with("bin/") || rel.ends_with("tests.rs") {
+            continue;
+        }
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            if calls.iter().any(|c| line.contains(c)) && !line.trim_start().starts_with("//") {
+                found.push(format!("{rel}:{}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "sorts outside core::sort:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

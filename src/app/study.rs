@@ -563,7 +563,7 @@ async fn participant_data(db: &Db, session: &StudySession) -> Vec<StudyTrialData
         .filter(|(k, _)| k.contains("/trial/"))
         .filter_map(|(_, v)| serde_json::from_str(&v).ok())
         .collect();
-    out.sort_by_key(|d| (d.attempt, d.trial_index));
+    crate::core::sort::sort_by_key(&mut out, |d| (d.attempt, d.trial_index));
     out
 }
 

@@ -5,8 +5,8 @@
 //! The domains, each a folder whose `mod.rs` says what lives there and what it may import,
 //! from the bottom up (a domain imports only those above it in this list):
 //!
-//! - [`text`], [`site`]: leaf helpers (text scanners and the one CSV rule; the site's base
-//!   path);
+//! - [`text`], [`site`], [`sort`]: leaf helpers (text scanners and the one CSV rule; the
+//!   site's base path; the one stable sort);
 //! - [`maze`]: grids, shapes and their templates, the seeded generator, the two text
 //!   encodings, `.npy` maze files;
 //! - [`verify`]: the verifiers, reading replies as a careful grader would;
@@ -29,6 +29,7 @@ pub mod original;
 pub mod play;
 pub mod results;
 pub mod site;
+pub mod sort;
 pub mod study;
 pub mod text;
 pub mod verify;

@@ -355,8 +355,7 @@ pub fn highlighted(reply: &str, strict: &[[usize; 2]], original: &[[usize; 2]]) 
         cuts.push(fit(r[0]));
         cuts.push(fit(r[1]));
     }
-    cuts.sort_unstable();
-    cuts.dedup();
+    crate::core::sort::sort_dedup(&mut cuts);
     let inside =
         |ranges: &[[usize; 2]], at: usize| ranges.iter().any(|r| fit(r[0]) <= at && at < fit(r[1]));
     let mut out = String::with_capacity(reply.len() + 64);

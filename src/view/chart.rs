@@ -428,7 +428,7 @@ fn marker(s: &mut String, i: usize, x: f64, y: f64) {
 /// column starts at `low`. Returns one baseline per input, in input order.
 fn spread(wanted: &[f64], gap: f64, low: f64, high: f64) -> Vec<f64> {
     let mut order: Vec<usize> = (0..wanted.len()).collect();
-    order.sort_by(|&a, &b| wanted[a].total_cmp(&wanted[b]));
+    crate::core::sort::sort_by(&mut order, |&a, &b| wanted[a].total_cmp(&wanted[b]));
     // Runs of labels packed `gap` apart: (first baseline, members, sum of wanted - k*gap).
     let mut runs: Vec<(f64, usize, f64)> = Vec::new();
     let place = |members: usize, sum: f64| {
@@ -566,7 +566,7 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
     }
     for (j, mut labels) in columns.into_iter().enumerate() {
         // Highest value first; equal texts (neighbours, as rounding keeps the order) once.
-        labels.sort_by(|a, b| b.0.total_cmp(&a.0));
+        crate::core::sort::sort_by(&mut labels, |a, b| b.0.total_cmp(&a.0));
         labels.dedup_by(|a, b| a.1 == b.1);
         let wanted: Vec<f64> = labels.iter().map(|(v, _)| scale(*v) - 8.0).collect();
         let ys = spread(&wanted, VALUE_GAP, top - 14.0, bottom);

@@ -204,8 +204,7 @@ pub fn groups_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment:
 /// size.
 fn size_section(a: &Analysis, charts: bool) -> Option<Section> {
     let mut sizes: Vec<usize> = a.by_size.iter().map(|r| r.size).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+    crate::core::sort::sort_dedup(&mut sizes);
     if sizes.len() < 2 {
         return None;
     }

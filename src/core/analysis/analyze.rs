@@ -13,7 +13,7 @@ use crate::core::analysis::observation::{Observation, ALL, PHASE_NAMES};
 use crate::core::analysis::shapes::{shape_effects, PhaseCorrelation, ShapeEffects};
 use crate::core::analysis::stats::phi;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Options of an analysis.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,12 +78,8 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
             experiments.push(o.experiment.clone());
         }
     }
-    let models: Vec<String> = observations
-        .iter()
-        .map(|o| o.model.clone())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let mut models: Vec<String> = observations.iter().map(|o| o.model.clone()).collect();
+    crate::core::sort::sort_dedup(&mut models);
     let exp_rank = |e: &str| {
         experiments
             .iter()
@@ -121,9 +117,9 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         )
     };
     let mut group_keys: Vec<&Key> = grouped.keys().collect();
-    group_keys.sort_by_key(|k| sort_key(k));
+    crate::core::sort::sort_by_key(&mut group_keys, |k| sort_key(k));
     let mut pooled_keys: Vec<&(usize, Key)> = pooled.keys().collect();
-    pooled_keys.sort_by_key(|(o, k)| (*o, sort_key(k)));
+    crate::core::sort::sort_by_key(&mut pooled_keys, |(o, k)| (*o, sort_key(k)));
     let groups: Vec<GroupRow> = group_keys.iter().map(|k| row_of(k, &grouped[*k])).collect();
     let pooled_rows: Vec<GroupRow> = pooled_keys
         .iter()

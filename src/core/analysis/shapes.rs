@@ -174,7 +174,7 @@ pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
             mean(&rates).map(|m| (s, m))
         })
         .collect();
-    scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    crate::core::sort::sort_by(&mut scored, |a, b| b.1.total_cmp(&a.1));
     let neg: Vec<f64> = scored.iter().map(|s| -s.1).collect();
     let observed = crate::core::analysis::stats::ranks(&neg);
     let predicted_rank = |s: Shape| {

@@ -300,7 +300,7 @@ pub fn one_way_anova(groups: &[Vec<f64>]) -> Option<Anova> {
 /// The ranks of `xs` (1-based), ties given their average rank.
 pub fn ranks(xs: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..xs.len()).collect();
-    order.sort_by(|&a, &b| xs[a].total_cmp(&xs[b]));
+    crate::core::sort::sort_by(&mut order, |&a, &b| xs[a].total_cmp(&xs[b]));
     let mut out = vec![0.0; xs.len()];
     let mut i = 0;
     while i < order.len() {
@@ -518,7 +518,7 @@ pub fn median(xs: &[f64]) -> Option<f64> {
         return None;
     }
     let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
+    crate::core::sort::sort_by(&mut v, f64::total_cmp);
     let m = v.len() / 2;
     Some(if v.len().is_multiple_of(2) {
         (v[m - 1] + v[m]) / 2.0

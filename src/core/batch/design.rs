@@ -485,8 +485,7 @@ impl ExperimentDesign {
                     groups.entry((m.size, m.shape)).or_default().push(m.index);
                 }
                 for g in groups.values_mut() {
-                    g.sort_unstable();
-                    g.dedup();
+                    crate::core::sort::sort_dedup(g);
                 }
                 let most = groups.values().map(Vec::len).max().unwrap_or(0);
                 for k in 0..most {

@@ -518,10 +518,12 @@ pub struct Merged {
 /// the same id with different content is a conflict, reported, and the stored record is
 /// kept. Nothing stored is lost and no trial is stored twice.
 pub fn merge(existing: &[TrialRecord], incoming: Vec<TrialRecord>) -> Merged {
-    let mut known: BTreeMap<String, TrialRecord> = existing
-        .iter()
-        .map(|r| (TrialKey::of_record(r).id(), r.clone()))
-        .collect();
+    // Inserted one by one: `collect` into a map would sort the pairs first, with another
+    // copy of the standard library's sort in the browser build (see `core::sort`).
+    let mut known: BTreeMap<String, TrialRecord> = BTreeMap::new();
+    for r in existing {
+        known.insert(TrialKey::of_record(r).id(), r.clone());
+    }
     let mut out = Merged::default();
     for r in incoming {
         let id = TrialKey::of_record(&r).id();

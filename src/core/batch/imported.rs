@@ -195,7 +195,7 @@ pub fn mazes_from_files(files: &[(String, Vec<u8>)]) -> Result<Vec<ImportedMaze>
     if !problems.is_empty() {
         return Err(DesignError { problems });
     }
-    mazes.sort_by_key(|m| (m.size, m.shape, m.index));
+    crate::core::sort::sort_by_key(&mut mazes, |m| (m.size, m.shape, m.index));
     Ok(mazes)
 }
 

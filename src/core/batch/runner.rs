@@ -211,7 +211,7 @@ pub fn sort_by_design(design: &ExperimentDesign, records: &mut [TrialRecord]) {
         .enumerate()
         .map(|(i, k)| (k.id(), i))
         .collect();
-    records.sort_by_cached_key(|r| {
+    crate::core::sort::sort_by_cached_key(records, |r| {
         let id = TrialKey::of_record(r).id();
         (order.get(&id).copied().unwrap_or(usize::MAX), id)
     });
@@ -331,7 +331,7 @@ pub fn error_causes<'a>(records: impl IntoIterator<Item = &'a TrialRecord>) -> V
         }
     }
     // A stable sort keeps the first met first among equals.
-    causes.sort_by_key(|c| std::cmp::Reverse(c.trials));
+    crate::core::sort::sort_by_key(&mut causes, |c| std::cmp::Reverse(c.trials));
     causes
 }
 

@@ -539,7 +539,7 @@ impl Auditor {
                 self.trials[i].duplicate = true;
             }
         }
-        self.skipped.sort_by(|a, b| a.file.cmp(&b.file));
+        crate::core::sort::sort_by(&mut self.skipped, |a, b| a.file.cmp(&b.file));
         Audited {
             trials: self.trials,
             skipped: self.skipped,
