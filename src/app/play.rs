@@ -252,6 +252,9 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     });
     // The maze as text, in the trial's symbols (a drawn maze is submitted so too).
     let as_text = move |g: &Grid| encoding.render_in(g, CoordStyle::Spaced, symbols);
+    // What the text calls the player and the goal (a coordinate list has no symbols, so
+    // its set is the standard one).
+    let (p_name, g_name) = (symbols.of(Tile::Player), symbols.of(Tile::Goal));
     // The lenient protocol's rule, for people.
     let forgiven = format!(
         "An invalid move (a wall, or a cell not next to P) is forgiven {lenient} time{}: it uses a move and P stays; the next one ends the solve phase",
@@ -376,6 +379,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
         {if text_mode {
             view! {
                 <pre class="encoded big" data-testid="maze-text" tabindex="0" aria-label="The maze as text">{move || trial.with(|t| as_text(t.shown_maze().grid()))}</pre>
+                {(!symbols.is_standard()).then(|| view! { <p class="help" data-testid="maze-legend">{format!("Symbols: {}.", symbols.describe())}</p> })}
             }.into_any()
         } else {
             view! {
@@ -397,7 +401,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             Phase::Solve if text_mode => view! {
             <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_move(); }>
                 <p class="help">
-                    "Type the cell P moves to as (row, column), counted from 0 at the top left, in at most " {limit} " moves. "
+                    {format!("Type the cell {p_name} moves to as (row, column), counted from 0 at the top left, in at most {limit} moves. ")}
                     <strong>{if lenient == 0 { "A wall, a cell that is not next to P, or an answer with no cell ends the solve phase".to_string() } else { format!("{forgiven}; an answer with no cell ends it at once") }}</strong>", exactly as for a model."
                 </p>
                 <div class="row">
@@ -456,7 +460,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             Phase::Generate if text_mode => view! {
             <div class="phase-panel">
                 <h2 tabindex="-1" data-phase-focus="">{format!("Write a new {rows}x{cols} maze of the same shape")}</h2>
-                <p class="help">{format!("In the same encoding as above ({}), with one P and one G joined by a path; not a copy of the original.", encoding.label())}</p>
+                <p class="help">{format!("In the same encoding as above ({}), with one {p_name} and one {g_name} joined by a path; not a copy of the original.", encoding.label())}</p>
                 <textarea data-testid="maze-answer" rows="8" class="maze-answer"
                     prop:value=move || typed_maze.get() on:input=move |ev| typed_maze.set(event_target_value(&ev))></textarea>
                 <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_generation()>

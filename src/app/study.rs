@@ -386,6 +386,7 @@ fn StudyTrialView(
     };
     let setup = TrialSetup {
         lenient: study.lenient,
+        symbols: study.symbols.for_encoding(spec.encoding),
         ..TrialSetup::new(spec.shape, spec.encoding, maze)
     };
     let fresh = Trial::new(setup, library);

@@ -326,3 +326,51 @@ test("a study's lenient allowance reaches its participant: a wall is forgiven on
     assert.equal(await phase(page), 'recognize', 'the second ends the phase');
   });
 });
+
+test("a study's matrix symbols: the text condition shows the maze in them and reads the new maze in them", async () => {
+  const symbols = {
+    title: 'Symbols study',
+    condition: 'text',
+    symbols: '@ * S E',
+    trials: [{ shape: 'square', size: 5, encoding: 'matrix', seed: 3, sample: 0 }],
+  };
+  await withPage(async (page) => {
+    await page.goto(studyLink(symbols, `&participant=y${rand()}`));
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="maze-text"]');
+    const shown = (await page.textContent('[data-testid="maze-text"]')).trim();
+    assert.match(shown, /^[@*SE \n]+$/, shown);
+    assert.ok(shown.includes('S') && shown.includes('E'), shown);
+    assert.equal(await page.textContent('[data-testid="maze-legend"]'), 'Symbols: @ wall, * empty, S player, E goal.');
+    assert.match(await page.textContent('.phase-panel .help'), /Type the cell S moves to/);
+    // An answer with no cell ends the solve phase at once; the shape is named.
+    await page.fill('[data-testid="move-answer"]', 'no idea');
+    await page.click('[data-testid="submit-move"]');
+    await page.fill('[data-testid="shape-answer"]', 'a square');
+    await page.click('[data-testid="submit-recognition"]');
+    // The same maze in 1 0 P G is not properly encoded here; with S and E swapped, in the
+    // study's symbols, it is a new square maze.
+    const standard = shown.replace(/@/g, '1').replace(/\*/g, '0').replace(/S/g, 'P').replace(/E/g, 'G');
+    const swapped = shown.replace(/S/g, 'x').replace(/E/g, 'S').replace(/x/g, 'E');
+    await page.fill('[data-testid="maze-answer"]', standard);
+    await page.click('[data-testid="submit-generation"]');
+    const wrong = await verdict(page, 'generate');
+    assert.equal(wrong.outcome, 'fail', wrong.text);
+    assert.match(wrong.text, /symbols are @ wall, \* empty, S player, E goal; the reply writes its maze in 1 0 P G/, wrong.text);
+    await page.screenshot({ path: `${SHOTS}/study-symbols.png` });
+    // A fresh participant answers in the set.
+    await page.goto(studyLink(symbols, `&participant=z${rand()}`));
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    await page.waitForSelector('[data-testid="maze-text"]');
+    await page.fill('[data-testid="move-answer"]', 'no idea');
+    await page.click('[data-testid="submit-move"]');
+    await page.fill('[data-testid="shape-answer"]', 'a square');
+    await page.click('[data-testid="submit-recognition"]');
+    await page.fill('[data-testid="maze-answer"]', swapped);
+    await page.click('[data-testid="submit-generation"]');
+    const right = await verdict(page, 'generate');
+    assert.equal(right.outcome, 'success', right.text);
+  });
+});

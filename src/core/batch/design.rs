@@ -649,11 +649,7 @@ impl ExperimentDesign {
         TrialSetup {
             move_limit: self.move_limit,
             protocol: self.protocol,
-            // A coordinate list has no symbols: its records keep none.
-            symbols: match key.encoding {
-                Encoding::Matrix => self.symbols,
-                Encoding::CoordList => Symbols::STANDARD,
-            },
+            symbols: self.symbols.for_encoding(key.encoding),
             lenient: self.lenient,
             ..TrialSetup::new(key.shape, key.encoding, maze)
         }

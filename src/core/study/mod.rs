@@ -14,6 +14,7 @@
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::check_size;
 use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::symbols::Symbols;
 use crate::core::results::record::TrialRecord;
 use crate::core::results::tally::is_zero;
 use crate::core::text::csv_field;
@@ -172,6 +173,11 @@ pub struct Study {
     /// default, is the design's strict rule).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lenient: usize,
+    /// The matrix's symbols (`"@ * S E"`: wall, empty, player, goal; left out for the
+    /// design's `1 0 P G`): matrix trials are shown in them and a new maze is read in them,
+    /// as for a model (coordinate-list trials have none).
+    #[serde(default, skip_serializing_if = "Symbols::is_standard")]
+    pub symbols: Symbols,
     /// How a new participant's counterbalancing order is chosen.
     #[serde(default, skip_serializing_if = "Assignment::is_hash")]
     pub assignment: Assignment,
@@ -281,6 +287,8 @@ pub enum StudyError {
     DatapipeWithoutExperiment,
     /// The completion redirect is not a web address.
     BadRedirect(String),
+    /// Other symbols, but no trial shows the matrix.
+    SymbolsWithoutMatrix,
 }
 
 impl std::fmt::Display for StudyError {
@@ -303,6 +311,9 @@ impl std::fmt::Display for StudyError {
             StudyError::BadRedirect(url) => {
                 write!(f, "the completion redirect '{url}' is not a web address")
             }
+            StudyError::SymbolsWithoutMatrix => f.write_str(
+                "\"symbols\" applies to matrix trials, and no trial uses the matrix encoding: set a trial's \"encoding\" to \"matrix\" or leave \"symbols\" out",
+            ),
         }
     }
 }
@@ -355,6 +366,14 @@ impl Study {
             {
                 return Err(StudyError::DatapipeWithoutExperiment);
             }
+        }
+        let any_matrix = self
+            .trials
+            .iter()
+            .chain(self.practice.iter())
+            .any(|t| t.encoding == Encoding::Matrix);
+        if !self.symbols.is_standard() && !any_matrix {
+            return Err(StudyError::SymbolsWithoutMatrix);
         }
         for c in [&self.completion, &self.declined, &self.timed_out] {
             if let Some(redirect) = c.as_ref().and_then(|c| c.redirect.as_ref()) {

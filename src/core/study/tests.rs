@@ -644,3 +644,36 @@ fn a_study_s_lenient_allowance_is_read_and_left_out_when_strict() {
     let json = serde_json::to_string(&strict).expect("json");
     assert!(!json.contains("lenient"), "{json}");
 }
+
+#[test]
+fn a_study_s_symbols_are_read_left_out_when_standard_and_need_a_matrix_trial() {
+    let s = Study::from_json(r#"{"trials": [{"shape": "C"}], "symbols": "@*SE"}"#).expect("reads");
+    assert_eq!(s.symbols.to_string(), "@ * S E");
+    assert_eq!(s.symbols.for_encoding(Encoding::Matrix), s.symbols);
+    assert!(s.symbols.for_encoding(Encoding::CoordList).is_standard());
+    assert!(serde_json::to_string(&s)
+        .expect("json")
+        .contains(r#""symbols":"@ * S E""#));
+    let standard = Study::from_json(r#"{"trials": [{"shape": "C"}]}"#).expect("reads");
+    assert!(!serde_json::to_string(&standard)
+        .expect("json")
+        .contains("symbols"));
+    // Only coordinate lists: the symbols would change nothing, so the study is refused.
+    let e = Study::from_json(
+        r#"{"trials": [{"shape": "C", "encoding": "coord_list"}], "symbols": "@*SE"}"#,
+    )
+    .expect_err("refused");
+    assert!(
+        e.to_string().contains("no trial uses the matrix encoding"),
+        "{e}"
+    );
+    // A practice trial in the matrix is enough.
+    Study::from_json(
+        r#"{"trials": [{"shape": "C", "encoding": "coord_list"}], "practice": {"shape": "Z"}, "symbols": "@*SE"}"#,
+    )
+    .expect("reads");
+    // A set that is not four different characters is refused with the reason.
+    let e = Study::from_json(r#"{"trials": [{"shape": "C"}], "symbols": "@@SE"}"#)
+        .expect_err("refused");
+    assert!(e.to_string().contains("symbols"), "{e}");
+}
