@@ -9,7 +9,8 @@ use proptest::prelude::*;
 use serde_json::Value;
 use shapemaze::core::maze::encoding::Encoding;
 use shapemaze::core::maze::generate::generate_set;
-use shapemaze::core::maze::grid::Maze;
+use shapemaze::core::maze::grid::{Maze, Pos, Tile};
+use shapemaze::core::maze::image;
 use shapemaze::core::maze::npy;
 use shapemaze::core::maze::shape::Shape;
 use shapemaze::core::maze::templates::TemplateLibrary;
@@ -287,6 +288,51 @@ fn generate_refuses_bad_arguments_with_one_line() {
             args.join(" ")
         );
     }
+}
+
+#[test]
+fn generate_images_writes_each_mazes_picture_beside_its_file() {
+    let dir = TempDir::new("gen-images");
+    let out = path_str(dir.path());
+    let args = [
+        "generate",
+        "--shape",
+        "Z",
+        "--size",
+        "7",
+        "--samples",
+        "2",
+        "--seed",
+        "4",
+    ];
+    let run = shapemaze(&[&args[..], &["--out", out, "--images"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let set = generate_set(Shape::Z, 2, 4, &TemplateLibrary::new(7)).expect("set");
+    for (i, maze) in set.iter().enumerate() {
+        let file = dir
+            .path()
+            .join(maze_file_path(7, 7, Shape::Z, i))
+            .with_extension("png");
+        let bytes =
+            std::fs::read(&file).unwrap_or_else(|e| panic!("{} was written: {e}", file.display()));
+        assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG");
+        // The very drawing a model would be sent, and it reads back as the maze.
+        let drawn = image::draw(maze.grid());
+        assert_eq!(bytes, image::png(&drawn), "maze {i}");
+        assert_eq!((drawn.width, drawn.height), (7 * 33 + 1, 7 * 33 + 1));
+        let back: Vec<Vec<Tile>> = (0..7)
+            .map(|r| {
+                (0..7)
+                    .map(|c| maze.grid().get(Pos { row: r, col: c }).expect("in"))
+                    .collect()
+            })
+            .collect();
+        assert_eq!(image::read_cells(&drawn), back, "maze {i}");
+    }
+    // Pictures need a folder to go in.
+    let alone = shapemaze(&[&args[..], &["--images"]].concat());
+    assert_eq!(alone.code, 2, "{}", alone.stderr);
+    assert!(alone.stderr.contains("--out"), "{}", alone.stderr);
 }
 
 #[test]

@@ -6,9 +6,9 @@ use super::{write_file, CliError, Io};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};
 use crate::core::maze::grid::{check_size, Maze, Pos};
-use crate::core::maze::npy;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::templates::TemplateLibrary;
+use crate::core::maze::{image, npy};
 use crate::core::results::layout::maze_file_path;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 #[command(
     help_template = COMMAND_HELP,
     display_name = "shapemaze generate",
-    override_usage = "shapemaze generate --shape S [--size N] [--samples K] [--seed X] [--with SHAPES] [--out DIR]",
+    override_usage = "shapemaze generate --shape S [--size N] [--samples K] [--seed X] [--with SHAPES] [--out DIR [--images]]",
     after_help = "Each line: {\"shape\",\"size\",\"sample\",\"movement\",\"matrix\":[\"1 0 0 P\", ...],\"player\":[r,c],\"goal\":[r,c]}.
 The distribution of shortest-path lengths of each set goes to stderr.
 
@@ -46,6 +46,10 @@ pub struct GenerateArgs {
     /// also write DIR/experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// with --out, also write each maze as the vision condition's
+    /// image, {R}x{C}_{shape}_{i}.png beside its .npy (docs/vision.md)
+    #[arg(long, requires = "out", verbatim_doc_comment)]
+    pub images: bool,
 }
 
 /// One maze as a JSON line (field names fixed by docs/CONTRACT.md).
@@ -92,6 +96,10 @@ pub fn run(args: &GenerateArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             if let Some(dir) = out {
                 let path = dir.join(maze_file_path(size, size, shape, i));
                 write_file(&path, &npy::write(maze.grid()))?;
+                if args.images {
+                    let png = image::png(&image::draw(maze.grid()));
+                    write_file(&path.with_extension("png"), &png)?;
+                }
             }
         }
         let lengths: Vec<String> = path_length_histogram(&set, shape)

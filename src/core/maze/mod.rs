@@ -1,11 +1,13 @@
 //! Mazes: the grid and its cells, the shapes and the template patterns that draw them, the
 //! seeded generator, the two text encodings (matrix and coordinate list) and `.npy` maze
-//! files. May import [`crate::core::text`] only.
+//! files. May import [`crate::core::text`] and [`crate::core::sort`] only.
+//! [`image`] draws a maze for the vision condition (a PNG, as a `data:` URL).
 
 pub mod coords;
 pub mod encoding;
 pub mod generate;
 pub mod grid;
+pub mod image;
 mod matrix;
 pub mod npy;
 pub mod pattern;
