@@ -40,6 +40,7 @@ fn main() -> Result<(), String> {
             }
             .into(),
             content: m.content.clone(),
+            image: None,
         })
         .collect();
     let reply = "I look at the grid: the open cells wind inward. Shape: spiral";

@@ -47,6 +47,7 @@ fn solve_prompt(maze: &Maze, encoding: Encoding) -> String {
         encoding,
         style: CoordStyle::Spaced,
         symbols: Default::default(),
+        vision: Default::default(),
     };
     prompt::solve(maze, Movement::Four, shown, 16, 0)
 }

@@ -9,51 +9,14 @@ mod support;
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use support::run::{path_str, shapemaze, Run};
+use support::endpoint::{endpoint_design, FakeEndpoint};
+use support::run::{command, path_str, shapemaze, shapemaze_env, Run};
 use support::TempDir;
-
-/// Runs the binary with `args` and extra environment variables, killed after `limit`.
-fn shapemaze_env(args: &[&str], env: &[(&str, &str)], limit: Duration) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shapemaze"));
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("the binary starts");
-    let deadline = Instant::now() + limit;
-    loop {
-        if child.try_wait().expect("the child can be polled").is_some() {
-            break;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let out = child
-                .wait_with_output()
-                .expect("the killed binary is reaped");
-            panic!(
-                "shapemaze {args:?} took longer than {limit:?}; stderr:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().expect("the binary finishes");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
 
 fn run_ok(args: &[&str]) -> Value {
     let r = shapemaze_env(args, &[], Duration::from_secs(120));
@@ -322,134 +285,6 @@ fn bad_designs_missing_keys_and_bad_shards_stop_with_one_line() {
     shapemaze(&["merge", path_str(&out)]).assert_usage_error("DIR", "merge without folders");
 }
 
-/// A fake OpenAI-compatible endpoint on a loopback port: every request to
-/// `/v1/chat/completions` waits `latency`, then answers `reply` (streamed when asked),
-/// except the first `rate_limited` requests, which get 429 with `Retry-After: 1`.
-struct FakeEndpoint {
-    url: String,
-    requests: Arc<AtomicUsize>,
-    authorizations: Arc<Mutex<BTreeSet<String>>>,
-    bodies: Arc<Mutex<Vec<String>>>,
-}
-
-impl FakeEndpoint {
-    fn start(latency: Duration, rate_limited: usize, reply: &'static str) -> FakeEndpoint {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a loopback port");
-        let url = format!("http://{}/v1", listener.local_addr().expect("address"));
-        let requests = Arc::new(AtomicUsize::new(0));
-        let authorizations = Arc::new(Mutex::new(BTreeSet::new()));
-        let bodies = Arc::new(Mutex::new(Vec::new()));
-        let (r, a, b) = (requests.clone(), authorizations.clone(), bodies.clone());
-        std::thread::spawn(move || {
-            for stream in listener.incoming().flatten() {
-                let (r, a, b) = (r.clone(), a.clone(), b.clone());
-                std::thread::spawn(move || {
-                    let _ = serve_connection(stream, latency, rate_limited, reply, &r, &a, &b);
-                });
-            }
-        });
-        FakeEndpoint {
-            url,
-            requests,
-            authorizations,
-            bodies,
-        }
-    }
-}
-
-fn serve_connection(
-    mut stream: TcpStream,
-    latency: Duration,
-    rate_limited: usize,
-    reply: &str,
-    requests: &AtomicUsize,
-    authorizations: &Mutex<BTreeSet<String>>,
-    bodies: &Mutex<Vec<String>>,
-) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        // One request per connection at a time; keep-alive serves the next on the same one.
-        let head_end = loop {
-            if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                break i + 4;
-            }
-            let n = stream.read(&mut chunk)?;
-            if n == 0 {
-                return Ok(());
-            }
-            buf.extend_from_slice(&chunk[..n]);
-        };
-        let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
-        let mut length = 0;
-        for line in head.lines() {
-            let lower = line.to_ascii_lowercase();
-            if let Some(v) = lower.strip_prefix("content-length:") {
-                length = v.trim().parse().unwrap_or(0);
-            }
-            if lower.starts_with("authorization:") {
-                let value = line["authorization:".len()..].trim().to_string();
-                authorizations.lock().expect("lock").insert(value);
-            }
-        }
-        while buf.len() < head_end + length {
-            let n = stream.read(&mut chunk)?;
-            if n == 0 {
-                return Ok(());
-            }
-            buf.extend_from_slice(&chunk[..n]);
-        }
-        let body = String::from_utf8_lossy(&buf[head_end..head_end + length]).to_string();
-        buf.drain(..head_end + length);
-        bodies.lock().expect("lock").push(body.clone());
-        let n = requests.fetch_add(1, Ordering::SeqCst);
-        std::thread::sleep(latency);
-        let response = if n < rate_limited {
-            let text = "{\"error\": {\"message\": \"slow down\"}}";
-            format!(
-                "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
-                text.len()
-            )
-        } else if body.contains("\"stream\":true") {
-            let delta = serde_json::json!({"choices": [{"index": 0, "delta": {"content": reply}, "finish_reason": null}]});
-            let end = serde_json::json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
-            let text = format!("data: {delta}\n\ndata: {end}\n\ndata: [DONE]\n\n");
-            format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: {}\r\n\r\n{text}",
-                text.len()
-            )
-        } else {
-            let text = serde_json::json!({
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-            })
-            .to_string();
-            format!(
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{text}",
-                text.len()
-            )
-        };
-        stream.write_all(response.as_bytes())?;
-        stream.flush()?;
-    }
-}
-
-fn endpoint_design(url: &str, stream: bool, concurrency: usize, samples: usize) -> Value {
-    serde_json::json!({
-        "players": [{"kind": "endpoint", "preset": "custom", "base_url": url, "model": "fake-model",
-                     "key_env": "SHAPEMAZE_TEST_RUN_KEY", "stream": stream, "timeout_ms": 10000},
-                    {"kind": "oracle"}],
-        "encodings": ["matrix", "coord_list"],
-        "shapes": ["square", "cross", "spiral"],
-        "size": 5,
-        "samples_per_shape": samples,
-        "seed": 1,
-        "move_limit": 2,
-        "concurrency": concurrency
-    })
-}
-
 const SECRET: &str = "sk-test-secret-0123456789";
 
 fn files_under(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -624,15 +459,7 @@ fn a_run_at_100_ms_per_call_and_concurrency_16_is_near_the_ideal_wall_time() {
 /// Starts the binary, lets it run for `after`, then sends it `signal` (`KILL` or `TERM`).
 #[cfg(unix)]
 fn run_then_signal(args: &[&str], env: &[(&str, &str)], after: Duration, signal: &str) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shapemaze"));
-    cmd.args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let child = cmd.spawn().expect("the binary starts");
+    let child = command(args, env).spawn().expect("the binary starts");
     std::thread::sleep(after);
     let status = Command::new("kill")
         .arg(format!("-{signal}"))

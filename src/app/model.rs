@@ -375,6 +375,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         protocol: settings.protocol,
         lenient: settings.lenient,
         symbols: settings.symbols,
+        vision: settings.vision,
         ..TrialSetup::new(settings.shape, settings.encoding, maze)
     };
     let fresh = Trial::new(setup, library);

@@ -615,6 +615,10 @@ fn TrialBoard(
                         {move || view_encoding.get().render_in(&grid.get(), CoordStyle::Spaced, symbols)}
                     </pre>
                     <details class="prompt">
+                        <summary>"As an image (the vision condition)"</summary>
+                        <img data-testid="image-view" alt="The maze drawn as the vision condition sends it to a model" src=move || crate::core::maze::image::grid_data_url(&grid.get()) />
+                    </details>
+                    <details class="prompt">
                         <summary>"Full prompt of this step"</summary>
                         <pre tabindex="0">{move || trial.with(|t| t.pending_prompt().map(str::to_string).unwrap_or_else(|| "The trial is complete.".into()))}</pre>
                     </details>

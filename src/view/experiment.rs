@@ -18,6 +18,7 @@ use crate::core::batch::form::{protocol_id, DesignForm, PlayerRow, PLAYER_KINDS,
 use crate::core::batch::runner::{format_eta, run_eta};
 use crate::core::batch::scheduler::{LaneStatus, Progress, RunState, Tally};
 use crate::core::maze::encoding::Encoding;
+use crate::core::maze::image::Vision;
 use crate::core::maze::shape::Shape;
 use crate::core::model::effort::Effort;
 use crate::core::model::preset::Preset;
@@ -267,9 +268,24 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
     }
     let _ = write!(
         h,
-        "</select></label><label class=\"field short\" title=\"The four symbols a matrix is written in: wall, empty, player, goal (1 0 P G, or another set such as @ * S E). The prompt's legend states them; a generated maze in other symbols is not properly encoded\"><span>Matrix symbols</span><input name=\"symbols\" data-testid=\"design-symbols\" value=\"{}\"></label></div></fieldset>",
+        "</select></label><label class=\"field short\" title=\"The four symbols a matrix is written in: wall, empty, player, goal (1 0 P G, or another set such as @ * S E). The prompt's legend states them; a generated maze in other symbols is not properly encoded\"><span>Matrix symbols</span><input name=\"symbols\" data-testid=\"design-symbols\" value=\"{}\"></label>",
         escape(&form.symbols)
     );
+    h.push_str("<label class=\"field\" title=\"How each maze is shown: as text (the design's condition), as an image only, or as an image beside its text, for multimodal endpoints (the image_url part; docs/vision.md). Replies are text in every condition\"><span>Shown as</span><select name=\"vision\" data-testid=\"design-vision\">");
+    for v in Vision::ALL {
+        let _ = write!(
+            h,
+            "<option value=\"{0}\"{1}>{2}</option>",
+            v.name(),
+            selected(form.vision == v.name() || (form.vision.is_empty() && v == Vision::Text)),
+            match v {
+                Vision::Text => "Text",
+                Vision::Image => "Image only",
+                Vision::ImageAndText => "Image and text",
+            }
+        );
+    }
+    h.push_str("</select></label></div></fieldset>");
     h
 }
 

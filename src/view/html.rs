@@ -189,6 +189,7 @@ mod tests {
                 message,
                 meta,
                 verdict,
+                image: None,
             })
             .collect();
         let html = transcript(&turns, Some(("<i>", "")));

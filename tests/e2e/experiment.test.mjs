@@ -406,6 +406,44 @@ test('reasoning efforts run the model once per effort, sent as the endpoint read
   });
 });
 
+test('vision: each maze is sent as an image the scripted endpoint decodes and plays, the text set aside', async () => {
+  await withPage(async (page) => {
+    const name = `vision ${rand()}`;
+    const scenario = `ok-u${rand()}`;
+    await modelDesign(page, scenario, { samples: 1, concurrency: 2, name });
+    await page.selectOption('[data-testid="design-vision"]', 'image');
+    await page.locator('[data-testid="design-vision"]').dispatchEvent('change');
+    await page.waitForFunction(() => /^12 trials/.test(document.querySelector('[data-testid="estimate"]')?.textContent ?? ''));
+    await page.screenshot({ path: `${SHOTS}/experiment-vision-form.png`, fullPage: true });
+    await page.click('[data-testid="experiment-start"]');
+    await waitDone(page, 12);
+    // Every prompt showing the maze carried a PNG of it beside text that holds no maze; the
+    // scripted model read the maze from the image alone (it refuses an image it cannot
+    // decode), so its shortest paths prove the image is the maze.
+    const log = (await (await fetch(`${MOCK_URL}/log`)).json()).filter((e) => e.scenario === scenario && e.body?.messages);
+    assert.ok(log.length > 12, `${log.length} requests`);
+    for (const e of log) {
+      assert.equal(e.status, 200, JSON.stringify(e.body).slice(0, 300));
+      const first = e.body.messages.find((m) => m.role === 'user');
+      assert.ok(Array.isArray(first.content), 'content parts');
+      assert.match(first.content[0].text, /\[The maze is shown in the attached image\.\]/);
+      assert.doesNotMatch(first.content[0].text, /^[01PG](?: [01PG]){4}$/m, 'no matrix rows');
+      assert.match(first.content[1].image_url.url, /^data:image\/png;base64,/);
+    }
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    const head = csv[0].split(',');
+    const [vision, solve, generate] = ['vision', 'solve', 'generate'].map((c) => head.indexOf(c));
+    for (const line of csv.slice(1)) {
+      const cells = line.split(',');
+      assert.equal(cells[vision], 'image', line);
+      assert.equal(cells[solve], 'success', `solved from the image: ${line}`);
+      assert.equal(cells[generate], 'success', `the new maze in the trial's encoding: ${line}`);
+    }
+    const zip = await download(page, 'export-zip');
+    assert.match(unzipEntry(zip.bytes, 'experiment.json').toString('utf8'), /"vision": "image"/);
+  });
+});
+
 test('matrix symbols: the oracle plays and generates in them, the CSV names them, a bad set is refused', async () => {
   await withPage(async (page) => {
     await openLab(page);

@@ -103,6 +103,30 @@ test("?symbols=@*SE: the prompts and the record use the set, and the oracle's ma
   });
 });
 
+test('?vision=image: a model is sent the maze as a PNG it decodes and plays, and the record says so', async () => {
+  await withPage(async (page) => {
+    await openModel(page, 'shape=spiral&size=7&encoding=coord_list&seed=2&sample=1&vision=image');
+    const s = scenario('ok');
+    await useEndpoint(page, { baseUrl: baseUrl(s), model: 'good:spiral' });
+    await runTrial(page);
+    await assertAllSucceed(page);
+    const { rec } = await record(page);
+    assert.equal(rec.vision, 'image');
+    assert.match(rec.messages[0].content, /\[The maze is shown in the attached image\.\]/);
+    assert.doesNotMatch(rec.messages[0].content, /Walls:/, 'the text sets the maze aside');
+    const posts = (await mockLog(s)).filter((e) => e.method === 'POST');
+    // Each request's first message carries the image; so do the updates and the question.
+    for (const e of posts) {
+      const users = e.body.messages.filter((m) => m.role === 'user');
+      assert.ok(Array.isArray(users[0].content) && users[0].content[1].type === 'image_url', JSON.stringify(users[0]).slice(0, 200));
+      for (const m of users) {
+        const text = Array.isArray(m.content) ? m.content[0].text : m.content;
+        assert.equal(Array.isArray(m.content), !text.startsWith('Phase 3'), text.slice(0, 80));
+      }
+    }
+  });
+});
+
 test('the random player finishes a trial with every verdict present', async () => {
   await withPage(async (page) => {
     await openModel(page, 'shape=C&seed=7&sample=2');

@@ -80,6 +80,22 @@ test("?symbols=@*SE: a person's drawn maze is submitted in the set and judged so
   });
 });
 
+test("'What a model sees' shows the maze as the vision condition's image too", async () => {
+  await withPage(async (page) => {
+    await open(page, 'shape=Z&size=7&seed=1&sample=0');
+    await page.click('details:has([data-testid="image-view"]) summary');
+    const src = await page.getAttribute('[data-testid="image-view"]', 'src');
+    assert.match(src, /^data:image\/png;base64,/);
+    const size = await page.evaluate(async () => {
+      const img = document.querySelector('[data-testid="image-view"]');
+      await img.decode();
+      return [img.naturalWidth, img.naturalHeight];
+    });
+    assert.deepEqual(size, [7 * 33 + 1, 7 * 33 + 1], 'a 7x7 maze drawn in 33-pixel cells');
+    await page.screenshot({ path: `${SHOTS}/play-image-view.png`, fullPage: true });
+  });
+});
+
 test('a click on a wall is an invalid move that ends the solve phase', async () => {
   await withPage(async (page) => {
     await open(page, 'shape=C&seed=1&sample=2');

@@ -68,11 +68,17 @@
 // original (for generation) is the first user message's; movement is 8 directions when the
 // first user message says `8 directions`, else 4.
 //
+// A user message whose content is OpenAI content parts is read as its text parts, with each
+// `image_url` part (a PNG data URL drawn by Shapemaze's rule, docs/vision.md) decoded into
+// the maze it shows, written as matrix lines where the image stands; an image that does not
+// decode so gets 400 with the reason.
+//
 // Replies are chat completions; `logprobs: true` adds one logprob entry per word; `stream:
 // true` answers text/event-stream in small pieces written ~5 ms apart (events straddle
 // writes), then a finish chunk, a usage chunk when stream_options.include_usage, and
 // `data: [DONE]`.
 import { createServer } from 'node:http';
+import { inflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
 
 // ---------------------------------------------------------------------------------------
@@ -239,8 +245,60 @@ const fmt = ([r, c]) => `(${r}, ${c})`;
 
 function textOf(content) {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? p : p?.text ?? '')).join('');
+  if (Array.isArray(content)) return content.map((p) => (typeof p === 'string' ? p : p?.type === 'image_url' ? `\n\n${mazeOfImage(p.image_url?.url)}\n` : p?.text ?? '')).join('');
   return '';
+}
+
+// The colours of Shapemaze's drawing rule (docs/vision.md) and the matrix symbol of each.
+const COLOURS = { '1f2933': '1', ffffff: '0', '2563eb': 'P', '16a34a': 'G' };
+
+/** The maze a Shapemaze image shows (an `image_url` part's PNG data URL), as matrix lines:
+ * the PNG is parsed and inflated, its rows unfiltered, and each 33-pixel cell read by the
+ * colour of its top-left pixel. Throws, saying why, when it is not such an image: the
+ * request is then refused with 400, so a test sees that the image did not arrive whole. */
+export function mazeOfImage(url) {
+  const m = /^data:image\/png;base64,(.+)$/s.exec(String(url ?? ''));
+  if (!m) throw new Error('the image_url is not a data:image/png;base64 URL');
+  const png = Buffer.from(m[1], 'base64');
+  if (png.subarray(0, 8).toString('latin1') !== '\x89PNG\r\n\x1a\n') throw new Error('the image is not a PNG');
+  let at = 8;
+  let width = 0;
+  let height = 0;
+  let palette = [];
+  const idat = [];
+  while (at + 8 <= png.length) {
+    const len = png.readUInt32BE(at);
+    const type = png.subarray(at + 4, at + 8).toString('latin1');
+    const data = png.subarray(at + 8, at + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      if (data[8] !== 8 || data[9] !== 3) throw new Error('the PNG is not 8-bit indexed colour');
+    }
+    if (type === 'PLTE') palette = Array.from({ length: len / 3 }, (_, i) => data.subarray(3 * i, 3 * i + 3).toString('hex'));
+    if (type === 'IDAT') idat.push(data);
+    at += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const rows = [];
+  let prev = Buffer.alloc(width);
+  for (let y = 0; y < height; y++) {
+    const line = Buffer.from(raw.subarray(y * (width + 1) + 1, (y + 1) * (width + 1)));
+    const filter = raw[y * (width + 1)];
+    if (filter === 2) for (let x = 0; x < width; x++) line[x] = (line[x] + prev[x]) & 255;
+    else if (filter !== 0) throw new Error(`PNG filter ${filter} is not one Shapemaze writes`);
+    rows.push(line);
+    prev = line;
+  }
+  const [cols, lines] = [(width - 1) / 33, (height - 1) / 33];
+  if (!Number.isInteger(cols) || !Number.isInteger(lines)) throw new Error(`a ${width}x${height} image is not a grid of 33-pixel cells`);
+  return Array.from({ length: lines }, (_, r) =>
+    Array.from({ length: cols }, (_, c) => {
+      const symbol = COLOURS[palette[rows[1 + 33 * r][1 + 33 * c]]];
+      if (!symbol) throw new Error(`cell (${r}, ${c}) has a colour the drawing rule does not use`);
+      return symbol;
+    }).join(' '),
+  ).join('\n');
 }
 
 /** What the last user message asks: move | path | recognize | generate | combined | other. */
@@ -331,7 +389,9 @@ export function respond(model, messages) {
     if (!original) return 'I cannot find the original maze.';
     const made = kind === 'bad' ? original : swapped(original);
     const intro = kind === 'bad' ? 'Here is the new maze:' : 'Here is a new maze of the same shape, with P and G swapped:';
-    return `${intro}\n\n${writeMaze(made)}`;
+    // A maze seen only in an image is written in the encoding the prompt's legend names.
+    const encoding = /given as lists of cells/.test(first) ? 'coord_list' : made.encoding;
+    return `${intro}\n\n${writeMaze(made, encoding)}`;
   };
   if (phase === 'recognize') return out(recognition);
   if (phase === 'generate') return out(generation());
@@ -440,6 +500,11 @@ export function startServer(port = 0, { quiet = true } = {}) {
       send(status, headers, text);
     };
     if (!body || typeof body !== 'object') return reply(400, { 'content-type': 'application/json' }, errorBody('The request body is not valid JSON.', 'invalid_request_error', null));
+    try {
+      for (const m of body.messages ?? []) textOf(m?.content);
+    } catch (e) {
+      return reply(400, { 'content-type': 'application/json' }, errorBody(`The image could not be read: ${e.message}.`, 'invalid_request_error', 'invalid_image'));
+    }
 
     const n = (counters.get(scenarioName) ?? 0) + 1;
     counters.set(scenarioName, n);

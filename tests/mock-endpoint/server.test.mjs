@@ -1,7 +1,7 @@
 // Tests of the scripted chat endpoint (no browser): node --test tests/mock-endpoint/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, readMaze, writeMaze, shortestPath, parseScenario, movementOf, phaseOf, respond } from './server.mjs';
+import { startServer, readMaze, writeMaze, shortestPath, parseScenario, movementOf, phaseOf, respond, mazeOfImage } from './server.mjs';
 
 let mock;
 before(async () => {
@@ -366,4 +366,21 @@ test('/log records method, scenario, model, stream flag, headers and body; /rese
   assert.deepEqual(await (await fetch(`${mock.url}/log`)).json(), []);
   assert.equal((await chat(c, body())).status, 429, 'counting starts again');
   assert.equal((await fetch(`${mock.url}/healthz`)).status, 200);
+});
+
+// `shapemaze generate --shape spiral --samples 1 --out DIR --images`: maze 0 as its PNG.
+const SPIRAL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAKYAAACmCAMAAABnVgRFAAAAD1BMVEWco68fKTP///8lY+sWo0p4olWVAAACKElEQVR4AWNiGBKAiYGJAGBgIgAYmAgABiYCgIGJAAA6c0iAUWeOOnPUmaPOHHXmqDNHnTnqzFFnjjpz1Jmjzhx15qgzR5056sxRZ446c9SZ9HXmPwKA4R8BwPCPAGD4RwAw/CMAgM5kIgAYGAkABkYCgIGRAGBgIgCAzhwSYNSZo84cdeaoM0edOerMUWeOOnPUmaPOHHXmqDNHnTnqzFFnjjpz1Jmjzhx1Jn2d+Y8AYPhPADD8JwAY/hMADP8IAKAzmQgABkYCgIGJAGBgJAAYmAgAoDOHBBh15qgzR5056sxRZ446c9SZo84cdeaoM0edOerMUWeOOnPUmaPOHHXmqDNHnUlfZ/4jABj+EwAM/wgAhv8EAMM/AgDoTCYCgIGRAGBgIgAYGAkABiYCAOjMIQFGnTnqzFFnjjpz1Jmjzhx15qgzR5056sxRZ446c9SZo84cdeaoM0edOerMUWfS15n/CACG/wQAwz8CgOE/AcDwjwAAOpOFAGBgIgAYmAgABkYCgIGZAAA6c0gAZGf+QwID4cz/aACHMwcxGHUmLZz5DwiYkMA/IBgIZzIigf9AgObMQQ5GnUkPZzIBwRBw5iADo86kpTP/IYGBcOZ/JMAIBDicOUjBqDNp6UwmKBgoZzIiATzOHKRg1Jmjzhx15khyJhMQ/EMCg9SZgxyMOpNWzmRCA/R2JiMQEOHMQQyYGP4QAAz/CACGfwQAw38CgOEvAcAAAFAJbXrF+fxPAAAAAElFTkSuQmCC';
+const SPIRAL = '0 0 0 0 0\n0 1 1 1 0\n0 1 0 1 0\n0 1 0 1 0\nG 0 0 1 P';
+
+test('an image_url part is decoded into the maze it shows, and a broken one is refused', async () => {
+  assert.equal(mazeOfImage(SPIRAL_PNG), SPIRAL);
+  // Image only: the scripted model plays the maze it decoded, and writes its new maze in
+  // the encoding the legend names.
+  const parts = (text) => [{ type: 'text', text }, { type: 'image_url', image_url: { url: SPIRAL_PNG } }];
+  const first = { role: 'user', content: parts('Phase 1 of 3: solve the maze.\nThe maze is given as lists of cells (row, col).\n\n[The maze is shown in the attached image.]') };
+  assert.match(respond('good', [first]).content, /Move: \(3, 4\)|Move: \(4, 3\)/);
+  const generate = { role: 'user', content: 'Phase 3 of 3: generate a new maze.' };
+  assert.match(respond('good', [first, generate]).content, /Walls: .*\nEmpty: .*\nPlayer position: \(4, 0\)\nGoal: \(4, 4\)/s);
+  assert.throws(() => mazeOfImage('https://example.com/maze.png'), /not a data:image\/png;base64 URL/);
+  assert.throws(() => mazeOfImage(SPIRAL_PNG.slice(0, 60)), /./);
 });

@@ -8,6 +8,8 @@
 #![allow(dead_code)]
 
 #[cfg(test)]
+pub mod endpoint;
+#[cfg(test)]
 pub mod run;
 
 use shapemaze::core::maze::encoding::Encoding;

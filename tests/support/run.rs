@@ -5,6 +5,7 @@ use serde_json::Value;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// The result of one run of the binary.
 pub struct Run {
@@ -121,4 +122,46 @@ pub fn assert_all_replayed(dir: &Path, n: usize) {
 /// A temporary path as text.
 pub fn path_str(p: &Path) -> &str {
     p.to_str().expect("temporary paths are UTF-8")
+}
+
+/// Runs the binary with `args` and extra environment variables, killed after `limit`.
+#[allow(clippy::disallowed_methods)] // native only: a clock and sleeps (clippy.toml)
+pub fn shapemaze_env(args: &[&str], env: &[(&str, &str)], limit: Duration) -> Run {
+    let mut child = command(args, env).spawn().expect("the binary starts");
+    let deadline = Instant::now() + limit;
+    loop {
+        if child.try_wait().expect("the child can be polled").is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let out = child
+                .wait_with_output()
+                .expect("the killed binary is reaped");
+            panic!(
+                "shapemaze {args:?} took longer than {limit:?}; stderr:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("the binary finishes");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The binary with `args` and extra environment variables, its output piped.
+pub fn command(args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_shapemaze"));
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd
 }

@@ -22,6 +22,7 @@ use crate::core::batch::imported::ImportedMaze;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::generate::{generate_one, generate_set};
 use crate::core::maze::grid::Maze;
+use crate::core::maze::image::Vision;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
@@ -304,6 +305,10 @@ pub struct ExperimentDesign {
     /// again (left out for 0, the design's strict rule).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub lenient: usize,
+    /// How the mazes are shown: `text` (the design's, left out), `image` (the maze as an
+    /// image only) or `image+text` (both), for multimodal endpoints.
+    #[serde(default, skip_serializing_if = "Vision::is_text")]
+    pub vision: Vision,
     /// Fields this version does not know, kept as they were (natively; the browser build
     /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
     /// version and run in the page is exported without them).
@@ -355,6 +360,7 @@ impl Default for ExperimentDesign {
             efforts: Vec::new(),
             symbols: Symbols::STANDARD,
             lenient: 0,
+            vision: Vision::Text,
             other: BTreeMap::new(),
         }
     }
@@ -651,6 +657,7 @@ impl ExperimentDesign {
             protocol: self.protocol,
             symbols: self.symbols.for_encoding(key.encoding),
             lenient: self.lenient,
+            vision: self.vision,
             ..TrialSetup::new(key.shape, key.encoding, maze)
         }
     }

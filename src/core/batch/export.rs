@@ -160,6 +160,10 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
         "retried_moves",
         "invalid moves the lenient protocol forgave",
     ),
+    (
+        "vision",
+        "how the maze was shown when not as text alone: image (an image only) or image+text",
+    ),
 ];
 
 fn outcome(v: Option<&Verdict>) -> String {
@@ -203,6 +207,7 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
             .map(|e| format_decimal(e.temperature, 6))),
         "effort" => opt(r.endpoint.as_ref().and_then(|e| e.effort).map(|e| e.name())),
         "symbols" => opt((!r.symbols.is_standard()).then(|| r.symbols.to_string())),
+        "vision" => opt(r.vision.shows_image().then(|| r.vision.name().to_string())),
         "lenient" => r.lenient.to_string(),
         "retried_moves" => r.retried_moves.to_string(),
         "protocol" => r.protocol.name().to_string(),

@@ -16,6 +16,7 @@
 use crate::core::batch::design::{ExperimentDesign, PlayerSpec, MAX_CONCURRENCY};
 use crate::core::batch::error::DesignError;
 use crate::core::maze::encoding::Encoding;
+use crate::core::maze::image::Vision;
 use crate::core::maze::shape::Shape;
 use crate::core::maze::symbols::Symbols;
 use crate::core::model::effort::Effort;
@@ -222,6 +223,8 @@ pub struct DesignForm {
     pub rpm: String,
     /// The protocol's id.
     pub protocol: String,
+    /// The vision condition's name (`text`, `image`, `image+text`).
+    pub vision: String,
     /// How many imported mazes the design runs, when it runs imported ones.
     pub mazes: Option<String>,
     /// Most dollars the run may spend (empty: no limit).
@@ -261,6 +264,7 @@ impl DesignForm {
                 .map(|r| r.to_string())
                 .unwrap_or_default(),
             protocol: protocol_id(d.protocol).to_string(),
+            vision: d.vision.name().to_string(),
             mazes: d.mazes.as_ref().map(|m| m.len().to_string()),
             cost_limit: d
                 .cost_limit
@@ -332,6 +336,7 @@ impl DesignForm {
             concurrency: text("concurrency"),
             rpm: text("rpm"),
             protocol: text("protocol"),
+            vision: text("vision"),
             mazes: get("mazes"),
             cost_limit: text("cost_limit"),
         }
@@ -411,6 +416,13 @@ impl DesignForm {
                 self.sizes
             )),
         }
+        d.vision = match self.vision.trim() {
+            "" => Vision::Text,
+            raw => Vision::parse(raw).unwrap_or_else(|e| {
+                problems.push(format!("Shown as: {e}"));
+                Vision::Text
+            }),
+        };
         d.protocol = match self.protocol.as_str() {
             "combined" => Protocol::Combined,
             "single_shot" => Protocol::SingleShot,
@@ -756,6 +768,7 @@ mod tests {
             ("concurrency", &form.concurrency),
             ("rpm", &form.rpm),
             ("protocol", &form.protocol),
+            ("vision", &form.vision),
         ] {
             out.push((k.into(), format!(" {v} ")));
         }
@@ -783,6 +796,21 @@ mod tests {
         assert_eq!(read, expected, "values trimmed, rows in order, keys kept");
         assert_eq!(DesignForm::field_name(Some(3), "model"), "p3.model");
         assert_eq!(DesignForm::field_name(None, "key"), "new.key");
+        // The vision condition comes back too (its images mark P and G, so it goes with
+        // the standard symbols), and a name that is none is refused with the choices.
+        d.symbols = Symbols::STANDARD;
+        d.vision = Vision::ImageAndText;
+        let form = DesignForm::of(&d);
+        assert_eq!(form.vision, "image+text");
+        let read = DesignForm::from_fields(&pairs(&form));
+        assert_eq!(read.design(&d), Ok(d.clone()), "the vision comes back");
+        let mut bad = form.clone();
+        bad.vision = "picture".into();
+        let e = bad.design(&d).expect_err("refused").sentences();
+        assert!(
+            e.contains("Shown as") && e.contains("text, image or image+text"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -128,6 +128,13 @@ impl ExperimentDesign {
                 self.lenient, self.move_limit
             ));
         }
+        if self.vision.shows_image() && !self.symbols.is_standard() {
+            p.push(format!(
+                "the image marks the player P and the goal G, so the symbols {} cannot be used with vision {}: remove the symbols or show text",
+                self.symbols,
+                self.vision.name()
+            ));
+        }
         if !self.symbols.is_standard() && !self.encodings.contains(&Encoding::Matrix) {
             p.push(format!(
                 "the symbols {} apply to the matrix encoding: add it, or remove the symbols",

@@ -52,6 +52,66 @@
 //! without padding, while a `data:` URL wants the standard alphabet with `=`).
 
 use super::grid::{Grid, Pos, Tile};
+use crate::core::text::UnknownName;
+use serde::{Deserialize, Serialize};
+
+/// How a trial shows its maze: as text (the design's condition), as an image only, or as
+/// an image beside its text (SpatialEval's vision-only and vision-text conditions). The
+/// replies are text in every condition, read by the same verifiers; a new maze is written
+/// in the trial's text encoding.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Vision {
+    /// The maze as text only.
+    #[default]
+    #[serde(rename = "text")]
+    Text,
+    /// The maze as an image only: the prompt says where the text maze would stand that
+    /// the maze is in the attached image.
+    #[serde(rename = "image")]
+    Image,
+    /// The image attached and the text as usual.
+    #[serde(rename = "image+text")]
+    ImageAndText,
+}
+
+impl Vision {
+    /// The three conditions.
+    pub const ALL: [Vision; 3] = [Vision::Text, Vision::Image, Vision::ImageAndText];
+
+    /// The name in designs, records, the CSV and URLs: `text`, `image`, `image+text`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Vision::Text => "text",
+            Vision::Image => "image",
+            Vision::ImageAndText => "image+text",
+        }
+    }
+
+    /// Reads a name in any case (`image_text` and `image-text` too).
+    pub fn parse(s: &str) -> Result<Vision, UnknownName> {
+        let t = s.trim().to_ascii_lowercase().replace(['_', '-', ' '], "+");
+        Vision::ALL
+            .into_iter()
+            .find(|v| v.name() == t)
+            .ok_or_else(|| UnknownName::new("vision condition", s, "text, image or image+text"))
+    }
+
+    /// Whether the maze is sent as an image.
+    pub fn shows_image(self) -> bool {
+        self != Vision::Text
+    }
+
+    /// Whether the condition is the design's text-only one (left out of records).
+    pub fn is_text(&self) -> bool {
+        *self == Vision::Text
+    }
+}
+
+/// The `data:` URL of `grid` drawn by the rule above: what a trial in an image condition
+/// attaches to each message that shows the maze.
+pub fn grid_data_url(grid: &Grid) -> String {
+    data_url(&png(&draw(grid)))
+}
 
 /// The side of a cell's coloured square, in pixels (grid lines not included).
 pub const CELL: u32 = 32;

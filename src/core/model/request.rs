@@ -12,6 +12,26 @@ pub struct ChatMessage {
     pub role: String,
     /// The text.
     pub content: String,
+    /// An image sent with the text, as a `data:` URL (a vision trial's maze). The request
+    /// then carries the content as parts: the text, then an `image_url` part
+    /// ([`message_value`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+}
+
+/// A message as the chat-completions API takes it: `{"role", "content": "text"}`, or with
+/// an image, the OpenAI content parts `[{"type": "text", ...}, {"type": "image_url",
+/// "image_url": {"url": "data:image/png;base64,..."}}]` (OpenAI, Qwen-VL on DashScope's
+/// compatible mode, vLLM and llama.cpp's server read this form).
+pub fn message_value(m: &ChatMessage) -> Value {
+    let content = match &m.image {
+        None => Value::from(m.content.as_str()),
+        Some(url) => serde_json::json!([
+            {"type": "text", "text": m.content},
+            {"type": "image_url", "image_url": {"url": url}},
+        ]),
+    };
+    serde_json::json!({"role": m.role, "content": content})
 }
 
 impl ChatMessage {
@@ -20,6 +40,7 @@ impl ChatMessage {
         ChatMessage {
             role: "system".to_string(),
             content: content.into(),
+            image: None,
         }
     }
 
@@ -28,6 +49,7 @@ impl ChatMessage {
         ChatMessage {
             role: "user".to_string(),
             content: content.into(),
+            image: None,
         }
     }
 
@@ -36,6 +58,7 @@ impl ChatMessage {
         ChatMessage {
             role: "assistant".to_string(),
             content: content.into(),
+            image: None,
         }
     }
 }
@@ -65,7 +88,7 @@ pub fn request_body(
     body.insert("model".into(), Value::from(settings.model.trim()));
     body.insert(
         "messages".into(),
-        serde_json::to_value(messages).map_err(|e| ChatError::invalid_settings(e.to_string()))?,
+        Value::Array(messages.iter().map(message_value).collect()),
     );
     body.insert("temperature".into(), Value::from(settings.temperature));
     body.insert("top_p".into(), Value::from(settings.top_p));

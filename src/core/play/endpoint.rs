@@ -3,6 +3,7 @@
 //! messages (after an optional system prompt); the HTTP work is [`crate::core::model::call::complete`] over any
 //! [`Transport`] (the browser's fetch, a native client, or a scripted one in tests).
 
+use crate::core::maze::image::grid_data_url;
 use crate::core::model::call::ChatEvent;
 use crate::core::model::error::ChatError;
 use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta};
@@ -91,10 +92,7 @@ impl<T: Transport, L: Lane<T>> EndpointPlayer<T, L> {
             .system_prompt
             .iter()
             .filter(|s| !s.trim().is_empty())
-            .map(|s| ChatMessage {
-                role: "system".into(),
-                content: s.clone(),
-            });
+            .map(|s| ChatMessage::system(s.clone()));
         system
             .chain(trial.turns().iter().map(|t| ChatMessage {
                 role: match t.message.role {
@@ -102,6 +100,7 @@ impl<T: Transport, L: Lane<T>> EndpointPlayer<T, L> {
                     Role::Assistant => "assistant".into(),
                 },
                 content: t.message.content.clone(),
+                image: t.image.as_ref().map(grid_data_url),
             }))
             .collect()
     }

@@ -8,11 +8,13 @@
 
 use crate::core::maze::encoding::{CoordStyle, Encoding};
 use crate::core::maze::grid::{Maze, Movement, Tile};
+use crate::core::maze::image::Vision;
 use crate::core::maze::symbols::Symbols;
 
 /// The version of the prompts' wording, kept in every trial record. Version 1 was the
 /// stepwise protocol alone; version 2 added the single-shot and combined prompts (the
-/// stepwise prompts are unchanged).
+/// stepwise prompts are unchanged). The image conditions' sentences ([`IMAGE_ONLY`], the
+/// image legend) appear only in their own prompts, which records mark with `vision`.
 pub const VERSION: u32 = 2;
 
 /// First line of the solve phase's first message.
@@ -112,12 +114,26 @@ pub struct Shown {
     pub style: CoordStyle,
     /// A matrix's symbols.
     pub symbols: Symbols,
+    /// Text, an image only, or both: under an image condition each message that shows
+    /// the maze carries its image, and under `image` the text stands aside.
+    pub vision: Vision,
 }
+
+/// Where the maze's text would stand in a message of the image-only condition.
+pub const IMAGE_ONLY: &str = "[The maze is shown in the attached image.]";
+
+/// The image conditions' legend of the picture (the drawing rule, docs/vision.md).
+const IMAGE_LEGEND: &str = "The maze is also shown as an image: a grid of square cells in which dark cells are walls, white cells are empty corridor, the blue cell marked P is the player and the green cell marked G is the goal.";
 
 impl Shown {
     fn render(self, maze: &Maze) -> String {
-        self.encoding
-            .render_in(maze.grid(), self.style, self.symbols)
+        match self.vision {
+            Vision::Image => IMAGE_ONLY.to_string(),
+            Vision::Text | Vision::ImageAndText => {
+                self.encoding
+                    .render_in(maze.grid(), self.style, self.symbols)
+            }
+        }
     }
 
     /// The player's and the goal's names in the text: their symbols in a matrix, `P` and
@@ -131,7 +147,7 @@ impl Shown {
 
     fn legend(self) -> String {
         let s = self.symbols;
-        match self.encoding {
+        let text = match self.encoding {
             Encoding::Matrix => format!(
                 "Legend: {} = wall, {} = empty corridor, {} = player, {} = goal. Cells are (row, col), counted from 0, row 0 at the top.",
                 s.of(Tile::Wall),
@@ -140,6 +156,12 @@ impl Shown {
                 s.of(Tile::Goal)
             ),
             Encoding::CoordList => "The maze is given as lists of cells (row, col), counted from 0, row 0 at the top: walls, empty corridor cells, the player and the goal.".into(),
+        };
+        match self.vision {
+            Vision::Text => text,
+            // Image only: the text's legend still says how a new maze is written.
+            Vision::Image => format!("{}\n{text}", IMAGE_LEGEND.replace("also ", "")),
+            Vision::ImageAndText => format!("{text}\n{IMAGE_LEGEND}"),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{check_size, Grid, Movement, Pos, Tile};
+use crate::core::maze::image::Vision;
 use crate::core::maze::shape::Shape;
 use crate::core::maze::symbols::Symbols;
 use crate::core::play::trial::Protocol;
@@ -26,6 +27,9 @@ pub struct PlaySettings {
     pub lenient: usize,
     /// The matrix's symbols (the design's `1 0 P G` by default).
     pub symbols: Symbols,
+    /// How the maze is shown to a model (`/model`; `/play` shows the image under "What a
+    /// model sees").
+    pub vision: Vision,
 }
 
 /// Largest sample index accepted from a URL (the set is generated up to it).
@@ -45,6 +49,7 @@ impl Default for PlaySettings {
             protocol: Protocol::Stepwise,
             lenient: 0,
             symbols: Symbols::STANDARD,
+            vision: Vision::Text,
         }
     }
 }
@@ -114,6 +119,18 @@ impl PlaySettings {
                 .map(|x| s.symbols = x)
                 .map_err(|e| e.to_string())
         });
+        read("vision", &mut |v| {
+            Vision::parse(v)
+                .map(|x| s.vision = x)
+                .map_err(|e| e.to_string())
+        });
+        if s.vision.shows_image() && !s.symbols.is_standard() {
+            warnings.push(format!(
+                "URL parameter symbols: the image marks the player P and the goal G, so vision {} uses 1 0 P G instead.",
+                s.vision.name()
+            ));
+            s.symbols = Symbols::STANDARD;
+        }
         if s.lenient > 0 && s.protocol == Protocol::SingleShot {
             warnings.push(
                 "URL parameter lenient: the single-shot protocol has no moves to forgive; using 0 instead."
@@ -143,6 +160,9 @@ impl PlaySettings {
                     _ => protocol += &format!("%{:02X}", c as u32),
                 }
             }
+        }
+        if self.vision.shows_image() {
+            protocol += &format!("&vision={}", self.vision.name().replace('+', "%2B"));
         }
         format!(
             "shape={}&size={}&encoding={}&seed={}&sample={}{protocol}",
@@ -239,6 +259,7 @@ mod tests {
                 protocol: Protocol::Stepwise,
                 lenient: 0,
                 symbols: Symbols::STANDARD,
+                vision: Vision::Text,
             }
         );
     }
@@ -274,6 +295,7 @@ mod tests {
             protocol: Protocol::Combined,
             lenient: 3,
             symbols: Symbols::parse("#&SE").expect("a set"),
+            vision: Vision::Text,
         };
         let q = s.to_query();
         assert!(q.ends_with("&lenient=3&symbols=%23%26SE"), "{q}");
@@ -292,6 +314,25 @@ mod tests {
         let map: BTreeMap<&str, &str> = q.split('&').filter_map(|kv| kv.split_once('=')).collect();
         let (back, w) = PlaySettings::from_query(|k| map.get(k).map(|v| decode(v)));
         assert_eq!((back, w.len()), (s, 0));
+        // The vision condition too (its `+` percent-encoded); with symbols it is refused.
+        let v = PlaySettings {
+            vision: Vision::ImageAndText,
+            symbols: Symbols::STANDARD,
+            ..s
+        };
+        let q = v.to_query();
+        assert!(q.ends_with("&vision=image%2Btext"), "{q}");
+        let map: BTreeMap<&str, &str> = q.split('&').filter_map(|kv| kv.split_once('=')).collect();
+        let (back, w) = PlaySettings::from_query(|k| map.get(k).map(|v| decode(v)));
+        assert_eq!((back, w.len()), (v, 0));
+        let (mixed, w) = query(&[("vision", "image"), ("symbols", "@*SE")]);
+        assert_eq!(
+            (mixed.vision, mixed.symbols),
+            (Vision::Image, Symbols::STANDARD)
+        );
+        assert!(w[0].contains("marks the player P"), "{w:?}");
+        let (_, w) = query(&[("vision", "photo")]);
+        assert!(w[0].contains("text, image or image+text"), "{w:?}");
     }
 
     #[test]

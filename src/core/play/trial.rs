@@ -7,7 +7,8 @@
 //! the very same code.
 
 use crate::core::maze::encoding::{CoordStyle, Encoding};
-use crate::core::maze::grid::{Maze, Pos};
+use crate::core::maze::grid::{Grid, Maze, Pos};
+use crate::core::maze::image::Vision;
 use crate::core::maze::shape::Shape;
 use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
@@ -171,6 +172,9 @@ pub struct TrialSetup {
     pub lenient: usize,
     /// How the questions are asked.
     pub protocol: Protocol,
+    /// Whether the maze is shown as text, as an image only, or as both (each message that
+    /// shows the maze then carries its image: [`Turn::image`]).
+    pub vision: Vision,
 }
 
 impl TrialSetup {
@@ -185,6 +189,7 @@ impl TrialSetup {
             symbols: Symbols::STANDARD,
             lenient: 0,
             protocol: Protocol::Stepwise,
+            vision: Vision::Text,
         }
     }
 
@@ -194,6 +199,7 @@ impl TrialSetup {
             encoding: self.encoding,
             style: self.style,
             symbols: self.symbols,
+            vision: self.vision,
         }
     }
 }
@@ -238,6 +244,9 @@ pub struct Turn {
     /// generation's; a combined reply's generation verdict); `None` for the trial's own
     /// messages.
     pub verdict: Option<Verdict>,
+    /// Under an image condition, the maze this message shows, sent beside its text as an
+    /// image (`core::maze::image`); `None` otherwise and for replies.
+    pub image: Option<Grid>,
 }
 
 /// How the endpoint failed when a trial ended on an API error.
@@ -270,6 +279,10 @@ impl Trial {
                 setup.lenient,
             ),
         };
+        let first_image = setup
+            .vision
+            .shows_image()
+            .then(|| setup.maze.grid().clone());
         Self {
             current: setup.maze.clone(),
             path: vec![setup.maze.player()],
@@ -290,6 +303,7 @@ impl Trial {
                 },
                 meta: None,
                 verdict: None,
+                image: first_image,
             }],
             api_error: None,
             stopped: false,
@@ -500,7 +514,8 @@ impl Trial {
         };
         self.solve = Some(done);
         self.phase = Phase::Recognize;
-        self.push(Role::User, &text);
+        let original = self.setup.maze.grid().clone();
+        self.push_shown(&text, original);
     }
 
     /// A move reply in the solve phase (ignored in other phases).
@@ -556,7 +571,8 @@ impl Trial {
         match end {
             None => {
                 let next = prompt::update(&self.current, self.setup.shown(), self.moves, limit);
-                self.push(Role::User, &next);
+                let now = self.current.grid().clone();
+                self.push_shown(&next, now);
             }
             Some(done) => self.end_solve(done),
         }
@@ -703,7 +719,18 @@ impl Trial {
             },
             meta: None,
             verdict: None,
+            image: None,
         });
+    }
+
+    /// Pushes a prompt that shows `maze`: under an image condition it carries the image.
+    fn push_shown(&mut self, content: &str, maze: Grid) {
+        self.push(Role::User, content);
+        if self.setup.vision.shows_image() {
+            if let Some(turn) = self.turns.last_mut() {
+                turn.image = Some(maze);
+            }
+        }
     }
 
     /// Keeps `v` as the verdict on the reply just pushed at `index`.

@@ -5,6 +5,7 @@
 use super::tally::is_zero;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
+use crate::core::maze::image::Vision;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
@@ -215,6 +216,10 @@ pub struct TrialRecord {
     /// maze was shown in them and a generated maze read in them.
     #[serde(default, skip_serializing_if = "Symbols::is_standard")]
     pub symbols: Symbols,
+    /// How the maze was shown: `image` or `image+text` when it was sent as an image (left
+    /// out for the design's text).
+    #[serde(default, skip_serializing_if = "Vision::is_text")]
+    pub vision: Vision,
     /// The maze set's seed.
     pub seed: u64,
     /// Which maze of the set (0-based).
@@ -416,6 +421,7 @@ impl TrialRecord {
             size: maze.rows(),
             encoding: setup.encoding,
             symbols: setup.symbols,
+            vision: setup.vision,
             seed: placement.seed,
             sample: placement.sample,
             repeat: placement.repeat,
@@ -550,6 +556,7 @@ impl TrialRecord {
             move_limit: self.move_limit,
             protocol: self.protocol,
             symbols: self.symbols,
+            vision: self.vision,
             lenient: self.lenient,
             ..TrialSetup::new(self.shape, self.encoding, maze)
         };

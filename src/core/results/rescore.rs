@@ -29,7 +29,7 @@ use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
 use crate::core::play::prompt::{
-    announced_lenient, announced_move_limit, announced_symbols, read_heading, Heading,
+    announced_lenient, announced_move_limit, announced_symbols, read_heading, Heading, IMAGE_ONLY,
 };
 use crate::core::play::transcript::{self, ParsedTranscript, Role};
 use crate::core::play::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
@@ -302,6 +302,12 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
     let Some(first) = parsed.messages.iter().find(|m| m.role == Role::User) else {
         return closing_only("no message from the trial, so no maze to replay on".into());
     };
+    if first.content.contains(IMAGE_ONLY) {
+        return closing_only(
+            "the maze was shown only as an image (vision `image`), so the transcript holds no maze to replay on: counted from the closing lines (the records in trials.jsonl replay in full)"
+                .into(),
+        );
+    }
     let encoding = hints
         .encoding
         .unwrap_or_else(|| detect_encoding(&first.content));
