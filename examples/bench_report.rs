@@ -75,7 +75,8 @@ fn main() {
     let mut sizes = (0, 0, 0);
     for _ in 0..rounds {
         let t0 = Instant::now();
-        let (obs, _) = read_observations(dir.path()).expect("the folder reads");
+        let (obs, _) =
+            read_observations(dir.path(), &Default::default()).expect("the folder reads");
         let t1 = Instant::now();
         let analysis = analyze(&obs, &AnalysisOptions::default());
         let t2 = Instant::now();

@@ -225,11 +225,35 @@ fn a_results_folder_of_closing_lines_only_is_counted_from_those_lines() {
     );
 }
 
-#[test]
-fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
-    let dir = TempDir::new("report-jsonl");
-    let written = write_export(&dir.path().join("scratch"), "oracle", 5, 2, 1, 0);
-    let lines: Vec<String> = written
+/// The JSON report on `dir` with `--filter FILTER`.
+fn filtered_json(dir: &std::path::Path, filter: &str) -> Value {
+    let run = shapemaze(&[
+        "report",
+        path_str(dir),
+        "--format",
+        "json",
+        "--filter",
+        filter,
+    ]);
+    assert_eq!(run.code, 0, "{filter}: {}", run.stderr);
+    run.json()
+}
+
+/// Runs `report DIR ARGS --html DIR/report.html` and returns the report file.
+fn report_file(dir: &std::path::Path, args: &[&str]) -> String {
+    let file = dir.join("report.html");
+    let mut all = vec!["report", path_str(dir)];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--html", path_str(&file)]);
+    let run = shapemaze(&all);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    std::fs::read_to_string(&file).expect("the report file")
+}
+
+/// The written trials as `trials.jsonl` lines: records of the scripted player under the
+/// model `qwen-max`.
+fn record_lines(written: &Written) -> Vec<String> {
+    written
         .trials
         .iter()
         .enumerate()
@@ -253,7 +277,14 @@ fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
             .to_json()
             .expect("written")
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn trials_jsonl_gives_moves_the_confusion_matrix_and_generation_checks() {
+    let dir = TempDir::new("report-jsonl");
+    let written = write_export(&dir.path().join("scratch"), "oracle", 5, 2, 1, 0);
+    let lines = record_lines(&written);
     write(
         &dir.path().join("trials.jsonl"),
         format!("{}\nnot json\n", lines.join("\n")).as_bytes(),
@@ -414,15 +445,7 @@ fn empty_answers_the_token_limit_ended_are_judged_and_counted_apart_by_model() {
         thinker.contains("1 of 2 trials") && section.contains("token limit spent on reasoning"),
         "{section}"
     );
-    let html_file = dir.path().join("report.html");
-    let html = shapemaze(&[
-        "report",
-        path_str(dir.path()),
-        "--html",
-        path_str(&html_file),
-    ]);
-    assert_eq!(html.code, 0, "{}", html.stderr);
-    let html = std::fs::read_to_string(&html_file).expect("the report file");
+    let html = report_file(dir.path(), &[]);
     assert!(html.contains("data-testid=\"table-empty-answers\""));
 }
 
@@ -454,4 +477,109 @@ fn an_empty_folder_reports_insufficient_data_without_failing() {
         json["hypotheses"]["H1"]["verdict"], "insufficient",
         "nothing to test"
     );
+}
+
+#[test]
+fn a_filter_analyses_only_the_trials_it_matches() {
+    let dir = TempDir::new("report-filter");
+    let written = write_export(&dir.path().join("scratch"), "oracle", 5, 4, 1, 0);
+    write(
+        &dir.path().join("trials.jsonl"),
+        (record_lines(&written).join("\n") + "\n").as_bytes(),
+    );
+    let total = written.trials.len();
+    assert_eq!(total, 48);
+    let counted = |filter: &str| -> (u64, u64) {
+        let json = filtered_json(dir.path(), filter);
+        assert_eq!(json["filter"]["text"], filter);
+        assert_eq!(
+            json["filter"]["trials"], total,
+            "{filter}: every trial read"
+        );
+        assert_eq!(
+            json["filter"]["matched"], json["trials"],
+            "{filter}: the analysis counts the matching trials"
+        );
+        let trials = json["trials"].as_u64().expect("trials");
+        // No trial, no pooled row.
+        let solved = if trials == 0 {
+            0
+        } else {
+            pooled_all(&json)["solve"]["successes"]
+                .as_u64()
+                .expect("successes")
+        };
+        (trials, solved)
+    };
+    let spirals = written
+        .trials
+        .iter()
+        .filter(|(_, t)| t.setup().shape.name() == "spiral")
+        .count() as u64;
+    assert_eq!(spirals, 8, "4 mazes x 2 encodings");
+    assert_eq!(counted("shape:spiral").0, spirals);
+    assert_eq!(counted("-shape:spiral").0, total as u64 - spirals);
+    // The solve outcome: the filtered analysis holds only failures, or only successes.
+    let solved = expected_successes(&written)[0] as u64;
+    assert_eq!(counted("solve:success"), (solved, solved));
+    assert_eq!(counted("solve:fail"), (total as u64 - solved, 0));
+    // A phrase of a reply: the scripted behaviour that cannot find its way.
+    let unsure = written
+        .trials
+        .iter()
+        .filter(|(_, t)| {
+            t.transcript()
+                .is_some_and(|x| x.contains("not sure which way"))
+        })
+        .count() as u64;
+    assert!(unsure > 0 && unsure < total as u64);
+    assert_eq!(counted("reply:\"NOT SURE which way\"").0, unsure);
+    assert_eq!(counted("\"not sure which way\" solve:fail").0, unsure);
+    assert_eq!(counted("\"not sure which way\" solve:success").0, 0);
+    // The text says the filter and the counts first.
+    let text = shapemaze(&["report", path_str(dir.path()), "--filter", "shape:spiral"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert_eq!(
+        text.stdout.lines().next(),
+        Some("Filter: shape:spiral — 8 of 48 trials")
+    );
+    // The report file says it in its settings.
+    let html = report_file(dir.path(), &["--filter", "shape:spiral"]);
+    assert!(html.contains("Filter: shape:spiral — 8 of 48 trials"));
+}
+
+#[test]
+fn a_filter_on_transcripts_uses_their_fields_and_refuses_words() {
+    let dir = TempDir::new("report-filter-transcripts");
+    write_export(dir.path(), "qwen", 5, 2, 1, 0);
+    let json = filtered_json(dir.path(), "encoding:matrix -shape:square model:QWEN");
+    assert_eq!(json["source"], "transcripts");
+    assert_eq!(json["filter"]["trials"], 24);
+    assert_eq!(
+        json["filter"]["matched"], 10,
+        "5 shapes x 2 mazes in the matrix"
+    );
+    assert_eq!(json["trials"], 10);
+    shapemaze(&[
+        "report",
+        path_str(dir.path()),
+        "--filter",
+        "shape:spiral wall",
+    ])
+    .assert_usage_error(
+        "search the messages of trial records",
+        "no records to search",
+    );
+}
+
+#[test]
+fn a_bad_filter_is_a_usage_error_with_the_parsers_message() {
+    let dir = TempDir::new("report-filter-bad");
+    write_export(dir.path(), "qwen", 5, 1, 1, 0);
+    let report = |filter: &str| shapemaze(&["report", path_str(dir.path()), "--filter", filter]);
+    report("shape:oval").assert_usage_error("unknown shape 'oval'", "a shape no maze has");
+    report("colour:red").assert_usage_error("unknown field 'colour'", "a field no trial has");
+    report("solve:maybe").assert_usage_error("success, fail, error", "an outcome no phase has");
+    report("shape:spiral \"wall").assert_usage_error("not closed", "an unclosed quote");
+    report("moves>x").assert_usage_error("whole number", "a comparison with no number");
 }

@@ -21,6 +21,7 @@ use crate::core::original::audit::{
     AuditSummary, Auditor, Scoring,
 };
 use crate::core::original::score::Cause;
+use crate::core::results::filter::{TrialFilter, HELP as FILTER_HELP};
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::Libraries;
 use crate::core::results::zip::read_zip;
@@ -54,6 +55,7 @@ const RESULTS_CSS: &str = "
 .report .warning{color:#8a3b00}
 .report li{margin:.4rem 0}
 .drill-replay{margin-top:1.5rem;padding-top:1rem;border-top:2px solid var(--line)}
+.results-filter input{width:100%;max-width:48rem}.results-filter p{margin:.25rem 0}.results-filter .error{color:#a3261b;font-weight:600}
 ";
 
 /// One source of trials: a stored experiment or an imported file.
@@ -74,9 +76,19 @@ struct Source {
 
 struct Dashboard {
     sources: RefCell<Vec<Source>>,
-    /// The records (when the trial has one) and observations shown, index-aligned.
+    /// The records (when the trial has one) and observations chosen, index-aligned.
     records: RefCell<Vec<Option<TrialRecord>>>,
     observations: RefCell<Vec<Observation>>,
+    /// The last filter that could be read, and the trials it matches (indices of the
+    /// above), which the analysis counts.
+    filter: RefCell<TrialFilter>,
+    shown: RefCell<Vec<usize>>,
+    /// `N of M trials match`, or why the filter typed cannot be read (`true`).
+    filter_line: RwSignal<(bool, String)>,
+    /// Bumped by every keystroke in the filter: a draw still waiting gives way.
+    typed: std::cell::Cell<u32>,
+    /// The audit sections drawn below the analysis (the filter leaves them as they are).
+    audits: RefCell<String>,
     analysis: RefCell<Option<Analysis>>,
     /// The audits drawn (folders of the original runs, and ours when asked), by section.
     audit_summaries: RefCell<Vec<Rc<AuditSummary>>>,
@@ -139,6 +151,11 @@ pub fn ResultsPage() -> impl IntoView {
         sources: RefCell::new(Vec::new()),
         records: RefCell::new(Vec::new()),
         observations: RefCell::new(Vec::new()),
+        filter: RefCell::new(TrialFilter::default()),
+        shown: RefCell::new(Vec::new()),
+        filter_line: RwSignal::new((false, String::new())),
+        typed: std::cell::Cell::new(0),
+        audits: RefCell::new(String::new()),
         analysis: RefCell::new(None),
         audit_summaries: RefCell::new(Vec::new()),
         list: RwSignal::new(String::new()),
@@ -272,6 +289,27 @@ pub fn ResultsPage() -> impl IntoView {
             }
         }
     };
+    // The filter is read as it is typed; the analysis follows a pause in the typing.
+    let on_filter = {
+        let dash = dash.clone();
+        move |ev: web_sys::Event| {
+            let typed = dash.typed.get() + 1;
+            dash.typed.set(typed);
+            match TrialFilter::parse(&event_target_value(&ev)) {
+                Err(e) => dash.filter_line.set((true, e.to_string())),
+                Ok(filter) => {
+                    let dash = dash.clone();
+                    spawn_local(async move {
+                        super::study::gloo_sleep(250).await;
+                        if dash.typed.get() == typed {
+                            *dash.filter.borrow_mut() = filter;
+                            draw(&dash);
+                        }
+                    });
+                }
+            }
+        }
+    };
     let body_ref = NodeRef::<leptos::html::Div>::new();
     let body_signal = dash.body;
     Effect::new(move |_| {
@@ -280,7 +318,7 @@ pub fn ResultsPage() -> impl IntoView {
             decorate(&el);
         }
     });
-    let (list, body, drill, replay, message, order, audit_own) = (
+    let (list, body, drill, replay, message, order, audit_own, filter_line) = (
         dash.list,
         dash.body,
         dash.drill,
@@ -288,6 +326,7 @@ pub fn ResultsPage() -> impl IntoView {
         dash.message,
         dash.order,
         dash.audit_own,
+        dash.filter_line,
     );
     view! {
         <section class="results" on:click=click on:change=change>
@@ -317,6 +356,16 @@ pub fn ResultsPage() -> impl IntoView {
                     <input type="file" webkitdirectory="" data-action="import" data-testid="results-import-folder" />
                 </label>
                 <button type="button" class="button primary" data-action="report" data-testid="download-report">"Download the report (HTML)"</button>
+            </div>
+            <div class="results-filter">
+                <label class="field">
+                    <span>"Filter trials"</span>
+                    <input type="search" data-testid="results-filter" placeholder="shape:spiral solve:fail reply:\"wall\"" on:input=on_filter />
+                </label>
+                <p class="muted">{FILTER_HELP}</p>
+                <p data-testid="results-filter-count" class=move || if filter_line.get().0 { "error" } else { "muted" }>
+                    {move || filter_line.get().1}
+                </p>
             </div>
             <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
             <div class="drill" inner_html=move || drill.get()></div>
@@ -349,11 +398,12 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
             };
             let obs = dash.observations.borrow();
             let records = dash.records.borrow();
-            let rows: Vec<(usize, &Observation, bool)> = obs
+            let rows: Vec<(usize, &Observation, bool)> = dash
+                .shown
+                .borrow()
                 .iter()
-                .enumerate()
-                .filter(|(_, o)| in_group(o, row))
-                .map(|(i, o)| (i, o, records.get(i).is_some_and(Option::is_some)))
+                .map(|&i| (i, &obs[i], records[i].is_some()))
+                .filter(|(_, o, _)| in_group(o, row))
                 .collect();
             let title = format!(
                 "Trials of {} / {} / {} ({})",
@@ -444,9 +494,21 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 }
                 None => return dash.fail("Nothing to report yet: choose or import an experiment."),
             };
-            let obs = dash.observations.borrow();
+            let all = dash.observations.borrow();
+            let obs: Vec<Observation> = dash
+                .shown
+                .borrow()
+                .iter()
+                .map(|&i| all[i].clone())
+                .collect();
+            let filter = dash.filter.borrow();
             let settings = format!(
-                "Experiments: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by the Shapemaze results page, version {}.",
+                "{}Experiments: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by the Shapemaze results page, version {}.",
+                if filter.is_empty() {
+                    String::new()
+                } else {
+                    filter.summary(obs.len(), all.len()) + "\n"
+                },
                 a.experiments.join(", "),
                 a.model_order.join(" < "),
                 env!("CARGO_PKG_VERSION")
@@ -532,6 +594,31 @@ async fn analyze_chosen(dash: &Shared) {
     if dash.generation.get() != generation {
         return;
     }
+    *dash.audits.borrow_mut() = audits_html(&summaries);
+    *dash.audit_summaries.borrow_mut() = summaries;
+    *dash.records.borrow_mut() = records;
+    *dash.observations.borrow_mut() = observations;
+    draw(dash);
+}
+
+/// Analyses and draws the chosen trials the filter matches, and says how many match.
+fn draw(dash: &Dashboard) {
+    let filter = dash.filter.borrow();
+    let records = dash.records.borrow();
+    let all = dash.observations.borrow();
+    let shown: Vec<usize> = (0..all.len())
+        .filter(|&i| match &records[i] {
+            Some(r) => filter.matches_in(&all[i].experiment, r),
+            None => filter.matches_facts(&all[i].facts()),
+        })
+        .collect();
+    let picked: Vec<Observation>;
+    let observations = if shown.len() == all.len() {
+        &all[..]
+    } else {
+        picked = shown.iter().map(|&i| all[i].clone()).collect();
+        &picked[..]
+    };
     let order: Vec<String> = dash
         .order
         .get_untracked()
@@ -543,9 +630,11 @@ async fn analyze_chosen(dash: &Shared) {
     if order.len() >= 2 {
         options.model_order = order;
     }
-    let audits = audits_html(&summaries);
+    let audits = dash.audits.borrow();
     if observations.is_empty() {
-        let empty = if audits.is_empty() {
+        let empty = if !all.is_empty() {
+            "No trial matches the filter."
+        } else if audits.is_empty() {
             "No trials chosen."
         } else {
             "No trials to analyse by model, encoding and shape: vision runs and the original page's human files enter the audit below only."
@@ -555,13 +644,25 @@ async fn analyze_chosen(dash: &Shared) {
         ));
         *dash.analysis.borrow_mut() = None;
     } else {
-        let a = analyze(&observations, &options);
+        let a = analyze(observations, &options);
         dash.body.set(format!("{}{audits}", report_body(&a)));
         *dash.analysis.borrow_mut() = Some(a);
     }
-    *dash.audit_summaries.borrow_mut() = summaries;
-    *dash.records.borrow_mut() = records;
-    *dash.observations.borrow_mut() = observations;
+    let unsearched = filter.searches_text() && records.iter().any(Option::is_none);
+    dash.filter_line.set((
+        false,
+        format!(
+            "{} of {} trials match{}",
+            shown.len(),
+            all.len(),
+            if unsearched {
+                " (imported transcripts have no messages to search)"
+            } else {
+                ""
+            }
+        ),
+    ));
+    *dash.shown.borrow_mut() = shown;
     dash.drill.set(String::new());
     dash.replay.set(None);
 }

@@ -11,6 +11,7 @@ use crate::core::analysis::compare::{compare, Comparison};
 use crate::core::analysis::groups::GroupRow;
 use crate::core::analysis::observation::{observations_csv, Observation};
 use crate::core::original::audit::{Scoring, Skipped};
+use crate::core::results::filter::TrialFilter;
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::{Basis, Libraries};
 use crate::view::audit::{audit_html, render_text as render_audit_text};
@@ -29,7 +30,8 @@ pub const TRIALS_JSONL: &str = "trials.jsonl";
     help_template = COMMAND_HELP,
     display_name = "shapemaze report",
     override_usage = "shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
-                         [--scoring strict|original|recorded|all] [--compare A,B]",
+                         [--scoring strict|original|recorded|all] [--compare A,B]
+                         [--filter TEXT]",
     after_help = "DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
 are read and re-scored by today's verifiers; otherwise every transcript under
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
@@ -79,6 +81,19 @@ pub struct ReportArgs {
     /// on trials of the same maze shown the same way, else chi-square
     #[arg(long, value_name = "A,B", verbatim_doc_comment)]
     pub compare: Option<String>,
+    /// analyse only the trials TEXT matches: field:value terms (model, experiment,
+    /// player, shape, encoding, size, seed, sample, repeat, solve, recognize,
+    /// generate, reason, predicted, moves, effort, symbols, lenient, reply), moves>8
+    /// and moves<4, words and "phrases" searched in the messages (trials.jsonl
+    /// only), -term to exclude; all must hold. Example:
+    /// --filter 'shape:spiral solve:fail reply:"wall"'
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        verbatim_doc_comment
+    )]
+    pub filter: Option<String>,
 }
 
 /// Where the observations came from.
@@ -94,6 +109,20 @@ pub struct Sources {
     pub stored_verdicts: usize,
     /// Files or lines not counted.
     pub skipped: Vec<Skipped>,
+    /// Trials read that `--filter` left out (the JSON's `filter` says how many matched).
+    #[serde(skip)]
+    pub filtered_out: usize,
+}
+
+/// What `--filter` kept, as the JSON's `filter`.
+#[derive(Serialize)]
+struct FilterSummary<'a> {
+    /// The filter, trimmed.
+    text: &'a str,
+    /// The trials it matched, which the analysis counts.
+    matched: usize,
+    /// The trials read.
+    trials: usize,
 }
 
 /// The whole report, as `--format json` prints it.
@@ -105,6 +134,9 @@ struct Report<'a> {
     /// With `--scoring all`: the audit, as `score --scoring all --format json` gives it.
     #[serde(skip_serializing_if = "Option::is_none")]
     audit: Option<crate::core::original::audit::AuditSummary>,
+    /// With `--filter`: the filter and how many trials it matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    filter: Option<FilterSummary<'a>>,
     #[serde(flatten)]
     sources: &'a Sources,
     #[serde(flatten)]
@@ -149,6 +181,12 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             }
         },
     };
+    let filter = match args.filter.as_deref() {
+        Some(text) => {
+            TrialFilter::parse(text).map_err(|e| CliError::usage(format!("--filter: {e}")))?
+        }
+        None => TrialFilter::default(),
+    };
     let dir = args.dir.as_str();
     let asked = args
         .scoring
@@ -190,8 +228,14 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             }
         }
     };
-    let (observations, sources) = match &audited {
-        None => read_observations(root)?,
+    // Words and phrases search the messages, which only trial records keep.
+    if filter.searches_text() && !(ours && audited.is_none()) {
+        return Err(CliError::usage(format!(
+            "--filter: words and phrases search the messages of trial records, and {dir} is read as transcripts (no trials.jsonl, or --scoring reads the transcripts): filter by fields only (shape:spiral solve:fail ...)"
+        )));
+    }
+    let (mut observations, mut sources) = match &audited {
+        None => read_observations(root, &filter)?,
         Some(a) => {
             let (obs, left_out, closing_only) = a.observations(&label_of(root), scoring);
             let sources = Sources {
@@ -200,10 +244,27 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 closing_lines_only: closing_only,
                 stored_verdicts: 0,
                 skipped: a.skipped_files(left_out),
+                filtered_out: 0,
             };
             (obs, sources)
         }
     };
+    // Trials read from transcripts are filtered by what their observations hold (records
+    // were filtered as they were read).
+    if sources.source != TRIALS_JSONL && !filter.is_empty() {
+        let read = observations.len();
+        observations.retain(|o| filter.matches_facts(&o.facts()));
+        sources.filtered_out += read - observations.len();
+    }
+    let filter_summary = (!filter.is_empty()).then(|| FilterSummary {
+        text: filter.text(),
+        matched: observations.len(),
+        trials: observations.len() + sources.filtered_out,
+    });
+    let filter_line = filter_summary
+        .as_ref()
+        .map(|f| filter.summary(f.matched, f.trials) + "\n")
+        .unwrap_or_default();
     let analysis = analyze(&observations, &options);
     let comparison = pair.map(|(a, b)| compare(&observations, &a, &b));
     if let Some(c) = &comparison {
@@ -232,7 +293,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             &analysis,
             &audit_section,
             &format!(
-                "{}\nVerdicts: {scored_by}.",
+                "{filter_line}{}\nVerdicts: {scored_by}.",
                 settings_text(dir, &sources, &analysis, &observations)
             ),
             &observations_csv(&observations),
@@ -246,6 +307,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             dir,
             scoring: scoring.name(),
             audit: summary,
+            filter: filter_summary,
             sources: &sources,
             analysis: &analysis,
             comparison,
@@ -260,8 +322,11 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             io.out(&csv::write(&groups_table("csv", "", &rows, true)))
         }
         _ => {
-            let mut text = String::new();
+            let mut text = filter_line;
             if let Some(s) = &summary {
+                if filter_summary.is_some() {
+                    text.push_str("The audit counts every trial; the analysis after it, those the filter matched.\n");
+                }
                 text.push_str(&render_audit_text(s, scoring));
                 text.push('\n');
             }
@@ -326,7 +391,12 @@ fn label_of(root: &Path) -> String {
 
 /// Reads the observations of `root`: its `trials.jsonl` when there is one (or `root` is a
 /// `.jsonl` file), else every transcript below it. Only `root` failing to open is an error.
-pub fn read_observations(root: &Path) -> Result<(Vec<Observation>, Sources), CliError> {
+/// A trials.jsonl's records that `filter` does not match are left out (and counted in
+/// [`Sources::filtered_out`]); transcripts are read whole, to filter by their observations.
+pub fn read_observations(
+    root: &Path,
+    filter: &TrialFilter,
+) -> Result<(Vec<Observation>, Sources), CliError> {
     let shown = root.display().to_string();
     let meta = std::fs::metadata(root)
         .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
@@ -338,18 +408,22 @@ pub fn read_observations(root: &Path) -> Result<(Vec<Observation>, Sources), Cli
         p.is_file().then_some(p)
     };
     match jsonl {
-        Some(p) => read_jsonl(&p, &label),
+        Some(p) => read_jsonl(&p, &label, filter),
         None => read_transcripts(root, &label),
     }
 }
 
-fn read_jsonl(path: &Path, label: &str) -> Result<(Vec<Observation>, Sources), CliError> {
+fn read_jsonl(
+    path: &Path,
+    label: &str,
+    filter: &TrialFilter,
+) -> Result<(Vec<Observation>, Sources), CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
     let text = String::from_utf8(bytes)
         .map_err(|_| CliError::input(format!("{} is not UTF-8 text", path.display())))?;
     let mut sources = Sources {
-        source: "trials.jsonl",
+        source: TRIALS_JSONL,
         ..Sources::default()
     };
     let mut libraries = Libraries::new();
@@ -375,15 +449,15 @@ fn read_jsonl(path: &Path, label: &str) -> Result<(Vec<Observation>, Sources), C
         } else {
             None
         };
-        match rescored {
-            Some(r) => {
-                sources.rescored += 1;
-                out.push(Observation::from_record(label, &r));
-            }
-            None => {
-                sources.stored_verdicts += 1;
-                out.push(Observation::from_record(label, &record));
-            }
+        match &rescored {
+            Some(_) => sources.rescored += 1,
+            None => sources.stored_verdicts += 1,
+        }
+        let r = rescored.as_ref().unwrap_or(&record);
+        if filter.matches_in(label, r) {
+            out.push(Observation::from_record(label, r));
+        } else {
+            sources.filtered_out += 1;
         }
     }
     Ok((out, sources))

@@ -370,3 +370,37 @@ test('a design with U and N runs on /experiment and its confusion matrix grows w
     await confusion.screenshot({ path: `${SHOTS}/results-confusion-u-n.png` });
   });
 });
+
+test('a filter narrows the analysis to the trials it matches; a bad one says why and keeps the view', async () => {
+  await withPage(async (page) => {
+    const name = `filter ${rand()}`;
+    await runOracle(page, name, 2);
+    await analyzeOnly(page, name);
+    await page.waitForFunction(() => /\b24 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    const count = '[data-testid="results-filter-count"]';
+    const says = (re) => page.waitForFunction(
+      (src) => new RegExp(src).test(document.querySelector('[data-testid="results-filter-count"]')?.textContent ?? ''), re.source);
+    await says(/^24 of 24 trials match/);
+    await page.fill('[data-testid="results-filter"]', 'shape:spiral');
+    await says(/^4 of 24 trials match/);
+    await page.waitForFunction(() => /\b4 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    // A bad filter says what is wrong; the analysis stays as it was.
+    await page.fill('[data-testid="results-filter"]', 'shape:oval');
+    await says(/unknown shape 'oval'/);
+    assert.equal(await page.getAttribute(count, 'class'), 'error');
+    assert.match(await page.locator('.report').textContent(), /\b4 trials from/);
+    // A phrase searches the messages: the matrix prompts state a legend.
+    await page.fill('[data-testid="results-filter"]', '"legend:"');
+    await says(/^12 of 24 trials match/);
+    // The report file holds the filtered analysis and says the filter.
+    await page.fill('[data-testid="results-filter"]', 'encoding:matrix -shape:square');
+    await says(/^10 of 24 trials match/);
+    await page.waitForFunction(() => /\b10 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    await page.screenshot({ path: `${SHOTS}/results-filter.png` });
+    const report = await download(page, page.locator('[data-testid="download-report"]'));
+    assert.match(report.text, /Filter: encoding:matrix -shape:square — 10 of 24 trials/);
+    assert.match(report.text, /\b10 trials from/);
+    await page.fill('[data-testid="results-filter"]', '');
+    await says(/^24 of 24 trials match/);
+  });
+});

@@ -7,6 +7,7 @@ use crate::core::maze::grid::Maze;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::model::reply::EmptyReason;
 use crate::core::play::trial::FailureKind;
+use crate::core::results::filter::Facts;
 use crate::core::results::layout::ExportPath;
 use crate::core::results::record::{Tokens, TrialRecord};
 use crate::core::results::rescore::{rescore, Basis, Hints, Libraries};
@@ -236,6 +237,33 @@ impl Observation {
         }
     }
 
+    /// What a [`TrialFilter`](crate::core::results::filter::TrialFilter) sees of this
+    /// trial. Made from a record, the filter should see the record itself
+    /// ([`Facts::of`]); here there is no player, effort, symbols, allowance or message, so
+    /// a term on them (a word, a phrase) matches none of the transcripts' trials.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            experiment: &self.experiment,
+            model: &self.model,
+            player: None,
+            shape: self.shape,
+            encoding: self.encoding,
+            size: self.size,
+            seed: self.seed,
+            sample: self.sample,
+            repeat: self.repeat,
+            outcomes: self.outcomes,
+            reasons: self.reasons,
+            predicted: self.predicted,
+            moves: self.moves,
+            effort: None,
+            symbols: None,
+            vision: None,
+            lenient: None,
+            messages: &[],
+        }
+    }
+
     /// Whether phase `i` (0 solve, 1 recognize, 2 generate) was judged a success (`Some(true)`)
     /// or a failure (`Some(false)`); `None` for an API error or a phase not reached.
     pub fn scored(&self, i: usize) -> Option<bool> {
@@ -328,6 +356,37 @@ mod tests {
     use crate::core::analysis::analyze::{analyze, AnalysisOptions};
     use crate::core::analysis::groups::shape_rank;
     use crate::core::analysis::test_support::obs;
+
+    #[test]
+    fn a_filter_sees_an_observation_by_the_fields_it_has() {
+        use crate::core::results::filter::TrialFilter;
+        let ok = obs(
+            "qwen-max",
+            Encoding::Matrix,
+            Shape::Z,
+            2,
+            [true, false, true],
+        );
+        let bad = obs("qwen-plus", Encoding::CoordList, Shape::C, 0, [false; 3]);
+        let sees = |text: &str, o: &Observation| {
+            TrialFilter::parse(text)
+                .expect("a filter")
+                .matches_facts(&o.facts())
+        };
+        for text in [
+            "experiment:EXP model:max shape:z encoding:matrix size:5 sample:2 seed:0",
+            "solve:success recognize:fail generate:success reason:reached_goal",
+            "shape:Z predicted:none moves:6 moves>5 -effort:high -player:human",
+        ] {
+            assert!(sees(text, &ok), "{text}");
+            assert!(!sees(text, &bad), "{text}");
+        }
+        assert!(sees("reason:wall predicted:none solve:fail shape:c", &bad));
+        // What an observation lacks fails the term: it has no messages to search.
+        for text in ["goal", "reply:goal", "player:scripted", "lenient:0"] {
+            assert!(!sees(text, &ok), "{text}");
+        }
+    }
 
     #[test]
     fn the_confusion_matrix_counts_named_shapes_and_none() {
