@@ -12,6 +12,7 @@ use super::experiment::files::{entry_bytes, read_results_file};
 use super::experiment::{decorate, notice, picked_files, stored_records, SHARED_CSS};
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use crate::core::analysis::compare::{compare, pick_pair, sides};
 use crate::core::analysis::groups::in_group;
 use crate::core::analysis::observation::{observations_csv, Observation};
 use crate::core::batch::export::find_trials_entry;
@@ -30,7 +31,7 @@ use crate::view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS
 use crate::view::document::csv;
 use crate::view::experiment::trials_table;
 use crate::view::html::escape;
-use crate::view::report::{analysis_document, report_body, report_html};
+use crate::view::report::{analysis_document, comparison_section, report_body, report_html};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::cell::RefCell;
@@ -55,6 +56,7 @@ const RESULTS_CSS: &str = "
 .report .warning{color:#8a3b00}
 .report li{margin:.4rem 0}
 .drill-replay{margin-top:1.5rem;padding-top:1rem;border-top:2px solid var(--line)}
+.compare{margin:1rem 0 1.5rem;padding:.75rem 1rem;background:#fff;border:1px solid var(--line);border-radius:8px}.compare h2{margin:.2rem 0}.compare .field{display:inline-flex;flex-direction:column;margin-right:1rem}
 .results-filter input{width:100%;max-width:48rem}.results-filter p{margin:.25rem 0}.results-filter .error{color:#a3261b;font-weight:600}
 ";
 
@@ -102,6 +104,8 @@ struct Dashboard {
     audit_own: RwSignal<bool>,
     /// Bumped by every analysis: an older one still reading gives way.
     generation: std::cell::Cell<u32>,
+    /// The two sides chosen for the side-by-side comparison (empty: the default pair).
+    compare: RefCell<(String, String)>,
 }
 
 type Shared = Rc<Dashboard>;
@@ -166,6 +170,7 @@ pub fn ResultsPage() -> impl IntoView {
         order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
         audit_own: RwSignal::new(false),
         generation: std::cell::Cell::new(0),
+        compare: RefCell::new(Default::default()),
     });
     {
         let dash = dash.clone();
@@ -265,6 +270,19 @@ pub fn ResultsPage() -> impl IntoView {
                 return;
             };
             match el.get_attribute("data-action").as_deref() {
+                Some("compare") => {
+                    let value = |id: &str| {
+                        document()
+                            .query_selector(&format!("[data-testid=\"{id}\"]"))
+                            .ok()
+                            .flatten()
+                            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                            .map(|s| s.value())
+                            .unwrap_or_default()
+                    };
+                    *dash.compare.borrow_mut() = (value("compare-a"), value("compare-b"));
+                    draw(&dash);
+                }
                 Some("toggle") => {
                     let i = el
                         .get_attribute("data-index")
@@ -645,7 +663,12 @@ fn draw(dash: &Dashboard) {
         *dash.analysis.borrow_mut() = None;
     } else {
         let a = analyze(observations, &options);
-        dash.body.set(format!("{}{audits}", report_body(&a)));
+        let wanted = dash.compare.borrow().clone();
+        let side_by_side = pick_pair(observations, (&wanted.0, &wanted.1))
+            .map(|(x, y)| comparison_section(&sides(observations), &compare(observations, &x, &y)))
+            .unwrap_or_default();
+        dash.body
+            .set(format!("{side_by_side}{}{audits}", report_body(&a)));
         *dash.analysis.borrow_mut() = Some(a);
     }
     let unsearched = filter.searches_text() && records.iter().any(Option::is_none);

@@ -15,8 +15,8 @@ use crate::core::results::filter::TrialFilter;
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::{Basis, Libraries};
 use crate::view::audit::{audit_html, render_text as render_audit_text};
-use crate::view::document::{csv, text, Cell, Table};
-use crate::view::report::{analysis_document, groups_table, report_html};
+use crate::view::document::{csv, text};
+use crate::view::report::{analysis_document, comparison_table, groups_table, report_html};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -340,40 +340,9 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     }
 }
 
-/// A comparison as text: a table of the phases, then what the test says.
+/// A comparison as text: the table the results page shows ([`comparison_table`]).
 fn comparison_text(c: &Comparison) -> String {
-    let mut t = Table::new(
-        "comparison",
-        format!(
-            "{} against {} ({} and {} trials, {} pairs on the same maze)",
-            c.a, c.b, c.trials_a, c.trials_b, c.pairs
-        ),
-        &[
-            ("phase", "phase"),
-            ("a", c.a.as_str()),
-            ("b", c.b.as_str()),
-            ("test", "test"),
-            ("p", "p"),
-        ],
-    );
-    for ph in &c.phases {
-        t.row(vec![
-            Cell::Text(ph.phase.clone()),
-            Cell::Rate(ph.a),
-            Cell::Rate(ph.b),
-            Cell::Text(match ph.test.as_str() {
-                "mcnemar" => "McNemar (paired)".into(),
-                "chi_square" => "chi-square (unpaired)".into(),
-                _ => "none (a side has no judged trial)".into(),
-            }),
-            Cell::Text(match ph.p {
-                Some(p) if p < 0.001 => "<0.001".into(),
-                Some(p) => format!("{p:.3}"),
-                None => String::new(),
-            }),
-        ]);
-    }
-    format!("\nComparison\n{}", text::table(&t))
+    format!("\nComparison\n{}", text::table(&comparison_table(c)))
 }
 
 /// The experiment's label: the folder's own name.

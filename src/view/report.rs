@@ -6,6 +6,7 @@ use super::chart::*;
 use super::document::{html, two_decimals, Block, Cell, Document, Section, Table, Verdict};
 use super::html::escape;
 use crate::core::analysis::analyze::Analysis;
+use crate::core::analysis::compare::Comparison;
 use crate::core::analysis::groups::{EmptyAnswers, GroupDetail, GroupRow};
 use crate::core::analysis::hypotheses::fmt_p;
 use crate::core::analysis::observation::{ALL, PHASE_NAMES};
@@ -153,6 +154,73 @@ pub fn report_html(a: &Analysis, audit: &str, settings: &str, csv: &str) -> Stri
 /// `a.groups`), so a page can list their trials.
 pub fn report_body(a: &Analysis) -> String {
     html::write(&analysis_document(a, true))
+}
+
+/// Two conditions compared on every phase (`table-comparison`): each side's success
+/// rate, the test that fits (McNemar's on trials of the same maze shown the same way,
+/// else chi-square) and its p-value. `shapemaze report --compare` prints it; the results
+/// page shows it for the two experiments or models chosen.
+pub fn comparison_table(c: &Comparison) -> Table {
+    let mut t = Table::new(
+        "comparison",
+        format!(
+            "{} against {} ({} and {} trials, {} pairs on the same maze)",
+            c.a, c.b, c.trials_a, c.trials_b, c.pairs
+        ),
+        &[
+            ("phase", "phase"),
+            ("a", c.a.as_str()),
+            ("b", c.b.as_str()),
+            ("test", "test"),
+            ("p", "p"),
+        ],
+    );
+    for ph in &c.phases {
+        t.row(vec![
+            Cell::Text(ph.phase.clone()),
+            Cell::Rate(ph.a),
+            Cell::Rate(ph.b),
+            Cell::Text(match ph.test.as_str() {
+                "mcnemar" => "McNemar (paired)".into(),
+                "chi_square" => "chi-square (unpaired)".into(),
+                _ => "none (a side has no judged trial)".into(),
+            }),
+            Cell::Text(match ph.p {
+                Some(p) if p < 0.001 => "<0.001".into(),
+                Some(p) => format!("{:.3}", Fixed(p)),
+                None => String::new(),
+            }),
+        ]);
+    }
+    t
+}
+
+/// The results page's side-by-side comparison (`comparison`): two selects of what can be
+/// compared (`compare-a`, `compare-b`, the experiments then the models) and the
+/// comparison of the two chosen ([`comparison_table`]).
+pub fn comparison_section(names: &[String], c: &Comparison) -> String {
+    let mut h = String::from(
+        "<section class=\"compare\" data-testid=\"comparison\"><h2>Compare side by side</h2><p class=\"muted\">Every phase, A against B, with the test that fits: McNemar's on trials of the same maze shown the same way, chi-square when none pair up.</p>",
+    );
+    for (side, chosen) in [("a", &c.a), ("b", &c.b)] {
+        let _ = write!(
+            h,
+            "<label class=\"field\"><span>{}</span><select data-action=\"compare\" data-testid=\"compare-{side}\">",
+            side.to_ascii_uppercase()
+        );
+        for n in names {
+            let _ = write!(
+                h,
+                "<option value=\"{0}\"{1}>{0}</option>",
+                escape(n),
+                if n == chosen { " selected" } else { "" }
+            );
+        }
+        h.push_str("</select></label>");
+    }
+    html::table(&mut h, &comparison_table(c));
+    h.push_str("</section>");
+    h
 }
 
 /// The group rows as a table: the experiment (when `with_experiment`), model, encoding,

@@ -126,6 +126,21 @@ test('two experiments compare side by side; a bad import is refused with its rea
     assert.match(head, /experiment/, 'an experiment column when comparing');
     const body = await page.locator('[data-testid="table-groups"] tbody').textContent();
     assert.ok(body.includes(a) && body.includes(b));
+    // The two experiments compared phase by phase: the same mazes, so McNemar's paired test.
+    const cmp = '[data-testid="table-comparison"]';
+    await page.waitForSelector(cmp);
+    const caption = await page.textContent(`${cmp} caption`);
+    assert.ok(caption.includes(`${a} against ${b}`) || caption.includes(`${b} against ${a}`), caption);
+    assert.match(caption, /\(12 and 12 trials, 12 pairs on the same maze\)/);
+    const rows = await page.locator(`${cmp} tbody tr`).allTextContents();
+    assert.equal(rows.length, 3, rows.join('|'));
+    for (const r of rows) assert.match(r, /McNemar \(paired\)/);
+    await page.screenshot({ path: `${SHOTS}/results-comparison.png`, fullPage: true });
+    // Swapping the sides redraws the comparison the other way round.
+    const [first, second] = [await page.inputValue('[data-testid="compare-a"]'), await page.inputValue('[data-testid="compare-b"]')];
+    await page.selectOption('[data-testid="compare-a"]', second);
+    await page.selectOption('[data-testid="compare-b"]', first);
+    await page.waitForFunction(([x, y]) => (document.querySelector('[data-testid="table-comparison"] caption')?.textContent ?? '').startsWith(`${x} against ${y}`), [second, first]);
     await page.setInputFiles('[data-testid="results-import"]', { name: 'broken.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from('not json\n') });
     await page.waitForFunction(() => /broken\.jsonl, line 1/.test(document.querySelector('[data-testid="results-message"]')?.textContent ?? ''));
   });

@@ -12,8 +12,8 @@ use crate::core::analysis::observation::{Observation, PHASE_NAMES};
 use crate::core::analysis::stats::{
     chi_square_independence, mcnemar, wilson, McNemar, PairedCounts, Proportion,
 };
+use crate::core::sort::sort_by_key;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// One phase of a comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -72,20 +72,36 @@ fn on_side(o: &Observation, name: &str) -> bool {
 /// Compares the trials named `a` with those named `b` (see the module documentation). A
 /// trial named by both sides counts on neither.
 pub fn compare(observations: &[Observation], a: &str, b: &str) -> Comparison {
-    let side = |name: &str, other: &str| -> BTreeMap<PairKey, &Observation> {
-        observations
+    // Each side's trials by their pair key, the last of a key kept (as a map's insert
+    // would), sorted through `core::sort` (a map's `collect` would bring the standard
+    // library's sort into the browser build).
+    let side = |name: &str, other: &str| -> Vec<(PairKey, &Observation)> {
+        let mut v: Vec<(PairKey, &Observation)> = observations
             .iter()
             .filter(|o| on_side(o, name) && !on_side(o, other))
             .map(|o| (pair_key(o), o))
-            .collect()
+            .collect();
+        sort_by_key(&mut v, |(k, _)| *k);
+        let mut kept: Vec<(PairKey, &Observation)> = Vec::with_capacity(v.len());
+        for (k, o) in v {
+            match kept.last_mut() {
+                Some(last) if last.0 == k => last.1 = o,
+                _ => kept.push((k, o)),
+            }
+        }
+        kept
     };
     let (sa, sb) = (side(a, b), side(b, a));
     let pairs: Vec<(&Observation, &Observation)> = sa
         .iter()
-        .filter_map(|(k, oa)| sb.get(k).map(|ob| (*oa, *ob)))
+        .filter_map(|(k, oa)| {
+            sb.binary_search_by(|(kb, _)| kb.cmp(k))
+                .ok()
+                .map(|i| (*oa, sb[i].1))
+        })
         .collect();
-    let rate = |s: &BTreeMap<PairKey, &Observation>, i: usize| {
-        let judged: Vec<bool> = s.values().filter_map(|o| o.scored(i)).collect();
+    let rate = |s: &[(PairKey, &Observation)], i: usize| {
+        let judged: Vec<bool> = s.iter().filter_map(|(_, o)| o.scored(i)).collect();
         wilson(judged.iter().filter(|&&x| x).count(), judged.len())
     };
     let phases = PHASE_NAMES
@@ -137,9 +153,91 @@ pub fn compare(observations: &[Observation], a: &str, b: &str) -> Comparison {
     }
 }
 
+/// What can be compared among `observations`: the experiments (when more than one), then
+/// the models (when more than one), each once, in first-seen order.
+pub fn sides(observations: &[Observation]) -> Vec<String> {
+    let mut experiments: Vec<&str> = Vec::new();
+    let mut models: Vec<&str> = Vec::new();
+    for o in observations {
+        if !experiments.contains(&o.experiment.as_str()) {
+            experiments.push(&o.experiment);
+        }
+        if !models.contains(&o.model.as_str()) {
+            models.push(&o.model);
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for group in [experiments, models] {
+        if group.len() > 1 {
+            for name in group {
+                if !out.iter().any(|n| n == name) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The pair to compare: `wanted` when both are among [`sides`] and differ, else the first
+/// two experiments, else the first two models; `None` when nothing has two sides.
+pub fn pick_pair(observations: &[Observation], wanted: (&str, &str)) -> Option<(String, String)> {
+    let names = sides(observations);
+    let has = |n: &str| names.iter().any(|x| x == n);
+    if wanted.0 != wanted.1 && has(wanted.0) && has(wanted.1) {
+        return Some((wanted.0.to_string(), wanted.1.to_string()));
+    }
+    match names.as_slice() {
+        [a, b, ..] => Some((a.clone(), b.clone())),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sides_are_the_experiments_then_the_models_and_a_pair_is_picked() {
+        let mut v = sides_of_two();
+        assert_eq!(
+            super::sides(&v),
+            ["m-a", "m-b"],
+            "one experiment: the models"
+        );
+        assert_eq!(
+            pick_pair(&v, ("", "")),
+            Some(("m-a".to_string(), "m-b".to_string()))
+        );
+        assert_eq!(
+            pick_pair(&v, ("m-b", "m-a")),
+            Some(("m-b".to_string(), "m-a".to_string())),
+            "the choice stands when both sides exist"
+        );
+        for (i, o) in v.iter_mut().enumerate() {
+            o.experiment = if i < 4 { "first" } else { "second" }.into();
+        }
+        assert_eq!(super::sides(&v), ["first", "second", "m-a", "m-b"]);
+        assert_eq!(
+            pick_pair(&v, ("m-a", "m-a")),
+            Some(("first".to_string(), "second".to_string())),
+            "a side against itself is no comparison: the experiments are"
+        );
+        v.retain(|o| o.model == "m-a" && o.experiment == "first");
+        assert_eq!(super::sides(&v), Vec::<String>::new());
+        assert_eq!(pick_pair(&v, ("", "")), None);
+    }
+
+    fn sides_of_two() -> Vec<Observation> {
+        (0..5)
+            .flat_map(|i| {
+                [
+                    obs("m-a", Encoding::Matrix, Shape::Square, i, [true; 3]),
+                    obs("m-b", Encoding::Matrix, Shape::Square, i, [false; 3]),
+                ]
+            })
+            .collect()
+    }
     use crate::core::analysis::test_support::obs;
     use crate::core::maze::encoding::Encoding;
     use crate::core::maze::shape::Shape;
