@@ -647,6 +647,7 @@ proptest! {
                 shape,
                 size,
                 in_play: None,
+                maze: None,
             },
         )?;
     }

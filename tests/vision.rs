@@ -14,7 +14,7 @@ use shapemaze::core::play::prompt::IMAGE_ONLY;
 use std::collections::BTreeSet;
 use std::time::Duration;
 use support::endpoint::{endpoint_design, FakeEndpoint};
-use support::run::{path_str, shapemaze_env};
+use support::run::{assert_all_replayed, path_str, shapemaze, shapemaze_env};
 use support::TempDir;
 
 /// Standard base64 (with padding), decoded: what a `data:` URL carries.
@@ -61,7 +61,9 @@ fn user_messages(body: &str) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
-fn run_vision(vision: &str) -> (Vec<Value>, Vec<String>, String) {
+/// Runs a design in `vision` against the fake endpoint: its records, the request bodies,
+/// trials.csv, and the folder (kept while the `TempDir` lives).
+fn run_vision(vision: &str) -> (Vec<Value>, Vec<String>, String, TempDir) {
     let fake = FakeEndpoint::start(Duration::ZERO, 0, "Move: (0, 0)\n\nShape: square");
     let tmp = TempDir::new(&format!("vision-{}", vision.replace('+', "-")));
     let mut design = endpoint_design(&fake.url, false, 2, 1);
@@ -84,7 +86,7 @@ fn run_vision(vision: &str) -> (Vec<Value>, Vec<String>, String) {
         .collect();
     let csv = std::fs::read_to_string(out.join("trials.csv")).expect("trials.csv");
     let bodies = fake.bodies.lock().expect("lock").clone();
-    (records, bodies, csv)
+    (records, bodies, csv, tmp)
 }
 
 /// Every row of `trials.csv` has `expected` in its `vision` column.
@@ -111,7 +113,7 @@ fn maze_rows(record: &Value) -> String {
 
 #[test]
 fn image_only_sends_each_shown_maze_as_a_png_of_it_and_no_maze_text() {
-    let (records, bodies, csv) = run_vision("image");
+    let (records, bodies, csv, tmp) = run_vision("image");
     assert_eq!(records.len(), 8, "2 players x 2 encodings x 2 shapes");
     assert!(
         records.iter().all(|r| r["vision"] == "image"),
@@ -175,11 +177,37 @@ fn image_only_sends_each_shown_maze_as_a_png_of_it_and_no_maze_text() {
         assert_eq!(image::read_cells(&drawn), cells);
     }
     assert_vision_column(&csv, "image");
+    // The transcripts hold no maze text: `score` replays them on the folder's maze files.
+    std::fs::remove_file(tmp.path().join("out/trials.jsonl")).expect("records removed");
+    assert_all_replayed(&tmp.path().join("out"), 8);
+    let report = shapemaze(&["report", path_str(&tmp.path().join("out"))]);
+    assert!(
+        report
+            .stdout
+            .contains("8 re-scored from their replies, 0 counted from their closing lines only"),
+        "{}",
+        report.stdout
+    );
+    // Without the maze files they are counted from their closing lines, saying why.
+    std::fs::remove_dir_all(tmp.path().join("out/experiment_mazes")).expect("mazes removed");
+    let score = shapemaze(&[
+        "score",
+        path_str(&tmp.path().join("out")),
+        "--format",
+        "json",
+    ]);
+    assert!(
+        score
+            .stdout
+            .contains("no maze file was found beside the transcript"),
+        "{}",
+        score.stdout
+    );
 }
 
 #[test]
 fn image_and_text_sends_both_and_text_alone_sends_no_image() {
-    let (records, bodies, _) = run_vision("image+text");
+    let (records, bodies, _, _tmp) = run_vision("image+text");
     assert!(records.iter().all(|r| r["vision"] == "image+text"));
     for body in &bodies {
         let users = user_messages(body);
@@ -195,7 +223,7 @@ fn image_and_text_sends_both_and_text_alone_sends_no_image() {
             "{text}"
         );
     }
-    let (records, bodies, csv) = run_vision("text");
+    let (records, bodies, csv, _tmp) = run_vision("text");
     assert!(
         records.iter().all(|r| r.get("vision").is_none()),
         "left out for text"

@@ -17,13 +17,17 @@ use crate::core::analysis::groups::in_group;
 use crate::core::analysis::observation::{observations_csv, Observation};
 use crate::core::batch::export::find_trials_entry;
 use crate::core::batch::form::StoredExperiment;
+use crate::core::maze::npy;
 use crate::core::original::audit::{
     audit_records, is_original_run, maze_file_path, read_maze_file, transcript_maze_file,
     AuditSummary, Auditor, Scoring,
 };
 use crate::core::original::score::Cause;
+use crate::core::play::prompt::IMAGE_ONLY;
 use crate::core::results::filter::{TrialFilter, HELP as FILTER_HELP};
+use crate::core::results::layout::{self, ExportPath};
 use crate::core::results::record::TrialRecord;
+use crate::core::results::rescore::Hints;
 use crate::core::results::rescore::Libraries;
 use crate::core::results::zip::read_zip;
 use crate::core::study::StudyTrialData;
@@ -799,7 +803,19 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
     let mut libraries = Libraries::new();
     let mut transcripts = Vec::new();
     for (path, text) in &texts {
-        if let Ok((o, _)) = Observation::from_transcript(&folder, path, text, None, &mut libraries)
+        // A maze shown only as an image is read from the folder's maze file.
+        let maze = ExportPath::parse(path)
+            .filter(|_| text.contains(IMAGE_ONLY))
+            .and_then(|l| {
+                let file = layout::maze_file_path(l.rows, l.cols, l.shape, l.maze);
+                mazes.iter().find(|(n, _)| n.ends_with(&file))
+            })
+            .and_then(|(_, bytes)| npy::read(bytes).ok());
+        let known = Hints {
+            maze,
+            ..Hints::default()
+        };
+        if let Ok((o, _)) = Observation::from_transcript(&folder, path, text, known, &mut libraries)
         {
             transcripts.push(o);
         }

@@ -4,7 +4,7 @@
 
 use super::args::COMMAND_HELP;
 use super::audit;
-use super::files::{display, list_transcripts};
+use super::files::{display, list_transcripts, maze_beside};
 use super::{write_file, CliError, Io};
 use crate::core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
 use crate::core::analysis::compare::{compare, Comparison};
@@ -13,7 +13,7 @@ use crate::core::analysis::observation::{observations_csv, Observation};
 use crate::core::original::audit::{Scoring, Skipped};
 use crate::core::results::filter::TrialFilter;
 use crate::core::results::record::TrialRecord;
-use crate::core::results::rescore::{Basis, Libraries};
+use crate::core::results::rescore::{Basis, Hints, Libraries};
 use crate::view::audit::{audit_html, render_text as render_audit_text};
 use crate::view::document::{csv, text};
 use crate::view::report::{analysis_document, comparison_table, groups_table, report_html};
@@ -461,11 +461,16 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
                 continue;
             }
         };
+        let known = Hints {
+            in_play,
+            maze: maze_beside(&path, &text),
+            ..Hints::default()
+        };
         match Observation::from_transcript(
             label,
             &path.to_string_lossy(),
             &text,
-            in_play,
+            known,
             &mut libraries,
         ) {
             Ok((o, basis)) => {

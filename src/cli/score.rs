@@ -3,7 +3,7 @@
 
 use super::args::COMMAND_HELP;
 use super::audit;
-use super::files::{display, list_transcripts};
+use super::files::{display, list_transcripts, maze_beside};
 use super::{CliError, Io};
 use crate::core::batch::design::ExperimentDesign;
 use crate::core::maze::shape::ShapeSet;
@@ -164,6 +164,7 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         let layout = ExportPath::parse(&path.to_string_lossy());
         let hints = Hints {
             in_play,
+            maze: maze_beside(&path, &text),
             ..layout.as_ref().map(Hints::from).unwrap_or_default()
         };
         let result = rescore(&text, &hints, &mut libraries);

@@ -146,6 +146,38 @@ test('two experiments compare side by side; a bad import is refused with its rea
   });
 });
 
+test("a folder of the image-only condition's transcripts is replayed on its maze files", async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { execFileSync } = await import('node:child_process');
+  const bin = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-vision-'));
+  const design = path.join(root, 'design.json');
+  fs.writeFileSync(design, JSON.stringify({ players: [{ kind: 'oracle' }], encodings: ['matrix'], shapes: ['square', 'Z'], samples_per_shape: 2, seed: 3, vision: 'image' }));
+  const dir = path.join(root, 'vision-run');
+  execFileSync(bin, ['run', design, '--out', dir], { stdio: 'pipe' });
+  // A closing line that lies: counted from the closing lines it would be a failure; replayed
+  // on the maze file, the oracle's moves solve it.
+  const t = path.join(dir, 'matrix_oracle_results', '5x5', 'square', '5x5_square_0.npy', '0.txt');
+  const text = fs.readFileSync(t, 'utf8');
+  assert.match(text, /\[The maze is shown in the attached image\.\]/);
+  fs.writeFileSync(t, text.replace('SOLVE: SUCCESS', 'SOLVE: FAIL'));
+  await withPage(async (page) => {
+    await page.goto(`${BASE}/results`);
+    await page.waitForSelector('[data-testid="results-import-folder"]');
+    await page.setInputFiles('[data-testid="results-import-folder"]', dir);
+    await page.waitForFunction(() => /4 trials from vision-run/.test(document.querySelector('.report')?.textContent ?? ''));
+    // Every phase of the oracle's four trials succeeded, the lying closing line's solve too.
+    const head = await page.locator('[data-testid="table-pooled"] thead th').allTextContents();
+    const row = await page.locator('[data-testid="table-pooled"] tbody tr').first().locator('td').allTextContents();
+    for (const phase of ['solve', 'recognize', 'generate']) {
+      const cell = row[head.findIndex((h) => h.trim().startsWith(phase))];
+      assert.match(cell ?? '', /^4\/4 100\.0%/, `${phase}: ${row.join(' | ')}`);
+    }
+  });
+});
+
 test('a results folder of transcripts is imported as a folder and analysed', async () => {
   const fs = await import('node:fs');
   const os = await import('node:os');

@@ -4,7 +4,7 @@
 use crate::core::analysis::trace::{trace, SolveTrace};
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::Maze;
-use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::shape::Shape;
 use crate::core::model::reply::EmptyReason;
 use crate::core::play::trial::FailureKind;
 use crate::core::results::filter::Facts;
@@ -170,12 +170,13 @@ impl Observation {
         experiment: &str,
         path: &str,
         text: &str,
-        in_play: Option<ShapeSet>,
+        known: Hints,
         libraries: &mut Libraries,
     ) -> Result<(Observation, Basis), NotCounted> {
         let layout = ExportPath::parse(path);
         let hints = Hints {
-            in_play,
+            in_play: known.in_play,
+            maze: known.maze,
             ..layout.as_ref().map(Hints::from).unwrap_or_default()
         };
         let r = rescore(text, &hints, libraries);

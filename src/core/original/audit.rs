@@ -411,6 +411,7 @@ pub fn audit_transcript(
         shape: place.shape,
         size: place.size,
         in_play: None,
+        maze: None,
     };
     let maze_from = if maze_file.is_some() {
         "experiment_mazes"

@@ -31,6 +31,7 @@ pub(crate) fn hints(shape: Shape, encoding: Encoding) -> Hints {
         shape: Some(shape),
         size: Some((5, 5)),
         in_play: None,
+        maze: None,
     }
 }
 

@@ -89,6 +89,9 @@ pub struct Hints {
     /// The shapes in play when the folder's design says (its `experiment.json`): a
     /// transcript does not, and a C of a design with U is read differently.
     pub in_play: Option<ShapeSet>,
+    /// The maze from the folder's maze file (`experiment_mazes/...npy`), for a transcript
+    /// whose text holds none (the vision condition `image`).
+    pub maze: Option<Grid>,
 }
 
 impl From<&ExportPath> for Hints {
@@ -98,6 +101,7 @@ impl From<&ExportPath> for Hints {
             shape: Some(p.shape),
             size: Some((p.rows, p.cols)),
             in_play: None,
+            maze: None,
         }
     }
 }
@@ -302,9 +306,11 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
     let Some(first) = parsed.messages.iter().find(|m| m.role == Role::User) else {
         return closing_only("no message from the trial, so no maze to replay on".into());
     };
-    if first.content.contains(IMAGE_ONLY) {
+    // The maze shown only as an image: the folder's maze file says which it was.
+    let image_only = first.content.contains(IMAGE_ONLY);
+    if image_only && hints.maze.is_none() {
         return closing_only(
-            "the maze was shown only as an image (vision `image`), so the transcript holds no maze to replay on: counted from the closing lines (the records in trials.jsonl replay in full)"
+            "the maze was shown only as an image (vision `image`) and no maze file was found beside the transcript (experiment_mazes/...npy), so there is no maze to replay on: counted from the closing lines"
                 .into(),
         );
     }
@@ -313,7 +319,11 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
         .unwrap_or_else(|| detect_encoding(&first.content));
     // The legend says which symbols a matrix was shown (and is read back) in.
     let symbols = announced_symbols(&first.content).unwrap_or_default();
-    let grid = match read_shown_maze_in(&first.content, encoding, symbols) {
+    let shown = match (&hints.maze, image_only) {
+        (Some(g), true) => Ok(g.clone()),
+        _ => read_shown_maze_in(&first.content, encoding, symbols),
+    };
+    let grid = match shown {
         Ok(g) if fits(&g) => g,
         Ok(g) => {
             return closing_only(format!(
@@ -515,6 +525,7 @@ mod tests {
                         shape: Some(shape),
                         size: Some((5, 5)),
                         in_play: None,
+                        maze: None,
                     },
                 ] {
                     let r = rescore(&text, &hints, &mut Libraries::new());

@@ -257,6 +257,7 @@ mod tests {
             shape,
             size: None,
             in_play: None,
+            maze: None,
         };
         rescore(lines, &hints, &mut Libraries::new())
     }
