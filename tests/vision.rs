@@ -8,9 +8,8 @@ mod support;
 
 use serde_json::Value;
 use shapemaze::core::maze::encoding::Encoding;
-use shapemaze::core::maze::grid::{Pos, Tile};
-use shapemaze::core::maze::image::{self, grid_data_url};
-use shapemaze::core::play::prompt::IMAGE_ONLY;
+use shapemaze::core::maze::grid::Tile;
+use shapemaze::core::play::prompt::{read_heading, Heading, IMAGE_ONLY};
 use std::collections::BTreeSet;
 use std::time::Duration;
 use support::endpoint::{endpoint_design, FakeEndpoint};
@@ -63,11 +62,12 @@ fn user_messages(body: &str) -> Vec<(String, Option<String>)> {
 
 /// Runs a design in `vision` against the fake endpoint: its records, the request bodies,
 /// trials.csv, and the folder (kept while the `TempDir` lives).
-fn run_vision(vision: &str) -> (Vec<Value>, Vec<String>, String, TempDir) {
+fn run_vision(vision: &str, protocol: &str) -> (Vec<Value>, Vec<String>, String, TempDir) {
     let fake = FakeEndpoint::start(Duration::ZERO, 0, "Move: (0, 0)\n\nShape: square");
-    let tmp = TempDir::new(&format!("vision-{}", vision.replace('+', "-")));
+    let tmp = TempDir::new(&format!("vision-{}-{protocol}", vision.replace('+', "-")));
     let mut design = endpoint_design(&fake.url, false, 2, 1);
     design["vision"] = Value::from(vision);
+    design["protocol"] = Value::from(protocol);
     design["encodings"] = serde_json::json!(["matrix", "coord_list"]);
     design["shapes"] = serde_json::json!(["square", "cross"]);
     let path = tmp.path().join("design.json");
@@ -111,103 +111,163 @@ fn maze_rows(record: &Value) -> String {
         .join("\n")
 }
 
-#[test]
-fn image_only_sends_each_shown_maze_as_a_png_of_it_and_no_maze_text() {
-    let (records, bodies, csv, tmp) = run_vision("image");
-    assert_eq!(records.len(), 8, "2 players x 2 encodings x 2 shapes");
+/// The maze a sent `image_url` shows, read back from the PNG itself: its chunks, the zlib
+/// stream inflated, the Up filter undone, each cell's top-left pixel looked up in the
+/// palette (the drawing rule's colours, docs/vision.md).
+fn maze_in_image(url: &str) -> String {
+    let png = base64_decode(
+        url.strip_prefix("data:image/png;base64,")
+            .expect("a PNG data URL"),
+    );
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let (mut at, mut idat, mut palette, mut width) = (8, Vec::new(), Vec::new(), 0usize);
+    while at + 8 <= png.len() {
+        let len = u32::from_be_bytes(png[at..at + 4].try_into().expect("4 bytes")) as usize;
+        let data = &png[at + 8..at + 8 + len];
+        match &png[at + 4..at + 8] {
+            b"IHDR" => width = u32::from_be_bytes(data[..4].try_into().expect("4 bytes")) as usize,
+            b"PLTE" => palette = data.chunks(3).map(<[u8]>::to_vec).collect(),
+            b"IDAT" => idat.extend_from_slice(data),
+            _ => {}
+        }
+        at += 12 + len;
+    }
+    let raw = miniz_oxide::inflate::decompress_to_vec_zlib(&idat).expect("the IDAT inflates");
+    let mut rows: Vec<Vec<u8>> = Vec::new();
+    for line in raw.chunks(width + 1) {
+        let mut row = line[1..].to_vec();
+        if line[0] == 2 {
+            if let Some(above) = rows.last() {
+                for (x, a) in row.iter_mut().zip(above) {
+                    *x = x.wrapping_add(*a);
+                }
+            }
+        }
+        rows.push(row);
+    }
+    let cells = (width - 1) / 33;
+    let symbol = |rgb: &[u8]| match rgb {
+        [0x1f, 0x29, 0x33] => "1",
+        [0xff, 0xff, 0xff] => "0",
+        [0x25, 0x63, 0xeb] => "P",
+        [0x16, 0xa3, 0x4a] => "G",
+        other => panic!("a colour the drawing rule does not use: {other:?}"),
+    };
+    (0..cells)
+        .map(|r| {
+            (0..cells)
+                .map(|c| symbol(&palette[usize::from(rows[1 + 33 * r][1 + 33 * c])]))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether `line` is a row of a 5x5 matrix (five of `0 1 P G`).
+fn matrix_row(line: &str) -> bool {
+    let cells: Vec<&str> = line.split(' ').collect();
+    cells.len() == 5 && cells.iter().all(|c| ["0", "1", "P", "G"].contains(c))
+}
+
+/// One image-only run's requests: each message that shows the maze carries the image of
+/// its own trial's maze (read back from the PNG sent), no text maze anywhere, and the
+/// generation request no image.
+fn image_only_run(protocol: &str, records: &[Value], bodies: &[String]) {
+    assert_eq!(
+        records.len(),
+        8,
+        "{protocol}: 2 players x 2 encodings x 2 shapes"
+    );
     assert!(
         records.iter().all(|r| r["vision"] == "image"),
         "{records:?}"
     );
-    // The first prompt of each endpoint trial carries that trial's maze as an image.
-    let expected: BTreeSet<String> = records
+    // (encoding, maze) of each endpoint trial, and of each request's first image.
+    let expected: BTreeSet<(String, String)> = records
         .iter()
         .filter(|r| r["model"] == "fake-model")
         .map(|r| {
-            let grid = Encoding::Matrix
-                .parse_grid(&maze_rows(r), 5, 5)
-                .expect("the record's maze");
-            grid_data_url(&grid)
+            (
+                r["encoding"].as_str().expect("encoding").to_string(),
+                maze_rows(r),
+            )
         })
         .collect();
-    let mut first_images = BTreeSet::new();
-    for body in &bodies {
+    let mut sent = BTreeSet::new();
+    for body in bodies {
         let users = user_messages(body);
-        let (text, url) = &users[0];
-        assert!(text.contains(IMAGE_ONLY), "{text}");
-        assert!(text.contains("dark cells are walls"), "{text}");
-        assert!(
-            !text.contains("1 1 1 1 1") && !text.contains("Walls:"),
-            "no maze text: {text}"
-        );
-        first_images.insert(url.clone().expect("the first prompt has the image"));
-        // The recognition question shows the maze too; the generation request does not.
-        for (text, url) in &users[1..] {
-            let shows = text.starts_with("Phase 2") || text.starts_with("Updated maze:");
-            assert_eq!(url.is_some(), shows, "{text}");
+        let (first, url) = &users[0];
+        assert!(first.contains(IMAGE_ONLY), "{protocol}: {first}");
+        assert!(first.contains("dark cells are walls"), "{first}");
+        let encoding = if first.contains("Legend: 1 = wall") {
+            "matrix"
+        } else {
+            "coord_list"
+        };
+        let shown = maze_in_image(url.as_deref().expect("the first prompt has the image"));
+        for (text, url) in &users {
+            assert!(
+                !text.lines().any(matrix_row) && !text.contains("Walls: ("),
+                "no maze text: {text}"
+            );
+            let heading = read_heading(text);
+            let shows = !matches!(heading, Some(Heading::Generate));
+            assert_eq!(url.is_some(), shows, "{protocol} {heading:?}: {text}");
+            // The question after the solve phase shows the original maze again.
+            if matches!(heading, Some(Heading::Recognize | Heading::Combined)) {
+                assert_eq!(maze_in_image(url.as_deref().expect("an image")), shown);
+            }
         }
+        sent.insert((encoding.to_string(), shown));
     }
-    assert_eq!(first_images, expected, "each trial's own maze");
-    // Each image decodes to a PNG of the 5x5 maze: the very bytes of the drawing rule,
-    // whose cells read back as the maze.
-    for r in records.iter().filter(|r| r["model"] == "fake-model") {
-        let grid = Encoding::Matrix
-            .parse_grid(&maze_rows(r), 5, 5)
-            .expect("maze");
-        let url = grid_data_url(&grid);
-        let png = base64_decode(
-            url.strip_prefix("data:image/png;base64,")
-                .expect("a PNG URL"),
-        );
-        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        assert_eq!(
-            &png[16..24],
-            &[0, 0, 0, 166, 0, 0, 0, 166],
-            "166 x 166 pixels"
-        );
-        let drawn = image::draw(&grid);
-        assert_eq!(png, image::png(&drawn));
-        let cells: Vec<Vec<Tile>> = (0..5)
-            .map(|row| {
-                (0..5)
-                    .map(|col| grid.get(Pos { row, col }).expect("in"))
-                    .collect()
-            })
-            .collect();
-        assert_eq!(image::read_cells(&drawn), cells);
-    }
-    assert_vision_column(&csv, "image");
-    // The transcripts hold no maze text: `score` replays them on the folder's maze files.
-    std::fs::remove_file(tmp.path().join("out/trials.jsonl")).expect("records removed");
-    assert_all_replayed(&tmp.path().join("out"), 8);
-    let report = shapemaze(&["report", path_str(&tmp.path().join("out"))]);
-    assert!(
-        report
-            .stdout
-            .contains("8 re-scored from their replies, 0 counted from their closing lines only"),
-        "{}",
-        report.stdout
-    );
-    // Without the maze files they are counted from their closing lines, saying why.
-    std::fs::remove_dir_all(tmp.path().join("out/experiment_mazes")).expect("mazes removed");
-    let score = shapemaze(&[
-        "score",
-        path_str(&tmp.path().join("out")),
-        "--format",
-        "json",
-    ]);
-    assert!(
-        score
-            .stdout
-            .contains("no maze file was found beside the transcript"),
-        "{}",
-        score.stdout
+    assert_eq!(
+        sent, expected,
+        "{protocol}: each trial was shown its own maze"
     );
 }
 
 #[test]
+fn image_only_sends_each_shown_maze_as_a_png_of_it_and_no_maze_text() {
+    for protocol in ["stepwise", "combined", "single_shot"] {
+        let (records, bodies, csv, tmp) = run_vision("image", protocol);
+        image_only_run(protocol, &records, &bodies);
+        if protocol != "stepwise" {
+            continue;
+        }
+        assert_vision_column(&csv, "image");
+        // The transcripts hold no maze text: `score` replays them on the folder's maze files.
+        std::fs::remove_file(tmp.path().join("out/trials.jsonl")).expect("records removed");
+        assert_all_replayed(&tmp.path().join("out"), 8);
+        let report = shapemaze(&["report", path_str(&tmp.path().join("out"))]);
+        assert!(
+            report.stdout.contains(
+                "8 re-scored from their replies, 0 counted from their closing lines only"
+            ),
+            "{}",
+            report.stdout
+        );
+        // Without the maze files they are counted from their closing lines, saying why.
+        std::fs::remove_dir_all(tmp.path().join("out/experiment_mazes")).expect("mazes removed");
+        let score = shapemaze(&[
+            "score",
+            path_str(&tmp.path().join("out")),
+            "--format",
+            "json",
+        ]);
+        assert!(
+            score
+                .stdout
+                .contains("no maze file was found beside the transcript"),
+            "{}",
+            score.stdout
+        );
+    }
+}
+
+#[test]
 fn image_and_text_sends_both_and_text_alone_sends_no_image() {
-    let (records, bodies, _, _tmp) = run_vision("image+text");
+    let (records, bodies, _, _tmp) = run_vision("image+text", "stepwise");
     assert!(records.iter().all(|r| r["vision"] == "image+text"));
     for body in &bodies {
         let users = user_messages(body);
@@ -223,7 +283,7 @@ fn image_and_text_sends_both_and_text_alone_sends_no_image() {
             "{text}"
         );
     }
-    let (records, bodies, csv, _tmp) = run_vision("text");
+    let (records, bodies, csv, _tmp) = run_vision("text", "stepwise");
     assert!(
         records.iter().all(|r| r.get("vision").is_none()),
         "left out for text"

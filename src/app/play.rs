@@ -252,12 +252,18 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     });
     // The maze as text, in the trial's symbols (a drawn maze is submitted so too).
     let as_text = move |g: &Grid| encoding.render_in(g, CoordStyle::Spaced, symbols);
-    // What the text calls the player and the goal (a coordinate list has no symbols, so
-    // its set is the standard one).
-    let (p_name, g_name) = (symbols.of(Tile::Player), symbols.of(Tile::Goal));
+    // What the help calls the player and the goal: the text's symbols in the text
+    // condition (a coordinate list has none, so its set is the standard one), the board's
+    // P and G otherwise.
+    let text_mode = options.condition == Condition::Text;
+    let (p_name, g_name) = if text_mode {
+        (symbols.of(Tile::Player), symbols.of(Tile::Goal))
+    } else {
+        ('P', 'G')
+    };
     // The lenient protocol's rule, for people.
     let forgiven = format!(
-        "An invalid move (a wall, or a cell not next to P) is forgiven {lenient} time{}: it uses a move and P stays; the next one ends the solve phase",
+        "An invalid move (a wall, or a cell not next to {p_name}) is forgiven {lenient} time{}: it uses a move and {p_name} stays; the next one ends the solve phase",
         if lenient == 1 { "" } else { "s" }
     );
     let report = move |kind: &'static str, detail: String| {
@@ -282,7 +288,6 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
     let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
     let solving = Signal::derive(move || phase.get() == Phase::Solve);
-    let text_mode = options.condition == Condition::Text;
 
     let press = Callback::new(move |p: Pos| {
         trial.update(|t| {
@@ -402,7 +407,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_move(); }>
                 <p class="help">
                     {format!("Type the cell {p_name} moves to as (row, column), counted from 0 at the top left, in at most {limit} moves. ")}
-                    <strong>{if lenient == 0 { "A wall, a cell that is not next to P, or an answer with no cell ends the solve phase".to_string() } else { format!("{forgiven}; an answer with no cell ends it at once") }}</strong>", exactly as for a model."
+                    <strong>{if lenient == 0 { format!("A wall, a cell that is not next to {p_name}, or an answer with no cell ends the solve phase") } else { format!("{forgiven}; an answer with no cell ends it at once") }}</strong>", exactly as for a model."
                 </p>
                 <div class="row">
                     <input type="text" data-testid="move-answer" placeholder="(row, col)" autocomplete="off"
@@ -422,7 +427,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             Phase::Recognize if options.recognition == RecognitionMode::Choice => view! {
             <div class="phase-panel">
                 <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
-                <p class="help">"Look at every open cell (P and G included), not only your path."</p>
+                <p class="help">{format!("Look at every open cell ({p_name} and {g_name} included), not only your path.")}</p>
                 <div class="row">
                     {in_play.clone().into_iter().map(|s| view! {
                         <button type="button" class="button" data-testid=format!("shape-choice-{}", s.name())
@@ -436,7 +441,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             Phase::Recognize => view! {
             <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(answer.get_untracked(), "answer"); }>
                 <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
-                <p class="help">"Look at every open cell (P and G included), not only your path. Answer in your own words, e.g. \"a spiral\"."</p>
+                <p class="help">{format!("Look at every open cell ({p_name} and {g_name} included), not only your path. Answer in your own words, e.g. \"a spiral\".")}</p>
                 <div class="row">
                     <input
                         type="text"

@@ -803,12 +803,18 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
     let mut libraries = Libraries::new();
     let mut transcripts = Vec::new();
     for (path, text) in &texts {
-        // A maze shown only as an image is read from the folder's maze file.
+        // A maze shown only as an image is read from its own run's maze file: the one
+        // beside the `{encoding}_{model}_results` folder the transcript is under.
         let maze = ExportPath::parse(path)
             .filter(|_| text.contains(IMAGE_ONLY))
             .and_then(|l| {
-                let file = layout::maze_file_path(l.rows, l.cols, l.shape, l.maze);
-                mazes.iter().find(|(n, _)| n.ends_with(&file))
+                let results = format!("{}_{}_results/", l.encoding.name(), l.model);
+                let root = &path[..path.rfind(&results)?];
+                let file = format!(
+                    "{root}{}",
+                    layout::maze_file_path(l.rows, l.cols, l.shape, l.maze)
+                );
+                mazes.iter().find(|(n, _)| *n == file)
             })
             .and_then(|(_, bytes)| npy::read(bytes).ok());
         let known = Hints {

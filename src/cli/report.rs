@@ -83,7 +83,7 @@ pub struct ReportArgs {
     pub compare: Option<String>,
     /// analyse only the trials TEXT matches: field:value terms (model, experiment,
     /// player, shape, encoding, size, seed, sample, repeat, solve, recognize,
-    /// generate, reason, predicted, moves, effort, symbols, lenient, reply), moves>8
+    /// generate, reason, predicted, moves, effort, symbols, vision, lenient, reply), moves>8
     /// and moves<4, words and "phrases" searched in the messages (trials.jsonl
     /// only), -term to exclude; all must hold. Example:
     /// --filter 'shape:spiral solve:fail reply:"wall"'
@@ -270,8 +270,13 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     if let Some(c) = &comparison {
         for (name, n) in [(&c.a, c.trials_a), (&c.b, c.trials_b)] {
             if n == 0 {
+                let which = if filter.is_empty() {
+                    String::new()
+                } else {
+                    format!(" that --filter '{}' matches", filter.text())
+                };
                 return Err(CliError::data(format!(
-                    "--compare: no trial of {dir} has the model or experiment '{name}'"
+                    "--compare: no trial of {dir}{which} has the model or experiment '{name}'"
                 )));
             }
         }
@@ -499,9 +504,18 @@ fn settings_text(dir: &str, s: &Sources, a: &Analysis, obs: &[Observation]) -> S
         v.join(", ")
     };
     format!(
-        "Source: {dir} ({}): {} trials, {} re-scored from their replies, {} counted from closing lines only, {} kept with stored verdicts, {} files or lines skipped.\nModels: {}\nEncodings: {}\nShapes: {}\nSizes: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by shapemaze {}.",
+        "Source: {dir} ({}): {} trials{}, {} re-scored from their replies, {} counted from closing lines only, {} kept with stored verdicts, {} files or lines skipped.\nModels: {}\nEncodings: {}\nShapes: {}\nSizes: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by shapemaze {}.",
         s.source,
         a.trials,
+        if s.filtered_out > 0 {
+            format!(
+                " of {} read (the filter left out {})",
+                a.trials + s.filtered_out,
+                s.filtered_out
+            )
+        } else {
+            String::new()
+        },
         s.rescored,
         s.closing_lines_only,
         s.stored_verdicts,

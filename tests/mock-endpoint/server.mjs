@@ -390,7 +390,7 @@ export function respond(model, messages) {
     const made = kind === 'bad' ? original : swapped(original);
     const intro = kind === 'bad' ? 'Here is the new maze:' : 'Here is a new maze of the same shape, with P and G swapped:';
     // A maze seen only in an image is written in the encoding the prompt's legend names.
-    const encoding = /given as lists of cells/.test(first) ? 'coord_list' : made.encoding;
+    const encoding = /(given|written) as lists of cells/.test(first) ? 'coord_list' : made.encoding;
     return `${intro}\n\n${writeMaze(made, encoding)}`;
   };
   if (phase === 'recognize') return out(recognition);

@@ -377,7 +377,7 @@ test('an image_url part is decoded into the maze it shows, and a broken one is r
   // Image only: the scripted model plays the maze it decoded, and writes its new maze in
   // the encoding the legend names.
   const parts = (text) => [{ type: 'text', text }, { type: 'image_url', image_url: { url: SPIRAL_PNG } }];
-  const first = { role: 'user', content: parts('Phase 1 of 3: solve the maze.\nThe maze is given as lists of cells (row, col).\n\n[The maze is shown in the attached image.]') };
+  const first = { role: 'user', content: parts('Phase 1 of 3: solve the maze.\nCells are (row, col), counted from 0, row 0 at the top; a maze is written as lists of cells: walls, empty corridor cells, the player and the goal.\n\n[The maze is shown in the attached image.]') };
   assert.match(respond('good', [first]).content, /Move: \(3, 4\)|Move: \(4, 3\)/);
   const generate = { role: 'user', content: 'Phase 3 of 3: generate a new maze.' };
   assert.match(respond('good', [first, generate]).content, /Walls: .*\nEmpty: .*\nPlayer position: \(4, 0\)\nGoal: \(4, 4\)/s);

@@ -47,7 +47,7 @@
 //! build, which is size-constrained, for an image of a few flat colours; and a hand-written
 //! encoder gives the same bytes on every platform and version, wasm32 included, so the
 //! image a record refers to can be made again exactly. CRC-32 and base64 are written here
-//! too: the maze domain may import only `core::text` (the export ZIP's CRC-32 lives in
+//! too: the maze domain may import only the leaf helpers (the export ZIP's CRC-32 lives in
 //! `core::results`, the study link's base64url in `core::study`, and that one is URL-safe
 //! without padding, while a `data:` URL wants the standard alphabet with `=`).
 

@@ -155,11 +155,13 @@ impl Shown {
                 s.of(Tile::Player),
                 s.of(Tile::Goal)
             ),
+            // Image only: no lists are sent, so the sentence says how a maze is written.
+            Encoding::CoordList if self.vision == Vision::Image => "Cells are (row, col), counted from 0, row 0 at the top; a maze is written as lists of cells: walls, empty corridor cells, the player and the goal.".into(),
             Encoding::CoordList => "The maze is given as lists of cells (row, col), counted from 0, row 0 at the top: walls, empty corridor cells, the player and the goal.".into(),
         };
         match self.vision {
             Vision::Text => text,
-            // Image only: the text's legend still says how a new maze is written.
+            // Image only: the text's legend still says how a maze is written.
             Vision::Image => format!("{}\n{text}", IMAGE_LEGEND.replace("also ", "")),
             Vision::ImageAndText => format!("{text}\n{IMAGE_LEGEND}"),
         }
