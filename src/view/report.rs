@@ -300,7 +300,54 @@ fn size_section(a: &Analysis, charts: bool) -> Option<Section> {
             Cell::Rate(r.generate),
         ]);
     }
-    let mut section = Section::new("By grid size: the difficulty curves".into()).table(t);
+    // The other measures at each size: how a solve goes and what it costs.
+    let tokens = a.by_size.iter().any(|r| r.detail.tokens.trials > 0);
+    let mut columns = vec![
+        ("model", "model"),
+        ("size", "size"),
+        ("moves_mean", "moves per solve (mean)"),
+        ("excess_mean", "beyond shortest path (mean)"),
+        ("move_validity", "move validity"),
+        ("revisits_mean", "revisits (mean)"),
+        ("looping", "looping"),
+        ("invalid_move", "invalid move"),
+        ("move_limit", "move limit"),
+    ];
+    if tokens {
+        columns.extend([
+            ("tokens_per_trial", "tokens per trial"),
+            ("tokens_per_solve", "tokens per solved trial"),
+        ]);
+    }
+    let mut measures = Table::new(
+        "by-size-measures",
+        "How solves go at each grid size (moves need trials.jsonl)".into(),
+        &columns,
+    );
+    for r in &a.by_size {
+        let d = &r.detail;
+        let mut cells = vec![
+            Cell::text(&r.model),
+            Cell::Text(format!("{0}x{0}", r.size)),
+            Cell::Number(d.moves_per_success.mean),
+            Cell::Number(d.excess_moves.mean),
+            Cell::Rate(d.move_validity),
+            Cell::Number(d.revisits.mean),
+            Cell::Rate(d.looping),
+            Cell::Count(d.failures.invalid_move),
+            Cell::Count(d.failures.move_limit),
+        ];
+        if tokens {
+            cells.extend([
+                Cell::Number(d.tokens.per_trial),
+                Cell::Number(d.tokens.per_solve),
+            ]);
+        }
+        measures.row(cells);
+    }
+    let mut section = Section::new("By grid size: the difficulty curves".into())
+        .table(t)
+        .table(measures);
     if charts {
         let x: Vec<String> = sizes.iter().map(|n| format!("{n}x{n}")).collect();
         let models: Vec<&str> = {
@@ -881,6 +928,11 @@ mod tests {
                     [i < solved, true, false],
                 );
                 o.size = size;
+                // Solves at 5x5 take the shortest path (4 moves); at 7x7, 6 beyond it.
+                (o.moves, o.valid_moves, o.shortest_path) = match size {
+                    5 => (Some(4), Some(4), Some(4)),
+                    _ => (Some(12), Some(12), Some(6)),
+                };
                 v.push(o);
             }
         }
@@ -902,6 +954,26 @@ mod tests {
         let doc = analysis_document(&a, true);
         let t = doc.table("by-size").expect("a table by size");
         assert_eq!(t.rows.len(), 4);
+        // Every other measure by size too: moves and the excess over the shortest path.
+        let excess: Vec<(usize, Option<f64>, Option<f64>)> = a
+            .by_size
+            .iter()
+            .map(|r| {
+                let d = &r.detail;
+                (r.size, d.moves_per_success.mean, d.excess_moves.mean)
+            })
+            .collect();
+        assert_eq!(
+            excess,
+            [
+                (5, Some(4.0), Some(0.0)),
+                (7, Some(12.0), Some(6.0)),
+                (5, Some(4.0), Some(0.0)),
+                (7, Some(12.0), Some(6.0))
+            ]
+        );
+        let m = doc.table("by-size-measures").expect("the measures by size");
+        assert_eq!(m.rows.len(), 4);
         let body = report_body(&a);
         for phase in ["solve", "recognize", "generate"] {
             assert!(

@@ -97,6 +97,13 @@ test('an experiment over two grid sizes, each maze played twice, draws a difficu
     assert.equal(rows.length, 4, rows.join(' | '));
     assert.match(rows[0], /^all5x524024\/24 100\.0%/);
     assert.match(rows[1], /^all7x724024\/24 100\.0%/);
+    // The other measures by size: the oracle's solves take the shortest path at each size.
+    const measures = await page.locator('[data-testid="table-by-size-measures"] tbody tr').allTextContents();
+    assert.equal(measures.length, 4, measures.join(' | '));
+    for (const row of await page.locator('[data-testid="table-by-size-measures"] tbody tr').all()) {
+      const cells = await row.locator('td').allTextContents();
+      assert.equal(cells[3], '0.00', `no move beyond the shortest path: ${cells.join(' | ')}`);
+    }
     // Each of the 24 mazes (12 per size, two encodings) twice: solved in both.
     const overall = await page.locator('[data-testid="table-repeats"] tbody tr').first().locator('td').allTextContents();
     assert.deepEqual(overall.slice(0, 3), ['all/all/all', '2', '24']);

@@ -444,6 +444,9 @@ pub struct SizeRow {
     pub recognize: Proportion,
     /// Generation success.
     pub generate: Proportion,
+    /// Every other measure at this size (moves, failure types, move validity, revisits
+    /// and looping, first errors, tokens and cost), as for a group.
+    pub detail: GroupDetail,
 }
 
 impl SizeRow {
@@ -463,8 +466,10 @@ pub(crate) fn size_rows(scopes: &[(String, Vec<&Observation>)]) -> Vec<SizeRow> 
             by_size.entry(o.size).or_default().push(o);
         }
         for (size, at) in by_size {
-            let r = row_of(&key(ALL, model, ALL, ALL), &at);
+            let k = key(ALL, model, ALL, ALL);
+            let r = row_of(&k, &at);
             out.push(SizeRow {
+                detail: detail_of(&k, &at),
                 model: model.clone(),
                 size,
                 trials: r.trials,
