@@ -23,12 +23,10 @@ use crate::core::original::audit::{
     AuditSummary, Auditor, Scoring,
 };
 use crate::core::original::score::Cause;
-use crate::core::play::prompt::IMAGE_ONLY;
 use crate::core::results::filter::{TrialFilter, HELP as FILTER_HELP};
-use crate::core::results::layout::{self, ExportPath};
 use crate::core::results::record::TrialRecord;
-use crate::core::results::rescore::Hints;
 use crate::core::results::rescore::Libraries;
+use crate::core::results::rescore::{image_maze_file, Hints};
 use crate::core::results::zip::read_zip;
 use crate::core::study::StudyTrialData;
 use crate::view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
@@ -803,19 +801,9 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
     let mut libraries = Libraries::new();
     let mut transcripts = Vec::new();
     for (path, text) in &texts {
-        // A maze shown only as an image is read from its own run's maze file: the one
-        // beside the `{encoding}_{model}_results` folder the transcript is under.
-        let maze = ExportPath::parse(path)
-            .filter(|_| text.contains(IMAGE_ONLY))
-            .and_then(|l| {
-                let results = format!("{}_{}_results/", l.encoding.name(), l.model);
-                let root = &path[..path.rfind(&results)?];
-                let file = format!(
-                    "{root}{}",
-                    layout::maze_file_path(l.rows, l.cols, l.shape, l.maze)
-                );
-                mazes.iter().find(|(n, _)| *n == file)
-            })
+        // A maze shown only as an image is read from its own run's maze file.
+        let maze = image_maze_file(path, text)
+            .and_then(|file| mazes.iter().find(|(n, _)| *n == file))
             .and_then(|(_, bytes)| npy::read(bytes).ok());
         let known = Hints {
             maze,

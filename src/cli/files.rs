@@ -3,8 +3,8 @@
 use crate::core::maze::grid::Grid;
 use crate::core::maze::npy;
 use crate::core::original::audit::Skipped;
-use crate::core::play::prompt::IMAGE_ONLY;
-use crate::core::results::layout::{maze_file_path, ExportPath, TRANSCRIPT_EXT};
+use crate::core::results::layout::TRANSCRIPT_EXT;
+use crate::core::results::rescore::image_maze_file;
 use std::path::{Path, PathBuf};
 
 /// `path` relative to `root`, with `/` separators.
@@ -60,15 +60,9 @@ pub fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Res
 }
 
 /// The maze a transcript showed only as an image (vision `image`: its text holds none),
-/// from the maze file of its export folder (`experiment_mazes/{R}x{C}/{shape}/...npy`,
-/// beside the `{encoding}_{model}_results` folder it is under); `None` for any other
+/// read from its export folder's maze file ([`image_maze_file`]); `None` for any other
 /// transcript, or when the file is missing or unreadable.
 pub fn maze_beside(transcript: &Path, text: &str) -> Option<Grid> {
-    if !text.contains(IMAGE_ONLY) {
-        return None;
-    }
-    let l = ExportPath::parse(&transcript.to_string_lossy())?;
-    let root = transcript.ancestors().nth(5)?;
-    let bytes = std::fs::read(root.join(maze_file_path(l.rows, l.cols, l.shape, l.maze))).ok()?;
-    npy::read(&bytes).ok()
+    let file = image_maze_file(&transcript.to_string_lossy(), text)?;
+    npy::read(&std::fs::read(file).ok()?).ok()
 }

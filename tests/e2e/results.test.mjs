@@ -164,6 +164,9 @@ test("a folder of the image-only condition's transcripts is replayed on its maze
   fs.writeFileSync(design, JSON.stringify({ players: [{ kind: 'oracle' }], encodings: ['matrix'], shapes: ['square', 'Z'], samples_per_shape: 2, seed: 3, vision: 'image' }));
   const dir = path.join(root, 'vision-run');
   execFileSync(bin, ['run', design, '--out', dir], { stdio: 'pipe' });
+  // Transcripts and maze files only: no records to fall back on.
+  fs.rmSync(path.join(dir, 'trials.jsonl'));
+  fs.rmSync(path.join(dir, 'trials.csv'));
   // A closing line that lies: counted from the closing lines it would be a failure; replayed
   // on the maze file, the oracle's moves solve it.
   const t = path.join(dir, 'matrix_oracle_results', '5x5', 'square', '5x5_square_0.npy', '0.txt');

@@ -279,11 +279,8 @@ impl Trial {
                 setup.lenient,
             ),
         };
-        let first_image = setup
-            .vision
-            .shows_image()
-            .then(|| setup.maze.grid().clone());
-        Self {
+        let original = setup.maze.grid().clone();
+        let mut trial = Self {
             current: setup.maze.clone(),
             path: vec![setup.maze.player()],
             setup,
@@ -296,19 +293,13 @@ impl Trial {
             solve: None,
             recognize: None,
             generate: None,
-            turns: vec![Turn {
-                message: Message {
-                    role: Role::User,
-                    content: first,
-                },
-                meta: None,
-                verdict: None,
-                image: first_image,
-            }],
+            turns: Vec::new(),
             api_error: None,
             stopped: false,
             empty_note: None,
-        }
+        };
+        trial.push_shown(&first, original);
+        trial
     }
 
     /// Starts a trial, building the template library for the maze's size (about a

@@ -33,7 +33,7 @@ use crate::core::play::prompt::{
 };
 use crate::core::play::transcript::{self, ParsedTranscript, Role};
 use crate::core::play::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
-use crate::core::results::layout::ExportPath;
+use crate::core::results::layout::{maze_file_path, ExportPath};
 use crate::core::results::record::TrialRecord;
 use crate::core::text::strip_markup;
 use crate::core::verify::{Outcome, Reason, Verdict};
@@ -478,9 +478,51 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
     }
 }
 
+/// The maze file a transcript of the image-only condition needs (its text holds no maze):
+/// the `experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy` of the export folder that
+/// holds the transcript's own `{encoding}_{model}_results` folder, as a path written like
+/// `path` up to that folder. `None` for any other transcript, or a path outside the layout.
+/// The command line reads the file; the results page looks it up among an import's files.
+pub fn image_maze_file(path: &str, text: &str) -> Option<String> {
+    if !text.contains(IMAGE_ONLY) {
+        return None;
+    }
+    let l = ExportPath::parse(path)?;
+    let results = format!("{}_{}_results", l.encoding.name(), l.model);
+    let root = &path[..path.rfind(&results)?];
+    Some(format!(
+        "{root}{}",
+        maze_file_path(l.rows, l.cols, l.shape, l.maze)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_image_only_transcript_s_maze_file_is_its_own_runs() {
+        let text = format!("### user\nPhase 1 of 3: solve the maze.\n{IMAGE_ONLY}\n");
+        let t = "runs/b/matrix_qwen_results/5x5/square/5x5_square_3.npy/0.txt";
+        assert_eq!(
+            image_maze_file(t, &text).as_deref(),
+            Some("runs/b/experiment_mazes/5x5/square/5x5_square_3.npy")
+        );
+        // At the top of a zip; under a folder whose name repeats the results folder's.
+        let top = "coord_list_m_results/7x7/Z/7x7_Z_0.npy/2.txt";
+        assert_eq!(
+            image_maze_file(top, &text).as_deref(),
+            Some("experiment_mazes/7x7/Z/7x7_Z_0.npy")
+        );
+        let nested = "matrix_qwen_results/old/matrix_qwen_results/5x5/C/5x5_C_1.npy/0.txt";
+        assert_eq!(
+            image_maze_file(nested, &text).as_deref(),
+            Some("matrix_qwen_results/old/experiment_mazes/5x5/C/5x5_C_1.npy")
+        );
+        // A transcript whose text shows the maze needs none; a stray path has none.
+        assert_eq!(image_maze_file(t, "### user\n1 0 P\n"), None);
+        assert_eq!(image_maze_file("notes/readme.txt", &text), None);
+    }
     use crate::core::maze::generate::generate_one;
 
     fn played(shape: Shape, encoding: Encoding, replies: &[&str], move_limit: usize) -> Trial {
