@@ -21,6 +21,7 @@ use crate::core::batch::runner::{
     endpoint_settings, error_causes, play_trial, progress_line, random_seed, sort_by_design,
 };
 use crate::core::batch::session::{Effect, Notice, Session, Start};
+use crate::core::maze::encoding::Encoding;
 use crate::core::maze::npy;
 use crate::core::model::price::dollars;
 use crate::core::play::player::PlayerKind;
@@ -337,9 +338,12 @@ fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
         .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
 }
 
-/// Reads the records already in `path` (a `trials.jsonl`), keeping those of `wanted` ids,
-/// the first of each. A last line cut short by a kill is dropped.
-fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRecord>, CliError> {
+/// Reads the records already in `path` (a `trials.jsonl`), keeping those `wanted` says
+/// are this run's, the first of each id. A last line cut short by a kill is dropped.
+fn stored_records(
+    path: &Path,
+    wanted: impl Fn(&TrialRecord) -> bool,
+) -> Result<Vec<TrialRecord>, CliError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -369,10 +373,7 @@ fn stored_records(path: &Path, wanted: &BTreeSet<String>) -> Result<Vec<TrialRec
     let mut seen = BTreeSet::new();
     Ok(records
         .into_iter()
-        .filter(|r| {
-            let id = TrialKey::of_record(r).id();
-            wanted.contains(&id) && seen.insert(id)
-        })
+        .filter(|r| wanted(r) && seen.insert(TrialKey::of_record(r).id()))
         .collect())
 }
 
@@ -461,6 +462,11 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
             .map_err(|e| CliError::usage(format!("--cost-limit: {e}")))?;
     }
     let retry_errors = args.retry_errors;
+    if retry_errors && design.staircase.is_some() {
+        return Err(CliError::usage(
+            "--retry-errors: a staircase does not rerun its API errors (each walk has moved on from them); run it into a new --out folder to walk again",
+        ));
+    }
     let keys = keys_from_env(&design)?;
     let mut libraries = Libraries::new();
     design
@@ -482,7 +488,16 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
         }
     }
     let jsonl = out.join(JSONL_FILE);
-    let mut records = stored_records(&jsonl, &wanted)?;
+    // A staircase's later trials are chosen as it goes: its stored trials are those of
+    // the walks this shard starts.
+    let walks: Vec<(String, Encoding)> = trial_keys
+        .iter()
+        .map(|k| (k.player.clone(), k.encoding))
+        .collect();
+    let mut records = stored_records(&jsonl, |r| match design.staircase {
+        Some(_) => r.staircase.is_some() && walks.contains(&(r.model.clone(), r.encoding)),
+        None => wanted.contains(&TrialKey::of_record(r).id()),
+    })?;
     let retried = if retry_errors {
         let before = records.len();
         records.retain(|r| r.api_error.is_none());
@@ -510,7 +525,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
         let estimate = design.estimate(|size| libraries.get(size, design.shape_set()).clone());
         session.expect_costs(estimate.cost_per_trial);
     }
-    let total = wanted.len();
+    let total = session.progress(0.0).overall.total;
     let client = NativeTransport::client()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -739,7 +754,7 @@ pub fn merge_command(args: &MergeArgs, io: &mut Io<'_>) -> Result<(), CliError> 
     io.json_line(&serde_json::json!({
         "out": out.display().to_string(),
         "folders": dirs.len(),
-        "trials": design.trials().len(),
+        "trials": design.trial_count(),
         "records": all.len(),
         "duplicates": duplicates,
     }))

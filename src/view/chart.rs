@@ -695,6 +695,7 @@ pub(crate) mod tests {
                         cost: None,
                         retried: false,
                         retried_moves: 0,
+                        staircase: None,
                     });
                 }
             }

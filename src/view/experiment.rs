@@ -24,6 +24,7 @@ use crate::core::model::effort::Effort;
 use crate::core::model::preset::Preset;
 use crate::core::model::price::dollars;
 use crate::core::play::player::PlayerKind;
+use crate::core::play::staircase::StairPhase;
 use crate::core::play::trial::Protocol;
 use crate::core::verify::Outcome;
 use crate::view::html::escape;
@@ -283,6 +284,20 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
                 Vision::Image => "Image only",
                 Vision::ImageAndText => "Image and text",
             }
+        );
+    }
+    let _ = write!(
+        h,
+        "</select></label><label class=\"field short\" title=\"Adaptive difficulty: each model and encoding walks the levels (the sizes, smallest first, then the shapes in the order ticked) one trial at a time, one level up after two successes in a row and one down after a failure, instead of playing every maze. Trials per walk; 0 for no staircase\"><span>Staircase trials</span><input name=\"staircase\" data-testid=\"design-staircase\" value=\"{}\" inputmode=\"numeric\"></label><label class=\"field short\" title=\"The level each walk starts at (0, the easiest)\"><span>Start level</span><input name=\"staircase_start\" data-testid=\"design-staircase-start\" value=\"{}\" inputmode=\"numeric\"></label><label class=\"field\" title=\"Which phase's success moves the staircase\"><span>Staircase on</span><select name=\"staircase_phase\" data-testid=\"design-staircase-phase\">",
+        escape(&form.staircase),
+        escape(&form.staircase_start)
+    );
+    for p in StairPhase::ALL {
+        let _ = write!(
+            h,
+            "<option value=\"{0}\"{1}>{0}</option>",
+            p.name(),
+            selected(form.staircase_phase == p.name())
         );
     }
     h.push_str("</select></label></div></fieldset>");

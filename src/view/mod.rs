@@ -8,5 +8,6 @@ pub mod document;
 pub mod experiment;
 pub mod html;
 pub mod report;
+mod report_sections;
 pub mod study;
 pub mod text_table;

@@ -162,12 +162,7 @@ pub(super) async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
         .borrow()
         .as_ref()
         .map(|o| (o.id.clone(), o.stored.design.clone()));
-    let fits = |d: &ExperimentDesign| {
-        let ids: std::collections::HashSet<String> = d.trials().iter().map(|k| k.id()).collect();
-        records
-            .iter()
-            .all(|r| ids.contains(&crate::core::batch::design::TrialKey::of_record(r).id()))
-    };
+    let fits = |d: &ExperimentDesign| d.holds_all(&records);
     // Into the open experiment only when the file ran the same design (or, without a
     // design, when its trials are the open design's, on its seed); a ZIP of another
     // design becomes an experiment of its own.

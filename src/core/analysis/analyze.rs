@@ -11,6 +11,7 @@ use crate::core::analysis::hypotheses::{
 };
 use crate::core::analysis::observation::{Observation, ALL, PHASE_NAMES};
 use crate::core::analysis::shapes::{shape_effects, PhaseCorrelation, ShapeEffects};
+use crate::core::analysis::staircase::{stair_rows, StairRow};
 use crate::core::analysis::stats::phi;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -62,6 +63,9 @@ pub struct Analysis {
     /// pass@k and pass^k of the pooled rows, in their order; empty when no maze was
     /// played more than once.
     pub repeats: Vec<RepeatRow>,
+    /// Staircase walks: one per experiment, model and encoding (left out without one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub staircase: Vec<StairRow>,
     /// Phi between phases per model and pooled.
     pub phase_correlations: Vec<PhaseCorrelation>,
     /// Trials with empty answers, by why they were empty: all trials, then per model.
@@ -204,6 +208,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         phase_progression,
         by_size,
         repeats,
+        staircase: stair_rows(observations),
         phase_correlations,
         empty_answers,
         hypotheses,

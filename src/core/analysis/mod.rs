@@ -45,6 +45,7 @@ pub mod groups;
 pub mod hypotheses;
 pub mod observation;
 pub mod shapes;
+pub mod staircase;
 pub mod stats;
 #[cfg(test)]
 pub(crate) mod test_support;

@@ -6,6 +6,7 @@ use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::Maze;
 use crate::core::maze::shape::Shape;
 use crate::core::model::reply::EmptyReason;
+use crate::core::play::staircase::StairStep;
 use crate::core::play::trial::FailureKind;
 use crate::core::results::filter::Facts;
 use crate::core::results::layout::ExportPath;
@@ -76,6 +77,9 @@ pub struct Observation {
     /// Invalid moves the lenient protocol forgave (records only).
     #[serde(skip_serializing_if = "is_zero")]
     pub retried_moves: usize,
+    /// Where the trial stands in a staircase walk (records of a staircase only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub staircase: Option<StairStep>,
 }
 
 /// Why a file is not counted as an observation.
@@ -159,6 +163,7 @@ impl Observation {
                 .messages
                 .iter()
                 .any(|m| m.attempts.is_some_and(|a| a > 1) || !m.retried.is_empty()),
+            staircase: r.staircase,
         }
     }
 
@@ -235,6 +240,7 @@ impl Observation {
             cost: None,
             retried: false,
             retried_moves: 0,
+            staircase: None,
         }
     }
 

@@ -43,5 +43,6 @@ pub(crate) fn obs(
         cost: None,
         retried: false,
         retried_moves: 0,
+        staircase: None,
     }
 }

@@ -30,6 +30,7 @@ use crate::core::model::effort::Effort;
 use crate::core::model::price::Price;
 use crate::core::model::reply::EndpointInfo;
 use crate::core::play::player::PlayerKind;
+use crate::core::play::staircase::Staircase;
 use crate::core::play::trial::{Protocol, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::core::results::layout::model_dir_name;
 use crate::core::results::record::{PlayerInfo, TrialRecord};
@@ -309,6 +310,10 @@ pub struct ExperimentDesign {
     /// image only) or `image+text` (both), for multimodal endpoints.
     #[serde(default, skip_serializing_if = "Vision::is_text")]
     pub vision: Vision,
+    /// Adaptive difficulty: each player and encoding walks a staircase over the design's
+    /// sizes and shapes instead of playing every maze ([`crate::core::batch::staircase`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staircase: Option<Staircase>,
     /// Fields this version does not know, kept as they were (natively; the browser build
     /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
     /// version and run in the page is exported without them).
@@ -361,6 +366,7 @@ impl Default for ExperimentDesign {
             symbols: Symbols::STANDARD,
             lenient: 0,
             vision: Vision::Text,
+            staircase: None,
             other: BTreeMap::new(),
         }
     }
@@ -480,7 +486,17 @@ impl ExperimentDesign {
     /// encoding and player before any maze is played twice, and early progress already
     /// speaks for the whole design. With imported mazes, the k-th maze of each (size,
     /// shape) set plays as sample k does.
+    ///
+    /// A staircase design lists each walk's first trial here: the later ones depend on
+    /// the outcomes ([`ExperimentDesign::stair_next`]).
     pub fn trials(&self) -> Vec<TrialKey> {
+        if self.staircase.is_some() {
+            return self
+                .tracks()
+                .iter()
+                .filter_map(|t| self.stair_next(t).map(|(key, _)| key))
+                .collect();
+        }
         let players: Vec<String> = self.runs().iter().map(PlayerSpec::name).collect();
         // (size, shape, index) per round, in the order above.
         let mut rounds: Vec<Vec<(usize, Shape, usize)>> = Vec::new();

@@ -63,9 +63,11 @@ impl ExperimentDesign {
         let c = self.calls_per_trial();
         let mut first_prompt: BTreeMap<(usize, Encoding), u64> = BTreeMap::new();
         let mut est = Estimate {
-            trials: trials.len(),
+            trials: self.trial_count(),
             ..Estimate::default()
         };
+        // A staircase lists each walk's first trial, standing for the walk's trials.
+        let per_key = self.staircase.map_or(1, |s| s.trials as u64);
         for key in &trials {
             if !run(&key.player).is_some_and(PlayerSpec::is_endpoint) {
                 continue;
@@ -82,15 +84,15 @@ impl ExperimentDesign {
                         .unwrap_or(0)
                 });
             let prompt_tokens = chars / CHARS_PER_TOKEN as u64;
-            est.calls += c;
+            est.calls += c * per_key;
             // Call j sends j messages of about the first prompt's length.
             let sent = prompt_tokens * c * (c + 1) / 2;
             let replied = REPLY_TOKENS_ESTIMATE * c;
-            est.tokens += sent + replied;
+            est.tokens += (sent + replied) * per_key;
             if let Some(price) = run(&key.player).and_then(|p| p.price) {
                 let dearest = price.output.max(price.reasoning.unwrap_or(0.0));
                 let cost = (sent as f64 * price.input + replied as f64 * dearest) / 1e6;
-                *est.cost.get_or_insert(0.0) += cost;
+                *est.cost.get_or_insert(0.0) += cost * per_key as f64;
                 match est
                     .cost_per_trial
                     .iter_mut()

@@ -164,6 +164,14 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
         "vision",
         "how the maze was shown when not as text alone: image (an image only) or image+text",
     ),
+    (
+        "step",
+        "a staircase trial's place in its walk (0 first; empty outside a staircase)",
+    ),
+    (
+        "level",
+        "the staircase level it was played at (0 the easiest; empty outside a staircase)",
+    ),
 ];
 
 fn outcome(v: Option<&Verdict>) -> String {
@@ -208,6 +216,8 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "effort" => opt(r.endpoint.as_ref().and_then(|e| e.effort).map(|e| e.name())),
         "symbols" => opt((!r.symbols.is_standard()).then(|| r.symbols.to_string())),
         "vision" => opt(r.vision.shows_image().then(|| r.vision.name().to_string())),
+        "step" => opt(r.staircase.map(|s| s.step.to_string())),
+        "level" => opt(r.staircase.map(|s| s.level.to_string())),
         "lenient" => r.lenient.to_string(),
         "retried_moves" => r.retried_moves.to_string(),
         "protocol" => r.protocol.name().to_string(),

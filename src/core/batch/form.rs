@@ -23,6 +23,7 @@ use crate::core::model::effort::Effort;
 use crate::core::model::preset::Preset;
 use crate::core::model::price::Price;
 use crate::core::play::player::PlayerKind;
+use crate::core::play::staircase::{StairPhase, Staircase};
 use crate::core::play::trial::Protocol;
 use crate::core::text::{format_decimal, parse_decimal};
 use serde::{Deserialize, Serialize};
@@ -229,6 +230,12 @@ pub struct DesignForm {
     pub mazes: Option<String>,
     /// Most dollars the run may spend (empty: no limit).
     pub cost_limit: String,
+    /// Trials per staircase walk (empty or 0: no staircase).
+    pub staircase: String,
+    /// The staircase's start level.
+    pub staircase_start: String,
+    /// The phase that moves the staircase (`solve`, `recognize`, `generate`, `all`).
+    pub staircase_phase: String,
 }
 
 impl DesignForm {
@@ -270,6 +277,13 @@ impl DesignForm {
                 .cost_limit
                 .map(|c| format_decimal(c, 2))
                 .unwrap_or_default(),
+            staircase: d.staircase.map_or("0".into(), |s| s.trials.to_string()),
+            staircase_start: d.staircase.map_or(0, |s| s.start).to_string(),
+            staircase_phase: d
+                .staircase
+                .map_or(StairPhase::Solve, |s| s.phase)
+                .name()
+                .into(),
         }
     }
 
@@ -339,6 +353,9 @@ impl DesignForm {
             vision: text("vision"),
             mazes: get("mazes"),
             cost_limit: text("cost_limit"),
+            staircase: text("staircase"),
+            staircase_start: text("staircase_start"),
+            staircase_phase: text("staircase_phase"),
         }
     }
 
@@ -371,6 +388,14 @@ impl DesignForm {
         let lenient = match self.lenient.as_str() {
             "" => Some(0),
             raw => whole(raw, "Lenient (invalid moves forgiven)", 0, 200),
+        };
+        let stair_trials = match self.staircase.as_str() {
+            "" => Some(0),
+            raw => whole(raw, "Staircase trials per walk (0 for none)", 0, 10_000),
+        };
+        let stair_start = match self.staircase_start.as_str() {
+            "" => Some(0),
+            raw => whole(raw, "Staircase start level", 0, 1_000),
         };
         let rpm = match self.rpm.as_str() {
             "" => None,
@@ -422,6 +447,25 @@ impl DesignForm {
                 problems.push(format!("Shown as: {e}"));
                 Vision::Text
             }),
+        };
+        let phase = match self.staircase_phase.trim() {
+            "" => Some(StairPhase::Solve),
+            raw => StairPhase::parse(raw),
+        };
+        if phase.is_none() {
+            problems.push(format!(
+                "Staircase phase must be solve, recognize, generate or all, not '{}'",
+                self.staircase_phase
+            ));
+        }
+        d.staircase = match (stair_trials, stair_start, phase) {
+            (Some(0), _, _) => None,
+            (Some(trials), Some(start), Some(phase)) => Some(Staircase {
+                trials: trials as usize,
+                start: start as usize,
+                phase,
+            }),
+            _ => base.staircase,
         };
         d.protocol = match self.protocol.as_str() {
             "combined" => Protocol::Combined,
@@ -769,6 +813,9 @@ mod tests {
             ("rpm", &form.rpm),
             ("protocol", &form.protocol),
             ("vision", &form.vision),
+            ("staircase", &form.staircase),
+            ("staircase_start", &form.staircase_start),
+            ("staircase_phase", &form.staircase_phase),
         ] {
             out.push((k.into(), format!(" {v} ")));
         }
@@ -807,6 +854,33 @@ mod tests {
         let mut bad = form.clone();
         bad.vision = "picture".into();
         let e = bad.design(&d).expect_err("refused").sentences();
+        // A staircase comes back, and 0 trials is none.
+        let mut stairs = d.clone();
+        stairs.staircase = Some(Staircase {
+            trials: 12,
+            start: 1,
+            phase: StairPhase::All,
+        });
+        let form = DesignForm::of(&stairs);
+        assert_eq!(
+            (form.staircase.as_str(), form.staircase_phase.as_str()),
+            ("12", "all")
+        );
+        let read = DesignForm::from_fields(&pairs(&form));
+        assert_eq!(
+            read.design(&d),
+            Ok(stairs.clone()),
+            "the staircase comes back"
+        );
+        let mut none = form.clone();
+        none.staircase = "0".into();
+        assert_eq!(none.design(&stairs).map(|x| x.staircase), Ok(None));
+        let mut wrong = form.clone();
+        wrong.staircase_phase = "both".into();
+        wrong.staircase = "many".into();
+        let why = wrong.design(&d).expect_err("refused").sentences();
+        assert!(why.contains("solve, recognize, generate or all"), "{why}");
+        assert!(why.contains("Staircase trials per walk"), "{why}");
         assert!(
             e.contains("Shown as") && e.contains("text, image or image+text"),
             "{e}"

@@ -12,6 +12,7 @@ pub mod imported;
 pub mod runner;
 pub mod scheduler;
 pub mod session;
+pub mod staircase;
 mod validate;
 
 #[cfg(test)]

@@ -204,7 +204,25 @@ pub async fn play_trial<T: Transport>(
 
 /// Sorts records into the design's trial order (unknown ones last, by id), as exports
 /// list them.
+///
+/// A staircase's records go walk by walk (in [`ExperimentDesign::tracks`]' order), each
+/// walk's in step order.
 pub fn sort_by_design(design: &ExperimentDesign, records: &mut [TrialRecord]) {
+    if design.staircase.is_some() {
+        let tracks = design.tracks();
+        crate::core::sort::sort_by_cached_key(records, |r| {
+            let walk = tracks
+                .iter()
+                .position(|t| t.player == r.model && t.encoding == r.encoding);
+            let step = r.staircase.map(|s| s.step);
+            (
+                walk.unwrap_or(usize::MAX),
+                step.unwrap_or(usize::MAX),
+                TrialKey::of_record(r).id(),
+            )
+        });
+        return;
+    }
     let order: std::collections::HashMap<String, usize> = design
         .trials()
         .iter()

@@ -365,6 +365,8 @@ pub struct Scheduler {
     /// Active-time stamps of this session's completions, overall and per lane.
     completions: VecDeque<f64>,
     lane_completions: Vec<VecDeque<f64>>,
+    /// Per lane, trials still to be added ([`Scheduler::set_planned`]).
+    planned: Vec<usize>,
 }
 
 impl Scheduler {
@@ -385,38 +387,75 @@ impl Scheduler {
             active_since: None,
             completions: VecDeque::new(),
             lane_completions: Vec::new(),
+            planned: Vec::new(),
         };
         for key in keys {
-            let id = key.id();
-            if s.index.contains_key(&id) {
-                continue;
+            if let Some((i, lane)) = s.place(key, &mut lanes) {
+                // In ascending order here; reversed below (inserting at the front is quadratic).
+                lanes[lane].queue.0.push(i);
             }
-            let lane = match lanes.iter().position(|l| l.config.name == key.player) {
-                Some(l) => l,
-                None => {
-                    lanes.push(Lane::new(LaneConfig {
-                        name: key.player.clone(),
-                        max_concurrency: DEFAULT_CONCURRENCY,
-                        requests_per_minute: None,
-                    }));
-                    lanes.len() - 1
-                }
-            };
-            let i = s.keys.len();
-            // In ascending order here; reversed below (inserting at the front is quadratic).
-            lanes[lane].queue.0.push(i);
-            s.index.insert(id.clone(), i);
-            s.ids.push(id);
-            s.keys.push(key);
-            s.slots.push(Slot::Queued);
-            s.lane_of.push(lane);
         }
         for lane in &mut lanes {
             lane.queue.0.reverse();
         }
         s.lane_completions = vec![VecDeque::new(); lanes.len()];
+        s.planned = vec![0; lanes.len()];
         s.lanes = lanes;
         s
+    }
+
+    /// Takes `key` in as a queued trial on its player's lane (made with the default
+    /// concurrency when `lanes` has none); returns its index and lane, or none for a key
+    /// already taken.
+    fn place(&mut self, key: TrialKey, lanes: &mut Vec<Lane>) -> Option<(usize, usize)> {
+        let id = key.id();
+        if self.index.contains_key(&id) {
+            return None;
+        }
+        let lane = match lanes.iter().position(|l| l.config.name == key.player) {
+            Some(l) => l,
+            None => {
+                lanes.push(Lane::new(LaneConfig {
+                    name: key.player.clone(),
+                    max_concurrency: DEFAULT_CONCURRENCY,
+                    requests_per_minute: None,
+                }));
+                lanes.len() - 1
+            }
+        };
+        let i = self.keys.len();
+        self.index.insert(id.clone(), i);
+        self.ids.push(id);
+        self.keys.push(key);
+        self.slots.push(Slot::Queued);
+        self.lane_of.push(lane);
+        Some((i, lane))
+    }
+
+    /// Adds a trial once the run is under way (a staircase's next trial, chosen by the
+    /// outcomes so far), queued after the trials already there; returns whether it was
+    /// new.
+    pub fn add(&mut self, key: TrialKey) -> bool {
+        let mut lanes = std::mem::take(&mut self.lanes);
+        let placed = self.place(key, &mut lanes);
+        if let Some((i, lane)) = placed {
+            lanes[lane].queue.insert(i);
+            if lane >= self.planned.len() {
+                self.planned.resize(lane + 1, 0);
+                self.lane_completions.resize(lane + 1, VecDeque::new());
+            }
+        }
+        self.lanes = lanes;
+        placed.is_some()
+    }
+
+    /// Says how many trials `player`'s lane will still be given with
+    /// [`Scheduler::add`] (a staircase's trials to come): progress counts them in its
+    /// totals.
+    pub fn set_planned(&mut self, player: &str, trials: usize) {
+        if let Some(l) = self.lanes.iter().position(|l| l.config.name == player) {
+            self.planned[l] = trials;
+        }
     }
 
     /// The scheduler of a design's trials, with its lanes
@@ -757,6 +796,10 @@ impl Scheduler {
                     }
                 }
             }
+        }
+        for (t, &n) in per_lane.iter_mut().zip(&self.planned) {
+            t.total += n;
+            overall.total += n;
         }
         let window = self.tuning.eta_window.max(1);
         overall.eta_ms = eta(&overall, &self.completions, elapsed, window);

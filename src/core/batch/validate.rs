@@ -186,6 +186,15 @@ impl ExperimentDesign {
                 self.repeats
             ));
         }
+        if let Some(stairs) = self.staircase {
+            p.extend(stairs.problems(self.stair_levels().len()));
+            if self.repeats != 1 {
+                p.push(format!(
+                    "a staircase chooses each trial's maze itself: set repeats to 1 (it is {})",
+                    self.repeats
+                ));
+            }
+        }
         if self.concurrency == 0 || self.concurrency > MAX_CONCURRENCY {
             p.push(format!(
                 "concurrency {} is outside 1 to {MAX_CONCURRENCY}",

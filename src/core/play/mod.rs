@@ -8,5 +8,6 @@ pub mod endpoint;
 pub mod player;
 pub mod prompt;
 pub mod settings;
+pub mod staircase;
 pub mod transcript;
 pub mod trial;

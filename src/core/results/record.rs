@@ -13,6 +13,7 @@ use crate::core::model::reply::{
     EmptyReason, EndpointInfo, FailedAttempt, ReplyMeta, TokenLogprob,
 };
 use crate::core::play::player::PlayerKind;
+use crate::core::play::staircase::StairStep;
 use crate::core::play::transcript::{self, Message, Role};
 use crate::core::play::trial::{ApiFailure, FailureKind, Phase, Protocol, Trial, TrialSetup};
 use crate::core::verify::{Extracted, Verdict};
@@ -275,6 +276,9 @@ pub struct TrialRecord {
     /// When it ended, likewise.
     #[serde(default)]
     pub ended_ms: Option<f64>,
+    /// Where it stands in a staircase walk (left out for a trial of no staircase).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staircase: Option<StairStep>,
     /// What made it.
     pub versions: Versions,
 }
@@ -451,6 +455,7 @@ impl TrialRecord {
             stopped: trial.stopped(),
             started_ms,
             ended_ms,
+            staircase: None,
             versions: Versions::current(),
         }
     }
@@ -586,7 +591,7 @@ impl TrialRecord {
         } else if self.stopped {
             trial.stop();
         }
-        Ok(TrialRecord::of(
+        let replayed = TrialRecord::of(
             &trial,
             PlayerInfo {
                 kind: self.player,
@@ -601,7 +606,12 @@ impl TrialRecord {
             },
             self.started_ms,
             self.ended_ms,
-        ))
+        );
+        // Where it stood in a staircase is the run's, not the replay's.
+        Ok(TrialRecord {
+            staircase: self.staircase,
+            ..replayed
+        })
     }
 }
 
