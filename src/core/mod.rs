@@ -33,3 +33,34 @@ pub mod sort;
 pub mod study;
 pub mod text;
 pub mod verify;
+
+#[cfg(test)]
+mod enum_name_tests {
+    use crate::core::text::names_test::check;
+
+    #[test]
+    fn every_enum_read_by_name_reads_what_it_writes() {
+        use crate::core::maze::encoding::Encoding;
+        use crate::core::maze::grid::Tile;
+        use crate::core::maze::image::Vision;
+        use crate::core::maze::shape::Shape;
+        use crate::core::model::effort::Effort;
+        use crate::core::model::reply::EmptyReason;
+        use crate::core::play::player::PlayerKind;
+        use crate::core::play::staircase::StairPhase;
+        use crate::core::play::trial::{FailureKind, Phase, Protocol};
+        use crate::core::verify::Outcome;
+        check(&Effort::ALL, |v| v.name());
+        check(&EmptyReason::ALL, |v| v.name());
+        check(&Encoding::ALL, |v| v.name());
+        check(&Tile::ALL, |v| v.name());
+        check(&Vision::ALL, |v| v.name());
+        check(&Shape::ALL, |v| v.name());
+        check(&StairPhase::ALL, |v| v.name());
+        check(&PlayerKind::ALL, |v| v.name());
+        check(&Phase::ALL, |v| v.name());
+        check(&FailureKind::ALL, |v| v.name());
+        check(&Protocol::ALL, |v| v.name());
+        check(&Outcome::ALL, |v| v.name());
+    }
+}
