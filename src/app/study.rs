@@ -291,7 +291,7 @@ pub fn StudyPage() -> impl IntoView {
                         </div>
                     }.into_any();
                 }
-                let (done, total) = s.progress();
+                let (done, total) = s.progress(&r.study);
                 let title = r.study.title.clone();
                 let body = match s.stage {
                     Stage::Consent => view! {
@@ -333,7 +333,7 @@ pub fn StudyPage() -> impl IntoView {
                                 index=index
                                 spec=spec
                                 practice=practice
-                                on_finished=Callback::new(move |_| update(&|s, _| s.finish_trial()))
+                                on_finished=Callback::new(move |phases| update(&|s, st| s.finish_stair_trial(st, phases)))
                                 on_next=Callback::new(move |_| update(&|s, st| s.next(st.practice.is_some())))
                             />
                         }.into_any(),
@@ -372,7 +372,7 @@ fn StudyTrialView(
     index: i64,
     spec: StudyTrial,
     practice: bool,
-    on_finished: Callback<()>,
+    on_finished: Callback<[bool; 3]>,
     on_next: Callback<()>,
 ) -> impl IntoView {
     let Ready { study, db } = ready;
@@ -398,8 +398,11 @@ fn StudyTrialView(
     let participant = session.participant.clone();
     let consent = session.consent.clone();
     let (attempt, session_events) = (session.attempt, session.events.clone());
+    let stair = usize::try_from(index)
+        .ok()
+        .and_then(|i| session.stair_step(i));
     let data = move || {
-        let record = trial.with_untracked(|t| {
+        let mut record = trial.with_untracked(|t| {
             TrialRecord::of(
                 t,
                 PlayerInfo::builtin(PlayerKind::Human),
@@ -412,6 +415,7 @@ fn StudyTrialView(
                 (t.phase() == Phase::Done).then(now),
             )
         });
+        record.staircase = stair;
         StudyTrialData {
             study: title.clone(),
             participant: participant.clone(),
@@ -494,7 +498,10 @@ fn StudyTrialView(
             log.update(|l| l.push(kind, phase, detail, now() - started.get_untracked()));
             persist();
             if trial.with_untracked(|t| t.phase() == Phase::Done) {
-                on_finished.run(());
+                // The phases' successes move a staircase study's walk.
+                on_finished.run(
+                    trial.with_untracked(|t| t.verdicts().map(|v| v.is_some_and(|v| v.passed()))),
+                );
             }
         }
     };

@@ -754,7 +754,8 @@ pub(crate) mod names_test {
         }
         let e = serde_json::from_str::<T>("\"no-such-name\"").expect_err("refused");
         assert!(
-            e.to_string().starts_with("unknown variant `no-such-name`, expected one of `"),
+            e.to_string()
+                .starts_with("unknown variant `no-such-name`, expected one of `"),
             "{e}"
         );
     }

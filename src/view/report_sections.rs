@@ -183,9 +183,13 @@ pub(crate) fn stair_section(a: &Analysis) -> Section {
     );
     let several = a.experiments.len() > 1;
     for r in &a.staircase {
+        let who = match r.walk {
+            0 => format!("{}/{}", r.model, r.encoding),
+            id => format!("{} {:08x}", r.model, id >> 32),
+        };
         let walk = match several {
-            true => format!("{}: {}/{}", r.experiment, r.model, r.encoding),
-            false => format!("{}/{}", r.model, r.encoding),
+            true => format!("{}: {who}", r.experiment),
+            false => who,
         };
         let levels: Vec<String> = r.levels.iter().map(usize::to_string).collect();
         t.row(vec![

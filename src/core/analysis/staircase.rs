@@ -14,8 +14,12 @@ pub struct StairRow {
     pub experiment: String,
     /// The model.
     pub model: String,
-    /// The encoding.
+    /// The encoding (`any` for a walk told apart by its id).
     pub encoding: String,
+    /// The walk's id when model and encoding do not tell it apart (a study's
+    /// participant); left out when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub walk: u64,
     /// Trials in the walk.
     pub trials: usize,
     /// Solved trials.
@@ -39,13 +43,20 @@ pub struct StairRow {
     pub named: Vec<(usize, usize, Shape)>,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// The walks among `observations` (those with a staircase step), in the order they first
 /// appear; each walk's trials in step order (a step seen twice counts once).
 pub fn stair_rows(observations: &[Observation]) -> Vec<StairRow> {
-    type Walk<'a> = ((&'a str, &'a str, &'a str), Vec<&'a Observation>);
+    type Walk<'a> = ((&'a str, &'a str, &'a str, u64), Vec<&'a Observation>);
     let mut walks: Vec<Walk<'_>> = Vec::new();
     for o in observations.iter().filter(|o| o.staircase.is_some()) {
-        let k = (o.experiment.as_str(), o.model.as_str(), o.encoding.name());
+        // A walk told apart by its id (a participant's) may change encoding on the way.
+        let walk = o.staircase.map_or(0, |s| s.walk);
+        let encoding = if walk == 0 { o.encoding.name() } else { "any" };
+        let k = (o.experiment.as_str(), o.model.as_str(), encoding, walk);
         match walks.iter_mut().find(|(w, _)| *w == k) {
             Some((_, v)) => v.push(o),
             None => walks.push((k, vec![o])),
@@ -53,7 +64,7 @@ pub fn stair_rows(observations: &[Observation]) -> Vec<StairRow> {
     }
     walks
         .into_iter()
-        .map(|((experiment, model, encoding), mut obs)| {
+        .map(|((experiment, model, encoding, walk), mut obs)| {
             crate::core::sort::sort_by_key(&mut obs, |o| o.staircase.map_or(0, |s| s.step));
             let mut steps: Vec<&Observation> = Vec::new();
             for o in obs {
@@ -81,6 +92,7 @@ pub fn stair_rows(observations: &[Observation]) -> Vec<StairRow> {
                     .map(|&(_, size, shape)| format!("{size}x{size} {shape}"))
             });
             StairRow {
+                walk,
                 experiment: experiment.to_string(),
                 model: model.to_string(),
                 encoding: encoding.to_string(),
@@ -121,7 +133,11 @@ mod tests {
                     [ok, true, true],
                 );
                 o.size = if level < 3 { 5 } else { 7 };
-                o.staircase = Some(StairStep { step: i, level });
+                o.staircase = Some(StairStep {
+                    step: i,
+                    level,
+                    walk: 0,
+                });
                 o
             })
             .collect()
@@ -166,6 +182,28 @@ mod tests {
         assert_eq!(rows[0].nearest, None);
         assert_eq!(rows[1].model, "b");
         assert_eq!(rows[1].named[0], (3, 7, Shape::ALL[0]));
+    }
+
+    #[test]
+    fn participants_walks_are_told_apart_by_their_id_whatever_the_encoding() {
+        // Two people (both `human`), each walking levels shown in either encoding.
+        let mut all = Vec::new();
+        for (who, n) in [(7u64, 3), (9u64, 2)] {
+            for mut o in walk("human", &[(0, true), (0, true), (1, false)][..n]) {
+                o.staircase = o.staircase.map(|s| StairStep { walk: who, ..s });
+                if o.sample % 2 == 1 {
+                    o.encoding = Encoding::CoordList;
+                }
+                all.push(o);
+            }
+        }
+        let rows = stair_rows(&all);
+        assert_eq!(rows.len(), 2, "one walk per participant");
+        assert_eq!(
+            (rows[0].walk, rows[0].trials, rows[0].encoding.as_str()),
+            (7, 3, "any")
+        );
+        assert_eq!((rows[1].walk, rows[1].trials), (9, 2));
     }
 
     fn obs_without_step() -> Vec<Observation> {

@@ -135,6 +135,7 @@ impl ExperimentDesign {
         let step = StairStep {
             step: track.walk.steps(),
             level,
+            walk: 0,
         };
         Some((key, step))
     }

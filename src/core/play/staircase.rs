@@ -140,6 +140,15 @@ pub struct StairStep {
     pub step: usize,
     /// The level it was played at (0 the easiest).
     pub level: usize,
+    /// Which walk, where model and encoding do not tell the walks apart (a study's
+    /// participants, all `human`: a hash of the participant and attempt); 0 otherwise,
+    /// and left out.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub walk: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A walk's threshold ([`Walk::threshold`]).

@@ -6,6 +6,7 @@
 
 pub mod filter;
 pub mod layout;
+pub mod read;
 pub mod record;
 pub mod replay;
 pub mod rescore;

@@ -194,7 +194,8 @@ pub struct Placement {
 }
 
 /// Everything a finished, stopped or interrupted trial is (CONTRACT.md, "Trial records").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Written by serde; read by [`crate::core::results::read`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrialRecord {
     /// Who played.
     pub player: PlayerKind,
@@ -387,6 +388,15 @@ impl fmt::Display for RecordError {
 
 impl std::error::Error for RecordError {}
 
+/// Read through [`crate::core::results::read`] (a record inside another type: a study's
+/// trial data).
+impl<'de> Deserialize<'de> for TrialRecord {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        super::read::record(&value).map_err(serde::de::Error::custom)
+    }
+}
+
 impl TrialRecord {
     /// The record of `trial` (finished or not), played by `player` at `placement`,
     /// between `started_ms` and `ended_ms`.
@@ -479,8 +489,9 @@ impl TrialRecord {
     /// stated size with one P and one G, a conversation that starts with the trial's prompt,
     /// and counts that fit. Never panics; the error says what is wrong.
     pub fn from_json(text: &str) -> Result<TrialRecord, RecordError> {
-        let record: TrialRecord =
+        let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| RecordError::NotARecord(e.to_string()))?;
+        let record = super::read::record(&value).map_err(RecordError::NotARecord)?;
         record.validate()?;
         Ok(record)
     }

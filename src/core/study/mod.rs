@@ -10,11 +10,17 @@
 //! experimenter's link gives, or else from a stable hash of the participant's id) takes row
 //! `k mod n` (with odd `n`, row `k mod 2n`, the second half reversed). Trials keep their
 //! file order within each shape.
+//!
+//! A study with a `staircase` is not counterbalanced: its trials are the levels, easiest
+//! first, and each participant's next trial follows from their outcomes so far
+//! ([`Study::stair_next`], kept in [`StudySession::stair_levels`] and
+//! [`StudySession::stair_outcomes`]).
 
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::check_size;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::symbols::Symbols;
+use crate::core::play::staircase::{Staircase, Walk};
 use crate::core::results::record::TrialRecord;
 use crate::core::results::tally::is_zero;
 use crate::core::text::csv_field;
@@ -136,7 +142,7 @@ pub struct Study {
     /// The title participants see.
     #[serde(default = "default_title")]
     pub title: String,
-    /// The scored trials, in file order.
+    /// The scored trials, in file order; with a staircase, its levels, easiest first.
     pub trials: Vec<StudyTrial>,
     /// An unscored practice trial first, if any.
     #[serde(default)]
@@ -191,6 +197,10 @@ pub struct Study {
     /// What a participant whose time ran out is given, likewise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timed_out: Option<Completion>,
+    /// Adaptive difficulty: each participant walks the `trials` as levels, easiest first
+    /// ([`Study::stair_next`]); none: every trial is played once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staircase: Option<Staircase>,
 }
 
 /// How a new participant's counterbalancing order is chosen (when the link gives none).
@@ -289,6 +299,10 @@ pub enum StudyError {
     BadRedirect(String),
     /// Other symbols, but no trial shows the matrix.
     SymbolsWithoutMatrix,
+    /// The staircase cannot walk the study's trials (what to change).
+    BadStaircase(String),
+    /// A staircase with `counterbalance`: the walk orders the trials.
+    StaircaseCounterbalanced,
 }
 
 impl std::fmt::Display for StudyError {
@@ -313,6 +327,10 @@ impl std::fmt::Display for StudyError {
             }
             StudyError::SymbolsWithoutMatrix => f.write_str(
                 "\"symbols\" applies to matrix trials, and no trial uses the matrix encoding: set a trial's \"encoding\" to \"matrix\" or leave \"symbols\" out",
+            ),
+            StudyError::BadStaircase(why) => f.write_str(why),
+            StudyError::StaircaseCounterbalanced => f.write_str(
+                "a staircase orders the trials itself: set \"counterbalance\" to false or leave it out",
             ),
         }
     }
@@ -342,7 +360,8 @@ impl Study {
     }
 
     /// Checks what serde cannot: at least one trial, supported sizes, an upload URL where
-    /// one is needed, a redirect that is a web address.
+    /// one is needed, a redirect that is a web address, a staircase that can walk the
+    /// trials (and no counterbalancing with it).
     pub fn validate(&self) -> Result<(), StudyError> {
         if self.trials.is_empty() {
             return Err(StudyError::NoTrials);
@@ -375,6 +394,18 @@ impl Study {
         if !self.symbols.is_standard() && !any_matrix {
             return Err(StudyError::SymbolsWithoutMatrix);
         }
+        if let Some(s) = self.staircase {
+            if self.counterbalance {
+                return Err(StudyError::StaircaseCounterbalanced);
+            }
+            let problems = match self.trials.len() {
+                1 => vec!["a staircase needs at least two levels: its levels are the study's trials, easiest first, so list at least two".into()],
+                n => s.problems(n),
+            };
+            if !problems.is_empty() {
+                return Err(StudyError::BadStaircase(problems.join("; ")));
+            }
+        }
         for c in [&self.completion, &self.declined, &self.timed_out] {
             if let Some(redirect) = c.as_ref().and_then(|c| c.redirect.as_ref()) {
                 if !(redirect.starts_with("https://") || redirect.starts_with("http://")) {
@@ -383,6 +414,30 @@ impl Study {
             }
         }
         Ok(())
+    }
+
+    /// The next trial of a staircase walk whose scored trials so far ended as `outcomes`
+    /// (successes by the staircase's phase), with its level; none once the walk has played
+    /// the staircase's trials, or for a study without one. Visit `v` (0-based, within the
+    /// walk) of level `k` plays trial `k` with sample `sample + v`: a new maze each visit.
+    pub fn stair_next(&self, outcomes: &[bool]) -> Option<(usize, StudyTrial)> {
+        let s = self.staircase?;
+        let mut walk = Walk::new(self.trials.len(), s.start);
+        for &o in outcomes {
+            walk.record(o);
+        }
+        if walk.steps() >= s.trials {
+            return None;
+        }
+        let level = walk.level();
+        let t = self.trials.get(level)?;
+        Some((
+            level,
+            StudyTrial {
+                sample: t.sample + walk.visits(level),
+                ..*t
+            },
+        ))
     }
 
     /// The code or redirect for `outcome` (none: the "no code" page, reviewed by hand).

@@ -21,6 +21,7 @@
 #[cfg(doc)]
 use super::TimeLimits;
 use super::{fnv1a, Participant, Study, StudyTrial};
+use crate::core::play::staircase::StairStep;
 use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
@@ -149,8 +150,16 @@ pub struct StudySession {
     pub study: String,
     /// Who.
     pub participant: Participant,
-    /// The scored trials in this participant's order.
+    /// The scored trials in this participant's order; in a staircase study, those of the
+    /// walk so far (the next is added when a trial finishes).
     pub order: Vec<StudyTrial>,
+    /// In a staircase study, the level of each trial of `order`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stair_levels: Vec<usize>,
+    /// In a staircase study, whether each finished scored trial succeeded by the
+    /// staircase's phase: the walk is rebuilt from these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stair_outcomes: Vec<bool>,
     /// Where they are.
     pub stage: Stage,
     /// Whether the trial of the current stage is finished (waiting for "continue").
@@ -172,16 +181,23 @@ pub struct StudySession {
 }
 
 impl StudySession {
-    /// A new participant at the consent page at `now_ms`, with their counterbalanced order.
+    /// A new participant at the consent page at `now_ms`, with their counterbalanced order
+    /// (in a staircase study, the walk's first trial).
     pub fn new(
         study_name: &str,
         study: &Study,
         participant: Participant,
         now_ms: f64,
     ) -> StudySession {
+        let (order, stair_levels) = match study.stair_next(&[]) {
+            Some((level, t)) => (vec![t], vec![level]),
+            None => (study.order_for(participant.order), Vec::new()),
+        };
         let mut s = StudySession {
             study: study_name.to_string(),
-            order: study.order_for(participant.order),
+            order,
+            stair_levels,
+            stair_outcomes: Vec::new(),
             participant,
             stage: Stage::Consent,
             trial_done: false,
@@ -352,6 +368,37 @@ impl StudySession {
         }
     }
 
+    /// The current trial is finished with these phases' successes (solve, recognize,
+    /// generate). In a staircase study a scored trial's outcome moves the walk, and the
+    /// walk's next trial, if it has one, is added to `order` (once per trial, however
+    /// often this is called); otherwise as [`StudySession::finish_trial`].
+    pub fn finish_stair_trial(&mut self, study: &Study, phases: [bool; 3]) {
+        self.finish_trial();
+        let (Stage::Trial(i), Some(s)) = (self.stage, study.staircase) else {
+            return;
+        };
+        if self.stair_outcomes.len() != i || self.stair_levels.len() != i + 1 {
+            return;
+        }
+        self.stair_outcomes.push(s.phase.success(phases));
+        if let Some((level, t)) = study.stair_next(&self.stair_outcomes) {
+            self.order.push(t);
+            self.stair_levels.push(level);
+        }
+    }
+
+    /// Where scored trial `i` of `order` stands in the staircase walk (none outside a
+    /// staircase study): kept in its record.
+    pub fn stair_step(&self, i: usize) -> Option<StairStep> {
+        let &level = self.stair_levels.get(i)?;
+        let who = format!("{}#{}", self.participant.id, self.attempt);
+        Some(StairStep {
+            step: i,
+            level,
+            walk: fnv1a(who.as_bytes()) | 1,
+        })
+    }
+
     /// On from the instructions or a finished trial: the practice trial (if the study has
     /// one), then each scored trial, then completion.
     pub fn next(&mut self, has_practice: bool) {
@@ -385,9 +432,10 @@ impl StudySession {
         }
     }
 
-    /// How far along: (trials finished, trials in all), practice not counted.
-    pub fn progress(&self) -> (usize, usize) {
-        let n = self.order.len();
+    /// How far along: (trials finished, trials in all), practice not counted; in a
+    /// staircase study, all is the staircase's trials.
+    pub fn progress(&self, study: &Study) -> (usize, usize) {
+        let n = study.staircase.map_or(self.order.len(), |s| s.trials);
         let done = match self.stage {
             Stage::Trial(i) => i + usize::from(self.trial_done),
             Stage::Complete => n,

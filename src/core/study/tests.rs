@@ -1,5 +1,6 @@
 //! The study domain's unit tests (kept apart so the domain's code reads in one file).
 use super::*;
+use crate::core::play::staircase::StairPhase;
 
 const CONTRACT_EXAMPLE: &str = r#"{"title": "Shape mazes",
  "trials": [{"shape": "square", "size": 5, "encoding": "matrix", "seed": 1, "sample": 0}],
@@ -344,14 +345,14 @@ fn a_participant_goes_from_consent_through_practice_and_every_trial_to_completio
     s.finish_trial();
     s.next(true);
     assert_eq!((s.stage, s.trial_done), (Stage::Trial(0), false));
-    assert_eq!(s.progress(), (0, 2));
+    assert_eq!(s.progress(&study), (0, 2));
     s.finish_trial();
-    assert_eq!(s.progress(), (1, 2));
+    assert_eq!(s.progress(&study), (1, 2));
     s.next(true);
     assert_eq!(s.stage, Stage::Trial(1));
     s.finish_trial();
     s.next(true);
-    assert_eq!((s.stage, s.progress()), (Stage::Complete, (2, 2)));
+    assert_eq!((s.stage, s.progress(&study)), (Stage::Complete, (2, 2)));
     let mut d = StudySession::new("pilot", &study, Participant::default(), 0.0);
     d.decline();
     d.next(true);
@@ -676,4 +677,307 @@ fn a_study_s_symbols_are_read_left_out_when_standard_and_need_a_matrix_trial() {
     let e = Study::from_json(r#"{"trials": [{"shape": "C"}], "symbols": "@@SE"}"#)
         .expect_err("refused");
     assert!(e.to_string().contains("symbols"), "{e}");
+}
+
+/// A staircase study over four levels (cross from sample 2, spiral, Z at 7x7 from sample
+/// 5, square at 9x9), six trials a walk from level 1, moved by the solve phase, with a
+/// practice maze.
+fn stair_study(extra: &str) -> Study {
+    Study::from_json(&format!(
+        r#"{{"trials": [{{"shape": "square", "seed": 1}}, {{"shape": "cross", "seed": 1, "sample": 2}},
+            {{"shape": "Z", "size": 7, "seed": 3, "sample": 5}}, {{"shape": "square", "size": 9, "seed": 1}}],
+          "practice": {{"shape": "C", "seed": 9}}, "version": "1",
+          "staircase": {{"trials": 6, "start": 1}}{extra}}}"#
+    ))
+    .expect("reads")
+}
+
+/// Solve only (success by the solve phase, the others failed), or everything failed.
+const SOLVED: [bool; 3] = [true, false, false];
+const FAILED: [bool; 3] = [false, true, true];
+
+/// `stair_study`'s session, consented, through the practice maze (failed) to trial 1.
+fn stair_begun(study: &Study) -> StudySession {
+    let (mut s, _) = StudySession::open("stairs", study, p1(), None, T0, false);
+    s.accept(study, T0 + MINUTE);
+    s.next(true);
+    assert_eq!(s.stage, Stage::Practice);
+    s.finish_stair_trial(study, [false; 3]);
+    s.next(true);
+    assert_eq!(s.stage, Stage::Trial(0));
+    s
+}
+
+/// Finishes the current scored trial with `phases` and moves on.
+fn play(s: &mut StudySession, study: &Study, phases: [bool; 3]) {
+    s.finish_stair_trial(study, phases);
+    s.next(true);
+}
+
+fn levels_and_samples(s: &StudySession) -> (Vec<usize>, Vec<(Shape, usize, usize)>) {
+    (
+        s.stair_levels.clone(),
+        s.order
+            .iter()
+            .map(|t| (t.shape, t.size, t.sample))
+            .collect(),
+    )
+}
+
+#[test]
+fn a_staircase_study_walks_up_after_two_successes_and_down_after_a_failure() {
+    let study = stair_study("");
+    let mut s = stair_begun(&study);
+    // Only the start level's first maze is known before any trial; the practice maze (a
+    // failure) did not move the walk.
+    assert_eq!(
+        levels_and_samples(&s),
+        (vec![1], vec![(Shape::Cross, 5, 2)])
+    );
+    assert!(s.stair_outcomes.is_empty());
+    assert_eq!(s.progress(&study), (0, 6), "the staircase's trials in all");
+    assert_eq!(s.stair_step(0).map(|x| (x.step, x.level)), Some((0, 1)));
+    assert!(
+        s.stair_step(0).is_some_and(|x| x.walk != 0),
+        "a participant's walk is told apart"
+    );
+    // success, success: up to level 2; failure: down to 1; success, success: up to 2.
+    for (i, phases) in [SOLVED, SOLVED, FAILED, SOLVED, SOLVED]
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(s.stage, Stage::Trial(i));
+        s.finish_stair_trial(&study, phases);
+        // The page tells the session again on each later action (focus, blur): once only.
+        s.finish_stair_trial(&study, FAILED);
+        assert_eq!((s.order.len(), s.stair_outcomes.len()), (i + 2, i + 1));
+        assert_eq!(s.progress(&study), (i + 1, 6));
+        s.next(true);
+    }
+    // Each visit to a level plays its next maze: sample + visits before.
+    assert_eq!(
+        levels_and_samples(&s),
+        (
+            vec![1, 1, 2, 1, 1, 2],
+            vec![
+                (Shape::Cross, 5, 2),
+                (Shape::Cross, 5, 3),
+                (Shape::Z, 7, 5),
+                (Shape::Cross, 5, 4),
+                (Shape::Cross, 5, 5),
+                (Shape::Z, 7, 6),
+            ]
+        )
+    );
+    assert_eq!(
+        s.order[2],
+        StudyTrial {
+            shape: Shape::Z,
+            size: 7,
+            encoding: Encoding::Matrix,
+            seed: 3,
+            sample: 5
+        },
+        "the level's trial but for its sample"
+    );
+    assert_eq!(s.stair_outcomes, [true, true, false, true, true]);
+    assert_eq!(s.stair_step(2).map(|x| (x.step, x.level)), Some((2, 2)));
+    assert_eq!(s.stair_step(5).map(|x| (x.step, x.level)), Some((5, 2)));
+    assert_eq!(s.stair_step(6), None);
+    assert_eq!(
+        s.current(&study).map(|c| (c.0, c.1, c.2)),
+        Some((5, s.order[5], false))
+    );
+    // The sixth trial is the last: no seventh, and on to the end.
+    assert_eq!(s.stage, Stage::Trial(5));
+    s.finish_stair_trial(&study, FAILED);
+    assert_eq!((s.order.len(), s.stair_outcomes.len()), (6, 6));
+    assert_eq!(s.progress(&study), (6, 6));
+    s.next(true);
+    assert_eq!((s.stage, s.progress(&study)), (Stage::Complete, (6, 6)));
+}
+
+#[test]
+fn the_staircase_s_phase_says_which_successes_move_a_study_s_walk() {
+    // Moved by all three phases: solve alone is a failure, so down from 1 to 0; then
+    // two full successes take it back up.
+    let study = stair_study("");
+    let all = Study {
+        staircase: study.staircase.map(|s| Staircase {
+            phase: StairPhase::All,
+            ..s
+        }),
+        ..study.clone()
+    };
+    let mut s = stair_begun(&all);
+    for phases in [SOLVED, [true; 3], [true; 3]] {
+        play(&mut s, &all, phases);
+    }
+    assert_eq!(s.stair_levels, [1, 0, 0, 1]);
+    assert_eq!(s.stair_outcomes, [false, true, true]);
+    // From level 0 the walk cannot go lower; a failure there keeps it.
+    let zero = Study {
+        staircase: study.staircase.map(|s| Staircase { start: 0, ..s }),
+        ..study
+    };
+    let mut low = stair_begun(&zero);
+    assert_eq!(low.stair_levels, [0]);
+    play(&mut low, &zero, FAILED);
+    play(&mut low, &zero, FAILED);
+    assert_eq!(
+        levels_and_samples(&low),
+        (
+            vec![0, 0, 0],
+            vec![
+                (Shape::Square, 5, 0),
+                (Shape::Square, 5, 1),
+                (Shape::Square, 5, 2)
+            ]
+        )
+    );
+}
+
+#[test]
+fn a_reloaded_staircase_session_goes_on_as_it_would_have() {
+    let study = stair_study("");
+    let outcomes = [SOLVED, SOLVED, FAILED, FAILED, SOLVED, SOLVED];
+    let mut s = stair_begun(&study);
+    for &p in &outcomes[..3] {
+        play(&mut s, &study, p);
+    }
+    // Mid-trial 4: saved, read back and opened again by a reload of the tab.
+    let text = serde_json::to_string(&s).expect("json");
+    assert!(text.contains(r#""stair_levels":[1,1,2,1]"#), "{text}");
+    assert!(
+        text.contains(r#""stair_outcomes":[true,true,false]"#),
+        "{text}"
+    );
+    let saved: StudySession = serde_json::from_str(&text).expect("reads back");
+    assert_eq!(saved, s);
+    let (mut back, opening) =
+        StudySession::open("stairs", &study, p1(), Some(saved), T0 + 2.0 * MINUTE, true);
+    assert_eq!((opening, back.stage), (Opening::Continue, Stage::Trial(3)));
+    for &p in &outcomes[3..] {
+        play(&mut s, &study, p);
+        play(&mut back, &study, p);
+    }
+    assert_eq!(back.stage, Stage::Complete);
+    assert_eq!(
+        (
+            back.order.clone(),
+            back.stair_levels.clone(),
+            back.stair_outcomes.clone()
+        ),
+        (
+            s.order.clone(),
+            s.stair_levels.clone(),
+            s.stair_outcomes.clone()
+        )
+    );
+    // 1 1 (up) 2 (down) 1 (down) 0 0 (up) 1.
+    assert_eq!(back.stair_levels, [1, 1, 2, 1, 0, 0]);
+    // A session saved before staircases were kept (no stair fields) still loads, and a
+    // study without one saves none.
+    let plain = resumable("");
+    let old = serde_json::to_value(StudySession::new("pilot", &plain, p1(), T0)).expect("json");
+    assert!(
+        old.get("stair_levels").is_none() && old.get("stair_outcomes").is_none(),
+        "{old}"
+    );
+    let read: StudySession = serde_json::from_value(old).expect("an old session reads");
+    assert!(read.stair_levels.is_empty() && read.stair_outcomes.is_empty());
+}
+
+#[test]
+fn a_restarted_attempt_walks_its_staircase_afresh() {
+    let study = stair_study(r#", "resume": {"policy": "restart"}"#);
+    let mut s = stair_begun(&study);
+    play(&mut s, &study, SOLVED);
+    play(&mut s, &study, SOLVED);
+    assert_eq!(s.stair_levels, [1, 1, 2]);
+    let (again, _) = StudySession::open("stairs", &study, p1(), Some(s), T0 + MINUTE, false);
+    assert_eq!((again.attempt, again.stage), (1, Stage::Consent));
+    assert_eq!(
+        levels_and_samples(&again),
+        (vec![1], vec![(Shape::Cross, 5, 2)])
+    );
+    assert!(again.stair_outcomes.is_empty());
+}
+
+#[test]
+fn a_study_without_a_staircase_plays_its_order_whatever_the_phases() {
+    let study = resumable("");
+    let mut s = StudySession::new("pilot", &study, p1(), T0);
+    s.accept(&study, T0);
+    s.next(false);
+    s.finish_stair_trial(&study, FAILED);
+    assert!(s.trial_done);
+    assert_eq!(s.order, study.trials, "nothing added");
+    assert!(s.stair_levels.is_empty() && s.stair_outcomes.is_empty());
+    assert_eq!((s.stair_step(0), s.progress(&study)), (None, (1, 2)));
+    s.next(false);
+    s.finish_stair_trial(&study, SOLVED);
+    s.next(false);
+    assert_eq!((s.stage, s.progress(&study)), (Stage::Complete, (2, 2)));
+    assert_eq!(study.stair_next(&[]), None);
+    let json = serde_json::to_string(&study).expect("json");
+    assert!(!json.contains("staircase"), "{json}");
+}
+
+#[test]
+fn a_staircase_study_is_refused_with_what_to_change() {
+    let two = r#"[{"shape": "square"}, {"shape": "Z"}]"#;
+    let cases = [
+        (
+            format!(
+                r#"{{"trials": {two}, "counterbalance": true, "staircase": {{"trials": 10}}}}"#
+            ),
+            r#"a staircase orders the trials itself: set "counterbalance" to false"#,
+        ),
+        (
+            format!(r#"{{"trials": {two}, "staircase": {{"trials": 1}}}}"#),
+            "staircase trials must be at least 2 (it is 1)",
+        ),
+        (
+            format!(r#"{{"trials": {two}, "staircase": {{"trials": 10, "start": 2}}}}"#),
+            "the staircase's start level is 2 but it has levels 0 to 1",
+        ),
+        (
+            r#"{"trials": [{"shape": "Z"}], "staircase": {"trials": 10}}"#.to_string(),
+            "a staircase needs at least two levels: its levels are the study's trials",
+        ),
+        (
+            format!(r#"{{"trials": {two}, "staircase": {{"trials": 10, "phase": "both"}}}}"#),
+            "not valid",
+        ),
+    ];
+    for (text, needle) in &cases {
+        let e = Study::from_json(text).expect_err(text);
+        assert!(e.to_string().contains(needle), "{text}: {e}");
+    }
+    // Both problems at once are both said.
+    let e = Study::from_json(&format!(
+        r#"{{"trials": {two}, "staircase": {{"trials": 0, "start": 5}}}}"#
+    ))
+    .expect_err("refused");
+    assert_eq!(
+        e,
+        StudyError::BadStaircase(
+            "staircase trials must be at least 2 (it is 0): a walk needs trials to move; the staircase's start level is 5 but it has levels 0 to 1".into()
+        )
+    );
+    // A good one reads and survives the link.
+    let ok = stair_study(r#", "counterbalance": false"#);
+    assert_eq!(
+        ok.staircase,
+        Some(Staircase {
+            trials: 6,
+            start: 1,
+            phase: StairPhase::Solve
+        })
+    );
+    assert_eq!(
+        Study::from_config_param(&ok.to_config_param()).expect("reads"),
+        ok
+    );
 }

@@ -252,7 +252,7 @@ impl Serialize for Extracted {
 
 /// One element of a JSON list in [`Extracted`]: a number (of a `[row, col]` pair), a
 /// `[row, col]` pair (of a path) or a matrix row (of a grid).
-enum Item {
+pub(crate) enum Item {
     Number(usize),
     Pair([usize; 2]),
     Row(String),
@@ -331,7 +331,7 @@ impl<'de> Deserialize<'de> for Extracted {
 
 /// Which [`Extracted`] a JSON list is: one pair of numbers, a list of pairs (possibly
 /// empty), or matrix rows forming a grid.
-fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, String> {
+pub(crate) fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, String> {
     if let [Item::Number(row), Item::Number(col)] = items[..] {
         return Ok(Extracted::Cell(Pos::new(row, col)));
     }

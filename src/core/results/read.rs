@@ -1,0 +1,749 @@
+//! Reading a trial record from its JSON through `serde_json::Value` and field accessors,
+//! instead of serde's derived visitors.
+//!
+//! Why not the derive: its visitors for the record and the ten types inside it cost the
+//! browser build about 19 KB gzipped (measured by building without them), while the
+//! `Value` parser is linked anyway (the chat client reads replies with it). The rules are
+//! serde's for these types: a missing `Option` field is `None` and `null` is `None`; a
+//! missing field with a default takes it; a missing required field, or a value of the
+//! wrong type, is an error naming the field (with its place: `messages[2].verdict.reason`);
+//! unknown fields are ignored; enums are read by their exact names. Records are written
+//! by serde's `Serialize` as before, and the tests read back every kind of record written.
+
+use crate::core::maze::encoding::Encoding;
+use crate::core::maze::grid::Pos;
+use crate::core::maze::image::Vision;
+use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::symbols::Symbols;
+use crate::core::model::effort::Effort;
+use crate::core::model::price::Price;
+use crate::core::model::reply::{EmptyReason, EndpointInfo, FailedAttempt, TokenLogprob};
+use crate::core::play::player::PlayerKind;
+use crate::core::play::staircase::StairStep;
+use crate::core::play::transcript::Role;
+use crate::core::play::trial::{ApiFailure, FailureKind, Protocol};
+use crate::core::results::record::{PhaseVerdicts, RecordMessage, TrialRecord, Versions};
+use crate::core::text::variant_index;
+use crate::core::verify::{extracted_from_items, Extracted, GenerationChecks, Item, Outcome};
+use crate::core::verify::{Reason, Verdict};
+use serde_json::{Map, Value};
+
+type Read<T> = Result<T, String>;
+
+/// One JSON object being read, with its place in the record for messages.
+struct Obj<'a> {
+    map: &'a Map<String, Value>,
+    at: String,
+}
+
+impl<'a> Obj<'a> {
+    fn of(v: &'a Value, at: String) -> Read<Obj<'a>> {
+        match v {
+            Value::Object(map) => Ok(Obj { map, at }),
+            _ => Err(format!("{}: expected an object", shown(&at))),
+        }
+    }
+
+    fn name(&self, k: &str) -> String {
+        match self.at.as_str() {
+            "" => k.to_string(),
+            at => format!("{at}.{k}"),
+        }
+    }
+
+    /// The field `k`, if present and not `null`.
+    fn opt(&self, k: &str) -> Option<&'a Value> {
+        self.map.get(k).filter(|v| !v.is_null())
+    }
+
+    fn req(&self, k: &str) -> Read<&'a Value> {
+        self.map
+            .get(k)
+            .ok_or_else(|| format!("missing field `{}`", self.name(k)))
+    }
+
+    fn wrong(&self, k: &str, what: &str) -> String {
+        format!("field `{}`: expected {what}", self.name(k))
+    }
+
+    fn string(&self, k: &str) -> Read<String> {
+        self.req(k)?
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| self.wrong(k, "a string"))
+    }
+
+    fn opt_string(&self, k: &str) -> Read<Option<String>> {
+        self.opt(k)
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| self.wrong(k, "a string"))
+            })
+            .transpose()
+    }
+
+    fn whole(&self, k: &str, v: &Value, max: u64) -> Read<u64> {
+        v.as_u64()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| self.wrong(k, "a whole number"))
+    }
+
+    fn u64(&self, k: &str) -> Read<u64> {
+        self.whole(k, self.req(k)?, u64::MAX)
+    }
+
+    fn u32(&self, k: &str) -> Read<u32> {
+        Ok(self.whole(k, self.req(k)?, u32::MAX.into())? as u32)
+    }
+
+    fn usize(&self, k: &str) -> Read<usize> {
+        Ok(self.whole(k, self.req(k)?, usize::MAX as u64)? as usize)
+    }
+
+    fn opt_u64(&self, k: &str) -> Read<Option<u64>> {
+        self.opt(k).map(|v| self.whole(k, v, u64::MAX)).transpose()
+    }
+
+    fn opt_u32(&self, k: &str) -> Read<Option<u32>> {
+        self.opt(k)
+            .map(|v| Ok(self.whole(k, v, u32::MAX.into())? as u32))
+            .transpose()
+    }
+
+    fn opt_usize(&self, k: &str) -> Read<Option<usize>> {
+        Ok(self.opt_u64(k)?.map(|n| n as usize))
+    }
+
+    /// A whole number with a default when missing.
+    fn usize_or(&self, k: &str, default: usize) -> Read<usize> {
+        match self.map.get(k) {
+            None => Ok(default),
+            Some(v) => Ok(self.whole(k, v, usize::MAX as u64)? as usize),
+        }
+    }
+
+    fn f64(&self, k: &str) -> Read<f64> {
+        self.req(k)?
+            .as_f64()
+            .ok_or_else(|| self.wrong(k, "a number"))
+    }
+
+    fn opt_f64(&self, k: &str) -> Read<Option<f64>> {
+        self.opt(k)
+            .map(|v| v.as_f64().ok_or_else(|| self.wrong(k, "a number")))
+            .transpose()
+    }
+
+    fn bool(&self, k: &str) -> Read<bool> {
+        self.req(k)?
+            .as_bool()
+            .ok_or_else(|| self.wrong(k, "true or false"))
+    }
+
+    fn bool_or(&self, k: &str, default: bool) -> Read<bool> {
+        match self.map.get(k) {
+            None => Ok(default),
+            Some(v) => v.as_bool().ok_or_else(|| self.wrong(k, "true or false")),
+        }
+    }
+
+    fn opt_bool(&self, k: &str) -> Read<Option<bool>> {
+        self.opt(k)
+            .map(|v| v.as_bool().ok_or_else(|| self.wrong(k, "true or false")))
+            .transpose()
+    }
+
+    fn list(&self, k: &str) -> Read<&'a [Value]> {
+        self.req(k)?
+            .as_array()
+            .map(Vec::as_slice)
+            .ok_or_else(|| self.wrong(k, "a list"))
+    }
+
+    /// A list with a default (empty) when missing.
+    fn list_or_empty(&self, k: &str) -> Read<&'a [Value]> {
+        match self.map.get(k) {
+            None => Ok(&[]),
+            Some(_) => self.list(k),
+        }
+    }
+
+    /// The variant of `all` named by field `k` (`names` gives each one's name).
+    fn variant<T: Copy>(&self, k: &str, v: &Value, all: &[T], names: &[&str]) -> Read<T> {
+        let s = v.as_str().ok_or_else(|| self.wrong(k, "a name"))?;
+        variant_index(names, s)
+            .map(|i| all[i])
+            .map_err(|e| format!("field `{}`: {e}", self.name(k)))
+    }
+
+    fn obj(&self, k: &str, v: &'a Value) -> Read<Obj<'a>> {
+        Obj::of(v, self.name(k))
+    }
+}
+
+fn shown(at: &str) -> &str {
+    if at.is_empty() {
+        "the record"
+    } else {
+        at
+    }
+}
+
+macro_rules! names {
+    ($t:ty) => {
+        <$t>::ALL.iter().map(|v| v.name()).collect::<Vec<&str>>()
+    };
+}
+
+/// Reads a trial record from its JSON value (see the module documentation).
+pub fn record(v: &Value) -> Read<TrialRecord> {
+    let o = Obj::of(v, String::new())?;
+    let shapes = names!(Shape);
+    let shape = |k: &str, v: &Value| o.variant(k, v, &Shape::ALL, &shapes);
+    let in_play = o
+        .list_or_empty("shapes")?
+        .iter()
+        .map(|v| shape("shapes", v))
+        .collect::<Read<Vec<Shape>>>()?;
+    let messages = o
+        .list("messages")?
+        .iter()
+        .enumerate()
+        .map(|(i, m)| message(&Obj::of(m, format!("messages[{i}]"))?))
+        .collect::<Read<Vec<RecordMessage>>>()?;
+    let verdicts = o.obj("verdicts", o.req("verdicts")?)?;
+    let verdict_of = |k: &str| {
+        verdicts
+            .opt(k)
+            .map(|v| verdict(&verdicts.obj(k, v)?))
+            .transpose()
+    };
+    let versions = o.obj("versions", o.req("versions")?)?;
+    Ok(TrialRecord {
+        player: o.variant(
+            "player",
+            o.req("player")?,
+            &PlayerKind::ALL,
+            &names!(PlayerKind),
+        )?,
+        model: o.string("model")?,
+        endpoint: o
+            .opt("endpoint")
+            .map(|v| endpoint(&o.obj("endpoint", v)?))
+            .transpose()?,
+        shape: shape("shape", o.req("shape")?)?,
+        shapes: ShapeSet::with(&in_play),
+        size: o.usize("size")?,
+        encoding: o.variant(
+            "encoding",
+            o.req("encoding")?,
+            &Encoding::ALL,
+            &names!(Encoding),
+        )?,
+        symbols: match o.map.get("symbols") {
+            None => Symbols::STANDARD,
+            Some(v) => {
+                let s = v.as_str().ok_or_else(|| o.wrong("symbols", "a string"))?;
+                Symbols::parse(s).map_err(|e| format!("field `symbols`: {e}"))?
+            }
+        },
+        vision: match o.map.get("vision") {
+            None => Vision::Text,
+            Some(v) => o.variant("vision", v, &Vision::ALL, &names!(Vision))?,
+        },
+        seed: o.u64("seed")?,
+        sample: o.usize("sample")?,
+        repeat: o.usize_or("repeat", 0)?,
+        move_limit: o.usize("move_limit")?,
+        protocol: match o.map.get("protocol") {
+            None => Protocol::default(),
+            Some(v) => o.variant("protocol", v, &Protocol::ALL, &names!(Protocol))?,
+        },
+        system_prompt: o.opt_string("system_prompt")?,
+        maze: o
+            .list("maze")?
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| o.wrong("maze", "a list of strings"))
+            })
+            .collect::<Read<Vec<String>>>()?,
+        messages,
+        verdicts: PhaseVerdicts {
+            solve: verdict_of("solve")?,
+            recognize: verdict_of("recognize")?,
+            generate: verdict_of("generate")?,
+        },
+        moves: o.usize("moves")?,
+        valid_moves: o.usize("valid_moves")?,
+        lenient: o.usize_or("lenient", 0)?,
+        retried_moves: o.usize_or("retried_moves", 0)?,
+        shortest_path: o.opt_usize("shortest_path")?,
+        path: o
+            .list("path")?
+            .iter()
+            .map(|v| {
+                let p = o.obj("path", v)?;
+                Read::Ok(Pos::new(p.usize("row")?, p.usize("col")?))
+            })
+            .collect::<Read<Vec<Pos>>>()?,
+        failure: o
+            .opt("failure")
+            .map(|v| o.variant("failure", v, &FailureKind::ALL, &names!(FailureKind)))
+            .transpose()?,
+        predicted_shape: o
+            .opt("predicted_shape")
+            .map(|v| shape("predicted_shape", v))
+            .transpose()?,
+        api_error: o
+            .opt("api_error")
+            .map(|v| {
+                let e = o.obj("api_error", v)?;
+                Read::Ok(ApiFailure {
+                    kind: e.string("kind")?,
+                    message: e.string("message")?,
+                    attempts: e.u32("attempts")?,
+                })
+            })
+            .transpose()?,
+        stopped: o.bool_or("stopped", false)?,
+        started_ms: o.opt_f64("started_ms")?,
+        ended_ms: o.opt_f64("ended_ms")?,
+        staircase: o
+            .opt("staircase")
+            .map(|v| {
+                let s = o.obj("staircase", v)?;
+                Read::Ok(StairStep {
+                    step: s.usize("step")?,
+                    level: s.usize("level")?,
+                    walk: s.opt_u64("walk")?.unwrap_or(0),
+                })
+            })
+            .transpose()?,
+        versions: Versions {
+            shapemaze: versions.string("shapemaze")?,
+            prompt: versions.u32("prompt")?,
+            verifier: versions.u32("verifier")?,
+        },
+    })
+}
+
+fn message(o: &Obj<'_>) -> Read<RecordMessage> {
+    Ok(RecordMessage {
+        role: o.variant(
+            "role",
+            o.req("role")?,
+            &[Role::User, Role::Assistant],
+            &["user", "assistant"],
+        )?,
+        content: o.string("content")?,
+        latency_ms: o.opt_f64("latency_ms")?,
+        prompt_tokens: o.opt_u64("prompt_tokens")?,
+        completion_tokens: o.opt_u64("completion_tokens")?,
+        reasoning_tokens: o.opt_u64("reasoning_tokens")?,
+        total_tokens: o.opt_u64("total_tokens")?,
+        finish_reason: o.opt_string("finish_reason")?,
+        reasoning: o.opt_string("reasoning")?,
+        logprobs: o
+            .opt("logprobs")
+            .map(|v| {
+                let list = v.as_array().ok_or_else(|| o.wrong("logprobs", "a list"))?;
+                list.iter()
+                    .map(|t| {
+                        let t = o.obj("logprobs", t)?;
+                        Read::Ok(TokenLogprob {
+                            token: t.string("token")?,
+                            logprob: t.f64("logprob")?,
+                        })
+                    })
+                    .collect::<Read<Vec<TokenLogprob>>>()
+            })
+            .transpose()?,
+        attempts: o.opt_u32("attempts")?,
+        streamed: o.opt_bool("streamed")?,
+        empty_reason: o
+            .opt("empty_reason")
+            .map(|v| o.variant("empty_reason", v, &EmptyReason::ALL, &names!(EmptyReason)))
+            .transpose()?,
+        max_tokens: o.opt_u32("max_tokens")?,
+        retried: o
+            .list_or_empty("retried")?
+            .iter()
+            .map(|f| {
+                let f = o.obj("retried", f)?;
+                Read::Ok(FailedAttempt {
+                    attempt: f.u32("attempt")?,
+                    at_ms: f.f64("at_ms")?,
+                    error: f.string("error")?,
+                    wait_ms: f.u64("wait_ms")?,
+                })
+            })
+            .collect::<Read<Vec<FailedAttempt>>>()?,
+        verdict: o
+            .opt("verdict")
+            .map(|v| verdict(&o.obj("verdict", v)?))
+            .transpose()?,
+    })
+}
+
+fn verdict(o: &Obj<'_>) -> Read<Verdict> {
+    let reason = o.req("reason")?;
+    let reason = reason
+        .as_str()
+        .and_then(Reason::from_name)
+        .ok_or_else(|| o.wrong("reason", &format!("one of {}", Reason::NAMES.join(", "))))?;
+    Ok(Verdict {
+        outcome: o.variant(
+            "outcome",
+            o.req("outcome")?,
+            &Outcome::ALL,
+            &names!(Outcome),
+        )?,
+        reason,
+        extracted: extracted(o.req("extracted")?)
+            .map_err(|e| format!("field `{}`: {e}", o.name("extracted")))?,
+        explanation: o.string("explanation")?,
+        checks: o
+            .opt("checks")
+            .map(|v| {
+                let c = o.obj("checks", v)?;
+                Read::Ok(GenerationChecks {
+                    valid_encoding: c.bool("valid_encoding")?,
+                    same_size: c.bool("same_size")?,
+                    same_shape: c.bool("same_shape")?,
+                    novel: c.bool("novel")?,
+                    path_exists: c.bool("path_exists")?,
+                })
+            })
+            .transpose()?,
+    })
+}
+
+/// What a verdict read from the reply, as [`Extracted`]'s own deserializer reads it.
+fn extracted(v: &Value) -> Read<Extracted> {
+    const WHAT: &str =
+        "null, a [row, col] pair, a list of pairs, a shape's name or a list of matrix rows";
+    match v {
+        Value::Null => Ok(Extracted::Nothing),
+        Value::String(s) => Shape::parse(s)
+            .map(Extracted::Shape)
+            .map_err(|e| e.to_string()),
+        Value::Array(items) => {
+            let items = items
+                .iter()
+                .map(|i| match i {
+                    Value::Number(n) => n
+                        .as_u64()
+                        .map(|n| Item::Number(n as usize))
+                        .ok_or_else(|| format!("coordinate {n} is not a whole number")),
+                    Value::String(s) => Ok(Item::Row(s.clone())),
+                    Value::Array(pair) => match pair.as_slice() {
+                        [r, c] => match (r.as_u64(), c.as_u64()) {
+                            (Some(r), Some(c)) => Ok(Item::Pair([r as usize, c as usize])),
+                            _ => Err("a cell must be a [row, col] pair of two numbers".into()),
+                        },
+                        _ => Err("a cell must be a [row, col] pair of two numbers".into()),
+                    },
+                    _ => Err(format!(
+                        "a coordinate, a [row, col] pair or a matrix row, not {i}"
+                    )),
+                })
+                .collect::<Read<Vec<Item>>>()?;
+            extracted_from_items(items)
+        }
+        _ => Err(WHAT.into()),
+    }
+}
+
+fn endpoint(o: &Obj<'_>) -> Read<EndpointInfo> {
+    Ok(EndpointInfo {
+        preset: o.string("preset")?,
+        base_url: o.string("base_url")?,
+        model: o.string("model")?,
+        temperature: o.f64("temperature")?,
+        top_p: o.f64("top_p")?,
+        max_tokens: o.u32("max_tokens")?,
+        seed: o.opt_u64("seed")?,
+        stream: o.bool("stream")?,
+        logprobs: o.bool("logprobs")?,
+        thinking: o.bool_or("thinking", false)?,
+        effort: o
+            .opt("effort")
+            .map(|v| o.variant("effort", v, &Effort::ALL, &names!(Effort)))
+            .transpose()?,
+        extra: match o.map.get("extra") {
+            None => String::new(),
+            Some(_) => o.string("extra")?,
+        },
+        price: o
+            .opt("price")
+            .map(|v| {
+                let p = o.obj("price", v)?;
+                Read::Ok(Price {
+                    input: p.f64("input")?,
+                    output: p.f64("output")?,
+                    reasoning: p.opt_f64("reasoning")?,
+                })
+            })
+            .transpose()?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::reply::ReplyMeta;
+    use crate::core::play::player::tests::trials;
+    use crate::core::play::player::{play_ready, Oracle, RandomWalker, Scripted, VARIANTS};
+    use crate::core::results::record::{PlayerInfo, RecordError};
+    use serde_json::json;
+
+    fn back(r: &TrialRecord) -> TrialRecord {
+        TrialRecord::from_json(&r.to_json().expect("writes")).expect("reads back")
+    }
+
+    /// Records of every protocol and player kind, with every optional field filled in
+    /// some of them.
+    fn corpus() -> Vec<TrialRecord> {
+        let mut out = Vec::new();
+        for protocol in Protocol::ALL {
+            for (i, mut t) in trials(protocol).into_iter().enumerate().step_by(7) {
+                match i % 3 {
+                    0 => play_ready(&mut t, &mut Oracle),
+                    1 => play_ready(&mut t, &mut RandomWalker::new(i as u64)),
+                    _ => {
+                        let other = t.setup().maze.clone();
+                        play_ready(&mut t, &mut Scripted::variant(i % VARIANTS, other))
+                    }
+                }
+                let mut r = TrialRecord::of(
+                    &t,
+                    PlayerInfo::builtin(PlayerKind::Random),
+                    Default::default(),
+                    Some(1.5),
+                    None,
+                );
+                if i % 2 == 0 {
+                    r.endpoint = Some(EndpointInfo {
+                        preset: "openai".into(),
+                        base_url: "http://127.0.0.1:9/v1".into(),
+                        model: "qwen".into(),
+                        temperature: 0.7,
+                        top_p: 1.0,
+                        max_tokens: 512,
+                        seed: Some(7),
+                        stream: true,
+                        logprobs: true,
+                        thinking: i % 4 == 0,
+                        effort: Some(Effort::ALL[i % Effort::ALL.len()]),
+                        extra: "{\"enable_thinking\": false}".into(),
+                        price: Some(Price {
+                            input: 0.4,
+                            output: 1.2,
+                            reasoning: (i % 4 == 0).then_some(4.0),
+                        }),
+                    });
+                    r.staircase = Some(StairStep {
+                        step: i,
+                        level: i % 5,
+                        walk: i as u64 % 3,
+                    });
+                    r.shapes = ShapeSet::with(&[Shape::U, Shape::N]);
+                    r.vision = Vision::ALL[i % 3];
+                    r.system_prompt = Some("Be brief.".into());
+                    r.api_error = (i % 4 == 0).then(|| ApiFailure {
+                        kind: "rate_limited".into(),
+                        message: "429".into(),
+                        attempts: 6,
+                    });
+                    r.stopped = i % 8 == 0;
+                    r.lenient = 2;
+                    r.retried_moves = 1;
+                    if let Some(m) = r.messages.iter_mut().find(|m| m.role == Role::Assistant) {
+                        *m = RecordMessage::new(
+                            m.role,
+                            m.content.clone(),
+                            ReplyMeta {
+                                latency_ms: Some(812.25),
+                                prompt_tokens: Some(120),
+                                completion_tokens: Some(9),
+                                reasoning_tokens: Some(3),
+                                total_tokens: Some(129),
+                                finish_reason: Some("stop".into()),
+                                reasoning: Some("Down is open.".into()),
+                                logprobs: Some(vec![TokenLogprob {
+                                    token: "(".into(),
+                                    logprob: -0.25,
+                                }]),
+                                attempts: Some(2),
+                                streamed: Some(false),
+                                empty_reason: Some(EmptyReason::ALL[i % 3]),
+                                max_tokens: Some(512),
+                                retried: vec![FailedAttempt {
+                                    attempt: 1,
+                                    at_ms: 10.5,
+                                    error: "HTTP 429".into(),
+                                    wait_ms: 2000,
+                                }],
+                            },
+                            m.verdict.clone(),
+                        );
+                    }
+                }
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_kind_of_record_written_reads_back_the_same() {
+        let corpus = corpus();
+        assert!(corpus.len() >= 30, "{}", corpus.len());
+        let extracted = |r: &TrialRecord, want: fn(&Extracted) -> bool| {
+            r.messages
+                .iter()
+                .filter_map(|m| m.verdict.as_ref())
+                .any(|v| want(&v.extracted))
+        };
+        // The corpus holds every form of what a verdict extracted.
+        for want in [
+            (|e: &Extracted| matches!(e, Extracted::Nothing)) as fn(&Extracted) -> bool,
+            |e| matches!(e, Extracted::Cell(_)),
+            |e| matches!(e, Extracted::Cells(_)),
+            |e| matches!(e, Extracted::Shape(_)),
+            |e| matches!(e, Extracted::Grid(_)),
+        ] {
+            assert!(corpus.iter().any(|r| extracted(r, want)));
+        }
+        assert!(corpus.iter().any(|r| r
+            .verdicts
+            .generate
+            .as_ref()
+            .is_some_and(|v| v.checks.is_some())));
+        for r in &corpus {
+            assert_eq!(&back(r), r);
+            // Inside another type, through serde (a study's trial data).
+            let wrapped = json!({ "record": r });
+            #[derive(serde::Deserialize)]
+            struct Holder {
+                record: TrialRecord,
+            }
+            let h: Holder = serde_json::from_value(wrapped).expect("reads inside");
+            assert_eq!(&h.record, r);
+        }
+    }
+
+    /// A record as an early version wrote it: no repeat, protocol, symbols, shapes,
+    /// vision, lenient, stopped or staircase, and `null` where a value is optional.
+    fn early() -> Value {
+        let mut t = trials(Protocol::Stepwise).remove(0);
+        play_ready(&mut t, &mut Oracle);
+        let r = TrialRecord::of(
+            &t,
+            PlayerInfo::builtin(PlayerKind::Oracle),
+            Default::default(),
+            None,
+            None,
+        );
+        let mut v = serde_json::to_value(&r).expect("a value");
+        let o = v.as_object_mut().expect("an object");
+        for k in [
+            "repeat",
+            "protocol",
+            "stopped",
+            "started_ms",
+            "ended_ms",
+            "lenient",
+        ] {
+            o.remove(k);
+        }
+        o.insert("system_prompt".into(), Value::Null);
+        o.insert("unknown_later_field".into(), json!({"kept": "ignored"}));
+        v
+    }
+
+    #[test]
+    fn an_early_record_reads_with_the_defaults() {
+        let r = record(&early()).expect("reads");
+        assert_eq!(r.repeat, 0);
+        assert_eq!(r.protocol, Protocol::Stepwise);
+        assert!(!r.stopped);
+        assert_eq!(r.system_prompt, None);
+        assert_eq!(r.symbols, Symbols::STANDARD);
+        assert_eq!(r.vision, Vision::Text);
+        assert_eq!(r.shapes, ShapeSet::STANDARD);
+        assert_eq!(r.staircase, None);
+        assert!(r.verdicts.solve.is_some());
+    }
+
+    #[test]
+    fn a_record_that_is_not_one_is_refused_naming_the_field_and_its_place() {
+        type Break = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Break, &str)> = vec![
+            (
+                Box::new(|v| drop(v.as_object_mut().map(|o| o.remove("model")))),
+                "missing field `model`",
+            ),
+            (
+                Box::new(|v| v["size"] = json!("five")),
+                "field `size`: expected a whole number",
+            ),
+            (
+                Box::new(|v| v["size"] = json!(-5)),
+                "field `size`: expected a whole number",
+            ),
+            (
+                Box::new(|v| v["shape"] = json!("hexagon")),
+                "field `shape`: unknown variant `hexagon`, expected one of `square`",
+            ),
+            (
+                Box::new(|v| v["messages"][1]["role"] = json!("system")),
+                "field `messages[1].role`: unknown variant `system`",
+            ),
+            (
+                Box::new(|v| v["messages"][1]["verdict"]["reason"] = json!("lucky")),
+                "field `messages[1].verdict.reason`: expected one of valid_move",
+            ),
+            (
+                Box::new(|v| v["verdicts"]["solve"]["extracted"] = json!([[1, 2, 3]])),
+                "field `verdicts.solve.extracted`: a cell must be a [row, col] pair",
+            ),
+            (
+                Box::new(|v| v["versions"] = json!({"shapemaze": "0.1", "prompt": 2})),
+                "missing field `versions.verifier`",
+            ),
+            (
+                Box::new(|v| v["staircase"] = json!({"step": 1})),
+                "missing field `staircase.level`",
+            ),
+            (
+                Box::new(|v| v["symbols"] = json!("@@@@")),
+                "field `symbols`: ",
+            ),
+            (
+                Box::new(|v| v["messages"] = json!({})),
+                "field `messages`: expected a list",
+            ),
+            (
+                Box::new(|v| *v = json!([1, 2])),
+                "the record: expected an object",
+            ),
+        ];
+        for (break_it, needle) in cases {
+            let mut v = early();
+            break_it(&mut v);
+            let e = record(&v).expect_err(needle);
+            assert!(e.contains(needle), "{needle}: {e}");
+            let text = v.to_string();
+            let e = TrialRecord::from_json(&text).expect_err(needle);
+            assert!(
+                matches!(&e, RecordError::NotARecord(m) if m.contains(needle)),
+                "{needle}: {e}"
+            );
+            assert!(e.to_string().starts_with("not a trial record: "), "{e}");
+        }
+    }
+}
