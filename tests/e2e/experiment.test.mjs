@@ -470,3 +470,53 @@ test('matrix symbols: the oracle plays and generates in them, the CSV names them
     assert.match(unzipEntry(zip.bytes, 'experiment.json').toString('utf8'), /"symbols": "@ \* S E"/);
   });
 });
+
+test('a staircase: a model walks each encoding up the levels, a reload resumes each walk, the results show the walks', async () => {
+  await withPage(async (page) => {
+    const name = `staircase ${rand()}`;
+    await modelDesign(page, `lat150-u${rand()}`, { samples: 2, concurrency: 2, name });
+    await page.fill('[data-testid="design-staircase"]', '6');
+    await page.fill('[data-testid="design-staircase-start"]', '0');
+    await page.locator('[data-testid="design-staircase"]').dispatchEvent('change');
+    // Two walks (matrix, coordinate list) of six trials each.
+    await page.waitForFunction(() => /^12 trials/.test(document.querySelector('[data-testid="estimate"]')?.textContent ?? ''));
+    await page.screenshot({ path: `${SHOTS}/experiment-staircase-form.png`, fullPage: true });
+    await page.click('[data-testid="experiment-start"]');
+    assert.equal((await status(page))?.total, 12, 'the progress counts the trials still to come');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="progress"]')?.dataset.done) >= 3, null, { timeout: 60000 });
+    page.once('dialog', (d) => d.accept());
+    await page.reload();
+    await page.waitForSelector('[data-testid="experiment-resume"]', { timeout: 10000 });
+    const before = await status(page);
+    assert.ok(before.done >= 3 && before.done < 12 && before.total === 12, JSON.stringify(before));
+    await page.click('[data-testid="experiment-resume"]');
+    await waitDone(page, 12);
+    // The scripted model solves every maze: up a level after every two trials, in the
+    // design's shape order (square, cross, spiral at 5x5), each walk step by step.
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    const head = csv[0].split(',');
+    const [enc, step, level, shape, solve] = ['encoding', 'step', 'level', 'shape', 'solve'].map((c) => head.indexOf(c));
+    const walks = {};
+    for (const line of csv.slice(1)) {
+      const c = line.split(',');
+      assert.equal(c[solve], 'success', line);
+      (walks[c[enc]] ??= []).push([Number(c[step]), Number(c[level]), c[shape]]);
+    }
+    assert.deepEqual(Object.keys(walks).sort(), ['coord_list', 'matrix']);
+    for (const w of Object.values(walks)) {
+      w.sort((a, b) => a[0] - b[0]);
+      assert.deepEqual(w.map((s) => s[0]), [0, 1, 2, 3, 4, 5], 'every step once, across the reload');
+      assert.deepEqual(w.map((s) => s[1]), [0, 0, 1, 1, 2, 2]);
+      assert.deepEqual(w.map((s) => s[2]), ['square', 'square', 'cross', 'cross', 'spiral', 'spiral']);
+    }
+    await analyzeOnly(page, name);
+    await page.waitForSelector('[data-testid="table-staircase"]');
+    const rows = await page.locator('[data-testid="table-staircase"] tbody tr').allTextContents();
+    assert.equal(rows.length, 2, rows.join(' | '));
+    for (const enc of ['matrix', 'coord_list']) {
+      assert.ok(rows.some((r) => new RegExp(`good/${enc}.*not settled.*0 0 1 1 2 2`).test(r)), rows.join(' | '));
+    }
+    await page.locator('[data-testid="table-staircase"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/results-staircase.png`, fullPage: false });
+  });
+});

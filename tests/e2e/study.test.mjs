@@ -374,3 +374,57 @@ test("a study's matrix symbols: the text condition shows the maze in them and re
     assert.equal(right.outcome, 'success', right.text);
   });
 });
+
+test('a staircase study: the person walks up after two solved mazes and down after a failure, and the results show the walk', async () => {
+  const scenario = `500-x0-u${rand()}`;
+  const stairs = {
+    title: 'Staircase study',
+    staircase: { trials: 4, start: 0 },
+    trials: [
+      { shape: 'square', size: 5, encoding: 'matrix', seed: 1, sample: 0 },
+      { shape: 'cross', size: 5, encoding: 'matrix', seed: 1, sample: 0 },
+      { shape: 'Z', size: 5, encoding: 'matrix', seed: 1, sample: 0 },
+    ],
+    condition: 'grid',
+    recognition: 'choice',
+    upload: { kind: 'json', url: `${MOCK_URL}/${scenario}/upload` },
+  };
+  await withPage(async (page) => {
+    await page.goto(studyLink(stairs, `&participant=s${rand()}`));
+    await page.click('[data-testid="consent-accept"]');
+    await page.click('[data-testid="study-next"]');
+    const seen = [];
+    for (const solve of [true, true, false, true]) {
+      await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+      const maze = await readMaze(page);
+      seen.push(maze.shape);
+      if (solve) {
+        await playTrial(page);
+      } else {
+        // Into a wall: the solve fails; the shape and a new maze are still asked for.
+        await clickCell(page, wallBeside(maze, find(maze, 'player')));
+        assert.equal(await phase(page), 'recognize');
+        await page.click(`[data-testid="shape-choice-${maze.shape}"]`);
+        await draw(page, maze.cells.map((row) => row.map((k) => (k === 'player' ? 'goal' : k === 'goal' ? 'player' : k))));
+        await page.click('[data-testid="submit-generation"]');
+        await verdict(page, 'generate');
+      }
+      if (seen.length === 3) await page.screenshot({ path: `${SHOTS}/study-staircase.png`, fullPage: true });
+      await page.click('[data-testid="study-next"]');
+    }
+    // Two solved squares take the walk up to the cross; failing it takes it back down.
+    assert.deepEqual(seen, ['square', 'square', 'cross', 'square']);
+    await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]', { timeout: 20000 });
+    const log = await (await fetch(`${MOCK_URL}/log`)).json();
+    const body = log.filter((e) => e.scenario === scenario && e.method === 'POST').at(-1).body;
+    const steps = body.trials.map((t) => t.record.staircase);
+    assert.deepEqual(steps.map((s) => [s.step, s.level]), [[0, 0], [1, 0], [2, 1], [3, 0]]);
+    assert.equal(new Set(steps.map((s) => s.walk)).size, 1, 'one walk, told apart by its id');
+    assert.deepEqual(body.trials.map((t) => t.record.sample), [0, 1, 0, 2], 'each visit a new maze of its level');
+    // The results page shows the participant's walk.
+    await page.goto(`${BASE}/results`);
+    await page.waitForFunction(() => /people: Staircase study/.test(document.querySelector('[data-testid="sources"]')?.textContent ?? ''));
+    await page.waitForSelector('[data-testid="table-staircase"]');
+    assert.match(await page.locator('[data-testid="table-staircase"]').textContent(), /human [0-9a-f]{8}.*0 0 1 0/s);
+  });
+});
