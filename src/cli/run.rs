@@ -56,7 +56,8 @@ stderr lists the trials that ended as API errors by cause, with the server's or 
 system's own message and what to do.
 
 Exit status: 0 when the run finished and no trial of DIR ended as an API error; 3 when some
-did (fix the cause, then run again with --retry-errors); with one line on stderr: 2 for a
+did (fix the cause, then run again with --retry-errors; a staircase is run again into a new
+folder); with one line on stderr: 2 for a
 bad option, a missing key or when interrupted, 4 for a design that cannot be read or
 played, 5 when the design asks for more mazes than exist or DIR holds another design, 6
 when DIR cannot be written."
@@ -180,7 +181,7 @@ fn columns() -> usize {
 
 /// The end of a run for people: the trials that ended as API errors, by cause, with what
 /// to do (nothing when there were none).
-fn error_summary(records: &[TrialRecord], total: usize) -> Vec<String> {
+fn error_summary(records: &[TrialRecord], total: usize, stairs: bool) -> Vec<String> {
     let causes = error_causes(records);
     let failed: usize = causes.iter().map(|c| c.trials).sum();
     if failed == 0 {
@@ -190,10 +191,12 @@ fn error_summary(records: &[TrialRecord], total: usize) -> Vec<String> {
         "{failed} of {total} trials ended as API errors: the endpoint failed, so they were not judged and are left out of every rate. By cause:"
     )];
     lines.extend(causes.iter().map(|c| format!("  {}", c.line())));
-    lines.push(
+    lines.push(if stairs {
+        "A staircase keeps them (each kept its walk's level, and the walk has moved on): fix the cause, then run the design into a new --out folder to walk again.".to_string()
+    } else {
         "Fix the cause, then run the same command with --retry-errors to play those trials again."
-            .to_string(),
-    );
+            .to_string()
+    });
     lines
 }
 
@@ -660,7 +663,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
     } else {
         Ok(())
     };
-    for line in error_summary(&records, total) {
+    for line in error_summary(&records, total, design.staircase.is_some()) {
         let _ = writeln!(io.stderr, "shapemaze: {line}");
     }
     drop(log);

@@ -172,7 +172,7 @@ pub(crate) fn stair_section(a: &Analysis) -> Section {
         &[
             ("walk", "walk"),
             ("trials", "trials"),
-            ("solved", "solved"),
+            ("solved", "solve successes"),
             ("reversals", "reversals"),
             ("threshold", "threshold (level)"),
             ("threshold_sd", "sd"),
@@ -204,26 +204,35 @@ pub(crate) fn stair_section(a: &Analysis) -> Section {
             Cell::Text(levels.join(" ")),
         ]);
     }
+    let mut cols = vec![("level", "level"), ("size", "size"), ("shape", "shape")];
+    if several {
+        cols.insert(0, ("experiment", "experiment"));
+    }
     let mut key = Table::new(
         "staircase-levels",
         "The levels the walks played".into(),
-        &[("level", "level"), ("size", "size"), ("shape", "shape")],
+        &cols,
     );
-    let mut named: Vec<(usize, usize, String)> = Vec::new();
+    // Each experiment (or study) has its own ladder.
+    let mut named: Vec<(&str, usize, usize, &str)> = Vec::new();
     for r in &a.staircase {
         for &(l, size, shape) in &r.named {
-            if !named.iter().any(|n| n.0 == l) {
-                named.push((l, size, shape.name().to_string()));
+            if !named.iter().any(|n| n.0 == r.experiment && n.1 == l) {
+                named.push((&r.experiment, l, size, shape.name()));
             }
         }
     }
-    crate::core::sort::sort_by_key(&mut named, |n| n.0);
-    for (l, size, shape) in named {
-        key.row(vec![
+    crate::core::sort::sort_by_key(&mut named, |n| (n.0.to_string(), n.1));
+    for (experiment, l, size, shape) in named {
+        let mut cells = vec![
             Cell::Count(l),
             Cell::Text(format!("{size}x{size}")),
-            Cell::Text(shape),
-        ]);
+            Cell::text(shape),
+        ];
+        if several {
+            cells.insert(0, Cell::text(experiment));
+        }
+        key.row(cells);
     }
     Section::new("Staircase".into())
         .paragraph(

@@ -277,7 +277,11 @@ impl Lab {
                 running: s.running(t),
                 stored: s.stored(t),
                 total: p.overall.total,
-                api_errors: p.overall.api_errors,
+                // A staircase does not rerun its API errors: no button for them.
+                api_errors: match s.design().staircase {
+                    Some(_) => 0,
+                    None => p.overall.api_errors,
+                },
             };
             self.progress.set(progress_panel(&p, &lanes, t));
         } else {
@@ -982,7 +986,12 @@ fn apply(lab: &Shared, run: &Rc<Run>, effects: Vec<Effect>) {
                 }
                 // Done, or paused at the cost limit: the form opens again (the limit can
                 // be raised there before resuming).
-                if matches!(notice, Notice::Complete { .. } | Notice::CostLimit { .. }) {
+                if matches!(
+                    notice,
+                    Notice::Complete { .. }
+                        | Notice::StairComplete { .. }
+                        | Notice::CostLimit { .. }
+                ) {
                     lab.draw_form();
                 }
             }

@@ -408,10 +408,19 @@ impl DesignForm {
             .iter()
             .filter_map(|e| Encoding::parse(e).ok())
             .collect();
-        d.shapes = self
+        // The design's order is kept for the shapes still ticked (a staircase's ladder goes
+        // by it); shapes newly ticked go last.
+        let ticked: Vec<Shape> = self
             .shapes
             .iter()
             .filter_map(|s| Shape::parse(s).ok())
+            .collect();
+        d.shapes = base
+            .shapes
+            .iter()
+            .copied()
+            .filter(|s| ticked.contains(s))
+            .chain(ticked.iter().copied().filter(|s| !base.shapes.contains(s)))
             .collect();
         d.efforts = self
             .efforts
@@ -820,6 +829,30 @@ mod tests {
             out.push((k.into(), format!(" {v} ")));
         }
         out
+    }
+
+    #[test]
+    fn the_designs_shape_order_is_kept_and_new_shapes_go_last() {
+        // A staircase's ladder goes by it: a loaded [Z, square] stays so on the page.
+        let d = ExperimentDesign {
+            shapes: vec![Shape::Z, Shape::Square],
+            ..ExperimentDesign::default()
+        };
+        let mut form = DesignForm::of(&d);
+        assert_eq!(
+            form.design(&d).map(|x| x.shapes),
+            Ok(vec![Shape::Z, Shape::Square])
+        );
+        form.shapes = vec!["square".into(), "cross".into(), "Z".into()];
+        assert_eq!(
+            form.design(&d).map(|x| x.shapes),
+            Ok(vec![Shape::Z, Shape::Square, Shape::Cross])
+        );
+        form.shapes = vec!["cross".into(), "Z".into()];
+        assert_eq!(
+            form.design(&d).map(|x| x.shapes),
+            Ok(vec![Shape::Z, Shape::Cross])
+        );
     }
 
     #[test]

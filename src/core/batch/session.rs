@@ -82,6 +82,12 @@ pub enum Notice {
     /// A staircase keeps its trials that ended as API errors (this many): its walks
     /// have moved on from them.
     StairErrorsKept(usize),
+    /// Every walk of a staircase has played its trials; this many (at least one) ended as
+    /// API errors, which a staircase keeps.
+    StairComplete {
+        /// Trials that ended as API errors.
+        api_errors: usize,
+    },
     /// Every trial is stored; this many ended as API errors.
     Complete {
         /// Trials that ended as API errors.
@@ -135,6 +141,9 @@ impl Notice {
             ),
             Notice::StairErrorsKept(n) => format!(
                 "A staircase does not rerun its {n} trials that ended as API errors: each walk has moved on from them (an API error keeps the walk's level and counts as one of its trials). Start a new run to walk again."
+            ),
+            Notice::StairComplete { api_errors } => format!(
+                "The run is complete: every walk has played its trials; {api_errors} ended as API errors (not model failures: each kept its walk's level, and a staircase does not rerun them). Download the results with the buttons above."
             ),
             Notice::Complete { api_errors: 0 } => "The run is complete: every trial is stored. Download the results with the buttons above.".into(),
             Notice::Complete { api_errors } => format!(
@@ -363,25 +372,16 @@ impl Session {
         let mut sched = self.scheduler.borrow_mut();
         let mut taken = 0;
         for track in &mut self.stairs {
-            let Some(done) = walked
+            let Some((done, used)) = walked
                 .iter()
-                .find(|w| w.player == track.player && w.encoding == track.encoding)
+                .find(|(w, _)| w.player == track.player && w.encoding == track.encoding)
             else {
                 continue;
             };
-            let mine: Vec<&TrialRecord> = records
-                .iter()
-                .copied()
-                .filter(|r| {
-                    r.model == track.player
-                        && r.encoding == track.encoding
-                        && r.staircase.is_some_and(|s| s.step < done.walk.steps())
-                })
-                .collect();
-            for r in &mine {
+            for r in used {
                 sched.add(TrialKey::of_record(r));
             }
-            taken += sched.restore(mine.into_iter().map(TrialSummary::of));
+            taken += sched.restore(used.iter().map(|r| TrialSummary::of(r)));
             *track = done.clone();
             if let Some((key, step)) = self.design.stair_next(track) {
                 self.steps.push((key.id(), step));
@@ -696,7 +696,12 @@ impl Session {
                     if self.held.is_empty() && self.in_flight.is_empty() && !self.told_complete {
                         self.told_complete = true;
                         let api_errors = self.progress(now).overall.api_errors;
-                        out.push(Effect::Say(Notice::Complete { api_errors }));
+                        out.push(Effect::Say(match api_errors {
+                            n if n > 0 && self.design.staircase.is_some() => {
+                                Notice::StairComplete { api_errors: n }
+                            }
+                            _ => Notice::Complete { api_errors },
+                        }));
                     }
                     break;
                 }

@@ -175,30 +175,35 @@ impl ExperimentDesign {
         }
     }
 
-    /// The walks as far as `records` took them: each track's stored staircase trials, in
-    /// step order, replayed from the start (records of other designs, of no track or
-    /// past a gap in the steps are left out).
+    /// The walks as far as `records` took them, each with the records it used: replayed
+    /// from the start, a step takes the stored record that is exactly the trial the walk
+    /// hands out there (its id, step and level), and the walk stops at the first step
+    /// none is. So records of another run of the same walk (merged into one folder), of
+    /// other designs or past a gap are left out, never mixed in.
     pub fn stair_tracks<'a>(
         &self,
         records: impl IntoIterator<Item = &'a TrialRecord>,
-    ) -> Vec<Track> {
+    ) -> Vec<(Track, Vec<&'a TrialRecord>)> {
         let records: Vec<&TrialRecord> = records.into_iter().collect();
-        let mut tracks = self.tracks();
-        for track in &mut tracks {
-            let mut mine: Vec<(usize, &TrialRecord)> = records
-                .iter()
-                .filter(|r| r.model == track.player && r.encoding == track.encoding)
-                .filter_map(|r| r.staircase.map(|s| (s.step, *r)))
-                .collect();
-            crate::core::sort::sort_by_key(&mut mine, |(step, _)| *step);
-            for (step, r) in mine {
-                if step != track.walk.steps() {
-                    continue;
-                }
-                self.stair_record(track, walk_outcomes(r));
+        let mut out = Vec::new();
+        for mut track in self.tracks() {
+            let mut used = Vec::new();
+            while let Some((key, step)) = self.stair_next(&track) {
+                let id = key.id();
+                let found = records.iter().copied().find(|r| {
+                    r.staircase
+                        .is_some_and(|s| s.step == step.step && s.level == step.level)
+                        && TrialKey::of_record(r).id() == id
+                });
+                let Some(r) = found else {
+                    break;
+                };
+                self.stair_record(&mut track, walk_outcomes(r));
+                used.push(r);
             }
+            out.push((track, used));
         }
-        tracks
+        out
     }
 }
 
