@@ -791,6 +791,14 @@ pub const EVENT_COLUMNS: &[(&str, &str)] = &[
         "session_events",
         "what happened to the session up to the trial (kind: detail; ...)",
     ),
+    (
+        "step",
+        "a staircase trial's place in the participant's walk (0 first; empty outside a staircase)",
+    ),
+    (
+        "level",
+        "the staircase level it was played at (0 the easiest; empty outside a staircase)",
+    ),
 ];
 
 /// The study CSV: a header, then one row per action of every trial.
@@ -849,6 +857,8 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
                     .map_or(String::new(), |c| format!("{c:.1}", c = Fixed(c))),
                 d.attempt.to_string(),
                 events.clone(),
+                r.staircase.map_or(String::new(), |s| s.step.to_string()),
+                r.staircase.map_or(String::new(), |s| s.level.to_string()),
             ];
             let line: Vec<String> = row.iter().map(|f| csv_field(f)).collect();
             out.push_str(&line.join(","));
