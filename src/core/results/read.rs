@@ -182,6 +182,18 @@ impl<'a> Obj<'a> {
     fn obj(&self, k: &str, v: &'a Value) -> Read<Obj<'a>> {
         Obj::of(v, self.name(k))
     }
+
+    /// The object in field `k`, read by `read`, if present and not `null`.
+    fn opt_obj<T>(&self, k: &str, read: impl FnOnce(&Obj<'a>) -> Read<T>) -> Read<Option<T>> {
+        self.opt(k).map(|v| read(&self.obj(k, v)?)).transpose()
+    }
+
+    /// The variant of `all` named by field `k`, if present and not `null`.
+    fn opt_variant<T: Copy>(&self, k: &str, all: &[T], names: &[&str]) -> Read<Option<T>> {
+        self.opt(k)
+            .map(|v| self.variant(k, v, all, names))
+            .transpose()
+    }
 }
 
 fn shown(at: &str) -> &str {
@@ -230,10 +242,7 @@ pub fn record(v: &Value) -> Read<TrialRecord> {
             &names!(PlayerKind),
         )?,
         model: o.string("model")?,
-        endpoint: o
-            .opt("endpoint")
-            .map(|v| endpoint(&o.obj("endpoint", v)?))
-            .transpose()?,
+        endpoint: o.opt_obj("endpoint", endpoint)?,
         shape: shape("shape", o.req("shape")?)?,
         shapes: ShapeSet::with(&in_play),
         size: o.usize("size")?,
@@ -291,39 +300,28 @@ pub fn record(v: &Value) -> Read<TrialRecord> {
                 Read::Ok(Pos::new(p.usize("row")?, p.usize("col")?))
             })
             .collect::<Read<Vec<Pos>>>()?,
-        failure: o
-            .opt("failure")
-            .map(|v| o.variant("failure", v, &FailureKind::ALL, &names!(FailureKind)))
-            .transpose()?,
+        failure: o.opt_variant("failure", &FailureKind::ALL, &names!(FailureKind))?,
         predicted_shape: o
             .opt("predicted_shape")
             .map(|v| shape("predicted_shape", v))
             .transpose()?,
-        api_error: o
-            .opt("api_error")
-            .map(|v| {
-                let e = o.obj("api_error", v)?;
-                Read::Ok(ApiFailure {
-                    kind: e.string("kind")?,
-                    message: e.string("message")?,
-                    attempts: e.u32("attempts")?,
-                })
+        api_error: o.opt_obj("api_error", |e| {
+            Ok(ApiFailure {
+                kind: e.string("kind")?,
+                message: e.string("message")?,
+                attempts: e.u32("attempts")?,
             })
-            .transpose()?,
+        })?,
         stopped: o.bool_or("stopped", false)?,
         started_ms: o.opt_f64("started_ms")?,
         ended_ms: o.opt_f64("ended_ms")?,
-        staircase: o
-            .opt("staircase")
-            .map(|v| {
-                let s = o.obj("staircase", v)?;
-                Read::Ok(StairStep {
-                    step: s.usize("step")?,
-                    level: s.usize("level")?,
-                    walk: s.opt_u64("walk")?.unwrap_or(0),
-                })
+        staircase: o.opt_obj("staircase", |s| {
+            Ok(StairStep {
+                step: s.usize("step")?,
+                level: s.usize("level")?,
+                walk: s.opt_u64("walk")?.unwrap_or(0),
             })
-            .transpose()?,
+        })?,
         versions: Versions {
             shapemaze: versions.string("shapemaze")?,
             prompt: versions.u32("prompt")?,
@@ -365,10 +363,7 @@ fn message(o: &Obj<'_>) -> Read<RecordMessage> {
             .transpose()?,
         attempts: o.opt_u32("attempts")?,
         streamed: o.opt_bool("streamed")?,
-        empty_reason: o
-            .opt("empty_reason")
-            .map(|v| o.variant("empty_reason", v, &EmptyReason::ALL, &names!(EmptyReason)))
-            .transpose()?,
+        empty_reason: o.opt_variant("empty_reason", &EmptyReason::ALL, &names!(EmptyReason))?,
         max_tokens: o.opt_u32("max_tokens")?,
         retried: o
             .list_or_empty("retried")?
@@ -383,10 +378,7 @@ fn message(o: &Obj<'_>) -> Read<RecordMessage> {
                 })
             })
             .collect::<Read<Vec<FailedAttempt>>>()?,
-        verdict: o
-            .opt("verdict")
-            .map(|v| verdict(&o.obj("verdict", v)?))
-            .transpose()?,
+        verdict: o.opt_obj("verdict", verdict)?,
     })
 }
 
@@ -407,19 +399,15 @@ fn verdict(o: &Obj<'_>) -> Read<Verdict> {
         extracted: extracted(o.req("extracted")?)
             .map_err(|e| format!("field `{}`: {e}", o.name("extracted")))?,
         explanation: o.string("explanation")?,
-        checks: o
-            .opt("checks")
-            .map(|v| {
-                let c = o.obj("checks", v)?;
-                Read::Ok(GenerationChecks {
-                    valid_encoding: c.bool("valid_encoding")?,
-                    same_size: c.bool("same_size")?,
-                    same_shape: c.bool("same_shape")?,
-                    novel: c.bool("novel")?,
-                    path_exists: c.bool("path_exists")?,
-                })
+        checks: o.opt_obj("checks", |c| {
+            Ok(GenerationChecks {
+                valid_encoding: c.bool("valid_encoding")?,
+                same_size: c.bool("same_size")?,
+                same_shape: c.bool("same_shape")?,
+                novel: c.bool("novel")?,
+                path_exists: c.bool("path_exists")?,
             })
-            .transpose()?,
+        })?,
     })
 }
 
@@ -471,25 +459,18 @@ fn endpoint(o: &Obj<'_>) -> Read<EndpointInfo> {
         stream: o.bool("stream")?,
         logprobs: o.bool("logprobs")?,
         thinking: o.bool_or("thinking", false)?,
-        effort: o
-            .opt("effort")
-            .map(|v| o.variant("effort", v, &Effort::ALL, &names!(Effort)))
-            .transpose()?,
+        effort: o.opt_variant("effort", &Effort::ALL, &names!(Effort))?,
         extra: match o.map.get("extra") {
             None => String::new(),
             Some(_) => o.string("extra")?,
         },
-        price: o
-            .opt("price")
-            .map(|v| {
-                let p = o.obj("price", v)?;
-                Read::Ok(Price {
-                    input: p.f64("input")?,
-                    output: p.f64("output")?,
-                    reasoning: p.opt_f64("reasoning")?,
-                })
+        price: o.opt_obj("price", |p| {
+            Ok(Price {
+                input: p.f64("input")?,
+                output: p.f64("output")?,
+                reasoning: p.opt_f64("reasoning")?,
             })
-            .transpose()?,
+        })?,
     })
 }
 
