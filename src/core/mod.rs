@@ -62,5 +62,13 @@ mod enum_name_tests {
         check(&FailureKind::ALL, |v| v.name());
         check(&Protocol::ALL, |v| v.name());
         check(&Outcome::ALL, |v| v.name());
+        use crate::core::study::{
+            Assignment, Condition, RecognitionMode, ResumePolicy, UploadKind,
+        };
+        check(&Condition::ALL, |v| v.name());
+        check(&RecognitionMode::ALL, |v| v.name());
+        check(&UploadKind::ALL, |v| v.name());
+        check(&Assignment::ALL, |v| v.name());
+        check(&ResumePolicy::ALL, |v| v.name());
     }
 }

@@ -4,6 +4,7 @@
 //! [`crate::core::results`] and everything below it.
 
 pub mod design;
+mod design_read;
 pub mod error;
 pub mod estimate;
 pub mod export;

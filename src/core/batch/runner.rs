@@ -396,12 +396,13 @@ pub(crate) mod tests {
         assert_eq!(spec.stream, DEFAULT_STREAM, "a design's endpoint player");
         let settings = endpoint_settings(&spec).expect("settings");
         assert_eq!(settings.stream, DEFAULT_STREAM);
-        let read: PlayerSpec = serde_json::from_str(
-            r#"{"kind": "endpoint", "base_url": "http://x/v1", "model": "m"}"#,
+        let read = ExperimentDesign::from_json(
+            r#"{"players": [{"kind": "endpoint", "base_url": "http://x/v1", "model": "m"}],
+                "encodings": ["matrix"], "shapes": ["square"]}"#,
         )
         .expect("a spec without stream");
         assert_eq!(
-            read.stream, DEFAULT_STREAM,
+            read.players[0].stream, DEFAULT_STREAM,
             "a design file that leaves it out"
         );
         let form = DesignForm::of(&ExperimentDesign::default());

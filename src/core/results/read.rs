@@ -11,6 +11,9 @@
 //! wrong type, is an error naming the field (with its place: `messages[2].verdict.reason`);
 //! unknown fields are ignored; enums are read by their exact names. Records are written
 //! by serde's `Serialize` as before, and the tests read back every kind of record written.
+//!
+//! The accessors ([`Obj`]) also read designs (`core::batch::design_read`) and a
+//! participant's trial data (`core::study::data_read`) by the same rules.
 
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::Pos;
@@ -30,23 +33,24 @@ use crate::core::verify::{extracted_from_items, Extracted, GenerationChecks, Ite
 use crate::core::verify::{Reason, Verdict};
 use serde_json::{Map, Value};
 
-type Read<T> = Result<T, String>;
+/// A value read, or what is wrong with it (naming the field and its place).
+pub(crate) type Read<T> = Result<T, String>;
 
 /// One JSON object being read, with its place in the record for messages.
-struct Obj<'a> {
-    map: &'a Map<String, Value>,
+pub(crate) struct Obj<'a> {
+    pub(crate) map: &'a Map<String, Value>,
     at: String,
 }
 
 impl<'a> Obj<'a> {
-    fn of(v: &'a Value, at: String) -> Read<Obj<'a>> {
+    pub(crate) fn of(v: &'a Value, at: String) -> Read<Obj<'a>> {
         match v {
             Value::Object(map) => Ok(Obj { map, at }),
             _ => Err(format!("{}: expected an object", shown(&at))),
         }
     }
 
-    fn name(&self, k: &str) -> String {
+    pub(crate) fn name(&self, k: &str) -> String {
         match self.at.as_str() {
             "" => k.to_string(),
             at => format!("{at}.{k}"),
@@ -54,28 +58,28 @@ impl<'a> Obj<'a> {
     }
 
     /// The field `k`, if present and not `null`.
-    fn opt(&self, k: &str) -> Option<&'a Value> {
+    pub(crate) fn opt(&self, k: &str) -> Option<&'a Value> {
         self.map.get(k).filter(|v| !v.is_null())
     }
 
-    fn req(&self, k: &str) -> Read<&'a Value> {
+    pub(crate) fn req(&self, k: &str) -> Read<&'a Value> {
         self.map
             .get(k)
             .ok_or_else(|| format!("missing field `{}`", self.name(k)))
     }
 
-    fn wrong(&self, k: &str, what: &str) -> String {
+    pub(crate) fn wrong(&self, k: &str, what: &str) -> String {
         format!("field `{}`: expected {what}", self.name(k))
     }
 
-    fn string(&self, k: &str) -> Read<String> {
+    pub(crate) fn string(&self, k: &str) -> Read<String> {
         self.req(k)?
             .as_str()
             .map(str::to_string)
             .ok_or_else(|| self.wrong(k, "a string"))
     }
 
-    fn opt_string(&self, k: &str) -> Read<Option<String>> {
+    pub(crate) fn opt_string(&self, k: &str) -> Read<Option<String>> {
         self.opt(k)
             .map(|v| {
                 v.as_str()
@@ -85,86 +89,112 @@ impl<'a> Obj<'a> {
             .transpose()
     }
 
-    fn whole(&self, k: &str, v: &Value, max: u64) -> Read<u64> {
+    pub(crate) fn whole(&self, k: &str, v: &Value, max: u64) -> Read<u64> {
         v.as_u64()
             .filter(|&n| n <= max)
             .ok_or_else(|| self.wrong(k, "a whole number"))
     }
 
-    fn u64(&self, k: &str) -> Read<u64> {
+    pub(crate) fn u64(&self, k: &str) -> Read<u64> {
         self.whole(k, self.req(k)?, u64::MAX)
     }
 
-    fn u32(&self, k: &str) -> Read<u32> {
+    pub(crate) fn u32(&self, k: &str) -> Read<u32> {
         Ok(self.whole(k, self.req(k)?, u32::MAX.into())? as u32)
     }
 
-    fn usize(&self, k: &str) -> Read<usize> {
+    pub(crate) fn usize(&self, k: &str) -> Read<usize> {
         Ok(self.whole(k, self.req(k)?, usize::MAX as u64)? as usize)
     }
 
-    fn opt_u64(&self, k: &str) -> Read<Option<u64>> {
+    pub(crate) fn opt_u64(&self, k: &str) -> Read<Option<u64>> {
         self.opt(k).map(|v| self.whole(k, v, u64::MAX)).transpose()
     }
 
-    fn opt_u32(&self, k: &str) -> Read<Option<u32>> {
+    pub(crate) fn opt_u32(&self, k: &str) -> Read<Option<u32>> {
         self.opt(k)
             .map(|v| Ok(self.whole(k, v, u32::MAX.into())? as u32))
             .transpose()
     }
 
-    fn opt_usize(&self, k: &str) -> Read<Option<usize>> {
+    pub(crate) fn opt_usize(&self, k: &str) -> Read<Option<usize>> {
         Ok(self.opt_u64(k)?.map(|n| n as usize))
     }
 
+    /// Field `k` read by `read`, or `default` when it is missing (`null` is read, and so
+    /// refused unless `read` takes it: serde's rule for a field with a default).
+    pub(crate) fn or<T>(
+        &self,
+        k: &str,
+        default: T,
+        read: impl FnOnce(&Self, &str) -> Read<T>,
+    ) -> Read<T> {
+        match self.map.get(k) {
+            None => Ok(default),
+            Some(_) => read(self, k),
+        }
+    }
+
     /// A whole number with a default when missing.
-    fn usize_or(&self, k: &str, default: usize) -> Read<usize> {
+    pub(crate) fn usize_or(&self, k: &str, default: usize) -> Read<usize> {
         match self.map.get(k) {
             None => Ok(default),
             Some(v) => Ok(self.whole(k, v, usize::MAX as u64)? as usize),
         }
     }
 
-    fn f64(&self, k: &str) -> Read<f64> {
+    pub(crate) fn f64(&self, k: &str) -> Read<f64> {
         self.req(k)?
             .as_f64()
             .ok_or_else(|| self.wrong(k, "a number"))
     }
 
-    fn opt_f64(&self, k: &str) -> Read<Option<f64>> {
+    pub(crate) fn opt_f64(&self, k: &str) -> Read<Option<f64>> {
         self.opt(k)
             .map(|v| v.as_f64().ok_or_else(|| self.wrong(k, "a number")))
             .transpose()
     }
 
-    fn bool(&self, k: &str) -> Read<bool> {
+    pub(crate) fn bool(&self, k: &str) -> Read<bool> {
         self.req(k)?
             .as_bool()
             .ok_or_else(|| self.wrong(k, "true or false"))
     }
 
-    fn bool_or(&self, k: &str, default: bool) -> Read<bool> {
+    pub(crate) fn bool_or(&self, k: &str, default: bool) -> Read<bool> {
         match self.map.get(k) {
             None => Ok(default),
             Some(v) => v.as_bool().ok_or_else(|| self.wrong(k, "true or false")),
         }
     }
 
-    fn opt_bool(&self, k: &str) -> Read<Option<bool>> {
+    pub(crate) fn opt_bool(&self, k: &str) -> Read<Option<bool>> {
         self.opt(k)
             .map(|v| v.as_bool().ok_or_else(|| self.wrong(k, "true or false")))
             .transpose()
     }
 
-    fn list(&self, k: &str) -> Read<&'a [Value]> {
+    pub(crate) fn list(&self, k: &str) -> Read<&'a [Value]> {
         self.req(k)?
             .as_array()
             .map(Vec::as_slice)
             .ok_or_else(|| self.wrong(k, "a list"))
     }
 
+    /// The list of strings in field `k`.
+    pub(crate) fn strings(&self, k: &str) -> Read<Vec<String>> {
+        self.list(k)?
+            .iter()
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| self.wrong(k, "a list of strings"))
+            })
+            .collect()
+    }
+
     /// A list with a default (empty) when missing.
-    fn list_or_empty(&self, k: &str) -> Read<&'a [Value]> {
+    pub(crate) fn list_or_empty(&self, k: &str) -> Read<&'a [Value]> {
         match self.map.get(k) {
             None => Ok(&[]),
             Some(_) => self.list(k),
@@ -172,24 +202,39 @@ impl<'a> Obj<'a> {
     }
 
     /// The variant of `all` named by field `k` (`names` gives each one's name).
-    fn variant<T: Copy>(&self, k: &str, v: &Value, all: &[T], names: &[&str]) -> Read<T> {
+    pub(crate) fn variant<T: Copy>(
+        &self,
+        k: &str,
+        v: &Value,
+        all: &[T],
+        names: &[&str],
+    ) -> Read<T> {
         let s = v.as_str().ok_or_else(|| self.wrong(k, "a name"))?;
         variant_index(names, s)
             .map(|i| all[i])
             .map_err(|e| format!("field `{}`: {e}", self.name(k)))
     }
 
-    fn obj(&self, k: &str, v: &'a Value) -> Read<Obj<'a>> {
+    pub(crate) fn obj(&self, k: &str, v: &'a Value) -> Read<Obj<'a>> {
         Obj::of(v, self.name(k))
     }
 
     /// The object in field `k`, read by `read`, if present and not `null`.
-    fn opt_obj<T>(&self, k: &str, read: impl FnOnce(&Obj<'a>) -> Read<T>) -> Read<Option<T>> {
+    pub(crate) fn opt_obj<T>(
+        &self,
+        k: &str,
+        read: impl FnOnce(&Obj<'a>) -> Read<T>,
+    ) -> Read<Option<T>> {
         self.opt(k).map(|v| read(&self.obj(k, v)?)).transpose()
     }
 
     /// The variant of `all` named by field `k`, if present and not `null`.
-    fn opt_variant<T: Copy>(&self, k: &str, all: &[T], names: &[&str]) -> Read<Option<T>> {
+    pub(crate) fn opt_variant<T: Copy>(
+        &self,
+        k: &str,
+        all: &[T],
+        names: &[&str],
+    ) -> Read<Option<T>> {
         self.opt(k)
             .map(|v| self.variant(k, v, all, names))
             .transpose()
@@ -209,6 +254,7 @@ macro_rules! names {
         <$t>::ALL.iter().map(|v| v.name()).collect::<Vec<&str>>()
     };
 }
+pub(crate) use names;
 
 /// Reads a trial record from its JSON value (see the module documentation).
 pub fn record(v: &Value) -> Read<TrialRecord> {
@@ -272,15 +318,7 @@ pub fn record(v: &Value) -> Read<TrialRecord> {
             Some(v) => o.variant("protocol", v, &Protocol::ALL, &names!(Protocol))?,
         },
         system_prompt: o.opt_string("system_prompt")?,
-        maze: o
-            .list("maze")?
-            .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| o.wrong("maze", "a list of strings"))
-            })
-            .collect::<Read<Vec<String>>>()?,
+        maze: o.strings("maze")?,
         messages,
         verdicts: PhaseVerdicts {
             solve: verdict_of("solve")?,
@@ -464,13 +502,16 @@ fn endpoint(o: &Obj<'_>) -> Read<EndpointInfo> {
             None => String::new(),
             Some(_) => o.string("extra")?,
         },
-        price: o.opt_obj("price", |p| {
-            Ok(Price {
-                input: p.f64("input")?,
-                output: p.f64("output")?,
-                reasoning: p.opt_f64("reasoning")?,
-            })
-        })?,
+        price: o.opt_obj("price", price)?,
+    })
+}
+
+/// A price per million tokens (`{input, output, reasoning}`).
+pub(crate) fn price(p: &Obj<'_>) -> Read<Price> {
+    Ok(Price {
+        input: p.f64("input")?,
+        output: p.f64("output")?,
+        reasoning: p.opt_f64("reasoning")?,
     })
 }
 

@@ -27,6 +27,7 @@ use crate::core::text::csv_field;
 use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
+mod data_read;
 mod session;
 pub use session::{
     ConsentRecord, Opening, Resume, ResumePolicy, SessionEvent, Stage, StudySession,
@@ -60,7 +61,7 @@ fn default_encoding() -> Encoding {
 }
 
 /// How a study shows its mazes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
     /// The clickable grid, drawing for generation.
@@ -70,8 +71,23 @@ pub enum Condition {
     Text,
 }
 
+impl Condition {
+    /// Every condition, in order.
+    pub const ALL: [Condition; 2] = [Condition::Grid, Condition::Text];
+
+    /// Its name in study files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Condition::Grid => "grid",
+            Condition::Text => "text",
+        }
+    }
+}
+
+crate::core::text::deserialize_by_name!(Condition);
+
 /// How a study asks for the shape.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecognitionMode {
     /// Typed in the participant's own words, scored like a model's reply.
@@ -80,6 +96,21 @@ pub enum RecognitionMode {
     /// One button per shape.
     Choice,
 }
+
+impl RecognitionMode {
+    /// Every recognition mode, in order.
+    pub const ALL: [RecognitionMode; 2] = [RecognitionMode::Free, RecognitionMode::Choice];
+
+    /// Its name in study files.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecognitionMode::Free => "free",
+            RecognitionMode::Choice => "choice",
+        }
+    }
+}
+
+crate::core::text::deserialize_by_name!(RecognitionMode);
 
 /// What happens when the participant finishes: `{"code": "..."}` shows a completion code,
 /// `{"redirect": "https://..."}` sends the participant on (only once the data is saved).
@@ -96,7 +127,7 @@ pub struct Completion {
 }
 
 /// How a study's data leaves the browser.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UploadKind {
     /// A plain JSON POST of the participant's data.
@@ -104,6 +135,21 @@ pub enum UploadKind {
     /// The DataPipe format used with jsPsych (`{experimentID, filename, data}`).
     Datapipe,
 }
+
+impl UploadKind {
+    /// Every upload format, in order.
+    pub const ALL: [UploadKind; 2] = [UploadKind::Json, UploadKind::Datapipe];
+
+    /// Its name in study files.
+    pub fn name(self) -> &'static str {
+        match self {
+            UploadKind::Json => "json",
+            UploadKind::Datapipe => "datapipe",
+        }
+    }
+}
+
+crate::core::text::deserialize_by_name!(UploadKind);
 
 /// Where a study's data is sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -204,7 +250,7 @@ pub struct Study {
 }
 
 /// How a new participant's counterbalancing order is chosen (when the link gives none).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Assignment {
     /// From a hash of the participant's id, in the browser alone (balanced only on
@@ -215,6 +261,21 @@ pub enum Assignment {
     /// falling back to the hash when the server does not answer.
     Server,
 }
+
+impl Assignment {
+    /// Every assignment, in order.
+    pub const ALL: [Assignment; 2] = [Assignment::Hash, Assignment::Server];
+
+    /// Its name in study files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Assignment::Hash => "hash",
+            Assignment::Server => "server",
+        }
+    }
+}
+
+crate::core::text::deserialize_by_name!(Assignment);
 
 impl Assignment {
     fn is_hash(&self) -> bool {
@@ -568,7 +629,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// One thing the participant did, timed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Action {
     /// What: `move`, `key`, `answer`, `choice`, `paint`, `submit`, `focus`, `blur`,
     /// `resize`, `phase`, `reload`, ...
@@ -576,7 +637,6 @@ pub struct Action {
     /// The phase it happened in (`solve`, `recognize`, `generate`, `done`).
     pub phase: String,
     /// Details (the cell, the key, the text as typed, the drawn maze, the window size).
-    #[serde(default)]
     pub detail: String,
     /// Milliseconds since the trial started.
     pub t_ms: f64,
@@ -585,7 +645,7 @@ pub struct Action {
 }
 
 /// The timed log of one trial.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ActionLog {
     /// Every action, in order.
     pub actions: Vec<Action>,
@@ -624,7 +684,7 @@ impl ActionLog {
 }
 
 /// One participant's trial: the record, the actions, and where it sat in the study.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StudyTrialData {
     /// The study's title.
     pub study: String,
@@ -639,21 +699,25 @@ pub struct StudyTrialData {
     /// Every action, timed.
     pub log: ActionLog,
     /// The window's size when the trial started (`W x H`).
-    #[serde(default)]
     pub window: String,
     /// The participant's consent (none in data from before it was recorded).
-    #[serde(default)]
     pub consent: Option<ConsentRecord>,
     /// Signs that the participant may have had help ([`ActionLog::signals`]).
-    #[serde(default)]
     pub signals: HelpSignals,
     /// Which attempt at the study (0 first; see [`StudySession::open`]).
-    #[serde(default)]
     pub attempt: u32,
     /// What happened to the participant's session up to this trial (resumed, restarted,
     /// ...; see [`SessionEvent`]).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub session_events: Vec<SessionEvent>,
+}
+
+/// Read through [`data_read`], not serde's derive (the browser build is smaller).
+impl<'de> Deserialize<'de> for StudyTrialData {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        data_read::study_trial_data(&value).map_err(serde::de::Error::custom)
+    }
 }
 
 impl StudyTrialData {
@@ -680,7 +744,7 @@ impl StudyTrialData {
 /// Signs in a trial's log that a participant may have had help: pastes, leaving the tab,
 /// and answers typed faster than people type. Flagged in the data, never used to block
 /// anyone (rejecting a participant and excluding their data are separate acts).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct HelpSignals {
     /// Pastes into the page during the trial.
     pub pastes: usize,

@@ -54,7 +54,7 @@ impl Stage {
 }
 
 /// What a return to the study's link does with a session saved before.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResumePolicy {
     /// Take it up where the participant left off (the default).
@@ -66,7 +66,16 @@ pub enum ResumePolicy {
     Block,
 }
 
+crate::core::text::deserialize_by_name!(ResumePolicy);
+
 impl ResumePolicy {
+    /// Every policy, in order.
+    pub const ALL: [ResumePolicy; 3] = [
+        ResumePolicy::Resume,
+        ResumePolicy::Restart,
+        ResumePolicy::Block,
+    ];
+
     /// The policy's name in study files.
     pub fn name(self) -> &'static str {
         match self {
