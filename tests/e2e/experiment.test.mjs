@@ -482,7 +482,10 @@ test('a staircase: a model walks each encoding up the levels, a reload resumes e
     await page.waitForFunction(() => /^12 trials/.test(document.querySelector('[data-testid="estimate"]')?.textContent ?? ''));
     await page.screenshot({ path: `${SHOTS}/experiment-staircase-form.png`, fullPage: true });
     await page.click('[data-testid="experiment-start"]');
-    assert.equal((await status(page))?.total, 12, 'the progress counts the trials still to come');
+    // The progress appears once the run has started; from then on it counts every walk's
+    // trials, those still to come included.
+    await page.waitForSelector('[data-testid="progress"]');
+    assert.equal((await status(page)).total, 12, 'the progress counts the trials still to come');
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="progress"]')?.dataset.done) >= 3, null, { timeout: 60000 });
     page.once('dialog', (d) => d.accept());
     await page.reload();
