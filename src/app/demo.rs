@@ -17,6 +17,7 @@ use crate::core::play::trial::{Phase, Trial, TrialSetup};
 use crate::core::results::record::{Placement, PlayerInfo, TrialRecord};
 use crate::core::results::replay::{frames, Frame, Playhead, SPEEDS};
 use crate::core::verify::Outcome;
+use crate::view::choice::choice_figure;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use std::time::Duration;
@@ -201,6 +202,21 @@ pub fn DemoPage() -> impl IntoView {
     }
 }
 
+/// The frame on screen, read in place: only its position is tracked, so frames are never
+/// copied or compared.
+#[derive(Clone, Copy)]
+struct Shown {
+    frames: StoredValue<Vec<Frame>>,
+    at: Memo<usize>,
+}
+
+impl Shown {
+    fn with<R>(self, read: impl FnOnce(&Frame) -> R) -> R {
+        let at = self.at.get();
+        self.frames.with_value(|f| read(&f[at]))
+    }
+}
+
 /// The replay of one loaded trial.
 #[component]
 pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
@@ -212,10 +228,10 @@ pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
     let total = frames.len();
     let head = RwSignal::new(Playhead::new(total));
     let frames = StoredValue::new(frames);
-    let frame = Memo::new(move |_| {
-        let at = head.with(|h| h.at);
-        frames.with_value(|f| f[at.min(f.len() - 1)].clone())
-    });
+    let frame = Shown {
+        frames,
+        at: Memo::new(move |_| head.with(|h| h.at).min(total - 1)),
+    };
     // While playing, one frame per interval.
     Effect::new(move |_| {
         let h = head.get();
@@ -347,6 +363,8 @@ pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
                             </p>
                         }
                     })}
+                    <div class="replay-choice" data-testid="replay-choice"
+                        inner_html=move || frame.with(|f| f.choice.as_ref().map(choice_figure).unwrap_or_default())></div>
                 </div>
             </div>
         </div>

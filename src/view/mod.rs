@@ -4,6 +4,7 @@
 
 pub mod audit;
 pub mod chart;
+pub mod choice;
 pub mod document;
 pub mod experiment;
 pub mod html;

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  SHOTS, MOCK_URL, launch, openModel, readMaze, shortestPath, phase, verdict,
+  BASE, SHOTS, MOCK_URL, launch, openModel, readMaze, shortestPath, phase, verdict,
   useEndpoint, runTrial, waitForEnd, downloadText, mockLog, withPage,
 } from './helpers.mjs';
 
@@ -421,5 +421,45 @@ test('an empty answer is judged, streamed or not, and says when the token limit 
         if (fault === 'thinklimit' && stream) await page.screenshot({ path: `${SHOTS}/model-empty-thinklimit.png`, fullPage: true });
       }
     }
+  });
+});
+
+test('with log probabilities the record keeps each token\'s alternatives, and the replay shows where each move\'s probability went', async () => {
+  await withPage(async (page) => {
+    await openModel(page, 'shape=square&seed=3&sample=0');
+    const s = scenario('lp');
+    await useEndpoint(page, { baseUrl: baseUrl(s), model: 'good:square', stream: true });
+    await page.setChecked('[data-testid="endpoint-logprobs"]', true);
+    await runTrial(page);
+    await assertAllSucceed(page);
+    const asked = (await mockLog(s)).filter((e) => e.method === 'POST');
+    assert.ok(asked.every((e) => e.body.logprobs === true && e.body.top_logprobs === 5), 'asked for five alternatives');
+    const { text, rec } = await record(page);
+    const replies = rec.messages.filter((m) => m.role === 'assistant');
+    const first = replies[0];
+    assert.equal(first.logprobs.map((t) => t.token).join(''), first.content);
+    const digit = first.logprobs.find((t) => /^\d$/.test(t.token));
+    assert.ok(digit.top_logprobs.length >= 2, JSON.stringify(digit));
+    // The record opens in the replay; each move shows its probabilities on the maze.
+    await page.goto(`${BASE}/demo`);
+    await page.setInputFiles('[data-testid="demo-file"]', { name: 'trial.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    // The page opens on a bundled trial; wait for the record chosen.
+    await page.waitForSelector('.replay-head .help:has-text("From trial.json")');
+    assert.equal(await page.locator('[data-testid="choice"]').count(), 0, 'no move at the opening');
+    await page.click('[data-testid="replay-step"]');
+    await page.waitForSelector('[data-testid="choice"]');
+    const [, r, c] = [...first.content.matchAll(/\((\d+), (\d+)\)/g)].at(-1).map(Number);
+    const caption = await page.innerText('[data-testid="choice-caption"]');
+    // The scripted model gives the written digit 70%, the next 20% and the one before 5%.
+    assert.match(caption, new RegExp(`^Named \\(${r}, ${c}\\)\\. Row ${r}: 70% \\(others ${(r + 1) % 10}: 20%`), caption);
+    assert.match(caption, new RegExp(`Column ${c}, given row ${r}: 70%`), caption);
+    assert.equal(await page.locator('[data-testid="choice"] svg text', { hasText: '49%' }).count(), 1, 'the cell named: 70% × 70%');
+    await page.locator('[data-testid="replay-choice"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/demo-choice.png`, fullPage: true });
+    // Recognition has no move to show.
+    for (let i = 1; i < rec.moves; i++) await page.click('[data-testid="replay-step"]');
+    await page.click('[data-testid="replay-step"]');
+    assert.equal(await page.getAttribute('[data-testid="phase"]', 'data-phase'), 'recognize');
+    assert.equal(await page.locator('[data-testid="replay-choice"] *').count(), 0);
   });
 });

@@ -73,7 +73,8 @@
 // the maze it shows, written as matrix lines where the image stands; an image that does not
 // decode so gets 400 with the reason.
 //
-// Replies are chat completions; `logprobs: true` adds one logprob entry per word; `stream:
+// Replies are chat completions; `logprobs: true` adds one logprob entry per word (with
+// `top_logprobs`, per subword token, each with its alternatives); `stream:
 // true` answers text/event-stream in small pieces written ~5 ms apart (events straddle
 // writes), then a finish chunk, a usage chunk when stream_options.include_usage, and
 // `data: [DONE]`.
@@ -415,6 +416,23 @@ const words = (s) => String(s).split(/\s+/).filter(Boolean).length;
 /** Word-sized tokens (each with the whitespace after it) that join back to `s`. */
 const tokensOf = (s) => String(s).match(/\S+\s*|\s+/g) ?? [];
 const logprobOf = (tok, i) => -Number((((tok.length * 7 + i * 3) % 23) / 10 + 0.01).toFixed(3));
+/** With `top_logprobs`, tokens as a subword tokenizer cuts them: a digit alone, a word with
+ * the space before it, a punctuation mark alone. */
+const fineTokensOf = (s) => String(s).match(/\d|\s*[A-Za-z]+|\s+|[^\sA-Za-z\d]/g) ?? [];
+/** One token's entry: each digit 0.7 likely, the next digit 0.2 and the one before 0.05
+ * (at 0, 9: the digit 9 is skipped); a word 0.9, a space or mark 1. With `top`
+ * alternatives, the token first. */
+function entryOf(token, i, top) {
+  if (!top) return { token, logprob: logprobOf(token, i), top_logprobs: [] };
+  const lp = (p) => Number(Math.log(p).toFixed(6));
+  if (/^\d$/.test(token)) {
+    const d = Number(token);
+    const alts = [[token, 0.7], [String((d + 1) % 10), 0.2], ...(d > 0 ? [[String(d - 1), 0.05]] : [])];
+    return { token, logprob: lp(0.7), top_logprobs: alts.slice(0, top).map(([t, p]) => ({ token: t, logprob: lp(p), bytes: [...Buffer.from(t)] })) };
+  }
+  const p = /[A-Za-z]/.test(token) ? 0.9 : 1;
+  return { token, logprob: lp(p), top_logprobs: [{ token, logprob: lp(p), bytes: [...Buffer.from(token)] }] };
+}
 
 function errorBody(message, type, code) {
   return JSON.stringify({ error: { message, type, param: null, code } });
@@ -558,7 +576,9 @@ export function startServer(port = 0, { quiet = true } = {}) {
       fault === 'thinklimit' ? { content: '', reasoning: 'Let me think about the maze step by step. The player is at the top and the goal' } : answered;
     const finish = fault === 'thinklimit' ? 'length' : 'stop';
     const wantLogprobs = body.logprobs === true;
-    const lp = (text, from = 0) => ({ content: tokensOf(text).map((token, i) => ({ token, logprob: logprobOf(token, from + i), top_logprobs: [] })) });
+    const top = Number.isInteger(body.top_logprobs) && body.top_logprobs > 0 ? Math.min(body.top_logprobs, 20) : 0;
+    const split = top ? fineTokensOf : tokensOf;
+    const lp = (text) => ({ content: split(text).map((token, i) => entryOf(token, i, top)) });
 
     if (!entry.stream) {
       const message = { role: 'assistant', content: fault === 'thinklimit' ? null : content, ...(reasoning ? { reasoning_content: reasoning } : {}) };
@@ -601,8 +621,8 @@ export function startServer(port = 0, { quiet = true } = {}) {
       if (reasoning) for (const p of pieces(reasoning)) await emit(chunk([{ index: 0, delta: { reasoning_content: p }, finish_reason: null }]));
       if (wantLogprobs) {
         let i = 0;
-        for (const token of tokensOf(content)) {
-          await emit(chunk([{ index: 0, delta: { content: token }, logprobs: { content: [{ token, logprob: logprobOf(token, i), top_logprobs: [] }] }, finish_reason: null }]));
+        for (const token of split(content)) {
+          await emit(chunk([{ index: 0, delta: { content: token }, logprobs: { content: [entryOf(token, i, top)] }, finish_reason: null }]));
           i++;
         }
       } else for (const p of pieces(content)) await emit(chunk([{ index: 0, delta: { content: p }, finish_reason: null }]));

@@ -236,6 +236,25 @@ test('logprobs: one entry per word, streamed or not', async () => {
   assert.deepEqual(streamed, lp);
 });
 
+test('top_logprobs: subword tokens, each digit with the next and the one before as alternatives', async () => {
+  const s = `ok-u${uid()}`;
+  const messages = [{ role: 'user', content: solvePrompt(SQUARE.join('\n'), 4, 'matrix') }];
+  const { json, content } = await complete(s, 'good', messages, { logprobs: true, top_logprobs: 5 });
+  const lp = json.choices[0].logprobs.content;
+  assert.equal(lp.map((t) => t.token).join(''), content);
+  const digits = lp.filter((t) => /^\d$/.test(t.token));
+  assert.ok(digits.length >= 2, content);
+  for (const t of digits) {
+    const d = Number(t.token);
+    assert.equal(t.top_logprobs[0].token, t.token);
+    assert.equal(t.top_logprobs[1].token, String((d + 1) % 10));
+    const total = t.top_logprobs.reduce((a, x) => a + Math.exp(x.logprob), 0);
+    assert.ok(total <= 1 + 1e-9, `alternatives sum to at most 1: ${total}`);
+  }
+  const st = await readStream(await chat(s, { model: 'good', messages, logprobs: true, top_logprobs: 5, stream: true }));
+  assert.deepEqual(st.chunks.flatMap((c) => c.choices[0]?.logprobs?.content ?? []), lp);
+});
+
 const body = (model = 'good') => ({ model, messages: [{ role: 'user', content: solvePrompt(SQUARE.join('\n'), 4, 'matrix') }] });
 
 test('429ra-x2: two 429s with Retry-After, then normal', async () => {

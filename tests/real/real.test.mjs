@@ -11,7 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SHOTS, withPage, openModel, useEndpoint, runTrial, downloadText, setField } from '../e2e/helpers.mjs';
+import { BASE, SHOTS, withPage, openModel, useEndpoint, runTrial, downloadText, setField } from '../e2e/helpers.mjs';
 
 const LLM = process.env.REAL_URL ?? 'http://127.0.0.1:8199/v1';
 const BIN = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
@@ -30,9 +30,11 @@ const replies = (record) => record.messages.filter((m) => m.role === 'assistant'
 
 test('shapemaze run plays a small design against the real model: every trial ends, re-scores the same, no key, honest token counts', { timeout: 30 * 60 * 1000 }, () => {
   const out = mkdtempSync(join(tmpdir(), 'shapemaze-real-'));
+  // The unstreamed player asks for log probabilities (with five alternatives a token).
   const player = (stream) => ({
     kind: 'endpoint', name: stream ? 'gemma streamed' : 'gemma', base_url: LLM, model: MODEL,
     key_env: 'SHAPEMAZE_REAL_KEY', temperature: 0, max_tokens: 160, stream, timeout_ms: 120000, max_attempts: 2,
+    logprobs: !stream,
   });
   const design = {
     name: 'real model', players: [player(false), player(true)], encodings: ['matrix', 'coord_list'],
@@ -82,6 +84,16 @@ test('shapemaze run plays a small design against the real model: every trial end
   const cells = csv.slice(1).map((row) => row.split(',')[tokens]);
   assert.equal(cells.filter((c) => c === '0').length, 0, `no trial reads 0 tokens: ${cells}`);
   assert.equal(cells.filter((c) => c === '').length, 4, 'the four streamed trials report no tokens');
+  // Log probabilities: every reply of the player that asked keeps its tokens, and they
+  // carry their alternatives.
+  const asked = records.filter((r) => !r.endpoint?.stream).flatMap(replies).filter((m) => m.content);
+  assert.ok(asked.length > 0);
+  for (const m of asked) {
+    assert.ok(Array.isArray(m.logprobs) && m.logprobs.length > 0, `logprobs kept: ${JSON.stringify(m).slice(0, 300)}`);
+    assert.ok(m.logprobs.some((t) => t.top_logprobs?.length > 1), `alternatives kept: ${JSON.stringify(m.logprobs.slice(0, 3))}`);
+  }
+  const spelled = asked.filter((m) => m.logprobs.map((t) => t.token).join('').includes(m.content)).length;
+  console.log(`[real] logprobs: ${asked.length} replies with tokens, ${spelled} spelled exactly by them`);
   const latencies = calls.map((m) => m.latency_ms).filter((x) => x > 0);
   console.log(
     `[real] shapemaze run: ${records.length} trials, ${calls.length} calls in ${seconds.toFixed(1)} s: ` +
@@ -97,16 +109,32 @@ test('the /model page plays one trial against the real model: it ends, no page e
     await useEndpoint(page, { baseUrl: LLM, model: MODEL, key: KEY, stream: true, timeout: 120, maxAttempts: 2 });
     await setField(page, 'endpoint-max-tokens', 160);
     await setField(page, 'endpoint-temperature', 0);
+    await page.setChecked('[data-testid="endpoint-logprobs"]', true);
     const started = Date.now();
     await runTrial(page, 9 * 60 * 1000);
     const seconds = (Date.now() - started) / 1000;
     assert.equal(await page.$('[data-testid="api-error"]'), null, 'the trial ended without an API error');
     await page.screenshot({ path: `${SHOTS}/real-model.png`, fullPage: true });
-    const record = JSON.parse(await downloadText(page, 'download-record'));
+    const text = await downloadText(page, 'download-record');
+    const record = JSON.parse(text);
     assert.ok(!JSON.stringify(record).includes(KEY), 'the key is not in the record');
     const calls = replies(record);
     assert.ok(calls.length >= 1);
     for (const m of calls) assert.equal(m.completion_tokens, undefined, 'streamed: usage not reported, never 0');
     console.log(`[real] /model: one trial, ${calls.length} calls in ${seconds.toFixed(1)} s (streamed)`);
+    // The replay of its first move shows where the move's probability went, or says why not.
+    await page.goto(`${BASE}/demo`);
+    await page.setInputFiles('[data-testid="demo-file"]', { name: 'trial.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForSelector('.replay-head .help:has-text("From trial.json")');
+    await page.click('[data-testid="replay-step"]');
+    if (calls[0].logprobs) {
+      await page.waitForSelector('[data-testid="choice"], [data-testid="choice-none"]');
+      const shown = await page.innerText('[data-testid="replay-choice"]');
+      console.log(`[real] the first move's choice: ${shown.replace(/\s+/g, ' ')}`);
+      await page.locator('[data-testid="replay-choice"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/real-choice.png`, fullPage: true });
+    } else {
+      console.log('[real] the streamed replies came without log probabilities');
+    }
   });
 });

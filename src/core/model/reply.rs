@@ -12,6 +12,11 @@ pub struct TokenLogprob {
     pub token: String,
     /// Its natural-log probability.
     pub logprob: f64,
+    /// The most likely tokens at its place, most likely first, when the endpoint was asked
+    /// for them (`top_logprobs`); each without alternatives of its own. The token itself
+    /// is usually among them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub top_logprobs: Vec<TokenLogprob>,
 }
 
 /// What is known about one reply besides its text. Every field is optional: a person's

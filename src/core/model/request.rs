@@ -5,6 +5,11 @@ use super::settings::{extra_object, EndpointSettings};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// How many alternatives to ask for at each token when log probabilities are asked for
+/// (`top_logprobs`): five, the most DashScope accepts (OpenAI takes up to 20). With the
+/// token itself, enough for the row or column values around a move.
+pub const TOP_LOGPROBS: u32 = 5;
+
 /// One message of a conversation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatMessage {
@@ -105,6 +110,7 @@ pub fn request_body(
     }
     if settings.logprobs {
         body.insert("logprobs".into(), Value::from(true));
+        body.insert("top_logprobs".into(), Value::from(TOP_LOGPROBS));
     }
     if settings.preset.is_dashscope() {
         body.insert("enable_thinking".into(), Value::from(thinking(settings)));

@@ -113,16 +113,24 @@ pub(super) fn read_logprobs(choice: &Value) -> Option<Vec<TokenLogprob>> {
         .get("logprobs")
         .and_then(|l| l.get("content"))
         .and_then(Value::as_array)?;
-    let tokens: Vec<TokenLogprob> = entries
-        .iter()
-        .filter_map(|e| {
-            Some(TokenLogprob {
-                token: e.get("token")?.as_str()?.to_string(),
-                logprob: e.get("logprob")?.as_f64()?,
-            })
-        })
-        .collect();
+    let tokens: Vec<TokenLogprob> = entries.iter().filter_map(read_token).collect();
     (!tokens.is_empty()).then_some(tokens)
+}
+
+/// One entry of `logprobs.content` with its `top_logprobs` (read one level deep).
+fn read_token(e: &Value) -> Option<TokenLogprob> {
+    let one = |e: &Value| {
+        Some(TokenLogprob {
+            token: e.get("token")?.as_str()?.to_string(),
+            logprob: e.get("logprob")?.as_f64()?,
+            top_logprobs: Vec::new(),
+        })
+    };
+    let mut token = one(e)?;
+    if let Some(top) = e.get("top_logprobs").and_then(Value::as_array) {
+        token.top_logprobs = top.iter().filter_map(one).collect();
+    }
+    Some(token)
 }
 
 /// An `error` object (or string) in a body that otherwise looks like a reply. A numeric
@@ -206,20 +214,25 @@ mod tests {
 
     #[test]
     fn logprobs_and_reasoning_are_read_when_present() {
-        let body = r#"{"choices":[{"message":{"content":"ok","reasoning_content":"hmm"},"logprobs":{"content":[{"token":"o","logprob":-0.25,"top_logprobs":[]},{"token":"k","logprob":-1.5}]}}]}"#;
+        // OpenAI's form: each token with its bytes and its top alternatives (bytes too).
+        let body = r#"{"choices":[{"message":{"content":"ok","reasoning_content":"hmm"},"logprobs":{"content":[{"token":"o","logprob":-0.25,"bytes":[111],"top_logprobs":[{"token":"o","logprob":-0.25,"bytes":[111]},{"token":"O","logprob":-1.75,"bytes":[79]},{"token":7,"logprob":-3.0}]},{"token":"k","logprob":-1.5}]}}]}"#;
         let r = parse_response(body).expect("parses");
         assert_eq!(r.reasoning.as_deref(), Some("hmm"));
+        let tok = |token: &str, logprob: f64, top: Vec<TokenLogprob>| TokenLogprob {
+            token: token.into(),
+            logprob,
+            top_logprobs: top,
+        };
         assert_eq!(
             r.logprobs,
             Some(vec![
-                TokenLogprob {
-                    token: "o".into(),
-                    logprob: -0.25
-                },
-                TokenLogprob {
-                    token: "k".into(),
-                    logprob: -1.5
-                },
+                tok(
+                    "o",
+                    -0.25,
+                    // An alternative that is not a token with a log probability is left out.
+                    vec![tok("o", -0.25, vec![]), tok("O", -1.75, vec![])]
+                ),
+                tok("k", -1.5, vec![]),
             ])
         );
         let null = r#"{"choices":[{"message":{"content":"ok"},"logprobs":null}]}"#;

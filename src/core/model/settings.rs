@@ -423,6 +423,7 @@ mod tests {
         assert_eq!(v["stream"], true);
         assert_eq!(v["stream_options"]["include_usage"], true);
         assert_eq!(v["logprobs"], true);
+        assert_eq!(v["top_logprobs"], 5, "with the alternatives at each token");
     }
 
     #[test]

@@ -386,18 +386,7 @@ fn message(o: &Obj<'_>) -> Read<RecordMessage> {
         reasoning: o.opt_string("reasoning")?,
         logprobs: o
             .opt("logprobs")
-            .map(|v| {
-                let list = v.as_array().ok_or_else(|| o.wrong("logprobs", "a list"))?;
-                list.iter()
-                    .map(|t| {
-                        let t = o.obj("logprobs", t)?;
-                        Read::Ok(TokenLogprob {
-                            token: t.string("token")?,
-                            logprob: t.f64("logprob")?,
-                        })
-                    })
-                    .collect::<Read<Vec<TokenLogprob>>>()
-            })
+            .map(|_| token_logprobs(o, "logprobs"))
             .transpose()?,
         attempts: o.opt_u32("attempts")?,
         streamed: o.opt_bool("streamed")?,
@@ -418,6 +407,22 @@ fn message(o: &Obj<'_>) -> Read<RecordMessage> {
             .collect::<Read<Vec<FailedAttempt>>>()?,
         verdict: o.opt_obj("verdict", verdict)?,
     })
+}
+
+/// The token log probabilities in list field `k` (missing: empty), each with its own
+/// `top_logprobs`.
+fn token_logprobs(o: &Obj<'_>, k: &str) -> Read<Vec<TokenLogprob>> {
+    o.list_or_empty(k)?
+        .iter()
+        .map(|t| {
+            let t = o.obj(k, t)?;
+            Ok(TokenLogprob {
+                token: t.string("token")?,
+                logprob: t.f64("logprob")?,
+                top_logprobs: token_logprobs(&t, "top_logprobs")?,
+            })
+        })
+        .collect()
 }
 
 fn verdict(o: &Obj<'_>) -> Read<Verdict> {
@@ -600,6 +605,18 @@ mod tests {
                                 logprobs: Some(vec![TokenLogprob {
                                     token: "(".into(),
                                     logprob: -0.25,
+                                    top_logprobs: vec![
+                                        TokenLogprob {
+                                            token: "(".into(),
+                                            logprob: -0.25,
+                                            top_logprobs: Vec::new(),
+                                        },
+                                        TokenLogprob {
+                                            token: "[".into(),
+                                            logprob: -1.5,
+                                            top_logprobs: Vec::new(),
+                                        },
+                                    ],
                                 }]),
                                 attempts: Some(2),
                                 streamed: Some(false),

@@ -7,7 +7,8 @@
 
 use crate::core::maze::grid::{Grid, Maze, Pos};
 use crate::core::play::transcript::Role;
-use crate::core::play::trial::Phase;
+use crate::core::play::trial::{Phase, Protocol};
+use crate::core::results::choice::{move_choice, Choice};
 use crate::core::results::record::{RecordError, TrialRecord};
 use crate::core::verify::{Extracted, Verdict};
 
@@ -30,6 +31,9 @@ pub struct Frame {
     pub verdict: Option<Verdict>,
     /// Moves made so far.
     pub moves: usize,
+    /// For a move of a stepwise solve whose reply kept its token log probabilities: where
+    /// the move's probability went.
+    pub choice: Option<Choice>,
 }
 
 /// The phase a prompt opens, from its heading (updates and unknown text keep the phase).
@@ -67,10 +71,20 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
                         reasoning: None,
                         verdict: None,
                         moves,
+                        choice: None,
                     });
                 }
             }
             Role::Assistant => {
+                let stepwise = phase == Phase::Solve && record.protocol != Protocol::SingleShot;
+                let choice = m
+                    .logprobs
+                    .as_deref()
+                    .filter(|_| stepwise)
+                    .map(|tokens| Choice {
+                        before: maze.display_grid(),
+                        read: move_choice(&m.content, tokens),
+                    });
                 if phase == Phase::Solve {
                     moves += 1;
                     match m.verdict.as_ref().map(|v| (v.passed(), &v.extracted)) {
@@ -100,6 +114,7 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
                     reasoning: m.reasoning.clone(),
                     verdict: m.verdict.clone(),
                     moves,
+                    choice,
                 });
             }
         }
@@ -178,8 +193,10 @@ mod tests {
     use super::*;
     use crate::core::maze::encoding::Encoding;
     use crate::core::maze::generate::generate_one;
+    use crate::core::maze::grid::Tile;
     use crate::core::maze::shape::Shape;
     use crate::core::maze::templates::TemplateLibrary;
+    use crate::core::model::reply::TokenLogprob;
     use crate::core::play::player::PlayerKind;
     use crate::core::play::player::{play_ready, Oracle, RandomWalker};
     use crate::core::play::trial::{Protocol, Trial, TrialSetup};
@@ -258,6 +275,82 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// One token per character, each digit with an alternative digit.
+    fn char_tokens(text: &str) -> Vec<TokenLogprob> {
+        text.chars()
+            .map(|c| {
+                let token = c.to_string();
+                let top = match c.to_digit(10) {
+                    Some(d) => vec![
+                        TokenLogprob {
+                            token: token.clone(),
+                            logprob: 0.75f64.ln(),
+                            top_logprobs: Vec::new(),
+                        },
+                        TokenLogprob {
+                            token: ((d + 1) % 10).to_string(),
+                            logprob: 0.25f64.ln(),
+                            top_logprobs: Vec::new(),
+                        },
+                    ],
+                    None => Vec::new(),
+                };
+                TokenLogprob {
+                    token,
+                    logprob: if top.is_empty() { 0.0 } else { 0.75f64.ln() },
+                    top_logprobs: top,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_move_with_log_probabilities_shows_its_choice_on_the_maze_before_it() {
+        let mut r = record(Shape::Cross, Protocol::Stepwise, None);
+        let plain = frames(&r).expect("frames");
+        assert!(
+            plain.iter().all(|f| f.choice.is_none()),
+            "no log probabilities, no choice"
+        );
+        for m in &mut r.messages {
+            if m.role == Role::Assistant {
+                m.logprobs = Some(char_tokens(&m.content));
+            }
+        }
+        let f = frames(&r).expect("frames");
+        let solve = f
+            .iter()
+            .filter(|x| x.phase == Phase::Solve && x.reply.is_some());
+        assert_eq!(solve.clone().count(), r.moves);
+        for (i, x) in solve.enumerate() {
+            let c = x.choice.as_ref().expect("a solve reply's choice");
+            // Chosen on the maze as it stood: the player where the frame before left it.
+            let before = f[i].path.last().copied().expect("a path");
+            assert_eq!(c.before.get(before), Some(Tile::Player), "move {i}");
+            let m = c.read.as_ref().expect("read");
+            assert_eq!(Some(&m.cell), x.path.last(), "move {i}: the cell moved to");
+            assert!((m.row.of(m.cell.row) - 0.75).abs() < 1e-12);
+            assert!((m.row.of((m.cell.row + 1) % 10) - 0.25).abs() < 1e-12);
+        }
+        assert!(
+            f.iter()
+                .filter(|x| x.phase != Phase::Solve)
+                .all(|x| x.choice.is_none()),
+            "recognition and generation have no move"
+        );
+        let mut single = record(Shape::Cross, Protocol::SingleShot, None);
+        for m in &mut single.messages {
+            m.logprobs = Some(char_tokens(&m.content));
+        }
+        assert!(
+            frames(&single)
+                .expect("frames")
+                .iter()
+                .all(|x| x.choice.is_none()),
+            "a whole path is not one move"
+        );
     }
 
     #[test]
