@@ -109,3 +109,94 @@ fn generation_replies_read_as_the_grader_reads_them() {
         );
     }
 }
+
+/// One reply of `fixtures/real-logprobs/`: its text and tokens, as a record keeps them.
+fn logprob_cases() -> Vec<(
+    String,
+    String,
+    Vec<shapemaze::core::model::reply::TokenLogprob>,
+)> {
+    let text = include_str!("fixtures/real-logprobs/gemma-3-270m.json");
+    let cases: Vec<Value> = serde_json::from_str(text).expect("the fixture file is JSON");
+    cases
+        .into_iter()
+        .map(|c| {
+            let id = c["id"].as_str().expect("an id").to_string();
+            match c.get("body") {
+                // The server's whole answer, read as the chat client reads it.
+                Some(body) => {
+                    let r = shapemaze::core::model::response::parse_response(&body.to_string())
+                        .expect("the recorded answer parses");
+                    (id, r.content.clone(), r.logprobs.clone().expect("logprobs"))
+                }
+                None => {
+                    let m = &c["record_message"];
+                    let tokens = serde_json::from_value(m["logprobs"].clone()).expect("tokens");
+                    (id, field(m, "content").to_string(), tokens)
+                }
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn real_token_probabilities_are_read_at_the_move_as_a_careful_grader_reads_them() {
+    use shapemaze::core::results::choice::{move_choice, NoChoice};
+    // id, the move (row, col) or none, then the written row's and column's probability and
+    // the runner-up row, as read by hand from the fixture's tokens (two places).
+    type Label = (
+        &'static str,
+        Option<(usize, usize)>,
+        f64,
+        f64,
+        Option<(usize, f64)>,
+    );
+    let labels: [Label; 6] = [
+        // "(0, 2)" is where P is, described; "(1," is cut off by the token limit.
+        ("gemma-3-270m/a", None, 0.0, 0.0, None),
+        // Echoes the example it was given: row 2 at 61%, row 1 next at 15%.
+        ("gemma-3-270m/b", Some((2, 3)), 0.61, 0.89, Some((1, 0.15))),
+        ("gemma-3-270m/c", Some((1, 2)), 0.90, 0.93, Some((0, 0.03))),
+        // Asked to repeat (1, 0), it wrote (2, 0): row 2 at 39%, row 1 all but tied at 38%.
+        ("gemma-3-270m/d", Some((2, 0)), 0.39, 0.77, Some((1, 0.38))),
+        // Square brackets: row 3 at 41%, row 4 at 21%.
+        ("gemma-3-270m/e", Some((3, 1)), 0.41, 0.61, Some((4, 0.21))),
+        (
+            "gemma-3-270m/trial-square-matrix-0/solve-1",
+            None,
+            0.0,
+            0.0,
+            None,
+        ),
+    ];
+    let cases = logprob_cases();
+    assert_eq!(cases.len(), labels.len());
+    for ((id, content, tokens), (label, cell, row_p, col_p, runner_up)) in cases.iter().zip(labels)
+    {
+        assert_eq!(id, label);
+        assert_eq!(
+            tokens.iter().map(|t| t.token.as_str()).collect::<String>(),
+            *content,
+            "{id}: the tokens spell the reply"
+        );
+        assert!(tokens.iter().all(|t| !t.top_logprobs.is_empty()), "{id}");
+        let read = move_choice(content, tokens);
+        let Some((r, c)) = cell else {
+            assert_eq!(read, Err(NoChoice::NoMove), "{id}");
+            continue;
+        };
+        let m = read.unwrap_or_else(|e| panic!("{id}: {e:?}"));
+        assert_eq!((m.cell.row, m.cell.col), (r, c), "{id}");
+        let near = |a: f64, b: f64| (a - b).abs() < 0.006;
+        assert!(near(m.row.of(r), row_p), "{id}: row {}", m.row.of(r));
+        assert!(near(m.col.of(c), col_p), "{id}: column {}", m.col.of(c));
+        if let Some((n, p)) = runner_up {
+            assert_eq!(m.row.values[1].0, n, "{id}: {:?}", m.row.values);
+            assert!(near(m.row.values[1].1, p), "{id}: {:?}", m.row.values);
+        }
+        for s in [&m.row, &m.col] {
+            let total: f64 = s.values.iter().map(|v| v.1).sum::<f64>() + s.other;
+            assert!(total <= 1.0 + 1e-9, "{id}: {total}");
+        }
+    }
+}

@@ -3,7 +3,6 @@
 //! labelled with the probability of naming it, each row's own probability beside it, and a
 //! caption that says the same in words (so nothing depends on colour).
 
-use super::html::escape;
 use crate::core::maze::grid::{Pos, Tile};
 use crate::core::results::choice::{Choice, Spread};
 use crate::core::text::Fixed;
@@ -14,29 +13,33 @@ const CELL: usize = 60;
 /// Room left of the maze for the rows' probabilities.
 const LEFT: usize = 72;
 
-/// A probability as a whole percentage; below one half of a percent but above nothing,
-/// `<1%`.
+/// A probability as a whole percentage, as HTML; below one half of a percent but above
+/// nothing, `<1%`.
 fn percent(p: f64) -> String {
     if p > 0.0 && p < 0.005 {
-        "<1%".into()
+        "&lt;1%".into()
     } else {
         format!("{:.0}%", Fixed(100.0 * p))
     }
 }
 
-/// `Row 1: 70% (others 0: 20%, 2: 5%)`: the number written first, then the others.
-fn said(label: String, s: &Spread, written: usize) -> String {
-    let mut out = format!("{label}: {}", percent(s.of(written)));
-    let others: Vec<String> = s
-        .values
-        .iter()
-        .filter(|(n, _)| *n != written)
-        .map(|(n, p)| format!("{n}: {}", percent(*p)))
-        .collect();
-    if !others.is_empty() {
-        let _ = write!(out, " (others {})", others.join(", "));
+/// Writes `Row 1: 70% (others 0: 20%, 2: 5%)`: the number written first, then the others.
+fn said(out: &mut String, label: std::fmt::Arguments, s: &Spread, written: usize) {
+    let _ = write!(out, "{label}: {}", percent(s.of(written)));
+    let mut others = s.values.iter().filter(|(n, _)| *n != written).peekable();
+    if others.peek().is_some() {
+        out.push_str(" (others ");
+        for (i, (n, p)) in others.enumerate() {
+            let _ = write!(
+                out,
+                "{}{n}: {}",
+                if i == 0 { "" } else { ", " },
+                percent(*p)
+            );
+        }
+        out.push(')');
     }
-    out
+    out.push_str(". ");
 }
 
 /// The heading over the figure.
@@ -102,17 +105,22 @@ pub fn choice_figure(c: &Choice) -> String {
         LEFT + m.cell.col * CELL,
         m.cell.row * CELL
     );
+    let _ = write!(s, "Named ({}, {}). ", m.cell.row, m.cell.col);
+    said(
+        &mut s,
+        format_args!("Row {}", m.cell.row),
+        &m.row,
+        m.cell.row,
+    );
+    said(
+        &mut s,
+        format_args!("Column {}, given row {}", m.cell.col, m.cell.row),
+        &m.col,
+        m.cell.col,
+    );
     let _ = write!(
         s,
-        "Named ({}, {}). {}. {}. At the row's token {} went to other text and {} to tokens not returned; at the column's, {} and {}.</figcaption></figure>",
-        m.cell.row,
-        m.cell.col,
-        escape(&said(format!("Row {}", m.cell.row), &m.row, m.cell.row)),
-        escape(&said(
-            format!("Column {}, given row {}", m.cell.col, m.cell.row),
-            &m.col,
-            m.cell.col
-        )),
+        "At the row's token {} went to other text and {} to tokens not returned; at the column's, {} and {}.</figcaption></figure>",
         percent(m.row.other),
         percent(m.row.unseen()),
         percent(m.col.other),
@@ -147,7 +155,7 @@ mod tests {
                     other: 0.02,
                 },
                 col: Spread {
-                    values: vec![(1, 0.9), (0, 0.1)],
+                    values: vec![(1, 0.9), (0, 0.096), (2, 0.004)],
                     other: 0.0,
                 },
             }),
@@ -157,9 +165,11 @@ mod tests {
             h.starts_with("<h2>Where the move's probability went</h2><figure class=\"choice\" data-testid=\"choice\"><svg"),
             "{h}"
         );
-        // Row 0's cells: 0.8 × 0.9 and 0.8 × 0.1; column 2 gets nothing.
+        // Row 0's cells: 0.8 × 0.9, 0.8 × 0.096 and 0.8 × 0.004.
         assert!(h.contains(">72%</text>") && h.contains(">8%</text>"), "{h}");
-        assert_eq!(h.matches("class=\"p\"").count(), 2, "{h}");
+        assert_eq!(h.matches("class=\"p\"").count(), 3, "{h}");
+        // Below half a percent, escaped in the SVG as in the caption.
+        assert!(h.contains(">&lt;1%</text>"), "{h}");
         // Each row's own probability, left of the maze.
         assert!(
             h.contains("text-anchor=\"end\">80%</text>")
@@ -171,7 +181,7 @@ mod tests {
         // The named cell is outlined at column 1 of row 0.
         assert!(h.contains("<rect class=\"named\" x=\"132\" y=\"0\""), "{h}");
         assert!(
-            h.contains("Named (0, 1). Row 0: 80% (others 1: 15%, 7: &lt;1%). Column 1, given row 0: 90% (others 0: 10%). At the row's token 2% went to other text and 3% to tokens not returned; at the column's, 0% and 0%."),
+            h.contains("Named (0, 1). Row 0: 80% (others 1: 15%, 7: &lt;1%). Column 1, given row 0: 90% (others 0: 10%, 2: &lt;1%). At the row's token 2% went to other text and 3% to tokens not returned; at the column's, 0% and 0%."),
             "{h}"
         );
     }

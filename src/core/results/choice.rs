@@ -14,7 +14,11 @@
 //! A number is read from an alternative token when the alternative starts as the written
 //! token did up to the number (spaces aside): at `(` `2` the alternatives `3` and ` 3`
 //! name row 3, and `row` names no number ("other text"). The probability of tokens outside
-//! the returned alternatives is what remains of one.
+//! the returned alternatives is what remains of one. When a number's token comes right
+//! after a token of spaces alone (Gemma writes `(1, 2)` as ` (` `1` `,` ` ` `2` `)`), the
+//! number could also have been written at the space's place: the space's alternatives
+//! that are numbers count directly, and the number token's probabilities count in the
+//! space's share (real replies of `tests/fixtures/real-logprobs/` show both).
 
 use crate::core::maze::grid::{Grid, Pos};
 use crate::core::model::reply::TokenLogprob;
@@ -112,15 +116,52 @@ pub fn move_choice(reply: &str, tokens: &[TokenLogprob]) -> Result<MoveChoice, N
     if row.0 == col.0 {
         return Err(NoChoice::Split);
     }
-    let (row, col) = ((&tokens[row.0], row.1), (&tokens[col.0], col.1));
-    if row.0.top_logprobs.is_empty() && col.0.top_logprobs.is_empty() {
+    if tokens[row.0].top_logprobs.is_empty() && tokens[col.0].top_logprobs.is_empty() {
         return Err(NoChoice::NoAlternatives);
     }
     Ok(MoveChoice {
         cell,
-        row: spread(row.0, row.1),
-        col: spread(col.0, col.1),
+        row: spread_at(tokens, row),
+        col: spread_at(tokens, col),
     })
+}
+
+/// The spread of the number starting at byte `at` of token `i`. When the number starts
+/// its token right after a token of spaces alone (Gemma writes `,` ` ` `2`), the number
+/// could also have come at the space's place: its alternatives that are numbers count
+/// directly, and the number token's spread counts in the share of the space.
+fn spread_at(tokens: &[TokenLogprob], (i, at): (usize, usize)) -> Spread {
+    let mut s = spread(&tokens[i], at);
+    let space = i
+        .checked_sub(1)
+        .map(|p| &tokens[p])
+        .filter(|p| at == 0 && !p.token.is_empty() && p.token.trim().is_empty());
+    if let Some(space) = space {
+        let share = space.logprob.exp();
+        let before = spread(space, space.token.len());
+        for v in &mut s.values {
+            v.1 *= share;
+        }
+        s.other = s.other * share + before.other - share;
+        for (n, p) in before.values {
+            add_value(&mut s.values, n, p);
+        }
+        sort_by(&mut s.values, by_probability);
+    }
+    s
+}
+
+/// Adds `p` to the number `n` in `values`.
+fn add_value(values: &mut Vec<(usize, f64)>, n: usize, p: f64) {
+    match values.iter_mut().find(|(v, _)| *v == n) {
+        Some(v) => v.1 += p,
+        None => values.push((n, p)),
+    }
+}
+
+/// Most likely first, then the smaller number.
+fn by_probability(a: &(usize, f64), b: &(usize, f64)) -> std::cmp::Ordering {
+    b.1.total_cmp(&a.1).then(a.0.cmp(&b.0))
 }
 
 /// The `[start, end)` byte ranges of the digit runs in `text`.
@@ -171,10 +212,7 @@ fn spread(t: &TokenLogprob, at: usize) -> Spread {
             .strip_prefix(before)
             .and_then(leading_number)
         {
-            Some(n) => match values.iter_mut().find(|(v, _)| *v == n) {
-                Some(v) => v.1 += p,
-                None => values.push((n, p)),
-            },
+            Some(n) => add_value(&mut values, n, p),
             None => other += p,
         }
     };
@@ -182,7 +220,7 @@ fn spread(t: &TokenLogprob, at: usize) -> Spread {
     for alt in t.top_logprobs.iter().filter(|a| a.token != t.token) {
         add(&alt.token, alt.logprob);
     }
-    sort_by(&mut values, |a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    sort_by(&mut values, by_probability);
     Spread { values, other }
 }
 
@@ -286,6 +324,37 @@ mod tests {
         assert!(close(c.row.of(2), 0.25) && close(c.row.of(4), 0.1));
         assert!(close(c.row.other, 0.1), "[ names no number");
         assert!(close(c.col.of(0), 0.05));
+    }
+
+    #[test]
+    fn a_number_after_a_space_token_also_counts_the_numbers_offered_at_the_space() {
+        // As Gemma writes it: the column's digit after a space of its own, where the
+        // model could have written a digit at once.
+        let tokens = vec![
+            plain("Move"),
+            plain(":"),
+            plain(" ("),
+            tok("1", 0.9, &[("1", 0.9), ("2", 0.1)]),
+            plain(","),
+            tok(
+                " ",
+                0.9,
+                &[(" ", 0.9), ("2", 0.05), ("1", 0.03), (" -", 0.01)],
+            ),
+            tok("2", 0.8, &[("2", 0.8), ("0", 0.15)]),
+            plain(")"),
+        ];
+        let c = move_choice("Move: (1, 2)", &tokens).expect("read");
+        assert!(close(c.col.of(2), 0.9 * 0.8 + 0.05), "{:?}", c.col);
+        assert!(close(c.col.of(0), 0.9 * 0.15));
+        assert!(close(c.col.of(1), 0.03));
+        assert!(
+            close(c.col.other, 0.01),
+            "the space's other text, not the space"
+        );
+        assert!(close(c.col.unseen(), 1.0 - 0.77 - 0.135 - 0.03 - 0.01));
+        // The row's token follows ` (`, not spaces alone: read as it is.
+        assert!(close(c.row.of(1), 0.9) && close(c.row.of(2), 0.1));
     }
 
     #[test]
