@@ -997,3 +997,42 @@ fn a_staircase_study_is_refused_with_what_to_change() {
         ok
     );
 }
+
+#[test]
+fn every_stage_reads_back_as_written_and_a_wrong_one_is_named() {
+    use super::session::Stage;
+    let all = [
+        Stage::Consent,
+        Stage::Declined,
+        Stage::Instructions,
+        Stage::Practice,
+        Stage::Trial(0),
+        Stage::Trial(7),
+        Stage::Complete,
+        Stage::TimedOut,
+    ];
+    for s in all {
+        let text = serde_json::to_string(&s).expect("writes");
+        assert_eq!(
+            serde_json::from_str::<Stage>(&text).expect("reads"),
+            s,
+            "{text}"
+        );
+    }
+    assert_eq!(
+        serde_json::to_string(&Stage::Trial(3)).expect("writes"),
+        r#"{"trial":3}"#
+    );
+    for bad in [
+        r#""playing""#,
+        r#"{"trial":-1}"#,
+        r#"{"trial":1,"x":2}"#,
+        "3",
+        "null",
+    ] {
+        let err = serde_json::from_str::<Stage>(bad)
+            .expect_err(bad)
+            .to_string();
+        assert!(err.contains("stage"), "{bad}: {err}");
+    }
+}
