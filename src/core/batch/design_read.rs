@@ -17,7 +17,6 @@ use crate::core::batch::imported::ImportedMaze;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::image::Vision;
 use crate::core::maze::shape::Shape;
-use crate::core::maze::symbols::Symbols;
 use crate::core::model::effort::Effort;
 use crate::core::play::player::PlayerKind;
 use crate::core::play::staircase::{StairPhase, Staircase};
@@ -106,9 +105,7 @@ pub(crate) fn design(v: &Value) -> Read<ExperimentDesign> {
         samples_per_shape: o.usize_or("samples_per_shape", d.samples_per_shape)?,
         repeats: o.usize_or("repeats", d.repeats)?,
         seed: o.or("seed", d.seed, Obj::u64)?,
-        protocol: o.or("protocol", d.protocol, |o, k| {
-            o.variant(k, o.req(k)?, &Protocol::ALL, &names!(Protocol))
-        })?,
+        protocol: o.variant_or("protocol", d.protocol, &Protocol::ALL, &names!(Protocol))?,
         concurrency: o.usize_or("concurrency", d.concurrency)?,
         requests_per_minute: o.opt_u32("requests_per_minute")?,
         move_limit: o.usize_or("move_limit", d.move_limit)?,
@@ -135,20 +132,19 @@ pub(crate) fn design(v: &Value) -> Read<ExperimentDesign> {
             &Effort::ALL,
             &names!(Effort),
         )?,
-        symbols: o.or("symbols", d.symbols, |o, k| {
-            Symbols::parse(&o.string(k)?).map_err(|e| format!("field `{}`: {e}", o.name(k)))
-        })?,
+        symbols: o.symbols("symbols")?,
         lenient: o.usize_or("lenient", d.lenient)?,
-        vision: o.or("vision", d.vision, |o, k| {
-            o.variant(k, o.req(k)?, &Vision::ALL, &names!(Vision))
-        })?,
+        vision: o.variant_or("vision", d.vision, &Vision::ALL, &names!(Vision))?,
         staircase: o.opt_obj("staircase", |s| {
             Ok(Staircase {
                 trials: s.usize("trials")?,
                 start: s.usize_or("start", 0)?,
-                phase: s.or("phase", StairPhase::default(), |s, k| {
-                    s.variant(k, s.req(k)?, &StairPhase::ALL, &names!(StairPhase))
-                })?,
+                phase: s.variant_or(
+                    "phase",
+                    StairPhase::default(),
+                    &StairPhase::ALL,
+                    &names!(StairPhase),
+                )?,
             })
         })?,
         #[cfg(not(target_arch = "wasm32"))]

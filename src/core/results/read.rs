@@ -137,10 +137,7 @@ impl<'a> Obj<'a> {
 
     /// A whole number with a default when missing.
     pub(crate) fn usize_or(&self, k: &str, default: usize) -> Read<usize> {
-        match self.map.get(k) {
-            None => Ok(default),
-            Some(v) => Ok(self.whole(k, v, usize::MAX as u64)? as usize),
-        }
+        self.or(k, default, Obj::usize)
     }
 
     pub(crate) fn f64(&self, k: &str) -> Read<f64> {
@@ -162,10 +159,7 @@ impl<'a> Obj<'a> {
     }
 
     pub(crate) fn bool_or(&self, k: &str, default: bool) -> Read<bool> {
-        match self.map.get(k) {
-            None => Ok(default),
-            Some(v) => v.as_bool().ok_or_else(|| self.wrong(k, "true or false")),
-        }
+        self.or(k, default, Obj::bool)
     }
 
     pub(crate) fn opt_bool(&self, k: &str) -> Read<Option<bool>> {
@@ -217,6 +211,24 @@ impl<'a> Obj<'a> {
 
     pub(crate) fn obj(&self, k: &str, v: &'a Value) -> Read<Obj<'a>> {
         Obj::of(v, self.name(k))
+    }
+
+    /// The variant of `all` named by field `k`, or `default` when it is missing.
+    pub(crate) fn variant_or<T: Copy>(
+        &self,
+        k: &str,
+        default: T,
+        all: &[T],
+        names: &[&str],
+    ) -> Read<T> {
+        self.or(k, default, |o, k| o.variant(k, o.req(k)?, all, names))
+    }
+
+    /// The matrix symbols in field `k` (`"1 0 P G"`), the standard ones when it is missing.
+    pub(crate) fn symbols(&self, k: &str) -> Read<Symbols> {
+        self.or(k, Symbols::STANDARD, |o, k| {
+            Symbols::parse(&o.string(k)?).map_err(|e| format!("field `{}`: {e}", o.name(k)))
+        })
     }
 
     /// The object in field `k`, read by `read`, if present and not `null`.
@@ -298,25 +310,18 @@ pub fn record(v: &Value) -> Read<TrialRecord> {
             &Encoding::ALL,
             &names!(Encoding),
         )?,
-        symbols: match o.map.get("symbols") {
-            None => Symbols::STANDARD,
-            Some(v) => {
-                let s = v.as_str().ok_or_else(|| o.wrong("symbols", "a string"))?;
-                Symbols::parse(s).map_err(|e| format!("field `symbols`: {e}"))?
-            }
-        },
-        vision: match o.map.get("vision") {
-            None => Vision::Text,
-            Some(v) => o.variant("vision", v, &Vision::ALL, &names!(Vision))?,
-        },
+        symbols: o.symbols("symbols")?,
+        vision: o.variant_or("vision", Vision::Text, &Vision::ALL, &names!(Vision))?,
         seed: o.u64("seed")?,
         sample: o.usize("sample")?,
         repeat: o.usize_or("repeat", 0)?,
         move_limit: o.usize("move_limit")?,
-        protocol: match o.map.get("protocol") {
-            None => Protocol::default(),
-            Some(v) => o.variant("protocol", v, &Protocol::ALL, &names!(Protocol))?,
-        },
+        protocol: o.variant_or(
+            "protocol",
+            Protocol::default(),
+            &Protocol::ALL,
+            &names!(Protocol),
+        )?,
         system_prompt: o.opt_string("system_prompt")?,
         maze: o.strings("maze")?,
         messages,
@@ -503,10 +508,7 @@ fn endpoint(o: &Obj<'_>) -> Read<EndpointInfo> {
         logprobs: o.bool("logprobs")?,
         thinking: o.bool_or("thinking", false)?,
         effort: o.opt_variant("effort", &Effort::ALL, &names!(Effort))?,
-        extra: match o.map.get("extra") {
-            None => String::new(),
-            Some(_) => o.string("extra")?,
-        },
+        extra: o.or("extra", String::new(), Obj::string)?,
         price: o.opt_obj("price", price)?,
     })
 }
