@@ -18,7 +18,8 @@ pub struct Coord {
 const MAX_COORD_DIGITS: usize = 4;
 
 /// Every coordinate mentioned in `text`, in order. Understood forms: `(2, 3)`, `(2,3)`,
-/// `[2, 3]`, `(2; 3)`, `row 2, column 3`, `row 2 col 3`, `(row 2, col 3)`, `r2 c3` is not.
+/// `[2, 3]`, `(2; 3)`, `row 2, column 3`, `row 2 col 3`, `(row 2, col 3)`, LaTeX's
+/// `\left( 2, \ 3\right)`; `r2 c3` is not.
 pub fn coordinates(text: &str) -> Vec<Coord> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -27,6 +28,7 @@ pub fn coordinates(text: &str) -> Vec<Coord> {
         let found = match b[i] {
             b'(' | b'[' => bracketed(b, i),
             b'r' | b'R' => row_col(b, i),
+            b'\\' => latex(b, i),
             _ => None,
         };
         match found {
@@ -75,6 +77,33 @@ fn bracketed(b: &[u8], i: usize) -> Option<(Pos, usize)> {
     let (c, j) = number(b, skip_ws(b, j + 1))?;
     let j = skip_ws(b, j);
     (b.get(j) == Some(&close)).then_some((Pos::new(r, c), j + 1))
+}
+
+/// `\left( r, \ c\right)` starting at `i` (LaTeX spacing commands `\ `, `\,`, `\;`
+/// between the numbers are allowed).
+fn latex(b: &[u8], i: usize) -> Option<(Pos, usize)> {
+    let open = b"\\left(";
+    let close = b"\\right)";
+    if !b[i..].starts_with(open) {
+        return None;
+    }
+    let skip = |mut j: usize| loop {
+        j = skip_ws(b, j);
+        match (b.get(j), b.get(j + 1)) {
+            (Some(b'\\'), Some(b' ' | b',' | b';')) => j += 2,
+            _ => return j,
+        }
+    };
+    let (r, j) = number(b, skip(i + open.len()))?;
+    let j = skip(j);
+    if b.get(j) != Some(&b',') {
+        return None;
+    }
+    let (c, j) = number(b, skip(j + 1))?;
+    let j = skip(j);
+    b[j..]
+        .starts_with(close)
+        .then_some((Pos::new(r, c), j + close.len()))
 }
 
 fn word_at(b: &[u8], i: usize, word: &str) -> Option<usize> {
@@ -131,6 +160,10 @@ mod tests {
         assert_eq!(cells("Row 2 col 3"), vec![(2, 3)]);
         assert_eq!(cells("(row 2, col 3)"), vec![(2, 3)]);
         assert_eq!(cells("**Move:** `(2,3)`"), vec![(2, 3)]);
+        // LaTeX, as in a boxed answer: `$\boxed{\left( 2, \  3\right)}$`.
+        assert_eq!(cells(r"$\boxed{\left( 2, \  3\right)}$"), vec![(2, 3)]);
+        assert_eq!(cells(r"\left(4,\,0\right)"), vec![(4, 0)]);
+        assert!(cells(r"\left( 2 \right)").is_empty());
         assert_eq!(
             cells("from (0, 1) to (1, 1) then [4 , 4]"),
             vec![(0, 1), (1, 1), (4, 4)]

@@ -16,6 +16,7 @@
 //! replies are read" says the same for users. May import [`crate::core::maze`] and
 //! [`crate::core::text`] only.
 
+mod conclusion;
 mod generation;
 mod moves;
 mod recognition;

@@ -29,8 +29,11 @@
 //!   ("Cell(row, col) = (0, 0)", the legend restated) is restated data; after a move label
 //!   or verb it is the answer filled in ("Move: (row, col) = (1, 0)").
 //!
-//! Then the cell that counts is, in order of preference: (1) the first coordinate after
-//! the last answer label (`Move:`, `Next move:`, `My move:`, `Answer:`, `Final answer:`,
+//! Then the cell that counts is, in order of preference: (0) the cell the reply concludes
+//! with (conclusion.rs: the last sentence that puts one cell forward as the move); a reply
+//! that concludes nothing and gives up ("unsolvable", "I'm stuck") names no move; (1) the
+//! first coordinate after the last answer label that heads no list of options and no
+//! paragraph (`Move:`, `Next move:`, `My move:`, `Answer:`, `Final answer:`,
 //! `Next position:`, `Next cell:`, `New position:`), or the player's cell it gives
 //! ("Answer: Player position: (0, 1)"); (2) the first coordinate after the last phrase
 //! "move/go/step/head/proceed ... to" (the numbers inside coordinates are not words when
@@ -50,6 +53,7 @@
 //! mention of the goal; repeated mentions of the cell just reached are skipped; every step
 //! must be a valid move; success when the trace reaches the player.
 
+use super::conclusion::{concluded, gives_up, taken_back_after, Role, DIRECTIONS};
 use super::{
     is_negated, plain, span_in_reply, word_spans, words_before, Extracted, Reason, Span, Verdict,
     NEGATORS,
@@ -356,7 +360,24 @@ fn read_move_in(text: &str) -> MoveRead {
             })
             .map(|i| all_ref[i])
     };
-    // (1) after the last answer label outside the prompt's template
+    // (0) the cell the reply concludes with (conclusion.rs)
+    let roles: Vec<Role> = standing
+        .iter()
+        .map(|s| match s {
+            Standing::Open => Role::Open,
+            Standing::Described => Role::Described,
+            Standing::Start | Standing::Refused | Standing::Data => Role::Passed,
+        })
+        .collect();
+    if let Some(k) = concluded(text, &all, &roles).filter(|&k| !masked(all[k].start)) {
+        return read((!taken_back_after(text, all[k].end)).then_some(all[k]));
+    }
+    if gives_up(text) {
+        return read(None);
+    }
+    // (1) after the last answer label outside the prompt's template, unless the label heads
+    // a list of options or a paragraph ("I can move:\n- Right to (0, 1)", "Let's find the
+    // next move:\n\nFrom ...")
     let label = MOVE_LABELS
         .iter()
         .flat_map(|l| {
@@ -364,7 +385,7 @@ fn read_move_in(text: &str) -> MoveRead {
                 .into_iter()
                 .map(move |i| (i, i + l.len()))
         })
-        .filter(|&(i, _)| !masked(i))
+        .filter(|&(i, end)| !masked(i) && !heads_options(text, i, end))
         .map(|(_, end)| end)
         .max();
     if let Some(c) = label.and_then(named_after) {
@@ -396,7 +417,7 @@ fn read_move_in(text: &str) -> MoveRead {
         .filter(|(i, w)| {
             w.text.eq_ignore_ascii_case("to")
                 && !masked(w.start())
-                && (i.saturating_sub(3)..*i).any(|v| {
+                && (reach_back(&words, *i)..*i).any(|v| {
                     MOVE_VERBS
                         .iter()
                         .any(|m| words[v].text.eq_ignore_ascii_case(m))
@@ -415,6 +436,62 @@ fn read_move_in(text: &str) -> MoveRead {
         .find(|&i| standing[i] == Standing::Open)
         .map(|i| all[i]);
     read(last)
+}
+
+/// Whether the answer label at `[at, end)` heads options or a paragraph rather than giving
+/// the answer: a word of possibility or search before it in its clause ("I can move:",
+/// "let's find the next move:"), or the label ends its line and a list or a paragraph that
+/// does not open with a coordinate follows.
+fn heads_options(text: &str, at: usize, end: usize) -> bool {
+    const HEADING: [&str; 12] = [
+        "can",
+        "could",
+        "may",
+        "possible",
+        "valid",
+        "available",
+        "find",
+        "determine",
+        "figure",
+        "decide",
+        "choose",
+        "lets",
+    ];
+    if words_before(text, at, 4)
+        .iter()
+        .any(|w| HEADING.contains(&w.as_str()))
+    {
+        return true;
+    }
+    let rest = &text[end..];
+    let line_end = rest.find('\n').unwrap_or(rest.len());
+    if !rest[..line_end].trim().is_empty() {
+        return false;
+    }
+    let after = &rest[line_end..];
+    let next = after.trim_start();
+    let blank_line = after[..after.len() - next.len()].matches('\n').count() > 1;
+    let listed = next.starts_with(['-', '*', '\u{2022}'])
+        || next
+            .split_once('.')
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    !next.is_empty()
+        && (blank_line || listed)
+        && coordinates(next).first().is_none_or(|c| c.start > 2)
+}
+
+/// Where the look back from "to" (word `i`) for a move verb starts: three words back, not
+/// counting directions ("move diagonally up-left to" reaches "move").
+fn reach_back(words: &[Span], i: usize) -> usize {
+    let mut from = i;
+    let mut counted = 0;
+    while from > 0 && counted < 3 {
+        from -= 1;
+        if !DIRECTIONS.contains(&normal_word(words[from].text).as_str()) {
+            counted += 1;
+        }
+    }
+    from
 }
 
 /// Whether `between` holds only words such as "the goal at" (see [`OBJECT_WORDS`]).
