@@ -12,15 +12,16 @@ fn seed_2026_gives_the_recorded_maze_sets_natively() {
     );
 }
 
-/// The README's two tables per shape and size, templates and distinct mazes, are the
-/// generator's own counts.
+/// The two tables per shape and size in docs/guides/mazes.md, templates and distinct mazes,
+/// are the generator's own counts.
 #[test]
 fn the_readmes_template_and_maze_counts_are_the_generators() {
     use shapemaze::core::maze::generate::distinct_mazes;
     use shapemaze::core::maze::shape::{Shape, ShapeSet};
     use shapemaze::core::maze::templates::TemplateLibrary;
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guides/mazes.md"))
+            .expect("docs/guides/mazes.md");
     // Every table row that starts with a grid size, in order: the templates' table first.
     let rows: Vec<Vec<usize>> = readme
         .lines()
@@ -37,7 +38,11 @@ fn the_readmes_template_and_maze_counts_are_the_generators() {
                 .collect()
         })
         .collect();
-    assert_eq!(rows.len(), 8, "two tables of four sizes in the README");
+    assert_eq!(
+        rows.len(),
+        8,
+        "two tables of four sizes in docs/guides/mazes.md"
+    );
     for (i, n) in [5, 7, 9, 11].into_iter().enumerate() {
         // Each shape as a trial of it alone sees it, then the C beside the U.
         let libs: Vec<(Shape, TemplateLibrary)> = Shape::ALL

@@ -296,7 +296,7 @@ fn PlayerPanel(config: PlayerConfig, remember: RwSignal<bool>) -> impl IntoView 
                     </div>
                 }.into_any(),
                 _ => view! {
-                    <p class="help">"Built-in players need no key and no network: the oracle plays perfectly, the random walker errs now and then in every phase (its policy is in the README)."</p>
+                    <p class="help">"Built-in players need no key and no network: the oracle plays perfectly, the random walker errs now and then in every phase (its policy is in the guide docs/guides/models-and-experiments.md)."</p>
                 }.into_any(),
             }}
         </div>

@@ -35,7 +35,8 @@ pub const CSV_FILE: &str = "trials.csv";
 /// The full records' file in an export.
 pub const JSONL_FILE: &str = "trials.jsonl";
 
-/// Every column of `trials.csv`, in order, with its meaning (the README lists them).
+/// Every column of `trials.csv`, in order, with its meaning (docs/guides/models-and-experiments.md
+/// lists them).
 /// Empty cells mean "not applicable" or "not known".
 pub const CSV_COLUMNS: &[(&str, &str)] = &[
     (
@@ -583,11 +584,11 @@ mod tests {
 
     #[test]
     fn the_readme_documents_every_csv_column() {
-        let readme = include_str!("../../../README.md");
+        let readme = include_str!("../../../docs/guides/models-and-experiments.md");
         for (name, what) in CSV_COLUMNS {
             assert!(
                 readme.contains(&format!("| `{name}` | {what} |")),
-                "README.md's trials.csv table lacks `{name}` as the code describes it"
+                "docs/guides/models-and-experiments.md's trials.csv table lacks `{name}` as the code describes it"
             );
         }
     }
