@@ -162,3 +162,73 @@ fn no_reply_that_concludes_in_its_last_line_is_misread() {
         wrong.join("\n")
     );
 }
+
+/// The labels of the other causes' samples, with the reply each labels.
+fn other_labels(root: &Path, cause: &str) -> Vec<(String, String, String)> {
+    include_str!("fixtures/recorded/other-labels.tsv")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .skip(1)
+        .filter_map(|line| {
+            let [file, c, step, label] = line.split('\t').collect::<Vec<_>>()[..] else {
+                panic!("an other-cause label row has four fields: {line:?}");
+            };
+            (c == cause).then(|| {
+                let text = std::fs::read_to_string(root.join(file)).expect("a recorded file");
+                let t = parse(&text);
+                let reply = if step.is_empty() {
+                    t.combined_reply.unwrap_or_default()
+                } else {
+                    let i: usize = step.parse().expect("a step number");
+                    t.steps[i].reply.clone()
+                };
+                (file.to_string(), reply, label.to_string())
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn the_other_causes_samples_confirm_the_strict_reading() {
+    let Some(root) = machine_results() else {
+        eprintln!("skipped: set SHAPEMAZE_RECORDED to the recorded study's data/ folder");
+        return;
+    };
+    // Recognition: the shape a reply names, read as the grader reads it.
+    let rows = other_labels(&root, "word_outside_original_list");
+    let agree = rows
+        .iter()
+        .filter(|(_, reply, label)| {
+            let named = shapemaze::core::verify::recognize(reply).map(|s| s.name().to_string());
+            let want = label.strip_prefix("named=").unwrap_or(label);
+            named.as_deref().unwrap_or("none") == want
+        })
+        .count();
+    eprintln!(
+        "recognition: {agree} of {} labelled shapes read as labelled",
+        rows.len()
+    );
+    // Seven replies call the Z an "S-shape", which the reader takes as the Z's mirror image
+    // and the labels keep apart (docs/guides/results-and-audits.md).
+    assert!(
+        rows.len() == 60 && agree >= 52,
+        "recognition: {agree} of {}",
+        rows.len()
+    );
+    // Diagonal steps on 4-direction shapes: the move read is the cell labelled.
+    let rows = other_labels(&root, "diagonal_on_four_direction_shape");
+    let agree = rows
+        .iter()
+        .filter(|(_, reply, label)| {
+            cell_name(read_move(reply)) == label.strip_prefix("cell=").unwrap_or(label)
+        })
+        .count();
+    eprintln!(
+        "diagonal steps: {agree} of {} labelled moves read as labelled",
+        rows.len()
+    );
+    assert!(
+        rows.len() == 60 && agree * 100 >= rows.len() * 98,
+        "diagonal: {agree} of 60"
+    );
+}

@@ -133,27 +133,17 @@ pub fn audit_document(
     rates.spans = std::iter::once((String::new(), 3))
         .chain(PHASES.iter().map(|p| (p.to_string(), scorers.len())))
         .collect();
-    for g in &r.groups {
-        let mut cells = vec![
-            Cell::text(&g.group),
-            Cell::Count(g.trials),
-            Cell::Count(g.api_errors),
-        ];
-        for i in 0..3 {
-            for (_, get) in scorers {
-                let t = get(g)[i];
-                let diverged = if t.diverged > 0 {
-                    format!("~{}", t.diverged)
-                } else {
-                    String::new()
-                };
-                cells.push(Cell::noted(
-                    Cell::Rate(wilson(t.success, t.scored())),
-                    diverged,
-                ));
-            }
+    let mut by_size = Table::new(
+        "audit-sizes",
+        "The same by folder and size: each model x encoding at 5x5 and 7x7 side by side".into(),
+        &columns,
+    );
+    by_size.dense = true;
+    by_size.spans = rates.spans.clone();
+    for (table, groups) in [(&mut rates, &r.groups), (&mut by_size, &r.sizes)] {
+        for g in groups {
+            table.row(rate_cells(g, scorers));
         }
-        rates.row(cells);
     }
     let mut causes = Table::new(
         "audit-causes",
@@ -191,7 +181,7 @@ pub fn audit_document(
             Cell::Count(c.count),
         ]);
     }
-    audit = audit.table(rates).table(causes);
+    audit = audit.table(rates).table(by_size).table(causes);
     let duplicates: Vec<&AuditTrial> = r.trials.iter().filter(|t| t.duplicate).collect();
     if !duplicates.is_empty() {
         let mut t = Table::new(
@@ -380,6 +370,31 @@ pub fn highlighted(reply: &str, strict: &[[usize; 2]], original: &[[usize; 2]]) 
 /// The audit section's styles (the results page and the report file).
 pub const AUDIT_CSS: &str = ".audit pre.audit-reply{white-space:pre-wrap;max-height:16rem;overflow:auto;background:#f6f8fa;border:1px solid #ccd;padding:.5rem;font-size:.85rem}.audit mark.read-strict{background:#bfe3ff;outline:2px solid #0072B2}.audit mark.read-original{background:#ffe0a8;outline:2px dashed #E69F00}.audit mark.read-both{background:#c8efc8;outline:2px solid #009E73}.audit details{margin:.6rem 0}.audit summary{cursor:pointer}.audit li{margin:.6rem 0}";
 
+/// One audit row: the group, its trials and API errors, then each phase's rate by scorer
+/// (with the strict replays that diverged).
+fn rate_cells(g: &AuditGroup, scorers: &[(&str, Column)]) -> Vec<Cell> {
+    let mut cells = vec![
+        Cell::text(&g.group),
+        Cell::Count(g.trials),
+        Cell::Count(g.api_errors),
+    ];
+    for i in 0..3 {
+        for (_, get) in scorers {
+            let t = get(g)[i];
+            let diverged = if t.diverged > 0 {
+                format!("~{}", t.diverged)
+            } else {
+                String::new()
+            };
+            cells.push(Cell::noted(
+                Cell::Rate(wilson(t.success, t.scored())),
+                diverged,
+            ));
+        }
+    }
+    cells
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,6 +426,7 @@ mod tests {
                 group("all", wide),
                 group("claude matrix square", Tally::default()),
             ],
+            sizes: vec![group("claude matrix 5x5", wide)],
             causes: Vec::new(),
             skipped: 0,
             skipped_files: Vec::new(),

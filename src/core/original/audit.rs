@@ -173,11 +173,25 @@ impl AuditTrial {
         format!(
             "{} {} {}",
             self.model,
-            self.audit
-                .encoding
-                .map_or(if self.human { "page" } else { "vision" }, Encoding::name),
+            self.condition(),
             self.audit.shape.map_or("unknown", Shape::name)
         )
+    }
+
+    /// Its folder and size: `model encoding 5x5` (the audit by size).
+    pub fn size_group(&self) -> String {
+        let size = self
+            .audit
+            .size
+            .map_or("size unknown".to_string(), |(r, c)| format!("{r}x{c}"));
+        format!("{} {} {size}", self.model, self.condition())
+    }
+
+    /// The encoding shown, or `page` (human files) or `vision` (vision runs).
+    fn condition(&self) -> &'static str {
+        self.audit
+            .encoding
+            .map_or(if self.human { "page" } else { "vision" }, Encoding::name)
     }
 }
 
@@ -272,6 +286,8 @@ pub struct AuditSummary {
     pub api_errors: usize,
     /// `all` first, then one per model x encoding x shape.
     pub groups: Vec<AuditGroup>,
+    /// One per model x encoding x size (`claude coord_list 7x7`): the sizes side by side.
+    pub sizes: Vec<AuditGroup>,
     /// The causes of the differences, counted per group and phase.
     pub causes: Vec<CauseRow>,
     /// How many files were skipped.
@@ -585,6 +601,7 @@ impl Audited {
     /// move into them).
     pub fn summarize(self, dir: &str, scoring: Scoring) -> AuditSummary {
         let mut groups: BTreeMap<String, AuditGroup> = BTreeMap::new();
+        let mut sizes: BTreeMap<String, AuditGroup> = BTreeMap::new();
         let mut causes: BTreeMap<(String, usize, Cause), usize> = BTreeMap::new();
         let mut all = AuditGroup {
             group: "all".into(),
@@ -593,6 +610,14 @@ impl Audited {
         for t in &self.trials {
             let key = t.group();
             all.add(t);
+            let size = t.size_group();
+            sizes
+                .entry(size.clone())
+                .or_insert_with(|| AuditGroup {
+                    group: size,
+                    ..AuditGroup::default()
+                })
+                .add(t);
             groups
                 .entry(key.clone())
                 .or_insert_with(|| AuditGroup {
@@ -614,6 +639,7 @@ impl Audited {
             transcripts: self.trials.len(),
             api_errors: self.trials.iter().filter(|t| t.audit.api_error).count(),
             groups: group_rows,
+            sizes: sizes.into_values().collect(),
             causes: causes
                 .into_iter()
                 .map(|((group, phase, cause), count)| CauseRow {

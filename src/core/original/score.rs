@@ -6,6 +6,7 @@
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Grid, Maze, Movement, Tile, MAX_SIZE};
 use crate::core::maze::shape::{Shape, ShapeSet};
+use crate::core::maze::symbols::Symbols;
 use crate::core::original::checks::{
     accepted_blocks, between_numbers, last_coordinate, original_mentions, original_solve_on,
     original_step, to_pos, verbatim_blocks, OriginalFamily,
@@ -16,7 +17,7 @@ use crate::core::original::transcript::{original_coordinates, parse, OriginalTra
 use crate::core::play::trial::{Phase, Protocol, Trial, TrialSetup};
 use crate::core::results::rescore::{Hints, Libraries};
 use crate::core::verify::{
-    read_move_at, recognize_at, verify_generation, verify_recognition, Extracted,
+    read_move_at, recognize_at, verify_generation_in, verify_recognition, Extracted,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -52,13 +53,16 @@ pub enum Cause {
     /// A maze written verbatim whose corridor is one of today's templates of the shape but
     /// not one of the original families (or the reverse).
     TemplateOutsideOriginalFamilies,
+    /// A vision run's matrix written in the symbols its prompt asked for (`S` for the
+    /// player), which the original read in `P` only.
+    VisionSymbols,
     /// Any other difference.
     Other,
 }
 
 impl Cause {
     /// Every cause.
-    pub const ALL: [Cause; 12] = [
+    pub const ALL: [Cause; 13] = [
         Cause::ApiErrorCountedAsFailure,
         Cause::DiagonalOnFourDirectionShape,
         Cause::DifferentCoordinateRead,
@@ -70,6 +74,7 @@ impl Cause {
         Cause::NoveltyAfterSolving,
         Cause::OtherSpacing,
         Cause::TemplateOutsideOriginalFamilies,
+        Cause::VisionSymbols,
         Cause::Other,
     ];
 
@@ -92,6 +97,7 @@ impl Cause {
             Cause::NoveltyAfterSolving => "The original judged novelty against the maze after solving, so a maze new against the one first shown failed.",
             Cause::OtherSpacing => "A correct maze written with other spacing than the original renderer's, which the original's verbatim search misses.",
             Cause::TemplateOutsideOriginalFamilies => "A corridor among today's templates of the shape but not the original families (or the reverse).",
+            Cause::VisionSymbols => "A vision run's maze written in the symbols its prompt asked for (S for the player), which the original read in P only.",
             Cause::Other => "Any other difference.",
         }
     }
@@ -110,6 +116,7 @@ impl Cause {
             Cause::NoveltyAfterSolving => "novelty_after_solving",
             Cause::OtherSpacing => "other_spacing",
             Cause::TemplateOutsideOriginalFamilies => "template_outside_original_families",
+            Cause::VisionSymbols => "vision_symbols",
             Cause::Other => "other",
         }
     }
@@ -266,7 +273,13 @@ pub fn audit_on(
             .and_then(|s| s.maze.clone())
             .and_then(|g| Maze::from_grid(g).ok())
     });
-    let (Some(maze0), Some(encoding)) = (first, a.encoding) else {
+    // A vision run's maze was an image; its generation prompt asked for a matrix in
+    // `1 0 S G`, which the strict replay reads in those symbols.
+    let (encoding, symbols) = match (a.encoding, t.vision) {
+        (None, true) => (Some(Encoding::Matrix), vision_symbols()),
+        (e, _) => (e, Symbols::STANDARD),
+    };
+    let (Some(maze0), Some(encoding)) = (first, encoding) else {
         return a;
     };
     a.size = Some((maze0.rows(), maze0.cols()));
@@ -293,6 +306,7 @@ pub fn audit_on(
     let library = cache.strict.get(maze0.rows(), ShapeSet::STANDARD).clone();
     let mut setup = TrialSetup::new(shape, encoding, maze0.clone());
     setup.protocol = Protocol::Combined;
+    setup.symbols = symbols;
     let mut trial = Trial::new(setup, library.clone());
     let mut solve_cause = None;
     // The step the solve difference comes from: where its cause was seen, else the last.
@@ -379,13 +393,16 @@ pub fn audit_on(
     let blocks = verbatim_blocks(reply, encoding, maze0.rows(), maze0.cols());
     let original = accepted_blocks(&family, after.grid(), &blocks);
     let orig_gen = !original.is_empty();
-    let strict_gen = verify_generation(&maze0, shape, encoding, &library, reply).passed();
+    let strict_gen =
+        verify_generation_in(&maze0, shape, encoding, symbols, &library, reply).passed();
     a.original.generate = Some(Mark::of(orig_gen));
     a.strict.generate = Some(Mark::of(strict_gen));
     if orig_gen != strict_gen {
         let quoted = |g: &Grid| blocks.iter().any(|(_, m)| m == g);
         let verbatim_outside = || blocks.iter().any(|(_, m)| !family.contains(m));
-        let cause = if orig_gen && quoted(maze0.grid()) {
+        let cause = if t.vision && strict_gen {
+            Cause::VisionSymbols
+        } else if orig_gen && quoted(maze0.grid()) {
             Cause::OriginalQuotedBack
         } else if strict_gen && quoted(after.grid()) {
             Cause::NoveltyAfterSolving
@@ -442,6 +459,11 @@ pub(crate) fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
             Some(Reading::of(None, reply, strict, original)),
         ));
     }
+}
+
+/// The symbols the design's vision prompt asked a generated matrix in: `1 0 S G`.
+fn vision_symbols() -> Symbols {
+    Symbols::parse("10SG").unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -703,5 +725,71 @@ mod tests {
             let json = serde_json::to_string(&c).expect("serializes");
             assert_eq!(json, format!("\"{}\"", c.name()), "serde matches name()");
         }
+    }
+}
+
+#[cfg(test)]
+mod vision_tests {
+    use super::*;
+    use crate::core::original::test_support::{grid, SQUARE};
+    use crate::core::original::transcript::{
+        UPDATE_INTRO, VISION_COMBINED_LAST, VISION_COMBINED_START, VISION_MAZE_INTRO, VISION_START,
+    };
+
+    /// A vision transcript as the design's code wrote it (in our words): the prompts carry
+    /// no maze, the replies and the three lines do.
+    fn vision_file(replies: &[&str], combined: &str, recorded: [&str; 3]) -> String {
+        let mut out =
+            format!("{VISION_START}\n\nThe picture shows the maze.\n\n{VISION_MAZE_INTRO}\n");
+        out.push_str(&replies.join(&format!("\n\n{UPDATE_INTRO}\n\n")));
+        out.push_str(&format!(
+            "\n\nSOLVE: {}\n\n{VISION_COMBINED_START}\n\nName the shape and draw a new maze in 1 0 S G.\n\n{VISION_COMBINED_LAST}\n{combined}\n\nRECOGNIZE: {}\n\nGENERATE: {}\n",
+            recorded[0], recorded[1], recorded[2]
+        ));
+        out
+    }
+
+    fn hints() -> Hints {
+        Hints {
+            encoding: None,
+            shape: Some(Shape::Square),
+            size: Some((5, 5)),
+            in_play: None,
+            maze: None,
+        }
+    }
+
+    #[test]
+    fn vision_runs_are_replayed_on_their_maze_file() {
+        let text = vision_file(
+            &["P stands top left and G two cells right. Next move: (0, 1)", "Next move: (0, 2)"],
+            "Part 1: the corridors form a square.\n\nPart 2:\n\n```\nG 0 0 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 0 0 S\n```",
+            ["SUCCESS", "SUCCESS", "FAIL"],
+        );
+        let t = parse(&text);
+        assert!(t.vision);
+        assert_eq!(t.steps.len(), 2, "one step a reply");
+        assert!(t
+            .combined_reply
+            .as_deref()
+            .is_some_and(|r| r.starts_with("Part 1")));
+        let maze = Maze::from_grid(grid(SQUARE)).expect("P and G");
+        let a = audit_on(&t, &hints(), &mut AuditCache::new(), Some(maze));
+        assert_eq!(
+            a.original, a.recorded,
+            "the original-compatible scorer agrees with the lines"
+        );
+        assert_eq!(a.strict.solve, Some(Mark::Success));
+        assert_eq!(a.strict.recognize, Some(Mark::Success));
+        assert_eq!(
+            a.strict.generate,
+            Some(Mark::Success),
+            "the new maze in the prompt's own symbols (S for the player)"
+        );
+        let causes: Vec<Cause> = a.causes.iter().map(|d| d.cause).collect();
+        assert_eq!(causes, vec![Cause::VisionSymbols]);
+        // Without its maze file a vision run keeps its recorded lines only.
+        let a = audit_on(&t, &hints(), &mut AuditCache::new(), None);
+        assert_eq!((a.strict.solve, a.original.solve), (None, None));
     }
 }

@@ -34,6 +34,16 @@ pub const ERROR_LINE: &str = "Error:";
 /// How vision prompts begin.
 pub const VISION_START: &str = "# Maze Navigation Task";
 
+/// The vision solve prompt's last line: the image follows it, then the first reply.
+pub const VISION_MAZE_INTRO: &str = "Here is the maze you need to solve:";
+
+/// The vision recognition and generation prompt's first line.
+pub const VISION_COMBINED_START: &str = "# Maze Shape Recognition and Generation Task";
+
+/// The vision recognition and generation prompt's last line.
+pub const VISION_COMBINED_LAST: &str =
+    "Please provide both Part 1 (recognition) and Part 2 (generation) in your response.";
+
 /// The original's move limit.
 pub const ORIGINAL_MOVE_LIMIT: usize = 16;
 
@@ -203,6 +213,23 @@ pub fn parse(text: &str) -> OriginalTranscript {
     }
     let solve_end = solve_at.unwrap_or(text.len());
     let solve = &text[..solve_end];
+    if t.vision {
+        // The image stood where the prompts end; each reply follows its prompt's last line.
+        if let Some(i) = solve.find(VISION_MAZE_INTRO) {
+            for reply in solve[i + VISION_MAZE_INTRO.len()..].split(UPDATE_INTRO) {
+                t.steps.push(Step {
+                    maze: None,
+                    reply: reply.trim().to_string(),
+                });
+            }
+        }
+        t.combined_reply = combined_reply(
+            &text[solve_end..],
+            VISION_COMBINED_START,
+            VISION_COMBINED_LAST,
+        );
+        return t;
+    }
     if let Some(first) = solve.split(NEXT_MOVE).next() {
         if first.contains("any diagonal") {
             t.movement = Some(Movement::Eight);
@@ -231,21 +258,25 @@ pub fn parse(text: &str) -> OriginalTranscript {
         prompt = next;
         intro = UPDATE_INTRO;
     }
-    if let Some(start) = text[solve_end..].find(COMBINED_START) {
-        let rest = &text[solve_end + start..];
-        let reply_start = match rest.find(COMBINED_LAST) {
-            Some(i) => i + COMBINED_LAST.len(),
-            None => rest.find('\n').unwrap_or(rest.len()),
-        };
-        let reply = &rest[reply_start..];
-        let end = lines_at(reply)
-            .iter()
-            .rev()
-            .find(|(_, l)| verdict_line(l).is_some_and(|(i, _)| i == 1))
-            .map_or(reply.len(), |(at, _)| *at);
-        t.combined_reply = Some(reply[..end].trim().to_string());
-    }
+    t.combined_reply = combined_reply(&text[solve_end..], COMBINED_START, COMBINED_LAST);
     t
+}
+
+/// The reply to the combined recognition and generation prompt that opens with `first` and
+/// ends with the line `last` (else its first line), up to the `RECOGNIZE:` line.
+fn combined_reply(after_solve: &str, first: &str, last: &str) -> Option<String> {
+    let rest = &after_solve[after_solve.find(first)?..];
+    let reply_start = match rest.find(last) {
+        Some(i) => i + last.len(),
+        None => rest.find('\n').unwrap_or(rest.len()),
+    };
+    let reply = &rest[reply_start..];
+    let end = lines_at(reply)
+        .iter()
+        .rev()
+        .find(|(_, l)| verdict_line(l).is_some_and(|(i, _)| i == 1))
+        .map_or(reply.len(), |(at, _)| *at);
+    Some(reply[..end].trim().to_string())
 }
 
 /// Reads one of Shapemaze's own transcripts (with `### user` / `### assistant` markers)
