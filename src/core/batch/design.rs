@@ -51,8 +51,12 @@ pub const MAX_CONCURRENCY: usize = 64;
 /// Most repeats per maze a design may ask for.
 pub const MAX_REPEATS: usize = 1000;
 
-/// Most moves a design's move limit may allow.
+/// Most moves a design's move limit may allow (the lenient protocol forgives at most as
+/// many).
 pub const MAX_MOVE_LIMIT: usize = 200;
+
+/// Most mazes per shape and size a design may ask for.
+pub const MAX_SAMPLES_PER_SHAPE: usize = 10_000;
 
 fn default_preset() -> String {
     "custom".into()

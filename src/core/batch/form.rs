@@ -13,7 +13,10 @@
 //! assert_eq!(form.design(&design).unwrap(), design);
 //! ```
 
-use crate::core::batch::design::{ExperimentDesign, PlayerSpec, MAX_CONCURRENCY};
+use crate::core::batch::design::{
+    ExperimentDesign, PlayerSpec, MAX_CONCURRENCY, MAX_MOVE_LIMIT, MAX_REPEATS,
+    MAX_SAMPLES_PER_SHAPE,
+};
 use crate::core::batch::error::DesignError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::image::Vision;
@@ -375,8 +378,14 @@ impl DesignForm {
                 }
             }
         };
-        let samples = whole(&self.samples, "Mazes per shape", 1, 10_000);
-        let repeats = whole(&self.repeats, "Repeats per maze", 1, 1_000);
+        // The limits are the validator's (design.rs), so the form and a design file agree.
+        let samples = whole(
+            &self.samples,
+            "Mazes per shape",
+            1,
+            MAX_SAMPLES_PER_SHAPE as u64,
+        );
+        let repeats = whole(&self.repeats, "Repeats per maze", 1, MAX_REPEATS as u64);
         let seed = whole(&self.seed, "Seed", 0, u64::MAX);
         let concurrency = whole(
             &self.concurrency,
@@ -384,10 +393,15 @@ impl DesignForm {
             1,
             MAX_CONCURRENCY as u64,
         );
-        let move_limit = whole(&self.move_limit, "Move limit", 1, 200);
+        let move_limit = whole(&self.move_limit, "Move limit", 1, MAX_MOVE_LIMIT as u64);
         let lenient = match self.lenient.as_str() {
             "" => Some(0),
-            raw => whole(raw, "Lenient (invalid moves forgiven)", 0, 200),
+            raw => whole(
+                raw,
+                "Lenient (invalid moves forgiven)",
+                0,
+                MAX_MOVE_LIMIT as u64,
+            ),
         };
         let stair_trials = match self.staircase.as_str() {
             "" => Some(0),
@@ -681,6 +695,32 @@ pub fn new_experiment_id(now_ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_form_and_the_validator_share_their_limits() {
+        let d = ExperimentDesign::default();
+        for (set, field, max) in [
+            (0usize, "samples", MAX_SAMPLES_PER_SHAPE),
+            (1, "repeats", MAX_REPEATS),
+            (2, "move limit", MAX_MOVE_LIMIT),
+        ] {
+            for n in [max, max + 1] {
+                let mut form = DesignForm::of(&d);
+                let mut file = d.clone();
+                match set {
+                    0 => (form.samples, file.samples_per_shape) = (n.to_string(), n),
+                    1 => (form.repeats, file.repeats) = (n.to_string(), n),
+                    _ => (form.move_limit, file.move_limit) = (n.to_string(), n),
+                }
+                assert_eq!(
+                    form.design(&d).is_ok(),
+                    file.validate().is_ok(),
+                    "{field} {n}: the form and a design file agree"
+                );
+                assert_eq!(file.validate().is_ok(), n == max, "{field} {n}");
+            }
+        }
+    }
 
     #[test]
     fn a_design_survives_the_form_with_models_and_every_setting() {

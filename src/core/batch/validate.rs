@@ -1,7 +1,10 @@
 //! Whether an experiment design can run ([`ExperimentDesign::validate`]): every problem
 //! found, each with what to change.
 
-use super::design::{ExperimentDesign, PlayerSpec, MAX_CONCURRENCY, MAX_MOVE_LIMIT, MAX_REPEATS};
+use super::design::{
+    ExperimentDesign, PlayerSpec, MAX_CONCURRENCY, MAX_MOVE_LIMIT, MAX_REPEATS,
+    MAX_SAMPLES_PER_SHAPE,
+};
 use crate::core::batch::error::DesignError;
 use crate::core::batch::imported::ImportedMaze;
 use crate::core::maze::encoding::Encoding;
@@ -177,6 +180,11 @@ impl ExperimentDesign {
                 }
                 if self.samples_per_shape == 0 {
                     p.push("samples_per_shape must be at least 1".into());
+                } else if self.samples_per_shape > MAX_SAMPLES_PER_SHAPE {
+                    p.push(format!(
+                        "samples_per_shape {} is more than {MAX_SAMPLES_PER_SHAPE}",
+                        self.samples_per_shape
+                    ));
                 }
             }
         }
