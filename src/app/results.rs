@@ -461,7 +461,8 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 d.scroll_into_view();
             }
         }
-        "open-trial" => {
+        // The trials table's replay button (view::experiment::trials_table).
+        a if a == crate::view::experiment::LabAction::OpenTrial.name() => {
             let Some(i) = index else { return };
             let record = dash.records.borrow().get(i).cloned().flatten();
             let Some(record) = record else { return };

@@ -30,6 +30,124 @@ use crate::core::verify::Outcome;
 use crate::view::html::escape;
 use std::fmt::Write;
 
+/// What a button or field of the experiment page asks for. The renderer writes
+/// `data-action` with [`LabAction::name`] and the page reads it back with
+/// [`LabAction::parse`], so the two cannot disagree on a string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabAction {
+    /// Add the "new player" row's player to the design.
+    AddPlayer,
+    /// Remove the player of `data-index`.
+    RemovePlayer,
+    /// A player's kind changed: redraw its fields.
+    KindChanged,
+    /// A player's endpoint preset changed (`data-index`, or `new`).
+    PresetChanged,
+    /// Run generated mazes again instead of imported ones.
+    ClearMazes,
+    /// Start a new experiment from the design.
+    Start,
+    /// Resume the open experiment.
+    Resume,
+    /// Run the open experiment's API errors again.
+    RerunErrors,
+    /// Pause the run.
+    Pause,
+    /// Cancel the run.
+    Cancel,
+    /// Download the open experiment as a ZIP.
+    ExportZip,
+    /// Download its trials as CSV.
+    ExportCsv,
+    /// Download its trials as JSONL.
+    ExportJsonl,
+    /// Download the design.
+    ExportDesign,
+    /// Load a design file (a file input).
+    LoadDesign,
+    /// Import results or maze files (a file input).
+    Import,
+    /// Open the stored experiment of `data-id`.
+    Open,
+    /// Rename it.
+    Rename,
+    /// Duplicate its design.
+    Duplicate,
+    /// Delete it.
+    Delete,
+    /// Replay the trial of `data-index` (the trials table).
+    OpenTrial,
+}
+
+impl LabAction {
+    /// Every action.
+    pub const ALL: [LabAction; 21] = [
+        LabAction::AddPlayer,
+        LabAction::RemovePlayer,
+        LabAction::KindChanged,
+        LabAction::PresetChanged,
+        LabAction::ClearMazes,
+        LabAction::Start,
+        LabAction::Resume,
+        LabAction::RerunErrors,
+        LabAction::Pause,
+        LabAction::Cancel,
+        LabAction::ExportZip,
+        LabAction::ExportCsv,
+        LabAction::ExportJsonl,
+        LabAction::ExportDesign,
+        LabAction::LoadDesign,
+        LabAction::Import,
+        LabAction::Open,
+        LabAction::Rename,
+        LabAction::Duplicate,
+        LabAction::Delete,
+        LabAction::OpenTrial,
+    ];
+
+    /// The `data-action` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            LabAction::AddPlayer => "add-player",
+            LabAction::RemovePlayer => "remove-player",
+            LabAction::KindChanged => "kind-changed",
+            LabAction::PresetChanged => "preset-changed",
+            LabAction::ClearMazes => "clear-mazes",
+            LabAction::Start => "start",
+            LabAction::Resume => "resume",
+            LabAction::RerunErrors => "rerun-errors",
+            LabAction::Pause => "pause",
+            LabAction::Cancel => "cancel",
+            LabAction::ExportZip => "export-zip",
+            LabAction::ExportCsv => "export-csv",
+            LabAction::ExportJsonl => "export-jsonl",
+            LabAction::ExportDesign => "export-design",
+            LabAction::LoadDesign => "load-design",
+            LabAction::Import => "import",
+            LabAction::Open => "open",
+            LabAction::Rename => "rename",
+            LabAction::Duplicate => "duplicate",
+            LabAction::Delete => "delete",
+            LabAction::OpenTrial => "open-trial",
+        }
+    }
+
+    /// The action a `data-action` value names.
+    pub fn parse(name: &str) -> Option<LabAction> {
+        LabAction::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The button's test id: the run's buttons carry `experiment-` before their name.
+    fn test_id(self) -> String {
+        match self {
+            LabAction::Start | LabAction::Pause | LabAction::Resume | LabAction::Cancel => {
+                format!("experiment-{}", self.name())
+            }
+            _ => self.name().to_string(),
+        }
+    }
+}
+
 fn protocol_label(p: Protocol) -> &'static str {
     match p {
         Protocol::Stepwise => "Stepwise (the design's: one question per phase)",
@@ -101,60 +219,76 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
     );
     add_player_form(&mut h, &form.new);
     h.push_str("<div class=\"lab-players\" data-testid=\"players\">");
+    let field = |i: usize, key: &str| DesignForm::field_name(Some(i), key);
     for (i, row) in form.players.iter().enumerate() {
         let kind = row.player_kind().name();
         let preset = row.preset.as_str();
         let _ = write!(
             h,
             "<div class=\"lab-player\" data-testid=\"player-row\"><span class=\"row-label\">Player {}</span>\
-             <label class=\"field\"><span>Kind</span><select name=\"p{i}.kind\" data-testid=\"player-kind\" data-action=\"kind-changed\">",
-            i + 1
+             <label class=\"field\"><span>Kind</span><select name=\"{}\" data-testid=\"player-kind\" data-action=\"{}\">",
+            i + 1,
+            field(i, "kind"),
+            LabAction::KindChanged.name(),
         );
         kind_options(&mut h, kind);
         h.push_str("</select></label>");
         let _ = write!(
             h,
-            "<label class=\"field\"><span>Name in results</span><input name=\"p{i}.name\" value=\"{}\" placeholder=\"the model's name\"></label>",
+            "<label class=\"field\"><span>Name in results</span><input name=\"{}\" value=\"{}\" placeholder=\"the model's name\"></label>",
+            field(i, "name"),
             escape(&row.name)
         );
         if kind == "endpoint" {
             let _ = write!(
                 h,
-                "<label class=\"field\"><span>Endpoint</span><select name=\"p{i}.preset\" data-testid=\"player-preset\" data-action=\"preset-changed\" data-index=\"{i}\">"
+                "<label class=\"field\"><span>Endpoint</span><select name=\"{}\" data-testid=\"player-preset\" data-action=\"{}\" data-index=\"{i}\">",
+                field(i, "preset"),
+                LabAction::PresetChanged.name(),
             );
             preset_options(&mut h, preset);
             let _ = write!(
                 h,
                 "</select></label>\
-                 <label class=\"field wide\"><span>Base URL</span><input name=\"p{i}.base_url\" data-testid=\"player-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
-                 <label class=\"field\"><span>Model</span><input name=\"p{i}.model\" data-testid=\"player-model\" value=\"{}\" spellcheck=\"false\"></label>\
-                 <label class=\"field\"><span>API key</span><input name=\"p{i}.key\" data-testid=\"player-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
-                 <label class=\"field short\"><span>Temperature</span><input name=\"p{i}.temperature\" value=\"{}\" inputmode=\"decimal\"></label>\
-                 <label class=\"field short\"><span>Max tokens</span><input name=\"p{i}.max_tokens\" value=\"{}\" inputmode=\"numeric\"></label>\
-                 <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"p{i}.price\" data-testid=\"player-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
-                 <label class=\"check\"><input type=\"checkbox\" name=\"p{i}.stream\"{}> Stream</label>",
+                 <label class=\"field wide\"><span>Base URL</span><input name=\"{}\" data-testid=\"player-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
+                 <label class=\"field\"><span>Model</span><input name=\"{}\" data-testid=\"player-model\" value=\"{}\" spellcheck=\"false\"></label>\
+                 <label class=\"field\"><span>API key</span><input name=\"{}\" data-testid=\"player-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
+                 <label class=\"field short\"><span>Temperature</span><input name=\"{}\" value=\"{}\" inputmode=\"decimal\"></label>\
+                 <label class=\"field short\"><span>Max tokens</span><input name=\"{}\" value=\"{}\" inputmode=\"numeric\"></label>\
+                 <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"{}\" data-testid=\"player-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
+                 <label class=\"check\"><input type=\"checkbox\" name=\"{}\"{}> Stream</label>",
+                field(i, "base_url"),
                 escape(&row.base_url),
+                field(i, "model"),
                 escape(&row.model),
+                field(i, "key"),
                 escape(&row.key),
+                field(i, "temperature"),
                 escape(&row.temperature),
+                field(i, "max_tokens"),
                 escape(&row.max_tokens),
+                field(i, "price"),
                 escape(&row.price),
+                field(i, "stream"),
                 checked(row.stream),
             );
         }
         let _ = write!(
             h,
-            "<label class=\"field short\"><span>Concurrency</span><input name=\"p{i}.concurrency\" data-testid=\"player-concurrency\" value=\"{}\" placeholder=\"design's\" inputmode=\"numeric\"></label>\
-             <button type=\"button\" class=\"button small\" data-action=\"remove-player\" data-index=\"{i}\">Remove</button></div>",
-            escape(&row.concurrency)
+            "<label class=\"field short\"><span>Concurrency</span><input name=\"{}\" data-testid=\"player-concurrency\" value=\"{}\" placeholder=\"design's\" inputmode=\"numeric\"></label>\
+             <button type=\"button\" class=\"button small\" data-action=\"{}\" data-index=\"{i}\">Remove</button></div>",
+            field(i, "concurrency"),
+            escape(&row.concurrency),
+            LabAction::RemovePlayer.name(),
         );
     }
     h.push_str("</div>");
     if let Some(n) = &form.mazes {
         let _ = write!(
             h,
-            "<p class=\"notice\" data-testid=\"imported-mazes\"><input type=\"hidden\" name=\"mazes\" value=\"{0}\">{0} imported mazes run instead of generated ones (shapes, sizes and mazes per shape below are ignored). <button type=\"button\" class=\"button small\" data-action=\"clear-mazes\">Use generated mazes</button></p>",
-            escape(n)
+            "<p class=\"notice\" data-testid=\"imported-mazes\"><input type=\"hidden\" name=\"mazes\" value=\"{0}\">{0} imported mazes run instead of generated ones (shapes, sizes and mazes per shape below are ignored). <button type=\"button\" class=\"button small\" data-action=\"{1}\">Use generated mazes</button></p>",
+            escape(n),
+            LabAction::ClearMazes.name(),
         );
     }
     h.push_str(
@@ -311,29 +445,49 @@ const PRICE_HINT: &str = "Dollars per million tokens: input, output (and reasoni
 /// `add-model`, which appends the player configured there to the design.
 fn add_player_form(h: &mut String, new: &PlayerRow) {
     let kind = new.player_kind().name();
-    h.push_str("<div class=\"lab-player lab-new\"><span class=\"row-label\">Add a player</span><label class=\"field\"><span>Agent</span><select name=\"new.kind\" data-testid=\"agent\" data-action=\"kind-changed\">");
+    let field = |key| DesignForm::field_name(None, key);
+    let _ = write!(
+        h,
+        "<div class=\"lab-player lab-new\"><span class=\"row-label\">Add a player</span><label class=\"field\"><span>Agent</span><select name=\"{}\" data-testid=\"agent\" data-action=\"{}\">",
+        field("kind"),
+        LabAction::KindChanged.name()
+    );
     kind_options(h, kind);
     h.push_str("</select></label>");
     if kind == "endpoint" {
         let preset = new.preset.as_str();
-        h.push_str("<label class=\"field\"><span>Endpoint</span><select name=\"new.preset\" data-testid=\"endpoint-preset\" data-action=\"preset-changed\" data-index=\"new\">");
+        let _ = write!(
+            h,
+            "<label class=\"field\"><span>Endpoint</span><select name=\"{}\" data-testid=\"endpoint-preset\" data-action=\"{}\" data-index=\"new\">",
+            field("preset"),
+            LabAction::PresetChanged.name()
+        );
         preset_options(h, preset);
         let _ = write!(
             h,
             "</select></label>\
-             <label class=\"field wide\"><span>Base URL</span><input name=\"new.base_url\" data-testid=\"endpoint-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
-             <label class=\"field\"><span>Model</span><input name=\"new.model\" data-testid=\"endpoint-model\" value=\"{}\" spellcheck=\"false\"></label>\
-             <label class=\"field\"><span>API key</span><input name=\"new.key\" data-testid=\"endpoint-api-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
-             <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"new.price\" data-testid=\"endpoint-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
-             <label class=\"check\"><input type=\"checkbox\" name=\"new.stream\" data-testid=\"endpoint-stream\"{}> Stream</label>",
+             <label class=\"field wide\"><span>Base URL</span><input name=\"{}\" data-testid=\"endpoint-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
+             <label class=\"field\"><span>Model</span><input name=\"{}\" data-testid=\"endpoint-model\" value=\"{}\" spellcheck=\"false\"></label>\
+             <label class=\"field\"><span>API key</span><input name=\"{}\" data-testid=\"endpoint-api-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
+             <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"{}\" data-testid=\"endpoint-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
+             <label class=\"check\"><input type=\"checkbox\" name=\"{}\" data-testid=\"endpoint-stream\"{}> Stream</label>",
+            field("base_url"),
             escape(&new.base_url),
+            field("model"),
             escape(&new.model),
+            field("key"),
             escape(&new.key),
+            field("price"),
             escape(&new.price),
+            field("stream"),
             checked(new.stream),
         );
     }
-    h.push_str("<button type=\"button\" class=\"button\" data-action=\"add-player\" data-testid=\"add-model\">Add to the design</button></div>");
+    let _ = write!(
+        h,
+        "<button type=\"button\" class=\"button\" data-action=\"{}\" data-testid=\"add-model\">Add to the design</button></div>",
+        LabAction::AddPlayer.name()
+    );
 }
 
 /// The line under the form: trials, calls, tokens and (with prices) dollars before
@@ -493,34 +647,32 @@ pub struct ToolbarState {
 /// exports.
 pub fn toolbar(s: ToolbarState) -> String {
     let mut h = String::from("<div class=\"toolbar lab-toolbar\">");
-    let button = |h: &mut String, action: &str, label: &str, primary: bool, on: bool| {
+    let button = |h: &mut String, action: LabAction, label: &str, primary: bool, on: bool| {
         let _ = write!(
             h,
-            "<button type=\"button\" class=\"button{}\" data-action=\"{action}\" data-testid=\"{}\"{}>{label}</button>",
+            "<button type=\"button\" class=\"button{}\" data-action=\"{}\" data-testid=\"{}\"{}>{label}</button>",
             if primary { " primary" } else { "" },
-            match action {
-                "start" | "pause" | "resume" | "cancel" => format!("experiment-{action}"),
-                _ => action.to_string(),
-            },
+            action.name(),
+            action.test_id(),
             if on { "" } else { " disabled" }
         );
     };
     let idle = !s.running;
     button(
         &mut h,
-        "start",
+        LabAction::Start,
         "Start a new experiment",
         !s.open || s.stored == s.total,
         idle,
     );
     if s.open {
         if s.running {
-            button(&mut h, "pause", "Pause", false, true);
-            button(&mut h, "cancel", "Cancel", false, true);
+            button(&mut h, LabAction::Pause, "Pause", false, true);
+            button(&mut h, LabAction::Cancel, "Cancel", false, true);
         } else if s.stored < s.total {
             button(
                 &mut h,
-                "resume",
+                LabAction::Resume,
                 if s.stored == 0 { "Run it" } else { "Resume" },
                 true,
                 true,
@@ -528,18 +680,26 @@ pub fn toolbar(s: ToolbarState) -> String {
         }
         if s.api_errors > 0 {
             let label = format!("Rerun the {} API errors", s.api_errors);
-            button(&mut h, "rerun-errors", &label, false, idle);
+            button(&mut h, LabAction::RerunErrors, &label, false, idle);
         }
         let any = s.stored > 0;
-        button(&mut h, "export-zip", "Download ZIP", false, any);
-        button(&mut h, "export-csv", "CSV", false, any);
-        button(&mut h, "export-jsonl", "JSONL", false, any);
+        button(&mut h, LabAction::ExportZip, "Download ZIP", false, any);
+        button(&mut h, LabAction::ExportCsv, "CSV", false, any);
+        button(&mut h, LabAction::ExportJsonl, "JSONL", false, any);
     }
-    button(&mut h, "export-design", "Download design", false, true);
+    button(
+        &mut h,
+        LabAction::ExportDesign,
+        "Download design",
+        false,
+        true,
+    );
     let _ = write!(
         h,
-        "<label class=\"button file\">Load a design…<input type=\"file\" accept=\".json,application/json\" data-action=\"load-design\" data-testid=\"load-design\"></label>\
-         <label class=\"button file\">Import results…<input type=\"file\" multiple accept=\".zip,.jsonl,.npy,application/zip\" data-action=\"import\" data-testid=\"import-file\"></label></div>"
+        "<label class=\"button file\">Load a design…<input type=\"file\" accept=\".json,application/json\" data-action=\"{}\" data-testid=\"load-design\"></label>\
+         <label class=\"button file\">Import results…<input type=\"file\" multiple accept=\".zip,.jsonl,.npy,application/zip\" data-action=\"{}\" data-testid=\"import-file\"></label></div>",
+        LabAction::LoadDesign.name(),
+        LabAction::Import.name()
     );
     h
 }
@@ -595,19 +755,20 @@ pub fn experiment_list(items: &[ListedExperiment]) -> String {
             e.done,
             e.total,
         );
-        let button = |h: &mut String, action: &str, label: &str| {
+        let button = |h: &mut String, action: LabAction, label: &str| {
             let _ = write!(
                 h,
-                "<button type=\"button\" class=\"button small\" data-action=\"{action}\" data-id=\"{id}\" data-testid=\"{action}\">{label}</button>"
+                "<button type=\"button\" class=\"button small\" data-action=\"{0}\" data-id=\"{id}\" data-testid=\"{0}\">{label}</button>",
+                action.name()
             );
         };
         if !e.open {
-            button(&mut h, "open", "Open");
+            button(&mut h, LabAction::Open, "Open");
         }
         if !e.running {
-            button(&mut h, "rename", "Rename");
-            button(&mut h, "duplicate", "Duplicate");
-            button(&mut h, "delete", "Delete");
+            button(&mut h, LabAction::Rename, "Rename");
+            button(&mut h, LabAction::Duplicate, "Duplicate");
+            button(&mut h, LabAction::Delete, "Delete");
         }
         h.push_str("</td></tr>");
     }
@@ -651,7 +812,8 @@ pub fn trials_table(title: &str, rows: &[(usize, &Observation, bool)]) -> String
         if replayable {
             let _ = write!(
                 h,
-                "<td><button type=\"button\" class=\"button small\" data-action=\"open-trial\" data-index=\"{i}\" data-testid=\"open-trial\">Replay</button></td></tr>"
+                "<td><button type=\"button\" class=\"button small\" data-action=\"{0}\" data-index=\"{i}\" data-testid=\"{0}\">Replay</button></td></tr>",
+                LabAction::OpenTrial.name()
             );
         } else {
             h.push_str("<td class=\"muted\">a transcript: no replay</td></tr>");
@@ -803,6 +965,75 @@ mod tests {
             "not while running"
         );
         assert!(experiment_list(&[]).contains("No experiments stored"));
+    }
+
+    /// Every `data-action` value in `html`.
+    fn actions_in(html: &str) -> Vec<String> {
+        html.split("data-action=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next().map(str::to_string))
+            .collect()
+    }
+
+    #[test]
+    fn every_action_the_renderer_writes_is_one_the_page_reads() {
+        for a in LabAction::ALL {
+            assert_eq!(LabAction::parse(a.name()), Some(a), "{a:?} reads back");
+        }
+        let mut d = ExperimentDesign::default();
+        d.players
+            .push(PlayerSpec::endpoint("/proxy/openai", "gpt", None));
+        let mut form = DesignForm::of(&d);
+        form.mazes = Some("3".into());
+        let mut written = actions_in(&design_form(&form, false));
+        for (running, open) in [(false, false), (false, true), (true, true)] {
+            written.extend(actions_in(&toolbar(ToolbarState {
+                open,
+                running,
+                stored: 2,
+                total: 4,
+                api_errors: 1,
+            })));
+        }
+        let listed = ListedExperiment {
+            id: "e".into(),
+            name: "e".into(),
+            done: 1,
+            total: 2,
+            api_errors: 0,
+            open: false,
+            running: false,
+        };
+        written.extend(actions_in(&experiment_list(&[listed])));
+        let unknown: Vec<&String> = written
+            .iter()
+            .filter(|w| LabAction::parse(w).is_none())
+            .collect();
+        assert!(
+            unknown.is_empty(),
+            "actions the page would not read: {unknown:?}"
+        );
+        for a in [
+            LabAction::AddPlayer,
+            LabAction::RemovePlayer,
+            LabAction::ClearMazes,
+            LabAction::Start,
+            LabAction::Delete,
+        ] {
+            assert!(written.iter().any(|w| w == a.name()), "{a:?} is rendered");
+        }
+        // The player rows' field names are the form model's.
+        let html = design_form(&form, false);
+        // (The default design's oracle is row 0; the endpoint added is the last row.)
+        let last = form.players.len() - 1;
+        assert!(html.contains(&format!(
+            "name=\"{}\"",
+            DesignForm::field_name(Some(last), "model")
+        )));
+        assert!(html.contains(&format!(
+            "name=\"{}\"",
+            DesignForm::field_name(None, "kind")
+        )));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::*;
 
-pub(super) async fn export(lab: &Shared, action: &str) {
+pub(super) async fn export(lab: &Shared, action: LabAction) {
     let Some((id, name, design)) = lab
         .open
         .borrow()
@@ -38,8 +38,10 @@ pub(super) async fn export(lab: &Shared, action: &str) {
         })
         .collect();
     let result = match action {
-        "export-csv" => download_file(&format!("{stem}.csv"), &trials_csv(&records), "text/csv"),
-        "export-jsonl" => trials_jsonl(&records)
+        LabAction::ExportCsv => {
+            download_file(&format!("{stem}.csv"), &trials_csv(&records), "text/csv")
+        }
+        LabAction::ExportJsonl => trials_jsonl(&records)
             .map_err(|e| format!("Could not write the JSONL: {e}"))
             .and_then(|text| download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")),
         _ => {

@@ -29,6 +29,7 @@ use crate::core::play::player::PlayerKind;
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::Libraries;
 use crate::core::results::zip::{read_zip, Method, ZipWriter};
+use crate::view::experiment::LabAction;
 use crate::view::experiment::{
     design_form, estimate_line, experiment_list, progress_panel, toolbar, ListedExperiment,
     ToolbarState,
@@ -361,10 +362,16 @@ pub fn ExperimentPage() -> impl IntoView {
             if el.tag_name() == "INPUT" || el.tag_name() == "SELECT" {
                 return;
             }
-            let action = el.get_attribute("data-action").unwrap_or_default();
+            let Some(action) = el
+                .get_attribute("data-action")
+                .as_deref()
+                .and_then(LabAction::parse)
+            else {
+                return;
+            };
             let id = el.get_attribute("data-id").unwrap_or_default();
             let index = el.get_attribute("data-index").unwrap_or_default();
-            on_action(&lab, &action, id, index, None);
+            on_action(&lab, action, id, index, None);
         }
     };
     let change = {
@@ -375,9 +382,15 @@ pub fn ExperimentPage() -> impl IntoView {
                 lab.draw_estimate();
                 return;
             };
-            let action = el.get_attribute("data-action").unwrap_or_default();
+            let Some(action) = el
+                .get_attribute("data-action")
+                .as_deref()
+                .and_then(LabAction::parse)
+            else {
+                return;
+            };
             let index = el.get_attribute("data-index").unwrap_or_default();
-            on_action(&lab, &action, String::new(), index, Some(el));
+            on_action(&lab, action, String::new(), index, Some(el));
         }
     };
     let unload_lab = lab.clone();
@@ -437,7 +450,7 @@ fn action_target(ev: &web_sys::Event) -> Option<web_sys::Element> {
 
 fn on_action(
     lab: &Shared,
-    action: &str,
+    action: LabAction,
     id: String,
     index: String,
     input: Option<web_sys::Element>,
@@ -445,11 +458,11 @@ fn on_action(
     lab.read_form();
     let row = index.parse::<usize>().ok();
     match action {
-        "add-player" => {
+        LabAction::AddPlayer => {
             lab.fields.borrow_mut().add_configured_player();
             lab.draw_form();
         }
-        "remove-player" => {
+        LabAction::RemovePlayer => {
             if let Some(i) = row {
                 lab.fields.borrow_mut().remove_player(i);
                 let mut base = lab.base.borrow_mut();
@@ -460,11 +473,11 @@ fn on_action(
                 lab.draw_form();
             }
         }
-        "kind-changed" => {
+        LabAction::KindChanged => {
             lab.fields.borrow_mut().kinds_changed();
             lab.draw_form();
         }
-        "preset-changed" => {
+        LabAction::PresetChanged => {
             let mut form = lab.fields.borrow_mut();
             let r = match row {
                 Some(i) => form.players.get_mut(i),
@@ -478,15 +491,15 @@ fn on_action(
             drop(form);
             lab.draw_form();
         }
-        "clear-mazes" => {
+        LabAction::ClearMazes => {
             lab.base.borrow_mut().mazes = None;
             lab.fields.borrow_mut().mazes = None;
             lab.draw_form();
         }
-        "start" => start_new(lab),
-        "resume" => resume(lab, false),
-        "rerun-errors" => resume(lab, true),
-        "pause" => {
+        LabAction::Start => start_new(lab),
+        LabAction::Resume => resume(lab, false),
+        LabAction::RerunErrors => resume(lab, true),
+        LabAction::Pause => {
             let run = lab.open.borrow().as_ref().map(|o| o.run.clone());
             if let Some(run) = run {
                 let effects = run.session.borrow_mut().pause(now());
@@ -495,7 +508,7 @@ fn on_action(
             lab.draw_form();
             lab.draw_state();
         }
-        "cancel" => {
+        LabAction::Cancel => {
             let run = lab.open.borrow().as_ref().map(|o| o.run.clone());
             if let Some(run) = run {
                 let effects = run.session.borrow_mut().cancel(now());
@@ -504,12 +517,11 @@ fn on_action(
             lab.draw_form();
             lab.draw_state();
         }
-        "export-zip" | "export-csv" | "export-jsonl" => {
+        LabAction::ExportZip | LabAction::ExportCsv | LabAction::ExportJsonl => {
             let lab = lab.clone();
-            let action = action.to_string();
-            spawn_local(async move { export(&lab, &action).await });
+            spawn_local(async move { export(&lab, action).await });
         }
-        "export-design" => {
+        LabAction::ExportDesign => {
             let base = lab.base.borrow().clone();
             let read = lab.fields.borrow().design(&base);
             match read {
@@ -520,17 +532,16 @@ fn on_action(
                 Err(e) => lab.fail(format!("The design cannot be saved yet: {}", e.sentences())),
             }
         }
-        "load-design" | "import" => {
+        LabAction::LoadDesign | LabAction::Import => {
             let (Some(input), lab) = (input, lab.clone()) else {
                 return;
             };
-            let action = action.to_string();
             spawn_local(async move {
                 let mut files = picked_files(&input).await;
                 if files.is_empty() {
                     return;
                 }
-                if action == "load-design" {
+                if action == LabAction::LoadDesign {
                     load_design(&lab, &files[0].0, &files[0].1);
                 } else if files.iter().all(|(n, _)| n.ends_with(".npy")) {
                     use_mazes(&lab, files);
@@ -542,18 +553,17 @@ fn on_action(
                 }
             });
         }
-        "open" => {
+        LabAction::Open => {
             let lab = lab.clone();
             spawn_local(async move {
                 let _ = open_experiment(&lab, &id).await;
             });
         }
-        "rename" | "duplicate" | "delete" => {
+        LabAction::Rename | LabAction::Duplicate | LabAction::Delete => {
             let lab = lab.clone();
-            let action = action.to_string();
-            spawn_local(async move { manage(&lab, &action, &id).await });
+            spawn_local(async move { manage(&lab, action, &id).await });
         }
-        _ => {}
+        LabAction::OpenTrial => {}
     }
 }
 
@@ -1020,7 +1030,7 @@ async fn store(lab: &Shared, id: &str, record: &TrialRecord) -> Result<(), Strin
     db.put(TRIALS, &key, &json).await.map_err(|e| e.to_string())
 }
 
-async fn manage(lab: &Shared, action: &str, id: &str) {
+async fn manage(lab: &Shared, action: LabAction, id: &str) {
     let Ok(db) = lab.db() else { return };
     let Some(window) = web_sys::window() else {
         return;
@@ -1034,7 +1044,7 @@ async fn manage(lab: &Shared, action: &str, id: &str) {
     };
     let is_open = lab.open.borrow().as_ref().is_some_and(|o| o.id == id);
     match action {
-        "rename" => {
+        LabAction::Rename => {
             let Ok(Some(name)) = window.prompt_with_message_and_default("New name", &stored.name)
             else {
                 return;
@@ -1051,7 +1061,7 @@ async fn manage(lab: &Shared, action: &str, id: &str) {
                 o.stored.name = stored.name.clone();
             }
         }
-        "duplicate" => {
+        LabAction::Duplicate => {
             let new_id = new_experiment_id(now() as u64);
             let copy = StoredExperiment {
                 name: format!("{} (copy)", stored.name),
