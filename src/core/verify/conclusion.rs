@@ -22,7 +22,7 @@
 //! - A cell taken back in the same sentence ("(1, 2), no: (2, 1)", "(1, 1) - wait, that is
 //!   a wall") gives way to the cell named after the correction, when one is.
 //!
-//! When no sentence concludes, the reader's earlier rules apply (moves.rs): the answer
+//! When no sentence concludes, the reader's earlier rules apply (reader.rs): the answer
 //! label, the move phrase, the last coordinate.
 
 use super::{word_spans, words_before, Span, NEGATORS};
@@ -315,7 +315,7 @@ fn says_it_gives_up(text: &str) -> bool {
         .any(|p| !crate::core::text::find_words(&lower, p, false).is_empty())
 }
 
-/// How the reader stands each coordinate (moves.rs), as far as a conclusion cares.
+/// How the reader stands each coordinate (reader.rs), as far as a conclusion cares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Role {
     /// May be the move.

@@ -4,8 +4,9 @@
 //! of `shapemaze verify` (docs/cli.md) and read back from it.
 //!
 //! One file per phase, everything re-exported here (`verify::verify_move` and so on):
-//! - `moves.rs`: the next move ([`read_move`], [`check_step`], [`verify_move`]) and the
-//!   single-shot path ([`verify_path`]);
+//! - `reader.rs` and `conclusion.rs`: the move a free-text reply names ([`read_move`]);
+//! - `moves.rs`: judging it ([`check_step`], [`verify_move`]) and the single-shot path
+//!   ([`verify_path`]);
 //! - `recognition.rs`: the shape a reply names ([`mentions`], [`recognize`],
 //!   [`verify_recognition`]);
 //! - `generation.rs`: a generated maze ([`verify_generation`]).
@@ -19,10 +20,12 @@
 mod conclusion;
 mod generation;
 mod moves;
+mod reader;
 mod recognition;
 
 pub use generation::{verify_generation, verify_generation_in};
-pub use moves::{check_step, read_move, read_move_at, verify_move, verify_path};
+pub use moves::{check_step, verify_move, verify_path};
+pub use reader::{read_move, read_move_at};
 pub use recognition::{
     mentions, mentions_in, recognize, recognize_at, recognize_in, verify_recognition, Mention,
 };
