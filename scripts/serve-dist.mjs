@@ -5,13 +5,21 @@
 //   served under the base only, a folder serves its index.html, the base without its last
 //   slash is redirected to it, and every unknown path is answered 404 with the build's
 //   404.html (or a plain 404 when the build has none), as such hosts do.
-// Both compress what they send (gzip, when the browser accepts it), as static hosts do.
+// Both compress what they send as static hosts do: a browser that accepts brotli gets the
+// build's precompressed `FILE.br` (written beside each file by scripts/compress-dist.mjs, run
+// at build time), else gzip (the build's `FILE.gz`, or compressed here once per version of the
+// file). Both cache as `shapemaze serve` does: files whose names carry trunk's content hash are
+// immutable for a year (so are the files in trunk's `snippets/CRATE-HASH/` folders), everything
+// else is revalidated on every visit (an ETag, answered 304 when unchanged).
 // Usage: node scripts/serve-dist.mjs [port] [dir] [base]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+
+const immutable = 'public, max-age=31536000, immutable';
+const revalidate = 'no-cache';
 
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -22,6 +30,25 @@ const types = {
   '.json': 'application/json',
 };
 
+/** Whether a file name carries trunk's content hash (`shapemaze-web-19f93658903121bd_bg.wasm`,
+ *  `main-7466d4026efeff11.css`). Trunk writes the 64-bit hash in hex without leading zeros, so
+ *  one build in 16 has 15 digits (`shapemaze-web-90d148ef126a4c3.js`): 12 or more count. */
+export function isHashedAsset(name) {
+  const stem = name.split('.')[0];
+  const dash = stem.lastIndexOf('-');
+  if (dash < 0) return false;
+  const hash = stem.slice(dash + 1).split('_')[0];
+  return hash.length >= 12 && /^[0-9a-f]+$/i.test(hash);
+}
+
+/** The encodings a request accepts (`accept-encoding`, ignoring q=0). */
+function accepts(req, coding) {
+  return (req.headers['accept-encoding'] ?? '')
+    .split(',')
+    .map((p) => p.trim().split(';'))
+    .some(([c, ...params]) => c.trim() === coding && !params.some((q) => /^\s*q=0(\.0*)?\s*$/.test(q)));
+}
+
 async function isFile(file) {
   try {
     return (await stat(file)).isFile();
@@ -30,24 +57,50 @@ async function isFile(file) {
   }
 }
 
-/** The server for `dir`; with `base` it behaves like a static host serving a project site. */
-export function staticServer(dir, base) {
+/** The server for `dir`; with `base` it behaves like a static host serving a project site.
+ *  `brotli: false` ignores the build's .br files (a host that only gzips). */
+export function staticServer(dir, base, { brotli = true } = {}) {
   const root = resolve(dir);
   const gzipped = new Map();
+  // A content hash in the file's name or in a folder's (trunk's `snippets/CRATE-HASH/`).
+  const hashed = (file) => file.slice(root.length + 1).split(sep).some(isHashedAsset);
   const send = async (req, res, status, file) => {
     const type = types[extname(file)];
-    const headers = { 'content-type': type ?? 'application/octet-stream', vary: 'accept-encoding' };
-    let body = await readFile(file);
-    if (type && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
-      // Compressed once per version of the file (a rebuild rewrites it in place).
-      const { mtimeMs, size } = await stat(file);
-      const key = `${file}\0${mtimeMs}\0${size}`;
-      if (!gzipped.has(key)) gzipped.set(key, gzipSync(body, { level: 9 }));
-      body = gzipped.get(key);
-      headers['content-encoding'] = 'gzip';
+    const { mtimeMs, size } = await stat(file);
+    const headers = {
+      'content-type': type ?? 'application/octet-stream',
+      vary: 'accept-encoding',
+      'cache-control': status === 200 && hashed(file) ? immutable : revalidate,
+    };
+    // One representation per encoding, each with its own validator.
+    let encoding;
+    let body;
+    if (type && brotli && accepts(req, 'br') && (await isFile(`${file}.br`))) {
+      encoding = 'br';
+      body = await readFile(`${file}.br`);
+    } else if (type && accepts(req, 'gzip')) {
+      encoding = 'gzip';
+      if (await isFile(`${file}.gz`)) {
+        body = await readFile(`${file}.gz`);
+      } else {
+        // Compressed once per version of the file (a rebuild rewrites it in place).
+        const key = `${file}\0${mtimeMs}\0${size}`;
+        if (!gzipped.has(key)) gzipped.set(key, gzipSync(await readFile(file), { level: 9 }));
+        body = gzipped.get(key);
+      }
+    } else {
+      body = await readFile(file);
+    }
+    if (encoding) headers['content-encoding'] = encoding;
+    headers.etag = `"${size.toString(16)}-${Math.floor(mtimeMs).toString(16)}${encoding ? `-${encoding}` : ''}"`;
+    const match = (req.headers['if-none-match'] ?? '').split(',').map((t) => t.trim().replace(/^W\//, ''));
+    if (status === 200 && match.includes(headers.etag)) {
+      delete headers['content-type'];
+      res.writeHead(304, headers).end();
+      return;
     }
     res.writeHead(status, headers);
-    res.end(body);
+    res.end(req.method === 'HEAD' ? undefined : body);
   };
   return createServer(async (req, res) => {
     try {

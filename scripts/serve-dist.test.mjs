@@ -84,3 +84,56 @@ test('a file rewritten in place is served anew, not from the compressed copy', a
     assert.equal(await (await fetch(`${url}/`)).text(), '<p>rebuilt app</p>');
   });
 });
+
+test("the build's brotli files are sent to browsers that accept br, gzip to the others", async () => {
+  const dir = site();
+  const { brotliCompressSync, gzipSync } = await import('node:zlib');
+  const js = 'export const app = "app";\n'.repeat(50);
+  writeFileSync(join(dir, 'app-0123456789abcdef.js'), js);
+  writeFileSync(join(dir, 'app-0123456789abcdef.js.br'), brotliCompressSync(js));
+  writeFileSync(join(dir, 'app-0123456789abcdef.js.gz'), gzipSync(js));
+  await withServer(dir, undefined, async (url) => {
+    let r = await fetch(`${url}/app-0123456789abcdef.js`, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    assert.equal(r.headers.get('content-encoding'), 'br');
+    assert.equal(await r.text(), js);
+    r = await fetch(`${url}/app-0123456789abcdef.js`, { headers: { 'accept-encoding': 'gzip, deflate' } });
+    assert.equal(r.headers.get('content-encoding'), 'gzip');
+    assert.equal(await r.text(), js);
+    r = await fetch(`${url}/app-0123456789abcdef.js`, { headers: { 'accept-encoding': 'gzip, br;q=0' } });
+    assert.equal(r.headers.get('content-encoding'), 'gzip', 'br;q=0 refuses brotli');
+    // Without a .br beside it, a file goes gzipped even to a browser that accepts br.
+    r = await fetch(`${url}/trials/index.json`, { headers: { 'accept-encoding': 'gzip, br' } });
+    assert.equal(r.headers.get('content-encoding'), 'gzip');
+  });
+});
+
+test('hashed files are immutable, the rest is revalidated with an ETag (304 when unchanged)', async () => {
+  const dir = site();
+  writeFileSync(join(dir, 'shapemaze-web-19f93658903121bd_bg.wasm'), 'wasm');
+  writeFileSync(join(dir, 'shapemaze-web-90d148ef126a4c3.js'), 'js');
+  await withServer(dir, undefined, async (url) => {
+    let r = await fetch(`${url}/shapemaze-web-19f93658903121bd_bg.wasm`);
+    assert.match(r.headers.get('cache-control'), /immutable/);
+    r = await fetch(`${url}/shapemaze-web-90d148ef126a4c3.js`);
+    assert.match(r.headers.get('cache-control'), /immutable/, 'a hash of 15 digits (no leading zero) counts');
+    r = await fetch(`${url}/study?study=pilot`);
+    assert.equal(r.headers.get('cache-control'), 'no-cache');
+    const etag = r.headers.get('etag');
+    assert.ok(etag);
+    r = await fetch(`${url}/study?study=pilot`, { headers: { 'if-none-match': etag } });
+    assert.equal(r.status, 304);
+    r = await fetch(`${url}/trials/index.json`, { headers: { 'if-none-match': etag } });
+    assert.equal(r.status, 200, 'another file does not match');
+  });
+});
+
+test("trunk's snippets folder carries the hash: its files are immutable too", async () => {
+  const dir = site();
+  mkdirSync(join(dir, 'snippets', 'shapemaze-b084349ca5e1cf4b'), { recursive: true });
+  writeFileSync(join(dir, 'snippets', 'shapemaze-b084349ca5e1cf4b', 'inline0.js'), 'export {}');
+  await withServer(dir, '/shapemaze/', async (url) => {
+    const r = await fetch(`${url}/shapemaze/snippets/shapemaze-b084349ca5e1cf4b/inline0.js`);
+    assert.equal(r.status, 200);
+    assert.match(r.headers.get('cache-control'), /immutable/);
+  });
+});
