@@ -53,13 +53,13 @@
 
 use super::grid::{Grid, Pos, Tile};
 use crate::core::text::UnknownName;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a trial shows its maze: as text (the design's condition), as an image only, or as
 /// an image beside its text (SpatialEval's vision-only and vision-text conditions). The
 /// replies are text in every condition, read by the same verifiers; a new maze is written
 /// in the trial's text encoding.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Vision {
     /// The maze as text only.
     #[default]
@@ -73,8 +73,6 @@ pub enum Vision {
     #[serde(rename = "image+text")]
     ImageAndText,
 }
-
-crate::core::text::deserialize_by_name!(Vision);
 
 impl Vision {
     /// The three conditions.

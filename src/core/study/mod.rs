@@ -61,7 +61,7 @@ fn default_encoding() -> Encoding {
 }
 
 /// How a study shows its mazes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
     /// The clickable grid, drawing for generation.
@@ -84,10 +84,8 @@ impl Condition {
     }
 }
 
-crate::core::text::deserialize_by_name!(Condition);
-
 /// How a study asks for the shape.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecognitionMode {
     /// Typed in the participant's own words, scored like a model's reply.
@@ -110,8 +108,6 @@ impl RecognitionMode {
     }
 }
 
-crate::core::text::deserialize_by_name!(RecognitionMode);
-
 /// What happens when the participant finishes: `{"code": "..."}` shows a completion code,
 /// `{"redirect": "https://..."}` sends the participant on (only once the data is saved).
 /// (A struct of two optional fields rather than an untagged enum: serde's untagged enums
@@ -127,7 +123,7 @@ pub struct Completion {
 }
 
 /// How a study's data leaves the browser.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UploadKind {
     /// A plain JSON POST of the participant's data.
@@ -148,8 +144,6 @@ impl UploadKind {
         }
     }
 }
-
-crate::core::text::deserialize_by_name!(UploadKind);
 
 /// Where a study's data is sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,7 +244,7 @@ pub struct Study {
 }
 
 /// How a new participant's counterbalancing order is chosen (when the link gives none).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Assignment {
     /// From a hash of the participant's id, in the browser alone (balanced only on
@@ -274,8 +268,6 @@ impl Assignment {
         }
     }
 }
-
-crate::core::text::deserialize_by_name!(Assignment);
 
 impl Assignment {
     fn is_hash(&self) -> bool {

@@ -1023,16 +1023,22 @@ fn every_stage_reads_back_as_written_and_a_wrong_one_is_named() {
         serde_json::to_string(&Stage::Trial(3)).expect("writes"),
         r#"{"trial":3}"#
     );
-    for bad in [
-        r#""playing""#,
-        r#"{"trial":-1}"#,
-        r#"{"trial":1,"x":2}"#,
-        "3",
-        "null",
+    for (bad, said) in [
+        (
+            r#""playing""#,
+            "unknown variant `playing`, expected one of `consent`, `declined`",
+        ),
+        (
+            r#"{"trial":-1}"#,
+            "invalid value: integer `-1`, expected usize",
+        ),
+        (r#"{"trial":1,"x":2}"#, "at line 1 column 10"),
+        ("3", "expected value at line 1 column 1"),
+        ("null", "expected value at line 1 column 1"),
     ] {
         let err = serde_json::from_str::<Stage>(bad)
             .expect_err(bad)
             .to_string();
-        assert!(err.contains("stage"), "{bad}: {err}");
+        assert!(err.contains(said), "{bad}: {err}");
     }
 }

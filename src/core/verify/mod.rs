@@ -36,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Whether a verdict passed, failed, or could not be reached because the endpoint failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Passed.
@@ -47,8 +47,6 @@ pub enum Outcome {
     /// failure, and never counted as one.
     Error,
 }
-
-crate::core::text::deserialize_by_name!(Outcome);
 
 impl Outcome {
     /// Every outcome.
