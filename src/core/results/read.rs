@@ -266,7 +266,6 @@ macro_rules! names {
         <$t>::ALL.iter().map(|v| v.name()).collect::<Vec<&str>>()
     };
 }
-pub(crate) use names;
 
 /// Reads a trial record from its JSON value (see the module documentation).
 pub fn record(v: &Value) -> Read<TrialRecord> {
