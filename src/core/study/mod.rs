@@ -27,7 +27,8 @@ use crate::core::text::csv_field;
 use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
-mod data_read;
+#[cfg(test)]
+mod data_tests;
 mod session;
 pub use session::{
     ConsentRecord, Opening, Resume, ResumePolicy, SessionEvent, Stage, StudySession,
@@ -621,7 +622,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// One thing the participant did, timed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Action {
     /// What: `move`, `key`, `answer`, `choice`, `paint`, `submit`, `focus`, `blur`,
     /// `resize`, `phase`, `reload`, ...
@@ -629,6 +630,7 @@ pub struct Action {
     /// The phase it happened in (`solve`, `recognize`, `generate`, `done`).
     pub phase: String,
     /// Details (the cell, the key, the text as typed, the drawn maze, the window size).
+    #[serde(default)]
     pub detail: String,
     /// Milliseconds since the trial started.
     pub t_ms: f64,
@@ -637,7 +639,7 @@ pub struct Action {
 }
 
 /// The timed log of one trial.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ActionLog {
     /// Every action, in order.
     pub actions: Vec<Action>,
@@ -676,7 +678,7 @@ impl ActionLog {
 }
 
 /// One participant's trial: the record, the actions, and where it sat in the study.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudyTrialData {
     /// The study's title.
     pub study: String,
@@ -691,25 +693,21 @@ pub struct StudyTrialData {
     /// Every action, timed.
     pub log: ActionLog,
     /// The window's size when the trial started (`W x H`).
+    #[serde(default)]
     pub window: String,
     /// The participant's consent (none in data from before it was recorded).
+    #[serde(default)]
     pub consent: Option<ConsentRecord>,
     /// Signs that the participant may have had help ([`ActionLog::signals`]).
+    #[serde(default)]
     pub signals: HelpSignals,
     /// Which attempt at the study (0 first; see [`StudySession::open`]).
+    #[serde(default)]
     pub attempt: u32,
     /// What happened to the participant's session up to this trial (resumed, restarted,
     /// ...; see [`SessionEvent`]).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub session_events: Vec<SessionEvent>,
-}
-
-/// Read through [`data_read`], not serde's derive (the browser build is smaller).
-impl<'de> Deserialize<'de> for StudyTrialData {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(d)?;
-        data_read::study_trial_data(&value).map_err(serde::de::Error::custom)
-    }
 }
 
 impl StudyTrialData {
@@ -736,7 +734,7 @@ impl StudyTrialData {
 /// Signs in a trial's log that a participant may have had help: pastes, leaving the tab,
 /// and answers typed faster than people type. Flagged in the data, never used to block
 /// anyone (rejecting a participant and excluding their data are separate acts).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct HelpSignals {
     /// Pastes into the page during the trial.
     pub pastes: usize,
@@ -990,7 +988,7 @@ pub fn read_study_data(text: &str) -> (Vec<StudyTrialData>, Vec<String>) {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<StudyTrialData>(line) {
+        match crate::core::json::from_str::<StudyTrialData>(line) {
             Ok(d) => ok.push(d),
             Err(e) => bad.push(format!("line {}: {e}", i + 1)),
         }
