@@ -74,8 +74,9 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
 
 /// Reads a flattened `T` (`#[serde(flatten, deserialize_with = "json::flattened")]`)
 /// keeping the place of what is wrong inside it, which serde's flatten loses: the error
-/// names the field (`field `latency_ms`: ...`), and [`JsonError`] puts it after the place
-/// of the value around it (`messages[1].latency_ms`).
+/// names the field (`field `latency_ms`: ...`, `missing field `logprobs[0].logprob``),
+/// and [`JsonError`] puts it after the place of the value around it
+/// (`messages[1].latency_ms`).
 pub fn flattened<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
@@ -86,7 +87,10 @@ where
         let inner = e.into_inner();
         match at.as_str() {
             "." => inner,
-            _ => serde::de::Error::custom(format_args!("field `{at}`: {inner}")),
+            _ => serde::de::Error::custom(JsonError {
+                at,
+                reason: inner.to_string(),
+            }),
         }
     })
 }

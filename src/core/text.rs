@@ -706,17 +706,6 @@ mod csv_tests {
     }
 }
 
-/// The index of `name` in `names`, or serde's message for an unknown variant.
-pub fn variant_index(names: &[&str], name: &str) -> Result<usize, String> {
-    names.iter().position(|n| *n == name).ok_or_else(|| {
-        let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-        format!(
-            "unknown variant `{name}`, expected one of {}",
-            listed.join(", ")
-        )
-    })
-}
-
 #[cfg(test)]
 pub(crate) mod names_test {
     /// Checks that every variant of `all` serializes as its `name` and reads back from it,

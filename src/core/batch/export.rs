@@ -191,7 +191,7 @@ fn sum_of(
     r: &TrialRecord,
     f: impl Fn(&crate::core::model::reply::ReplyMeta) -> Option<u64>,
 ) -> String {
-    let known: Vec<u64> = r.messages.iter().filter_map(|m| f(&m.meta())).collect();
+    let known: Vec<u64> = r.messages.iter().filter_map(|m| f(&m.meta)).collect();
     if known.is_empty() {
         String::new()
     } else {
@@ -243,11 +243,15 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "stopped" => r.stopped.to_string(),
         "calls" => replies().count().to_string(),
         "attempts" => replies()
-            .map(|m| u64::from(m.attempts.unwrap_or(1)))
+            .map(|m| u64::from(m.meta.attempts.unwrap_or(1)))
             .sum::<u64>()
             .to_string(),
         "latency_ms" => {
-            let known: Vec<f64> = r.messages.iter().filter_map(|m| m.latency_ms).collect();
+            let known: Vec<f64> = r
+                .messages
+                .iter()
+                .filter_map(|m| m.meta.latency_ms)
+                .collect();
             if known.is_empty() {
                 String::new()
             } else {
@@ -754,8 +758,8 @@ mod tests {
     fn the_csv_has_a_row_per_trial_and_a_documented_value_for_every_column() {
         let mut records = records();
         records[0].model = "a, \"quoted\" model".into();
-        records[0].messages[1].latency_ms = Some(120.4);
-        records[0].messages[1].total_tokens = Some(50);
+        records[0].messages[1].meta.latency_ms = Some(120.4);
+        records[0].messages[1].meta.total_tokens = Some(50);
         let csv = trials_csv(&records);
         let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
         assert_eq!(

@@ -104,7 +104,7 @@ fn what_is_wrong_is_named_with_its_place() {
         ),
         (
             Box::new(|v| v["record"]["messages"][1]["content"] = json!(7)),
-            "field `record.messages[1].content`: expected a string",
+            "field `record.messages[1].content`: invalid type: integer `7`, expected a string",
         ),
         (
             Box::new(|v| v["signals"] = json!({"pastes": 1})),
