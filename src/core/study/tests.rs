@@ -169,6 +169,10 @@ fn base64url_round_trips_every_length() {
         "padding accepted"
     );
     assert_eq!(base64url_decode("a"), None, "a lone character is not whole");
+    for text in ["-_8", "+/8=", "+/8"] {
+        assert_eq!(base64url_decode(text), Some(vec![0xfb, 0xff]), "{text}");
+    }
+    assert_eq!(base64url_decode("a b"), None, "not base64");
 }
 
 pub(crate) fn data() -> StudyTrialData {
