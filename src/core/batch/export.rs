@@ -748,8 +748,10 @@ mod tests {
             entries.iter().any(|e| e.method == Method::Deflated),
             "some entries are deflated"
         );
-        let inflate =
-            |d: &[u8]| miniz_oxide::inflate::decompress_to_vec(d).map_err(|e| format!("{e:?}"));
+        let inflate = |d: &[u8]| {
+            miniz_oxide::inflate::decompress_to_vec(d)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{e:?}")))
+        };
         let back = import_bytes("export.zip", &zip, &inflate).expect("the import reads");
         assert_eq!(back, records, "every record comes back as it was");
     }
@@ -891,7 +893,8 @@ mod tests {
         let err = parse_jsonl("x.jsonl", &broken.to_json().expect("written"))
             .expect_err("counts do not fit");
         assert!(err.to_string().contains("valid moves"), "{err}");
-        let err = import_bytes("x.jsonl", b"", &|_| Err("unused".into())).expect_err("empty");
+        let err = import_bytes("x.jsonl", b"", &|_| Err(std::io::Error::other("unused")))
+            .expect_err("empty");
         assert!(err.to_string().contains("no trial records"), "{err}");
         let zip = export_zip(
             &[ExportFile {
@@ -901,8 +904,10 @@ mod tests {
             None,
         )
         .expect("zip");
-        let err =
-            import_bytes("foreign.zip", &zip, &|_| Err("unused".into())).expect_err("foreign");
+        let err = import_bytes("foreign.zip", &zip, &|_| {
+            Err(std::io::Error::other("unused"))
+        })
+        .expect_err("foreign");
         assert!(
             err.to_string().starts_with("foreign.zip: ")
                 && err.to_string().contains("trials.jsonl"),
@@ -913,7 +918,8 @@ mod tests {
             bytes: format!("{good}\nnot json\n").into_bytes(),
         }];
         let zip = export_zip(&files, None).expect("zip");
-        let err = import_bytes("run.zip", &zip, &|_| Err("unused".into())).expect_err("bad line");
+        let err = import_bytes("run.zip", &zip, &|_| Err(std::io::Error::other("unused")))
+            .expect_err("bad line");
         assert!(
             err.to_string()
                 .starts_with("run.zip: run/trials.jsonl, line 2: "),

@@ -39,8 +39,9 @@ const END_LEN: usize = 22;
 /// browser's `CompressionStream('deflate-raw')`, or a native library in tests.
 pub type DeflateFn<'a> = &'a dyn Fn(&[u8]) -> Vec<u8>;
 
-/// Raw deflate decompression, injected likewise; the error says why the data is bad.
-pub type InflateFn<'a> = &'a dyn Fn(&[u8]) -> Result<Vec<u8>, String>;
+/// Raw deflate decompression, injected likewise; the error says why the data is bad (as
+/// deflate crates say it: `InvalidData`).
+pub type InflateFn<'a> = &'a dyn Fn(&[u8]) -> std::io::Result<Vec<u8>>;
 
 /// How an entry's bytes are kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -424,7 +425,7 @@ mod tests {
         for ((name, data), e) in files.iter().zip(&entries) {
             assert_eq!(&e.name, name, "names in order");
             let got = e
-                .contents(&|_| Err("not deflated".into()))
+                .contents(&|_| Err(std::io::Error::other("not deflated")))
                 .expect("contents");
             assert_eq!(&got, data, "the bytes of {name}");
         }
@@ -449,7 +450,7 @@ mod tests {
         bad[42] ^= 0xFF;
         let entries = read_zip(&bad).expect("the directory is intact");
         let err = entries[0]
-            .contents(&|_| Err("unused".into()))
+            .contents(&|_| Err(std::io::Error::other("unused")))
             .expect_err("the checksum catches it");
         assert!(
             err.to_string().contains("trials.jsonl") && err.to_string().contains("CRC-32"),

@@ -16,6 +16,7 @@
 //! ([`Study::stair_next`], kept in [`StudySession::stair_levels`] and
 //! [`StudySession::stair_outcomes`]).
 
+use crate::core::json::JsonError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::check_size;
 use crate::core::maze::shape::{Shape, ShapeSet};
@@ -286,21 +287,46 @@ pub fn order_request(study_name: &str, study: &Study, participant: &str) -> Stri
     .to_string()
 }
 
-/// The order in the server's answer to [`order_request`], or why there is none.
-pub fn read_order_answer(status: u16, text: &str, study: &Study) -> Result<u64, String> {
-    if !(200..300).contains(&status) {
-        return Err(format!("the server answered {status}"));
+/// Why the server's answer to [`order_request`] gives no order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderError {
+    /// The server answered with this HTTP status.
+    Status(u16),
+    /// Its answer is not JSON.
+    NotJson,
+    /// Its order is not one of the study's (the order, the study's orders).
+    OutOfRange(u64, usize),
+    /// Its answer names no order.
+    NoOrder,
+}
+
+impl std::fmt::Display for OrderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OrderError::Status(status) => write!(f, "the server answered {status}"),
+            OrderError::NotJson => f.write_str(
+                "the server's answer is not JSON (is this site served by `shapemaze serve`?)",
+            ),
+            OrderError::OutOfRange(k, n) => {
+                write!(f, "the server gave order {k}, but the study has {n}")
+            }
+            OrderError::NoOrder => f.write_str("the server's answer names no order"),
+        }
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|_| {
-        "the server's answer is not JSON (is this site served by `shapemaze serve`?)".to_string()
-    })?;
+}
+
+impl std::error::Error for OrderError {}
+
+/// The order in the server's answer to [`order_request`], or why there is none.
+pub fn read_order_answer(status: u16, text: &str, study: &Study) -> Result<u64, OrderError> {
+    if !(200..300).contains(&status) {
+        return Err(OrderError::Status(status));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|_| OrderError::NotJson)?;
     match value.get("order").and_then(serde_json::Value::as_u64) {
         Some(k) if k < study.order_count() as u64 => Ok(k),
-        Some(k) => Err(format!(
-            "the server gave order {k}, but the study has {}",
-            study.order_count()
-        )),
-        None => Err("the server's answer names no order".into()),
+        Some(k) => Err(OrderError::OutOfRange(k, study.order_count())),
+        None => Err(OrderError::NoOrder),
     }
 }
 
@@ -330,8 +356,8 @@ fn default_instructions() -> String {
 /// Why a study file (or the study in a link) was refused, for the experimenter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StudyError {
-    /// The text is not the JSON of a study (serde's reason).
-    NotAStudy(String),
+    /// The text is not the JSON of a study (where, and serde's reason).
+    NotAStudy(JsonError),
     /// The link's study is not base64url (cut off or garbled).
     LinkGarbled,
     /// The link's study decodes to bytes that are not text.
@@ -395,8 +421,7 @@ impl std::error::Error for StudyError {}
 impl Study {
     /// Reads a study from JSON text and checks it.
     pub fn from_json(text: &str) -> Result<Study, StudyError> {
-        let study: Study =
-            serde_json::from_str(text).map_err(|e| StudyError::NotAStudy(e.to_string()))?;
+        let study: Study = crate::core::json::from_str(text).map_err(StudyError::NotAStudy)?;
         study.validate()?;
         Ok(study)
     }

@@ -618,7 +618,9 @@ fn server_assignment_asks_for_one_of_the_studys_orders_and_reads_the_answer() {
         (200, "<!doctype html>", "not JSON"),
         (200, r#"{"counts": []}"#, "names no order"),
     ] {
-        let e = read_order_answer(status, text, &odd).expect_err(text);
+        let e = read_order_answer(status, text, &odd)
+            .expect_err(text)
+            .to_string();
         assert!(e.contains(needle), "{text}: {e}");
     }
 }
@@ -1044,5 +1046,27 @@ fn every_stage_reads_back_as_written_and_a_wrong_one_is_named() {
             .expect_err(bad)
             .to_string();
         assert!(err.contains(said), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_study_file_that_is_not_one_names_the_field_and_its_place() {
+    for (text, said) in [
+        (
+            r#"{"trials": [{"shape": "square"}, {"shape": "hexagon"}]}"#,
+            "field `trials[1].shape`: unknown variant `hexagon`",
+        ),
+        (
+            r#"{"trials": [{"shape": "square", "size": "big"}]}"#,
+            "field `trials[0].size`: invalid type: string \"big\", expected usize",
+        ),
+        (
+            r#"{"trials": [{"size": 5}]}"#,
+            "missing field `trials[0].shape`",
+        ),
+    ] {
+        let e = Study::from_json(text).expect_err(text).to_string();
+        assert!(e.starts_with("the study file is not valid: "), "{e}");
+        assert!(e.contains(said), "{text}: {e}");
     }
 }

@@ -250,7 +250,7 @@ impl Serialize for Extracted {
 
 /// One element of a JSON list in [`Extracted`]: a number (of a `[row, col]` pair), a
 /// `[row, col]` pair (of a path) or a matrix row (of a grid).
-pub(crate) enum Item {
+enum Item {
     Number(usize),
     Pair([usize; 2]),
     Row(String),
@@ -327,9 +327,31 @@ impl<'de> Deserialize<'de> for Extracted {
     }
 }
 
+/// Why a JSON list is no [`Extracted`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ExtractedError {
+    /// Matrix rows that are not a grid (why).
+    NotAGrid(ParseError),
+    /// Neither one pair, nor pairs, nor rows.
+    Mixed,
+}
+
+impl fmt::Display for ExtractedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExtractedError::NotAGrid(e) => {
+                write!(f, "the extracted matrix rows are not a grid: {e}")
+            }
+            ExtractedError::Mixed => f.write_str(
+                "an extracted list must be one [row, col] pair, a list of pairs or a list of matrix rows",
+            ),
+        }
+    }
+}
+
 /// Which [`Extracted`] a JSON list is: one pair of numbers, a list of pairs (possibly
 /// empty), or matrix rows forming a grid.
-pub(crate) fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, String> {
+fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, ExtractedError> {
     if let [Item::Number(row), Item::Number(col)] = items[..] {
         return Ok(Extracted::Cell(Pos::new(row, col)));
     }
@@ -354,11 +376,8 @@ pub(crate) fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, String
         Some(rows) => Encoding::Matrix
             .parse_grid(&rows.join("\n"), rows.len(), 0)
             .map(Extracted::Grid)
-            .map_err(|e| format!("the extracted matrix rows are not a grid: {e}")),
-        None => Err(
-            "an extracted list must be one [row, col] pair, a list of pairs or a list of matrix rows"
-                .into(),
-        ),
+            .map_err(ExtractedError::NotAGrid),
+        None => Err(ExtractedError::Mixed),
     }
 }
 
