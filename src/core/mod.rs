@@ -64,6 +64,7 @@ mod enum_name_tests {
         check(&FailureKind::ALL, |v| v.name());
         check(&Protocol::ALL, |v| v.name());
         check(&Outcome::ALL, |v| v.name());
+        check(crate::core::verify::Reason::ALL, |v| v.as_str());
         use crate::core::study::{
             Assignment, Condition, RecognitionMode, ResumePolicy, UploadKind,
         };

@@ -243,7 +243,7 @@ fn a_record_that_is_not_one_is_refused_naming_the_field_and_its_place() {
         ),
         (
             Box::new(|v| v["messages"][1]["verdict"]["reason"] = json!("lucky")),
-            "field `messages[1].verdict.reason`: unknown reason 'lucky': expected one of valid_move",
+            "field `messages[1].verdict.reason`: unknown variant `lucky`, expected one of `valid_move`",
         ),
         (
             Box::new(|v| v["messages"][1]["latency_ms"] = json!("soon")),

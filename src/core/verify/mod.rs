@@ -88,8 +88,8 @@ macro_rules! reasons {
     ($($(#[$doc:meta])* $v:ident = $s:literal,)*) => {
         /// Why a verdict came out as it did: a closed list of stable snake_case names that
         /// analysis scripts group by (README lists them with their meaning).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Reason { $($(#[$doc])* $v,)* }
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum Reason { $($(#[$doc])* #[serde(rename = $s)] $v,)* }
         impl Reason {
             /// Every reason.
             pub const ALL: &'static [Reason] = &[$(Reason::$v,)*];
@@ -165,24 +165,6 @@ reasons! {
     IdenticalToOriginal = "identical_to_original",
     /// Any phase: the endpoint failed (an API error); not a model failure.
     ApiError = "api_error",
-}
-
-impl Serialize for Reason {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for Reason {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(d)?;
-        Reason::from_name(&name).ok_or_else(|| {
-            de::Error::custom(format!(
-                "unknown reason '{name}': expected one of {}",
-                Reason::NAMES.join(", ")
-            ))
-        })
-    }
 }
 
 impl fmt::Display for Reason {
