@@ -72,6 +72,12 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
     Ok(value)
 }
 
+/// Reads a `T` from a JSON value by its `Deserialize`, as `serde_json::from_value` does,
+/// the error naming the field and its place.
+pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, JsonError> {
+    Ok(serde_path_to_error::deserialize(value)?)
+}
+
 /// Reads a flattened `T` (`#[serde(flatten, deserialize_with = "json::flattened")]`)
 /// keeping the place of what is wrong inside it, which serde's flatten loses: the error
 /// names the field (`field `latency_ms`: ...`, `missing field `logprobs[0].logprob``),
