@@ -113,7 +113,10 @@ fn a_scripted_chat_backend_plays_whole_trials_in_every_protocol() {
                 .iter()
                 .find(|m| m.role == Role::Assistant)
                 .expect("a reply");
-            assert_eq!((reply.latency_ms, reply.attempts), (Some(250.0), Some(1)));
+            assert_eq!(
+                (reply.meta.latency_ms, reply.meta.attempts),
+                (Some(250.0), Some(1))
+            );
         }
     }
 }
@@ -224,7 +227,7 @@ fn empty_answers_are_judged_the_same_streamed_or_not_and_say_when_the_limit_ende
             .messages
             .iter()
             .filter(|m| m.role == Role::Assistant)
-            .map(|m| (m.content.as_str(), m.empty_reason, m.max_tokens))
+            .map(|m| (m.content.as_str(), m.meta.empty_reason, m.meta.max_tokens))
             .collect();
         assert_eq!(
             replies,

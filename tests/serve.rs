@@ -909,7 +909,10 @@ async fn oversized_malformed_and_too_frequent_uploads_are_refused_with_a_message
             (r#"{"trials":[]}"#, "\"format\" is missing"),
             (r#"{"format":"shapemaze-study-1"}"#, "\"trials\" is missing"),
             (r#"{"format":"shapemaze-study-1","trials":[]}"#, "empty"),
-            (missing_field, "trials[0] is not a study trial"),
+            (
+                missing_field,
+                "trials[0] is not a study trial: missing field `participant`",
+            ),
             (
                 r#"{"experimentID":"x","filename":"a.csv","data":""}"#,
                 "DataPipe",

@@ -905,7 +905,7 @@ fn audit_folder(
         let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
         let root = format!("{folder}/");
         auditor.human(rel.to_string(), text, &mut |m| {
-            find(&root, m).ok_or_else(|| "not in the folder".to_string())
+            find(&root, m).ok_or_else(|| std::io::Error::other("not in the folder"))
         });
     }
     let audited = auditor.finish();

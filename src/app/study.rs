@@ -162,7 +162,9 @@ pub fn StudyPage() -> impl IntoView {
             let body = order_request(&name, &study, &participant.id);
             let answer = post_json(&crate::app::route::href("/api/study-order"), &body)
                 .await
-                .and_then(|(status, text)| read_order_answer(status, &text, &study));
+                .and_then(|(status, text)| {
+                    read_order_answer(status, &text, &study).map_err(|e| e.to_string())
+                });
             assigned = Some(match answer {
                 Ok(k) => {
                     participant.order = k;

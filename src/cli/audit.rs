@@ -86,12 +86,17 @@ impl Mazes {
 
     /// The file at `rel` (`experiment_mazes/…`, as [`maze_file_path`] names it) from the
     /// nearest folder that has it; when none has it, which folders were searched.
-    fn read(&self, rel: &str) -> Result<Vec<u8>, String> {
+    fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
         for dir in &self.found {
             let path = dir.join(rel);
             match std::fs::read(&path) {
                 Ok(bytes) => return Ok(bytes),
-                Err(e) if path.is_file() => return Err(format!("{}: {e}", path.display())),
+                Err(e) if path.is_file() => {
+                    return Err(std::io::Error::new(
+                        e.kind(),
+                        format!("{}: {e}", path.display()),
+                    ))
+                }
                 Err(_) => {}
             }
         }
@@ -100,9 +105,12 @@ impl Mazes {
             .iter()
             .map(|d| d.display().to_string())
             .collect();
-        Err(format!(
-            "not found in {} (the folder given and each folder above it, searched for {MAZES_DIR}/)",
-            searched.join(", ")
+        Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!(
+                "not found in {} (the folder given and each folder above it, searched for {MAZES_DIR}/)",
+                searched.join(", ")
+            ),
         ))
     }
 }

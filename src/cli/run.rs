@@ -29,6 +29,7 @@ use crate::core::results::layout::maze_file_path;
 use crate::core::results::record::TrialRecord;
 use crate::core::results::rescore::Libraries;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::convert::Infallible;
 use std::fs::OpenOptions;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -585,7 +586,7 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
                         }
                         records.push(record);
                         ran += 1;
-                        effects.extend(session.saved(save, Ok(()), epoch_ms()));
+                        effects.extend(session.saved(save, Ok::<(), Infallible>(()), epoch_ms()));
                     }
                     Effect::WakeAt(at) => wake = Some(wake.map_or(at, |w: f64| w.min(at))),
                     Effect::Say(Notice::TrialFailed { id, error }) => {

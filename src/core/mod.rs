@@ -5,8 +5,9 @@
 //! The domains, each a folder whose `mod.rs` says what lives there and what it may import,
 //! from the bottom up (a domain imports only those above it in this list):
 //!
-//! - [`text`], [`site`], [`sort`]: leaf helpers (text scanners and the one CSV rule; the
-//!   site's base path; the one stable sort);
+//! - [`text`], [`site`], [`sort`], [`json`]: leaf helpers (text scanners and the one CSV
+//!   rule; the site's base path; the one stable sort; reading stored JSON with the place of
+//!   what is wrong);
 //! - [`maze`]: grids, shapes and their templates, the seeded generator, the two text
 //!   encodings, `.npy` maze files;
 //! - [`verify`]: the verifiers, reading replies as a careful grader would;
@@ -23,6 +24,7 @@
 
 pub mod analysis;
 pub mod batch;
+pub mod json;
 pub mod maze;
 pub mod model;
 pub mod original;
@@ -62,6 +64,7 @@ mod enum_name_tests {
         check(&FailureKind::ALL, |v| v.name());
         check(&Protocol::ALL, |v| v.name());
         check(&Outcome::ALL, |v| v.name());
+        check(crate::core::verify::Reason::ALL, |v| v.as_str());
         use crate::core::study::{
             Assignment, Condition, RecognitionMode, ResumePolicy, UploadKind,
         };

@@ -83,7 +83,7 @@ pub fn parse_upload(body: &[u8]) -> Result<Vec<Incoming>, String> {
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let trial: StudyTrialData = serde_json::from_value(t.clone())
+            let trial: StudyTrialData = crate::core::json::from_value(t.clone())
                 .map_err(|e| format!("trials[{i}] is not a study trial: {e}"))?;
             if trial.participant.id.trim().is_empty() {
                 return Err(format!("trials[{i}] has an empty participant id"));

@@ -45,8 +45,6 @@ pub mod groups;
 pub mod hypotheses;
 pub mod observation;
 pub mod shapes;
-/// The special functions behind [`stats`]' p-values: incomplete gamma and beta, erfc.
-pub mod special;
 pub mod staircase;
 pub mod stats;
 #[cfg(test)]

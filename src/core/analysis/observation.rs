@@ -154,7 +154,11 @@ impl Observation {
             } else {
                 None
             },
-            empty: r.messages.iter().filter_map(|m| m.empty_reason).collect(),
+            empty: r
+                .messages
+                .iter()
+                .filter_map(|m| m.meta.empty_reason)
+                .collect(),
             trace: record_trace(r),
             tokens: Tokens::of(r),
             cost: r.cost(),
@@ -162,7 +166,7 @@ impl Observation {
             retried: r
                 .messages
                 .iter()
-                .any(|m| m.attempts.is_some_and(|a| a > 1) || !m.retried.is_empty()),
+                .any(|m| m.meta.attempts.is_some_and(|a| a > 1) || !m.meta.retried.is_empty()),
             staircase: r.staircase,
         }
     }

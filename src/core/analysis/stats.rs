@@ -6,11 +6,8 @@
 //!
 //! Every function is pure and returns `None` (never a panic, never a NaN in the result)
 //! when its input cannot give an answer: no observations, no variation, too few groups.
-//! The distributions come from [`super::special`]: hand-written incomplete gamma and beta
-//! functions and erfc (Numerical Recipes' algorithms), checked in the native tests against
-//! `statrs`, which stays out of the browser build (it cost about 10 KB of wasm gzipped).
-//! The unit tests state each input and the SciPy 1.17.1 figure it is checked
-//! against (`python3 -m pip install --break-system-packages scipy`).
+//! The distributions come from `statrs` (no default features). The unit tests state each
+//! input and the SciPy 1.17.1 figure it is checked against (`python3 -m pip install --break-system-packages scipy`).
 //!
 //! ```
 //! use shapemaze::core::analysis::stats::wilson;
@@ -19,8 +16,10 @@
 //! assert!((p.ci_low - 0.18119).abs() < 1e-4 && (p.ci_high - 0.56715).abs() < 1e-4);
 //! ```
 
-use crate::core::analysis::special;
 use serde::Serialize;
+use statrs::distribution::{
+    Binomial, ChiSquared, ContinuousCDF, DiscreteCDF, FisherSnedecor, Normal, StudentsT,
+};
 
 /// The 97.5th percentile of the standard normal distribution (two-sided 95% intervals).
 pub const Z_95: f64 = 1.959_963_984_540_054;
@@ -150,7 +149,7 @@ pub fn mcnemar(counts: PairedCounts) -> Option<McNemar> {
         (0.0, 1.0)
     } else if exact {
         let k = b.min(c);
-        let tail = special::binomial_half_cdf(k as u64, discordant as u64);
+        let tail = Binomial::new(0.5, discordant as u64).ok()?.cdf(k as u64);
         (k as f64, (2.0 * tail).min(1.0))
     } else {
         let d = (b as f64 - c as f64).abs() - 1.0;
@@ -293,7 +292,7 @@ pub fn one_way_anova(groups: &[Vec<f64>]) -> Option<Anova> {
         return None;
     }
     let f = (between / df1 as f64) / (within / df2 as f64);
-    let p = special::f_sf(f, df1 as f64, df2 as f64)?;
+    let p = p_value(FisherSnedecor::new(df1 as f64, df2 as f64).ok()?.sf(f))?;
     Some(Anova { f, df1, df2, p, n })
 }
 
@@ -355,7 +354,7 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Option<Correlation> {
         0.0
     } else {
         let t = r * (df / (1.0 - r * r)).sqrt();
-        2.0 * special::students_t_sf(t.abs(), df)?
+        2.0 * p_value(StudentsT::new(0.0, 1.0, df).ok()?.sf(t.abs()))?
     };
     Some(Correlation { r, p, n })
 }
@@ -497,7 +496,7 @@ pub fn cochran_armitage(groups: &[(usize, usize)]) -> Option<Trend> {
     let z = t / var.sqrt();
     Some(Trend {
         z,
-        p: 2.0 * special::normal_sf(z.abs())?,
+        p: 2.0 * p_value(Normal::new(0.0, 1.0).ok()?.sf(z.abs()))?,
         n: big_n as usize,
     })
 }
@@ -505,7 +504,15 @@ pub fn cochran_armitage(groups: &[(usize, usize)]) -> Option<Trend> {
 /// The upper tail of the chi-square distribution with `df` degrees of freedom (1 for `x`
 /// <= 0). `None` for a NaN `x` or unless `df` is positive and finite.
 pub fn chi_square_sf(x: f64, df: f64) -> Option<f64> {
-    special::chi_square_sf(x, df)
+    if !df.is_finite() {
+        return None;
+    }
+    p_value(ChiSquared::new(df).ok()?.sf(x))
+}
+
+/// A distribution's tail as a p-value: `None` for NaN (a NaN argument).
+fn p_value(p: f64) -> Option<f64> {
+    (!p.is_nan()).then_some(p)
 }
 
 /// Mean of a sample (`None` when empty).

@@ -97,62 +97,70 @@ fn is_false(b: &bool) -> bool {
 /// One player of a design: a built-in agent or a chat model behind an endpoint, with the
 /// endpoint's settings (ignored for built-in players). Never an API key: `key_env` names
 /// the environment variable holding it (the page asks for the key instead).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PlayerSpec {
     /// `oracle`, `random`, `scripted` or `endpoint` (`human` is refused by
     /// [`ExperimentDesign::validate`]).
     pub kind: PlayerKind,
     /// The name the records, folders and progress use; when absent, the model's name for
     /// an endpoint, else the kind's name ([`PlayerSpec::name`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The endpoint preset's id (`dashscope-intl`, `openrouter`, ..., `custom`).
+    #[serde(default = "default_preset")]
     pub preset: String,
     /// The endpoint's base URL (`.../v1`).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub base_url: String,
     /// The model's name as the endpoint knows it.
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub model: String,
     /// The NAME of the environment variable holding the API key (never the key).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_env: Option<String>,
     /// Sampling temperature (0.7).
+    #[serde(default = "default_temperature")]
     pub temperature: f64,
     /// Nucleus sampling (0.9).
+    #[serde(default = "default_top_p")]
     pub top_p: f64,
     /// Most tokens per reply (2000).
+    #[serde(default = "default_max_tokens")]
     pub max_tokens: u32,
     /// The sampling seed to send, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// The request timeout in milliseconds (120000).
+    #[serde(default = "default_timeout_ms")]
     pub timeout_ms: u64,
     /// Whether replies are streamed (off: [`crate::core::model::settings::DEFAULT_STREAM`], as on /model).
+    #[serde(default = "default_stream")]
     pub stream: bool,
     /// Whether log probabilities are asked for.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub logprobs: bool,
     /// Whether thinking (reasoning) is turned on.
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(default, skip_serializing_if = "is_false")]
     pub thinking: bool,
     /// The reasoning effort to ask for (absent: the endpoint's default). The design's
     /// `efforts` axis sets it for each run of the player.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<Effort>,
     /// Extra JSON merged into each request body, as typed (empty for none).
-    #[serde(skip_serializing_if = "String::is_empty")]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub extra: String,
     /// Most attempts per call (6).
+    #[serde(default = "default_max_attempts")]
     pub max_attempts: u32,
     /// Longest wait between attempts in milliseconds (60000).
+    #[serde(default = "default_max_wait_ms")]
     pub max_wait_ms: u64,
     /// This player's own most trials in flight (else the design's `concurrency`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concurrency: Option<usize>,
     /// What the model costs (dollars per million tokens), kept in each record so the
     /// report gives cost per trial and per solve, and the cost limit can be kept.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<Price>,
 }
 
@@ -245,9 +253,10 @@ impl PlayerSpec {
 
 /// An experiment design (CONTRACT.md, `experiment.json`). Unknown fields are kept, so a
 /// design written by a newer version survives a round trip.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExperimentDesign {
     /// A name for people (may be empty).
+    #[serde(default)]
     pub name: String,
     /// Who plays.
     pub players: Vec<PlayerSpec>,
@@ -256,51 +265,58 @@ pub struct ExperimentDesign {
     /// The shapes (ignored when `mazes` are imported).
     pub shapes: Vec<Shape>,
     /// The grid side (5).
+    #[serde(default = "default_size")]
     pub size: usize,
     /// Several grid sides; when present and not empty, used instead of `size`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sizes: Option<Vec<usize>>,
     /// Mazes per shape and size (30).
+    #[serde(default = "default_samples")]
     pub samples_per_shape: usize,
     /// Trials per maze (1).
+    #[serde(default = "default_repeats")]
     pub repeats: usize,
     /// The maze sets' seed (0).
+    #[serde(default)]
     pub seed: u64,
     /// How the questions are asked (`stepwise`).
+    #[serde(default)]
     pub protocol: Protocol,
     /// Most trials in flight per endpoint (4), unless a player sets its own.
+    #[serde(default = "default_concurrency")]
     pub concurrency: usize,
     /// Most requests per minute per endpoint, if limited.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_per_minute: Option<u32>,
     /// Most moves in the solve phase (16).
+    #[serde(default = "default_move_limit")]
     pub move_limit: usize,
     /// Imported mazes; when present, exactly these run instead of generated ones.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mazes: Option<Vec<ImportedMaze>>,
     /// Most dollars the run may spend (at the players' prices): it pauses before a trial
     /// that would pass it.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_limit: Option<f64>,
     /// Reasoning efforts as an axis: each endpoint player runs once per effort, as
     /// `name@effort` ([`ExperimentDesign::runs`]); empty for none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub efforts: Vec<Effort>,
     /// The matrix's symbols (`"@ * S E"`; left out for the design's `1 0 P G`), stated in
     /// the prompt's legend and used to read generated mazes.
-    #[serde(skip_serializing_if = "Symbols::is_standard")]
+    #[serde(default, skip_serializing_if = "Symbols::is_standard")]
     pub symbols: Symbols,
     /// The lenient protocol: this many invalid moves are answered with why and tried
     /// again (left out for 0, the design's strict rule).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub lenient: usize,
     /// How the mazes are shown: `text` (the design's, left out), `image` (the maze as an
     /// image only) or `image+text` (both), for multimodal endpoints.
-    #[serde(skip_serializing_if = "Vision::is_text")]
+    #[serde(default, skip_serializing_if = "Vision::is_text")]
     pub vision: Vision,
     /// Adaptive difficulty: each player and encoding walks a staircase over the design's
     /// sizes and shapes instead of playing every maze ([`crate::core::batch::staircase`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub staircase: Option<Staircase>,
     /// Fields this version does not know, kept as they were (natively; the browser build
     /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
@@ -310,12 +326,24 @@ pub struct ExperimentDesign {
     pub other: BTreeMap<String, serde_json::Value>,
 }
 
-/// Read through [`super::design_read`], not serde's derive (the browser build is smaller).
-impl<'de> Deserialize<'de> for ExperimentDesign {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(d)?;
-        super::design_read::design(&value).map_err(serde::de::Error::custom)
-    }
+fn default_size() -> usize {
+    5
+}
+
+fn default_samples() -> usize {
+    DEFAULT_SAMPLES_PER_SHAPE
+}
+
+fn default_repeats() -> usize {
+    1
+}
+
+fn default_concurrency() -> usize {
+    DEFAULT_CONCURRENCY
+}
+
+fn default_move_limit() -> usize {
+    DEFAULT_MOVE_LIMIT
 }
 
 impl Default for ExperimentDesign {
@@ -327,15 +355,15 @@ impl Default for ExperimentDesign {
             players: vec![PlayerSpec::builtin(PlayerKind::Oracle)],
             encodings: Encoding::ALL.to_vec(),
             shapes: Shape::STANDARD.to_vec(),
-            size: 5,
+            size: default_size(),
             sizes: None,
-            samples_per_shape: DEFAULT_SAMPLES_PER_SHAPE,
-            repeats: 1,
+            samples_per_shape: default_samples(),
+            repeats: default_repeats(),
             seed: 0,
             protocol: Protocol::Stepwise,
-            concurrency: DEFAULT_CONCURRENCY,
+            concurrency: default_concurrency(),
             requests_per_minute: None,
-            move_limit: DEFAULT_MOVE_LIMIT,
+            move_limit: default_move_limit(),
             mazes: None,
             cost_limit: None,
             efforts: Vec::new(),
@@ -445,9 +473,10 @@ impl ExperimentDesign {
 
     /// Reads a design from JSON, then checks it ([`ExperimentDesign::validate`]).
     pub fn from_json(text: &str) -> Result<ExperimentDesign, DesignError> {
-        let design: ExperimentDesign = serde_json::from_str(text).map_err(|e| DesignError {
-            problems: vec![format!("not an experiment design: {e}")],
-        })?;
+        let design: ExperimentDesign =
+            crate::core::json::from_str(text).map_err(|e| DesignError {
+                problems: vec![format!("not an experiment design: {e}")],
+            })?;
         design.validate()?;
         Ok(design)
     }

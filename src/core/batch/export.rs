@@ -192,7 +192,7 @@ fn sum_of(
     r: &TrialRecord,
     f: impl Fn(&crate::core::model::reply::ReplyMeta) -> Option<u64>,
 ) -> String {
-    let known: Vec<u64> = r.messages.iter().filter_map(|m| f(&m.meta())).collect();
+    let known: Vec<u64> = r.messages.iter().filter_map(|m| f(&m.meta)).collect();
     if known.is_empty() {
         String::new()
     } else {
@@ -244,11 +244,15 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "stopped" => r.stopped.to_string(),
         "calls" => replies().count().to_string(),
         "attempts" => replies()
-            .map(|m| u64::from(m.attempts.unwrap_or(1)))
+            .map(|m| u64::from(m.meta.attempts.unwrap_or(1)))
             .sum::<u64>()
             .to_string(),
         "latency_ms" => {
-            let known: Vec<f64> = r.messages.iter().filter_map(|m| m.latency_ms).collect();
+            let known: Vec<f64> = r
+                .messages
+                .iter()
+                .filter_map(|m| m.meta.latency_ms)
+                .collect();
             if known.is_empty() {
                 String::new()
             } else {
@@ -745,8 +749,10 @@ mod tests {
             entries.iter().any(|e| e.method == Method::Deflated),
             "some entries are deflated"
         );
-        let inflate =
-            |d: &[u8]| miniz_oxide::inflate::decompress_to_vec(d).map_err(|e| format!("{e:?}"));
+        let inflate = |d: &[u8]| {
+            miniz_oxide::inflate::decompress_to_vec(d)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{e:?}")))
+        };
         let back = import_bytes("export.zip", &zip, &inflate).expect("the import reads");
         assert_eq!(back, records, "every record comes back as it was");
     }
@@ -755,8 +761,8 @@ mod tests {
     fn the_csv_has_a_row_per_trial_and_a_documented_value_for_every_column() {
         let mut records = records();
         records[0].model = "a, \"quoted\" model".into();
-        records[0].messages[1].latency_ms = Some(120.4);
-        records[0].messages[1].total_tokens = Some(50);
+        records[0].messages[1].meta.latency_ms = Some(120.4);
+        records[0].messages[1].meta.total_tokens = Some(50);
         let csv = trials_csv(&records);
         let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
         assert_eq!(
@@ -888,7 +894,8 @@ mod tests {
         let err = parse_jsonl("x.jsonl", &broken.to_json().expect("written"))
             .expect_err("counts do not fit");
         assert!(err.to_string().contains("valid moves"), "{err}");
-        let err = import_bytes("x.jsonl", b"", &|_| Err("unused".into())).expect_err("empty");
+        let err = import_bytes("x.jsonl", b"", &|_| Err(std::io::Error::other("unused")))
+            .expect_err("empty");
         assert!(err.to_string().contains("no trial records"), "{err}");
         let zip = export_zip(
             &[ExportFile {
@@ -898,8 +905,10 @@ mod tests {
             None,
         )
         .expect("zip");
-        let err =
-            import_bytes("foreign.zip", &zip, &|_| Err("unused".into())).expect_err("foreign");
+        let err = import_bytes("foreign.zip", &zip, &|_| {
+            Err(std::io::Error::other("unused"))
+        })
+        .expect_err("foreign");
         assert!(
             err.to_string().starts_with("foreign.zip: ")
                 && err.to_string().contains("trials.jsonl"),
@@ -910,7 +919,8 @@ mod tests {
             bytes: format!("{good}\nnot json\n").into_bytes(),
         }];
         let zip = export_zip(&files, None).expect("zip");
-        let err = import_bytes("run.zip", &zip, &|_| Err("unused".into())).expect_err("bad line");
+        let err = import_bytes("run.zip", &zip, &|_| Err(std::io::Error::other("unused")))
+            .expect_err("bad line");
         assert!(
             err.to_string()
                 .starts_with("run.zip: run/trials.jsonl, line 2: "),

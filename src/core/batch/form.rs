@@ -18,13 +18,14 @@ use crate::core::batch::design::{
     MAX_SAMPLES_PER_SHAPE,
 };
 use crate::core::batch::error::DesignError;
+use crate::core::json::JsonError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::image::Vision;
 use crate::core::maze::shape::Shape;
 use crate::core::maze::symbols::Symbols;
 use crate::core::model::effort::Effort;
 use crate::core::model::preset::Preset;
-use crate::core::model::price::Price;
+use crate::core::model::price::{Price, PriceError};
 use crate::core::play::player::PlayerKind;
 use crate::core::play::staircase::{StairPhase, Staircase};
 use crate::core::play::trial::Protocol;
@@ -93,7 +94,7 @@ fn price_text(p: Option<Price>) -> String {
 
 /// Reads a price typed as `input, output[, reasoning]` dollars per million tokens
 /// (empty: none).
-fn read_price(raw: &str) -> Result<Option<Price>, String> {
+fn read_price(raw: &str) -> Result<Option<Price>, PriceError> {
     if raw.trim().is_empty() {
         return Ok(None);
     }
@@ -112,11 +113,7 @@ fn read_price(raw: &str) -> Result<Option<Price>, String> {
             output: *o,
             reasoning: Some(*r),
         },
-        _ => {
-            return Err(format!(
-                "its price must be dollars per million tokens as 'input, output' or 'input, output, reasoning' (e.g. 0.4, 1.2), not '{raw}'"
-            ))
-        }
+        _ => return Err(PriceError::Unreadable(raw.to_string())),
     };
     price.check()?;
     Ok(Some(price))
@@ -639,7 +636,7 @@ pub struct StoredExperiment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoredError {
     /// Not the JSON of a stored experiment (the parser's message).
-    NotJson(String),
+    NotJson(JsonError),
     /// Its design cannot run.
     Design(DesignError),
 }
@@ -664,7 +661,7 @@ impl StoredExperiment {
     /// Reads the stored JSON back, checking the design.
     pub fn from_json(text: &str) -> Result<StoredExperiment, StoredError> {
         let e: StoredExperiment =
-            serde_json::from_str(text).map_err(|e| StoredError::NotJson(e.to_string()))?;
+            crate::core::json::from_str(text).map_err(StoredError::NotJson)?;
         e.design.validate().map_err(StoredError::Design)?;
         Ok(e)
     }

@@ -4,7 +4,8 @@
 //! [`crate::core::results`] and everything below it.
 
 pub mod design;
-mod design_read;
+#[cfg(test)]
+mod design_tests;
 pub mod error;
 pub mod estimate;
 pub mod export;

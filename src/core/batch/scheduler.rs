@@ -94,8 +94,9 @@ impl TrialSummary {
             .messages
             .iter()
             .map(|m| {
-                m.total_tokens
-                    .unwrap_or(m.prompt_tokens.unwrap_or(0) + m.completion_tokens.unwrap_or(0))
+                m.meta.total_tokens.unwrap_or(
+                    m.meta.prompt_tokens.unwrap_or(0) + m.meta.completion_tokens.unwrap_or(0),
+                )
             })
             .sum();
         TrialSummary {

@@ -576,8 +576,14 @@ impl Session {
         }
     }
 
-    /// A save asked for with [`Effect::Save`] finished (`Err`: what storage said).
-    pub fn saved(&mut self, save: Box<Save>, result: Result<(), String>, now: f64) -> Vec<Effect> {
+    /// A save asked for with [`Effect::Save`] finished (`Err`: the storage's error, shown
+    /// as it says itself).
+    pub fn saved<E: std::fmt::Display>(
+        &mut self,
+        save: Box<Save>,
+        result: Result<(), E>,
+        now: f64,
+    ) -> Vec<Effect> {
         let mut out = Vec::new();
         let summary = TrialSummary::of(&save.record);
         // A staircase's trial moves its walk on once it counts, saved or held.
@@ -593,7 +599,7 @@ impl Session {
             }
             self.scheduler.borrow_mut().pause(now);
             out.push(Effect::Say(Notice::SaveFailed {
-                error,
+                error: error.to_string(),
                 held: self.unsaved(),
             }));
             if save.held {

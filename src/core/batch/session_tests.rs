@@ -57,11 +57,7 @@ impl Driver {
                     if !fail {
                         self.stored.push(save.record.clone());
                     }
-                    let result = if fail {
-                        Err("quota exceeded".into())
-                    } else {
-                        Ok(())
-                    };
+                    let result = if fail { Err("quota exceeded") } else { Ok(()) };
                     self.session.saved(save, result, self.now)
                 }
                 Effect::WakeAt(at) => {
@@ -443,7 +439,7 @@ fn a_held_save_in_progress_keeps_new_starts_waiting_and_the_session_busy() {
     };
     // A's save fails: held, paused.
     let a = save_of(d.play(starts[0].clone()));
-    d.session.saved(a, Err("full".into()), 1.0);
+    d.session.saved(a, Err("full"), 1.0);
     // Resume starts saving A again; it is still being saved.
     let a_again = save_of(d.session.resume(2.0, false));
     assert!(a_again.held);
@@ -454,7 +450,7 @@ fn a_held_save_in_progress_keeps_new_starts_waiting_and_the_session_busy() {
     assert!(!d.session.complete(2.0));
     // B, in flight since before the pause, ends and its save fails too.
     let b = save_of(d.play(starts[1].clone()));
-    d.session.saved(b, Err("full".into()), 3.0);
+    d.session.saved(b, Err("full"), 3.0);
     // Resume again: nothing new starts, and B waits behind A.
     let effects = d.session.resume(4.0, false);
     assert!(
@@ -464,7 +460,7 @@ fn a_held_save_in_progress_keeps_new_starts_waiting_and_the_session_busy() {
         "{effects:?}"
     );
     // A is saved: B's save comes next, still before any start.
-    let next = d.session.saved(a_again, Ok(()), 5.0);
+    let next = d.session.saved(a_again, Ok::<(), &str>(()), 5.0);
     assert!(matches!(&next[..], [Effect::Save(s)] if s.held), "{next:?}");
 }
 

@@ -36,7 +36,7 @@ pub const KEY_PLAYER: &str = "Player position";
 pub const KEY_GOAL: &str = "Goal";
 
 /// A text encoding of a maze.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Encoding {
     /// Rows of `1 0 P G` symbols.
@@ -44,8 +44,6 @@ pub enum Encoding {
     /// Lists of coordinates per kind of cell.
     CoordList,
 }
-
-crate::core::text::deserialize_by_name!(Encoding);
 
 impl Encoding {
     /// Both encodings.

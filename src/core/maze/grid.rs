@@ -72,7 +72,7 @@ impl fmt::Display for Pos {
 }
 
 /// What a cell holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tile {
     /// A wall: cannot be entered.
@@ -84,8 +84,6 @@ pub enum Tile {
     /// The goal (an open cell).
     Goal,
 }
-
-crate::core::text::deserialize_by_name!(Tile);
 
 impl Tile {
     /// Every tile, in the order tools list them.

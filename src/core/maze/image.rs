@@ -46,20 +46,19 @@
 //! Why by hand: a deflate crate (and its dynamic Huffman code) would grow the browser
 //! build, which is size-constrained, for an image of a few flat colours; and a hand-written
 //! encoder gives the same bytes on every platform and version, wasm32 included, so the
-//! image a record refers to can be made again exactly. CRC-32 and base64 are written here
-//! too: the maze domain may import only the leaf helpers (the export ZIP's CRC-32 lives in
-//! `core::results`, the study link's base64url in `core::study`, and that one is URL-safe
-//! without padding, while a `data:` URL wants the standard alphabet with `=`).
+//! image a record refers to can be made again exactly. The chunks' CRC-32 is crc32fast's
+//! and the `data:` URL's base64 the base64 crate's (the crates the export ZIP and the study
+//! link use too).
 
 use super::grid::{Grid, Pos, Tile};
 use crate::core::text::UnknownName;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How a trial shows its maze: as text (the design's condition), as an image only, or as
 /// an image beside its text (SpatialEval's vision-only and vision-text conditions). The
 /// replies are text in every condition, read by the same verifiers; a new maze is written
 /// in the trial's text encoding.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Vision {
     /// The maze as text only.
     #[default]
@@ -73,8 +72,6 @@ pub enum Vision {
     #[serde(rename = "image+text")]
     ImageAndText,
 }
-
-crate::core::text::deserialize_by_name!(Vision);
 
 impl Vision {
     /// The three conditions.
@@ -225,18 +222,6 @@ pub fn read_cells(image: &Image) -> Vec<Vec<Tile>> {
         .collect()
 }
 
-/// The CRC-32 (IEEE, as PNG uses) of `data`, bit by bit.
-fn crc32(data: &[u8]) -> u32 {
-    !data.iter().fold(!0u32, |mut c, &b| {
-        c ^= u32::from(b);
-        for _ in 0..8 {
-            // Shift; when a 1 falls out, add the reversed polynomial.
-            c = c >> 1 ^ (0xEDB8_8320 & (c & 1).wrapping_neg());
-        }
-        c
-    })
-}
-
 /// The Adler-32 checksum (zlib's trailer) of `data`.
 fn adler32(data: &[u8]) -> u32 {
     let (a, b) = data.iter().fold((1u32, 0u32), |(a, b), &x| {
@@ -363,7 +348,7 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     let start = out.len();
     out.extend(kind);
     out.extend(data);
-    out.extend(crc32(&out[start..]).to_be_bytes());
+    out.extend(crc32fast::hash(&out[start..]).to_be_bytes());
 }
 
 /// `image` as a PNG file (the format in the module docs).
@@ -386,26 +371,13 @@ pub fn png(image: &Image) -> Vec<u8> {
     out
 }
 
-/// `bytes` in standard base64 (RFC 4648: `+` and `/`, padded with `=`).
-fn base64(bytes: &[u8]) -> String {
-    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let byte = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
-        let n = byte(0) << 16 | byte(1) << 8 | byte(2);
-        for i in 0..=chunk.len() {
-            out.push(char::from(B64[(n >> (18 - 6 * i) & 63) as usize]));
-        }
-        for _ in chunk.len()..3 {
-            out.push('=');
-        }
-    }
-    out
-}
-
 /// A PNG file as a `data:image/png;base64,...` URL, for an `<img>` or a model request.
 pub fn data_url(png: &[u8]) -> String {
-    format!("data:image/png;base64,{}", base64(png))
+    use base64::Engine;
+    format!(
+        "data:image/png;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(png)
+    )
 }
 
 /// Native only: the PNG is read back with miniz_oxide (a native dev-dependency).
@@ -432,7 +404,11 @@ mod tests {
             let len = be32(&file[at..]) as usize;
             let (kind, data) = (&file[at + 4..at + 8], &file[at + 8..at + 8 + len]);
             let crc = be32(&file[at + 8 + len..]);
-            assert_eq!(crc32(&file[at + 4..at + 8 + len]), crc, "CRC of {kind:?}");
+            assert_eq!(
+                crc32fast::hash(&file[at + 4..at + 8 + len]),
+                crc,
+                "CRC of {kind:?}"
+            );
             match kind {
                 b"IHDR" => ihdr = data.to_vec(),
                 b"PLTE" => assert_eq!(data, PALETTE.as_flattened(), "PLTE"),
@@ -572,7 +548,7 @@ mod tests {
         // Records refer to images that must be made again byte for byte, on every platform:
         // a change here changes every image sent, so it must be deliberate.
         let file = png(&draw(&text_grid("1 0 P\nG 0 1", 2, 3)));
-        assert_eq!((file.len(), crc32(&file)), (306, 0xDDE5_91BE));
+        assert_eq!((file.len(), crc32fast::hash(&file)), (306, 0xDDE5_91BE));
         let url = data_url(&file);
         assert!(
             url.starts_with("data:image/png;base64,iVBORw0KGgo"),
@@ -581,7 +557,7 @@ mod tests {
     }
 
     #[test]
-    fn base64_matches_the_rfc_4648_vectors() {
+    fn the_data_url_is_base64_by_the_rfc_4648_vectors() {
         let vectors = [
             ("", ""),
             ("f", "Zg=="),
@@ -592,16 +568,23 @@ mod tests {
             ("foobar", "Zm9vYmFy"),
         ];
         for (plain, coded) in vectors {
-            assert_eq!(base64(plain.as_bytes()), coded, "{plain:?}");
+            assert_eq!(
+                data_url(plain.as_bytes()),
+                format!("data:image/png;base64,{coded}"),
+                "{plain:?}"
+            );
         }
-        assert_eq!(base64(&[0xfb, 0xff]), "+/8=", "the standard alphabet");
-        assert_eq!(data_url(b"foo"), "data:image/png;base64,Zm9v");
+        assert_eq!(
+            data_url(&[0xfb, 0xff]),
+            "data:image/png;base64,+/8=",
+            "the standard alphabet"
+        );
     }
 
     #[test]
     fn crc32_and_adler32_match_their_check_values() {
-        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
-        assert_eq!(crc32(b""), 0);
+        assert_eq!(crc32fast::hash(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32fast::hash(b""), 0);
         assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
         assert_eq!(adler32(b""), 1);
     }

@@ -44,7 +44,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A shape a maze's corridor traces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Shape {
     /// The outline of a square.
     #[serde(rename = "square")]
@@ -67,8 +67,6 @@ pub enum Shape {
     /// The Z's quarter turn: two upright bars joined by a diagonal (a design's extension).
     N,
 }
-
-crate::core::text::deserialize_by_name!(Shape);
 
 /// Everything the program knows about one shape.
 pub struct ShapeSpec {

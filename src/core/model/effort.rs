@@ -13,11 +13,11 @@
 //! The `extra` JSON of a setting is merged last and wins over both.
 
 use crate::core::text::UnknownName;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// One reasoning effort.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Effort {
     /// `reasoning_effort: none`.
@@ -37,8 +37,6 @@ pub enum Effort {
     /// Thinking off (Qwen3's `enable_thinking: false`).
     NoThinking,
 }
-
-crate::core::text::deserialize_by_name!(Effort);
 
 impl Effort {
     /// Every effort, the levels from least to most, then the two switches.

@@ -36,7 +36,7 @@ impl Price {
 
     /// Why the price cannot be used, if it cannot: every figure must be a number of
     /// dollars, zero or more.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), PriceError> {
         for (name, v) in [
             ("input", Some(self.input)),
             ("output", Some(self.output)),
@@ -44,16 +44,49 @@ impl Price {
         ] {
             if let Some(v) = v {
                 if !v.is_finite() || v < 0.0 {
-                    return Err(format!(
-                        "the {name} price must be dollars per million tokens, zero or more, not {:#.6}",
-                        Fixed(v)
-                    ));
+                    return Err(PriceError::Negative {
+                        field: name,
+                        value: v,
+                    });
                 }
             }
         }
         Ok(())
     }
 }
+
+/// Why a price cannot be used.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PriceError {
+    /// A price typed as text that is not `input, output[, reasoning]` dollars (the text).
+    Unreadable(String),
+    /// A figure (`input`, `output` or `reasoning`) that is not a number of dollars, zero
+    /// or more.
+    Negative {
+        /// Which figure.
+        field: &'static str,
+        /// Its value.
+        value: f64,
+    },
+}
+
+impl std::fmt::Display for PriceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PriceError::Unreadable(raw) => write!(
+                f,
+                "its price must be dollars per million tokens as 'input, output' or 'input, output, reasoning' (e.g. 0.4, 1.2), not '{raw}'"
+            ),
+            PriceError::Negative { field, value } => write!(
+                f,
+                "the {field} price must be dollars per million tokens, zero or more, not {:#.6}",
+                Fixed(*value)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PriceError {}
 
 /// Dollars for people: cents below $100 (`$0.0123` below a cent), whole dollars above.
 pub fn dollars(v: f64) -> String {
@@ -98,7 +131,11 @@ mod tests {
             input: -1.0,
             ..Price::default()
         };
-        assert!(bad.check().expect_err("negative").contains("input price"));
+        assert!(bad
+            .check()
+            .expect_err("negative")
+            .to_string()
+            .contains("input price"));
         let nan = Price {
             reasoning: Some(f64::NAN),
             ..Price::default()

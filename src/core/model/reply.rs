@@ -85,7 +85,7 @@ pub struct FailedAttempt {
 /// Why a reply holds no answer text. An empty reply is the model's answer, judged like any
 /// other (streamed or not); this says why it is empty, so that the verdict can say so and
 /// the analysis can count such trials apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EmptyReason {
     /// The token limit was reached (`finish_reason: length`) with reasoning text and no
@@ -96,8 +96,6 @@ pub enum EmptyReason {
     /// The model ended its reply without answer text (any other finish reason, or none).
     NoText,
 }
-
-crate::core::text::deserialize_by_name!(EmptyReason);
 
 impl EmptyReason {
     /// Every reason, in the order reports list them.

@@ -503,7 +503,7 @@ impl Auditor {
         &mut self,
         file: String,
         text: &str,
-        read: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+        read: &mut dyn FnMut(&str) -> std::io::Result<Vec<u8>>,
     ) -> bool {
         let Some(h) = parse_human(text)
             .ok()
@@ -514,7 +514,7 @@ impl Auditor {
         let maze = maze_file_path(&h.maze_file).and_then(|(shape, path)| {
             let bytes = read(&path).map_err(|why| HumanMazeError::Unreadable {
                 path: path.clone(),
-                why,
+                why: why.to_string(),
             })?;
             Ok((shape, read_maze_file(&h.maze_file, &bytes)?))
         });

@@ -30,12 +30,12 @@ use crate::core::play::trial::{ApiFailure, Phase, Protocol, Trial};
 use crate::core::text::UnknownName;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::future::Future;
 
 /// Who played a trial.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayerKind {
     /// A person at the page.
@@ -49,8 +49,6 @@ pub enum PlayerKind {
     /// A chat model behind an OpenAI-compatible endpoint.
     Endpoint,
 }
-
-crate::core::text::deserialize_by_name!(PlayerKind);
 
 impl PlayerKind {
     /// Every kind.

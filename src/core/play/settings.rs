@@ -2,11 +2,12 @@
 //! act on, and the keyboard scheme of the play page.
 
 use crate::core::maze::encoding::Encoding;
-use crate::core::maze::grid::{check_size, Grid, Movement, Pos, Tile};
+use crate::core::maze::grid::{check_size, Grid, Movement, Pos, SizeError, Tile};
 use crate::core::maze::image::Vision;
 use crate::core::maze::shape::Shape;
-use crate::core::maze::symbols::Symbols;
+use crate::core::maze::symbols::{Symbols, SymbolsError};
 use crate::core::play::trial::Protocol;
+use crate::core::text::UnknownName;
 
 /// What one trial on the play page is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,6 +55,30 @@ impl Default for PlaySettings {
     }
 }
 
+/// Why a URL parameter's value was not used.
+#[derive(Debug)]
+enum ParamError {
+    /// A name that is none of the choices (shape, encoding, protocol, vision).
+    Unknown(UnknownName),
+    /// A size that is not one of the grid sizes.
+    Size(SizeError),
+    /// Not a set of matrix symbols.
+    Symbols(SymbolsError),
+    /// The value is not what it should be (the value, what it should be: `a number`).
+    Not(String, String),
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown(e) => e.fmt(f),
+            ParamError::Size(e) => e.fmt(f),
+            ParamError::Symbols(e) => e.fmt(f),
+            ParamError::Not(given, what) => write!(f, "'{given}' is not {what}"),
+        }
+    }
+}
+
 impl PlaySettings {
     /// Reads settings from query parameters (`shape`, `size`, `encoding`, `seed`,
     /// `sample`, `protocol`; every one optional). A bad value keeps the default and adds a warning
@@ -61,7 +86,7 @@ impl PlaySettings {
     pub fn from_query(get: impl Fn(&str) -> Option<String>) -> (PlaySettings, Vec<String>) {
         let mut s = PlaySettings::default();
         let mut warnings = Vec::new();
-        let mut read = |key: &str, apply: &mut dyn FnMut(&str) -> Result<(), String>| {
+        let mut read = |key: &str, apply: &mut dyn FnMut(&str) -> Result<(), ParamError>| {
             if let Some(v) = get(key) {
                 if let Err(e) = apply(&v) {
                     warnings.push(format!(
@@ -71,58 +96,61 @@ impl PlaySettings {
             }
         };
         read("shape", &mut |v| {
-            Shape::parse(v).map(|x| s.shape = x).map_err(String::from)
+            Shape::parse(v)
+                .map(|x| s.shape = x)
+                .map_err(ParamError::Unknown)
         });
         read("size", &mut |v| {
             let n: usize = v
                 .trim()
                 .parse()
-                .map_err(|_| format!("'{v}' is not a number"))?;
-            check_size(n).map(|n| s.size = n).map_err(|e| e.to_string())
+                .map_err(|_| ParamError::Not(v.into(), "a number".into()))?;
+            check_size(n).map(|n| s.size = n).map_err(ParamError::Size)
         });
         read("encoding", &mut |v| {
             Encoding::parse(v)
                 .map(|e| s.encoding = e)
-                .map_err(String::from)
+                .map_err(ParamError::Unknown)
         });
         read("seed", &mut |v| {
-            v.trim()
-                .parse::<u64>()
-                .map(|n| s.seed = n)
-                .map_err(|_| format!("'{v}' is not a whole number from 0 to {}", u64::MAX))
+            v.trim().parse::<u64>().map(|n| s.seed = n).map_err(|_| {
+                ParamError::Not(v.into(), format!("a whole number from 0 to {}", u64::MAX))
+            })
         });
         read("sample", &mut |v| match v.trim().parse::<usize>() {
             Ok(n) if n <= MAX_SAMPLE => {
                 s.sample = n;
                 Ok(())
             }
-            _ => Err(format!(
-                "'{v}' is not a sample number from 0 to {MAX_SAMPLE}"
+            _ => Err(ParamError::Not(
+                v.into(),
+                format!("a sample number from 0 to {MAX_SAMPLE}"),
             )),
         });
         read("protocol", &mut |v| {
             Protocol::parse(v)
                 .map(|p| s.protocol = p)
-                .map_err(String::from)
+                .map_err(ParamError::Unknown)
         });
         read("lenient", &mut |v| match v.trim().parse::<usize>() {
             Ok(n) if n <= MAX_LENIENT => {
                 s.lenient = n;
                 Ok(())
             }
-            _ => Err(format!(
-                "'{v}' is not a number of invalid moves to forgive from 0 to {MAX_LENIENT}"
+            _ => Err(ParamError::Not(
+                v.into(),
+                format!("a number of invalid moves to forgive from 0 to {MAX_LENIENT}"),
             )),
         });
         read("symbols", &mut |v| {
             Symbols::parse(v)
                 .map(|x| s.symbols = x)
-                .map_err(|e| e.to_string())
+                .map_err(ParamError::Symbols)
         });
         read("vision", &mut |v| {
             Vision::parse(v)
                 .map(|x| s.vision = x)
-                .map_err(|e| e.to_string())
+                .map_err(ParamError::Unknown)
         });
         if s.vision.shows_image() && !s.symbols.is_standard() {
             warnings.push(format!(

@@ -41,7 +41,7 @@ pub const UP_AFTER: u32 = 2;
 pub const TARGET_RATE: f64 = std::f64::consts::FRAC_1_SQRT_2;
 
 /// Which phase's outcome moves the walk.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StairPhase {
     /// The solve phase (the default).
@@ -54,8 +54,6 @@ pub enum StairPhase {
     /// All three phases succeed.
     All,
 }
-
-crate::core::text::deserialize_by_name!(StairPhase);
 
 impl StairPhase {
     /// Every choice, in the order a form lists them.

@@ -24,7 +24,7 @@ use std::sync::Arc;
 pub const DEFAULT_MOVE_LIMIT: usize = 16;
 
 /// Where a trial stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Moving through the maze.
@@ -36,8 +36,6 @@ pub enum Phase {
     /// Finished.
     Done,
 }
-
-crate::core::text::deserialize_by_name!(Phase);
 
 impl Phase {
     /// Every phase, in order.
@@ -55,7 +53,7 @@ impl Phase {
 }
 
 /// How a solve phase failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureKind {
     /// A move into a wall, off the grid, too far, diagonal where not allowed, or staying put.
@@ -67,8 +65,6 @@ pub enum FailureKind {
     /// The endpoint failed; never counted as a failure of the model.
     ApiError,
 }
-
-crate::core::text::deserialize_by_name!(FailureKind);
 
 impl FailureKind {
     /// Every failure kind.
@@ -107,7 +103,7 @@ impl FailureKind {
 }
 
 /// How a trial asks its questions (the record keeps which ran).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Protocol {
     /// One move per reply, the maze redrawn after each; then recognition and generation
@@ -121,8 +117,6 @@ pub enum Protocol {
     /// generation one after the other.
     SingleShot,
 }
-
-crate::core::text::deserialize_by_name!(Protocol);
 
 impl Protocol {
     /// Every protocol.

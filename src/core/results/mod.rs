@@ -7,8 +7,9 @@
 pub mod choice;
 pub mod filter;
 pub mod layout;
-pub mod read;
 pub mod record;
+#[cfg(test)]
+mod record_tests;
 pub mod replay;
 pub mod rescore;
 pub mod tally;

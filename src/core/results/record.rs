@@ -3,15 +3,14 @@
 //! stored rows, the exports and the dashboard).
 
 use super::tally::is_zero;
+use crate::core::json::JsonError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::{Maze, Pos, MAX_SIZE};
 use crate::core::maze::image::Vision;
 use crate::core::maze::shape::{Shape, ShapeSet};
 use crate::core::maze::symbols::Symbols;
 use crate::core::maze::templates::TemplateLibrary;
-use crate::core::model::reply::{
-    EmptyReason, EndpointInfo, FailedAttempt, ReplyMeta, TokenLogprob,
-};
+use crate::core::model::reply::{EmptyReason, EndpointInfo, ReplyMeta};
 use crate::core::play::player::PlayerKind;
 use crate::core::play::staircase::StairStep;
 use crate::core::play::transcript::{self, Message, Role};
@@ -47,55 +46,20 @@ impl Versions {
     }
 }
 
-/// One message of a recorded conversation, with what is known about it. (The reply's
-/// metadata is spelled out field by field rather than flattened from [`ReplyMeta`]: serde's
-/// flatten buffers every message through a generic map, which costs the browser build
-/// tens of kilobytes.)
+/// One message of a recorded conversation, with what is known about it. In JSON the
+/// reply's metadata stands beside `role` and `content` (`{"role": ..., "content": ...,
+/// "latency_ms": ..., "verdict": ...}`, CONTRACT.md "Trial records"), through serde's
+/// flatten; what is wrong in it is named with its place ([`crate::core::json::flattened`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RecordMessage {
     /// `user` (the trial's prompts) or `assistant` (the player's replies).
     pub role: Role,
     /// The text exactly as sent or received.
     pub content: String,
-    /// See [`ReplyMeta::latency_ms`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub latency_ms: Option<f64>,
-    /// See [`ReplyMeta::prompt_tokens`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_tokens: Option<u64>,
-    /// See [`ReplyMeta::completion_tokens`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub completion_tokens: Option<u64>,
-    /// See [`ReplyMeta::reasoning_tokens`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reasoning_tokens: Option<u64>,
-    /// See [`ReplyMeta::total_tokens`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub total_tokens: Option<u64>,
-    /// See [`ReplyMeta::finish_reason`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub finish_reason: Option<String>,
-    /// See [`ReplyMeta::reasoning`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reasoning: Option<String>,
-    /// See [`ReplyMeta::logprobs`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub logprobs: Option<Vec<TokenLogprob>>,
-    /// See [`ReplyMeta::attempts`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attempts: Option<u32>,
-    /// See [`ReplyMeta::streamed`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub streamed: Option<bool>,
-    /// See [`ReplyMeta::empty_reason`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub empty_reason: Option<EmptyReason>,
-    /// See [`ReplyMeta::max_tokens`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_tokens: Option<u32>,
-    /// See [`ReplyMeta::retried`].
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub retried: Vec<FailedAttempt>,
+    /// What is known about the reply besides its text (empty for prompts and people's
+    /// answers).
+    #[serde(flatten, deserialize_with = "crate::core::json::flattened")]
+    pub meta: ReplyMeta,
     /// The verdict on this reply (a move's, the path's, the recognition's, the
     /// generation's), for replies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,57 +69,11 @@ pub struct RecordMessage {
 impl RecordMessage {
     /// A message with its reply's metadata and verdict.
     pub fn new(role: Role, content: String, meta: ReplyMeta, verdict: Option<Verdict>) -> Self {
-        let ReplyMeta {
-            latency_ms,
-            prompt_tokens,
-            completion_tokens,
-            reasoning_tokens,
-            total_tokens,
-            finish_reason,
-            reasoning,
-            logprobs,
-            attempts,
-            streamed,
-            empty_reason,
-            max_tokens,
-            retried,
-        } = meta;
         RecordMessage {
             role,
             content,
-            latency_ms,
-            prompt_tokens,
-            completion_tokens,
-            reasoning_tokens,
-            total_tokens,
-            finish_reason,
-            reasoning,
-            logprobs,
-            attempts,
-            streamed,
-            empty_reason,
-            max_tokens,
-            retried,
+            meta,
             verdict,
-        }
-    }
-
-    /// The reply's metadata.
-    pub fn meta(&self) -> ReplyMeta {
-        ReplyMeta {
-            latency_ms: self.latency_ms,
-            prompt_tokens: self.prompt_tokens,
-            completion_tokens: self.completion_tokens,
-            reasoning_tokens: self.reasoning_tokens,
-            total_tokens: self.total_tokens,
-            finish_reason: self.finish_reason.clone(),
-            reasoning: self.reasoning.clone(),
-            logprobs: self.logprobs.clone(),
-            attempts: self.attempts,
-            streamed: self.streamed,
-            empty_reason: self.empty_reason,
-            max_tokens: self.max_tokens,
-            retried: self.retried.clone(),
         }
     }
 }
@@ -194,8 +112,9 @@ pub struct Placement {
 }
 
 /// Everything a finished, stopped or interrupted trial is (CONTRACT.md, "Trial records").
-/// Written by serde; read by [`crate::core::results::read`].
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Records of every format version written read back (the fields added later have their
+/// defaults; tests/fixtures/records).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrialRecord {
     /// Who played.
     pub player: PlayerKind,
@@ -306,13 +225,13 @@ impl Tokens {
     pub fn of(r: &TrialRecord) -> Option<Tokens> {
         let mut t = Tokens::default();
         for m in r.messages.iter().filter(|m| m.role == Role::Assistant) {
-            if m.prompt_tokens.is_some() || m.completion_tokens.is_some() {
+            if m.meta.prompt_tokens.is_some() || m.meta.completion_tokens.is_some() {
                 t.calls += 1;
-                t.prompt += m.prompt_tokens.unwrap_or(0);
-                t.completion += m.completion_tokens.unwrap_or(0);
-                t.reasoning += m.reasoning_tokens.unwrap_or(0);
+                t.prompt += m.meta.prompt_tokens.unwrap_or(0);
+                t.completion += m.meta.completion_tokens.unwrap_or(0);
+                t.reasoning += m.meta.reasoning_tokens.unwrap_or(0);
             }
-            t.cut_off += usize::from(m.finish_reason.as_deref() == Some("length"));
+            t.cut_off += usize::from(m.meta.finish_reason.as_deref() == Some("length"));
         }
         (t.calls > 0).then_some(t)
     }
@@ -362,8 +281,8 @@ impl PlayerInfo {
 /// Why a record cannot be read, replayed or written, with what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordError {
-    /// The text is not the JSON of a trial record (serde's reason).
-    NotARecord(String),
+    /// The text is not the JSON of a trial record (where, and serde's reason).
+    NotARecord(JsonError),
     /// The record's maze is not a maze of its stated size (what is wrong with it).
     BadMaze(String),
     /// The record does not hold together: a count, the conversation (what is wrong).
@@ -387,15 +306,6 @@ impl fmt::Display for RecordError {
 }
 
 impl std::error::Error for RecordError {}
-
-/// Read through [`crate::core::results::read`] (a record inside another type: a study's
-/// trial data).
-impl<'de> Deserialize<'de> for TrialRecord {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(d)?;
-        super::read::record(&value).map_err(serde::de::Error::custom)
-    }
-}
 
 impl TrialRecord {
     /// The record of `trial` (finished or not), played by `player` at `placement`,
@@ -489,9 +399,8 @@ impl TrialRecord {
     /// stated size with one P and one G, a conversation that starts with the trial's prompt,
     /// and counts that fit. Never panics; the error says what is wrong.
     pub fn from_json(text: &str) -> Result<TrialRecord, RecordError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| RecordError::NotARecord(e.to_string()))?;
-        let record = super::read::record(&value).map_err(RecordError::NotARecord)?;
+        let record: TrialRecord =
+            crate::core::json::from_str(text).map_err(RecordError::NotARecord)?;
         record.validate()?;
         Ok(record)
     }
@@ -581,7 +490,7 @@ impl TrialRecord {
             if trial.phase() == Phase::Done {
                 break;
             }
-            let mut meta = m.meta();
+            let mut meta = m.meta.clone();
             // A record written before the limit was kept beside an empty reply: the
             // endpoint's setting is the limit it ran into.
             let limited = EmptyReason::of(

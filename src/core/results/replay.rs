@@ -78,6 +78,7 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
             Role::Assistant => {
                 let stepwise = phase == Phase::Solve && record.protocol != Protocol::SingleShot;
                 let choice = m
+                    .meta
                     .logprobs
                     .as_deref()
                     .filter(|_| stepwise)
@@ -111,7 +112,7 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
                     phase,
                     prompt: prompt.clone(),
                     reply: Some(m.content.clone()),
-                    reasoning: m.reasoning.clone(),
+                    reasoning: m.meta.reasoning.clone(),
                     verdict: m.verdict.clone(),
                     moves,
                     choice,
@@ -316,7 +317,7 @@ mod tests {
         );
         for m in &mut r.messages {
             if m.role == Role::Assistant {
-                m.logprobs = Some(char_tokens(&m.content));
+                m.meta.logprobs = Some(char_tokens(&m.content));
             }
         }
         let f = frames(&r).expect("frames");
@@ -342,7 +343,7 @@ mod tests {
         );
         let mut single = record(Shape::Cross, Protocol::SingleShot, None);
         for m in &mut single.messages {
-            m.logprobs = Some(char_tokens(&m.content));
+            m.meta.logprobs = Some(char_tokens(&m.content));
         }
         assert!(
             frames(&single)

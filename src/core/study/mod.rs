@@ -16,6 +16,7 @@
 //! ([`Study::stair_next`], kept in [`StudySession::stair_levels`] and
 //! [`StudySession::stair_outcomes`]).
 
+use crate::core::json::JsonError;
 use crate::core::maze::encoding::Encoding;
 use crate::core::maze::grid::check_size;
 use crate::core::maze::shape::{Shape, ShapeSet};
@@ -27,7 +28,8 @@ use crate::core::text::csv_field;
 use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
-mod data_read;
+#[cfg(test)]
+mod data_tests;
 mod session;
 pub use session::{
     ConsentRecord, Opening, Resume, ResumePolicy, SessionEvent, Stage, StudySession,
@@ -61,7 +63,7 @@ fn default_encoding() -> Encoding {
 }
 
 /// How a study shows its mazes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Condition {
     /// The clickable grid, drawing for generation.
@@ -84,10 +86,8 @@ impl Condition {
     }
 }
 
-crate::core::text::deserialize_by_name!(Condition);
-
 /// How a study asks for the shape.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RecognitionMode {
     /// Typed in the participant's own words, scored like a model's reply.
@@ -110,8 +110,6 @@ impl RecognitionMode {
     }
 }
 
-crate::core::text::deserialize_by_name!(RecognitionMode);
-
 /// What happens when the participant finishes: `{"code": "..."}` shows a completion code,
 /// `{"redirect": "https://..."}` sends the participant on (only once the data is saved).
 /// (A struct of two optional fields rather than an untagged enum: serde's untagged enums
@@ -127,7 +125,7 @@ pub struct Completion {
 }
 
 /// How a study's data leaves the browser.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UploadKind {
     /// A plain JSON POST of the participant's data.
@@ -148,8 +146,6 @@ impl UploadKind {
         }
     }
 }
-
-crate::core::text::deserialize_by_name!(UploadKind);
 
 /// Where a study's data is sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,7 +246,7 @@ pub struct Study {
 }
 
 /// How a new participant's counterbalancing order is chosen (when the link gives none).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Assignment {
     /// From a hash of the participant's id, in the browser alone (balanced only on
@@ -275,8 +271,6 @@ impl Assignment {
     }
 }
 
-crate::core::text::deserialize_by_name!(Assignment);
-
 impl Assignment {
     fn is_hash(&self) -> bool {
         *self == Assignment::Hash
@@ -293,21 +287,46 @@ pub fn order_request(study_name: &str, study: &Study, participant: &str) -> Stri
     .to_string()
 }
 
-/// The order in the server's answer to [`order_request`], or why there is none.
-pub fn read_order_answer(status: u16, text: &str, study: &Study) -> Result<u64, String> {
-    if !(200..300).contains(&status) {
-        return Err(format!("the server answered {status}"));
+/// Why the server's answer to [`order_request`] gives no order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderError {
+    /// The server answered with this HTTP status.
+    Status(u16),
+    /// Its answer is not JSON.
+    NotJson,
+    /// Its order is not one of the study's (the order, the study's orders).
+    OutOfRange(u64, usize),
+    /// Its answer names no order.
+    NoOrder,
+}
+
+impl std::fmt::Display for OrderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OrderError::Status(status) => write!(f, "the server answered {status}"),
+            OrderError::NotJson => f.write_str(
+                "the server's answer is not JSON (is this site served by `shapemaze serve`?)",
+            ),
+            OrderError::OutOfRange(k, n) => {
+                write!(f, "the server gave order {k}, but the study has {n}")
+            }
+            OrderError::NoOrder => f.write_str("the server's answer names no order"),
+        }
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|_| {
-        "the server's answer is not JSON (is this site served by `shapemaze serve`?)".to_string()
-    })?;
+}
+
+impl std::error::Error for OrderError {}
+
+/// The order in the server's answer to [`order_request`], or why there is none.
+pub fn read_order_answer(status: u16, text: &str, study: &Study) -> Result<u64, OrderError> {
+    if !(200..300).contains(&status) {
+        return Err(OrderError::Status(status));
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|_| OrderError::NotJson)?;
     match value.get("order").and_then(serde_json::Value::as_u64) {
         Some(k) if k < study.order_count() as u64 => Ok(k),
-        Some(k) => Err(format!(
-            "the server gave order {k}, but the study has {}",
-            study.order_count()
-        )),
-        None => Err("the server's answer names no order".into()),
+        Some(k) => Err(OrderError::OutOfRange(k, study.order_count())),
+        None => Err(OrderError::NoOrder),
     }
 }
 
@@ -337,8 +356,8 @@ fn default_instructions() -> String {
 /// Why a study file (or the study in a link) was refused, for the experimenter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StudyError {
-    /// The text is not the JSON of a study (serde's reason).
-    NotAStudy(String),
+    /// The text is not the JSON of a study (where, and serde's reason).
+    NotAStudy(JsonError),
     /// The link's study is not base64url (cut off or garbled).
     LinkGarbled,
     /// The link's study decodes to bytes that are not text.
@@ -402,8 +421,7 @@ impl std::error::Error for StudyError {}
 impl Study {
     /// Reads a study from JSON text and checks it.
     pub fn from_json(text: &str) -> Result<Study, StudyError> {
-        let study: Study =
-            serde_json::from_str(text).map_err(|e| StudyError::NotAStudy(e.to_string()))?;
+        let study: Study = crate::core::json::from_str(text).map_err(StudyError::NotAStudy)?;
         study.validate()?;
         Ok(study)
     }
@@ -629,7 +647,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// One thing the participant did, timed.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Action {
     /// What: `move`, `key`, `answer`, `choice`, `paint`, `submit`, `focus`, `blur`,
     /// `resize`, `phase`, `reload`, ...
@@ -637,6 +655,7 @@ pub struct Action {
     /// The phase it happened in (`solve`, `recognize`, `generate`, `done`).
     pub phase: String,
     /// Details (the cell, the key, the text as typed, the drawn maze, the window size).
+    #[serde(default)]
     pub detail: String,
     /// Milliseconds since the trial started.
     pub t_ms: f64,
@@ -645,7 +664,7 @@ pub struct Action {
 }
 
 /// The timed log of one trial.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ActionLog {
     /// Every action, in order.
     pub actions: Vec<Action>,
@@ -684,7 +703,7 @@ impl ActionLog {
 }
 
 /// One participant's trial: the record, the actions, and where it sat in the study.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudyTrialData {
     /// The study's title.
     pub study: String,
@@ -699,25 +718,21 @@ pub struct StudyTrialData {
     /// Every action, timed.
     pub log: ActionLog,
     /// The window's size when the trial started (`W x H`).
+    #[serde(default)]
     pub window: String,
     /// The participant's consent (none in data from before it was recorded).
+    #[serde(default)]
     pub consent: Option<ConsentRecord>,
     /// Signs that the participant may have had help ([`ActionLog::signals`]).
+    #[serde(default)]
     pub signals: HelpSignals,
     /// Which attempt at the study (0 first; see [`StudySession::open`]).
+    #[serde(default)]
     pub attempt: u32,
     /// What happened to the participant's session up to this trial (resumed, restarted,
     /// ...; see [`SessionEvent`]).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub session_events: Vec<SessionEvent>,
-}
-
-/// Read through [`data_read`], not serde's derive (the browser build is smaller).
-impl<'de> Deserialize<'de> for StudyTrialData {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(d)?;
-        data_read::study_trial_data(&value).map_err(serde::de::Error::custom)
-    }
 }
 
 impl StudyTrialData {
@@ -744,7 +759,7 @@ impl StudyTrialData {
 /// Signs in a trial's log that a participant may have had help: pastes, leaving the tab,
 /// and answers typed faster than people type. Flagged in the data, never used to block
 /// anyone (rejecting a participant and excluding their data are separate acts).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct HelpSignals {
     /// Pastes into the page during the trial.
     pub pastes: usize,
@@ -998,7 +1013,7 @@ pub fn read_study_data(text: &str) -> (Vec<StudyTrialData>, Vec<String>) {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<StudyTrialData>(line) {
+        match crate::core::json::from_str::<StudyTrialData>(line) {
             Ok(d) => ok.push(d),
             Err(e) => bad.push(format!("line {}: {e}", i + 1)),
         }
@@ -1006,45 +1021,25 @@ pub fn read_study_data(text: &str) -> (Vec<StudyTrialData>, Vec<String>) {
     (ok, bad)
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// base64url without padding.
+/// base64url without padding (the base64 crate's).
 pub fn base64url_encode(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
-        }
-    }
-    out
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
-/// Decodes base64url (or standard base64), padding optional; `None` for anything else.
+/// Decodes base64url or standard base64, padding optional; `None` for anything else
+/// (the base64 crate's, its trailing bits not checked).
 pub fn base64url_decode(text: &str) -> Option<Vec<u8>> {
-    let mut bits = 0u32;
-    let mut count = 0;
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    for c in text.trim_end_matches('=').bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'-' | b'+' => 62,
-            b'_' | b'/' => 63,
-            _ => return None,
-        };
-        bits = bits << 6 | u32::from(v);
-        count += 6;
-        if count >= 8 {
-            count -= 8;
-            out.push((bits >> count & 0xFF) as u8);
-        }
-    }
-    (count < 6).then_some(out)
+    use base64::alphabet::{STANDARD, URL_SAFE};
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    use base64::Engine;
+    let config = GeneralPurposeConfig::new()
+        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
+        .with_decode_allow_trailing_bits(true);
+    let text = text.trim_end_matches('=');
+    [URL_SAFE, STANDARD]
+        .iter()
+        .find_map(|a| GeneralPurpose::new(a, config).decode(text).ok())
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ use crate::core::text::Fixed;
 use serde::{Deserialize, Serialize};
 
 /// Where a participant is in a study.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stage {
     /// Reading the consent text.
@@ -46,35 +46,6 @@ pub enum Stage {
     TimedOut,
 }
 
-/// Read as serde's derive reads it (`"consent"`, ..., `{"trial": 3}`), through a
-/// `serde_json::Value` instead of a derived visitor (the browser build is smaller).
-impl<'de> Deserialize<'de> for Stage {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let v = serde_json::Value::deserialize(d)?;
-        let units = [
-            ("consent", Stage::Consent),
-            ("declined", Stage::Declined),
-            ("instructions", Stage::Instructions),
-            ("practice", Stage::Practice),
-            ("complete", Stage::Complete),
-            ("timed_out", Stage::TimedOut),
-        ];
-        if let Some(name) = v.as_str() {
-            return units
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, s)| *s)
-                .ok_or_else(|| D::Error::custom(format!("unknown stage `{name}`")));
-        }
-        v.get("trial")
-            .and_then(serde_json::Value::as_u64)
-            .filter(|_| v.as_object().is_some_and(|o| o.len() == 1))
-            .map(|n| Stage::Trial(n as usize))
-            .ok_or_else(|| D::Error::custom(format!("not a stage: {v}")))
-    }
-}
-
 impl Stage {
     /// Whether the study is over for this participant (completed, declined or timed out).
     pub fn is_final(self) -> bool {
@@ -83,7 +54,7 @@ impl Stage {
 }
 
 /// What a return to the study's link does with a session saved before.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResumePolicy {
     /// Take it up where the participant left off (the default).
@@ -94,8 +65,6 @@ pub enum ResumePolicy {
     /// Do not let the participant go on: a page says so (the data is kept).
     Block,
 }
-
-crate::core::text::deserialize_by_name!(ResumePolicy);
 
 impl ResumePolicy {
     /// Every policy, in order.

@@ -169,6 +169,10 @@ fn base64url_round_trips_every_length() {
         "padding accepted"
     );
     assert_eq!(base64url_decode("a"), None, "a lone character is not whole");
+    for text in ["-_8", "+/8=", "+/8"] {
+        assert_eq!(base64url_decode(text), Some(vec![0xfb, 0xff]), "{text}");
+    }
+    assert_eq!(base64url_decode("a b"), None, "not base64");
 }
 
 pub(crate) fn data() -> StudyTrialData {
@@ -614,7 +618,9 @@ fn server_assignment_asks_for_one_of_the_studys_orders_and_reads_the_answer() {
         (200, "<!doctype html>", "not JSON"),
         (200, r#"{"counts": []}"#, "names no order"),
     ] {
-        let e = read_order_answer(status, text, &odd).expect_err(text);
+        let e = read_order_answer(status, text, &odd)
+            .expect_err(text)
+            .to_string();
         assert!(e.contains(needle), "{text}: {e}");
     }
 }
@@ -1023,16 +1029,44 @@ fn every_stage_reads_back_as_written_and_a_wrong_one_is_named() {
         serde_json::to_string(&Stage::Trial(3)).expect("writes"),
         r#"{"trial":3}"#
     );
-    for bad in [
-        r#""playing""#,
-        r#"{"trial":-1}"#,
-        r#"{"trial":1,"x":2}"#,
-        "3",
-        "null",
+    for (bad, said) in [
+        (
+            r#""playing""#,
+            "unknown variant `playing`, expected one of `consent`, `declined`",
+        ),
+        (
+            r#"{"trial":-1}"#,
+            "invalid value: integer `-1`, expected usize",
+        ),
+        (r#"{"trial":1,"x":2}"#, "at line 1 column 10"),
+        ("3", "expected value at line 1 column 1"),
+        ("null", "expected value at line 1 column 1"),
     ] {
         let err = serde_json::from_str::<Stage>(bad)
             .expect_err(bad)
             .to_string();
-        assert!(err.contains("stage"), "{bad}: {err}");
+        assert!(err.contains(said), "{bad}: {err}");
+    }
+}
+
+#[test]
+fn a_study_file_that_is_not_one_names_the_field_and_its_place() {
+    for (text, said) in [
+        (
+            r#"{"trials": [{"shape": "square"}, {"shape": "hexagon"}]}"#,
+            "field `trials[1].shape`: unknown variant `hexagon`",
+        ),
+        (
+            r#"{"trials": [{"shape": "square", "size": "big"}]}"#,
+            "field `trials[0].size`: invalid type: string \"big\", expected usize",
+        ),
+        (
+            r#"{"trials": [{"size": 5}]}"#,
+            "missing field `trials[0].shape`",
+        ),
+    ] {
+        let e = Study::from_json(text).expect_err(text).to_string();
+        assert!(e.starts_with("the study file is not valid: "), "{e}");
+        assert!(e.contains(said), "{text}: {e}");
     }
 }

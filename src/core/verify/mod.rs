@@ -40,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Whether a verdict passed, failed, or could not be reached because the endpoint failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Passed.
@@ -51,8 +51,6 @@ pub enum Outcome {
     /// failure, and never counted as one.
     Error,
 }
-
-crate::core::text::deserialize_by_name!(Outcome);
 
 impl Outcome {
     /// Every outcome.
@@ -94,8 +92,8 @@ macro_rules! reasons {
     ($($(#[$doc:meta])* $v:ident = $s:literal,)*) => {
         /// Why a verdict came out as it did: a closed list of stable snake_case names that
         /// analysis scripts group by (README lists them with their meaning).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum Reason { $($(#[$doc])* $v,)* }
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum Reason { $($(#[$doc])* #[serde(rename = $s)] $v,)* }
         impl Reason {
             /// Every reason.
             pub const ALL: &'static [Reason] = &[$(Reason::$v,)*];
@@ -173,24 +171,6 @@ reasons! {
     ApiError = "api_error",
 }
 
-impl Serialize for Reason {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for Reason {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = String::deserialize(d)?;
-        Reason::from_name(&name).ok_or_else(|| {
-            de::Error::custom(format!(
-                "unknown reason '{name}': expected one of {}",
-                Reason::NAMES.join(", ")
-            ))
-        })
-    }
-}
-
 impl fmt::Display for Reason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
@@ -256,7 +236,7 @@ impl Serialize for Extracted {
 
 /// One element of a JSON list in [`Extracted`]: a number (of a `[row, col]` pair), a
 /// `[row, col]` pair (of a path) or a matrix row (of a grid).
-pub(crate) enum Item {
+enum Item {
     Number(usize),
     Pair([usize; 2]),
     Row(String),
@@ -333,9 +313,31 @@ impl<'de> Deserialize<'de> for Extracted {
     }
 }
 
+/// Why a JSON list is no [`Extracted`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ExtractedError {
+    /// Matrix rows that are not a grid (why).
+    NotAGrid(ParseError),
+    /// Neither one pair, nor pairs, nor rows.
+    Mixed,
+}
+
+impl fmt::Display for ExtractedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExtractedError::NotAGrid(e) => {
+                write!(f, "the extracted matrix rows are not a grid: {e}")
+            }
+            ExtractedError::Mixed => f.write_str(
+                "an extracted list must be one [row, col] pair, a list of pairs or a list of matrix rows",
+            ),
+        }
+    }
+}
+
 /// Which [`Extracted`] a JSON list is: one pair of numbers, a list of pairs (possibly
 /// empty), or matrix rows forming a grid.
-pub(crate) fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, String> {
+fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, ExtractedError> {
     if let [Item::Number(row), Item::Number(col)] = items[..] {
         return Ok(Extracted::Cell(Pos::new(row, col)));
     }
@@ -360,11 +362,8 @@ pub(crate) fn extracted_from_items(items: Vec<Item>) -> Result<Extracted, String
         Some(rows) => Encoding::Matrix
             .parse_grid(&rows.join("\n"), rows.len(), 0)
             .map(Extracted::Grid)
-            .map_err(|e| format!("the extracted matrix rows are not a grid: {e}")),
-        None => Err(
-            "an extracted list must be one [row, col] pair, a list of pairs or a list of matrix rows"
-                .into(),
-        ),
+            .map_err(ExtractedError::NotAGrid),
+        None => Err(ExtractedError::Mixed),
     }
 }
 
