@@ -414,6 +414,24 @@ async fn the_app_is_served_with_deep_links_content_types_cache_headers_and_compr
                 body.len()
             );
         }
+        // A release build's precompressed file is sent as it is.
+        std::fs::write(
+            dir.path().join("dist").join(format!("{JS}.br")),
+            b"precompressed",
+        )
+        .expect("a .br file");
+        let r = c
+            .get(s.url(&format!("/{JS}")))
+            .header("accept-encoding", "br")
+            .send()
+            .await
+            .expect("precompressed");
+        assert_eq!(r.headers()["content-encoding"], "br");
+        assert_eq!(
+            r.bytes().await.expect("body").as_ref(),
+            b"precompressed",
+            "the .br file beside the asset is sent, not compressed again"
+        );
         s.stop().await.expect("a clean stop");
     })
     .await;

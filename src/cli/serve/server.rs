@@ -37,15 +37,24 @@ pub const CACHE_IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// `Cache-Control` for everything else: revalidate every time, so a new build shows at once.
 pub const CACHE_REVALIDATE: &str = "no-cache";
 
-/// Whether a file name carries a content hash, as trunk writes them:
-/// `shapemaze-web-19f93658903121bd_bg.wasm`, `main-7466d4026efeff11.css`.
-pub fn is_hashed_asset(file_name: &str) -> bool {
-    let stem = file_name.split('.').next().unwrap_or_default();
+/// Whether a path names a file with a content hash, as trunk writes them:
+/// `shapemaze-web-19f93658903121bd_bg.wasm`, `main-7466d4026efeff11.css` (trunk drops a
+/// hash's leading zeros, so 12 hex digits or more count), or a file of wasm-bindgen's
+/// snippets, whose folder carries the hash: `snippets/shapemaze-90d148ef126a4c3/lab.js`.
+pub fn is_hashed_asset(path: &str) -> bool {
+    let mut segments = path.rsplit('/');
+    let last = segments.next().unwrap_or_default();
+    hashed_name(last)
+        || (segments.next().is_some_and(hashed_name) && segments.next() == Some("snippets"))
+}
+
+fn hashed_name(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or_default();
     let Some((_, tail)) = stem.rsplit_once('-') else {
         return false;
     };
     let hash = tail.split('_').next().unwrap_or_default();
-    hash.len() >= 16 && hash.chars().all(|c| c.is_ascii_hexdigit())
+    hash.len() >= 12 && hash.chars().all(|c| c.is_ascii_hexdigit())
 }
 
 /// A per-client token bucket: `per_min` uploads a minute, refilled continuously.
@@ -603,7 +612,11 @@ async fn static_files(State(state): State<AppState>, request: Request) -> Respon
         .path_and_query()
         .map_or("/", |p| p.as_str())
         .to_string();
+    // The release build's `.br` and `.gz` files (scripts/compress-dist.mjs) are sent as they
+    // are when the browser accepts them; the compression layer leaves encoded replies alone.
     let served = ServeDir::new(&dist)
+        .precompressed_br()
+        .precompressed_gzip()
         .oneshot(copy_request(&parts, &uri))
         .await
         .map(|r| r.map(Body::new));
@@ -612,6 +625,8 @@ async fn static_files(State(state): State<AppState>, request: Request) -> Respon
         Ok(r) if r.status() == StatusCode::NOT_FOUND && !last.contains('.') => {
             // A deep link (`/study/manage`): the app routes it once index.html is loaded.
             match ServeFile::new(dist.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip()
                 .oneshot(copy_request(&parts, "/index.html"))
                 .await
             {
@@ -624,7 +639,7 @@ async fn static_files(State(state): State<AppState>, request: Request) -> Respon
         Err(never) => match never {},
     };
     if response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED {
-        let cache = if is_hashed_asset(last) {
+        let cache = if is_hashed_asset(&path) {
             CACHE_IMMUTABLE
         } else {
             CACHE_REVALIDATE
@@ -740,6 +755,8 @@ mod tests {
             "shapemaze-web-19f93658903121bd_bg.wasm",
             "shapemaze-web-19f93658903121bd.js",
             "main-7466d4026efeff11.css",
+            "shapemaze-web-90d148ef126a4c3_bg.wasm",
+            "/snippets/shapemaze-90d148ef126a4c3/lab.js",
         ] {
             assert!(is_hashed_asset(hashed), "{hashed} is hashed");
         }
@@ -748,6 +765,8 @@ mod tests {
             "favicon.svg",
             "shapemaze-web.js",
             "my-study.json",
+            "/studies/pilot.json",
+            "/snippets/lab.js",
             "",
         ] {
             assert!(!is_hashed_asset(plain), "{plain} is not hashed");
