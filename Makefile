@@ -72,7 +72,7 @@ test-real: setup build-release
 ## runs (hokindeng/KnowWhat, fetched by you, never committed): SHAPEMAZE_RECORDED=DIR, the
 ## study's data/ folder (tests/recorded.rs, docs/guides/results-and-audits.md)
 test-recorded:
-	@test -n "$${SHAPEMAZE_RECORDED:-}" || { echo "make test-recorded: set SHAPEMAZE_RECORDED to the recorded study's data/ folder (README of tests/recorded.rs)" >&2; exit 2; }
+	@test -n "$${SHAPEMAZE_RECORDED:-}" || { echo "make test-recorded: set SHAPEMAZE_RECORDED to the recorded study's data/ folder (see tests/recorded.rs and docs/guides/results-and-audits.md)" >&2; exit 2; }
 	cargo test --test recorded -- --nocapture
 
 ## bench: the speed budgets (see README): native, browser, and each page's load time on Fast
