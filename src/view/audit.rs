@@ -434,6 +434,10 @@ mod tests {
         };
         for scoring in [Scoring::All, Scoring::Strict] {
             let text = render_text(&summary, scoring);
+            assert!(
+                text.contains("The same by folder and size") && text.contains("claude matrix 5x5"),
+                "the sizes side by side: {text}"
+            );
             let lines: Vec<&str> = text.lines().collect();
             let names = lines
                 .iter()

@@ -331,11 +331,7 @@ pub fn ExperimentPage() -> impl IntoView {
             if el.tag_name() == "INPUT" || el.tag_name() == "SELECT" {
                 return;
             }
-            let Some(action) = el
-                .get_attribute("data-action")
-                .as_deref()
-                .and_then(LabAction::parse)
-            else {
+            let Some(action) = action_of(&el) else {
                 return;
             };
             let id = el.get_attribute("data-id").unwrap_or_default();
@@ -351,11 +347,7 @@ pub fn ExperimentPage() -> impl IntoView {
                 lab.draw_estimate();
                 return;
             };
-            let Some(action) = el
-                .get_attribute("data-action")
-                .as_deref()
-                .and_then(LabAction::parse)
-            else {
+            let Some(action) = action_of(&el) else {
                 return;
             };
             let index = el.get_attribute("data-index").unwrap_or_default();
@@ -409,6 +401,13 @@ impl Lab {
             Err(e) => format!("Not ready to run: {}", e.sentences()),
         });
     }
+}
+
+/// The action an element's `data-action` names (none for a value the page does not know).
+fn action_of(el: &web_sys::Element) -> Option<LabAction> {
+    el.get_attribute("data-action")
+        .as_deref()
+        .and_then(LabAction::parse)
 }
 
 /// The element with `data-action` the event happened in, if any.

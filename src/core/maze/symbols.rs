@@ -50,6 +50,10 @@ impl Symbols {
     /// The design's symbols: `1` wall, `0` empty, `P` player, `G` goal.
     pub const STANDARD: Symbols = Symbols(*b"10PG");
 
+    /// The symbols the design's original vision prompt asked a generated matrix in: `1`
+    /// wall, `0` empty, `S` player, `G` goal.
+    pub const ORIGINAL_VISION: Symbols = Symbols(*b"10SG");
+
     /// Reads a set (see the module documentation).
     pub fn parse(text: &str) -> Result<Symbols, SymbolsError> {
         let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();

@@ -276,7 +276,7 @@ pub fn audit_on(
     // A vision run's maze was an image; its generation prompt asked for a matrix in
     // `1 0 S G`, which the strict replay reads in those symbols.
     let (encoding, symbols) = match (a.encoding, t.vision) {
-        (None, true) => (Some(Encoding::Matrix), vision_symbols()),
+        (None, true) => (Some(Encoding::Matrix), Symbols::ORIGINAL_VISION),
         (e, _) => (e, Symbols::STANDARD),
     };
     let (Some(maze0), Some(encoding)) = (first, encoding) else {
@@ -459,11 +459,6 @@ pub(crate) fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
             Some(Reading::of(None, reply, strict, original)),
         ));
     }
-}
-
-/// The symbols the design's vision prompt asked a generated matrix in: `1 0 S G`.
-fn vision_symbols() -> Symbols {
-    Symbols::parse("10SG").unwrap_or_default()
 }
 
 #[cfg(test)]

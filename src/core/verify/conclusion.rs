@@ -25,11 +25,12 @@
 //! When no sentence concludes, the reader's earlier rules apply (reader.rs): the answer
 //! label, the move phrase, the last coordinate.
 
-use super::{word_spans, words_before, Span, NEGATORS};
+use super::reader::MOVE_LABELS;
+use super::{normal_word, word_spans, Span, NEGATORS};
 use crate::core::maze::coords::Coord;
 
 /// Conclusion phrases, as words in lower case without apostrophes (`I'll` is `ill`). The
-/// colon of a label is checked apart ([`LABELS`]).
+/// colon of a label is checked apart ([`MORE_LABELS`]).
 const MARKERS: &[&[&str]] = &[
     &["next", "move", "is"],
     &["next", "move", "will", "be"],
@@ -108,16 +109,9 @@ const MARKERS: &[&[&str]] = &[
 /// go down to (1, 0).").
 const IMPERATIVES: [&str; 4] = ["move", "go", "step", "moving"];
 
-/// Answer labels that conclude when a coordinate follows them in their sentence.
-const LABELS: [&str; 12] = [
-    "move:",
-    "next move:",
-    "my move:",
-    "answer:",
-    "final answer:",
-    "next position:",
-    "next cell:",
-    "new position:",
+/// Labels that conclude when a coordinate follows them in their sentence, besides the
+/// reader's answer labels ([`MOVE_LABELS`]).
+const MORE_LABELS: [&str; 4] = [
     "new player position:",
     "player position after move:",
     "next move coordinates:",
@@ -309,7 +303,7 @@ pub(super) fn taken_back_after(text: &str, at: usize) -> bool {
 }
 
 fn says_it_gives_up(text: &str) -> bool {
-    let lower = text.to_ascii_lowercase().replace(['\'', '\u{2019}'], "");
+    let lower = normal_word(text);
     GIVING_UP
         .iter()
         .any(|p| !crate::core::text::find_words(&lower, p, false).is_empty())
@@ -407,6 +401,23 @@ fn sentence_concludes(
     if sentence.trim_end().ends_with('?') {
         return None;
     }
+    // A cell followed by its verdict: "(2, 2) is my only choice".
+    if let Some(k) = inside.clone().rev().find(|&k| {
+        roles[k] != Role::Passed && {
+            let after = text[all[k].end..end].trim_start().to_ascii_lowercase();
+            [
+                "is my only choice",
+                "is my choice",
+                "is my move",
+                "is my next move",
+                "is my answer",
+            ]
+            .iter()
+            .any(|p| after.starts_with(p))
+        }
+    }) {
+        return Some(k);
+    }
     // Coordinates' numbers are not words.
     let words: Vec<Span> = word_spans(sentence)
         .into_iter()
@@ -416,10 +427,7 @@ fn sentence_concludes(
                 .any(|c| c.start <= start + w.start() && start + w.end <= c.end)
         })
         .collect();
-    let lower: Vec<String> = words
-        .iter()
-        .map(|w| w.text.to_ascii_lowercase().replace(['\'', '\u{2019}'], ""))
-        .collect();
+    let lower: Vec<String> = words.iter().map(|w| normal_word(w.text)).collect();
     // The phrase's end (in the text) for each conclusion phrase, last first.
     let mut ends: Vec<(usize, usize)> = Vec::new();
     for (k, _) in lower.iter().enumerate() {
@@ -430,7 +438,7 @@ fn sentence_concludes(
         }
     }
     let lowered = sentence.to_ascii_lowercase();
-    for label in LABELS {
+    for label in MOVE_LABELS.iter().chain(&MORE_LABELS) {
         for at in crate::core::text::find_words(&lowered, label, true) {
             let k = words
                 .iter()
@@ -458,30 +466,13 @@ fn sentence_concludes(
     if let Some(k) = opening.filter(|&k| IMPERATIVES.contains(&lower[k].as_str())) {
         ends.push((k, start + words[k].end));
     }
-    // A cell followed by its verdict: "(2, 2) is my only choice".
-    if let Some(k) = inside.clone().rev().find(|&k| {
-        roles[k] != Role::Passed && {
-            let after = text[all[k].end..end].trim_start().to_ascii_lowercase();
-            [
-                "is my only choice",
-                "is my choice",
-                "is my move",
-                "is my next move",
-                "is my answer",
-            ]
-            .iter()
-            .any(|p| after.starts_with(p))
-        }
-    }) {
-        return Some(k);
-    }
     crate::core::sort::sort_by_key(&mut ends, |&(_, e)| std::cmp::Reverse(e));
     for (k, phrase_end) in ends {
         let clause_from = words[..k]
             .iter()
             .rposition(|w| sentence[w.end..].trim_start().starts_with([',', ';', ':']))
             .map_or(0, |c| c + 1);
-        if weighed(&lower[clause_from..k]) || words_before_negated(text, phrase_end) {
+        if weighed(&lower[clause_from..k]) {
             continue;
         }
         if let Some(found) = cell_after(text, all, roles, phrase_end, inside.clone()) {
@@ -491,18 +482,12 @@ fn sentence_concludes(
     None
 }
 
-/// Whether the words before a phrase (in its sentence) weigh options or plan ahead.
+/// Whether the words before a phrase, in its clause, weigh options, plan ahead or negate it
+/// ("I don't move to").
 fn weighed(before: &[String]) -> bool {
     before
         .iter()
         .any(|w| WEIGHING.contains(&w.as_str()) || NEGATORS.contains(&w.as_str()))
-}
-
-/// Whether the phrase ending at `at` is negated in its clause ("I don't move to").
-fn words_before_negated(text: &str, at: usize) -> bool {
-    words_before(text, at, 4)
-        .iter()
-        .any(|w| NEGATORS.contains(&w.as_str()))
 }
 
 /// The coordinate a phrase ending at `from` puts forward: the first that may be the move,
@@ -560,7 +545,7 @@ fn cell_after(
         let gap = text[all[k].end..all[n].start].to_ascii_lowercase();
         let gap_words: Vec<String> = word_spans(&gap)
             .iter()
-            .map(|w| w.text.replace(['\'', '\u{2019}'], ""))
+            .map(|w| normal_word(w.text))
             .collect();
         if gap_words.iter().any(|w| TAKING_BACK.contains(&w.as_str())) && roles[n] != Role::Passed {
             k = n;
@@ -655,7 +640,8 @@ mod tests {
     fn an_imperative_a_lone_last_line_and_a_reason_clause_conclude() {
         let reply = "Going up leads nowhere. For now, move to (4, 1).";
         assert_eq!(reads(reply), Some((4, 1)));
-        let reply = "Down (3, 1) is blocked and left (2, 0) is the way around.\n\n(2, 0)";
+        // (Without the answer line, the move phrase "move to (3, 1)" would count.)
+        let reply = "I could move to (3, 1), but (2, 0) is the way around.\n\n(2, 0)";
         assert_eq!(reads(reply), Some((2, 0)));
         let reply = "Since diagonal steps are allowed and I can take one, my next move will be directly to the goal at (2, 2).";
         assert_eq!(reads(reply), Some((2, 2)));

@@ -549,9 +549,15 @@ fn words_before(text: &str, at: usize, n: usize) -> Vec<String> {
     let clause = &head[clause_start..];
     let words: Vec<String> = word_spans(clause)
         .iter()
-        .map(|w| w.text.to_ascii_lowercase().replace(['\'', '\u{2019}'], ""))
+        .map(|w| normal_word(w.text))
         .collect();
     words[words.len().saturating_sub(n)..].to_vec()
+}
+
+/// A word in lower case with apostrophes removed (`I'm` -> `im`), as the readers compare
+/// words.
+fn normal_word(w: &str) -> String {
+    w.to_ascii_lowercase().replace(['\'', '\u{2019}'], "")
 }
 
 fn is_negated(text: &str, at: usize) -> bool {

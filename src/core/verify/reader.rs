@@ -48,12 +48,15 @@
 //! between two walls is allowed.
 
 use super::conclusion::{concluded, gives_up, taken_back_after, Role, DIRECTIONS};
-use super::{is_negated, plain, span_in_reply, word_spans, words_before, Span, NEGATORS};
+use super::{
+    is_negated, normal_word, plain, span_in_reply, word_spans, words_before, Span, NEGATORS,
+};
 use crate::core::maze::coords::{coordinates, Coord};
 use crate::core::maze::grid::Pos;
 use crate::core::text::{find_words, placeholders};
 
-const MOVE_LABELS: [&str; 8] = [
+/// Answer labels (a conclusion reads a few more, conclusion.rs).
+pub(super) const MOVE_LABELS: [&str; 8] = [
     "move:",
     "next move:",
     "answer:",
@@ -492,11 +495,6 @@ fn only_object_words(between: &str) -> bool {
         .all(|w| OBJECT_WORDS.contains(&normal_word(w.text).as_str()))
 }
 
-/// A word in lower case with apostrophes removed (`I'm` -> `im`).
-fn normal_word(w: &str) -> String {
-    w.to_ascii_lowercase().replace(['\'', '\u{2019}'], "")
-}
-
 /// The prompt's answer template echoed in a reply: each placeholder (`(row, col)`) with the
 /// sentence before it, as `[sentence start, placeholder start, placeholder end]`. Labels and
 /// move phrases there are the prompt's words, not the reply's answer.
@@ -853,6 +851,26 @@ fn described_after(after: &str) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_move_phrase_looks_past_directions_for_its_verb() {
+        let reply = "The player should move diagonally down-left to (2, 1), past (1, 1).";
+        assert_eq!(read_move(reply), Some(Pos::new(2, 1)));
+    }
+
+    #[test]
+    fn a_label_that_heads_options_is_no_answer_label() {
+        // No sentence concludes; "move:" heads the options, so the label rule passes over
+        // it and the reply's last cell counts, not the first option.
+        let reply = "From here I can move:\n- (0, 1)\n- (1, 0)\nDown looks better.";
+        assert_eq!(read_move(reply), Some(Pos::new(1, 0)));
+        let reply = "Move:\n(1, 0)\nbecause (0, 1) is a dead end";
+        assert_eq!(
+            read_move(reply),
+            Some(Pos::new(1, 0)),
+            "an answer on the next line"
+        );
+    }
 
     #[test]
     fn restated_data_described_cells_and_the_start_stand_apart() {
