@@ -54,7 +54,7 @@ const PROFILES = {
   },
 };
 
-// Every page (src/app/route.rs via src/app/mod.rs) and its first interactive element.
+// Every page (crates/web/src/route.rs via crates/web/src/lib.rs) and its first interactive element.
 // `/demo` counts twice: its first control (the trial picker) shows at once, the replay it is
 // opened for once the bundled trial has been fetched.
 const PAGES = [

@@ -1,13 +1,13 @@
-//! Shapemaze: spatial-reasoning trials on shape mazes.
-//!
-//! [`core`] holds every rule (pure, native-testable); `app` is the Leptos web app built
-//! for the browser by trunk; the `shapemaze` binary is the command-line companion.
+//! Shapemaze across its layers, for the integration tests (`tests/`) and the examples and
+//! benchmarks (`examples/`). Each layer is its own crate (the workspace's Cargo.toml):
+//! [`core`] the rules, [`view`] the string renderers, `cli` the command line (native) and
+//! `app` the web app (wasm32), re-exported here under the names the tests use.
 
-pub mod core;
-pub mod view;
+pub use shapemaze_core as core;
+pub use shapemaze_view as view;
 
 #[cfg(not(target_arch = "wasm32"))]
-pub mod cli;
+pub use shapemaze_cli as cli;
 
 #[cfg(target_arch = "wasm32")]
-pub mod app;
+pub use shapemaze_web as app;

@@ -24,7 +24,7 @@ function coordList(lines, spaced = true) {
   return writeMaze({ cells: cellsOf(lines) }, 'coord_list', spaced);
 }
 
-// The prompts, worded as src/core/prompt.rs words them.
+// The prompts, worded as crates/core/src/play/prompt.rs words them.
 function solvePrompt(mazeText, movement, encoding, wholePath = false) {
   const rule = movement === 8 ? 'You may move one cell in any of the 8 directions, diagonals included.' : 'You may move one cell up, down, left or right (no diagonals).';
   const legend = encoding === 'matrix' ? 'Legend: 1 = wall, 0 = empty corridor, P = player, G = goal. Cells are (row, col), counted from 0, row 0 at the top.' : 'The maze is given as lists of cells (row, col), counted from 0, row 0 at the top: walls, empty corridor cells, the player and the goal.';

@@ -1,0 +1,68 @@
+//! Walking a results folder: its transcripts, and paths shown relative to it.
+
+use shapemaze_core::maze::grid::Grid;
+use shapemaze_core::maze::npy;
+use shapemaze_core::original::audit::Skipped;
+use shapemaze_core::results::layout::TRANSCRIPT_EXT;
+use shapemaze_core::results::rescore::image_maze_file;
+use std::path::{Path, PathBuf};
+
+/// `path` relative to `root`, with `/` separators.
+pub fn display(root: &Path, path: &Path) -> String {
+    match path.strip_prefix(root) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        _ => path.to_string_lossy().into_owned(),
+    }
+}
+
+/// Every `*.txt` below `root` (or `root` itself when it is a file), sorted. Only `root`
+/// failing to open is an error; a sub-folder that cannot be read is noted in `skipped`.
+pub fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Result<Vec<PathBuf>> {
+    if std::fs::metadata(root)?.is_file() {
+        return Ok(vec![root.to_path_buf()]);
+    }
+    let mut files = Vec::new();
+    let mut pending = vec![(root.to_path_buf(), std::fs::read_dir(root)?)];
+    while let Some((dir, entries)) = pending.pop() {
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    skipped.push(Skipped {
+                        file: display(root, &dir),
+                        why: format!("cannot be listed: {e}"),
+                    });
+                    continue;
+                }
+            };
+            let path = entry.path();
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => match std::fs::read_dir(&path) {
+                    Ok(sub) => pending.push((path, sub)),
+                    Err(e) => skipped.push(Skipped {
+                        file: display(root, &path),
+                        why: format!("cannot be listed: {e}"),
+                    }),
+                },
+                Ok(t) if t.is_file() && path.to_string_lossy().ends_with(TRANSCRIPT_EXT) => {
+                    files.push(path)
+                }
+                _ => {}
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// The maze a transcript showed only as an image (vision `image`: its text holds none),
+/// read from its export folder's maze file ([`image_maze_file`]); `None` for any other
+/// transcript, or when the file is missing or unreadable.
+pub fn maze_beside(transcript: &Path, text: &str) -> Option<Grid> {
+    let file = image_maze_file(&transcript.to_string_lossy(), text)?;
+    npy::read(&std::fs::read(file).ok()?).ok()
+}

@@ -1,0 +1,547 @@
+//! `shapemaze report DIR`: the results dashboard's measures, analyses and hypothesis
+//! verdicts for an export folder, as text, JSON or CSV, and the same self-contained HTML
+//! report file the page downloads. All figures come from [`shapemaze_core::analysis`].
+
+use super::args::COMMAND_HELP;
+use super::audit;
+use super::files::{display, list_transcripts, maze_beside};
+use super::{write_file, CliError, Io};
+use serde::Serialize;
+use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use shapemaze_core::analysis::compare::{compare, Comparison};
+use shapemaze_core::analysis::groups::GroupRow;
+use shapemaze_core::analysis::observation::{observations_csv, Observation};
+use shapemaze_core::original::audit::{Scoring, Skipped};
+use shapemaze_core::results::filter::TrialFilter;
+use shapemaze_core::results::record::TrialRecord;
+use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
+use shapemaze_view::audit::{audit_html, render_text as render_audit_text};
+use shapemaze_view::document::{csv, text};
+use shapemaze_view::report::{analysis_document, comparison_table, groups_table, report_html};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The file of full trial records in an export folder.
+pub const TRIALS_JSONL: &str = "trials.jsonl";
+
+/// `shapemaze report`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze report",
+    override_usage = "shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
+                         [--scoring strict|original|recorded|all] [--compare A,B]
+                         [--filter TEXT]",
+    after_help = "DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
+are read and re-scored by today's verifiers; otherwise every transcript under
+  {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
+is re-scored from its replies, and transcripts holding only the three closing lines (the
+design's own runs) are counted from those lines. API errors are never model failures:
+they are left out of every rate and counted apart.
+
+Prints the success rates by model x encoding x shape with 95% Wilson intervals, the solve
+details (moves, failure types, move validity), the recognition confusion matrix, the
+generation checks, matrix vs coordinate list paired by maze (McNemar), shape effects
+(chi-square, ANOVA, observed vs predicted difficulty), phase correlations (phi) and the
+verdicts on H1-H4; and, when there are any, the trials with empty answers (judged like any
+other) by why they were empty: the token limit spent on reasoning, reached with no text, or
+a reply ended without text. Moves, the confusion matrix, the generation checks and empty
+answers need trials.jsonl; transcripts give the outcomes and reasons only.
+
+Exit status 0 when it ran, whatever it found; 2 for bad arguments; 4 when DIR cannot be
+read; 6 when the --html file cannot be written.
+
+Example:
+  shapemaze report export/ --html report.html --order qwen-turbo,qwen-plus,qwen-max"
+)]
+pub struct ReportArgs {
+    /// the export folder or trials.jsonl file to analyse
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// text, json (CONTRACT.md: groups, hypotheses H1..H4, and the
+    /// rest of the analysis) or csv (one row per group, pooled rows last)
+    #[arg(long, value_name = "F", default_value = "text", verbatim_doc_comment)]
+    pub format: String,
+    /// also write the self-contained HTML report (the page's download-report)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<String>,
+    /// whose verdicts the analysis uses: strict (today's verifiers; the default on
+    /// our own folders), original (the original code's checks, as
+    /// docs/ORIGINAL_DATA.md states them), recorded (the verdict lines as
+    /// written), or all (the default on the original runs' folders: the audit's
+    /// three columns and the causes of their differences, then the strict
+    /// analysis); phases where a reply's reading diverged are left unscored
+    #[arg(long, value_name = "S", verbatim_doc_comment)]
+    pub scoring: Option<String>,
+    /// H3's model order, smallest first, comma-separated; each name matches any
+    /// model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
+    #[arg(long, value_name = "LIST", verbatim_doc_comment)]
+    pub order: Option<String>,
+    /// compare two models or experiments, A,B, on every phase: McNemar's test
+    /// on trials of the same maze shown the same way, else chi-square
+    #[arg(long, value_name = "A,B", verbatim_doc_comment)]
+    pub compare: Option<String>,
+    /// analyse only the trials TEXT matches: field:value terms (model, experiment,
+    /// player, shape, encoding, size, seed, sample, repeat, solve, recognize,
+    /// generate, reason, predicted, moves, effort, symbols, vision, lenient, reply), moves>8
+    /// and moves<4, words and "phrases" searched in the messages (trials.jsonl
+    /// only), -term to exclude; all must hold. Example:
+    /// --filter 'shape:spiral solve:fail reply:"wall"'
+    #[arg(
+        long,
+        value_name = "TEXT",
+        allow_hyphen_values = true,
+        verbatim_doc_comment
+    )]
+    pub filter: Option<String>,
+}
+
+/// Where the observations came from.
+#[derive(Debug, Default, Serialize)]
+pub struct Sources {
+    /// `trials.jsonl` or `transcripts`.
+    pub source: &'static str,
+    /// Records or transcripts whose replies were re-scored.
+    pub rescored: usize,
+    /// Transcripts counted from their closing lines only.
+    pub closing_lines_only: usize,
+    /// Records kept as stored because they could not be re-scored.
+    pub stored_verdicts: usize,
+    /// Files or lines not counted.
+    pub skipped: Vec<Skipped>,
+    /// Trials read that `--filter` left out (the JSON's `filter` says how many matched).
+    #[serde(skip)]
+    pub filtered_out: usize,
+}
+
+/// What `--filter` kept, as the JSON's `filter`.
+#[derive(Serialize)]
+struct FilterSummary<'a> {
+    /// The filter, trimmed.
+    text: &'a str,
+    /// The trials it matched, which the analysis counts.
+    matched: usize,
+    /// The trials read.
+    trials: usize,
+}
+
+/// The whole report, as `--format json` prints it.
+#[derive(Serialize)]
+struct Report<'a> {
+    dir: &'a str,
+    /// Whose verdicts the analysis uses.
+    scoring: &'static str,
+    /// With `--scoring all`: the audit, as `score --scoring all --format json` gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    audit: Option<shapemaze_core::original::audit::AuditSummary>,
+    /// With `--filter`: the filter and how many trials it matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    filter: Option<FilterSummary<'a>>,
+    #[serde(flatten)]
+    sources: &'a Sources,
+    #[serde(flatten)]
+    analysis: &'a Analysis,
+    /// With `--compare A,B`: the two compared on every phase.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<Comparison>,
+}
+
+/// Runs `report`.
+pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let format = args.format.as_str();
+    if !["text", "json", "csv"].contains(&format) {
+        return Err(CliError::usage(format!(
+            "unknown format '{format}': choose text, json or csv"
+        )));
+    }
+    let mut options = AnalysisOptions::default();
+    if let Some(order) = args.order.as_deref() {
+        let names: Vec<String> = order
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if names.len() < 2 {
+            return Err(CliError::usage(format!(
+                "--order needs at least two model names separated by commas, not '{order}'"
+            )));
+        }
+        options.model_order = names;
+    }
+    let pair = match args.compare.as_deref() {
+        None => None,
+        Some(list) => match list.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+            [a, b] if !a.is_empty() && !b.is_empty() && a != b => {
+                Some((a.to_string(), b.to_string()))
+            }
+            _ => {
+                return Err(CliError::usage(format!(
+                    "--compare needs two different model or experiment names, A,B, not '{list}'"
+                )))
+            }
+        },
+    };
+    let filter = match args.filter.as_deref() {
+        Some(text) => {
+            TrialFilter::parse(text).map_err(|e| CliError::usage(format!("--filter: {e}")))?
+        }
+        None => TrialFilter::default(),
+    };
+    let dir = args.dir.as_str();
+    let asked = args
+        .scoring
+        .as_deref()
+        .map(audit::parse_scoring)
+        .transpose()?;
+    let root = Path::new(dir);
+    // An export folder of ours is analysed strictly from its trials.jsonl unless another
+    // scoring is asked for; then its transcripts are audited like the original runs'.
+    let jsonl_file = root.is_file() && dir.ends_with(".jsonl");
+    let ours = jsonl_file || root.join(TRIALS_JSONL).is_file();
+    let (scoring, audited) = match asked {
+        Some(Scoring::Strict) | None if ours => (Scoring::Strict, None),
+        Some(s) if jsonl_file => {
+            return Err(CliError::usage(format!(
+                "--scoring {} reads transcripts, and {dir} is a trials.jsonl (Shapemaze's own verdicts): use --scoring strict, or give the folder of transcripts",
+                s.name()
+            )))
+        }
+        _ => {
+            let mut skipped = Vec::new();
+            let files = list_transcripts(root, &mut skipped)
+                .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
+            // Folders the audit does not recognize as the original runs' (closing lines
+            // only, say) keep the strict reading below unless another scoring is asked.
+            let default = audit::default_scoring(root, &files);
+            let scoring = asked.unwrap_or(default);
+            if scoring == Scoring::Strict && default == Scoring::Strict {
+                (scoring, None)
+            } else {
+                let audited = audit::collect(root, &files, skipped);
+                if audited.is_empty() {
+                    return Err(CliError::input(format!(
+                        "{dir} holds no transcripts to score with --scoring {}: give a results folder of transcripts",
+                        scoring.name()
+                    )));
+                }
+                (scoring, Some(audited))
+            }
+        }
+    };
+    // Words and phrases search the messages, which only trial records keep.
+    if filter.searches_text() && !(ours && audited.is_none()) {
+        return Err(CliError::usage(format!(
+            "--filter: words and phrases search the messages of trial records, and {dir} is read as transcripts (no trials.jsonl, or --scoring reads the transcripts): filter by fields only (shape:spiral solve:fail ...)"
+        )));
+    }
+    let (mut observations, mut sources) = match &audited {
+        None => read_observations(root, &filter)?,
+        Some(a) => {
+            let (obs, left_out, closing_only) = a.observations(&label_of(root), scoring);
+            let sources = Sources {
+                source: "transcripts",
+                rescored: obs.len() - closing_only,
+                closing_lines_only: closing_only,
+                stored_verdicts: 0,
+                skipped: a.skipped_files(left_out),
+                filtered_out: 0,
+            };
+            (obs, sources)
+        }
+    };
+    // Trials read from transcripts are filtered by what their observations hold (records
+    // were filtered as they were read).
+    if sources.source != TRIALS_JSONL && !filter.is_empty() {
+        let read = observations.len();
+        observations.retain(|o| filter.matches_facts(&o.facts()));
+        sources.filtered_out += read - observations.len();
+    }
+    let filter_summary = (!filter.is_empty()).then(|| FilterSummary {
+        text: filter.text(),
+        matched: observations.len(),
+        trials: observations.len() + sources.filtered_out,
+    });
+    let filter_line = filter_summary
+        .as_ref()
+        .map(|f| filter.summary(f.matched, f.trials) + "\n")
+        .unwrap_or_default();
+    let analysis = analyze(&observations, &options);
+    let comparison = pair.map(|(a, b)| compare(&observations, &a, &b));
+    if let Some(c) = &comparison {
+        for (name, n) in [(&c.a, c.trials_a), (&c.b, c.trials_b)] {
+            if n == 0 {
+                let which = if filter.is_empty() {
+                    String::new()
+                } else {
+                    format!(" that --filter '{}' matches", filter.text())
+                };
+                return Err(CliError::data(format!(
+                    "--compare: no trial of {dir}{which} has the model or experiment '{name}'"
+                )));
+            }
+        }
+    }
+    let scored_by = match scoring {
+        Scoring::Strict | Scoring::All => "strict (today's verifiers)",
+        Scoring::Original => "original (the original code's checks)",
+        Scoring::Recorded => "recorded (the verdict lines as written)",
+    };
+    // The audit's tables, once, for the report file and (with `--scoring all`) the output.
+    let summary = audited.map(|a| a.summarize(dir, scoring));
+    if let Some(file) = args.html.as_deref() {
+        // The report file holds the audit whenever the folder was audited.
+        let audit_section = summary
+            .as_ref()
+            .map(|s| audit_html(s, 0))
+            .unwrap_or_default();
+        let html = report_html(
+            &analysis,
+            &audit_section,
+            &format!(
+                "{filter_line}{}\nVerdicts: {scored_by}.",
+                settings_text(dir, &sources, &analysis, &observations)
+            ),
+            &observations_csv(&observations),
+        );
+        write_file(Path::new(file), html.as_bytes())?;
+        io.note(&format!("wrote the HTML report to {file}"))?;
+    }
+    let summary = summary.filter(|_| scoring == Scoring::All);
+    match format {
+        "json" => io.json_line(&Report {
+            dir,
+            scoring: scoring.name(),
+            audit: summary,
+            filter: filter_summary,
+            sources: &sources,
+            analysis: &analysis,
+            comparison,
+        }),
+        "csv" => {
+            let rows: Vec<GroupRow> = analysis
+                .groups
+                .iter()
+                .chain(&analysis.pooled)
+                .cloned()
+                .collect();
+            io.out(&csv::write(&groups_table("csv", "", &rows, true)))
+        }
+        _ => {
+            let mut text = filter_line;
+            if let Some(s) = &summary {
+                if filter_summary.is_some() {
+                    text.push_str("The audit counts every trial; the analysis after it, those the filter matched.\n");
+                }
+                text.push_str(&render_audit_text(s, scoring));
+                text.push('\n');
+            }
+            let _ = writeln!(text, "Verdicts: {scored_by}.");
+            text.push_str(&render_text(dir, &sources, &analysis));
+            if let Some(c) = &comparison {
+                text.push_str(&comparison_text(c));
+            }
+            io.out(&text)
+        }
+    }
+}
+
+/// A comparison as text: the table the results page shows ([`comparison_table`]).
+fn comparison_text(c: &Comparison) -> String {
+    format!("\nComparison\n{}", text::table(&comparison_table(c)))
+}
+
+/// The experiment's label: the folder's own name.
+fn label_of(root: &Path) -> String {
+    let base = if root.is_file() {
+        root.parent().unwrap_or(root)
+    } else {
+        root
+    };
+    base.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| base.to_string_lossy().into_owned())
+}
+
+/// Reads the observations of `root`: its `trials.jsonl` when there is one (or `root` is a
+/// `.jsonl` file), else every transcript below it. Only `root` failing to open is an error.
+/// A trials.jsonl's records that `filter` does not match are left out (and counted in
+/// [`Sources::filtered_out`]); transcripts are read whole, to filter by their observations.
+pub fn read_observations(
+    root: &Path,
+    filter: &TrialFilter,
+) -> Result<(Vec<Observation>, Sources), CliError> {
+    let shown = root.display().to_string();
+    let meta = std::fs::metadata(root)
+        .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
+    let label = label_of(root);
+    let jsonl = if meta.is_file() && shown.ends_with(".jsonl") {
+        Some(root.to_path_buf())
+    } else {
+        let p = root.join(TRIALS_JSONL);
+        p.is_file().then_some(p)
+    };
+    match jsonl {
+        Some(p) => read_jsonl(&p, &label, filter),
+        None => read_transcripts(root, &label),
+    }
+}
+
+fn read_jsonl(
+    path: &Path,
+    label: &str,
+    filter: &TrialFilter,
+) -> Result<(Vec<Observation>, Sources), CliError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError::input(format!("{} is not UTF-8 text", path.display())))?;
+    let mut sources = Sources {
+        source: TRIALS_JSONL,
+        ..Sources::default()
+    };
+    let mut libraries = Libraries::new();
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let record = match TrialRecord::from_json(line) {
+            Ok(r) => r,
+            Err(e) => {
+                sources.skipped.push(Skipped {
+                    file: format!("{TRIALS_JSONL}:{}", i + 1),
+                    why: e.to_string(),
+                });
+                continue;
+            }
+        };
+        // Stored verdicts are never trusted: replay the replies by today's rules.
+        let fits = record.size <= shapemaze_core::maze::grid::MAX_SIZE;
+        let rescored = if fits {
+            record.rescored(libraries.of_record(&record).clone()).ok()
+        } else {
+            None
+        };
+        match &rescored {
+            Some(_) => sources.rescored += 1,
+            None => sources.stored_verdicts += 1,
+        }
+        let r = rescored.as_ref().unwrap_or(&record);
+        if filter.matches_in(label, r) {
+            out.push(Observation::from_record(label, r));
+        } else {
+            sources.filtered_out += 1;
+        }
+    }
+    Ok((out, sources))
+}
+
+fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sources), CliError> {
+    let mut sources = Sources {
+        source: "transcripts",
+        ..Sources::default()
+    };
+    let files = list_transcripts(root, &mut sources.skipped)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", root.display())))?;
+    let mut libraries = Libraries::new();
+    let in_play = super::score::folder_shapes(root);
+    let mut out = Vec::with_capacity(files.len());
+    for path in files {
+        let file = display(root, &path);
+        let text = match std::fs::read(&path).map(String::from_utf8) {
+            Ok(Ok(t)) => t,
+            Ok(Err(_)) => {
+                sources.skipped.push(Skipped {
+                    file,
+                    why: "not UTF-8 text".into(),
+                });
+                continue;
+            }
+            Err(e) => {
+                sources.skipped.push(Skipped {
+                    file,
+                    why: format!("cannot be read: {e}"),
+                });
+                continue;
+            }
+        };
+        let known = Hints {
+            in_play,
+            maze: maze_beside(&path, &text),
+            ..Hints::default()
+        };
+        match Observation::from_transcript(
+            label,
+            &path.to_string_lossy(),
+            &text,
+            known,
+            &mut libraries,
+        ) {
+            Ok((o, basis)) => {
+                match basis {
+                    Basis::Replies => sources.rescored += 1,
+                    Basis::ClosingLines => sources.closing_lines_only += 1,
+                }
+                out.push(o);
+            }
+            Err(why) => sources.skipped.push(Skipped {
+                file,
+                why: why.to_string(),
+            }),
+        }
+    }
+    sources.skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    Ok((out, sources))
+}
+
+/// The "design and settings" text of the report file.
+fn settings_text(dir: &str, s: &Sources, a: &Analysis, obs: &[Observation]) -> String {
+    let set = |f: &dyn Fn(&Observation) -> String| {
+        let mut v: Vec<String> = obs.iter().map(f).collect();
+        v.sort();
+        v.dedup();
+        v.join(", ")
+    };
+    format!(
+        "Source: {dir} ({}): {} trials{}, {} re-scored from their replies, {} counted from closing lines only, {} kept with stored verdicts, {} files or lines skipped.\nModels: {}\nEncodings: {}\nShapes: {}\nSizes: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by shapemaze {}.",
+        s.source,
+        a.trials,
+        if s.filtered_out > 0 {
+            format!(
+                " of {} read (the filter left out {})",
+                a.trials + s.filtered_out,
+                s.filtered_out
+            )
+        } else {
+            String::new()
+        },
+        s.rescored,
+        s.closing_lines_only,
+        s.stored_verdicts,
+        s.skipped.len(),
+        set(&|o| o.model.clone()),
+        set(&|o| o.encoding.name().to_string()),
+        set(&|o| o.shape.name().to_string()),
+        set(&|o| format!("{0}x{0}", o.size)),
+        a.model_order.join(" < "),
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The report as text for a terminal: where the trials came from, the report, and the
+/// files or lines not counted.
+fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
+    let mut t = format!(
+        "Report on {dir} ({}): {} re-scored from their replies, {} counted from their closing lines only, {} kept with stored verdicts.\n",
+        s.source, s.rescored, s.closing_lines_only, s.stored_verdicts,
+    );
+    t.push_str(&text::write(&analysis_document(a, false)));
+    if !s.skipped.is_empty() {
+        let _ = writeln!(t, "\nNot counted: {}", s.skipped.len());
+        for k in &s.skipped {
+            let _ = writeln!(t, "  {}: {}", k.file, k.why);
+        }
+    }
+    t
+}

@@ -1,0 +1,952 @@
+//! `shapemaze run` and `shapemaze merge`: an experiment design played headless with the
+//! core [`Scheduler`] (adaptive concurrency per endpoint, `Retry-After`, requests per
+//! minute), and shard folders joined into one.
+//!
+//! Every finished trial's record is appended to `DIR/trials.jsonl` (and flushed) the
+//! moment it ends, so a kill loses nothing finished; at the end, and on Ctrl-C or SIGTERM,
+//! the whole export folder is written (`experiment.json`, `trials.csv`, `trials.jsonl`,
+//! the maze files, the transcripts), the same files as the page's ZIP. A second run on the
+//! same folder reads `trials.jsonl` back and plays only the trials it lacks.
+
+use super::args::{dollars as dollars_arg, whole, COMMAND_HELP};
+use super::transport::NativeTransport;
+use super::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
+use shapemaze_core::batch::design::{ExperimentDesign, TrialKey};
+use shapemaze_core::batch::export::{
+    export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
+    JSONL_FILE,
+};
+use shapemaze_core::batch::runner::TrialError;
+use shapemaze_core::batch::runner::{
+    endpoint_settings, error_causes, play_trial, progress_line, random_seed, sort_by_design,
+};
+use shapemaze_core::batch::session::{Effect, Notice, Session, Start};
+use shapemaze_core::maze::encoding::Encoding;
+use shapemaze_core::maze::npy;
+use shapemaze_core::model::price::dollars;
+use shapemaze_core::play::player::PlayerKind;
+use shapemaze_core::results::layout::maze_file_path;
+use shapemaze_core::results::record::TrialRecord;
+use shapemaze_core::results::rescore::Libraries;
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use std::convert::Infallible;
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// `shapemaze run`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze run",
+    override_usage = "shapemaze run DESIGN.json --out DIR [--shard I/N|auto] [--concurrency N] [--retry-errors] [--cost-limit USD]",
+    after_help = "Keys: an endpoint player's API key is read from the environment variable its `key_env`
+names; it is only ever sent in the Authorization header, never written to a file.
+
+Resuming: run the same command again on the same DIR: the trials in DIR/trials.jsonl are
+kept and only the missing ones are played, never one twice.
+
+Example:
+  DASHSCOPE_API_KEY=sk-... shapemaze run experiment.json --out results/ --shard 1/4
+
+Prints one JSON summary line on stdout; progress goes to stderr: one line redrawn in place
+on a terminal; in a log, a line every 10 s (SHAPEMAZE_PROGRESS_SECONDS sets another
+interval) when it says something new, the same line again only after a minute. At the end,
+stderr lists the trials that ended as API errors by cause, with the server's or the
+system's own message and what to do.
+
+Exit status: 0 when the run finished and no trial of DIR ended as an API error; 3 when some
+did (fix the cause, then run again with --retry-errors; a staircase is run again into a new
+folder); with one line on stderr: 2 for a
+bad option, a missing key or when interrupted, 4 for a design that cannot be read or
+played, 5 when the design asks for more mazes than exist or DIR holds another design, 6
+when DIR cannot be written."
+)]
+pub struct RunArgs {
+    /// the experiment design (the experiment.json the page exports)
+    #[arg(value_name = "DESIGN.json")]
+    pub design: PathBuf,
+    /// the export folder; each finished trial is appended to DIR/trials.jsonl
+    /// at once, and the whole folder (trials.csv, transcripts, experiment_mazes,
+    /// experiment.json) is written at the end and on Ctrl-C
+    #[arg(long, value_name = "DIR", verbatim_doc_comment)]
+    pub out: PathBuf,
+    /// I/N: play only trial i of the design's order when i mod N = I - 1 (I from 1):
+    /// N machines with I = 1..N share a sweep; `shapemaze merge` joins them.
+    /// auto: the shard of a Slurm job array (SLURM_ARRAY_TASK_ID of
+    /// SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job
+    /// (JOB_COMPLETION_INDEX of SHAPEMAZE_SHARD_COUNT)
+    #[arg(long, value_name = "I/N|auto", verbatim_doc_comment)]
+    pub shard: Option<String>,
+    /// most trials in flight per player, overriding the design's
+    #[arg(long, value_name = "N", value_parser = whole::<usize>)]
+    pub concurrency: Option<usize>,
+    /// resuming, play again the trials of DIR that ended as API errors
+    /// (their error records are dropped from DIR first); others are kept
+    #[arg(long, verbatim_doc_comment)]
+    pub retry_errors: bool,
+    /// most dollars the run may spend at the players' prices, replacing the
+    /// design's cost_limit: the run stops before a trial that would pass it
+    #[arg(long, value_name = "USD", value_parser = dollars_arg, allow_negative_numbers = true, verbatim_doc_comment)]
+    pub cost_limit: Option<f64>,
+}
+
+/// `shapemaze merge`'s arguments.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze merge",
+    override_usage = "shapemaze merge OUT DIR...",
+    after_help = "Reads each DIR's experiment.json and trials.jsonl and writes OUT as a whole export folder.
+Every DIR must hold the same design. A trial found twice with the same record counts
+once; found twice with different records, nothing is written and exit status is 5.
+
+Example:
+  shapemaze merge results/ shard-1/ shard-2/ shard-3/ shard-4/
+
+Prints one JSON summary line on stdout."
+)]
+pub struct MergeArgs {
+    /// the export folder to write
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// the export folders of the shards, each holding the same design
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+}
+
+/// Most progress redraws per second on a terminal.
+const TERMINAL_REFRESH: Duration = Duration::from_millis(250);
+/// How often a plain progress line may be written when stderr is not a terminal (a log),
+/// unless [`LOG_REFRESH_VAR`] says otherwise.
+const LOG_REFRESH: Duration = Duration::from_secs(10);
+/// The environment variable that sets how often, in seconds, a log gets a progress line.
+pub const LOG_REFRESH_VAR: &str = "SHAPEMAZE_PROGRESS_SECONDS";
+/// A log gets the same progress line again only after this long: a heartbeat during a
+/// long wait (a stuck endpoint, long retries), never a line repeated every few seconds.
+const HEARTBEAT: Duration = Duration::from_secs(60);
+/// The width a terminal's progress line is cut to when `COLUMNS` does not say.
+const DEFAULT_COLUMNS: usize = 80;
+
+/// How often a log gets a progress line: [`LOG_REFRESH_VAR`] in seconds when it holds a
+/// positive number, else [`LOG_REFRESH`].
+fn log_refresh(var: Option<&str>) -> Duration {
+    var.and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map_or(LOG_REFRESH, |s| Duration::from_secs_f64(s.min(86_400.0)))
+}
+
+/// Which progress lines a log gets: a line that says something new, and the same line
+/// again only once [`HEARTBEAT`] has passed since it was written.
+#[derive(Debug, Default)]
+struct LogLines {
+    last: Option<(String, Duration)>,
+}
+
+impl LogLines {
+    /// Whether `line`, due at `at` (time since the run started), is written; if so, it is
+    /// remembered as the last one.
+    fn admit(&mut self, line: &str, at: Duration) -> bool {
+        let write = match &self.last {
+            Some((last, when)) => last != line || at.saturating_sub(*when) >= HEARTBEAT,
+            None => true,
+        };
+        if write {
+            self.last = Some((line.to_string(), at));
+        }
+        write
+    }
+}
+
+/// `line` cut to fit one row of a terminal `columns` wide (ending in `…` when cut), so
+/// that redrawing it in place never wraps onto a second row.
+fn fit(line: &str, columns: usize) -> String {
+    let room = columns.saturating_sub(1).max(1);
+    if line.chars().count() <= room {
+        return line.to_string();
+    }
+    let mut cut: String = line.chars().take(room - 1).collect();
+    cut.push('…');
+    cut
+}
+
+/// The terminal's width as `COLUMNS` gives it, else [`DEFAULT_COLUMNS`].
+fn columns() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&c: &usize| c > 0)
+        .unwrap_or(DEFAULT_COLUMNS)
+}
+
+/// The end of a run for people: the trials that ended as API errors, by cause, with what
+/// to do (nothing when there were none).
+fn error_summary(records: &[TrialRecord], total: usize, stairs: bool) -> Vec<String> {
+    let causes = error_causes(records);
+    let failed: usize = causes.iter().map(|c| c.trials).sum();
+    if failed == 0 {
+        return Vec::new();
+    }
+    let mut lines = vec![format!(
+        "{failed} of {total} trials ended as API errors: the endpoint failed, so they were not judged and are left out of every rate. By cause:"
+    )];
+    lines.extend(causes.iter().map(|c| format!("  {}", c.line())));
+    lines.push(if stairs {
+        "A staircase keeps them (each kept its walk's level, and the walk has moved on): fix the cause, then run the design into a new --out folder to walk again.".to_string()
+    } else {
+        "Fix the cause, then run the same command with --retry-errors to play those trials again."
+            .to_string()
+    });
+    lines
+}
+
+/// Which share of the trials a run plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 1.
+    pub index: usize,
+    /// How many shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `I/N` (1 <= I <= N).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard must be I/N with 1 <= I <= N (e.g. 2/8), not '{text}'");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Reads `--shard`: `I/N`, or `auto` to take it from the scheduler running this
+    /// process, through `env` (the environment): a Slurm job array
+    /// (`SLURM_ARRAY_TASK_ID` counted from `SLURM_ARRAY_TASK_MIN`, of
+    /// `SLURM_ARRAY_TASK_COUNT`) or a Kubernetes indexed Job (`JOB_COMPLETION_INDEX`, from
+    /// 0, of `SHAPEMAZE_SHARD_COUNT`, which the Job sets to its `completions`).
+    pub fn from_arg(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+        if text.trim() != "auto" {
+            return Shard::parse(text);
+        }
+        let number = |name: &str| -> Result<Option<usize>, String> {
+            match env(name) {
+                None => Ok(None),
+                Some(v) => v
+                    .trim()
+                    .parse()
+                    .map(Some)
+                    .map_err(|_| format!("--shard auto: {name} is '{v}', not a whole number")),
+            }
+        };
+        let checked = |index: usize, count: usize, from: &str| {
+            if count == 0 || index == 0 || index > count {
+                Err(format!(
+                    "--shard auto: {from} gives shard {index} of {count}, which is not a shard"
+                ))
+            } else {
+                Ok(Shard { index, count })
+            }
+        };
+        if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+            if number("SLURM_ARRAY_TASK_STEP")?.is_some_and(|s| s != 1) {
+                return Err(
+                    "--shard auto: the Slurm array has a step other than 1; give --shard I/N"
+                        .into(),
+                );
+            }
+            let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
+                "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not",
+            )?;
+            let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+            let index = (id + 1).saturating_sub(min);
+            return checked(index, count, "the Slurm array");
+        }
+        if let Some(i) = number("JOB_COMPLETION_INDEX")? {
+            let count = number("SHAPEMAZE_SHARD_COUNT")?.ok_or(
+                "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job) but SHAPEMAZE_SHARD_COUNT is not: set it to the Job's completions",
+            )?;
+            return checked(i + 1, count, "the Kubernetes indexed Job");
+        }
+        Err("--shard auto needs a Slurm job array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job (JOB_COMPLETION_INDEX, SHAPEMAZE_SHARD_COUNT); otherwise give --shard I/N".into())
+    }
+
+    /// The design's trials this shard plays: those whose position in
+    /// [`ExperimentDesign::trials`] modulo `count` is `index - 1`.
+    pub fn keys(self, design: &ExperimentDesign) -> Vec<TrialKey> {
+        design
+            .trials()
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % self.count == self.index - 1)
+            .map(|(_, k)| k)
+            .collect()
+    }
+}
+
+/// The design's runs' API keys by run name, read from the environment variables their
+/// `key_env` names (an endpoint without `key_env` gets an empty key).
+fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, CliError> {
+    let mut keys = HashMap::new();
+    for p in &design.runs() {
+        match p.kind {
+            PlayerKind::Endpoint => {
+                let key = match p.key_env.as_deref().map(str::trim) {
+                    Some(var) if !var.is_empty() => std::env::var(var).map_err(|_| {
+                        CliError::usage(format!(
+                            "the environment variable {var} (the API key of player '{}') is not set",
+                            p.name()
+                        ))
+                    })?,
+                    _ => String::new(),
+                };
+                let settings = endpoint_settings(p)
+                    .map_err(String::from)
+                    .and_then(|s| s.validate().map(|()| s).map_err(|e| e.to_string()))
+                    .map_err(|e| CliError::input(format!("player '{}': {e}", p.name())))?;
+                if key.is_empty() && settings.preset.needs_key() {
+                    return Err(CliError::usage(format!(
+                        "player '{}' uses {}, which needs an API key: name the environment variable holding it in the player's key_env",
+                        p.name(),
+                        settings.preset.label()
+                    )));
+                }
+                keys.insert(p.name(), key);
+            }
+            PlayerKind::Oracle | PlayerKind::Random => {}
+            other => {
+                return Err(CliError::input(format!(
+                    "player '{}' is of kind {}, which `shapemaze run` cannot play: use oracle, random or endpoint",
+                    p.name(),
+                    other.name()
+                )))
+            }
+        }
+    }
+    Ok(keys)
+}
+
+fn epoch_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+}
+
+fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+    ExperimentDesign::from_json(&text)
+        .map_err(|e| CliError::input(format!("{}: {e}", path.display())))
+}
+
+/// Reads the records already in `path` (a `trials.jsonl`), keeping those `wanted` says
+/// are this run's, the first of each id. A last line cut short by a kill is dropped.
+fn stored_records(
+    path: &Path,
+    wanted: impl Fn(&TrialRecord) -> bool,
+) -> Result<Vec<TrialRecord>, CliError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(CliError::input(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let mut body = text.as_str();
+    if !text.ends_with('\n') {
+        // An unfinished last line: whatever was being written when the run was killed.
+        if let Some((whole, last)) = text.rsplit_once('\n') {
+            if TrialRecord::from_json(last.trim()).is_err() {
+                body = whole;
+            }
+        } else if TrialRecord::from_json(text.trim()).is_err() {
+            body = "";
+        }
+    }
+    if body.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let records = parse_jsonl(&path.display().to_string(), body)
+        .map_err(|e| CliError::input(e.to_string()))?;
+    let mut seen = BTreeSet::new();
+    Ok(records
+        .into_iter()
+        .filter(|r| wanted(r) && seen.insert(TrialKey::of_record(r).id()))
+        .collect())
+}
+
+/// Keeps a finished trial: its line in `trials.jsonl`, and its transcript and maze file
+/// now, while calls are in flight, not all at the end (noted in `written`).
+fn keep(
+    out: &Path,
+    jsonl: &Path,
+    log: &mut std::fs::File,
+    record: &TrialRecord,
+    written: &mut HashSet<String>,
+) -> Result<(), CliError> {
+    let line = record
+        .to_json()
+        .map_err(|e| CliError::unwritable(e.to_string()))?
+        + "\n";
+    log.write_all(line.as_bytes())
+        .and_then(|()| log.flush())
+        .map_err(|e| CliError::unwritable(format!("cannot append to {}: {e}", jsonl.display())))?;
+    if let Some(text) = record.transcript() {
+        let path = transcript_path(record);
+        let file = path.split('/').fold(out.to_path_buf(), |p, c| p.join(c));
+        super::write_file(&file, text.as_bytes())?;
+        written.insert(path);
+    }
+    let maze_path = maze_file_path(record.size, record.size, record.shape, record.sample);
+    if !written.contains(&maze_path) {
+        if let Ok(maze) = record.first_maze() {
+            let file = maze_path
+                .split('/')
+                .fold(out.to_path_buf(), |p, c| p.join(c));
+            super::write_file(&file, &npy::write(maze.grid()))?;
+            written.insert(maze_path);
+        }
+    }
+    Ok(())
+}
+
+/// Writes the export folder of `records` under `dir`, leaving out the files in `written`
+/// (transcripts already written as their trials finished).
+fn write_export(
+    dir: &Path,
+    design: &ExperimentDesign,
+    records: &mut [TrialRecord],
+    written: &HashSet<String>,
+) -> Result<(), CliError> {
+    sort_by_design(design, records);
+    let mut export =
+        export_files(design, records).map_err(|e| CliError::unwritable(e.to_string()))?;
+    export.files.retain(|f| !written.contains(&f.path));
+    write_folder(dir, &export.files).map_err(|e| {
+        CliError::unwritable(format!(
+            "cannot write the export under {}: {e}",
+            dir.display()
+        ))
+    })
+}
+
+/// How a run ended.
+enum Ending {
+    Done,
+    Interrupted,
+    Failed(CliError),
+    /// Paused before a trial that would pass the cost limit (why, for people).
+    CostLimit(String),
+}
+
+/// `shapemaze run`; its exit status when it finished: [`EXIT_API_ERRORS`] when trials
+/// ended as API errors, else [`EXIT_OK`].
+pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
+    let design_path = args.design.clone();
+    let out = args.out.clone();
+    let shard = match args.shard.as_deref() {
+        Some(s) => Shard::from_arg(s, |name| std::env::var(name).ok())?,
+        None => Shard { index: 1, count: 1 },
+    };
+    let concurrency = match args.concurrency {
+        Some(0) => return Err(CliError::usage("--concurrency must be at least 1")),
+        n => n,
+    };
+    let mut design = read_design(&design_path)?;
+    if let Some(limit) = args.cost_limit {
+        design.cost_limit = Some(limit);
+        design
+            .validate()
+            .map_err(|e| CliError::usage(format!("--cost-limit: {e}")))?;
+    }
+    let retry_errors = args.retry_errors;
+    if retry_errors && design.staircase.is_some() {
+        return Err(CliError::usage(
+            "--retry-errors: a staircase does not rerun its API errors (each walk has moved on from them); run it into a new --out folder to walk again",
+        ));
+    }
+    let keys = keys_from_env(&design)?;
+    let mut libraries = Libraries::new();
+    design
+        .check_mazes(|size| libraries.get(size, design.shape_set()).clone())
+        .map_err(|e| CliError::data(format!("{}: {e}", design_path.display())))?;
+
+    let trial_keys = shard.keys(&design);
+    let wanted: BTreeSet<String> = trial_keys.iter().map(TrialKey::id).collect();
+    std::fs::create_dir_all(&out)
+        .map_err(|e| CliError::unwritable(format!("cannot create {}: {e}", out.display())))?;
+    let experiment = out.join(EXPERIMENT_FILE);
+    if experiment.is_file() {
+        let before = read_design(&experiment)?;
+        if !before.same_trials(&design) {
+            return Err(CliError::data(format!(
+                "{} holds a run of a different design: choose another --out folder",
+                out.display()
+            )));
+        }
+    }
+    let jsonl = out.join(JSONL_FILE);
+    // A staircase's later trials are chosen as it goes: its stored trials are those of
+    // the walks this shard starts.
+    let walks: Vec<(String, Encoding)> = trial_keys
+        .iter()
+        .map(|k| (k.player.clone(), k.encoding))
+        .collect();
+    let mut records = stored_records(&jsonl, |r| match design.staircase {
+        Some(_) => r.staircase.is_some() && walks.contains(&(r.model.clone(), r.encoding)),
+        None => wanted.contains(&TrialKey::of_record(r).id()),
+    })?;
+    let retried = if retry_errors {
+        let before = records.len();
+        records.retain(|r| r.api_error.is_none());
+        before - records.len()
+    } else {
+        0
+    };
+    // Rewrite what was kept, so appends start on a fresh line.
+    std::fs::write(
+        &jsonl,
+        trials_jsonl(&records).map_err(|e| CliError::unwritable(e.to_string()))?,
+    )
+    .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", jsonl.display())))?;
+    std::fs::write(&experiment, design.to_json())
+        .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", experiment.display())))?;
+    let mut log = OpenOptions::new()
+        .append(true)
+        .open(&jsonl)
+        .map_err(|e| CliError::unwritable(format!("cannot open {}: {e}", jsonl.display())))?;
+
+    let mut session = Session::new(&design, trial_keys, concurrency);
+    let resumed = session.restore(&records);
+    session.set_keys(keys);
+    if design.cost_limit.is_some() {
+        let estimate = design.estimate(|size| libraries.get(size, design.shape_set()).clone());
+        session.expect_costs(estimate.cost_per_trial);
+    }
+    let total = session.progress(0.0).overall.total;
+    let client = NativeTransport::client()?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::usage(format!("cannot start the async runtime: {e}")))?;
+    let local = tokio::task::LocalSet::new();
+    let terminal = std::io::stderr().is_terminal();
+    let log_every = log_refresh(std::env::var(LOG_REFRESH_VAR).ok().as_deref());
+    let width = columns();
+    let mut log_lines = LogLines::default();
+    let started = Instant::now();
+    let mut ran = 0usize;
+    let mut written: HashSet<String> = HashSet::new();
+
+    let ending = local.block_on(&runtime, async {
+        type Ended = (Start, Result<Option<TrialRecord>, TrialError>);
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Ended>();
+        let mut tasks = Vec::new();
+        let signal = super::serve::server::shutdown_signal();
+        tokio::pin!(signal);
+        let mut last_draw: Option<Instant> = None;
+        let mut effects: VecDeque<Effect> = session.resume(epoch_ms(), false).into();
+        let mut wake: Option<f64> = None;
+        // Set when the run paused at the cost limit: it ends once the trials in flight do.
+        let mut cost_stop: Option<String> = None;
+        let ending = loop {
+            // Do what the session asks until it waits for a trial, a timer or a signal.
+            let mut failed = None;
+            while let Some(effect) = effects.pop_front() {
+                match effect {
+                    Effect::Start(start) => {
+                        let run = session.trial_run(
+                            &start,
+                            libraries.get(start.key.size, design.shape_set()).clone(),
+                            NativeTransport::new(
+                                client.clone(),
+                                random_seed(design.seed, &start.key) ^ epoch_ms().to_bits(),
+                            ),
+                            // The progress line is redrawn on a timer.
+                            None,
+                        );
+                        let tx = tx.clone();
+                        tasks.push(tokio::task::spawn_local(async move {
+                            let result =
+                                play_trial(run, start.id.clone(), start.key.clone()).await;
+                            let _ = tx.send((start, result));
+                        }));
+                    }
+                    Effect::Save(save) => {
+                        let record = save.record.clone();
+                        if let Err(e) = keep(&out, &jsonl, &mut log, &record, &mut written) {
+                            failed = Some(e);
+                            break;
+                        }
+                        records.push(record);
+                        ran += 1;
+                        effects.extend(session.saved(save, Ok::<(), Infallible>(()), epoch_ms()));
+                    }
+                    Effect::WakeAt(at) => wake = Some(wake.map_or(at, |w: f64| w.min(at))),
+                    Effect::Say(Notice::TrialFailed { id, error }) => {
+                        failed = Some(CliError::data(format!("trial {id}: {error}")));
+                        break;
+                    }
+                    Effect::Say(Notice::CostLimit { limit, next, .. }) => {
+                        // What was spent is said at the end, once the trials in flight
+                        // have finished and count at what they cost.
+                        cost_stop = Some(format!("of {limit}, and the next trial ({next}) would pass it"));
+                    }
+                    Effect::Say(_) | Effect::AbortBefore(_) => {}
+                }
+            }
+            if let Some(e) = failed {
+                break Ending::Failed(e);
+            }
+            if session.complete(epoch_ms()) {
+                break Ending::Done;
+            }
+            if let Some(why) = &cost_stop {
+                if session.busy(epoch_ms()).is_none() {
+                    break Ending::CostLimit(why.clone());
+                }
+            }
+            let draw_every = if terminal { TERMINAL_REFRESH } else { log_every };
+            let draw_in = last_draw.map_or(Duration::ZERO, |t| draw_every.saturating_sub(t.elapsed()));
+            let wait = wake.map_or(Duration::from_secs(3600), |at| {
+                Duration::from_millis((at - epoch_ms()).max(1.0).ceil() as u64)
+            });
+            tokio::select! {
+                got = rx.recv() => {
+                    let Some((start, result)) = got else { break Ending::Failed(CliError::data("the trials' channel closed")) };
+                    effects.extend(session.ended(&start, result, epoch_ms()));
+                }
+                () = tokio::time::sleep(wait) => {
+                    if let Some(at) = wake.take() {
+                        effects.extend(session.wake(at, epoch_ms()));
+                    }
+                }
+                () = tokio::time::sleep(draw_in) => {
+                    let now = epoch_ms();
+                    // A lane whose concurrency crept back up may start a trial now, not
+                    // only when another ends.
+                    effects.extend(session.pump(now));
+                    let line = progress_line(&session.progress(now), &session.lanes(now));
+                    let line = format!("shapemaze: {line}");
+                    let _ = if terminal {
+                        write!(io.stderr, "\r\x1b[K{}", fit(&line, width))
+                    } else if log_lines.admit(&line, started.elapsed()) {
+                        writeln!(io.stderr, "{line}")
+                    } else {
+                        Ok(())
+                    };
+                    let _ = io.stderr.flush();
+                    last_draw = Some(Instant::now());
+                }
+                () = &mut signal => break Ending::Interrupted,
+            }
+        };
+        for t in &tasks {
+            t.abort();
+        }
+        ending
+    });
+    let now = epoch_ms();
+    let summary_line = format!(
+        "shapemaze: {}",
+        progress_line(&session.progress(now), &session.lanes(now))
+    );
+    let _ = if terminal {
+        writeln!(io.stderr, "\r\x1b[K{summary_line}")
+    } else if log_lines.admit(&summary_line, started.elapsed()) {
+        writeln!(io.stderr, "{summary_line}")
+    } else {
+        Ok(())
+    };
+    for line in error_summary(&records, total, design.staircase.is_some()) {
+        let _ = writeln!(io.stderr, "shapemaze: {line}");
+    }
+    drop(log);
+    write_export(&out, &design, &mut records, &written)?;
+    let progress = session.progress(now);
+    match ending {
+        Ending::Done => {}
+        Ending::Interrupted => {
+            return Err(CliError::usage(format!(
+                "interrupted with {} of {total} trials done (written to {}): run the same command again to resume",
+                records.len(),
+                out.display()
+            )))
+        }
+        Ending::Failed(e) => return Err(e),
+        Ending::CostLimit(why) => {
+            return Err(CliError::usage(format!(
+                "stopped at the cost limit: {} spent {why} ({} of {total} trials done, written to {}): run the same command with a higher --cost-limit to go on",
+                dollars(session.spent()),
+                records.len(),
+                out.display()
+            )))
+        }
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let failed = records.iter().any(|r| r.api_error.is_some());
+    io.json_line(&serde_json::json!({
+        "out": out.display().to_string(),
+        "shard": format!("{}/{}", shard.index, shard.count),
+        "trials": total,
+        "done": records.len(),
+        "resumed": resumed,
+        "retried_errors": retried,
+        "ran": ran,
+        "api_errors": progress.overall.api_errors,
+        "seconds": (elapsed * 1000.0).round() / 1000.0,
+    }))?;
+    Ok(if failed { EXIT_API_ERRORS } else { EXIT_OK })
+}
+
+/// `shapemaze merge OUT DIR...`.
+pub fn merge_command(args: &MergeArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let (out, dirs) = (&args.out, &args.dirs);
+    let mut design: Option<ExperimentDesign> = None;
+    let mut all: Vec<TrialRecord> = Vec::new();
+    let mut duplicates = 0;
+    let mut conflicts = Vec::new();
+    for dir in dirs {
+        let d = read_design(&dir.join(EXPERIMENT_FILE))?;
+        match &design {
+            None => design = Some(d),
+            Some(first) if !first.same_trials(&d) => {
+                return Err(CliError::data(format!(
+                    "{} holds a different design from {}: only shards of one design can be merged",
+                    dir.join(EXPERIMENT_FILE).display(),
+                    dirs[0].join(EXPERIMENT_FILE).display()
+                )))
+            }
+            Some(_) => {}
+        }
+        let path = dir.join(JSONL_FILE);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let records = parse_jsonl(&path.display().to_string(), &text)
+            .map_err(|e| CliError::input(e.to_string()))?;
+        let m = merge(&all, records);
+        duplicates += m.duplicates;
+        conflicts.extend(m.conflicts.into_iter().map(|c| c.id));
+        all.extend(m.new);
+    }
+    if !conflicts.is_empty() {
+        let shown: Vec<&str> = conflicts.iter().take(5).map(String::as_str).collect();
+        let more = if conflicts.len() > 5 {
+            format!(" and {} more", conflicts.len() - 5)
+        } else {
+            String::new()
+        };
+        return Err(CliError::data(format!(
+            "{} trials are stored with different records in different folders: {}{more}; nothing was written",
+            conflicts.len(),
+            shown.join(", ")
+        )));
+    }
+    let Some(design) = design else {
+        return Err(CliError::usage("`shapemaze merge` needs at least one DIR"));
+    };
+    write_export(out, &design, &mut all, &HashSet::new())?;
+    io.json_line(&serde_json::json!({
+        "out": out.display().to_string(),
+        "folders": dirs.len(),
+        "trials": design.trial_count(),
+        "records": all.len(),
+        "duplicates": duplicates,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shard_is_read_as_i_of_n_and_nonsense_is_refused() {
+        assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
+        for bad in ["0/2", "3/2", "1/0", "x/2", "2", "1/2/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad} is refused");
+        }
+    }
+
+    #[test]
+    fn an_auto_shard_is_read_from_slurm_or_kubernetes_and_says_what_is_missing() {
+        fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        }
+        let slurm = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_COUNT", "8"),
+        ];
+        assert_eq!(
+            Shard::from_arg("auto", env(&slurm)),
+            Ok(Shard { index: 3, count: 8 })
+        );
+        let from_zero = [
+            ("SLURM_ARRAY_TASK_ID", "0"),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert_eq!(
+            Shard::from_arg("auto", env(&from_zero)),
+            Ok(Shard { index: 1, count: 4 })
+        );
+        let k8s = [
+            ("JOB_COMPLETION_INDEX", "7"),
+            ("SHAPEMAZE_SHARD_COUNT", "8"),
+        ];
+        assert_eq!(
+            Shard::from_arg("auto", env(&k8s)),
+            Ok(Shard { index: 8, count: 8 })
+        );
+        assert_eq!(
+            Shard::from_arg("2/5", env(&k8s)),
+            Ok(Shard { index: 2, count: 5 }),
+            "I/N wins"
+        );
+        let no_count = [("JOB_COMPLETION_INDEX", "0")];
+        assert!(Shard::from_arg("auto", env(&no_count))
+            .expect_err("refused")
+            .contains("SHAPEMAZE_SHARD_COUNT"));
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "2"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ];
+        assert!(Shard::from_arg("auto", env(&stepped))
+            .expect_err("refused")
+            .contains("step"));
+        let outside = [
+            ("JOB_COMPLETION_INDEX", "8"),
+            ("SHAPEMAZE_SHARD_COUNT", "8"),
+        ];
+        assert!(Shard::from_arg("auto", env(&outside))
+            .expect_err("refused")
+            .contains("shard 9 of 8"));
+        let junk = [("SLURM_ARRAY_TASK_ID", "x")];
+        assert!(Shard::from_arg("auto", env(&junk))
+            .expect_err("refused")
+            .contains("'x'"));
+        assert!(Shard::from_arg("auto", env(&[]))
+            .expect_err("refused")
+            .contains("--shard I/N"));
+    }
+
+    #[test]
+    fn the_shards_of_a_design_cover_every_trial_once() {
+        let design = ExperimentDesign::default();
+        let mut ids: Vec<String> = (1..=3)
+            .flat_map(|i| Shard { index: i, count: 3 }.keys(&design))
+            .map(|k| k.id())
+            .collect();
+        ids.sort();
+        let mut all: Vec<String> = design.trials().iter().map(TrialKey::id).collect();
+        all.sort();
+        assert_eq!(ids, all);
+    }
+
+    #[test]
+    fn a_log_gets_a_line_when_it_says_something_new_and_a_heartbeat_a_minute() {
+        let mut log = LogLines::default();
+        let at = Duration::from_secs;
+        let waiting = "shapemaze: 0/2 done, 0 errors; m 2 in flight, concurrency 2/2; ETA ?";
+        let written: Vec<bool> = [
+            (waiting, 0),
+            (waiting, 10),
+            (waiting, 50),
+            (waiting, 60),
+            (waiting, 70),
+            (
+                "shapemaze: 1/2 done, 0 errors; m 1 in flight, concurrency 2/2; ETA 1m00s",
+                80,
+            ),
+            (waiting, 90),
+        ]
+        .into_iter()
+        .map(|(line, s)| log.admit(line, at(s)))
+        .collect();
+        assert_eq!(
+            written,
+            [true, false, false, true, false, true, true],
+            "the same line only after 60 s; a new one at once"
+        );
+    }
+
+    #[test]
+    fn the_log_interval_is_read_from_the_environment_and_falls_back_to_10_s() {
+        assert_eq!(log_refresh(None), LOG_REFRESH);
+        assert_eq!(log_refresh(Some("0.25")), Duration::from_millis(250));
+        assert_eq!(log_refresh(Some(" 5 ")), Duration::from_secs(5));
+        for bad in ["0", "-1", "soon", "NaN", "inf", ""] {
+            assert_eq!(log_refresh(Some(bad)), LOG_REFRESH, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_terminal_line_is_cut_to_one_row() {
+        assert_eq!(fit("short", 80), "short");
+        let long = "x".repeat(200);
+        let cut = fit(&long, 80);
+        assert_eq!(
+            cut.chars().count(),
+            79,
+            "one column spare, so nothing wraps"
+        );
+        assert!(cut.ends_with('…'));
+        assert_eq!(
+            fit("abc", 1),
+            "…",
+            "a silly width still gives one character"
+        );
+    }
+
+    #[test]
+    fn a_refused_connection_is_explained_without_browser_advice() {
+        use shapemaze_core::batch::runner::test_support::unanswered;
+        // A port nothing listens on: bind one, then let it go.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let transport = NativeTransport::new(NativeTransport::client().expect("a client"), 1);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let (cause, message) = runtime.block_on(unanswered(
+            &format!("http://127.0.0.1:{port}/v1"),
+            transport,
+        ));
+        let cause = cause.expect("the first failure was retried");
+        let url = format!("http://127.0.0.1:{port}/v1/chat/completions");
+        assert!(
+            cause.starts_with(&format!("No answer from {url} (")),
+            "{cause}"
+        );
+        assert!(
+            message.starts_with(&format!("No answer from {url}.")),
+            "{message}"
+        );
+        for text in [&cause, &message] {
+            for word in ["CORS", "browser", "page", "make serve"] {
+                assert!(
+                    !text.contains(word),
+                    "no '{word}' from the command line: {text}"
+                );
+            }
+        }
+    }
+}

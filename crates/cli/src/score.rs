@@ -1,0 +1,404 @@
+//! `shapemaze score DIR`: re-scores every transcript under a folder from its reply text and
+//! reports totals, the trials whose recorded verdicts differ, and what could not be re-run.
+
+use super::args::COMMAND_HELP;
+use super::audit;
+use super::files::{display, list_transcripts, maze_beside};
+use super::{CliError, Io};
+use serde::Serialize;
+use shapemaze_core::batch::design::ExperimentDesign;
+use shapemaze_core::maze::shape::ShapeSet;
+use shapemaze_core::original::audit::{Scoring, Skipped};
+use shapemaze_core::results::layout::ExportPath;
+use shapemaze_core::results::rescore::{rescore, Basis, Hints, Libraries, Rescored};
+use shapemaze_core::results::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
+use shapemaze_core::verify::{Outcome, Reason};
+use shapemaze_view::text_table::{TextColumn, TextTable};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// `shapemaze score`'s options.
+#[derive(Debug, clap::Args)]
+#[command(
+    help_template = COMMAND_HELP,
+    display_name = "shapemaze score",
+    override_usage = "shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all]",
+    after_help = "Reads every *.txt under DIR (sorted by path). Transcripts in the export layout
+  {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
+(the design's {encoding}_qwen_results/ too) take their encoding, model and shape from the
+path; elsewhere the encoding is read from the first message and the shape from the maze's
+corridor. Each reply is re-run through a fresh trial by the app's rules; stored verdicts
+(closing lines, trials.csv, trials.jsonl) are never trusted.
+
+Prints totals per model, encoding, shape and phase, every trial whose recorded closing
+line differs from the recomputed verdict (naming the file), and how many transcripts had no
+### user / ### assistant markers and so were counted from their closing lines only.
+A phase whose closing line reads ERROR (the endpoint failed) and has no reply is counted
+apart as an API error (!N), never as a failure.
+
+Exit status 0 when it ran, whatever it found; 2 for bad arguments; 4 when DIR cannot be
+read.
+
+Example:
+  shapemaze score results/ --format json > rescored.json"
+)]
+pub struct ScoreArgs {
+    /// the folder to re-score
+    #[arg(value_name = "DIR")]
+    pub dir: String,
+    /// text or json (one object: summary counts, totals, differences,
+    /// closing_lines_only, skipped, trials)
+    #[arg(long, value_name = "F", default_value = "text", verbatim_doc_comment)]
+    pub format: String,
+    /// strict (today's verifiers; the default on our own folders), original (the
+    /// design's original checks, ORIGINAL_DATA.md), recorded (the verdict lines as
+    /// written) or all (the three side by side with the cause of every
+    /// strict/original difference; the default on folders of the original runs)
+    #[arg(long, value_name = "S", verbatim_doc_comment)]
+    pub scoring: Option<String>,
+}
+
+/// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
+/// for phases that could not be scored and `!N` for API errors.
+fn cell(c: &Counts) -> String {
+    let mut out = format!("{}/{} {:.1}%", c.success, c.scored(), c.percent());
+    if c.unscored > 0 {
+        let _ = write!(out, " ?{}", c.unscored);
+    }
+    if c.api_error > 0 {
+        let _ = write!(out, " !{}", c.api_error);
+    }
+    out
+}
+
+/// The totals' legend; API errors are explained only when there are any, so reports
+/// without them read as before.
+fn legend(totals: &[Total]) -> String {
+    let mut out = "Totals: successes/scored trials and percent; ?N = N trials whose phase could not be scored".to_string();
+    let api_errors = totals.iter().any(|t| {
+        [t.solve, t.recognize, t.generate]
+            .iter()
+            .any(|c| c.api_error > 0)
+    });
+    if api_errors {
+        out.push_str("; !N = N trials whose endpoint failed (API errors, not counted as failures)");
+    }
+    out
+}
+
+/// One transcript re-scored, with where it lies.
+#[derive(Serialize)]
+struct Scored {
+    file: String,
+    model: String,
+    layout: Option<ExportPath>,
+    #[serde(flatten)]
+    result: Rescored,
+}
+
+/// The whole report, as `--format json` prints it.
+#[derive(Serialize)]
+struct Report<'a> {
+    dir: &'a str,
+    transcripts: usize,
+    rescored: usize,
+    closing_lines_only: usize,
+    without_markers: usize,
+    skipped: usize,
+    totals: Vec<Total>,
+    differences: Vec<Difference<'a>>,
+    closing_lines_only_files: Vec<Skipped>,
+    skipped_files: &'a [Skipped],
+    trials: &'a [Scored],
+}
+
+/// Runs `score`.
+pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
+    let json = match args.format.as_str() {
+        "text" => false,
+        "json" => true,
+        other => {
+            return Err(CliError::usage(format!(
+                "unknown format '{other}': choose text or json"
+            )))
+        }
+    };
+    let dir = args.dir.as_str();
+    let scoring = args
+        .scoring
+        .as_deref()
+        .map(audit::parse_scoring)
+        .transpose()?;
+    let root = Path::new(dir);
+    let mut skipped = Vec::new();
+    let files = list_transcripts(root, &mut skipped)
+        .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
+    let scoring = scoring.unwrap_or_else(|| audit::default_scoring(root, &files));
+    if scoring != Scoring::Strict {
+        return audit::run(dir, root, &files, skipped, scoring, json, io);
+    }
+    let mut libraries = Libraries::new();
+    let in_play = folder_shapes(root);
+    let mut scored = Vec::with_capacity(files.len());
+    for path in files {
+        let file = display(root, &path);
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(_) => {
+                    skipped.push(Skipped {
+                        file,
+                        why: "not UTF-8 text".into(),
+                    });
+                    continue;
+                }
+            },
+            Err(e) => {
+                skipped.push(Skipped {
+                    file,
+                    why: format!("cannot be read: {e}"),
+                });
+                continue;
+            }
+        };
+        let layout = ExportPath::parse(&path.to_string_lossy());
+        let hints = Hints {
+            in_play,
+            maze: maze_beside(&path, &text),
+            ..layout.as_ref().map(Hints::from).unwrap_or_default()
+        };
+        let result = rescore(&text, &hints, &mut libraries);
+        if !result.is_transcript() {
+            skipped.push(Skipped {
+                file,
+                why: "not a transcript: no message markers and no closing lines".into(),
+            });
+            continue;
+        }
+        let model = layout
+            .as_ref()
+            .map_or(UNKNOWN.to_string(), |l| l.model.clone());
+        scored.push(Scored {
+            file,
+            model,
+            layout,
+            result,
+        });
+    }
+    skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    let entries: Vec<Entry<'_>> = scored
+        .iter()
+        .map(|s| Entry {
+            file: &s.file,
+            model: &s.model,
+            result: &s.result,
+        })
+        .collect();
+    let counted = tally(&entries);
+    let report = Report {
+        dir,
+        transcripts: counted.transcripts,
+        rescored: counted.rescored,
+        closing_lines_only: counted.closing_lines_only,
+        without_markers: counted.without_markers,
+        skipped: skipped.len(),
+        totals: counted.totals,
+        differences: counted.differences,
+        closing_lines_only_files: scored
+            .iter()
+            .filter(|s| s.result.basis == Basis::ClosingLines)
+            .map(|s| Skipped {
+                file: s.file.clone(),
+                why: s.result.notes.join("; "),
+            })
+            .collect(),
+        skipped_files: &skipped,
+        trials: &scored,
+    };
+    if json {
+        io.json_line(&report)
+    } else {
+        io.out(&render_text(&report))
+    }
+}
+
+fn closing(o: Option<Outcome>) -> &'static str {
+    o.map_or("(none)", Outcome::closing)
+}
+
+fn render_text(r: &Report<'_>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Scored {} transcripts under {}: {} re-scored from their replies, {} counted from their closing lines only ({} of them without message markers).",
+        r.transcripts, r.dir, r.rescored, r.closing_lines_only, r.without_markers
+    );
+    if r.skipped > 0 {
+        let _ = writeln!(
+            out,
+            "Skipped {} files that are not transcripts (listed below).",
+            r.skipped
+        );
+    }
+    let _ = writeln!(out, "\n{}", legend(&r.totals));
+    let label = |t: &Total| {
+        if t.group == Group::All {
+            t.value.clone()
+        } else {
+            format!("{} {}", t.group.name(), t.value)
+        }
+    };
+    let mut table = TextTable::new(&[TextColumn::left(24); 4]);
+    table.row(["", "solve", "recognize", "generate"]);
+    let mut group = None;
+    for t in &r.totals {
+        if group.is_some_and(|g| g != t.group) {
+            table.line("");
+        }
+        group = Some(t.group);
+        table.row([
+            label(t),
+            cell(&t.solve),
+            cell(&t.recognize),
+            cell(&t.generate),
+        ]);
+    }
+    out.push_str(&table.render());
+    let _ = writeln!(
+        out,
+        "\nRecorded verdicts that differ from the recomputed ones: {}",
+        r.differences.len()
+    );
+    for d in &r.differences {
+        let _ = writeln!(
+            out,
+            "  {}: {} recorded {}, recomputed {} ({}: {})",
+            d.file,
+            d.phase.to_uppercase(),
+            closing(d.recorded),
+            closing(d.recomputed),
+            d.reason.map_or("not recomputed", Reason::as_str),
+            d.explanation.unwrap_or("see the notes")
+        );
+    }
+    let sections = [
+        (
+            "Counted from their closing lines only",
+            &r.closing_lines_only_files[..],
+        ),
+        ("Skipped", r.skipped_files),
+    ];
+    for (title, list) in sections {
+        if !list.is_empty() {
+            let _ = writeln!(out, "\n{title}: {}", list.len());
+            for s in list {
+                let _ = writeln!(out, "  {}: {}", s.file, s.why);
+            }
+        }
+    }
+    let noted: Vec<&Scored> = r
+        .trials
+        .iter()
+        .filter(|s| s.result.basis == Basis::Replies && !s.result.notes.is_empty())
+        .collect();
+    if !noted.is_empty() {
+        let _ = writeln!(out, "\nNotes on re-scored transcripts: {}", noted.len());
+        for s in noted {
+            let _ = writeln!(out, "  {}: {}", s.file, s.result.notes.join("; "));
+        }
+    }
+    out
+}
+
+/// The shapes in play of the design an export folder holds (its `experiment.json`), when
+/// it holds one that reads: a transcript does not say, and a C trial of a design with U
+/// is read differently.
+pub fn folder_shapes(root: &Path) -> Option<ShapeSet> {
+    let text = std::fs::read_to_string(root.join("experiment.json")).ok()?;
+    ExperimentDesign::from_json(&text)
+        .ok()
+        .map(|d| d.shape_set())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_show_successes_over_scored_trials_and_flag_unscored_ones() {
+        let c = Counts {
+            success: 1,
+            fail: 2,
+            unscored: 1,
+            api_error: 0,
+        };
+        assert_eq!(cell(&c), "1/3 33.3% ?1");
+        let with_errors = Counts { api_error: 2, ..c };
+        assert_eq!(cell(&with_errors), "1/3 33.3% ?1 !2", "API errors apart");
+        assert_eq!(
+            cell(&Counts::default()),
+            "0/0 0.0%",
+            "an empty group divides by nothing"
+        );
+    }
+
+    #[test]
+    fn the_totals_keep_wide_cells_in_their_columns() {
+        use shapemaze_view::text_table::column_starts;
+        let wide = Counts {
+            success: 5704,
+            fail: 4949,
+            unscored: 2_526_193,
+            api_error: 12,
+        };
+        let total = |group, value: &str, c: Counts| Total {
+            group,
+            value: value.into(),
+            solve: c,
+            recognize: c,
+            generate: c,
+        };
+        let report = Report {
+            dir: "runs",
+            transcripts: 0,
+            rescored: 0,
+            closing_lines_only: 0,
+            without_markers: 0,
+            skipped: 0,
+            totals: vec![
+                total(Group::All, "all", wide),
+                total(Group::Model, "qwen", Counts::default()),
+            ],
+            differences: Vec::new(),
+            closing_lines_only_files: Vec::new(),
+            skipped_files: &[],
+            trials: &[],
+        };
+        let text = render_text(&report);
+        let lines: Vec<&str> = text.lines().collect();
+        let header = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with("solve"))
+            .expect("the header");
+        let starts = column_starts(lines[header]);
+        assert_eq!(starts.len(), 3, "{text}");
+        for row in [lines[header + 1], lines[header + 3]] {
+            assert_eq!(
+                column_starts(row)[1..],
+                starts[..],
+                "every column starts where its header does:\n{text}"
+            );
+        }
+        assert_eq!(lines[header + 2], "", "groups stay apart");
+    }
+
+    #[test]
+    fn paths_are_shown_relative_to_the_folder_with_slashes() {
+        let root = Path::new("/tmp/x");
+        assert_eq!(display(root, Path::new("/tmp/x/a/b.txt")), "a/b.txt");
+        assert_eq!(
+            display(Path::new("/tmp/x/a.txt"), Path::new("/tmp/x/a.txt")),
+            "/tmp/x/a.txt"
+        );
+    }
+}

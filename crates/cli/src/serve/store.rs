@@ -1,0 +1,322 @@
+//! Study uploads in SQLite: one row per participant-trial, keyed by (study, participant,
+//! trial index) as [`StudyTrialData::key`] is, holding the trial's JSON as received and
+//! when it arrived.
+//!
+//! A participant's page uploads again after every trial and retries on failure, so the
+//! same trial arrives many times, at different stages. A row is only ever replaced by a
+//! *fuller* copy of the same trial ([`Fullness`]: finished first, then more actions, then
+//! more messages); an equal or lesser copy leaves it as it is. Each upload is one
+//! transaction, committed (WAL, `synchronous=FULL`) before the server answers 200.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use shapemaze_core::study::{self, StudyTrialData};
+use std::path::Path;
+
+/// The upload body's `format`.
+pub const UPLOAD_FORMAT: &str = "shapemaze-study-1";
+
+/// How much of a trial a copy holds; copies of one trial are ordered by this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Fullness {
+    /// Whether the trial had ended (its end time or its generation verdict is set).
+    pub finished: bool,
+    /// Actions logged.
+    pub actions: usize,
+    /// Messages in the record.
+    pub messages: usize,
+}
+
+impl Fullness {
+    /// How full `trial` is.
+    pub fn of(trial: &StudyTrialData) -> Fullness {
+        Fullness {
+            finished: trial.record.ended_ms.is_some() || trial.record.verdicts.generate.is_some(),
+            actions: trial.log.actions.len(),
+            messages: trial.record.messages.len(),
+        }
+    }
+}
+
+/// One trial of an upload: parsed (for its key and fullness) and as received.
+#[derive(Clone, Debug)]
+pub struct Incoming {
+    /// The trial, parsed.
+    pub trial: StudyTrialData,
+    /// The trial's JSON as received (unknown fields kept).
+    pub json: String,
+}
+
+/// Reads an upload body in the app's plain JSON format
+/// (`{"format": "shapemaze-study-1", "trials": [...]}`), saying what is wrong otherwise.
+pub fn parse_upload(body: &[u8]) -> Result<Vec<Incoming>, String> {
+    let value: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|e| format!("the body is not JSON ({e}); send the study's plain JSON upload"))?;
+    let Some(object) = value.as_object() else {
+        return Err("the body must be a JSON object with \"format\" and \"trials\"".to_string());
+    };
+    if object.contains_key("experimentID") {
+        return Err(
+            "this is a DataPipe body; set the study's upload kind to \"json\" to send to this server"
+                .to_string(),
+        );
+    }
+    match object.get("format").and_then(|f| f.as_str()) {
+        Some(UPLOAD_FORMAT) => {}
+        Some(other) => {
+            return Err(format!(
+                "\"format\" is \"{other}\"; this server reads \"{UPLOAD_FORMAT}\""
+            ))
+        }
+        None => {
+            return Err(format!(
+                "\"format\" is missing or not a string; expected \"{UPLOAD_FORMAT}\""
+            ))
+        }
+    }
+    let Some(trials) = object.get("trials").and_then(|t| t.as_array()) else {
+        return Err("\"trials\" is missing or not a list".to_string());
+    };
+    if trials.is_empty() {
+        return Err("\"trials\" is empty: nothing to store".to_string());
+    }
+    trials
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let trial: StudyTrialData = shapemaze_core::json::from_value(t.clone())
+                .map_err(|e| format!("trials[{i}] is not a study trial: {e}"))?;
+            if trial.participant.id.trim().is_empty() {
+                return Err(format!("trials[{i}] has an empty participant id"));
+            }
+            Ok(Incoming {
+                trial,
+                json: t.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// What an upload did to the store.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct PutOutcome {
+    /// Trials received.
+    pub received: usize,
+    /// Trials stored for the first time.
+    pub stored: usize,
+    /// Stored trials replaced by a fuller copy.
+    pub replaced: usize,
+    /// Trials already stored as full or fuller (a retry), left as they were.
+    pub unchanged: usize,
+}
+
+/// One stored row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredTrial {
+    /// The trial's key (`study/participant/index`).
+    pub key: String,
+    /// The trial's JSON as received.
+    pub json: String,
+    /// When the stored copy arrived (UTC, `YYYY-MM-DDTHH:MM:SS.SSSZ`).
+    pub received_at: String,
+}
+
+/// The SQLite store.
+pub struct Store {
+    conn: Connection,
+}
+
+impl Store {
+    /// Opens (creating if needed) the store at `path`.
+    pub fn open(path: &Path) -> Result<Store, String> {
+        let fail = |e: rusqlite::Error| format!("cannot open the database {}: {e}", path.display());
+        let conn = Connection::open(path).map_err(fail)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(fail)?;
+        conn.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = FULL;
+             CREATE TABLE IF NOT EXISTS study_trials (
+                 study       TEXT    NOT NULL,
+                 participant TEXT    NOT NULL,
+                 trial_index INTEGER NOT NULL,
+                 key         TEXT    NOT NULL,
+                 finished    INTEGER NOT NULL,
+                 actions     INTEGER NOT NULL,
+                 messages    INTEGER NOT NULL,
+                 data        TEXT    NOT NULL,
+                 received_at TEXT    NOT NULL,
+                 PRIMARY KEY (study, participant, trial_index)
+             );
+             CREATE TABLE IF NOT EXISTS study_orders (
+                 study       TEXT    NOT NULL,
+                 participant TEXT    NOT NULL,
+                 order_index INTEGER NOT NULL,
+                 assigned_at TEXT    NOT NULL,
+                 PRIMARY KEY (study, participant)
+             );",
+        )
+        .map_err(fail)?;
+        Ok(Store { conn })
+    }
+
+    /// Stores an upload's trials in one transaction, each only if new or fuller than the
+    /// stored copy; returns what happened once the transaction is committed.
+    pub fn put(&mut self, trials: &[Incoming]) -> Result<PutOutcome, String> {
+        let fail = |e: rusqlite::Error| format!("cannot store the upload: {e}");
+        let tx = self.conn.transaction().map_err(fail)?;
+        let mut out = PutOutcome {
+            received: trials.len(),
+            ..PutOutcome::default()
+        };
+        for t in trials {
+            let d = &t.trial;
+            let new = Fullness::of(d);
+            let old: Option<(bool, i64, i64)> = tx
+                .query_row(
+                    "SELECT finished, actions, messages FROM study_trials
+                     WHERE study = ?1 AND participant = ?2 AND trial_index = ?3",
+                    params![d.study, d.participant_key(), d.trial_index],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .optional()
+                .map_err(fail)?;
+            let old = old.map(|(finished, actions, messages)| Fullness {
+                finished,
+                actions: usize::try_from(actions).unwrap_or(0),
+                messages: usize::try_from(messages).unwrap_or(0),
+            });
+            match old {
+                Some(old) if new <= old => {
+                    out.unchanged += 1;
+                    continue;
+                }
+                Some(_) => out.replaced += 1,
+                None => out.stored += 1,
+            }
+            tx.execute(
+                "INSERT OR REPLACE INTO study_trials
+                 (study, participant, trial_index, key, finished, actions, messages, data, received_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                params![
+                    d.study,
+                    d.participant_key(),
+                    d.trial_index,
+                    d.key(),
+                    new.finished,
+                    i64::try_from(new.actions).unwrap_or(i64::MAX),
+                    i64::try_from(new.messages).unwrap_or(i64::MAX),
+                    t.json,
+                ],
+            )
+            .map_err(fail)?;
+        }
+        tx.commit().map_err(fail)?;
+        Ok(out)
+    }
+
+    /// The counterbalancing order of `participant` in `study`, which has `orders` of them:
+    /// the one given before if any, else the least used so far (the lowest on a tie),
+    /// recorded in the same transaction, so two participants asking at once are counted
+    /// apart. Returns the order and how many participants each order has now.
+    pub fn assign_order(
+        &mut self,
+        study: &str,
+        participant: &str,
+        orders: usize,
+    ) -> Result<(usize, Vec<usize>), String> {
+        let fail = |e: rusqlite::Error| format!("cannot assign an order: {e}");
+        let tx = self.conn.transaction().map_err(fail)?;
+        let given: Option<i64> = tx
+            .query_row(
+                "SELECT order_index FROM study_orders WHERE study = ?1 AND participant = ?2",
+                params![study, participant],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(fail)?;
+        let mut counts = vec![0usize; orders];
+        {
+            let mut stmt = tx
+                .prepare(
+                    "SELECT order_index, COUNT(*) FROM study_orders WHERE study = ?1
+                     GROUP BY order_index",
+                )
+                .map_err(fail)?;
+            let rows = stmt
+                .query_map(params![study], |r| {
+                    Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                })
+                .map_err(fail)?;
+            for row in rows {
+                let (i, n) = row.map_err(fail)?;
+                if let (Ok(i), Ok(n)) = (usize::try_from(i), usize::try_from(n)) {
+                    if i < orders {
+                        counts[i] = n;
+                    }
+                }
+            }
+        }
+        let order = match given.and_then(|g| usize::try_from(g).ok()) {
+            Some(g) => g,
+            None => {
+                let least = (0..orders).min_by_key(|&i| (counts[i], i)).unwrap_or(0);
+                tx.execute(
+                    "INSERT INTO study_orders (study, participant, order_index, assigned_at)
+                     VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                    params![study, participant, i64::try_from(least).unwrap_or(0)],
+                )
+                .map_err(fail)?;
+                counts[least] += 1;
+                least
+            }
+        };
+        tx.commit().map_err(fail)?;
+        Ok((order, counts))
+    }
+
+    /// Every stored trial, ordered by study, participant and trial index.
+    pub fn all(&self) -> Result<Vec<StoredTrial>, String> {
+        let fail = |e: rusqlite::Error| format!("cannot read the database: {e}");
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT key, data, received_at FROM study_trials
+                 ORDER BY study, participant, trial_index",
+            )
+            .map_err(fail)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(StoredTrial {
+                    key: r.get(0)?,
+                    json: r.get(1)?,
+                    received_at: r.get(2)?,
+                })
+            })
+            .map_err(fail)?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(fail)
+    }
+
+    /// How many trials are stored.
+    pub fn count(&self) -> Result<usize, String> {
+        self.conn
+            .query_row("SELECT COUNT(*) FROM study_trials", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| usize::try_from(n).unwrap_or(0))
+            .map_err(|e| format!("cannot read the database: {e}"))
+    }
+}
+
+/// The study events CSV over `stored` ([`study::events_csv`]) and the keys of rows that
+/// could not be read back as study trials (left out).
+pub fn events_csv(stored: &[StoredTrial]) -> (String, Vec<String>) {
+    let mut trials = Vec::with_capacity(stored.len());
+    let mut unreadable = Vec::new();
+    for s in stored {
+        match serde_json::from_str::<StudyTrialData>(&s.json) {
+            Ok(t) => trials.push(t),
+            Err(_) => unreadable.push(s.key.clone()),
+        }
+    }
+    (study::events_csv(&trials), unreadable)
+}

@@ -1,0 +1,554 @@
+//! One [`Analysis`] from a list of observations: the groups, comparisons, shape effects,
+//! hypotheses and empty answers the results page, the report file and `shapemaze report`
+//! all show.
+
+use crate::analysis::groups::{
+    confusions, detail_of, encoding_rank, key, repeat_row, row_of, shape_rank, size_rows,
+    Confusion, EmptyAnswers, GroupDetail, GroupRow, Key, RepeatRow, SizeRow,
+};
+use crate::analysis::hypotheses::{
+    compare_encodings, h1, h2, h3, h4, paired, EncodingComparison, Hypotheses, DEFAULT_MODEL_ORDER,
+};
+use crate::analysis::observation::{Observation, ALL, PHASE_NAMES};
+use crate::analysis::shapes::{shape_effects, PhaseCorrelation, ShapeEffects};
+use crate::analysis::staircase::{stair_rows, StairRow};
+use crate::analysis::stats::phi;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Options of an analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisOptions {
+    /// H3's model order, smallest first; each matched as a case-insensitive substring.
+    pub model_order: Vec<String>,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            model_order: DEFAULT_MODEL_ORDER.map(str::to_string).to_vec(),
+        }
+    }
+}
+
+/// Everything the dashboard and `shapemaze report` show.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Analysis {
+    /// Trials analysed.
+    pub trials: usize,
+    /// Trials with an API error in some phase.
+    pub api_errors: usize,
+    /// The experiments' labels, in the order given.
+    pub experiments: Vec<String>,
+    /// The models seen, sorted.
+    pub models: Vec<String>,
+    /// H3's model order as used.
+    pub model_order: Vec<String>,
+    /// One row per experiment x model x encoding x shape.
+    pub groups: Vec<GroupRow>,
+    /// Pooled rows: overall, by model, by encoding, by shape, by model x encoding.
+    pub pooled: Vec<GroupRow>,
+    /// Detailed measures of every group and pooled row, in the same order (groups first).
+    pub details: Vec<GroupDetail>,
+    /// Confusion matrices: all, by encoding, by model.
+    pub confusion: Vec<Confusion>,
+    /// Matrix vs coordinate list per model and pooled, per phase.
+    pub encoding_comparison: Vec<EncodingComparison>,
+    /// Shape effects.
+    pub shape_effects: ShapeEffects,
+    /// Phase rates per model (the pooled by-model rows, for the progression chart).
+    pub phase_progression: Vec<GroupRow>,
+    /// Phase rates at each grid size, all trials then per model: the difficulty curves.
+    pub by_size: Vec<SizeRow>,
+    /// pass@k and pass^k of the pooled rows, in their order; empty when no maze was
+    /// played more than once.
+    pub repeats: Vec<RepeatRow>,
+    /// Staircase walks: one per experiment, model and encoding (left out without one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub staircase: Vec<StairRow>,
+    /// Phi between phases per model and pooled.
+    pub phase_correlations: Vec<PhaseCorrelation>,
+    /// Trials with empty answers, by why they were empty: all trials, then per model.
+    pub empty_answers: Vec<EmptyAnswers>,
+    /// H1 to H4.
+    pub hypotheses: Hypotheses,
+}
+
+/// Analyses `observations` (from one or several experiments).
+pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analysis {
+    let mut experiments: Vec<String> = Vec::new();
+    for o in observations {
+        if !experiments.contains(&o.experiment) {
+            experiments.push(o.experiment.clone());
+        }
+    }
+    let mut models: Vec<String> = observations.iter().map(|o| o.model.clone()).collect();
+    crate::sort::sort_dedup(&mut models);
+    let exp_rank = |e: &str| {
+        experiments
+            .iter()
+            .position(|x| x == e)
+            .unwrap_or(usize::MAX)
+    };
+
+    // Groups and pooled rows.
+    let mut grouped: BTreeMap<Key, Vec<&Observation>> = BTreeMap::new();
+    let mut pooled: BTreeMap<(usize, Key), Vec<&Observation>> = BTreeMap::new();
+    for o in observations {
+        let (e, m, enc, s) = (
+            o.experiment.as_str(),
+            o.model.as_str(),
+            o.encoding.name(),
+            o.shape.name(),
+        );
+        grouped.entry(key(e, m, enc, s)).or_default().push(o);
+        for (order, k) in [
+            (0, key(ALL, ALL, ALL, ALL)),
+            (1, key(e, m, ALL, ALL)),
+            (2, key(ALL, ALL, enc, ALL)),
+            (3, key(ALL, ALL, ALL, s)),
+            (4, key(e, m, enc, ALL)),
+        ] {
+            pooled.entry((order, k)).or_default().push(o);
+        }
+    }
+    let sort_key = |k: &Key| {
+        (
+            exp_rank(&k.0),
+            k.1.clone(),
+            encoding_rank(&k.2),
+            shape_rank(&k.3),
+        )
+    };
+    let mut group_keys: Vec<&Key> = grouped.keys().collect();
+    crate::sort::sort_by_key(&mut group_keys, |k| sort_key(k));
+    let mut pooled_keys: Vec<&(usize, Key)> = pooled.keys().collect();
+    crate::sort::sort_by_key(&mut pooled_keys, |(o, k)| (*o, sort_key(k)));
+    let groups: Vec<GroupRow> = group_keys.iter().map(|k| row_of(k, &grouped[*k])).collect();
+    let pooled_rows: Vec<GroupRow> = pooled_keys
+        .iter()
+        .map(|k| row_of(&k.1, &pooled[*k]))
+        .collect();
+    let details: Vec<GroupDetail> = group_keys
+        .iter()
+        .map(|k| detail_of(k, &grouped[*k]))
+        .chain(pooled_keys.iter().map(|k| detail_of(&k.1, &pooled[*k])))
+        .collect();
+    let repeats: Vec<RepeatRow> = pooled_keys
+        .iter()
+        .filter_map(|k| repeat_row(&k.1, &pooled[*k]))
+        .collect();
+    let phase_progression: Vec<GroupRow> = pooled_keys
+        .iter()
+        .zip(&pooled_rows)
+        .filter(|(k, _)| k.0 == 1)
+        .map(|(_, r)| r.clone())
+        .collect();
+
+    let all: Vec<&Observation> = observations.iter().collect();
+    let model_label = |o: &Observation| -> String {
+        if experiments.len() > 1 {
+            format!("{}: {}", o.experiment, o.model)
+        } else {
+            o.model.clone()
+        }
+    };
+    let mut by_model: BTreeMap<String, Vec<&Observation>> = BTreeMap::new();
+    for o in observations {
+        by_model.entry(model_label(o)).or_default().push(o);
+    }
+    let scopes: Vec<(String, Vec<&Observation>)> = std::iter::once((ALL.to_string(), all.clone()))
+        .chain(by_model.iter().map(|(m, v)| (m.clone(), v.clone())))
+        .collect();
+
+    let confusion = confusions(observations, &by_model);
+    let by_size = size_rows(&scopes);
+    let encoding_comparison: Vec<EncodingComparison> = scopes
+        .iter()
+        .flat_map(|(m, obs)| (0..3).filter_map(move |i| compare_encodings(m, obs, i)))
+        .collect();
+    let phase_correlations = scopes
+        .iter()
+        .flat_map(|(m, obs)| {
+            [(0, 1), (1, 2), (0, 2)].map(|(a, b)| {
+                let counts = paired(obs, a, b);
+                PhaseCorrelation {
+                    model: m.clone(),
+                    first: PHASE_NAMES[a].into(),
+                    second: PHASE_NAMES[b].into(),
+                    counts,
+                    phi: phi(counts),
+                }
+            })
+        })
+        .collect();
+    let empty_answers = scopes
+        .iter()
+        .map(|(m, obs)| EmptyAnswers::of(m, obs))
+        .collect();
+    let shape_effects = shape_effects(observations);
+    let hypotheses = Hypotheses {
+        h1: h1(&encoding_comparison),
+        h2: h2(observations),
+        h3: h3(observations, &options.model_order),
+        h4: h4(observations),
+    };
+    Analysis {
+        trials: observations.len(),
+        api_errors: observations.iter().filter(|o| o.api_error()).count(),
+        experiments,
+        models,
+        model_order: options.model_order.clone(),
+        groups,
+        pooled: pooled_rows,
+        details,
+        confusion,
+        encoding_comparison,
+        shape_effects,
+        phase_progression,
+        by_size,
+        repeats,
+        staircase: stair_rows(observations),
+        phase_correlations,
+        empty_answers,
+        hypotheses,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::hypotheses::Support;
+    use crate::analysis::test_support::obs;
+    use crate::maze::encoding::Encoding;
+    use crate::maze::shape::Shape;
+    use crate::model::reply::EmptyReason;
+    use crate::verify::Outcome;
+
+    #[test]
+    fn looping_and_first_errors_are_counted_over_the_solves_whose_path_is_known() {
+        use crate::analysis::trace::{FirstError, Place, SolveTrace};
+        use crate::maze::grid::Pos;
+        // A looping solve that first erred at a junction, a clean one, and one counted
+        // from a transcript (no path known).
+        let looped = SolveTrace {
+            revisits: 3,
+            max_visits: 3,
+            looping: true,
+            first_error: Some(FirstError {
+                step: 2,
+                at: Pos::new(0, 2),
+                place: Place::Junction,
+            }),
+        };
+        let clean = SolveTrace {
+            revisits: 0,
+            max_visits: 1,
+            looping: false,
+            first_error: None,
+        };
+        let mut v: Vec<Observation> = (0..3)
+            .map(|i| {
+                obs(
+                    "m",
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [i == 1, true, true],
+                )
+            })
+            .collect();
+        v[0].trace = Some(looped);
+        v[1].trace = Some(clean);
+        let an = analyze(&v, &AnalysisOptions::default());
+        let all = &an.details[an.groups.len()];
+        assert_eq!((all.model.as_str(), all.shape.as_str()), ("all", "all"));
+        assert_eq!(all.first_errors.traced, 2);
+        assert_eq!(
+            (
+                all.first_errors.junction,
+                all.first_errors.dead_end,
+                all.first_errors.corridor
+            ),
+            (1, 0, 0)
+        );
+        assert_eq!((all.looping.successes, all.looping.n), (1, 2));
+        assert_eq!(all.revisits.mean, Some(1.5));
+    }
+
+    /// Three square trials of one model, the first solved.
+    fn three_squares() -> Vec<Observation> {
+        (0..3)
+            .map(|i| {
+                obs(
+                    "m",
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [i == 0, true, true],
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokens_are_counted_per_trial_and_per_solved_trial() {
+        use crate::results::record::Tokens;
+        // Two trials with usage (one solved: 100 + 20 tokens over 2 calls; one failed,
+        // cut off: 300 + 80 over 3 calls), one without (a built-in player).
+        let mut v = three_squares();
+        v[0].tokens = Some(Tokens {
+            calls: 2,
+            prompt: 100,
+            completion: 20,
+            reasoning: 0,
+            cut_off: 0,
+        });
+        v[1].tokens = Some(Tokens {
+            calls: 3,
+            prompt: 300,
+            completion: 80,
+            reasoning: 60,
+            cut_off: 1,
+        });
+        let an = analyze(&v, &AnalysisOptions::default());
+        let t = &an.details[an.groups.len()].tokens;
+        assert_eq!(
+            (t.trials, t.calls, t.prompt, t.completion),
+            (2, 5, 400, 100)
+        );
+        assert_eq!(t.reasoning, 60, "of which reasoning");
+        assert_eq!(t.per_trial, Some(250.0), "500 tokens over 2 trials");
+        assert_eq!(t.per_solve, Some(500.0), "500 tokens for 1 solve");
+        assert_eq!(t.cut_off_trials, 1);
+    }
+
+    #[test]
+    fn costs_count_priced_trials_per_trial_and_per_solve() {
+        // Three trials: two priced ($0.30 solved, $0.10 failed), one without a price.
+        let mut v = three_squares();
+        v[0].cost = Some(0.30);
+        v[1].cost = Some(0.10);
+        let an = analyze(&v, &AnalysisOptions::default());
+        let t = &an.details[an.groups.len()].tokens;
+        assert!((t.cost.expect("a cost") - 0.40).abs() < 1e-12);
+        assert!((t.cost_per_trial.expect("per trial") - 0.20).abs() < 1e-12);
+        assert!((t.cost_per_solve.expect("per solve") - 0.40).abs() < 1e-12);
+        let unpriced = analyze(&v[2..], &AnalysisOptions::default());
+        let t = &unpriced.details[unpriced.groups.len()].tokens;
+        assert_eq!(
+            (t.cost, t.cost_per_trial, t.cost_per_solve),
+            (None, None, None)
+        );
+    }
+
+    #[test]
+    fn retried_trials_are_set_beside_the_others() {
+        // 20 trials: the 10 retried solve 2, the 10 others solve 9.
+        let mut v: Vec<Observation> = (0..20)
+            .map(|i| {
+                let solved = if i < 10 { i < 2 } else { i < 19 };
+                obs(
+                    "m",
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [solved, true, true],
+                )
+            })
+            .collect();
+        for o in v.iter_mut().take(10) {
+            o.retried = true;
+        }
+        let an = analyze(&v, &AnalysisOptions::default());
+        let r = &an.details[an.groups.len()].retries;
+        assert_eq!(r.retried_trials, 10);
+        assert_eq!((r.solve_retried.successes, r.solve_retried.n), (2, 10));
+        assert_eq!((r.solve_others.successes, r.solve_others.n), (9, 10));
+        // 2x2 [[2, 8], [9, 1]]: chi-square 9.899, p 0.00165.
+        let p = r.p.expect("a test");
+        assert!((p - 0.001652).abs() < 1e-5, "{p}");
+        let none = analyze(&v[10..], &AnalysisOptions::default());
+        let r = &none.details[none.groups.len()].retries;
+        assert_eq!(
+            (r.retried_trials, r.p),
+            (0, None),
+            "nothing retried, no test"
+        );
+    }
+
+    #[test]
+    fn repeats_give_pass_at_k_and_pass_all_k_per_pooled_row() {
+        // Two mazes, three repeats each. Solve: maze 0 T T F, maze 1 F F F. Recognize:
+        // maze 0 T T T, maze 1 T F T. Generate: never.
+        let plays = [
+            (
+                0,
+                [
+                    [true, true, false],
+                    [true, true, false],
+                    [false, true, false],
+                ],
+            ),
+            (
+                1,
+                [
+                    [false, true, false],
+                    [false, false, false],
+                    [false, true, false],
+                ],
+            ),
+        ];
+        let mut v = Vec::new();
+        for (sample, repeats) in plays {
+            for (r, ok) in repeats.into_iter().enumerate() {
+                let mut o = obs("m", Encoding::Matrix, Shape::Square, sample, ok);
+                o.repeat = r;
+                v.push(o);
+            }
+        }
+        let an = analyze(&v, &AnalysisOptions::default());
+        let all = &an.repeats[0];
+        assert_eq!((all.model.as_str(), all.k, all.mazes), ("all", 3, 2));
+        let p = |x: &crate::analysis::stats::Proportion| (x.successes, x.n);
+        assert_eq!(
+            p(&all.solve.pass_at_k),
+            (1, 2),
+            "maze 0 solved at least once"
+        );
+        assert_eq!(
+            p(&all.solve.pass_all_k),
+            (0, 2),
+            "no maze solved every time"
+        );
+        assert_eq!(p(&all.recognize.pass_at_k), (2, 2));
+        assert_eq!(p(&all.recognize.pass_all_k), (1, 2));
+        assert_eq!(p(&all.generate.pass_at_k), (0, 2));
+        // Beside the mean: 2 of 6 solves.
+        assert_eq!(p(&an.pooled[0].solve), (2, 6));
+        assert_eq!(an.repeats.len(), an.pooled.len(), "one per pooled row");
+        // One trial per maze: no repeats to speak of.
+        let once: Vec<Observation> = v.into_iter().filter(|o| o.repeat == 0).collect();
+        assert!(analyze(&once, &AnalysisOptions::default())
+            .repeats
+            .is_empty());
+    }
+
+    #[test]
+    fn api_errors_are_left_out_of_the_rates_and_counted_apart() {
+        let mut a = obs("m", Encoding::Matrix, Shape::Square, 0, [true, true, true]);
+        let mut b = a.clone();
+        b.outcomes = [Some(Outcome::Error), None, None];
+        a.sample = 1;
+        let an = analyze(&[a, b], &AnalysisOptions::default());
+        let g = &an.groups[0];
+        assert_eq!(g.trials, 2, "both trials are in the group");
+        assert_eq!(g.api_errors, 1, "the API error is counted apart");
+        assert_eq!(
+            (g.solve.successes, g.solve.n),
+            (1, 1),
+            "and left out of the rate"
+        );
+        let d = &an.details[0];
+        assert_eq!(d.failures.api_error, 1, "reported as an API error");
+        assert_eq!(d.failures.invalid_move, 0, "not a model failure");
+    }
+
+    #[test]
+    fn empty_answers_are_judged_and_counted_apart_by_model_and_why() {
+        let mut a = obs("m1", Encoding::Matrix, Shape::Square, 0, [false; 3]);
+        a.empty = vec![
+            EmptyReason::LengthInReasoning,
+            EmptyReason::LengthInReasoning,
+            EmptyReason::NoText,
+        ];
+        let b = obs("m1", Encoding::Matrix, Shape::Square, 1, [true; 3]);
+        let mut c = obs("m2", Encoding::Matrix, Shape::Square, 0, [false; 3]);
+        c.empty = vec![EmptyReason::Length];
+        let an = analyze(&[a, b, c], &AnalysisOptions::default());
+        let row = |m: &str| {
+            an.empty_answers
+                .iter()
+                .find(|e| e.model == m)
+                .cloned()
+                .expect("a row")
+        };
+        let counts = |e: EmptyAnswers| {
+            (
+                e.trials,
+                e.length_in_reasoning,
+                e.length,
+                e.no_text,
+                e.any(),
+            )
+        };
+        assert_eq!(an.empty_answers[0].model, ALL, "all trials first");
+        assert_eq!(counts(row(ALL)), (3, 1, 1, 1, true), "a trial counts once");
+        assert_eq!(counts(row("m1")), (2, 1, 0, 1, true));
+        assert_eq!(counts(row("m2")), (1, 0, 1, 0, true));
+        assert_eq!(an.api_errors, 0);
+        assert_eq!(an.pooled[0].solve.n, 3, "empty answers are judged");
+        let none = analyze(
+            &[obs("m", Encoding::Matrix, Shape::Square, 0, [true; 3])],
+            &AnalysisOptions::default(),
+        );
+        assert!(!none.empty_answers[0].any());
+    }
+
+    #[test]
+    fn groups_are_model_by_encoding_by_shape_with_wilson_intervals() {
+        let mut v = Vec::new();
+        for i in 0..20 {
+            v.push(obs(
+                "m",
+                Encoding::Matrix,
+                Shape::Cross,
+                i,
+                [i < 7, true, false],
+            ));
+        }
+        let an = analyze(&v, &AnalysisOptions::default());
+        assert_eq!(an.groups.len(), 1, "one group");
+        let g = &an.groups[0];
+        assert_eq!(
+            (g.model.as_str(), g.encoding.as_str(), g.shape.as_str()),
+            ("m", "matrix", "cross"),
+            "the group's keys"
+        );
+        // 7/20: SciPy's Wilson interval (0.1811918241010821, 0.5671457233147637).
+        assert!((g.solve.ci_low - 0.18119).abs() < 1e-4, "{:?}", g.solve);
+        assert_eq!(
+            an.pooled[0].shape, ALL,
+            "the first pooled row is everything"
+        );
+        let d = &an.details[0];
+        assert_eq!(
+            d.failures.invalid_by_reason.get("wall"),
+            Some(&13),
+            "13 wall hits"
+        );
+        assert_eq!(d.moves_per_success.mean, Some(6.0), "six moves per solve");
+        assert_eq!(
+            d.excess_moves.mean,
+            Some(2.0),
+            "two beyond the shortest path"
+        );
+    }
+
+    #[test]
+    fn hypotheses_with_too_little_data_are_insufficient_with_a_warning() {
+        let v = vec![obs(
+            "m",
+            Encoding::Matrix,
+            Shape::Square,
+            0,
+            [true, true, true],
+        )];
+        let an = analyze(&v, &AnalysisOptions::default());
+        for (k, h, _) in an.hypotheses.all() {
+            assert_eq!(h.verdict, Support::Insufficient, "{k}: {h:?}");
+            assert!(h.warning.is_some(), "{k} warns");
+            assert!(h.p.is_none(), "{k} has no p");
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! The unit of analysis: an [`Observation`] is one trial as the analysis sees it, made from
+//! a trial record or from a re-scored transcript, and its CSV.
+
+use crate::analysis::trace::{trace, SolveTrace};
+use crate::maze::encoding::Encoding;
+use crate::maze::grid::Maze;
+use crate::maze::shape::Shape;
+use crate::model::reply::EmptyReason;
+use crate::play::staircase::StairStep;
+use crate::play::trial::FailureKind;
+use crate::results::filter::Facts;
+use crate::results::layout::ExportPath;
+use crate::results::record::{Tokens, TrialRecord};
+use crate::results::rescore::{rescore, Basis, Hints, Libraries};
+use crate::results::tally::is_zero;
+use crate::text::csv_field;
+use crate::verify::{GenerationChecks, Outcome, Reason};
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// The name of a pooled dimension in group rows.
+pub const ALL: &str = "all";
+
+/// The name of the "no shape named" column of the confusion matrix.
+pub const NONE: &str = "none";
+
+/// The three phases, in order, as named in JSON.
+pub const PHASE_NAMES: [&str; 3] = ["solve", "recognize", "generate"];
+
+/// One trial as the analysis sees it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Observation {
+    /// The experiment (or group) it was passed in with.
+    pub experiment: String,
+    /// The model (or built-in player).
+    pub model: String,
+    /// The encoding the maze was shown in.
+    pub encoding: Encoding,
+    /// The maze's shape.
+    pub shape: Shape,
+    /// The grid side.
+    pub size: usize,
+    /// The maze set's seed (0 when unknown).
+    pub seed: u64,
+    /// Which maze of the set.
+    pub sample: usize,
+    /// Which repeat on that maze.
+    pub repeat: usize,
+    /// Solve, recognize, generate: `None` when not reached or not known.
+    pub outcomes: [Option<Outcome>; 3],
+    /// Each phase's verdict reason, when known.
+    pub reasons: [Option<Reason>; 3],
+    /// Move attempts (records only).
+    pub moves: Option<usize>,
+    /// Valid moves among them (records only).
+    pub valid_moves: Option<usize>,
+    /// The maze's shortest path in moves (records only).
+    pub shortest_path: Option<usize>,
+    /// The shape the recognition reply named: `Some(None)` when it named none; `None` when
+    /// not known (no record, or recognition not judged).
+    pub predicted: Option<Option<Shape>>,
+    /// The generation checks (records only, when generation was judged).
+    pub checks: Option<GenerationChecks>,
+    /// Why each empty reply of the trial was empty, in order (records only): empty
+    /// answers are judged like any other, and counted apart by [`EmptyAnswers`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub empty: Vec<EmptyReason>,
+    /// How the solve went, from the cells stood on (records only).
+    pub trace: Option<SolveTrace>,
+    /// The tokens the trial's calls used, when the endpoint reported them (records only).
+    pub tokens: Option<Tokens>,
+    /// What those tokens cost in dollars, when the design gave the model's price.
+    pub cost: Option<f64>,
+    /// Whether a call of the trial failed and was retried before it answered (records
+    /// only).
+    pub retried: bool,
+    /// Invalid moves the lenient protocol forgave (records only).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub retried_moves: usize,
+    /// Where the trial stands in a staircase walk (records of a staircase only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub staircase: Option<StairStep>,
+}
+
+/// Why a file is not counted as an observation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotCounted {
+    /// It has no message markers and no closing lines.
+    NotTranscript,
+    /// Its encoding or shape cannot be told (it lies outside the export layout).
+    UnknownCondition,
+}
+
+impl std::fmt::Display for NotCounted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NotCounted::NotTranscript => {
+                "not a transcript: no message markers and no closing lines"
+            }
+            NotCounted::UnknownCondition => {
+                "its encoding or shape is unknown (outside the export layout)"
+            }
+        })
+    }
+}
+
+impl std::error::Error for NotCounted {}
+
+/// The trace of a record's solve: its maze read back from the record, walked along its
+/// path; `None` when the solve ended on an API error or the maze cannot be read.
+fn record_trace(r: &TrialRecord) -> Option<SolveTrace> {
+    if r.verdicts.all()[0].is_none_or(|v| v.outcome == Outcome::Error) {
+        return None;
+    }
+    let grid = Encoding::Matrix
+        .parse_grid(&r.maze.join("\n"), r.size, r.size)
+        .ok()?;
+    let maze = Maze::from_grid(grid).ok()?;
+    Some(trace(
+        &maze.open_mask(),
+        maze.goal(),
+        r.shape.movement(),
+        &r.path,
+        r.failure == Some(FailureKind::InvalidMove),
+    ))
+}
+
+/// A maze as one model saw it in one encoding ([`Observation::maze_id`]): experiment, model,
+/// encoding, shape, size, seed and sample.
+pub(crate) type MazeId = (String, String, Encoding, Shape, usize, u64, usize);
+
+impl Observation {
+    /// The observation of a record, in experiment `experiment`.
+    pub fn from_record(experiment: &str, r: &TrialRecord) -> Observation {
+        let v = r.verdicts.all();
+        let judged = |i: usize| v[i].is_some_and(|v| v.outcome != Outcome::Error);
+        Observation {
+            experiment: experiment.to_string(),
+            model: r.model.clone(),
+            encoding: r.encoding,
+            shape: r.shape,
+            size: r.size,
+            seed: r.seed,
+            sample: r.sample,
+            repeat: r.repeat,
+            outcomes: v.map(|v| v.map(|v| v.outcome)),
+            reasons: v.map(|v| v.map(|v| v.reason)),
+            moves: Some(r.moves),
+            valid_moves: Some(r.valid_moves),
+            shortest_path: r.shortest_path,
+            predicted: judged(1).then_some(r.predicted_shape),
+            checks: if judged(2) {
+                v[2].and_then(|v| v.checks)
+            } else {
+                None
+            },
+            empty: r
+                .messages
+                .iter()
+                .filter_map(|m| m.meta.empty_reason)
+                .collect(),
+            trace: record_trace(r),
+            tokens: Tokens::of(r),
+            cost: r.cost(),
+            retried_moves: r.retried_moves,
+            retried: r
+                .messages
+                .iter()
+                .any(|m| m.meta.attempts.is_some_and(|a| a > 1) || !m.meta.retried.is_empty()),
+            staircase: r.staircase,
+        }
+    }
+
+    /// The observation of a transcript file at `path` (its place in the results layout
+    /// gives the model, encoding, shape and maze), in experiment `experiment`: re-scored
+    /// from its replies, or counted from its closing lines when it holds nothing else
+    /// (the basis says which). `Err` says why the file is not counted.
+    pub fn from_transcript(
+        experiment: &str,
+        path: &str,
+        text: &str,
+        known: Hints,
+        libraries: &mut Libraries,
+    ) -> Result<(Observation, Basis), NotCounted> {
+        let layout = ExportPath::parse(path);
+        let hints = Hints {
+            in_play: known.in_play,
+            maze: known.maze,
+            ..layout.as_ref().map(Hints::from).unwrap_or_default()
+        };
+        let r = rescore(text, &hints, libraries);
+        if !r.is_transcript() {
+            return Err(NotCounted::NotTranscript);
+        }
+        let (Some(encoding), Some(shape)) = (r.encoding, r.shape) else {
+            return Err(NotCounted::UnknownCondition);
+        };
+        let reasons = match r.basis {
+            Basis::Replies => r.phases.each_ref().map(|p| p.reason),
+            Basis::ClosingLines => [None; 3],
+        };
+        let observation = Observation {
+            experiment: experiment.to_string(),
+            model: layout
+                .as_ref()
+                .map_or("unknown".to_string(), |l| l.model.clone()),
+            size: r
+                .size
+                .map(|s| s.0)
+                .or(layout.as_ref().map(|l| l.rows))
+                .unwrap_or(0),
+            sample: layout.as_ref().map_or(0, |l| l.maze),
+            repeat: layout.as_ref().map_or(0, |l| l.trial),
+            outcomes: r.counted(),
+            reasons,
+            ..Observation::bare(encoding, shape)
+        };
+        Ok((observation, r.basis))
+    }
+
+    /// An observation of `encoding` and `shape` with nothing else known yet: the fields a
+    /// record fills (moves, checks, the shape named, empty answers) and every outcome
+    /// unknown, to complete with struct update syntax.
+    pub fn bare(encoding: Encoding, shape: Shape) -> Observation {
+        Observation {
+            experiment: String::new(),
+            model: String::new(),
+            encoding,
+            shape,
+            size: 0,
+            seed: 0,
+            sample: 0,
+            repeat: 0,
+            outcomes: [None; 3],
+            reasons: [None; 3],
+            moves: None,
+            valid_moves: None,
+            shortest_path: None,
+            predicted: None,
+            checks: None,
+            empty: Vec::new(),
+            trace: None,
+            tokens: None,
+            cost: None,
+            retried: false,
+            retried_moves: 0,
+            staircase: None,
+        }
+    }
+
+    /// What a [`TrialFilter`](crate::results::filter::TrialFilter) sees of this
+    /// trial. Made from a record, the filter should see the record itself
+    /// ([`Facts::of`]); here there is no player, effort, symbols, allowance or message, so
+    /// a term on them (a word, a phrase) matches none of the transcripts' trials.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            experiment: &self.experiment,
+            model: &self.model,
+            player: None,
+            shape: self.shape,
+            encoding: self.encoding,
+            size: self.size,
+            seed: self.seed,
+            sample: self.sample,
+            repeat: self.repeat,
+            outcomes: self.outcomes,
+            reasons: self.reasons,
+            predicted: self.predicted,
+            moves: self.moves,
+            effort: None,
+            symbols: None,
+            vision: None,
+            lenient: None,
+            messages: &[],
+        }
+    }
+
+    /// Whether phase `i` (0 solve, 1 recognize, 2 generate) was judged a success (`Some(true)`)
+    /// or a failure (`Some(false)`); `None` for an API error or a phase not reached.
+    pub fn scored(&self, i: usize) -> Option<bool> {
+        match self.outcomes.get(i).copied().flatten() {
+            Some(Outcome::Success) => Some(true),
+            Some(Outcome::Fail) => Some(false),
+            Some(Outcome::Error) | None => None,
+        }
+    }
+
+    /// Whether any phase ended on an API error.
+    pub fn api_error(&self) -> bool {
+        self.outcomes.contains(&Some(Outcome::Error))
+    }
+
+    /// How the solve phase failed, from its reason.
+    pub fn failure(&self) -> Option<FailureKind> {
+        match self.outcomes[0] {
+            Some(Outcome::Error) => Some(FailureKind::ApiError),
+            Some(Outcome::Fail) => self.reasons[0].and_then(FailureKind::of),
+            _ => None,
+        }
+    }
+
+    /// The maze this trial ran on as this model saw it in this encoding: its repeats share
+    /// it.
+    pub(crate) fn maze_id(&self) -> MazeId {
+        (
+            self.experiment.clone(),
+            self.model.clone(),
+            self.encoding,
+            self.shape,
+            self.size,
+            self.seed,
+            self.sample,
+        )
+    }
+
+    /// The maze this trial ran on, for pairing the encodings: everything but the encoding
+    /// (set to the matrix in the key), and the repeat.
+    pub(crate) fn maze_key(&self) -> (MazeId, usize) {
+        let mut id = self.maze_id();
+        id.2 = Encoding::Matrix;
+        (id, self.repeat)
+    }
+}
+
+/// CSV header of [`observations_csv`].
+pub const OBSERVATIONS_CSV_HEADER: &str = "experiment,model,encoding,shape,size,seed,sample,repeat,solve,recognize,generate,solve_reason,moves,valid_moves,shortest_path,failure,predicted_shape";
+
+/// The observations as CSV, one row per trial (the data inside the report file).
+pub fn observations_csv(observations: &[Observation]) -> String {
+    let mut out = String::from(OBSERVATIONS_CSV_HEADER);
+    out.push('\n');
+    let opt = |x: Option<usize>| x.map_or(String::new(), |x| x.to_string());
+    for o in observations {
+        let outcomes = o.outcomes.map(|x| x.map_or("", Outcome::name));
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            csv_field(&o.experiment),
+            csv_field(&o.model),
+            o.encoding.name(),
+            o.shape.name(),
+            o.size,
+            o.seed,
+            o.sample,
+            o.repeat,
+            outcomes[0],
+            outcomes[1],
+            outcomes[2],
+            o.reasons[0].map_or("", Reason::as_str),
+            opt(o.moves),
+            opt(o.valid_moves),
+            opt(o.shortest_path),
+            o.failure().map_or("", FailureKind::name),
+            match o.predicted {
+                Some(Some(s)) => s.name(),
+                Some(None) => NONE,
+                None => "",
+            }
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::analyze::{analyze, AnalysisOptions};
+    use crate::analysis::groups::shape_rank;
+    use crate::analysis::test_support::obs;
+
+    #[test]
+    fn a_filter_sees_an_observation_by_the_fields_it_has() {
+        use crate::results::filter::TrialFilter;
+        let ok = obs(
+            "qwen-max",
+            Encoding::Matrix,
+            Shape::Z,
+            2,
+            [true, false, true],
+        );
+        let bad = obs("qwen-plus", Encoding::CoordList, Shape::C, 0, [false; 3]);
+        let sees = |text: &str, o: &Observation| {
+            TrialFilter::parse(text)
+                .expect("a filter")
+                .matches_facts(&o.facts())
+        };
+        for text in [
+            "experiment:EXP model:max shape:z encoding:matrix size:5 sample:2 seed:0",
+            "solve:success recognize:fail generate:success reason:reached_goal",
+            "shape:Z predicted:none moves:6 moves>5 -effort:high -player:human",
+        ] {
+            assert!(sees(text, &ok), "{text}");
+            assert!(!sees(text, &bad), "{text}");
+        }
+        assert!(sees("reason:wall predicted:none solve:fail shape:c", &bad));
+        // What an observation lacks fails the term: it has no messages to search.
+        for text in ["goal", "reply:goal", "player:scripted", "lenient:0"] {
+            assert!(!sees(text, &ok), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_confusion_matrix_counts_named_shapes_and_none() {
+        let v = vec![
+            obs("m", Encoding::Matrix, Shape::Z, 0, [true, true, true]),
+            obs("m", Encoding::Matrix, Shape::Z, 1, [true, false, true]),
+        ];
+        let an = analyze(&v, &AnalysisOptions::default());
+        let c = &an.confusion[0];
+        let z = shape_rank("Z");
+        assert_eq!(c.counts[z][z], 1, "one Z named as Z");
+        assert_eq!(
+            c.counts[z][Shape::STANDARD.len()],
+            1,
+            "one Z with no shape named"
+        );
+        assert_eq!(
+            c.cols.last().map(String::as_str),
+            Some(NONE),
+            "none is the last column"
+        );
+    }
+}

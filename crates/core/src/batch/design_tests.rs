@@ -1,0 +1,196 @@
+//! Designs read by serde's derive: every field written reads back, a short design takes
+//! the defaults, and what is wrong is named with its place.
+
+use crate::batch::design::{ExperimentDesign, PlayerSpec};
+use crate::batch::imported::ImportedMaze;
+use crate::json::JsonError;
+use crate::maze::image::Vision;
+use crate::maze::shape::Shape;
+use crate::maze::symbols::Symbols;
+use crate::model::effort::Effort;
+use crate::model::price::Price;
+use crate::play::player::PlayerKind;
+use crate::play::staircase::{StairPhase, Staircase};
+use crate::play::trial::Protocol;
+use serde_json::{json, Value};
+
+/// A change to a JSON value.
+type Change = Box<dyn Fn(&mut Value)>;
+
+fn read(v: Value) -> Result<ExperimentDesign, JsonError> {
+    crate::json::from_str(&v.to_string())
+}
+
+/// A design with every field away from its default.
+fn full() -> ExperimentDesign {
+    let endpoint = PlayerSpec {
+        name: Some("qwen low".into()),
+        preset: "dashscope-intl".into(),
+        temperature: 0.0,
+        top_p: 0.5,
+        max_tokens: 300,
+        seed: Some(11),
+        timeout_ms: 9000,
+        stream: !PlayerSpec::builtin(PlayerKind::Oracle).stream,
+        logprobs: true,
+        thinking: true,
+        effort: Some(Effort::Low),
+        extra: "{\"top_k\": 20}".into(),
+        max_attempts: 3,
+        max_wait_ms: 1000,
+        concurrency: Some(2),
+        price: Some(Price {
+            input: 0.4,
+            output: 1.2,
+            reasoning: Some(4.0),
+        }),
+        ..PlayerSpec::endpoint("http://127.0.0.1:9/v1", "qwen3-8b", Some("KEY"))
+    };
+    ExperimentDesign {
+        name: "every field".into(),
+        players: vec![PlayerSpec::builtin(PlayerKind::Random), endpoint],
+        encodings: vec![crate::maze::encoding::Encoding::CoordList],
+        shapes: vec![Shape::Z, Shape::Square],
+        size: 7,
+        sizes: Some(vec![5, 7]),
+        samples_per_shape: 3,
+        repeats: 2,
+        seed: 99,
+        protocol: Protocol::Combined,
+        concurrency: 1,
+        requests_per_minute: Some(30),
+        move_limit: 20,
+        mazes: Some(vec![ImportedMaze {
+            shape: Shape::Square,
+            size: 5,
+            index: 4,
+            rows: vec!["1 1 1 1 1".into(), "1 P 0 G 1".into()],
+        }]),
+        cost_limit: Some(2.5),
+        efforts: vec![Effort::NoThinking, Effort::High],
+        symbols: Symbols::parse("@ * S E").expect("a set"),
+        lenient: 2,
+        vision: Vision::Image,
+        staircase: Some(Staircase {
+            trials: 6,
+            start: 1,
+            phase: StairPhase::All,
+        }),
+        other: [("from_a_newer_version".to_string(), json!({"x": [1, 2]}))]
+            .into_iter()
+            .collect(),
+    }
+}
+
+#[test]
+fn every_field_written_reads_back() {
+    let d = full();
+    let v: Value = serde_json::from_str(&d.to_json()).expect("json");
+    assert_eq!(read(v).expect("reads"), d);
+    let standard = ExperimentDesign::default();
+    let v: Value = serde_json::from_str(&standard.to_json()).expect("json");
+    assert_eq!(read(v).expect("reads"), standard);
+}
+
+#[test]
+fn a_short_design_takes_the_defaults_and_null_options_are_none() {
+    let d = read(json!({
+        "players": [{"kind": "endpoint", "model": "m", "seed": null, "price": null}],
+        "encodings": ["matrix"], "shapes": ["C"],
+        "sizes": null, "mazes": null, "staircase": null, "cost_limit": null,
+        "requests_per_minute": null
+    }))
+    .expect("reads");
+    let standard = ExperimentDesign::default();
+    assert_eq!(
+        d,
+        ExperimentDesign {
+            players: vec![PlayerSpec::endpoint("", "m", None)],
+            encodings: vec![crate::maze::encoding::Encoding::Matrix],
+            shapes: vec![Shape::C],
+            ..standard
+        }
+    );
+    let s = read(
+        json!({"players": [{"kind": "oracle"}], "encodings": ["matrix"],
+        "shapes": ["C"], "staircase": {"trials": 4}}),
+    )
+    .expect("reads");
+    assert_eq!(
+        s.staircase,
+        Some(Staircase {
+            trials: 4,
+            start: 0,
+            phase: StairPhase::Solve
+        })
+    );
+}
+
+#[test]
+fn what_is_wrong_is_named_with_its_place() {
+    let base = || {
+        json!({"players": [{"kind": "oracle"}, {"kind": "endpoint", "model": "m"}],
+            "encodings": ["matrix"], "shapes": ["square"]})
+    };
+    let cases: Vec<(Change, &str)> = vec![
+        (
+            Box::new(|v| {
+                v.as_object_mut().map(|o| o.remove("players"));
+            }),
+            "missing field `players`",
+        ),
+        (
+            Box::new(|v| v["players"][1]["temperature"] = json!("hot")),
+            "field `players[1].temperature`: invalid type: string \"hot\", expected f64",
+        ),
+        (
+            Box::new(|v| v["players"][0]["kind"] = json!("wizard")),
+            "field `players[0].kind`: unknown variant `wizard`",
+        ),
+        (
+            Box::new(|v| v["shapes"] = json!(["square", "hexagon"])),
+            "field `shapes[1]`: unknown variant `hexagon`",
+        ),
+        (
+            Box::new(|v| v["size"] = json!(5.5)),
+            "field `size`: invalid type: floating point `5.5`, expected usize",
+        ),
+        (
+            Box::new(|v| v["name"] = Value::Null),
+            "field `name`: invalid type: null, expected a string",
+        ),
+        (
+            Box::new(|v| v["symbols"] = json!("@ @ S E")),
+            "field `symbols`: the matrix symbols '@ @ S E'",
+        ),
+        (
+            Box::new(|v| {
+                v["mazes"] = json!([{"shape": "square", "size": 5, "index": 0, "rows": [1]}])
+            }),
+            "field `mazes[0].rows[0]`: invalid type: integer `1`, expected a string",
+        ),
+        (
+            Box::new(|v| v["staircase"] = json!({"start": 1})),
+            "missing field `staircase.trials`",
+        ),
+        (
+            Box::new(|v| v["players"][1]["price"] = json!({"input": 1})),
+            "missing field `players[1].price.output`",
+        ),
+        (
+            Box::new(|v| v["efforts"] = json!(["deep"])),
+            "field `efforts[0]`: unknown variant `deep`",
+        ),
+        (
+            Box::new(|v| *v = json!([1, 2])),
+            "invalid type: sequence, expected struct ExperimentDesign",
+        ),
+    ];
+    for (change, said) in cases {
+        let mut v = base();
+        change(&mut v);
+        let err = read(v.clone()).expect_err("refused").to_string();
+        assert!(err.contains(said), "{v}: {err}");
+    }
+    read(base()).expect("the base design reads");
+}

@@ -1,0 +1,973 @@
+//! Exports and imports of an experiment's trial records.
+//!
+//! An export is a list of files in the layout of CONTRACT.md, which Python, R and the
+//! original experiment's tools read directly, and which `shapemaze score` re-scores:
+//!
+//! ```text
+//! experiment.json                       the design (never a key)
+//! trials.csv                            one row per trial, columns in CSV_COLUMNS
+//! trials.jsonl                          one full record per line
+//! experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy                     maze i
+//! {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt   trial k
+//! ```
+//!
+//! [`export_files`] makes the files, [`crate::results::zip`] packs them, and natively
+//! `write_folder` writes them to a folder. Importing reads `trials.jsonl` (bare, or from
+//! an exported ZIP) record by record, with errors naming the file and line, and [`merge`]
+//! adds the records to a stored set without losing or duplicating any.
+
+use crate::batch::design::{ExperimentDesign, TrialKey};
+use crate::maze::npy;
+use crate::play::transcript::Role;
+use crate::results::layout::{maze_file_path, ExportPath};
+use crate::results::record::{RecordError, TrialRecord};
+use crate::results::zip::{read_zip, DeflateFn, InflateFn, ZipEntry, ZipError, ZipWriter};
+use crate::text::csv_field;
+use crate::text::format_decimal;
+use crate::verify::Verdict;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The design's file in an export.
+pub const EXPERIMENT_FILE: &str = "experiment.json";
+/// The tidy table's file in an export.
+pub const CSV_FILE: &str = "trials.csv";
+/// The full records' file in an export.
+pub const JSONL_FILE: &str = "trials.jsonl";
+
+/// Every column of `trials.csv`, in order, with its meaning (docs/guides/models-and-experiments.md
+/// lists them).
+/// Empty cells mean "not applicable" or "not known".
+pub const CSV_COLUMNS: &[(&str, &str)] = &[
+    (
+        "id",
+        "the trial's id: player/encoding/RxC/shape/sample/repeat",
+    ),
+    (
+        "player",
+        "who played: oracle, random, scripted, endpoint or human",
+    ),
+    (
+        "model",
+        "the model's (or built-in player's) name, as in the results folder",
+    ),
+    (
+        "endpoint_model",
+        "the model as the endpoint knows it (endpoint players)",
+    ),
+    (
+        "temperature",
+        "the sampling temperature sent (endpoint players)",
+    ),
+    (
+        "protocol",
+        "how the questions were asked: stepwise, combined or single_shot",
+    ),
+    ("encoding", "how the maze was shown: matrix or coord_list"),
+    (
+        "shape",
+        "the maze's shape: square, cross, spiral, triangle, C or Z",
+    ),
+    ("size", "the grid side (5 for 5x5)"),
+    ("seed", "the maze set's seed"),
+    (
+        "sample",
+        "which maze of the set, from 0 (the i of RxC_shape_i.npy)",
+    ),
+    (
+        "repeat",
+        "which trial on that maze, from 0 (the k of k.txt)",
+    ),
+    ("move_limit", "the most moves allowed in the solve phase"),
+    (
+        "solve",
+        "solve phase: success, fail, error (API error, not judged) or empty (not reached)",
+    ),
+    (
+        "recognize",
+        "recognition phase: success, fail, error or empty",
+    ),
+    (
+        "generate",
+        "generation phase: success, fail, error or empty",
+    ),
+    (
+        "solve_reason",
+        "why the solve verdict came out so (a stable snake_case reason)",
+    ),
+    (
+        "recognize_reason",
+        "why the recognition verdict came out so",
+    ),
+    ("generate_reason", "why the generation verdict came out so"),
+    ("moves", "move attempts in the solve phase"),
+    ("valid_moves", "valid moves among them"),
+    ("shortest_path", "the shortest path's length in moves"),
+    (
+        "failure",
+        "how solving failed: invalid_move, move_limit, unparseable_reply, api_error or empty",
+    ),
+    (
+        "predicted_shape",
+        "the shape the recognition reply named, or empty",
+    ),
+    (
+        "api_error",
+        "the kind of endpoint failure that ended the trial (rate_limited, network, ...), or empty",
+    ),
+    (
+        "stopped",
+        "true when the trial was stopped before it finished",
+    ),
+    ("calls", "replies received (one per call that answered)"),
+    (
+        "attempts",
+        "requests sent, retries included (replies without a count count as 1)",
+    ),
+    (
+        "latency_ms",
+        "the replies' latencies added up, in milliseconds",
+    ),
+    (
+        "prompt_tokens",
+        "prompt tokens over all replies, as the endpoint counted them",
+    ),
+    ("completion_tokens", "completion tokens over all replies"),
+    ("total_tokens", "total tokens over all replies"),
+    (
+        "started_ms",
+        "when the trial started, milliseconds since the Unix epoch",
+    ),
+    ("ended_ms", "when it ended, likewise"),
+    ("prompt_version", "the prompts' wording version"),
+    ("verifier_version", "the verifiers' reading rules version"),
+    (
+        "shapemaze_version",
+        "the Shapemaze version that ran the trial",
+    ),
+    (
+        "effort",
+        "the reasoning effort asked for, if any: none to xhigh, thinking or no-thinking (endpoint players)",
+    ),
+    (
+        "symbols",
+        "the matrix's symbols (wall, empty, player, goal) when not 1 0 P G",
+    ),
+    (
+        "lenient",
+        "the lenient protocol's allowance of invalid moves tried again (0: strict)",
+    ),
+    (
+        "retried_moves",
+        "invalid moves the lenient protocol forgave",
+    ),
+    (
+        "vision",
+        "how the maze was shown when not as text alone: image (an image only) or image+text",
+    ),
+    (
+        "step",
+        "a staircase trial's place in its walk (0 first; empty outside a staircase)",
+    ),
+    (
+        "level",
+        "the staircase level it was played at (0 the easiest; empty outside a staircase)",
+    ),
+];
+
+fn outcome(v: Option<&Verdict>) -> String {
+    v.map_or(String::new(), |v| v.outcome.name().to_string())
+}
+
+fn reason(v: Option<&Verdict>) -> String {
+    v.map_or(String::new(), |v| v.reason.as_str().to_string())
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or(String::new(), |v| v.to_string())
+}
+
+/// Sums one reply field over the replies that have it; empty when none does.
+fn sum_of(r: &TrialRecord, f: impl Fn(&crate::model::reply::ReplyMeta) -> Option<u64>) -> String {
+    let known: Vec<u64> = r.messages.iter().filter_map(|m| f(&m.meta)).collect();
+    if known.is_empty() {
+        String::new()
+    } else {
+        known.iter().sum::<u64>().to_string()
+    }
+}
+
+/// The value of column `name` for `record`; `None` for a name not in [`CSV_COLUMNS`].
+pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
+    let r = record;
+    let v = &r.verdicts;
+    let replies = || r.messages.iter().filter(|m| m.role == Role::Assistant);
+    Some(match name {
+        "id" => TrialKey::of_record(r).id(),
+        "player" => r.player.name().to_string(),
+        "model" => r.model.clone(),
+        "endpoint_model" => opt(r.endpoint.as_ref().map(|e| e.model.clone())),
+        "temperature" => opt(r
+            .endpoint
+            .as_ref()
+            .map(|e| format_decimal(e.temperature, 6))),
+        "effort" => opt(r.endpoint.as_ref().and_then(|e| e.effort).map(|e| e.name())),
+        "symbols" => opt((!r.symbols.is_standard()).then(|| r.symbols.to_string())),
+        "vision" => opt(r.vision.shows_image().then(|| r.vision.name().to_string())),
+        "step" => opt(r.staircase.map(|s| s.step.to_string())),
+        "level" => opt(r.staircase.map(|s| s.level.to_string())),
+        "lenient" => r.lenient.to_string(),
+        "retried_moves" => r.retried_moves.to_string(),
+        "protocol" => r.protocol.name().to_string(),
+        "encoding" => r.encoding.name().to_string(),
+        "shape" => r.shape.name().to_string(),
+        "size" => r.size.to_string(),
+        "seed" => r.seed.to_string(),
+        "sample" => r.sample.to_string(),
+        "repeat" => r.repeat.to_string(),
+        "move_limit" => r.move_limit.to_string(),
+        "solve" => outcome(v.solve.as_ref()),
+        "recognize" => outcome(v.recognize.as_ref()),
+        "generate" => outcome(v.generate.as_ref()),
+        "solve_reason" => reason(v.solve.as_ref()),
+        "recognize_reason" => reason(v.recognize.as_ref()),
+        "generate_reason" => reason(v.generate.as_ref()),
+        "moves" => r.moves.to_string(),
+        "valid_moves" => r.valid_moves.to_string(),
+        "shortest_path" => opt(r.shortest_path),
+        "failure" => opt(r.failure.map(|f| f.name())),
+        "predicted_shape" => opt(r.predicted_shape.map(|s| s.name())),
+        "api_error" => opt(r.api_error.as_ref().map(|e| e.kind.clone())),
+        "stopped" => r.stopped.to_string(),
+        "calls" => replies().count().to_string(),
+        "attempts" => replies()
+            .map(|m| u64::from(m.meta.attempts.unwrap_or(1)))
+            .sum::<u64>()
+            .to_string(),
+        "latency_ms" => {
+            let known: Vec<f64> = r
+                .messages
+                .iter()
+                .filter_map(|m| m.meta.latency_ms)
+                .collect();
+            if known.is_empty() {
+                String::new()
+            } else {
+                format_decimal(known.iter().sum::<f64>(), 0)
+            }
+        }
+        "prompt_tokens" => sum_of(r, |m| m.prompt_tokens),
+        "completion_tokens" => sum_of(r, |m| m.completion_tokens),
+        "total_tokens" => sum_of(r, |m| m.total_tokens),
+        "started_ms" => opt(r.started_ms.map(|t| format_decimal(t, 3))),
+        "ended_ms" => opt(r.ended_ms.map(|t| format_decimal(t, 3))),
+        "prompt_version" => r.versions.prompt.to_string(),
+        "verifier_version" => r.versions.verifier.to_string(),
+        "shapemaze_version" => r.versions.shapemaze.clone(),
+        _ => return None,
+    })
+}
+
+/// `trials.csv`: a header of [`CSV_COLUMNS`], then one row per record, lines ended with
+/// CRLF (RFC 4180).
+pub fn trials_csv(records: &[TrialRecord]) -> String {
+    let mut out = CSV_COLUMNS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(",");
+    out.push_str("\r\n");
+    for r in records {
+        let row: Vec<String> = CSV_COLUMNS
+            .iter()
+            .map(|(n, _)| csv_field(&csv_value(r, n).unwrap_or_default()))
+            .collect();
+        out.push_str(&row.join(","));
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// `trials.jsonl`: one record per line ([`TrialRecord::to_json`]).
+pub fn trials_jsonl(records: &[TrialRecord]) -> Result<String, RecordError> {
+    records
+        .iter()
+        .map(|r| r.to_json().map(|line| line + "\n"))
+        .collect()
+}
+
+/// Where a record's transcript goes in the layout (`{k}` is its repeat, `{i}` its sample).
+pub fn transcript_path(record: &TrialRecord) -> String {
+    ExportPath {
+        encoding: record.encoding,
+        model: record.model.clone(),
+        rows: record.size,
+        cols: record.size,
+        shape: record.shape,
+        maze: record.sample,
+        trial: record.repeat,
+    }
+    .render()
+}
+
+/// One file of an export.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportFile {
+    /// Its path relative to the export's root, `/` between folders.
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// An export's files and what was left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Export {
+    /// The files, in a fixed order: `experiment.json`, `trials.csv`, `trials.jsonl`, the
+    /// maze files, the transcripts (each sorted by path).
+    pub files: Vec<ExportFile>,
+    /// Ids of records without a transcript (stopped before every phase had a verdict);
+    /// they are in `trials.csv` and `trials.jsonl` all the same.
+    pub without_transcript: Vec<String>,
+    /// Maze files two records disagree on (the first record's maze is written).
+    pub maze_conflicts: Vec<String>,
+}
+
+/// The files of an export of `records` run under `design` (see the module documentation).
+/// The maze files are the mazes as the records first showed them.
+pub fn export_files(
+    design: &ExperimentDesign,
+    records: &[TrialRecord],
+) -> Result<Export, RecordError> {
+    let mut export = Export::default();
+    let mut mazes: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut transcripts: BTreeMap<String, String> = BTreeMap::new();
+    for r in records {
+        let maze_path = maze_file_path(r.size, r.size, r.shape, r.sample);
+        match mazes.get(&maze_path) {
+            Some(rows) if rows != &r.maze => {
+                if !export.maze_conflicts.contains(&maze_path) {
+                    export.maze_conflicts.push(maze_path);
+                }
+            }
+            Some(_) => {}
+            None => {
+                mazes.insert(maze_path, r.maze.clone());
+            }
+        }
+        match r.transcript() {
+            Some(t) => {
+                transcripts.insert(transcript_path(r), t);
+            }
+            None => export.without_transcript.push(TrialKey::of_record(r).id()),
+        }
+    }
+    let file = |path: &str, bytes: Vec<u8>| ExportFile {
+        path: path.to_string(),
+        bytes,
+    };
+    export
+        .files
+        .push(file(EXPERIMENT_FILE, design.to_json().into_bytes()));
+    export
+        .files
+        .push(file(CSV_FILE, trials_csv(records).into_bytes()));
+    export
+        .files
+        .push(file(JSONL_FILE, trials_jsonl(records)?.into_bytes()));
+    for (path, rows) in mazes {
+        // A record's maze is checked when it is read; an unreadable one is skipped here.
+        let Some(r) = records
+            .iter()
+            .find(|r| maze_file_path(r.size, r.size, r.shape, r.sample) == path && r.maze == rows)
+        else {
+            continue;
+        };
+        if let Ok(maze) = r.first_maze() {
+            export.files.push(file(&path, npy::write(maze.grid())));
+        }
+    }
+    for (path, text) in transcripts {
+        export.files.push(file(&path, text.into_bytes()));
+    }
+    Ok(export)
+}
+
+/// The export as a ZIP, each file deflated with `deflate` (raw deflate) when given.
+pub fn export_zip(
+    files: &[ExportFile],
+    deflate: Option<DeflateFn<'_>>,
+) -> Result<Vec<u8>, ZipError> {
+    let mut w = ZipWriter::new();
+    for f in files {
+        match deflate {
+            Some(d) => w.add_deflated(&f.path, &f.bytes, &d(&f.bytes))?,
+            None => w.add_stored(&f.path, &f.bytes)?,
+        }
+    }
+    w.finish()
+}
+
+/// Writes the export's files under `dir`, creating folders (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn write_folder(dir: &std::path::Path, files: &[ExportFile]) -> std::io::Result<()> {
+    for f in files {
+        let path = f.path.split('/').fold(dir.to_path_buf(), |p, c| p.join(c));
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(&path, &f.bytes)?;
+    }
+    Ok(())
+}
+
+/// Why an import was refused: the file, the line (from 1) when one line is at fault, and
+/// what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportError {
+    /// The file (as the person chose it, or `archive.zip: trials.jsonl`).
+    pub file: String,
+    /// The line, from 1.
+    pub line: Option<usize>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl fmt::Display for ImportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "{}, line {l}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+/// Reads a `trials.jsonl` text named `file`: one record per line, each checked by
+/// [`TrialRecord::from_json`]; blank lines are skipped. The first bad line refuses the
+/// whole file, naming it and the line.
+pub fn parse_jsonl(file: &str, text: &str) -> Result<Vec<TrialRecord>, ImportError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let record = TrialRecord::from_json(line).map_err(|e| ImportError {
+            file: file.to_string(),
+            line: Some(i + 1),
+            message: e.to_string(),
+        })?;
+        out.push(record);
+    }
+    if out.is_empty() {
+        return Err(ImportError {
+            file: file.to_string(),
+            line: None,
+            message: "holds no trial records: choose a trials.jsonl or an exported ZIP".into(),
+        });
+    }
+    Ok(out)
+}
+
+/// The `trials.jsonl` entry of an exported ZIP's entries: at the root, or else the one
+/// nearest the root (an export zipped with its folder).
+pub fn find_trials_entry<'e, 'a>(entries: &'e [ZipEntry<'a>]) -> Option<&'e ZipEntry<'a>> {
+    entries
+        .iter()
+        .filter(|e| e.name == JSONL_FILE || e.name.ends_with(&format!("/{JSONL_FILE}")))
+        .min_by_key(|e| e.name.matches('/').count())
+}
+
+/// Reads the records of an import named `file`: an exported ZIP (found by its first
+/// bytes; its `trials.jsonl` is read, deflated data through `inflate`) or a bare JSONL.
+pub fn import_bytes(
+    file: &str,
+    bytes: &[u8],
+    inflate: InflateFn<'_>,
+) -> Result<Vec<TrialRecord>, ImportError> {
+    let refuse = |message: String| ImportError {
+        file: file.to_string(),
+        line: None,
+        message,
+    };
+    if bytes.starts_with(b"PK") {
+        let entries = read_zip(bytes).map_err(|e| refuse(e.to_string()))?;
+        let entry = find_trials_entry(&entries).ok_or_else(|| {
+            refuse(format!(
+                "the ZIP holds no {JSONL_FILE}: choose a ZIP exported by Shapemaze"
+            ))
+        })?;
+        let contents = entry.contents(inflate).map_err(|e| refuse(e.to_string()))?;
+        let text = String::from_utf8(contents)
+            .map_err(|_| refuse(format!("{} is not UTF-8 text", entry.name)))?;
+        return parse_jsonl(&format!("{file}: {}", entry.name), &text);
+    }
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        refuse("is neither a ZIP nor UTF-8 text: choose a trials.jsonl or an exported ZIP".into())
+    })?;
+    parse_jsonl(file, text)
+}
+
+/// A record whose id is already stored with different content.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The trial's id.
+    pub id: String,
+    /// What differs, for people.
+    pub message: String,
+}
+
+/// What [`merge`] found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Merged {
+    /// Records to store: ids not stored yet (the first of repeated ones).
+    pub new: Vec<TrialRecord>,
+    /// Records skipped because the very same record is already stored (or came earlier).
+    pub duplicates: usize,
+    /// Records skipped because their id is stored with different content (the stored one
+    /// is kept).
+    pub conflicts: Vec<Conflict>,
+}
+
+/// Merges `incoming` into the `existing` stored records by trial id ([`TrialKey::id`]):
+/// an id not stored is new; the same id with the same content is a duplicate, skipped;
+/// the same id with different content is a conflict, reported, and the stored record is
+/// kept. Nothing stored is lost and no trial is stored twice.
+pub fn merge(existing: &[TrialRecord], incoming: Vec<TrialRecord>) -> Merged {
+    // Inserted one by one: `collect` into a map would sort the pairs first, with another
+    // copy of the standard library's sort in the browser build (see `core::sort`).
+    let mut known: BTreeMap<String, TrialRecord> = BTreeMap::new();
+    for r in existing {
+        known.insert(TrialKey::of_record(r).id(), r.clone());
+    }
+    let mut out = Merged::default();
+    for r in incoming {
+        let id = TrialKey::of_record(&r).id();
+        match known.get(&id) {
+            Some(k) if *k == r => out.duplicates += 1,
+            Some(k) => out.conflicts.push(Conflict {
+                message: format!(
+                    "{id} is stored with {}; the stored record is kept",
+                    differs(k, &r)
+                ),
+                id,
+            }),
+            None => {
+                known.insert(id, r.clone());
+                out.new.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// What differs between two records of the same trial, in a few words.
+fn differs(a: &TrialRecord, b: &TrialRecord) -> String {
+    if a.maze != b.maze {
+        "a different maze".into()
+    } else if a.seed != b.seed {
+        format!("seed {} (the import has {})", a.seed, b.seed)
+    } else if a.verdicts != b.verdicts {
+        "different verdicts".into()
+    } else if a.messages != b.messages {
+        "a different conversation".into()
+    } else {
+        "different details".into()
+    }
+}
+
+/// Native only: the tests write temporary folders, run Python's zipfile and deflate with
+/// miniz_oxide (a native dev-dependency).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readme_documents_every_csv_column() {
+        let readme = include_str!("../../../../docs/guides/models-and-experiments.md");
+        for (name, what) in CSV_COLUMNS {
+            assert!(
+                readme.contains(&format!("| `{name}` | {what} |")),
+                "docs/guides/models-and-experiments.md's trials.csv table lacks `{name}` as the code describes it"
+            );
+        }
+    }
+    use crate::maze::encoding::Encoding;
+    use crate::maze::generate::generate_set;
+    use crate::maze::grid::Maze;
+    use crate::maze::shape::Shape;
+    use crate::maze::templates::TemplateLibrary;
+    use crate::play::player::PlayerKind;
+    use crate::play::player::{play_ready, Oracle, Scripted, VARIANTS};
+    use crate::play::trial::{Protocol, Trial, TrialSetup};
+    use crate::results::record::{Placement, PlayerInfo};
+    use crate::results::rescore::{rescore, Hints, Libraries};
+    use crate::results::zip::Method;
+    use std::path::PathBuf;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    struct TempDir(PathBuf);
+
+    impl TempDir {
+        fn new(name: &str) -> TempDir {
+            static N: AtomicUsize = AtomicUsize::new(0);
+            let n = N.fetch_add(1, Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!(
+                "shapemaze-export-{name}-{}-{n}",
+                std::process::id()
+            ));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(&dir).expect("a temporary folder");
+            TempDir(dir)
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn record_of(
+        trial: &Trial,
+        model: &str,
+        kind: PlayerKind,
+        sample: usize,
+        repeat: usize,
+    ) -> TrialRecord {
+        TrialRecord::of(
+            trial,
+            PlayerInfo {
+                kind,
+                model: model.into(),
+                endpoint: None,
+                system_prompt: None,
+            },
+            Placement {
+                seed: 0,
+                sample,
+                repeat,
+            },
+            Some(1_700_000_000_000.0),
+            Some(1_700_000_000_500.0),
+        )
+    }
+
+    /// Records from the oracle and every scripted variant, over a few mazes of every
+    /// shape, both encodings and the three protocols.
+    fn records() -> Vec<TrialRecord> {
+        let mut out = Vec::new();
+        for (s, shape) in Shape::ALL.into_iter().enumerate() {
+            let lib = Arc::new(TemplateLibrary::for_shape(5, shape));
+            let set: Vec<Maze> = generate_set(shape, 3, 0, &lib).expect("mazes");
+            for (e, encoding) in Encoding::ALL.into_iter().enumerate() {
+                for sample in 0..2 {
+                    let protocol = Protocol::ALL[(s + e + sample) % 3];
+                    let setup = TrialSetup {
+                        protocol,
+                        ..TrialSetup::new(shape, encoding, set[sample].clone())
+                    };
+                    let mut t = Trial::new(setup.clone(), lib.clone());
+                    play_ready(&mut t, &mut Oracle);
+                    out.push(record_of(&t, "oracle", PlayerKind::Oracle, sample, 0));
+                    for repeat in 0..2 {
+                        let mut t = Trial::new(setup.clone(), lib.clone());
+                        let v = (s + e + sample + repeat) % VARIANTS;
+                        play_ready(&mut t, &mut Scripted::variant(v, set[2].clone()));
+                        out.push(record_of(
+                            &t,
+                            "scripted/v1",
+                            PlayerKind::Scripted,
+                            sample,
+                            repeat,
+                        ));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn files_of(records: &[TrialRecord]) -> Vec<ExportFile> {
+        export_files(&ExperimentDesign::default(), records)
+            .expect("written")
+            .files
+    }
+
+    fn python_testzip(bytes: &[u8], name: &str) -> String {
+        let dir = TempDir::new(name);
+        let path = dir.0.join("export.zip");
+        std::fs::write(&path, bytes).expect("the zip is written");
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import zipfile,sys; z=zipfile.ZipFile(sys.argv[1]); print(z.testzip()); print(len(z.namelist()))",
+            ])
+            .arg(&path)
+            .output()
+            .expect("python3 runs");
+        assert!(
+            out.status.success(),
+            "python's zipfile opens the archive: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn a_stored_export_zip_opens_with_python_s_zipfile() {
+        let files = files_of(&records());
+        let zip = export_zip(&files, None).expect("the zip is made");
+        let out = python_testzip(&zip, "stored");
+        assert_eq!(
+            out,
+            format!("None\n{}\n", files.len()),
+            "testzip finds no bad file and every file is listed"
+        );
+    }
+
+    #[test]
+    fn a_deflated_export_zip_opens_with_python_and_reads_back() {
+        let records = records();
+        let files = files_of(&records);
+        let deflate = |d: &[u8]| miniz_oxide::deflate::compress_to_vec(d, 6);
+        let zip = export_zip(&files, Some(&deflate)).expect("the zip is made");
+        let stored = export_zip(&files, None).expect("the zip is made");
+        assert!(zip.len() < stored.len() / 2, "deflate shrinks the export");
+        let out = python_testzip(&zip, "deflated");
+        assert!(
+            out.starts_with("None\n"),
+            "testzip finds no bad file: {out}"
+        );
+        let entries = read_zip(&zip).expect("read back");
+        assert!(
+            entries.iter().any(|e| e.method == Method::Deflated),
+            "some entries are deflated"
+        );
+        let inflate = |d: &[u8]| {
+            miniz_oxide::inflate::decompress_to_vec(d)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{e:?}")))
+        };
+        let back = import_bytes("export.zip", &zip, &inflate).expect("the import reads");
+        assert_eq!(back, records, "every record comes back as it was");
+    }
+
+    #[test]
+    fn the_csv_has_a_row_per_trial_and_a_documented_value_for_every_column() {
+        let mut records = records();
+        records[0].model = "a, \"quoted\" model".into();
+        records[0].messages[1].meta.latency_ms = Some(120.4);
+        records[0].messages[1].meta.total_tokens = Some(50);
+        let csv = trials_csv(&records);
+        let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(
+            lines.len(),
+            records.len() + 1,
+            "a header and one row per trial"
+        );
+        let header: Vec<&str> = lines[0].split(',').collect();
+        let names: Vec<&str> = CSV_COLUMNS.iter().map(|c| c.0).collect();
+        assert_eq!(header, names, "the header is CSV_COLUMNS");
+        for contract in [
+            "model",
+            "encoding",
+            "shape",
+            "size",
+            "seed",
+            "sample",
+            "repeat",
+            "solve",
+            "recognize",
+            "generate",
+            "moves",
+            "valid_moves",
+            "shortest_path",
+            "failure",
+            "predicted_shape",
+            "player",
+            "protocol",
+            "api_error",
+            "latency_ms",
+            "total_tokens",
+            "started_ms",
+            "ended_ms",
+        ] {
+            assert!(names.contains(&contract), "column {contract} is present");
+        }
+        for (name, meaning) in CSV_COLUMNS {
+            assert!(meaning.len() > 10, "column {name} is documented");
+            assert!(
+                csv_value(&records[0], name).is_some(),
+                "column {name} has a value"
+            );
+            assert_eq!(
+                names.iter().filter(|n| *n == name).count(),
+                1,
+                "column {name} is listed once"
+            );
+        }
+        assert!(
+            lines[1].contains("\"a, \"\"quoted\"\" model\""),
+            "the model is quoted: {}",
+            lines[1]
+        );
+        assert_eq!(csv_value(&records[0], "latency_ms").as_deref(), Some("120"));
+        assert_eq!(
+            csv_value(&records[0], "total_tokens").as_deref(),
+            Some("50")
+        );
+        assert_eq!(
+            csv_value(&records[1], "total_tokens").as_deref(),
+            Some(""),
+            "unknown is empty"
+        );
+        assert_eq!(csv_value(&records[0], "solve").as_deref(), Some("success"));
+        assert_eq!(
+            csv_value(&records[0], "nonsense"),
+            None,
+            "unknown columns have no value"
+        );
+    }
+
+    #[test]
+    fn the_exported_folder_is_rescored_to_the_records_verdicts() {
+        let records = records();
+        let export = export_files(&ExperimentDesign::default(), &records).expect("written");
+        assert!(
+            export.without_transcript.is_empty(),
+            "every record finished"
+        );
+        assert!(export.maze_conflicts.is_empty(), "one maze per file");
+        let dir = TempDir::new("score");
+        write_folder(&dir.0, &export.files).expect("the folder is written");
+        let mut libs = Libraries::new();
+        let mut checked = 0;
+        for r in &records {
+            let rel = transcript_path(r);
+            let text = std::fs::read_to_string(dir.0.join(&rel)).expect("the transcript is there");
+            let path = ExportPath::parse(&rel).expect("the path is in the layout");
+            let rescored = rescore(&text, &Hints::from(&path), &mut libs);
+            let recorded = r.verdicts.all().map(|v| v.map(|v| v.outcome));
+            assert_eq!(rescored.counted(), recorded, "{rel}: rescore agrees");
+            assert!(
+                rescored.differences().is_empty(),
+                "{rel}: closing lines agree"
+            );
+            let maze_file = dir.0.join(maze_file_path(5, 5, r.shape, r.sample));
+            let grid = npy::read(&std::fs::read(maze_file).expect("the maze file")).expect("npy");
+            assert_eq!(
+                Some(&grid),
+                r.first_maze().ok().as_ref().map(Maze::grid),
+                "{rel}: maze file"
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, records.len(), "every transcript checked");
+        assert!(
+            dir.0.join("matrix_scripted-v1_results").is_dir(),
+            "the model's folder name is sanitised"
+        );
+        let design = std::fs::read_to_string(dir.0.join(EXPERIMENT_FILE)).expect("the design");
+        assert_eq!(
+            ExperimentDesign::from_json(&design),
+            Ok(ExperimentDesign::default()),
+            "experiment.json is the design"
+        );
+    }
+
+    #[test]
+    fn import_errors_name_the_file_and_line() {
+        let records = records();
+        let good = records[0].to_json().expect("written");
+        let text = format!("{good}\n\n{good}\n{{\"player\": \"oracle\"}}\n");
+        let err = parse_jsonl("mine.jsonl", &text).expect_err("line 4 is bad");
+        assert_eq!(err.file, "mine.jsonl", "the file");
+        assert_eq!(err.line, Some(4), "the line, counting the blank one");
+        assert!(err.to_string().starts_with("mine.jsonl, line 4: "), "{err}");
+        let mut broken = records[0].clone();
+        broken.valid_moves = broken.moves + 1;
+        let err = parse_jsonl("x.jsonl", &broken.to_json().expect("written"))
+            .expect_err("counts do not fit");
+        assert!(err.to_string().contains("valid moves"), "{err}");
+        let err = import_bytes("x.jsonl", b"", &|_| Err(std::io::Error::other("unused")))
+            .expect_err("empty");
+        assert!(err.to_string().contains("no trial records"), "{err}");
+        let zip = export_zip(
+            &[ExportFile {
+                path: "notes.txt".into(),
+                bytes: b"hi".to_vec(),
+            }],
+            None,
+        )
+        .expect("zip");
+        let err = import_bytes("foreign.zip", &zip, &|_| {
+            Err(std::io::Error::other("unused"))
+        })
+        .expect_err("foreign");
+        assert!(
+            err.to_string().starts_with("foreign.zip: ")
+                && err.to_string().contains("trials.jsonl"),
+            "{err}"
+        );
+        let files = vec![ExportFile {
+            path: "run/trials.jsonl".into(),
+            bytes: format!("{good}\nnot json\n").into_bytes(),
+        }];
+        let zip = export_zip(&files, None).expect("zip");
+        let err = import_bytes("run.zip", &zip, &|_| Err(std::io::Error::other("unused")))
+            .expect_err("bad line");
+        assert!(
+            err.to_string()
+                .starts_with("run.zip: run/trials.jsonl, line 2: "),
+            "the entry and line are named: {err}"
+        );
+    }
+
+    #[test]
+    fn merge_adds_new_trials_skips_duplicates_and_keeps_stored_ones_on_conflict() {
+        let records = records();
+        let (stored, rest) = records.split_at(10);
+        let mut changed = stored[3].clone();
+        changed.seed = 42;
+        let mut incoming: Vec<TrialRecord> = stored.iter().take(5).cloned().collect();
+        incoming.push(changed);
+        incoming.extend(rest.iter().cloned());
+        incoming.push(rest[0].clone());
+        let m = merge(stored, incoming);
+        assert_eq!(
+            m.new,
+            rest.to_vec(),
+            "only the trials not stored are new, once each"
+        );
+        assert_eq!(
+            m.duplicates, 6,
+            "five stored copies and one repeated new one"
+        );
+        assert_eq!(m.conflicts.len(), 1, "one conflict");
+        assert_eq!(
+            m.conflicts[0].id,
+            TrialKey::of_record(&stored[3]).id(),
+            "its id"
+        );
+        assert!(
+            m.conflicts[0].message.contains("seed 0"),
+            "{}",
+            m.conflicts[0].message
+        );
+        let again = merge(&records, records.clone());
+        assert!(again.new.is_empty(), "a full re-import adds nothing");
+        assert_eq!(again.duplicates, records.len(), "everything is a duplicate");
+    }
+
+    #[test]
+    fn records_ids_are_distinct_in_the_test_set() {
+        let records = records();
+        let ids: std::collections::BTreeSet<String> = records
+            .iter()
+            .map(|r| TrialKey::of_record(r).id())
+            .collect();
+        assert_eq!(ids.len(), records.len(), "merge tests need distinct ids");
+    }
+}

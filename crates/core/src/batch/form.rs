@@ -1,0 +1,1045 @@
+//! The experiment page's design form, typed and read natively: a [`DesignForm`] holds the
+//! values as the person typed them (player rows included); [`DesignForm::of`] fills it
+//! from a design and [`DesignForm::design`] reads it back, refusing bad values with a
+//! sentence each. The page's `FormData` pairs are read into it in one place
+//! ([`DesignForm::from_fields`]). Also the stored experiment and its ids.
+//!
+//! ```
+//! use shapemaze_core::batch::design::ExperimentDesign;
+//! use shapemaze_core::batch::form::DesignForm;
+//!
+//! let design = ExperimentDesign::default();
+//! let form = DesignForm::of(&design);
+//! assert_eq!(form.design(&design).unwrap(), design);
+//! ```
+
+use crate::batch::design::{
+    ExperimentDesign, PlayerSpec, MAX_CONCURRENCY, MAX_MOVE_LIMIT, MAX_REPEATS,
+    MAX_SAMPLES_PER_SHAPE,
+};
+use crate::batch::error::DesignError;
+use crate::json::JsonError;
+use crate::maze::encoding::Encoding;
+use crate::maze::image::Vision;
+use crate::maze::shape::Shape;
+use crate::maze::symbols::Symbols;
+use crate::model::effort::Effort;
+use crate::model::preset::Preset;
+use crate::model::price::{Price, PriceError};
+use crate::play::player::PlayerKind;
+use crate::play::staircase::{StairPhase, Staircase};
+use crate::play::trial::Protocol;
+use crate::text::{format_decimal, parse_decimal};
+use serde::{Deserialize, Serialize};
+
+/// The player kinds a design may name, as the form offers them.
+pub const PLAYER_KINDS: [PlayerKind; 3] =
+    [PlayerKind::Endpoint, PlayerKind::Oracle, PlayerKind::Random];
+
+/// The protocols, as the form offers them.
+pub const PROTOCOLS: [Protocol; 3] = [Protocol::Stepwise, Protocol::Combined, Protocol::SingleShot];
+
+/// A protocol's id in the form.
+pub fn protocol_id(p: Protocol) -> &'static str {
+    match p {
+        Protocol::Stepwise => "stepwise",
+        Protocol::Combined => "combined",
+        Protocol::SingleShot => "single_shot",
+    }
+}
+
+/// One player row of the design form, its values as the person typed them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayerRow {
+    /// `endpoint`, `oracle` or `random` (anything else reads as `endpoint`).
+    pub kind: String,
+    /// The name in results (empty: the model's, or the kind's).
+    pub name: String,
+    /// The endpoint preset's id.
+    pub preset: String,
+    /// The endpoint's base URL.
+    pub base_url: String,
+    /// The model's name.
+    pub model: String,
+    /// The API key (never part of a design: kept in this tab).
+    pub key: String,
+    /// Sampling temperature.
+    pub temperature: String,
+    /// Most tokens per reply.
+    pub max_tokens: String,
+    /// The row's own concurrency (empty: the design's).
+    pub concurrency: String,
+    /// Its price in dollars per million tokens: `input, output` or `input, output,
+    /// reasoning` (empty: none).
+    pub price: String,
+    /// Whether replies are streamed.
+    pub stream: bool,
+}
+
+/// A price as the form shows it: `0.4, 1.2` or `0.4, 1.2, 4`.
+fn price_text(p: Option<Price>) -> String {
+    p.map(|p| {
+        let mut t = format!(
+            "{}, {}",
+            format_decimal(p.input, 4),
+            format_decimal(p.output, 4)
+        );
+        if let Some(r) = p.reasoning {
+            t.push_str(&format!(", {}", format_decimal(r, 4)));
+        }
+        t
+    })
+    .unwrap_or_default()
+}
+
+/// Reads a price typed as `input, output[, reasoning]` dollars per million tokens
+/// (empty: none).
+fn read_price(raw: &str) -> Result<Option<Price>, PriceError> {
+    if raw.trim().is_empty() {
+        return Ok(None);
+    }
+    let parts: Vec<Option<f64>> = raw
+        .split([',', '/', ';'])
+        .map(|p| parse_decimal(p.trim().trim_start_matches('$')))
+        .collect();
+    let price = match parts.as_slice() {
+        [Some(i), Some(o)] => Price {
+            input: *i,
+            output: *o,
+            reasoning: None,
+        },
+        [Some(i), Some(o), Some(r)] => Price {
+            input: *i,
+            output: *o,
+            reasoning: Some(*r),
+        },
+        _ => return Err(PriceError::Unreadable(raw.to_string())),
+    };
+    price.check()?;
+    Ok(Some(price))
+}
+
+impl PlayerRow {
+    /// The row of a design's player.
+    pub fn of(p: &PlayerSpec) -> PlayerRow {
+        PlayerRow {
+            kind: p.kind.name().to_string(),
+            name: p.name.clone().unwrap_or_default(),
+            preset: p.preset.clone(),
+            base_url: p.base_url.clone(),
+            model: p.model.clone(),
+            key: String::new(),
+            temperature: format_decimal(p.temperature, 2),
+            max_tokens: p.max_tokens.to_string(),
+            concurrency: p.concurrency.map(|c| c.to_string()).unwrap_or_default(),
+            price: price_text(p.price),
+            stream: p.stream,
+        }
+    }
+
+    /// The player kind the row names.
+    pub fn player_kind(&self) -> PlayerKind {
+        match self.kind.as_str() {
+            "oracle" => PlayerKind::Oracle,
+            "random" => PlayerKind::Random,
+            _ => PlayerKind::Endpoint,
+        }
+    }
+
+    /// The name the row's player will have in the design ([`PlayerSpec::name`]: its own
+    /// name, else the model's for an endpoint, else the kind's).
+    pub fn player_name(&self) -> String {
+        let mut p = PlayerSpec::builtin(self.player_kind());
+        p.name = Some(self.name.clone()).filter(|n| !n.is_empty());
+        p.model = self.model.clone();
+        p.name()
+    }
+
+    /// Fills what an endpoint row leaves empty with its preset's values (the default
+    /// preset when none is chosen yet, which also sets streaming as a new row starts).
+    pub fn fill_defaults(&mut self) {
+        let fresh = self.preset.is_empty();
+        let preset = Preset::parse(&self.preset).unwrap_or_default();
+        let spec = PlayerSpec::builtin(PlayerKind::Endpoint);
+        let defaults = [
+            (&mut self.preset, preset.id().to_string()),
+            (&mut self.base_url, preset.default_base_url().to_string()),
+            (&mut self.model, preset.example_model().to_string()),
+            (&mut self.temperature, format_decimal(spec.temperature, 2)),
+            (&mut self.max_tokens, spec.max_tokens.to_string()),
+        ];
+        for (value, default) in defaults {
+            if value.trim().is_empty() {
+                *value = default;
+            }
+        }
+        if fresh {
+            self.stream = spec.stream;
+        }
+    }
+
+    /// Switches the row to `preset`: its base URL and example model.
+    pub fn use_preset(&mut self, preset: Preset) {
+        self.preset = preset.id().to_string();
+        self.base_url = preset.default_base_url().to_string();
+        self.model = preset.example_model().to_string();
+    }
+}
+
+/// The experiment page's design form, its values as typed: what
+/// `shapemaze_view::experiment::design_form` draws and [`DesignForm::design`] reads into a
+/// design. The page's fields are read into it once ([`DesignForm::from_fields`]); their
+/// names are [`DesignForm::field_name`]'s.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DesignForm {
+    /// The design's name.
+    pub name: String,
+    /// The player rows, in order.
+    pub players: Vec<PlayerRow>,
+    /// The "add a player" box.
+    pub new: PlayerRow,
+    /// The shapes ticked (names).
+    pub shapes: Vec<String>,
+    /// The encodings ticked (names).
+    pub encodings: Vec<String>,
+    /// The reasoning efforts ticked (names; none: the endpoints' default).
+    pub efforts: Vec<String>,
+    /// The matrix's symbols, wall, empty, player and goal (`1 0 P G`).
+    pub symbols: String,
+    /// Grid sides, separated by commas.
+    pub sizes: String,
+    /// Mazes per shape.
+    pub samples: String,
+    /// Repeats per maze.
+    pub repeats: String,
+    /// The maze sets' seed.
+    pub seed: String,
+    /// Most moves in the solve phase.
+    pub move_limit: String,
+    /// Invalid moves the lenient protocol forgives (0: strict).
+    pub lenient: String,
+    /// Most trials in flight per endpoint.
+    pub concurrency: String,
+    /// Requests per minute (empty: no limit).
+    pub rpm: String,
+    /// The protocol's id.
+    pub protocol: String,
+    /// The vision condition's name (`text`, `image`, `image+text`).
+    pub vision: String,
+    /// How many imported mazes the design runs, when it runs imported ones.
+    pub mazes: Option<String>,
+    /// Most dollars the run may spend (empty: no limit).
+    pub cost_limit: String,
+    /// Trials per staircase walk (empty or 0: no staircase).
+    pub staircase: String,
+    /// The staircase's start level.
+    pub staircase_start: String,
+    /// The phase that moves the staircase (`solve`, `recognize`, `generate`, `all`).
+    pub staircase_phase: String,
+}
+
+impl DesignForm {
+    /// The form of a design (API keys are not part of a design: the page adds them).
+    pub fn of(d: &ExperimentDesign) -> DesignForm {
+        let mut new = PlayerRow {
+            kind: "endpoint".into(),
+            ..PlayerRow::default()
+        };
+        new.fill_defaults();
+        DesignForm {
+            name: d.name.clone(),
+            players: d.players.iter().map(PlayerRow::of).collect(),
+            new,
+            shapes: d.shapes.iter().map(|s| s.name().to_string()).collect(),
+            encodings: d.encodings.iter().map(|e| e.name().to_string()).collect(),
+            efforts: d.efforts.iter().map(|e| e.name().to_string()).collect(),
+            symbols: d.symbols.to_string(),
+            sizes: d
+                .sizes()
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            samples: d.samples_per_shape.to_string(),
+            repeats: d.repeats.to_string(),
+            seed: d.seed.to_string(),
+            move_limit: d.move_limit.to_string(),
+            lenient: d.lenient.to_string(),
+            concurrency: d.concurrency.to_string(),
+            rpm: d
+                .requests_per_minute
+                .map(|r| r.to_string())
+                .unwrap_or_default(),
+            protocol: protocol_id(d.protocol).to_string(),
+            vision: d.vision.name().to_string(),
+            mazes: d.mazes.as_ref().map(|m| m.len().to_string()),
+            cost_limit: d
+                .cost_limit
+                .map(|c| format_decimal(c, 2))
+                .unwrap_or_default(),
+            staircase: d.staircase.map_or("0".into(), |s| s.trials.to_string()),
+            staircase_start: d.staircase.map_or(0, |s| s.start).to_string(),
+            staircase_phase: d
+                .staircase
+                .map_or(StairPhase::Solve, |s| s.phase)
+                .name()
+                .into(),
+        }
+    }
+
+    /// The name of a field of player row `row` (`None`: the "add a player" box) in the
+    /// page's form: `p0.model`, `new.key`.
+    pub fn field_name(row: Option<usize>, key: &str) -> String {
+        match row {
+            Some(i) => format!("p{i}.{key}"),
+            None => format!("new.{key}"),
+        }
+    }
+
+    /// Reads the page's fields (name and value pairs, as a browser's `FormData` lists
+    /// them: a checkbox only when ticked), each value trimmed. Player rows are `p0.*`,
+    /// `p1.*`, ... up to the first index without a kind.
+    pub fn from_fields(fields: &[(String, String)]) -> DesignForm {
+        let get = |name: &str| {
+            fields
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.trim().to_string())
+        };
+        let all = |name: &str| -> Vec<String> {
+            fields
+                .iter()
+                .filter(|(k, _)| k == name)
+                .map(|(_, v)| v.trim().to_string())
+                .collect()
+        };
+        let row = |r: Option<usize>| {
+            let f = |k: &str| get(&DesignForm::field_name(r, k)).unwrap_or_default();
+            PlayerRow {
+                kind: f("kind"),
+                name: f("name"),
+                preset: f("preset"),
+                base_url: f("base_url"),
+                model: f("model"),
+                key: f("key"),
+                temperature: f("temperature"),
+                max_tokens: f("max_tokens"),
+                concurrency: f("concurrency"),
+                price: f("price"),
+                stream: get(&DesignForm::field_name(r, "stream")).is_some(),
+            }
+        };
+        let rows = (0..)
+            .take_while(|&i| get(&DesignForm::field_name(Some(i), "kind")).is_some())
+            .count();
+        let text = |name: &str| get(name).unwrap_or_default();
+        DesignForm {
+            name: text("name"),
+            players: (0..rows).map(|i| row(Some(i))).collect(),
+            new: row(None),
+            shapes: all("shape"),
+            encodings: all("encoding"),
+            efforts: all("effort"),
+            symbols: text("symbols"),
+            sizes: text("sizes"),
+            samples: text("samples"),
+            repeats: text("repeats"),
+            seed: text("seed"),
+            move_limit: text("move_limit"),
+            lenient: text("lenient"),
+            concurrency: text("concurrency"),
+            rpm: text("rpm"),
+            protocol: text("protocol"),
+            vision: text("vision"),
+            mazes: get("mazes"),
+            cost_limit: text("cost_limit"),
+            staircase: text("staircase"),
+            staircase_start: text("staircase_start"),
+            staircase_phase: text("staircase_phase"),
+        }
+    }
+
+    /// Reads the form into a design. `base` gives what the form does not show (imported
+    /// mazes, a player's other endpoint settings, unknown fields), so a design loaded from
+    /// a file keeps them. Every problem found is named, each with what to change.
+    pub fn design(&self, base: &ExperimentDesign) -> Result<ExperimentDesign, DesignError> {
+        let mut problems: Vec<String> = Vec::new();
+        let mut whole = |raw: &str, label: &str, min: u64, max: u64| -> Option<u64> {
+            match raw.parse::<u64>() {
+                Ok(n) if (min..=max).contains(&n) => Some(n),
+                _ => {
+                    problems.push(format!(
+                        "{label} must be a whole number from {min} to {max}, not '{raw}'"
+                    ));
+                    None
+                }
+            }
+        };
+        // The limits are the validator's (design.rs), so the form and a design file agree.
+        let samples = whole(
+            &self.samples,
+            "Mazes per shape",
+            1,
+            MAX_SAMPLES_PER_SHAPE as u64,
+        );
+        let repeats = whole(&self.repeats, "Repeats per maze", 1, MAX_REPEATS as u64);
+        let seed = whole(&self.seed, "Seed", 0, u64::MAX);
+        let concurrency = whole(
+            &self.concurrency,
+            "Concurrency per endpoint",
+            1,
+            MAX_CONCURRENCY as u64,
+        );
+        let move_limit = whole(&self.move_limit, "Move limit", 1, MAX_MOVE_LIMIT as u64);
+        let lenient = match self.lenient.as_str() {
+            "" => Some(0),
+            raw => whole(
+                raw,
+                "Lenient (invalid moves forgiven)",
+                0,
+                MAX_MOVE_LIMIT as u64,
+            ),
+        };
+        let stair_trials = match self.staircase.as_str() {
+            "" => Some(0),
+            raw => whole(raw, "Staircase trials per walk (0 for none)", 0, 10_000),
+        };
+        let stair_start = match self.staircase_start.as_str() {
+            "" => Some(0),
+            raw => whole(raw, "Staircase start level", 0, 1_000),
+        };
+        let rpm = match self.rpm.as_str() {
+            "" => None,
+            raw => whole(raw, "Requests per minute (or leave it empty)", 1, 100_000),
+        };
+        let mut d = base.clone();
+        d.name = self.name.clone();
+        d.encodings = self
+            .encodings
+            .iter()
+            .filter_map(|e| Encoding::parse(e).ok())
+            .collect();
+        // The design's order is kept for the shapes still ticked (a staircase's ladder goes
+        // by it); shapes newly ticked go last.
+        let ticked: Vec<Shape> = self
+            .shapes
+            .iter()
+            .filter_map(|s| Shape::parse(s).ok())
+            .collect();
+        d.shapes = base
+            .shapes
+            .iter()
+            .copied()
+            .filter(|s| ticked.contains(s))
+            .chain(ticked.iter().copied().filter(|s| !base.shapes.contains(s)))
+            .collect();
+        d.efforts = self
+            .efforts
+            .iter()
+            .filter_map(|e| Effort::parse(e).ok())
+            .collect();
+        d.symbols = match self.symbols.trim() {
+            "" => Symbols::STANDARD,
+            raw => Symbols::parse(raw).unwrap_or_else(|e| {
+                problems.push(format!("Matrix symbols: {e}"));
+                Symbols::STANDARD
+            }),
+        };
+        let sizes: Result<Vec<usize>, _> = self
+            .sizes
+            .split([',', ' '])
+            .filter(|s| !s.is_empty())
+            .map(str::parse::<usize>)
+            .collect();
+        match sizes {
+            Ok(s) if !s.is_empty() => {
+                d.size = s[0];
+                d.sizes = if s.len() > 1 { Some(s) } else { None };
+            }
+            _ => problems.push(format!(
+                "Sizes must be grid sides separated by commas (e.g. 5 or 5, 7), not '{}'",
+                self.sizes
+            )),
+        }
+        d.vision = match self.vision.trim() {
+            "" => Vision::Text,
+            raw => Vision::parse(raw).unwrap_or_else(|e| {
+                problems.push(format!("Shown as: {e}"));
+                Vision::Text
+            }),
+        };
+        let phase = match self.staircase_phase.trim() {
+            "" => Some(StairPhase::Solve),
+            raw => StairPhase::parse(raw),
+        };
+        if phase.is_none() {
+            problems.push(format!(
+                "Staircase phase must be solve, recognize, generate or all, not '{}'",
+                self.staircase_phase
+            ));
+        }
+        d.staircase = match (stair_trials, stair_start, phase) {
+            (Some(0), _, _) => None,
+            (Some(trials), Some(start), Some(phase)) => Some(Staircase {
+                trials: trials as usize,
+                start: start as usize,
+                phase,
+            }),
+            _ => base.staircase,
+        };
+        d.protocol = match self.protocol.as_str() {
+            "combined" => Protocol::Combined,
+            "single_shot" => Protocol::SingleShot,
+            _ => Protocol::Stepwise,
+        };
+        let mut players = Vec::new();
+        for (i, r) in self.players.iter().enumerate() {
+            let kind = r.player_kind();
+            let mut p = base
+                .players
+                .get(i)
+                .filter(|p| p.kind == kind)
+                .cloned()
+                .unwrap_or_else(|| PlayerSpec::builtin(kind));
+            let row = i + 1;
+            p.name = Some(r.name.clone()).filter(|n| !n.is_empty());
+            if kind == PlayerKind::Endpoint {
+                p.preset = r.preset.clone();
+                if Preset::parse(&p.preset).is_err() {
+                    problems.push(format!("Player {row}: choose an endpoint kind"));
+                }
+                p.base_url = r.base_url.clone();
+                p.model = r.model.clone();
+                match parse_decimal(&r.temperature) {
+                    Some(v) if (0.0..=2.0).contains(&v) => p.temperature = v,
+                    _ => problems.push(format!(
+                        "Player {row}: temperature must be a number from 0 to 2, not '{}'",
+                        r.temperature
+                    )),
+                }
+                match r.max_tokens.parse::<u32>() {
+                    Ok(v) if v >= 1 => p.max_tokens = v,
+                    _ => problems.push(format!(
+                        "Player {row}: max tokens must be a whole number of at least 1, not '{}'",
+                        r.max_tokens
+                    )),
+                }
+                p.stream = r.stream;
+                match read_price(&r.price) {
+                    Ok(price) => p.price = price,
+                    Err(e) => problems.push(format!("Player {row}: {e}")),
+                }
+            }
+            let c = &r.concurrency;
+            p.concurrency = match c.parse::<usize>() {
+                _ if c.is_empty() => None,
+                Ok(v) if (1..=MAX_CONCURRENCY).contains(&v) => Some(v),
+                _ => {
+                    problems.push(format!(
+                        "Player {row}: its own concurrency must be from 1 to {MAX_CONCURRENCY}, or empty for the design's, not '{c}'"
+                    ));
+                    None
+                }
+            };
+            players.push(p);
+        }
+        d.players = players;
+        if let (Some(s), Some(r), Some(k), Some(c), Some(m)) =
+            (samples, repeats, seed, concurrency, move_limit)
+        {
+            d.samples_per_shape = s as usize;
+            d.repeats = r as usize;
+            d.seed = k;
+            d.concurrency = c as usize;
+            d.move_limit = m as usize;
+            d.lenient = lenient.unwrap_or(0) as usize;
+        }
+        d.requests_per_minute = rpm.map(|r| r as u32);
+        d.cost_limit = match self.cost_limit.trim().trim_start_matches('$') {
+            "" => None,
+            raw => match parse_decimal(raw) {
+                Some(v) if v > 0.0 => Some(v),
+                _ => {
+                    problems.push(format!(
+                        "Cost limit must be dollars above zero (or empty for none), not '{}'",
+                        self.cost_limit
+                    ));
+                    None
+                }
+            },
+        };
+        if let Err(e) = d.validate() {
+            problems.extend(e.problems);
+        }
+        if problems.is_empty() {
+            Ok(d)
+        } else {
+            Err(DesignError { problems })
+        }
+    }
+
+    /// Appends the player configured in the "add a player" box as the last row, its key
+    /// included (an endpoint row filled in from its preset, streaming as configured).
+    pub fn add_configured_player(&mut self) {
+        let mut row = if self.new.player_kind() == PlayerKind::Endpoint {
+            let mut r = self.new.clone();
+            r.kind = "endpoint".into();
+            let stream = r.stream;
+            r.fill_defaults();
+            r.stream = stream;
+            r
+        } else {
+            PlayerRow {
+                kind: self.new.kind.clone(),
+                ..PlayerRow::default()
+            }
+        };
+        row.name.clear();
+        row.concurrency.clear();
+        self.players.push(row);
+    }
+
+    /// Removes player row `i` (the rows after it move up).
+    pub fn remove_player(&mut self, i: usize) {
+        if i < self.players.len() {
+            self.players.remove(i);
+        }
+    }
+
+    /// After a kind changed: every endpoint row, and the "add a player" box, filled in
+    /// from its preset where empty.
+    pub fn kinds_changed(&mut self) {
+        for r in self
+            .players
+            .iter_mut()
+            .filter(|r| r.player_kind() == PlayerKind::Endpoint)
+        {
+            r.fill_defaults();
+        }
+        self.new.fill_defaults();
+    }
+}
+
+/// An experiment as the page stores it (IndexedDB store `experiments`, under its id; its
+/// trials' records are under `{id}/{trial id}` in `trials`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StoredExperiment {
+    /// Its name for people (the design's name, or one given on renaming).
+    pub name: String,
+    /// When it was created, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+    /// Its design (never an API key).
+    pub design: ExperimentDesign,
+}
+
+/// Why a stored experiment cannot be read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredError {
+    /// Not the JSON of a stored experiment (the parser's message).
+    NotJson(JsonError),
+    /// Its design cannot run.
+    Design(DesignError),
+}
+
+impl std::fmt::Display for StoredError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoredError::NotJson(e) => write!(f, "not a stored experiment: {e}"),
+            StoredError::Design(e) => write!(f, "its design cannot run: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoredError {}
+
+impl StoredExperiment {
+    /// The stored JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads the stored JSON back, checking the design.
+    pub fn from_json(text: &str) -> Result<StoredExperiment, StoredError> {
+        let e: StoredExperiment = crate::json::from_str(text).map_err(StoredError::NotJson)?;
+        e.design.validate().map_err(StoredError::Design)?;
+        Ok(e)
+    }
+}
+
+/// The storage key prefix of an experiment's trials.
+pub fn trials_prefix(experiment_id: &str) -> String {
+    format!("{experiment_id}/")
+}
+
+/// A new experiment's id from the time it was created: `exp-` and the milliseconds in
+/// base 36 (sortable by creation within the same length).
+pub fn new_experiment_id(now_ms: u64) -> String {
+    const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    let mut n = now_ms;
+    let mut out = Vec::new();
+    loop {
+        out.push(DIGITS[(n % 36) as usize]);
+        n /= 36;
+        if n == 0 {
+            break;
+        }
+    }
+    out.reverse();
+    format!("exp-{}", String::from_utf8(out).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_and_the_validator_share_their_limits() {
+        let d = ExperimentDesign::default();
+        for (set, field, max) in [
+            (0usize, "samples", MAX_SAMPLES_PER_SHAPE),
+            (1, "repeats", MAX_REPEATS),
+            (2, "move limit", MAX_MOVE_LIMIT),
+        ] {
+            for n in [max, max + 1] {
+                let mut form = DesignForm::of(&d);
+                let mut file = d.clone();
+                match set {
+                    0 => (form.samples, file.samples_per_shape) = (n.to_string(), n),
+                    1 => (form.repeats, file.repeats) = (n.to_string(), n),
+                    _ => (form.move_limit, file.move_limit) = (n.to_string(), n),
+                }
+                assert_eq!(
+                    form.design(&d).is_ok(),
+                    file.validate().is_ok(),
+                    "{field} {n}: the form and a design file agree"
+                );
+                assert_eq!(file.validate().is_ok(), n == max, "{field} {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_design_survives_the_form_with_models_and_every_setting() {
+        let mut d = ExperimentDesign {
+            name: "Qwen <three> sizes".into(),
+            ..ExperimentDesign::default()
+        };
+        let mut qwen = PlayerSpec::endpoint("/proxy/dashscope-intl", "qwen-plus", None);
+        qwen.preset = "dashscope-intl".into();
+        qwen.temperature = 0.25;
+        qwen.concurrency = Some(8);
+        qwen.price = Some(Price {
+            input: 0.4,
+            output: 1.2,
+            reasoning: Some(4.0),
+        });
+        d.players.push(qwen);
+        d.cost_limit = Some(12.5);
+        d.sizes = Some(vec![5, 7]);
+        d.shapes = vec![Shape::Cross, Shape::Z];
+        d.encodings = vec![Encoding::CoordList];
+        d.samples_per_shape = 3;
+        d.repeats = 2;
+        d.seed = 99;
+        d.protocol = Protocol::Combined;
+        d.requests_per_minute = Some(120);
+        d.concurrency = 2;
+        d.move_limit = 20;
+        let form = DesignForm::of(&d);
+        assert_eq!(form.design(&d).expect("read back"), d);
+        // Read against the default (no base): the form alone carries the design.
+        assert_eq!(
+            form.design(&ExperimentDesign::default())
+                .expect("read back"),
+            d
+        );
+    }
+
+    #[test]
+    fn prices_and_the_cost_limit_are_read_as_typed_and_refused_with_what_to_type() {
+        assert_eq!(read_price(""), Ok(None));
+        assert_eq!(
+            read_price("$0.40 / $1.20"),
+            Ok(Some(Price {
+                input: 0.4,
+                output: 1.2,
+                reasoning: None
+            }))
+        );
+        assert_eq!(
+            read_price("0.4, 1.2, 4").map(|p| p.and_then(|p| p.reasoning)),
+            Ok(Some(4.0))
+        );
+        for bad in ["cheap", "0.4", "1, 2, 3, 4", "-1, 2"] {
+            assert!(read_price(bad).is_err(), "{bad}");
+        }
+        let mut form = DesignForm::of(&ExperimentDesign::default());
+        form.players[0] = PlayerRow {
+            kind: "endpoint".into(),
+            ..PlayerRow::default()
+        };
+        form.players[0].fill_defaults();
+        form.players[0].price = "free".into();
+        form.cost_limit = "-2".into();
+        let e = form
+            .design(&ExperimentDesign::default())
+            .expect_err("refused");
+        let text = e.sentences();
+        assert!(
+            text.contains("Player 1: its price must be dollars per million tokens"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Cost limit must be dollars above zero"),
+            "{text}"
+        );
+        // A limit with no price anywhere cannot be kept.
+        form.players[0].price.clear();
+        form.cost_limit = "5".into();
+        let e = form
+            .design(&ExperimentDesign::default())
+            .expect_err("refused");
+        assert!(e.sentences().contains("a cost limit needs a price"), "{e}");
+        form.players[0].price = "0.4, 1.2".into();
+        let d = form.design(&ExperimentDesign::default()).expect("a design");
+        assert_eq!(d.cost_limit, Some(5.0));
+        assert_eq!(d.players[0].price.map(|p| p.output), Some(1.2));
+    }
+
+    /// The pairs a browser's `FormData` would list for `form` (a checkbox only when
+    /// ticked; the endpoint fields only on endpoint rows).
+    fn pairs(form: &DesignForm) -> Vec<(String, String)> {
+        let mut out = vec![("name".to_string(), form.name.clone())];
+        let mut row = |r: Option<usize>, p: &PlayerRow| {
+            let mut push = |k: &str, v: &str| out.push((DesignForm::field_name(r, k), v.into()));
+            push("kind", &p.kind);
+            push("name", &p.name);
+            if p.player_kind() == PlayerKind::Endpoint {
+                for (k, v) in [
+                    ("preset", &p.preset),
+                    ("base_url", &p.base_url),
+                    ("model", &p.model),
+                    ("key", &p.key),
+                    ("temperature", &p.temperature),
+                    ("max_tokens", &p.max_tokens),
+                    ("price", &p.price),
+                ] {
+                    push(k, v);
+                }
+                if p.stream {
+                    push("stream", "on");
+                }
+            }
+            push("concurrency", &p.concurrency);
+        };
+        for (i, p) in form.players.iter().enumerate() {
+            row(Some(i), p);
+        }
+        row(None, &form.new);
+        for s in &form.shapes {
+            out.push(("shape".into(), s.clone()));
+        }
+        for e in &form.encodings {
+            out.push(("encoding".into(), e.clone()));
+        }
+        for e in &form.efforts {
+            out.push(("effort".into(), e.clone()));
+        }
+        for (k, v) in [
+            ("symbols", &form.symbols),
+            ("sizes", &form.sizes),
+            ("samples", &form.samples),
+            ("repeats", &form.repeats),
+            ("seed", &form.seed),
+            ("move_limit", &form.move_limit),
+            ("lenient", &form.lenient),
+            ("cost_limit", &form.cost_limit),
+            ("concurrency", &form.concurrency),
+            ("rpm", &form.rpm),
+            ("protocol", &form.protocol),
+            ("vision", &form.vision),
+            ("staircase", &form.staircase),
+            ("staircase_start", &form.staircase_start),
+            ("staircase_phase", &form.staircase_phase),
+        ] {
+            out.push((k.into(), format!(" {v} ")));
+        }
+        out
+    }
+
+    #[test]
+    fn the_designs_shape_order_is_kept_and_new_shapes_go_last() {
+        // A staircase's ladder goes by it: a loaded [Z, square] stays so on the page.
+        let d = ExperimentDesign {
+            shapes: vec![Shape::Z, Shape::Square],
+            ..ExperimentDesign::default()
+        };
+        let mut form = DesignForm::of(&d);
+        assert_eq!(
+            form.design(&d).map(|x| x.shapes),
+            Ok(vec![Shape::Z, Shape::Square])
+        );
+        form.shapes = vec!["square".into(), "cross".into(), "Z".into()];
+        assert_eq!(
+            form.design(&d).map(|x| x.shapes),
+            Ok(vec![Shape::Z, Shape::Square, Shape::Cross])
+        );
+        form.shapes = vec!["cross".into(), "Z".into()];
+        assert_eq!(
+            form.design(&d).map(|x| x.shapes),
+            Ok(vec![Shape::Z, Shape::Cross])
+        );
+    }
+
+    #[test]
+    fn the_pages_fields_are_read_into_the_form_they_came_from() {
+        let mut d = ExperimentDesign::default();
+        d.players
+            .push(PlayerSpec::endpoint("http://127.0.0.1:9/v1", "m", None));
+        d.efforts = vec![Effort::Low, Effort::NoThinking];
+        d.symbols = Symbols::parse("@*SE").expect("a set");
+        d.lenient = 2;
+        let mut form = DesignForm::of(&d);
+        form.players[1].key = "sk-test".into();
+        let read = DesignForm::from_fields(&pairs(&form));
+        assert_eq!(read.design(&d), Ok(d.clone()), "the design comes back");
+        // The oracle row's endpoint fields are not on the page.
+        let mut expected = form.clone();
+        expected.players[0] = PlayerRow {
+            kind: "oracle".into(),
+            ..PlayerRow::default()
+        };
+        assert_eq!(read, expected, "values trimmed, rows in order, keys kept");
+        assert_eq!(DesignForm::field_name(Some(3), "model"), "p3.model");
+        assert_eq!(DesignForm::field_name(None, "key"), "new.key");
+        // The vision condition comes back too (its images mark P and G, so it goes with
+        // the standard symbols), and a name that is none is refused with the choices.
+        d.symbols = Symbols::STANDARD;
+        d.vision = Vision::ImageAndText;
+        let form = DesignForm::of(&d);
+        assert_eq!(form.vision, "image+text");
+        let read = DesignForm::from_fields(&pairs(&form));
+        assert_eq!(read.design(&d), Ok(d.clone()), "the vision comes back");
+        let mut bad = form.clone();
+        bad.vision = "picture".into();
+        let e = bad.design(&d).expect_err("refused").sentences();
+        // A staircase comes back, and 0 trials is none.
+        let mut stairs = d.clone();
+        stairs.staircase = Some(Staircase {
+            trials: 12,
+            start: 1,
+            phase: StairPhase::All,
+        });
+        let form = DesignForm::of(&stairs);
+        assert_eq!(
+            (form.staircase.as_str(), form.staircase_phase.as_str()),
+            ("12", "all")
+        );
+        let read = DesignForm::from_fields(&pairs(&form));
+        assert_eq!(
+            read.design(&d),
+            Ok(stairs.clone()),
+            "the staircase comes back"
+        );
+        let mut none = form.clone();
+        none.staircase = "0".into();
+        assert_eq!(none.design(&stairs).map(|x| x.staircase), Ok(None));
+        let mut wrong = form.clone();
+        wrong.staircase_phase = "both".into();
+        wrong.staircase = "many".into();
+        let why = wrong.design(&d).expect_err("refused").sentences();
+        assert!(why.contains("solve, recognize, generate or all"), "{why}");
+        assert!(why.contains("Staircase trials per walk"), "{why}");
+        assert!(
+            e.contains("Shown as") && e.contains("text, image or image+text"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bad_values_are_each_named_with_what_to_change() {
+        let d = ExperimentDesign::default();
+        let mut f = DesignForm::of(&d);
+        f.samples = "many".into();
+        f.sizes = "5, x".into();
+        f.rpm = "-3".into();
+        f.shapes.clear();
+        let e = f.design(&d).expect_err("refused").sentences();
+        assert!(
+            e.contains("Mazes per shape must be a whole number from 1 to 10000, not 'many'"),
+            "{e}"
+        );
+        assert!(e.contains("Sizes must be grid sides"), "{e}");
+        assert!(e.contains("Requests per minute"), "{e}");
+        assert!(e.contains("shape"), "no shape chosen is named: {e}");
+    }
+
+    #[test]
+    fn a_model_needs_its_settings_and_the_oracle_needs_none() {
+        let d = ExperimentDesign::default();
+        let mut f = DesignForm::of(&d);
+        f.players.push(PlayerRow {
+            kind: "endpoint".into(),
+            preset: "custom".into(),
+            temperature: "3".into(),
+            max_tokens: "100".into(),
+            ..PlayerRow::default()
+        });
+        let e = f.design(&d).expect_err("refused").sentences();
+        assert!(
+            e.contains("Player 2: temperature must be a number from 0 to 2, not '3'"),
+            "{e}"
+        );
+        assert_eq!(f.players[0].player_name(), "oracle");
+        f.players[1].model = "qwen-max".into();
+        assert_eq!(f.players[1].player_name(), "qwen-max");
+        f.players[1].name = "big".into();
+        assert_eq!(f.players[1].player_name(), "big");
+    }
+
+    #[test]
+    fn a_new_model_row_starts_from_the_default_preset() {
+        let mut r = PlayerRow {
+            kind: "endpoint".into(),
+            ..PlayerRow::default()
+        };
+        r.fill_defaults();
+        assert_eq!(r.temperature, "0.7");
+        assert_eq!(r.stream, crate::model::settings::DEFAULT_STREAM);
+        assert!(!r.base_url.is_empty());
+        // A row keeps what was typed.
+        let mut typed = PlayerRow {
+            kind: "endpoint".into(),
+            preset: "custom".into(),
+            model: "mine".into(),
+            ..PlayerRow::default()
+        };
+        typed.fill_defaults();
+        assert_eq!(typed.model, "mine");
+        assert_eq!(typed.base_url, "", "custom has no default URL");
+        typed.use_preset(Preset::default());
+        assert_eq!(typed.base_url, Preset::default().default_base_url());
+    }
+
+    #[test]
+    fn the_add_box_appends_the_configured_model_with_its_key() {
+        let d = ExperimentDesign::default();
+        let mut f = DesignForm::of(&d);
+        f.new.preset = "custom".into();
+        f.new.base_url = "http://127.0.0.1:9/v1".into();
+        f.new.model = "qwen-max".into();
+        f.new.key = "sk-test".into();
+        f.new.stream = false;
+        f.add_configured_player();
+        assert_eq!(f.players.len(), 2);
+        assert_eq!(f.players[1].key, "sk-test");
+        assert!(!f.players[1].stream, "streaming stays off as configured");
+        let read = f.design(&d).expect("read back");
+        assert_eq!(read.players[1].model, "qwen-max");
+        assert!(!read.players[1].stream);
+        assert_eq!(read.trials().len(), 720);
+        f.remove_player(0);
+        assert_eq!(f.players.len(), 1);
+        assert_eq!(f.players[0].model, "qwen-max", "the rows after it move up");
+    }
+}

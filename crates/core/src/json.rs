@@ -1,0 +1,102 @@
+//! Reading what the project stores as JSON (trial records, designs, studies, participants'
+//! data) through serde's derive, with the place of what is wrong: serde's reason, and
+//! where it is (`messages[1].verdict.reason`) from `serde_path_to_error`.
+//!
+//! ```
+//! use shapemaze_core::json;
+//!
+//! #[derive(serde::Deserialize, Debug)]
+//! struct Cell { row: usize, col: usize }
+//! #[derive(serde::Deserialize, Debug)]
+//! struct Path { cells: Vec<Cell> }
+//!
+//! let e = json::from_str::<Path>(r#"{"cells": [{"row": 1, "col": 2}, {"row": 1}]}"#)
+//!     .expect_err("a cell has no col");
+//! assert!(e.to_string().starts_with("missing field `cells[1].col`"), "{e}");
+//! let e = json::from_str::<Path>(r#"{"cells": [{"row": "one", "col": 2}]}"#)
+//!     .expect_err("a row is a number");
+//! assert!(e.to_string().starts_with("field `cells[0].row`: invalid type: string"), "{e}");
+//! ```
+
+use serde::de::DeserializeOwned;
+use std::fmt;
+
+/// Why a JSON text is not a value of the type read: where, and serde's reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonError {
+    /// The place of the field that is wrong (`players[1].temperature`); empty for the
+    /// whole value (and for text that is not JSON).
+    pub at: String,
+    /// serde's reason, with the line and column (`invalid type: string "hot", expected
+    /// f64 at line 1 column 40`).
+    pub reason: String,
+}
+
+impl fmt::Display for JsonError {
+    /// `field `players[1].temperature`: invalid type: ...`; a reason that names a field
+    /// inside the place names it from the top: `missing field `versions.verifier``.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.at.is_empty() {
+            return f.write_str(&self.reason);
+        }
+        for lead in ["missing field `", "field `"] {
+            if let Some(rest) = self.reason.strip_prefix(lead) {
+                return write!(f, "{lead}{}.{rest}", self.at);
+            }
+        }
+        write!(f, "field `{}`: {}", self.at, self.reason)
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+impl From<serde_path_to_error::Error<serde_json::Error>> for JsonError {
+    fn from(e: serde_path_to_error::Error<serde_json::Error>) -> JsonError {
+        let at = e.path().to_string();
+        JsonError {
+            at: if at == "." { String::new() } else { at },
+            reason: e.into_inner().to_string(),
+        }
+    }
+}
+
+/// Reads a `T` from JSON text by its `Deserialize`, as `serde_json::from_str` does, the
+/// error naming the field and its place.
+pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de)?;
+    de.end().map_err(|e| JsonError {
+        at: String::new(),
+        reason: e.to_string(),
+    })?;
+    Ok(value)
+}
+
+/// Reads a `T` from a JSON value by its `Deserialize`, as `serde_json::from_value` does,
+/// the error naming the field and its place.
+pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, JsonError> {
+    Ok(serde_path_to_error::deserialize(value)?)
+}
+
+/// Reads a flattened `T` (`#[serde(flatten, deserialize_with = "json::flattened")]`)
+/// keeping the place of what is wrong inside it, which serde's flatten loses: the error
+/// names the field (`field `latency_ms`: ...`, `missing field `logprobs[0].logprob``),
+/// and [`JsonError`] puts it after the place of the value around it
+/// (`messages[1].latency_ms`).
+pub fn flattened<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    serde_path_to_error::deserialize(d).map_err(|e| {
+        let at = e.path().to_string();
+        let inner = e.into_inner();
+        match at.as_str() {
+            "." => inner,
+            _ => serde::de::Error::custom(JsonError {
+                at,
+                reason: inner.to_string(),
+            }),
+        }
+    })
+}

@@ -1,0 +1,325 @@
+//! The matrix encoding's renderer and its reader of replies ([`super::encoding::Encoding`]'s
+//! matrix half), in the symbols a trial uses ([`Symbols`]).
+
+use super::encoding::{choose_block, Dropped, Extraction, ParseError};
+use super::symbols::Symbols;
+use crate::maze::grid::{Grid, Pos, Tile};
+use crate::text::drop_special_tokens;
+
+/// The tile a cell written as `sym` stands for in the set `s`.
+fn tile_of(sym: &str, s: Symbols) -> Option<Tile> {
+    let mut chars = sym.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => s.tile(c),
+        _ => None,
+    }
+}
+
+/// `grid` as rows of `s`'s symbols separated by single spaces.
+pub(super) fn render_matrix(grid: &Grid, s: Symbols) -> String {
+    let mut out = String::with_capacity(grid.rows() * grid.cols() * 2);
+    for r in 0..grid.rows() {
+        if r > 0 {
+            out.push('\n');
+        }
+        for c in 0..grid.cols() {
+            if c > 0 {
+                out.push(' ');
+            }
+            out.push(s.of(grid.get(Pos::new(r, c)).unwrap_or(Tile::Wall)));
+        }
+    }
+    out
+}
+
+/// A matrix-looking line without its leading `Row 3:` label or list marker, trimmed, with
+/// the byte offset in `line` where it starts.
+fn row_body(line: &str, sym: Symbols) -> (usize, &str) {
+    let mut start = line.len() - line.trim_start().len();
+    let mut s = line.trim();
+    if s.get(..3).is_some_and(|h| h.eq_ignore_ascii_case("row")) {
+        // "Row 3: 1 0 0 P" — drop the label up to its separator.
+        let rest = s[3..].trim_start();
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        if digits > 0 {
+            // Separators the set writes cells with are cells (`Row 1: . . # . .`).
+            let after = rest[digits..].trim_start_matches(|c| {
+                matches!(c, ':' | '.' | ')' | '-' | ' ') && !sym.contains(c)
+            });
+            start += s.len() - after.len();
+            s = after;
+        }
+    }
+    // Each step cuts text off the start only, so `start` follows it.
+    let t = s
+        .trim_start_matches(|c| matches!(c, '-' | '*' | '>') && !sym.contains(c))
+        .trim_start();
+    start += s.len() - t.len();
+    (start, t.trim_end())
+}
+
+/// Characters that decorate a matrix row and separate its cells: `[ ] , | `` and quotes.
+fn is_row_decoration(ch: char) -> bool {
+    matches!(ch, '[' | ']' | ',' | '|' | '`' | '"' | '\'')
+}
+
+/// The cells of a matrix-looking line, with decoration (`[ ] , | `` and quotes, a leading
+/// `Row 3:` label or list marker) removed; `None` when the line does not look like a row.
+fn matrix_cells(line: &str, s: Symbols) -> Option<Vec<String>> {
+    let cleaned: String = row_body(line, s)
+        .1
+        .chars()
+        .map(|ch| if is_row_decoration(ch) { ' ' } else { ch })
+        .collect();
+    let tokens: Vec<String> = cleaned.split_whitespace().map(str::to_string).collect();
+    if tokens.len() < 2 || tokens.iter().any(|t| t.chars().count() != 1) {
+        return None;
+    }
+    let symbols = tokens.iter().filter(|t| tile_of(t, s).is_some()).count();
+    (symbols * 2 >= tokens.len()).then_some(tokens)
+}
+
+/// The maze cells a line starts with (two or more of `1 0 P G`, decoration tolerated as in
+/// [`matrix_cells`]) when other text follows them, with the byte offset in `line` where
+/// that text begins: `0 1 1 1 0 <- changed`.
+fn leading_cells(line: &str, s: Symbols) -> Option<(Vec<String>, usize)> {
+    let (base, body) = row_body(line, s);
+    let b = body.as_bytes();
+    let mut cells = Vec::new();
+    let mut i = 0;
+    loop {
+        while i < b.len() && (b[i] == b' ' || b[i] == b'\t' || is_row_decoration(char::from(b[i])))
+        {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { break };
+        let alone = !b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+        if !(alone && s.contains(char::from(c))) {
+            break;
+        }
+        cells.push(char::from(c).to_string());
+        i += 1;
+    }
+    (cells.len() >= 2 && i < b.len()).then_some((cells, base + i))
+}
+
+/// One line of a reply read as a matrix row.
+struct RowLine {
+    cells: Vec<String>,
+    /// Written without spaces between its cells (`0111P`).
+    unspaced: bool,
+    /// Read only by dropping text after its leading cells ([`leading_cells`]): such a row
+    /// belongs to a block only when it has as many cells as the block's other rows.
+    loose: bool,
+    /// The text dropped to read it.
+    dropped: Vec<String>,
+}
+
+/// Reads one line of a reply as a matrix row, dropping special tokens, emphasis,
+/// punctuation ending the line and, as a loose row, text after its leading cells.
+fn read_row_line(line: &str, sym: Symbols) -> Option<RowLine> {
+    let (mut s, mut dropped) = drop_special_tokens(line);
+    // Emphasis and punctuation ending a line, unless the set writes cells with them.
+    let mark_char = |c: char| !sym.contains(c);
+    for mark in ["**", "__"] {
+        if mark_char(mark.as_bytes()[0].into()) && s.contains(mark) {
+            s = s.replace(mark, "");
+            dropped.push(mark.to_string());
+        }
+    }
+    let t = s.trim_end();
+    let unwrapped = t.trim_end_matches(|c| matches!(c, '*' | '_') && mark_char(c));
+    if unwrapped.len() < t.len() {
+        dropped.push(t[unwrapped.len()..].to_string());
+    }
+    let body = unwrapped.trim_end_matches(|c: char| {
+        (matches!(c, '.' | '!' | '?' | ';' | ':' | '\u{2026}') && mark_char(c)) || c.is_whitespace()
+    });
+    if let Some(cells) = matrix_cells(body, sym) {
+        let tail = unwrapped[body.len()..].trim();
+        if !tail.is_empty() {
+            dropped.push(tail.to_string());
+        }
+        return Some(RowLine {
+            cells,
+            unspaced: false,
+            loose: false,
+            dropped,
+        });
+    }
+    if let Some(cells) = unspaced_cells(body, sym) {
+        return Some(RowLine {
+            cells,
+            unspaced: true,
+            loose: false,
+            dropped,
+        });
+    }
+    let (cells, at) = leading_cells(unwrapped, sym)?;
+    dropped.push(unwrapped[at..].trim().to_string());
+    Some(RowLine {
+        cells,
+        unspaced: false,
+        loose: true,
+        dropped,
+    })
+}
+
+/// The cells of a row written without spaces between them (`0111P`, `[0111P]`): one word
+/// of three or more of `0 1 P G` and nothing else on the line (decoration aside).
+fn unspaced_cells(line: &str, s: Symbols) -> Option<Vec<String>> {
+    let cleaned: String = row_body(line, s)
+        .1
+        .chars()
+        .filter(|&ch| !is_row_decoration(ch))
+        .collect();
+    let word = cleaned.trim();
+    (word.len() >= 3 && word.chars().all(|c| s.contains(c)))
+        .then(|| word.chars().map(String::from).collect())
+}
+
+pub(super) fn matrix_lines(text: &str, s: Symbols) -> Vec<Vec<String>> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            matrix_cells(l, s).unwrap_or_else(|| l.split_whitespace().map(str::to_string).collect())
+        })
+        .collect()
+}
+
+/// A block of matrix rows found in a reply.
+struct MatrixBlock {
+    rows: Vec<Vec<String>>,
+    /// Some of its rows were written without spaces.
+    unspaced: bool,
+    /// Whole lines, `[start, end)` in the reply.
+    span: [usize; 2],
+    dropped: Vec<Dropped>,
+    /// The line of prose above the block, if any.
+    label: Option<String>,
+}
+
+/// Every block of two or more matrix rows in `reply`, in order, each with its label.
+fn matrix_blocks(reply: &str, s: Symbols) -> Vec<MatrixBlock> {
+    let mut blocks = Vec::new();
+    let mut run: Vec<(RowLine, [usize; 2])> = Vec::new();
+    let mut label: Option<String> = None;
+    let mut offset = 0;
+    for raw in reply.split_inclusive('\n') {
+        let line = raw.trim_end_matches('\n').trim_end_matches('\r');
+        match read_row_line(line, s) {
+            Some(row) => run.push((row, [offset, offset + line.len()])),
+            None => {
+                if !run.is_empty() {
+                    close_run(std::mem::take(&mut run), label.take(), &mut blocks);
+                }
+                let t = line.trim();
+                if !t.is_empty() && !t.starts_with("```") && !t.starts_with("~~~") {
+                    label = Some(t.to_string());
+                }
+            }
+        }
+        offset += raw.len();
+    }
+    if !run.is_empty() {
+        close_run(run, label, &mut blocks);
+    }
+    blocks
+}
+
+/// Turns a run of consecutive row lines into blocks. Rows read as written always belong
+/// (rows of different lengths are then reported as such); a loose row belongs only when
+/// it has as many cells as most rows read as written, and otherwise ends the block. A run
+/// with no row read as written makes no block.
+fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut Vec<MatrixBlock>) {
+    let widths: Vec<usize> = run
+        .iter()
+        .filter(|(r, _)| !r.loose)
+        .map(|(r, _)| r.cells.len())
+        .collect();
+    // The most common length, the first seen on a tie.
+    let mut width: Option<(usize, usize)> = None;
+    for &w in &widths {
+        let n = widths.iter().filter(|&&v| v == w).count();
+        if width.is_none_or(|(_, best)| n > best) {
+            width = Some((w, n));
+        }
+    }
+    let Some((width, _)) = width else {
+        return;
+    };
+    let mut label = label;
+    let mut current: Vec<(RowLine, [usize; 2])> = Vec::new();
+    let mut emit = |rows: Vec<(RowLine, [usize; 2])>, label: &mut Option<String>| {
+        if rows.len() < 2 {
+            return;
+        }
+        let span = [rows[0].1[0], rows[rows.len() - 1].1[1]];
+        let mut dropped = Vec::new();
+        let mut cells = Vec::with_capacity(rows.len());
+        let unspaced = rows.iter().any(|(r, _)| r.unspaced);
+        for (i, (row, _)) in rows.into_iter().enumerate() {
+            dropped.extend(
+                row.dropped
+                    .into_iter()
+                    .map(|text| Dropped { line: i, text }),
+            );
+            cells.push(row.cells);
+        }
+        out.push(MatrixBlock {
+            rows: cells,
+            unspaced,
+            span,
+            dropped,
+            label: label.take(),
+        });
+    };
+    for (row, span) in run {
+        if row.loose && row.cells.len() != width {
+            emit(std::mem::take(&mut current), &mut label);
+            continue;
+        }
+        current.push((row, span));
+    }
+    emit(current, &mut label);
+}
+
+/// [`Encoding::read_reply`] for the matrix.
+pub(super) fn read_matrix_reply(reply: &str, s: Symbols) -> Extraction {
+    let mut blocks = matrix_blocks(reply, s);
+    let labels: Vec<Option<String>> = blocks.iter().map(|b| b.label.clone()).collect();
+    let Some((chosen, passed_over)) = choose_block(&labels) else {
+        return Extraction::none();
+    };
+    let block = blocks.swap_remove(chosen);
+    Extraction {
+        grid: parse_matrix_rows(&block.rows, s),
+        span: Some(block.span),
+        dropped: block.dropped,
+        passed_over,
+        unspaced: block.unspaced,
+    }
+}
+
+pub(super) fn parse_matrix_rows(rows: &[Vec<String>], s: Symbols) -> Result<Grid, ParseError> {
+    let expected = rows.first().ok_or(ParseError::NoMazeFound)?.len();
+    let mut tiles = Vec::with_capacity(rows.len());
+    for (r, row) in rows.iter().enumerate() {
+        let mut out = Vec::with_capacity(row.len());
+        for sym in row {
+            out.push(tile_of(sym, s).ok_or_else(|| ParseError::InvalidSymbol {
+                symbol: sym.clone(),
+                row: r,
+            })?);
+        }
+        if out.len() != expected {
+            return Err(ParseError::NotRectangular {
+                row: r,
+                len: out.len(),
+                expected,
+            });
+        }
+        tiles.push(out);
+    }
+    Grid::from_rows(&tiles).ok_or(ParseError::NoMazeFound)
+}

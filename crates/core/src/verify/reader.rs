@@ -1,0 +1,928 @@
+//! Reading the move a free-text reply names ([`read_move`]).
+//!
+//! **Next move** ([`read_move`]): models write reasoning around their move, often naming
+//! several cells, and small models restate the prompt. A move is a coordinate the reply
+//! puts forward as its answer; coordinates that restate the maze or the prompt are not.
+//!
+//! First, each coordinate's standing:
+//! - *Restated data*, never the move: a coordinate in a list labelled with a maze key
+//!   (`Walls:`, `Empty:`, `Open cells:`, `Player position:`, `Player:`, `P:`, `Start:`,
+//!   `Current position:`, `Goal:`, `Target:`, `G:`, ... with `:` or `=`, or in prose a
+//!   list key with its verb: "the walls are at", "the empty cells are"; a list runs on over
+//!   commas, `and` and `...`, onto the next line only after a comma, and one cell for the
+//!   player's and goal's keys), and a cell given with its symbol (`(0, 1) = 0`,
+//!   `(1, 1): wall`).
+//! - *Described*: the goal's cell ("the goal is at (4, 4)", "G at (4, 4)", "(4, 4) is the
+//!   goal"), the player's own ("I'm at (0, 0)", "the player is at", "currently at",
+//!   "starting position"; not after "now", "then", "will", "after", ... in its sentence
+//!   or the one before, nor followed by "now"), and walls ("(1, 1) is a wall", "there is
+//!   a wall at (1, 1)", "(0, 1) and (1, 0) are walls").
+//! - *The start*: right after "from" ("from (0, 0) to (0, 1)"); *refused*: right after a
+//!   negated move phrase ("I can't go to (1, 1)").
+//! - A cell in a move narrated for another player, named by a single letter other than P
+//!   ("Q moves to cell (0, 1)"), is described; a key of a single letter other than `A`,
+//!   `P` and `G` (`S:`, `E:`, `Q:`) labels a list of data like the maze keys.
+//! - The prompt's words restated hold no answer label and no move phrase: its answer
+//!   template (a placeholder such as `(row, col)`, `(r, c)`, `(x, y)`, and the sentence
+//!   before it up to the placeholder: "in the form: Move: (row, col)") and its headings (a
+//!   line opening `Phase 1 of 3`). A cell given as a placeholder's value outside an answer
+//!   ("Cell(row, col) = (0, 0)", the legend restated) is restated data; after a move label
+//!   or verb it is the answer filled in ("Move: (row, col) = (1, 0)").
+//!
+//! Then the cell that counts is, in order of preference: (0) the cell the reply concludes
+//! with (conclusion.rs: the last sentence that puts one cell forward as the move); a reply
+//! that concludes nothing and gives up ("unsolvable", "I'm stuck") names no move; (1) the
+//! first coordinate after the last answer label that heads no list of options and no
+//! paragraph (`Move:`, `Next move:`, `My move:`, `Answer:`, `Final answer:`,
+//! `Next position:`, `Next cell:`, `New position:`), or the player's cell it gives
+//! ("Answer: Player position: (0, 1)"); (2) the first coordinate after the last phrase
+//! "move/go/step/head/proceed ... to" (the numbers inside coordinates are not words when
+//! looking back from "to" for the verb; a negated phrase such as "I cannot move to (1, 1)"
+//! is not a move); (3) the last coordinate in the reply. Restated data is never read;
+//! described, start and refused cells are passed over, except that in (1) and (2) a
+//! described cell counts when nothing else follows and only words such as "the goal at"
+//! stand between the label or "to" and it ("I move to the goal at (4, 4)"), and a start or
+//! refused cell counts when the reply names no other cell ("Moving from (0, 0).", "I don't
+//! want to move to (1, 1)."). A reply with no move is [`Reason::NoCoordinate`]
+//! (unparseable), never an invalid move. Coordinates are `(r, c)`, `[r, c]` or
+//! between two walls is allowed.
+
+use super::conclusion::{concluded, gives_up, taken_back_after, Role, DIRECTIONS};
+use super::{
+    is_negated, normal_word, plain, span_in_reply, word_spans, words_before, Span, NEGATORS,
+};
+use crate::maze::coords::{coordinates, Coord};
+use crate::maze::grid::Pos;
+use crate::text::{find_words, placeholders};
+
+/// Answer labels (a conclusion reads a few more, conclusion.rs).
+pub(super) const MOVE_LABELS: [&str; 8] = [
+    "move:",
+    "next move:",
+    "answer:",
+    "final answer:",
+    "next position:",
+    "next cell:",
+    "new position:",
+    "my move:",
+];
+const MOVE_VERBS: [&str; 9] = [
+    "move", "moves", "moving", "go", "going", "step", "head", "proceed", "moved",
+];
+
+/// Keys of restated maze lists that may hold many cells (compared in lower case, with
+/// apostrophes, markdown and a leading article removed).
+const LIST_KEYS: [&str; 15] = [
+    "walls",
+    "wall",
+    "wall cells",
+    "empty",
+    "empty cells",
+    "open cells",
+    "open",
+    "free cells",
+    "corridor",
+    "corridors",
+    "corridor cells",
+    "obstacles",
+    "blocked",
+    "blocked cells",
+    "walls cells",
+];
+
+/// Keys of restated maze data that hold one cell: the player's and the goal's.
+const CELL_KEYS: [&str; 27] = [
+    "player position",
+    "player",
+    "players position",
+    "position of the player",
+    "player cell",
+    "p",
+    "start",
+    "start position",
+    "starting position",
+    "starting point",
+    "start cell",
+    "current position",
+    "current cell",
+    "current",
+    "my position",
+    "my current position",
+    "goal",
+    "goal position",
+    "goal cell",
+    "goals position",
+    "target",
+    "exit",
+    "destination",
+    "finish",
+    "end",
+    "g",
+    "position of the goal",
+];
+
+/// Words that join a list key to its cells in prose ("the empty cells are (0, 1), ...").
+const LIST_VERBS: [&str; 6] = ["are", "at", "located", "include", "includes", "is"];
+
+/// The keys of [`CELL_KEYS`] that give the player's cell: after an answer label
+/// ("Answer: Player position: (0, 1)") the cell is the answer.
+const PLAYER_KEYS: [&str; 7] = [
+    "player position",
+    "player",
+    "players position",
+    "position of the player",
+    "p",
+    "current position",
+    "my position",
+];
+
+/// Words that name the goal, the player (or the reply's own position) and walls, when a
+/// coordinate follows them in prose ("the goal is at (4, 4)").
+const GOAL_HEADS: [&str; 6] = ["goal", "target", "exit", "destination", "finish", "g"];
+const PLAYER_HEADS: [&str; 12] = [
+    "player",
+    "players",
+    "p",
+    "i",
+    "im",
+    "we",
+    "were",
+    "start",
+    "starting",
+    "currently",
+    "my",
+    "current",
+];
+const WALL_HEADS: [&str; 5] = ["wall", "walls", "obstacle", "obstacles", "blocked"];
+/// Words that may stand between such a head and the coordinate ("is located at").
+const DESCRIBING: [&str; 17] = [
+    "is",
+    "are",
+    "am",
+    "lies",
+    "sits",
+    "located",
+    "positioned",
+    "situated",
+    "standing",
+    "sitting",
+    "at",
+    "in",
+    "on",
+    "cell",
+    "cells",
+    "position",
+    "point",
+];
+/// Words that put the player's position after the move ("now I'm at", "I'll go down. I'm
+/// at"); `I'll` is `ill` once its apostrophe is removed.
+const AFTER_THE_MOVE: [&str; 13] = [
+    "now",
+    "then",
+    "after",
+    "afterwards",
+    "will",
+    "ill",
+    "ll",
+    "would",
+    "next",
+    "new",
+    "moving",
+    "moved",
+    "move",
+];
+/// What may follow a cell to describe it as a wall, the goal or the player's cell (in lower
+/// case, after spaces, a comma and "which"/"that").
+const WALL_AFTER: [&str; 24] = [
+    "is a wall",
+    "is wall",
+    "is also a wall",
+    "is blocked",
+    "is an obstacle",
+    "is a 1",
+    "is 1",
+    "= 1",
+    "=1",
+    "(wall",
+    "(blocked",
+    "(a wall",
+    "a wall",
+    "are walls",
+    "are both walls",
+    "are all walls",
+    "are blocked",
+    "it's a wall",
+    "it is a wall",
+    "because it's a wall",
+    "because it is a wall",
+    "since it's a wall",
+    "as it's a wall",
+    "because of the wall",
+];
+const GOAL_AFTER: [&str; 5] = [
+    "is the goal",
+    "(the goal",
+    "(goal",
+    "(g)",
+    "is where the goal",
+];
+const PLAYER_AFTER: [&str; 15] = [
+    "is my position",
+    "is my current position",
+    "is where i am",
+    "is where i stand",
+    "is the player",
+    "is the start",
+    "is my start",
+    "is the current",
+    "(start",
+    "(player",
+    "(p)",
+    "(current",
+    "(me)",
+    "(my position",
+    "(where i am",
+];
+/// Words that may stand between an answer label or "to" and a described cell it names
+/// ("Move: to the goal at (4, 4)").
+const OBJECT_WORDS: [&str; 21] = [
+    "the",
+    "a",
+    "an",
+    "goal",
+    "g",
+    "target",
+    "exit",
+    "destination",
+    "finish",
+    "cell",
+    "square",
+    "position",
+    "at",
+    "which",
+    "is",
+    "its",
+    "it",
+    "to",
+    "up",
+    "down",
+    "right",
+];
+
+/// How a coordinate stands in a reply, for reading the move (see the module
+/// documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Standing {
+    /// May be the move.
+    Open,
+    /// Describes the maze in prose: the goal's cell, the player's own, a wall.
+    Described,
+    /// Right after "from": where the player starts.
+    Start,
+    /// Right after a negated move phrase ("I can't go to (1, 1)"): not put forward.
+    Refused,
+    /// Restated maze data: never the move.
+    Data,
+}
+
+/// The move a reply's text names, and how many coordinates were set aside as restated or
+/// described maze data.
+pub(super) struct MoveRead {
+    pub(super) coord: Option<Coord>,
+    pub(super) set_aside: usize,
+    /// How many coordinates the reply holds.
+    pub(super) coordinates: usize,
+    /// How many placeholders of the answer template (`(row, col)`) it holds.
+    pub(super) templates: usize,
+}
+
+/// The cell a reply names as its next move (see the module documentation for the rule).
+pub fn read_move(reply: &str) -> Option<Pos> {
+    read_move_in(&plain(reply)).coord.map(|c| c.pos)
+}
+
+/// [`read_move`] with where the coordinate it read stands in the reply (`[start, end)`).
+pub fn read_move_at(reply: &str) -> Option<(Pos, [usize; 2])> {
+    let text = plain(reply);
+    read_move_in(&text)
+        .coord
+        .map(|c| (c.pos, span_in_reply(reply, c.start, c.end)))
+}
+
+pub(super) fn read_move_in(text: &str) -> MoveRead {
+    let all = coordinates(text);
+    let templates = template_sentences(text);
+    // A label or "to" is the template's when a placeholder follows it in its sentence with
+    // no coordinate between ("in the form: Move: (row, col)"), not in "Move: (1, 0) (row, col)".
+    let masked = |at: usize| {
+        templates.iter().any(|&[s, p, e]| {
+            s <= at && at < e && !all.iter().any(|c| c.start >= at && c.start < p)
+        })
+    };
+    let mut standing = standings(text, &all, &templates);
+    let set_aside = standing
+        .iter()
+        .filter(|s| matches!(s, Standing::Data | Standing::Described))
+        .count();
+    // The start, or a cell the reply refuses, counts when the reply names no other cell
+    // ("Moving from (0, 0).", "I don't want to move to (1, 1).").
+    if standing
+        .iter()
+        .all(|s| matches!(s, Standing::Start | Standing::Refused))
+    {
+        standing.fill(Standing::Open);
+    }
+    let read = |coord| MoveRead {
+        coord,
+        set_aside,
+        coordinates: all.len(),
+        templates: templates.len(),
+    };
+    // The first open coordinate after `offset`, else a described one that only words such
+    // as "the goal at" separate from it.
+    let all_ref = &all;
+    let standing_ref = &standing;
+    let named_after = |offset: usize| {
+        let after = || (0..all_ref.len()).filter(move |&i| all_ref[i].start >= offset);
+        after()
+            .find(|&i| standing_ref[i] == Standing::Open)
+            .or_else(|| {
+                after().find(|&i| {
+                    standing_ref[i] == Standing::Described
+                        && only_object_words(&text[offset..all_ref[i].start])
+                })
+            })
+            .map(|i| all_ref[i])
+    };
+    // (0) the cell the reply concludes with (conclusion.rs)
+    let roles: Vec<Role> = standing
+        .iter()
+        .map(|s| match s {
+            Standing::Open => Role::Open,
+            Standing::Described => Role::Described,
+            Standing::Start | Standing::Refused | Standing::Data => Role::Passed,
+        })
+        .collect();
+    if let Some(k) = concluded(text, &all, &roles).filter(|&k| !masked(all[k].start)) {
+        return read((!taken_back_after(text, all[k].end)).then_some(all[k]));
+    }
+    if gives_up(text) {
+        return read(None);
+    }
+    // (1) after the last answer label outside the prompt's template, unless the label heads
+    // a list of options or a paragraph ("I can move:\n- Right to (0, 1)", "Let's find the
+    // next move:\n\nFrom ...")
+    let label = MOVE_LABELS
+        .iter()
+        .flat_map(|l| {
+            find_words(text, l, true)
+                .into_iter()
+                .map(move |i| (i, i + l.len()))
+        })
+        .filter(|&(i, end)| !masked(i) && !heads_options(text, i, end))
+        .map(|(_, end)| end)
+        .max();
+    if let Some(c) = label.and_then(named_after) {
+        return read(Some(c));
+    }
+    // A label that gives the player's cell as its answer: "Answer: Player position: (0, 1)".
+    let keyed = label.and_then(|offset| {
+        let c = all.iter().find(|c| c.start >= offset)?;
+        let between = text[offset..c.start].trim();
+        let key = between
+            .strip_suffix(':')
+            .or_else(|| between.strip_suffix('='))?;
+        (data_key_before(text, c.start) == Some(false)
+            && !key.contains(['\n', '.', ',', ';', ')'])
+            && PLAYER_KEYS.contains(&key_words(key).as_str()))
+        .then_some(*c)
+    });
+    if keyed.is_some() {
+        return read(keyed);
+    }
+    // (2) after the last "move ... to" (not negated; coordinates' numbers are not words)
+    let words: Vec<Span> = word_spans(text)
+        .into_iter()
+        .filter(|w| !all.iter().any(|c| c.start <= w.start() && w.end <= c.end))
+        .collect();
+    let last_to = words
+        .iter()
+        .enumerate()
+        .filter(|(i, w)| {
+            w.text.eq_ignore_ascii_case("to")
+                && !masked(w.start())
+                && (reach_back(&words, *i)..*i).any(|v| {
+                    MOVE_VERBS
+                        .iter()
+                        .any(|m| words[v].text.eq_ignore_ascii_case(m))
+                        && !is_negated(text, words[v].start())
+                        && !(v > 0 && another_player(&normal_word(words[v - 1].text)))
+                })
+        })
+        .map(|(_, w)| w.end)
+        .max();
+    if let Some(c) = last_to.and_then(named_after) {
+        return read(Some(c));
+    }
+    // (3) the last open coordinate
+    let last = (0..all.len())
+        .rev()
+        .find(|&i| standing[i] == Standing::Open)
+        .map(|i| all[i]);
+    read(last)
+}
+
+/// Whether the answer label at `[at, end)` heads options or a paragraph rather than giving
+/// the answer: a word of possibility or search before it in its clause ("I can move:",
+/// "let's find the next move:"), or the label ends its line and a list or a paragraph that
+/// does not open with a coordinate follows.
+fn heads_options(text: &str, at: usize, end: usize) -> bool {
+    const HEADING: [&str; 12] = [
+        "can",
+        "could",
+        "may",
+        "possible",
+        "valid",
+        "available",
+        "find",
+        "determine",
+        "figure",
+        "decide",
+        "choose",
+        "lets",
+    ];
+    if words_before(text, at, 4)
+        .iter()
+        .any(|w| HEADING.contains(&w.as_str()))
+    {
+        return true;
+    }
+    let rest = &text[end..];
+    let line_end = rest.find('\n').unwrap_or(rest.len());
+    if !rest[..line_end].trim().is_empty() {
+        return false;
+    }
+    let after = &rest[line_end..];
+    let next = after.trim_start();
+    let blank_line = after[..after.len() - next.len()].matches('\n').count() > 1;
+    let listed = next.starts_with(['-', '*', '\u{2022}'])
+        || next
+            .split_once('.')
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    !next.is_empty()
+        && (blank_line || listed)
+        && coordinates(next).first().is_none_or(|c| c.start > 2)
+}
+
+/// Where the look back from "to" (word `i`) for a move verb starts: three words back, not
+/// counting directions ("move diagonally up-left to" reaches "move").
+fn reach_back(words: &[Span], i: usize) -> usize {
+    let mut from = i;
+    let mut counted = 0;
+    while from > 0 && counted < 3 {
+        from -= 1;
+        if !DIRECTIONS.contains(&normal_word(words[from].text).as_str()) {
+            counted += 1;
+        }
+    }
+    from
+}
+
+/// Whether `between` holds only words such as "the goal at" (see [`OBJECT_WORDS`]).
+fn only_object_words(between: &str) -> bool {
+    word_spans(between)
+        .iter()
+        .all(|w| OBJECT_WORDS.contains(&normal_word(w.text).as_str()))
+}
+
+/// The prompt's answer template echoed in a reply: each placeholder (`(row, col)`) with the
+/// sentence before it, as `[sentence start, placeholder start, placeholder end]`. Labels and
+/// move phrases there are the prompt's words, not the reply's answer.
+fn template_sentences(text: &str) -> Vec<[usize; 3]> {
+    let mut out: Vec<[usize; 3]> = placeholders(text)
+        .into_iter()
+        .map(|[start, end]| [sentence_start(text, start), start, end])
+        .collect();
+    // The prompt's heading restated ("Phase 2 of 3: move to cell Q"): the whole line.
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if is_phase_heading(line) {
+            let end = offset + line.trim_end().len();
+            out.push([offset, end, end]);
+        }
+        offset += line.len();
+    }
+    out
+}
+
+/// Where the sentence holding byte `at` starts (after `\n . ! ?`).
+fn sentence_start(text: &str, at: usize) -> usize {
+    text[..at].rfind(['\n', '.', '!', '?']).map_or(0, |i| i + 1)
+}
+
+/// Whether a line opens as the prompts' headings do: `Phase 1 of 3: ...`.
+fn is_phase_heading(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().take(4).collect();
+    let number = |w: &str| {
+        let w = w.trim_end_matches([':', '.']);
+        !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    matches!(words[..], [p, a, o, b, ..] if p.eq_ignore_ascii_case("phase")
+        && number(a)
+        && o.eq_ignore_ascii_case("of")
+        && number(b))
+        || matches!(words[..], [p, a, ..] if p.eq_ignore_ascii_case("phases") && number(a))
+}
+
+/// Whether a word names a player other than P, moving on its own ("Q moves to"): a single
+/// letter other than `p`, `i` and `a` ("a move to").
+fn another_player(word: &str) -> bool {
+    word.len() == 1
+        && word.bytes().all(|b| b.is_ascii_alphabetic())
+        && !matches!(word, "p" | "i" | "a")
+}
+
+/// Whether the coordinate is the cell of a move narrated for another player: "Q moves to
+/// cell (0, 1)".
+fn narrated(text: &str, c: &Coord) -> bool {
+    let mut words = words_before(text, c.start, 7);
+    while words
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "cell" | "the" | "a" | "position" | "square"))
+    {
+        words.pop();
+    }
+    if words.last().map(String::as_str) != Some("to") {
+        return false;
+    }
+    let n = words.len() - 1;
+    (n.saturating_sub(3)..n)
+        .any(|v| MOVE_VERBS.contains(&words[v].as_str()) && v > 0 && another_player(&words[v - 1]))
+}
+
+/// Whether the coordinate is the example value of an answer template outside an answer:
+/// the legend restated, "Cell(row, col) = (0, 0)". After a move label or verb it is the
+/// answer filled in ("Move: (row, col) = (1, 0)").
+fn template_value(text: &str, c: &Coord, templates: &[[usize; 3]]) -> bool {
+    templates.iter().any(|&[from, p, end]| {
+        p < end
+            && end <= c.start
+            && c.start - end <= 8
+            && text[end..c.start].trim().len() <= 1
+            && text[end..c.start]
+                .trim()
+                .chars()
+                .all(|ch| matches!(ch, '=' | ':'))
+            && !word_spans(&text[from..p]).iter().any(|w| {
+                let w = normal_word(w.text);
+                MOVE_VERBS.contains(&w.as_str()) || w == "answer"
+            })
+    })
+}
+
+/// How each coordinate stands (see the module documentation).
+fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> Vec<Standing> {
+    let mut out = vec![Standing::Open; all.len()];
+    let mut i = 0;
+    while i < all.len() {
+        if let Some(list) = data_key_before(text, all[i].start) {
+            out[i] = Standing::Data;
+            // A list runs on over its separators.
+            while list && i + 1 < all.len() && list_gap(&text[all[i].end..all[i + 1].start]) {
+                i += 1;
+                out[i] = Standing::Data;
+            }
+        }
+        i += 1;
+    }
+    for (i, c) in all.iter().enumerate() {
+        if out[i] != Standing::Open {
+            continue;
+        }
+        if cell_with_symbol(&text[c.end..]) || template_value(text, c, templates) {
+            out[i] = Standing::Data;
+        } else if words_before(text, c.start, 1) == ["from"] {
+            out[i] = Standing::Start;
+        } else if refused(text, c) {
+            out[i] = Standing::Refused;
+        } else if described_before(text, c)
+            || described_after(&text[c.end..]).is_some()
+            || narrated(text, c)
+        {
+            out[i] = Standing::Described;
+        }
+    }
+    // A wall named before a list ("walls at (1, 1), (1, 2)") or after it ("(0, 1) and
+    // (1, 0) are walls") describes the whole list.
+    for i in 1..all.len() {
+        if out[i - 1] == Standing::Described
+            && out[i] == Standing::Open
+            && wall_before(text, &all[i - 1])
+            && list_gap(&text[all[i - 1].end..all[i].start])
+        {
+            out[i] = Standing::Described;
+        }
+    }
+    let mut walls_after = false;
+    for i in (0..all.len()).rev() {
+        if out[i] == Standing::Described && described_after(&text[all[i].end..]) == Some(true) {
+            walls_after = true;
+        } else if walls_after
+            && out[i] == Standing::Open
+            && list_gap(&text[all[i].end..all[i + 1].start])
+        {
+            out[i] = Standing::Described;
+        } else {
+            walls_after = false;
+        }
+    }
+    out
+}
+
+/// Whether the coordinate starting at `at` opens a list labelled with a maze key (`Walls:`,
+/// `Goal =`, or in prose a list key and a verb: "the empty cells are"): `Some(true)` for a
+/// key of many cells, `Some(false)` for a key of one.
+fn data_key_before(text: &str, at: usize) -> Option<bool> {
+    let head = text[..at].trim_end_matches([' ', '\t']);
+    let head = head
+        .strip_suffix('\n')
+        .unwrap_or(head)
+        .trim_end_matches([' ', '\t']);
+    let labelled = head.strip_suffix(':').or_else(|| head.strip_suffix('='));
+    let head = labelled.unwrap_or(head).trim_end();
+    // A short aside before the colon: "Goal (G):".
+    let head = match head.strip_suffix(')').and_then(|h| h.rsplit_once('(')) {
+        Some((before, inside))
+            if labelled.is_some()
+                && inside.len() <= 8
+                && !inside.contains(|c: char| c.is_ascii_digit()) =>
+        {
+            before.trim_end()
+        }
+        _ => head,
+    };
+    let from = head
+        .rfind(['\n', '.', ',', ';', '|', '!', '?', ')', ':'])
+        .map_or(0, |i| i + 1);
+    let mut words: Vec<String> = word_spans(&head[from..])
+        .iter()
+        .map(|w| normal_word(w.text))
+        .collect();
+    if labelled.is_none() {
+        // In prose only a list with its verb: "the walls are at", "empty cells include".
+        let before = words.len();
+        while words
+            .last()
+            .is_some_and(|w| LIST_VERBS.contains(&w.as_str()))
+        {
+            words.pop();
+        }
+        if words.len() == before {
+            return None;
+        }
+    }
+    let key = key_words(&words.join(" "));
+    // A single letter names a maze symbol or a player (`S:`, `E:`, `Q:`), never an answer
+    // (`A:` may be one).
+    let letter = key.len() == 1 && key != "a" && key.bytes().all(|b| b.is_ascii_alphabetic());
+    if LIST_KEYS.contains(&key.as_str())
+        || (letter && labelled.is_some() && key != "p" && key != "g")
+    {
+        Some(true)
+    } else {
+        (labelled.is_some() && CELL_KEYS.contains(&key.as_str())).then_some(false)
+    }
+}
+
+/// A key as compared with [`LIST_KEYS`] and [`CELL_KEYS`]: its words in lower case,
+/// apostrophes and markdown removed, without a leading article ("The player's position"
+/// -> "players position").
+fn key_words(key: &str) -> String {
+    let words: Vec<String> = word_spans(key)
+        .iter()
+        .map(|w| normal_word(w.text))
+        .collect();
+    let words = match words.first().map(String::as_str) {
+        Some("the" | "a" | "your" | "our") => &words[1..],
+        _ => &words[..],
+    };
+    words.join(" ")
+}
+
+/// Whether the text between two coordinates only separates items of one list: blanks,
+/// commas, "and", "..."; a line break only after a comma, and no blank line.
+fn list_gap(gap: &str) -> bool {
+    if let Some(nl) = gap.find('\n') {
+        let before = gap[..nl].trim_end();
+        if gap[nl + 1..].contains('\n') || !before.ends_with(',') {
+            return false;
+        }
+    }
+    gap.replace("...", " ")
+        .replace('\u{2026}', " ")
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .all(|w| w.is_empty() || w.eq_ignore_ascii_case("and"))
+}
+
+/// Whether `after` (the text after a coordinate) gives the cell's symbol or tile:
+/// `(0, 1) = 0`, `(1, 1): wall`.
+fn cell_with_symbol(after: &str) -> bool {
+    let t = after.trim_start_matches([' ', '\t']);
+    let Some(t) = t.strip_prefix([':', '=']) else {
+        return false;
+    };
+    let t = t.trim_start_matches([' ', '\t']);
+    let word: String = t
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        word.as_str(),
+        "0" | "1"
+            | "p"
+            | "g"
+            | "wall"
+            | "empty"
+            | "open"
+            | "blocked"
+            | "free"
+            | "player"
+            | "goal"
+            | "start"
+    )
+}
+
+/// The words of the clause before a coordinate, with describing words ("is located at")
+/// removed from their end: the head word that names what the cell is, and the words
+/// before it.
+fn head_before(text: &str, c: &Coord) -> Option<(String, Vec<String>)> {
+    let mut words = words_before(text, c.start, 6);
+    while words
+        .last()
+        .is_some_and(|w| DESCRIBING.contains(&w.as_str()))
+    {
+        words.pop();
+    }
+    let head = words.pop()?;
+    if words.iter().any(|w| NEGATORS.contains(&w.as_str())) {
+        return None;
+    }
+    Some((head, words))
+}
+
+/// Whether the coordinate is the object of a negated move phrase: "I can't go to (1, 1)",
+/// "I don't want to move to (1, 1)".
+fn refused(text: &str, c: &Coord) -> bool {
+    let words = words_before(text, c.start, 7);
+    if words.last().map(String::as_str) != Some("to") {
+        return false;
+    }
+    let n = words.len() - 1;
+    (n.saturating_sub(3)..n).any(|v| {
+        MOVE_VERBS.contains(&words[v].as_str())
+            && words[v.saturating_sub(3)..v]
+                .iter()
+                .any(|w| NEGATORS.contains(&w.as_str()))
+    })
+}
+
+/// Whether a wall is named right before the coordinate ("there is a wall at (1, 1)").
+fn wall_before(text: &str, c: &Coord) -> bool {
+    head_before(text, c).is_some_and(|(h, _)| WALL_HEADS.contains(&h.as_str()))
+}
+
+/// Whether prose before the coordinate says it is the goal's cell, the player's own or a
+/// wall ("the goal is at", "I'm at", "a wall at").
+fn described_before(text: &str, c: &Coord) -> bool {
+    let Some((head, _)) = head_before(text, c) else {
+        return false;
+    };
+    if GOAL_HEADS.contains(&head.as_str()) || WALL_HEADS.contains(&head.as_str()) {
+        return true;
+    }
+    if !PLAYER_HEADS.contains(&head.as_str()) {
+        return false;
+    }
+    // The player's cell after the move is the move: "now I'm at (0, 1)", "(0, 1) now",
+    // "I'll go down. I'm at (1, 0)." (its sentence or the one before says so).
+    let ends = ['\n', '.', '!', '?'];
+    let head = &text[..c.start];
+    let before = head[..head.rfind(ends).unwrap_or(0)]
+        .trim_end_matches(|ch: char| ends.contains(&ch) || ch.is_whitespace());
+    let sentence_start = before.rfind(ends).map_or(0, |i| i + 1);
+    let sentence = &head[sentence_start..];
+    let after_move = word_spans(sentence)
+        .iter()
+        .any(|w| AFTER_THE_MOVE.contains(&normal_word(w.text).as_str()));
+    let rest = text[c.end..].trim_start_matches([' ', '\t']);
+    let now_after = rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case("now"))
+        && !rest[3..].starts_with(|ch: char| ch.is_ascii_alphanumeric());
+    !(after_move || now_after)
+}
+
+/// What the text after a coordinate describes it as: `Some(true)` a wall, `Some(false)` the
+/// goal's cell or the player's own, `None` nothing.
+fn described_after(after: &str) -> Option<bool> {
+    let mut t: String = after
+        .chars()
+        .take(40)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    t = t.trim_start_matches([' ', '\t', ',']).to_string();
+    for lead in ["which ", "that ", "- "] {
+        if let Some(rest) = t.strip_prefix(lead) {
+            t = rest.to_string();
+        }
+    }
+    if WALL_AFTER.iter().any(|p| t.starts_with(p)) {
+        Some(true)
+    } else if GOAL_AFTER
+        .iter()
+        .chain(PLAYER_AFTER.iter())
+        .any(|p| t.starts_with(p))
+    {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_move_phrase_looks_past_directions_for_its_verb() {
+        let reply = "The player should move diagonally down-left to (2, 1), past (1, 1).";
+        assert_eq!(read_move(reply), Some(Pos::new(2, 1)));
+    }
+
+    #[test]
+    fn a_label_that_heads_options_is_no_answer_label() {
+        // No sentence concludes; "move:" heads the options, so the label rule passes over
+        // it and the reply's last cell counts, not the first option.
+        let reply = "From here I can move:\n- (0, 1)\n- (1, 0)\nDown looks better.";
+        assert_eq!(read_move(reply), Some(Pos::new(1, 0)));
+        let reply = "Move:\n(1, 0)\nbecause (0, 1) is a dead end";
+        assert_eq!(
+            read_move(reply),
+            Some(Pos::new(1, 0)),
+            "an answer on the next line"
+        );
+    }
+
+    #[test]
+    fn restated_data_described_cells_and_the_start_stand_apart() {
+        use Standing::*;
+        let cases: [(&str, &[Standing]); 15] = [
+            (
+                "Walls: (1, 1), (1, 2),\n(1, 3) and (2, 1) ... (2, 3)",
+                &[Data; 5],
+            ),
+            ("Walls: (1, 1),\n\n(1, 0)", &[Data, Open]),
+            ("Walls: (1, 1)\n(1, 0)", &[Data, Open]),
+            ("Goal: (4, 4), (3, 4)", &[Data, Open]),
+            ("The empty cells are (0, 1), (1, 0).", &[Data, Data]),
+            ("(0, 0) = P, (0, 1): 0, (0, 2) is open", &[Data, Data, Open]),
+            ("from (0, 0) to (0, 1)", &[Start, Open]),
+            ("I'm at (0, 0); now I'm at (0, 1)", &[Described, Open]),
+            (
+                "walls at (1, 1), (1, 2); (0, 1) and (1, 0) are walls",
+                &[Data, Data, Described, Described],
+            ),
+            (
+                "There is a wall at (1, 1), (1, 2). (0, 1) is a wall",
+                &[Described; 3],
+            ),
+            (
+                "the goal (4, 4), not a wall at (1, 0), (2, 2) (the goal)",
+                &[Described, Open, Described],
+            ),
+            (
+                "Cell(row, col) = (0, 0); Move: (row, col) = (1, 0)",
+                &[Data, Open],
+            ),
+            (
+                "Q moves to cell (0, 1). I make a move to (1, 0)",
+                &[Described, Open],
+            ),
+            (
+                "S: (0, 0)\nE: (4, 4), (4, 3)\nA: (1, 0)",
+                &[Data, Data, Data, Open],
+            ),
+            ("I can't go to (1, 1)", &[Refused]),
+        ];
+        for (text, want) in cases {
+            let templates = template_sentences(text);
+            assert_eq!(
+                standings(text, &coordinates(text), &templates),
+                want,
+                "{text}"
+            );
+        }
+        assert!(is_phase_heading("Phase 2 of 3: move to cell Q"));
+        assert!(is_phase_heading("phase 10 of 3."));
+        assert!(!is_phase_heading("Phase two of the plan"));
+    }
+}

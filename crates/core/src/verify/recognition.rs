@@ -1,0 +1,599 @@
+//! Recognition replies: which shape a reply names.
+//!
+//! Synonyms ([`Shape::synonyms`]) are matched as whole words, ignoring case. Single letters
+//! (C, Z, X) count standing alone or as in `C-shape`, never inside a word, in `5 X 5` or in
+//! `X-axis`; in lower case only when plainly the answer: the whole reply, right after an
+//! answer label (`Shape: z`), before "shape", after "letter", or "a c." ending a clause.
+//! "times" does not count after a count ("three times"). Asides, that is comparisons
+//! ("like a square") and descriptions of the grid ("the 5x5 box", "square grid"), count
+//! only when nothing else is named. A mention negated within the three words before it,
+//! inside its clause ("not a square", "isn't a box", "rather than a spiral"), is not an
+//! answer; a clause ends at `. , ; : ? !`, a line break or a dash, so "No — it's a spiral"
+//! names the spiral. When several shapes are named, the first mention after the last
+//! answer label (`Answer:`, `Shape:`, `Final answer`, `the answer is`, `Conclusion:`)
+//! counts, else the last mention. "The shape is" is not a label: models write it while
+//! thinking aloud ("at first I thought the shape is a square, but ..."). A mention that
+//! stands in a list naming every shape ("a square, cross, spiral, triangle, C or Z; I
+//! cannot tell") names none. What a name names depends on the shapes in play
+//! ([`ShapeSet`]): "U", "U-shape" and "horseshoe" name the U when it is in play and the C
+//! (whose upward opening it is) when not; "N" names the N only when it is in play (never
+//! in "N/A"); "zig zag" names the Z as "zigzag" does.
+
+use super::{
+    end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
+    Reason, Verdict,
+};
+use crate::maze::shape::{Shape, ShapeSet};
+use crate::text::find_words;
+
+/// A shape named in a reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mention {
+    /// The shape.
+    pub shape: Shape,
+    /// Byte offset in the (markup-stripped) reply.
+    pub at: usize,
+    /// Its length in bytes there (the name as written).
+    pub len: usize,
+    /// Whether the mention is negated ("not a square").
+    pub negated: bool,
+    /// Whether the mention is an aside: a comparison ("like a square") or a description of
+    /// the grid ("the 5x5 box", "a square grid"). Asides count only when the reply names no
+    /// shape otherwise.
+    pub compared: bool,
+}
+
+const COUNT_WORDS: [&str; 17] = [
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "many",
+    "several", "multiple", "few", "some", "at", "more",
+];
+/// Labels that introduce a final answer. "The shape is" is deliberately not one: models
+/// write it while thinking aloud ("at first I thought the shape is a square, but ...").
+const ANSWER_LABELS: [&str; 5] = [
+    "answer:",
+    "final answer",
+    "shape:",
+    "the answer is",
+    "conclusion:",
+];
+/// Words that make a mention a comparison rather than an answer ("like a square").
+const COMPARERS: [&str; 6] = [
+    "like",
+    "similar",
+    "resembles",
+    "resembling",
+    "than",
+    "unlike",
+];
+/// Words after a shape word that make it describe the grid, not the corridor ("square grid").
+const GRID_WORDS: [&str; 6] = ["grid", "grids", "maze", "matrix", "board", "layout"];
+
+/// Whether a lower-case single letter (c, z, x) at `at` is meant as the shape: the whole
+/// reply, the first word after an answer label, followed by "shape(d)", after "letter", or
+/// after "a"/"an" at the end of a clause ("it's a c.").
+fn lower_letter_ok(text: &str, at: usize) -> bool {
+    let rest = text[at + 1..].trim_start_matches([' ', '\t', '-']);
+    let rest_lower = rest.to_ascii_lowercase();
+    if rest_lower.starts_with("shape") {
+        return true;
+    }
+    let before = words_before(text, at, 2);
+    let last = before.last().map(String::as_str);
+    let clause_ends = rest.is_empty() || rest.starts_with(['.', '!', '?', ',', ';', '\n', ')']);
+    let whole = text.trim().len() <= 3;
+    let after_label = end_of_last_label(text, &ANSWER_LABELS).is_some_and(|o| {
+        text.get(o..at)
+            .is_some_and(|between| between.chars().all(|c| !c.is_ascii_alphanumeric()))
+    });
+    whole
+        || after_label
+        || last == Some("letter")
+        || (matches!(last, Some("a" | "an")) && clause_ends)
+}
+
+/// Whether the word at `at` (of byte length `len`) describes the grid rather than the
+/// corridor: followed by "grid", "maze", ... or preceded by a size such as "5x5".
+fn describes_grid(text: &str, at: usize, len: usize) -> bool {
+    let next = word_spans(&text[at + len..])
+        .first()
+        .map(|w| w.text.to_ascii_lowercase());
+    let sized = words_before(text, at, 1).first().is_some_and(|w| {
+        let w = w.replace('\u{d7}', "x");
+        let mut parts = w.split('x');
+        matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None)
+            if !a.is_empty() && !b.is_empty() && a.chars().chain(b.chars()).all(|c| c.is_ascii_digit()))
+    });
+    sized || next.is_some_and(|n| GRID_WORDS.contains(&n.as_str()))
+}
+
+fn is_compared(text: &str, at: usize) -> bool {
+    words_before(text, at, 3)
+        .iter()
+        .any(|w| COMPARERS.contains(&w.as_str()))
+}
+
+fn single_letter_ok(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches([' ', '\t']);
+    let after_raw = &text[at + 1..];
+    let after = after_raw.trim_start_matches([' ', '\t']);
+    let digit_before = before
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_digit());
+    let digit_after = after.chars().next().is_some_and(|c| c.is_ascii_digit());
+    let lower = after_raw.to_ascii_lowercase();
+    // `X-axis`, `x coordinate`, a `U-turn`.
+    let axis = [
+        "-axis",
+        " axis",
+        "-coordinate",
+        " coordinate",
+        "-turn",
+        " turn",
+    ]
+    .iter()
+    .any(|s| lower.starts_with(s));
+    // `N/A` is no N.
+    let not_applicable = text[at..].starts_with(['N', 'n'])
+        && lower.starts_with("/a")
+        && !lower[2..].starts_with(|c: char| c.is_ascii_alphanumeric());
+    let size_like = digit_before && digit_after;
+    !(size_like || axis || not_applicable)
+}
+
+/// Every shape named in `reply` with the design's six in play, in order, with negation
+/// marked.
+pub fn mentions(reply: &str) -> Vec<Mention> {
+    mentions_in(reply, ShapeSet::STANDARD)
+}
+
+/// Every shape named in `reply` with `shapes` in play ([`ShapeSet::named`]), in order,
+/// with negation marked.
+pub fn mentions_in(reply: &str, shapes: ShapeSet) -> Vec<Mention> {
+    let text = plain(reply);
+    let mut out: Vec<Mention> = Vec::new();
+    for word_of in Shape::ALL {
+        let Some(shape) = shapes.named(word_of) else {
+            continue;
+        };
+        for syn in word_of.synonyms() {
+            let single = syn.chars().count() == 1;
+            for at in find_words(&text, syn, true) {
+                if single {
+                    let capital = text[at..].starts_with(|c: char| c.is_ascii_uppercase());
+                    if !single_letter_ok(&text, at) || !(capital || lower_letter_ok(&text, at)) {
+                        continue;
+                    }
+                }
+                if syn.eq_ignore_ascii_case("times") {
+                    let prev = words_before(&text, at, 1);
+                    if prev.first().is_some_and(|w| {
+                        COUNT_WORDS.contains(&w.as_str()) || w.chars().all(|c| c.is_ascii_digit())
+                    }) {
+                        continue;
+                    }
+                }
+                if out.iter().any(|m| m.at == at && m.shape == shape) {
+                    continue;
+                }
+                // Kept in text order by inserting in place (no sorting code in the browser).
+                let at_pos = out.partition_point(|m| m.at < at);
+                out.insert(
+                    at_pos,
+                    Mention {
+                        shape,
+                        at,
+                        len: syn.len(),
+                        negated: is_negated(&text, at),
+                        compared: is_compared(&text, at) || describes_grid(&text, at, syn.len()),
+                    },
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The shape a recognition reply answers with, the design's six in play (see the module
+/// documentation for the rule).
+pub fn recognize(reply: &str) -> Option<Shape> {
+    recognize_in(reply, ShapeSet::STANDARD)
+}
+
+/// The shape a recognition reply answers with, `shapes` in play.
+pub fn recognize_in(reply: &str, shapes: ShapeSet) -> Option<Shape> {
+    answer_mention(&plain(reply), reply, shapes).map(|m| m.shape)
+}
+
+/// [`recognize`] with where the name it read stands in the reply (`[start, end)`).
+pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
+    let text = plain(reply);
+    answer_mention(&text, reply, ShapeSet::STANDARD)
+        .map(|m| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
+}
+
+fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<Mention> {
+    let all: Vec<Mention> = mentions_in(reply, shapes)
+        .into_iter()
+        .filter(|m| !m.negated)
+        .collect();
+    let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
+    let ms = if plain_mentions.is_empty() {
+        all
+    } else {
+        plain_mentions
+    };
+    let chosen = end_of_last_label(text, &ANSWER_LABELS)
+        .and_then(|o| ms.iter().position(|m| m.at >= o))
+        .or(ms.len().checked_sub(1))?;
+    // A list naming every shape ("a square, cross, spiral, triangle, C or Z; I cannot
+    // tell") chooses none.
+    (!lists_every_shape(text, &ms, chosen, shapes)).then_some(ms[chosen])
+}
+
+/// Words that may join the items of a list of shapes: `a square, a cross or a C`.
+const LIST_WORDS: [&str; 12] = [
+    "or", "and", "a", "an", "the", "nor", "either", "maybe", "perhaps", "possibly", "shape",
+    "shaped",
+];
+
+/// Whether mention `i` of `ms` stands in a list that names every shape in play: mentions
+/// joined only by commas, slashes, list words ([`LIST_WORDS`]) and spaces, with no
+/// sentence or clause ending between them.
+fn lists_every_shape(text: &str, ms: &[Mention], i: usize, shapes: ShapeSet) -> bool {
+    let joined = |a: &Mention, b: &Mention| {
+        text.get(a.at + a.len..b.at).is_some_and(|between| {
+            between
+                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '/' | '(' | ')' | '-'))
+                .filter(|w| !w.is_empty())
+                .all(|w| LIST_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+        })
+    };
+    let mut first = i;
+    while first > 0 && joined(&ms[first - 1], &ms[first]) {
+        first -= 1;
+    }
+    let mut last = i;
+    while last + 1 < ms.len() && joined(&ms[last], &ms[last + 1]) {
+        last += 1;
+    }
+    // Every shape in play, or the design's six (a hedge over the six names none even
+    // where U or N is in play).
+    let names = |s: &Shape| ms[first..=last].iter().any(|m| m.shape == *s);
+    shapes.shapes().iter().all(names) || Shape::STANDARD.iter().all(names)
+}
+
+/// Verifies a recognition reply against the maze's true shape, `shapes` in play.
+pub fn verify_recognition(expected: Shape, reply: &str, shapes: ShapeSet) -> Verdict {
+    match recognize_in(reply, shapes) {
+        None => Verdict::new(
+            false,
+            Reason::NoShapeNamed,
+            Extracted::Nothing,
+            "The reply names no shape (negated mentions such as \"not a square\" do not count, nor does a list of every shape)."
+                .into(),
+        ),
+        Some(s) if s == expected => Verdict::new(
+            true,
+            Reason::CorrectShape,
+            Extracted::Shape(s),
+            format!("The reply names the {s}, which is the maze's shape."),
+        ),
+        Some(s) => Verdict::new(
+            false,
+            Reason::WrongShape,
+            Extracted::Shape(s),
+            format!("The reply names the {s}, but the maze's shape is the {expected}."),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recognition_matches_synonyms_as_whole_words() {
+        assert_eq!(recognize("It's a SQUARE."), Some(Shape::Square));
+        assert_eq!(recognize("The corridors form a helix"), Some(Shape::Spiral));
+        assert_eq!(recognize("This looks like a C-shape"), Some(Shape::C));
+        assert_eq!(recognize("A zigzag, like a lightning bolt"), Some(Shape::Z));
+        assert_eq!(recognize("It's an X"), Some(Shape::Cross));
+        assert_eq!(recognize("a semi-circle"), Some(Shape::C));
+    }
+
+    #[test]
+    fn single_letters_never_match_inside_words_or_sizes() {
+        assert_eq!(recognize("It is a circle"), None);
+        assert_eq!(recognize("a complex figure in a 5 X 5 grid"), None);
+        assert_eq!(recognize("along the X-axis"), None);
+        assert_eq!(
+            recognize("see option c and figure x below"),
+            None,
+            "lower-case letters in prose"
+        );
+        assert_eq!(
+            recognize("I wrote a c program"),
+            None,
+            "'a c' inside a clause is prose"
+        );
+    }
+
+    #[test]
+    fn lower_case_letters_count_when_they_are_plainly_the_answer() {
+        assert_eq!(recognize("c"), Some(Shape::C), "the whole answer");
+        assert_eq!(recognize("Shape: z"), Some(Shape::Z), "right after a label");
+        assert_eq!(
+            recognize("it's a c."),
+            Some(Shape::C),
+            "'a c' ending the clause"
+        );
+        assert_eq!(recognize("an x"), Some(Shape::Cross));
+        assert_eq!(recognize("a c shape, open to the right"), Some(Shape::C));
+        assert_eq!(
+            recognize("like the letter z"),
+            Some(Shape::Z),
+            "only comparison, still the answer"
+        );
+    }
+
+    #[test]
+    fn shape_words_describing_the_grid_give_way_to_other_answers() {
+        assert_eq!(
+            recognize("The open cells form a C shape inside the 5x5 box."),
+            Some(Shape::C)
+        );
+        assert_eq!(
+            recognize("On this square grid the corridor is a spiral"),
+            Some(Shape::Spiral)
+        );
+        assert_eq!(
+            recognize("a 5x5 square"),
+            Some(Shape::Square),
+            "an aside is still an answer when alone"
+        );
+    }
+
+    #[test]
+    fn comparisons_count_only_when_nothing_else_is_named() {
+        assert_eq!(
+            recognize("The shape is a C. It is like a square with one side open."),
+            Some(Shape::C)
+        );
+        assert_eq!(recognize("It looks like a triangle"), Some(Shape::Triangle));
+        assert_eq!(
+            recognize("At first I thought the shape is a square, but actually it is a spiral"),
+            Some(Shape::Spiral)
+        );
+    }
+
+    #[test]
+    fn negated_mentions_are_not_answers() {
+        assert_eq!(recognize("It is not a square."), None);
+        assert_eq!(
+            recognize("This is a spiral, not a square."),
+            Some(Shape::Spiral)
+        );
+        assert_eq!(
+            recognize("It isn't a box but a triangle"),
+            Some(Shape::Triangle)
+        );
+        assert_eq!(recognize("a C rather than a square"), Some(Shape::C));
+    }
+
+    #[test]
+    fn a_dash_ends_the_reach_of_a_negation() {
+        assert_eq!(
+            recognize("Is it a square? No — it's a spiral."),
+            Some(Shape::Spiral),
+            "em dash"
+        );
+        assert_eq!(
+            recognize("Is it a square? No - it's a spiral."),
+            Some(Shape::Spiral),
+            "a hyphen standing alone"
+        );
+        assert_eq!(
+            recognize("Not a triangle – a C."),
+            Some(Shape::C),
+            "en dash"
+        );
+        assert_eq!(
+            recognize("It's a spiral — not a square."),
+            Some(Shape::Spiral),
+            "a negation after the dash still counts"
+        );
+        assert_eq!(
+            recognize("No — not a triangle."),
+            None,
+            "negated within its own clause"
+        );
+        assert_eq!(
+            recognize("a C-shape, not an X-shape"),
+            Some(Shape::C),
+            "hyphens inside words are not dashes"
+        );
+    }
+
+    #[test]
+    fn the_final_answer_counts_when_several_shapes_are_named() {
+        assert_eq!(
+            recognize("At first I thought square, but it is a spiral"),
+            Some(Shape::Spiral)
+        );
+        assert_eq!(
+            recognize("Answer: triangle. It is a bit like a pyramid or a box."),
+            Some(Shape::Triangle)
+        );
+        assert_eq!(
+            recognize("I moved three times. Shape: cross"),
+            Some(Shape::Cross)
+        );
+        assert_eq!(
+            recognize("I tried three times"),
+            None,
+            "counted 'times' is not a cross"
+        );
+    }
+
+    #[test]
+    fn zig_zag_with_a_space_names_the_z() {
+        for reply in [
+            "It looks like a zig zag going from the top row to the bottom row.",
+            "Shape: zig zag",
+            "The open cells trace two zig zags joined at the middle.",
+        ] {
+            assert_eq!(recognize(reply), Some(Shape::Z), "{reply}");
+        }
+    }
+
+    #[test]
+    fn a_u_names_the_c_while_no_design_has_a_u() {
+        for reply in [
+            "It's a U-shape: open at the top.",
+            "The corridor forms a U.",
+            "**Shape:** U-shaped",
+            "I'd call it a U-shape or horseshoe.",
+        ] {
+            assert_eq!(recognize(reply), Some(Shape::C), "{reply}");
+        }
+        assert_eq!(
+            recognize("The path makes a U-turn at the bottom, so it is a spiral."),
+            Some(Shape::Spiral),
+            "a U-turn is not a U"
+        );
+    }
+
+    #[test]
+    fn with_u_in_play_a_u_names_the_u_and_the_c_stays_the_c() {
+        let with_u = ShapeSet::with(&[Shape::U]);
+        for reply in [
+            "It's a U-shape: open at the top.",
+            "The corridor forms a U.",
+            "**Shape:** U-shaped",
+            "I'd call it a U-shape or horseshoe.",
+            "The open cells look like a horseshoe lying on its back.\n\nShape: U",
+        ] {
+            assert_eq!(recognize_in(reply, with_u), Some(Shape::U), "{reply}");
+        }
+        for reply in [
+            "It is a C shape, open on the right side.",
+            "Shape: C (like a U turned on its side, but it opens to the right)",
+        ] {
+            assert_eq!(recognize_in(reply, with_u), Some(Shape::C), "{reply}");
+        }
+        assert_eq!(
+            recognize_in(
+                "The path makes a U-turn at the bottom, so it is a spiral.",
+                with_u
+            ),
+            Some(Shape::Spiral),
+            "a U-turn is still not a U"
+        );
+        let v = verify_recognition(Shape::C, "Shape: U", with_u);
+        assert_eq!(
+            v.reason,
+            Reason::WrongShape,
+            "beside a U, U is another shape"
+        );
+        assert!(verify_recognition(Shape::C, "Shape: U", ShapeSet::STANDARD).passed());
+    }
+
+    #[test]
+    fn n_names_the_n_only_when_it_is_in_play() {
+        let with_n = ShapeSet::with(&[Shape::N]);
+        for reply in [
+            "The corridors trace the letter N.",
+            "Shape: N",
+            "It is an N-shape: two vertical bars joined by a diagonal.",
+        ] {
+            assert_eq!(recognize_in(reply, with_n), Some(Shape::N), "{reply}");
+            assert_eq!(recognize(reply), None, "without N in play: {reply}");
+        }
+        assert_eq!(
+            recognize_in(
+                "It looks like an N, or rather a Z turned on its side. Shape: Z",
+                with_n
+            ),
+            Some(Shape::Z),
+            "the labelled answer counts"
+        );
+        assert_eq!(
+            recognize_in("Shape: N/A, I cannot tell", with_n),
+            None,
+            "N/A is no N"
+        );
+        // A list of every shape in play names none, and so does one of the design's six.
+        let every = "It might be a square, cross, spiral, triangle, C, Z, U or N.";
+        assert_eq!(recognize_in(every, ShapeSet::ALL), None);
+        let six = "It could be a square, cross, spiral, triangle, C or Z; I can't tell.";
+        assert_eq!(recognize_in(six, ShapeSet::ALL), None);
+        // Only an N stands for "not applicable" before "/a".
+        assert_eq!(
+            recognize("Shape: C/arc (open on the right)"),
+            Some(Shape::C),
+            "a slash after another letter is not N/A"
+        );
+        assert_eq!(
+            recognize_in(
+                "It might be a square, cross, spiral, triangle, C or Z. Shape: N",
+                ShapeSet::ALL
+            ),
+            Some(Shape::N),
+            "an answer after the list counts"
+        );
+    }
+
+    #[test]
+    fn a_hedged_list_of_every_shape_names_none() {
+        for reply in [
+            "It could be a square, cross, spiral, triangle, C or Z; I cannot tell from the grid alone.",
+            "Honestly it might be a square, a cross, a spiral, a triangle, a C-shape or a Z-shape.",
+            "Shape: square / cross / spiral / triangle / C / Z (unsure)",
+        ] {
+            assert_eq!(recognize(reply), None, "{reply}");
+        }
+        // Restating the options before answering is an answer.
+        for (reply, shape) in [
+            (
+                "Is it a square, cross, spiral, triangle, C, or Z? Looking at the open cells, it's a spiral.",
+                Shape::Spiral,
+            ),
+            (
+                "The options are square, cross, spiral, triangle, C and Z. Answer: triangle",
+                Shape::Triangle,
+            ),
+            (
+                "Not a square or a cross; it could be a spiral or a triangle. I think it's a triangle.",
+                Shape::Triangle,
+            ),
+        ] {
+            assert_eq!(recognize(reply), Some(shape), "{reply}");
+        }
+        let v = verify_recognition(
+            Shape::C,
+            "It could be a square, cross, spiral, triangle, C or Z; I cannot tell.",
+            ShapeSet::STANDARD,
+        );
+        assert_eq!(v.reason, Reason::NoShapeNamed);
+        assert!(
+            v.explanation.contains("list of every shape"),
+            "{}",
+            v.explanation
+        );
+    }
+
+    #[test]
+    fn recognition_verdicts_report_the_predicted_shape() {
+        let v = verify_recognition(Shape::Square, "a triangle", ShapeSet::STANDARD);
+        assert_eq!(
+            (v.reason, v.extracted),
+            (Reason::WrongShape, Extracted::Shape(Shape::Triangle))
+        );
+        assert!(verify_recognition(Shape::Square, "box", ShapeSet::STANDARD).passed());
+        assert_eq!(
+            verify_recognition(Shape::Square, "dunno", ShapeSet::STANDARD).reason,
+            Reason::NoShapeNamed
+        );
+    }
+}

@@ -1,0 +1,352 @@
+//! The report model: what a report says, built once from an analysis or an audit, and
+//! written by three writers: [`text`] for a terminal, [`html`] for the results page and
+//! the report file, [`csv`] for a spreadsheet. A section holds paragraphs, tables, the
+//! hypothesis verdicts and charts; a table's cells keep their values typed (a rate is a
+//! [`Proportion`], not its text), so each writer spells them its own way and the CSV keeps
+//! every number.
+
+pub mod csv;
+pub mod html;
+pub mod text;
+
+use super::report::Chart;
+use shapemaze_core::analysis::stats::Proportion;
+use shapemaze_core::text::Fixed;
+
+/// A whole report: its sections in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Document {
+    /// The sections.
+    pub sections: Vec<Section>,
+}
+
+impl Document {
+    /// The table named `id`, wherever it stands.
+    pub fn table(&self, id: &str) -> Option<&Table> {
+        self.sections
+            .iter()
+            .flat_map(|s| &s.blocks)
+            .find_map(|b| match b {
+                Block::Table(t) if t.id == id => Some(t),
+                _ => None,
+            })
+    }
+}
+
+/// One section: a heading and what stands under it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Section {
+    /// The heading (none for an opening section).
+    pub title: String,
+    /// What the section says, in order.
+    pub blocks: Vec<Block>,
+}
+
+impl Section {
+    /// A section headed `title` with nothing in it yet.
+    pub fn new(title: String) -> Self {
+        Section {
+            title,
+            blocks: Vec::new(),
+        }
+    }
+
+    /// Adds a paragraph.
+    pub fn paragraph(mut self, text: impl Into<String>) -> Self {
+        self.blocks.push(Block::Paragraph(text.into()));
+        self
+    }
+
+    /// Adds a table.
+    pub fn table(mut self, table: Table) -> Self {
+        self.blocks.push(Block::Table(table));
+        self
+    }
+}
+
+/// A part of a section.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Block {
+    /// A paragraph of plain text.
+    Paragraph(String),
+    /// A table.
+    Table(Table),
+    /// The hypotheses and their verdicts.
+    Verdicts(Vec<Verdict>),
+    /// Charts (drawn in HTML; a text writer leaves them out).
+    Charts(Vec<Chart>),
+}
+
+/// One hypothesis and its verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// `H1`..`H4`.
+    pub key: String,
+    /// What the hypothesis states.
+    pub statement: String,
+    /// The verdict's name: `supported`, `not_supported`, `insufficient`.
+    pub verdict: String,
+    /// The test, its statistic, p and n, in one line.
+    pub test: String,
+    /// What the numbers say.
+    pub note: String,
+    /// A caution on the test, if any.
+    pub warning: Option<String>,
+}
+
+/// A table: columns, rows and what to say when there are none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    /// Its name: the HTML's `data-testid="table-{id}"`.
+    pub id: String,
+    /// What the table shows, in one line.
+    pub caption: String,
+    /// The columns.
+    pub columns: Vec<Column>,
+    /// Headings over runs of columns (`solve` over three scorers' columns): each with how
+    /// many columns it spans, from the first; empty when there are none.
+    pub spans: Vec<(String, usize)>,
+    /// The rows.
+    pub rows: Vec<Row>,
+    /// What stands in place of the rows when there are none.
+    pub empty: Option<String>,
+    /// A dense table: a text writer shows its rates as successes/n only, so many rate
+    /// columns fit a terminal (the audit's nine).
+    pub dense: bool,
+}
+
+impl Table {
+    /// A table named `id` with `caption` and these columns (each `(key, label)`).
+    pub fn new(id: &str, caption: String, columns: &[(&str, &str)]) -> Self {
+        Table {
+            id: id.to_string(),
+            caption,
+            columns: columns
+                .iter()
+                .map(|(key, label)| Column {
+                    key: key.to_string(),
+                    label: label.to_string(),
+                    rate: false,
+                })
+                .collect(),
+            spans: Vec::new(),
+            rows: Vec::new(),
+            empty: None,
+            dense: false,
+        }
+    }
+
+    /// Declares the columns named by `keys` as columns of rates.
+    pub fn rates(mut self, keys: &[&str]) -> Self {
+        for c in &mut self.columns {
+            c.rate |= keys.contains(&c.key.as_str());
+        }
+        self
+    }
+
+    /// Adds a row of `cells`.
+    pub fn row(&mut self, cells: Vec<Cell>) {
+        self.rows.push(Row { cells, group: None });
+    }
+}
+
+/// A column: a name for machines (the CSV header) and one for people.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// The CSV header's name (`solve`, `api_errors`); a rate's column becomes five
+    /// (`solve_successes`, `solve_n`, `solve_rate`, `solve_ci_low`, `solve_ci_high`).
+    pub key: String,
+    /// The heading people read.
+    pub label: String,
+    /// Whether it holds rates ([`Cell::Rate`]): the CSV gives it five columns even when
+    /// the table has no rows, so the header never depends on the data.
+    pub rate: bool,
+}
+
+/// A row of cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// One cell per column.
+    pub cells: Vec<Cell>,
+    /// The row's index among the analysis's groups, when it is one: a page lists its
+    /// trials (`data-action="drill"`).
+    pub group: Option<usize>,
+}
+
+/// A cell's value, kept typed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cell {
+    /// Text.
+    Text(String),
+    /// A row's heading (the true shape of a confusion matrix's row).
+    Heading(String),
+    /// A count.
+    Count(usize),
+    /// A number shown with two decimals, or `n/a`.
+    Number(Option<f64>),
+    /// A success rate with its interval.
+    Rate(Proportion),
+    /// A cell with a smaller note after it (none when the note is empty).
+    Noted(Box<Cell>, String),
+    /// Text a page can follow: a link carrying `data-` attributes (`href` is `#target`).
+    Link {
+        /// What it says.
+        text: String,
+        /// Where it goes in the page (an element id).
+        target: String,
+        /// Its `data-` attributes, without the prefix: `("action", "audit-cause")`.
+        data: Vec<(&'static str, String)>,
+    },
+}
+
+impl Cell {
+    /// A text cell.
+    pub fn text(s: impl Into<String>) -> Cell {
+        Cell::Text(s.into())
+    }
+
+    /// `cell` with `note` after it.
+    pub fn noted(cell: Cell, note: impl Into<String>) -> Cell {
+        Cell::Noted(Box::new(cell), note.into())
+    }
+
+    /// Whether the cell is a number, set right in a text table.
+    pub fn is_numeric(&self) -> bool {
+        matches!(self, Cell::Count(_) | Cell::Number(_))
+    }
+}
+
+/// `k/n r% [low, high]` parts of a rate: `None` when nothing was judged.
+pub(crate) fn rate_parts(p: &Proportion) -> Option<(String, String, String)> {
+    (p.n > 0).then(|| {
+        (
+            format!("{}/{}", p.successes, p.n),
+            format!("{:.1}%", Fixed(100.0 * p.rate)),
+            format!(
+                "[{:.1}, {:.1}]",
+                Fixed(100.0 * p.ci_low),
+                Fixed(100.0 * p.ci_high)
+            ),
+        )
+    })
+}
+
+/// A number with two decimals, or `n/a`.
+pub(crate) fn two_decimals(x: Option<f64>) -> String {
+    x.map_or("n/a".into(), |x| format!("{x:.2}", x = Fixed(x)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rate(successes: usize, n: usize) -> Proportion {
+        shapemaze_core::analysis::stats::wilson(successes, n)
+    }
+
+    /// A small document with every kind of cell, hostile text and an empty table.
+    fn sample() -> Document {
+        let mut t = Table::new(
+            "sample",
+            "Cells <of every> kind".into(),
+            &[
+                ("name", "name"),
+                ("count", "count"),
+                ("mean", "mean"),
+                ("solve", "solve"),
+                ("failures", "failures"),
+            ],
+        );
+        t.row(vec![
+            Cell::text("=cmd()"),
+            Cell::Count(12),
+            Cell::Number(Some(1.234)),
+            Cell::Rate(rate(3, 4)),
+            Cell::noted(Cell::Count(2), "wall 2"),
+        ]);
+        t.row(vec![
+            Cell::Heading("<b>x</b>".into()),
+            Cell::Count(7),
+            Cell::Number(None),
+            Cell::Rate(rate(0, 0)),
+            Cell::noted(Cell::text("0"), ""),
+        ]);
+        t.rows[1].group = Some(4);
+        let mut empty = Table::new("none", "".into(), &[("a", "a")]);
+        empty.empty = Some("Nothing to show.".into());
+        Document {
+            sections: vec![
+                Section::new("".into()).paragraph("Opening & more."),
+                Section {
+                    title: "Verdicts".into(),
+                    blocks: vec![Block::Verdicts(vec![Verdict {
+                        key: "H1".into(),
+                        statement: "A > B".into(),
+                        verdict: "not_supported".into(),
+                        test: "a test: statistic 1.00, p = 0.5, n = 4".into(),
+                        note: "a note".into(),
+                        warning: Some("small".into()),
+                    }])],
+                },
+                Section::new("Tables".into()).table(t).table(empty),
+            ],
+        }
+    }
+
+    #[test]
+    fn text_sets_numbers_right_and_spells_rates_and_notes() {
+        let text = text::write(&sample());
+        let expected = "\
+Opening & more.
+
+Verdicts
+  H1 A > B: not_supported
+     a test: statistic 1.00, p = 0.5, n = 4
+     a note
+     Warning: small
+
+Tables
+Cells <of every> kind
+name       count   mean  solve                   failures
+=cmd()        12   1.23  3/4 75.0% [30.1, 95.4]  2 (wall 2)
+<b>x</b>       7    n/a  n/a                     0
+
+  Nothing to show.
+";
+        assert_eq!(text, expected, "\n{text}");
+    }
+
+    #[test]
+    fn html_escapes_every_text_and_marks_drillable_rows() {
+        let html = html::write(&sample());
+        assert!(html.contains("<p>Opening &amp; more.</p>"), "{html}");
+        assert!(html.contains(
+            "<table data-testid=\"table-sample\"><caption>Cells &lt;of every&gt; kind</caption>"
+        ));
+        assert!(
+            html.contains("<th>&lt;b&gt;x&lt;/b&gt;</th>"),
+            "a row heading, escaped"
+        );
+        assert!(html.contains("<td>3/4 <b>75.0%</b> <small>[30.1, 95.4]</small></td>"));
+        assert!(html.contains("<td>2 <small>wall 2</small></td><"));
+        assert!(html.contains("<tr data-action=\"drill\" data-group=\"4\">"));
+        assert!(html.contains("<li data-testid=\"hypothesis-H1\" data-verdict=\"not_supported\"><b>H1</b> A &gt; B <span class=\"verdict not_supported\">not supported</span>"));
+        assert!(html.contains("<tr><td colspan=\"1\">Nothing to show.</td></tr>"));
+        crate::chart::tests::well_formed(&format!("<div>{html}</div>"))
+            .unwrap_or_else(|e| panic!("not well-formed: {e}\n{html}"));
+    }
+
+    #[test]
+    fn csv_keeps_every_number_and_defuses_formulas() {
+        let Block::Table(t) = &sample().sections[2].blocks[0] else {
+            panic!("a table")
+        };
+        let csv = csv::write(t);
+        assert_eq!(
+            csv,
+            "name,count,mean,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,failures\n\
+'=cmd(),12,1.234000,3,4,0.750000,0.300642,0.954413,2 (wall 2)\n\
+<b>x</b>,7,,0,0,0.000000,0.000000,1.000000,0\n"
+        );
+    }
+}

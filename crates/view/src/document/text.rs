@@ -1,0 +1,119 @@
+//! The text writer: a [`Document`] for a terminal. Headings stand on their own line after
+//! a blank one, tables are laid out in columns as wide as their widest cell (numbers set
+//! right), verdicts are indented under their hypothesis, and charts are left out.
+
+use super::{rate_parts, two_decimals, Block, Cell, Document, Table, Verdict};
+use crate::text_table::{TextColumn, TextTable};
+use std::fmt::Write as _;
+
+/// The whole document as text.
+pub fn write(doc: &Document) -> String {
+    let mut out = String::new();
+    for section in &doc.sections {
+        if !section.title.is_empty() {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{}", section.title);
+        }
+        for (i, block) in section.blocks.iter().enumerate() {
+            // Blocks after the first stand apart by a blank line.
+            if i > 0 && !matches!(block, Block::Charts(_)) {
+                out.push('\n');
+            }
+            match block {
+                Block::Paragraph(p) => {
+                    let _ = writeln!(out, "{p}");
+                }
+                Block::Table(t) => out.push_str(&table(t)),
+                Block::Verdicts(v) => out.push_str(&verdicts(v)),
+                Block::Charts(_) => {}
+            }
+        }
+    }
+    out
+}
+
+/// A cell as text; in a dense table a rate is its successes/n only.
+pub fn cell(c: &Cell, dense: bool) -> String {
+    match c {
+        Cell::Text(s) | Cell::Heading(s) | Cell::Link { text: s, .. } => s.clone(),
+        Cell::Count(n) => n.to_string(),
+        Cell::Number(x) => two_decimals(*x),
+        Cell::Rate(p) => match rate_parts(p) {
+            None => "n/a".into(),
+            Some((k, _, _)) if dense => k,
+            Some((k, r, ci)) => format!("{k} {r} {ci}"),
+        },
+        Cell::Noted(main, note) if note.is_empty() => cell(main, dense),
+        Cell::Noted(main, note) => format!("{} ({note})", cell(main, dense)),
+    }
+}
+
+/// One table: its caption on a line, then its heading row and rows (or what stands in
+/// for them).
+pub fn table(t: &Table) -> String {
+    let mut out = String::new();
+    if !t.caption.is_empty() {
+        let _ = writeln!(out, "{}", t.caption);
+    }
+    if t.rows.is_empty() {
+        if let Some(empty) = &t.empty {
+            let _ = writeln!(out, "  {empty}");
+            return out;
+        }
+    }
+    let numeric: Vec<bool> = (0..t.columns.len())
+        .map(|i| {
+            !t.rows.is_empty()
+                && t.rows
+                    .iter()
+                    .all(|r| r.cells.get(i).is_none_or(Cell::is_numeric))
+        })
+        .collect();
+    // Numbers are set right; a column after one keeps two spaces from it.
+    let columns: Vec<TextColumn> = numeric
+        .iter()
+        .enumerate()
+        .map(|(i, &right)| {
+            let column = if right {
+                TextColumn::right(0)
+            } else {
+                TextColumn::left(0)
+            };
+            if i > 0 && numeric[i - 1] {
+                column.before("  ")
+            } else {
+                column
+            }
+        })
+        .collect();
+    let mut table = TextTable::new(&columns);
+    if !t.spans.is_empty() {
+        let mut over = Vec::with_capacity(t.columns.len());
+        for (label, span) in &t.spans {
+            over.push(label.clone());
+            over.extend(std::iter::repeat_n(String::new(), span.saturating_sub(1)));
+        }
+        table.row(over);
+    }
+    table.row(t.columns.iter().map(|c| c.label.clone()));
+    for r in &t.rows {
+        table.row(r.cells.iter().map(|c| cell(c, t.dense)));
+    }
+    out.push_str(&table.render());
+    out
+}
+
+fn verdicts(list: &[Verdict]) -> String {
+    let mut out = String::new();
+    for v in list {
+        let _ = writeln!(out, "  {} {}: {}", v.key, v.statement, v.verdict);
+        let _ = writeln!(out, "     {}", v.test);
+        let _ = writeln!(out, "     {}", v.note);
+        if let Some(w) = &v.warning {
+            let _ = writeln!(out, "     Warning: {w}");
+        }
+    }
+    out
+}

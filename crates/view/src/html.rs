@@ -1,0 +1,215 @@
+//! Read-only HTML fragments the pages show as they are (the live transcript, replay text,
+//! tables): built here as strings, every piece of text escaped, so model text is always
+//! shown as text and never interpreted as HTML. Rendering whole fragments from strings
+//! instead of one reactive node per line also keeps the browser build small.
+
+use shapemaze_core::model::reply::ReplyMeta;
+use shapemaze_core::play::transcript::Role;
+use shapemaze_core::play::trial::Turn;
+use shapemaze_core::verify::{Outcome, Verdict};
+use std::fmt::Write;
+
+/// `text` with `& < > " '` escaped, safe inside elements and quoted attributes of HTML and
+/// XML (SVG); control characters other than tab and line breaks, which XML refuses,
+/// become spaces.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_control() && !matches!(c, '\n' | '\t' | '\r') => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Milliseconds as people read them (`850 ms`, `1.2 s`), without float formatting.
+pub fn duration(ms: f64) -> String {
+    let ms = ms.max(0.0).round() as u64;
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        let tenths = (ms + 50) / 100;
+        format!("{}.{} s", tenths / 10, tenths % 10)
+    }
+}
+
+/// The one-line summary of a reply: latency, tokens, finish reason, attempts.
+pub fn reply_summary(meta: &ReplyMeta) -> String {
+    let mut parts = vec!["Reply".to_string()];
+    if let Some(ms) = meta.latency_ms {
+        parts.push(duration(ms));
+    }
+    match (meta.prompt_tokens, meta.completion_tokens) {
+        (Some(p), Some(c)) => parts.push(format!("{p} + {c} tokens")),
+        (None, Some(c)) => parts.push(format!("{c} tokens")),
+        _ => {}
+    }
+    if let Some(f) = &meta.finish_reason {
+        parts.push(f.clone());
+    }
+    if let Some(a) = meta.attempts.filter(|&a| a > 1) {
+        parts.push(format!("{a} attempts"));
+    }
+    if meta.logprobs.is_some() {
+        parts.push("logprobs".into());
+    }
+    parts.join(" · ")
+}
+
+fn mark(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::Success => "✓",
+        Outcome::Fail => "✗",
+        Outcome::Error => "!",
+    }
+}
+
+/// One verdict as a line: mark, reason, explanation.
+pub fn verdict_line(v: &Verdict) -> String {
+    format!(
+        "<div class=\"step-verdict {o}\">{m} <code>{r}</code> {e}</div>",
+        o = v.outcome.name(),
+        m = mark(v.outcome),
+        r = v.reason.as_str(),
+        e = escape(&v.explanation)
+    )
+}
+
+/// The live transcript: one `<li data-testid="transcript-step">` per message (prompts
+/// folded after the first, replies with their summary, folded reasoning and verdict),
+/// then the reply arriving, if any.
+pub fn transcript(turns: &[Turn], live: Option<(&str, &str)>) -> String {
+    let mut out = String::new();
+    for (i, turn) in turns.iter().enumerate() {
+        let m = &turn.message;
+        let role = match m.role {
+            Role::User => "user",
+            Role::Assistant => "assistant",
+        };
+        let _ = write!(
+            out,
+            "<li class=\"step {role}\" data-testid=\"transcript-step\" data-role=\"{role}\">"
+        );
+        match m.role {
+            Role::User => {
+                let first = m.content.lines().next().unwrap_or("");
+                let open = if i == 0 { " open" } else { "" };
+                let _ = write!(
+                    out,
+                    "<div class=\"step-head\">Prompt</div><details class=\"prompt-text\"{open}><summary>{}</summary><pre tabindex=\"0\">{}</pre></details>",
+                    escape(first),
+                    escape(&m.content)
+                );
+            }
+            Role::Assistant => {
+                let meta = turn.meta.clone().unwrap_or_default();
+                let _ = write!(
+                    out,
+                    "<div class=\"step-head\">{}</div>",
+                    escape(&reply_summary(&meta))
+                );
+                if let Some(r) = meta.reasoning.as_deref().filter(|r| !r.is_empty()) {
+                    let _ = write!(
+                        out,
+                        "<details class=\"reasoning\"><summary>Reasoning</summary><pre tabindex=\"0\">{}</pre></details>",
+                        escape(r)
+                    );
+                }
+                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(&m.content));
+                if let Some(v) = &turn.verdict {
+                    out.push_str(&verdict_line(v));
+                }
+            }
+        }
+        out.push_str("</li>");
+    }
+    if let Some((content, reasoning)) = live.filter(|(c, r)| !c.is_empty() || !r.is_empty()) {
+        out.push_str("<li class=\"step assistant live\" data-testid=\"transcript-live\"><div class=\"step-head\">Reply arriving…</div>");
+        if !reasoning.is_empty() {
+            let _ = write!(
+                out,
+                "<details class=\"reasoning\" open><summary>Reasoning</summary><pre tabindex=\"0\">{}</pre></details>",
+                escape(reasoning)
+            );
+        }
+        let _ = write!(out, "<pre tabindex=\"0\">{}</pre></li>", escape(content));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shapemaze_core::play::transcript::Message;
+    use shapemaze_core::verify::{Extracted, Reason};
+
+    #[test]
+    fn hostile_model_text_is_shown_as_text() {
+        let messages = vec![
+            Message {
+                role: Role::User,
+                content: "Phase 1 of 3\n1 0 P".into(),
+            },
+            Message {
+                role: Role::Assistant,
+                content: "<script>alert('x')</script> & <img src=x onerror=alert(1)>".into(),
+            },
+        ];
+        let meta = vec![
+            None,
+            Some(ReplyMeta {
+                reasoning: Some("</pre><b>bold</b>".into()),
+                latency_ms: Some(1234.0),
+                prompt_tokens: Some(10),
+                completion_tokens: Some(5),
+                ..ReplyMeta::default()
+            }),
+        ];
+        let verdicts = vec![
+            None,
+            Some(Verdict {
+                outcome: Outcome::Fail,
+                reason: Reason::NoCoordinate,
+                extracted: Extracted::Nothing,
+                explanation: "No <coordinate>".into(),
+                checks: None,
+            }),
+        ];
+        let turns: Vec<Turn> = messages
+            .into_iter()
+            .zip(meta)
+            .zip(verdicts)
+            .map(|((message, meta), verdict)| Turn {
+                message,
+                meta,
+                verdict,
+                image: None,
+            })
+            .collect();
+        let html = transcript(&turns, Some(("<i>", "")));
+        assert!(!html.contains("<script>"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(!html.contains("<b>"), "{html}");
+        assert!(!html.contains("<i>"), "{html}");
+        assert!(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp;"));
+        assert!(html.contains("1.2 s · 10 + 5 tokens"), "{html}");
+        assert_eq!(html.matches("data-testid=\"transcript-step\"").count(), 2);
+        assert!(html.contains("data-testid=\"transcript-live\""));
+    }
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(duration(0.4), "0 ms");
+        assert_eq!(duration(850.0), "850 ms");
+        assert_eq!(duration(1000.0), "1.0 s");
+        assert_eq!(duration(1249.0), "1.2 s");
+        assert_eq!(duration(61_950.0), "62.0 s");
+        assert_eq!(duration(-3.0), "0 ms");
+    }
+}

@@ -1,0 +1,34 @@
+// The lab pages' few browser calls that web-sys does not make simpler: raw deflate through
+// the browser's streams, the bytes of chosen files, download buttons after charts and
+// tables, and a form's named fields. Bound in crates/web/src/experiment/mod.rs; trunk ships this
+// file with the wasm (wasm-bindgen's snippets).
+export async function deflate_raw(bytes, inflate) {
+  const s = new Blob([bytes]).stream().pipeThrough(
+    inflate ? new DecompressionStream('deflate-raw') : new CompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(s).arrayBuffer());
+}
+export async function file_bytes(input) {
+  const out = [];
+  for (const f of input.files || []) out.push(f.webkitRelativePath || f.name, new Uint8Array(await f.arrayBuffer()));
+  return out;
+}
+export function decorate(root) {
+  for (const el of root.querySelectorAll('figure > svg, table[data-testid^="table-"]')) {
+    const id = el.dataset.testid || (el.closest('[data-testid]') || {}).dataset?.testid || '';
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'button small';
+    b.dataset.action = el.tagName === 'TABLE' ? 'table-csv' : 'chart-svg';
+    b.textContent = el.tagName === 'TABLE' ? 'Download CSV' : 'Download SVG';
+    b.dataset.target = id;
+    el.insertAdjacentElement('afterend', b);
+  }
+}
+export function form_fields(form) {
+  const out = [];
+  for (const el of form.querySelectorAll('[name]')) {
+    if (el.type === 'checkbox' && !el.checked) continue;
+    out.push(el.name, el.value);
+  }
+  return out;
+}

@@ -1,0 +1,372 @@
+//! `/demo`: the presenter view. A large grid readable from the back of a room and the prompt
+//! and reply of each step of a recorded trial, replayed with play, pause, step, back and
+//! speed, from the keyboard too (space, arrows), full screen, with a shareable link. It
+//! opens a bundled trial (`/demo?trial=NAME`, `public/trials/NAME.json`), a record file
+//! the presenter picks, or any maze (`/demo?shape=S&size=N&encoding=E&seed=K&sample=I`,
+//! replayed as the oracle plays it).
+
+use super::board::{MazeBoard, SOLVE_BOARD};
+use super::fetch::{get_text, picked_text};
+use super::route::{use_location, Location};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use shapemaze_core::maze::generate::generate_one;
+use shapemaze_core::maze::templates::TemplateLibrary;
+use shapemaze_core::play::player::PlayerKind;
+use shapemaze_core::play::player::{play_ready, Oracle};
+use shapemaze_core::play::settings::PlaySettings;
+use shapemaze_core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
+use shapemaze_core::results::replay::{frames, Frame, Playhead, SPEEDS};
+use shapemaze_core::verify::Outcome;
+use shapemaze_view::choice::choice_figure;
+use std::time::Duration;
+
+/// A bundled trial's entry in `public/trials/index.json`.
+#[derive(Clone, Debug, serde::Deserialize)]
+struct Bundled {
+    name: String,
+    label: String,
+}
+
+/// What is being replayed.
+#[derive(Clone, Debug)]
+pub(crate) struct Loaded {
+    record: TrialRecord,
+    frames: Vec<Frame>,
+    /// Where it came from, for people.
+    source: String,
+}
+
+pub(crate) fn load(record: TrialRecord, source: String) -> Result<Loaded, String> {
+    let frames = frames(&record).map_err(|e| e.to_string())?;
+    Ok(Loaded {
+        record,
+        frames,
+        source,
+    })
+}
+
+/// The oracle's trial on the maze of `s`, as a record.
+fn oracle_record(s: PlaySettings) -> Result<TrialRecord, String> {
+    let lib = TemplateLibrary::for_shape(s.size, s.shape);
+    let maze = generate_one(s.shape, s.sample, s.seed, &lib).map_err(|e| e.to_string())?;
+    let mut t = Trial::start(TrialSetup {
+        protocol: s.protocol,
+        ..TrialSetup::new(s.shape, s.encoding, maze)
+    });
+    play_ready(&mut t, &mut Oracle);
+    Ok(TrialRecord::of(
+        &t,
+        PlayerInfo::builtin(PlayerKind::Oracle),
+        Placement {
+            seed: s.seed,
+            sample: s.sample,
+            repeat: 0,
+        },
+        None,
+        None,
+    ))
+}
+
+/// Who played, said plainly (bundled trials come from built-in players, never a model).
+fn played_by(r: &TrialRecord) -> String {
+    match r.player {
+        PlayerKind::Oracle => "the built-in oracle (a perfect player, not a model)".into(),
+        PlayerKind::Random => "the built-in random walker (not a model)".into(),
+        PlayerKind::Human => "a person".into(),
+        PlayerKind::Scripted => "a scripted test player (not a model)".into(),
+        PlayerKind::Endpoint => format!("the model {}", r.model),
+    }
+}
+
+/// The presenter view.
+#[component]
+pub fn DemoPage() -> impl IntoView {
+    let loc = use_location();
+    let loaded = RwSignal::new(None::<Loaded>);
+    let error = RwSignal::new(None::<String>);
+    let bundled = RwSignal::new(Vec::<Bundled>::new());
+    spawn_local(async move {
+        if let Ok(text) = get_text("/trials/index.json").await {
+            if let Ok(list) = serde_json::from_str::<Vec<Bundled>>(&text) {
+                bundled.set(list);
+            }
+        }
+    });
+    // The bundled trial on show (its option in the list is the selected one).
+    let current = RwSignal::new(String::new());
+    let open_bundled = move |name: String| {
+        let ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if !ok {
+            error.set(Some(format!(
+                "'{name}' is not a bundled trial's name (letters, digits, - and _ only)."
+            )));
+            return;
+        }
+        current.set(name.clone());
+        spawn_local(async move {
+            let result = get_text(&format!("/trials/{name}.json"))
+                .await
+                .and_then(|t| TrialRecord::from_json(&t).map_err(|e| e.to_string()))
+                .and_then(|r| load(r, format!("bundled trial {name}")));
+            match result {
+                Ok(l) => {
+                    error.set(None);
+                    loaded.set(Some(l));
+                }
+                Err(e) => error.set(Some(format!(
+                    "The trial '{name}' could not be opened: {e}."
+                ))),
+            }
+        });
+    };
+    // Open what the address names; an address that names nothing opens the first bundled
+    // trial, so a presenter's first view is a trial ready to play.
+    Effect::new(move |_| {
+        let q = loc.query.get();
+        if let Some(name) = Location::param(&q, "trial") {
+            open_bundled(name);
+        } else if Location::param(&q, "shape").is_some() {
+            current.set(String::new());
+            let (s, warnings) = PlaySettings::from_query(|k| Location::param(&q, k));
+            match oracle_record(s).and_then(|r| load(r, "the oracle on this maze".into())) {
+                Ok(l) => {
+                    error.set((!warnings.is_empty()).then(|| warnings.join(" ")));
+                    loaded.set(Some(l));
+                }
+                Err(e) => error.set(Some(format!("This maze cannot be shown: {e}."))),
+            }
+        } else if let Some(first) = bundled.with(|b| b.first().map(|b| b.name.clone())) {
+            if loaded.get_untracked().is_none() {
+                open_bundled(first);
+            }
+        }
+    });
+    let open_file = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        spawn_local(async move {
+            let result = picked_text(&input).await.and_then(|(name, text)| {
+                TrialRecord::from_json(&text)
+                    .map_err(|e| format!("{name} is not a trial record: {e}"))
+                    .and_then(|r| load(r, name))
+            });
+            match result {
+                Ok(l) => {
+                    current.set(String::new());
+                    error.set(None);
+                    loaded.set(Some(l));
+                }
+                Err(e) => error.set(Some(format!(
+                    "{e}. Choose a record downloaded from the Model page or an export's trials."
+                ))),
+            }
+        });
+    };
+
+    view! {
+        <section class="demo">
+            <div class="demo-bar">
+                <label class="field">
+                    <span>"Bundled trial"</span>
+                    <select
+                        data-testid="demo-trial"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            if !v.is_empty() { loc.navigate(&format!("/demo?trial={v}")); }
+                        }
+                    >
+                        <option value="">"Choose…"</option>
+                        {move || bundled.get().into_iter().map(|b| {
+                            let name = b.name.clone();
+                            view! { <option value=b.name prop:selected=move || current.get() == name>{b.label}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">
+                    <span>"Or open a record (JSON)"</span>
+                    <input type="file" accept=".json,application/json" data-testid="demo-file" on:change=open_file />
+                </label>
+            </div>
+            {move || error.get().map(|e| view! { <p class="notice error" role="alert" data-testid="demo-error">{e}</p> })}
+            {move || match loaded.get() {
+                Some(l) => view! { <Replay loaded=l /> }.into_any(),
+                None => view! {
+                    <p class="lead">"Choose a bundled trial or open a record to replay it step by step. Space plays and pauses, the arrow keys step, F goes full screen."</p>
+                }.into_any(),
+            }}
+        </section>
+    }
+}
+
+/// The frame on screen, read in place: only its position is tracked, so frames are never
+/// copied or compared.
+#[derive(Clone, Copy)]
+struct Shown {
+    frames: StoredValue<Vec<Frame>>,
+    at: Memo<usize>,
+}
+
+impl Shown {
+    fn with<R>(self, read: impl FnOnce(&Frame) -> R) -> R {
+        let at = self.at.get();
+        self.frames.with_value(|f| read(&f[at]))
+    }
+}
+
+/// The replay of one loaded trial.
+#[component]
+pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
+    let Loaded {
+        record,
+        frames,
+        source,
+    } = loaded;
+    let total = frames.len();
+    let head = RwSignal::new(Playhead::new(total));
+    let frames = StoredValue::new(frames);
+    let frame = Shown {
+        frames,
+        at: Memo::new(move |_| head.with(|h| h.at).min(total - 1)),
+    };
+    // While playing, one frame per interval.
+    Effect::new(move |_| {
+        let h = head.get();
+        if h.playing {
+            set_timeout(
+                move || {
+                    if head.with_untracked(|x| x.playing && x.at == h.at) {
+                        head.update(Playhead::step);
+                    }
+                },
+                Duration::from_millis(u64::from(h.interval_ms())),
+            );
+        }
+    });
+    let fullscreen = move || {
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element())
+        {
+            let _ = el.request_fullscreen();
+        }
+    };
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        match ev.key().as_str() {
+            " " => head.update(Playhead::toggle),
+            "ArrowRight" => head.update(|h| {
+                h.playing = false;
+                h.step();
+            }),
+            "ArrowLeft" => head.update(|h| {
+                h.playing = false;
+                h.back();
+            }),
+            "f" | "F" => fullscreen(),
+            _ => return,
+        }
+        ev.prevent_default();
+    });
+    on_cleanup(move || keys.remove());
+
+    let shape = record.shape;
+    let grid = Signal::derive(move || frame.with(|f| f.grid.clone()));
+    let trail = Signal::derive(move || frame.with(|f| f.path.clone()));
+    let share = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let title = format!(
+        "{} · {}x{} · {} · {} — played by {}",
+        record.shape.name(),
+        record.size,
+        record.size,
+        record.encoding.label(),
+        record.protocol.name(),
+        played_by(&record)
+    );
+    view! {
+        <div class="replay">
+            <div class="replay-head">
+                <h1 class="replay-title">{title}</h1>
+                <p class="help">{format!("From {source}. Seed {}, sample {}.", record.seed, record.sample)}</p>
+            </div>
+            <div class="replay-controls" role="toolbar" aria-label="Replay">
+                <button type="button" class="button" data-testid="replay-back" on:click=move |_| head.update(|h| { h.playing = false; h.back(); })>"◀ Back"</button>
+                <button type="button" class="button primary" data-testid="replay-play"
+                    disabled=move || head.with(|h| h.playing)
+                    on:click=move |_| head.update(|h| if !h.playing { h.toggle() })>"▶ Play"</button>
+                <button type="button" class="button" data-testid="replay-pause"
+                    disabled=move || !head.with(|h| h.playing)
+                    on:click=move |_| head.update(|h| h.playing = false)>"❚❚ Pause"</button>
+                <button type="button" class="button" data-testid="replay-step" on:click=move |_| head.update(|h| { h.playing = false; h.step(); })>"Step ▶"</button>
+                <label class="field inline">
+                    <span>"Speed"</span>
+                    <select data-testid="replay-speed" on:change=move |ev| {
+                        let label = event_target_value(&ev);
+                        if let Some((v, _)) = SPEEDS.iter().find(|(_, l)| *l == label) { head.update(|h| h.speed = *v); }
+                    }>
+                        {SPEEDS.into_iter().map(|(_, l)| view! { <option value=l selected=l == "1×">{l}</option> }).collect_view()}
+                    </select>
+                </label>
+                <span class="pill" data-testid="replay-position"
+                    data-step=move || head.with(|h| h.at)
+                    data-steps=total>
+                    {move || format!("Step {} of {}", head.with(|h| h.at) + 1, total)}
+                </span>
+                <button type="button" class="button ghost" on:click=move |_| fullscreen()>"Full screen"</button>
+                <a class="button ghost" href=share data-testid="replay-link">"Link to this"</a>
+            </div>
+            <div class="replay-body">
+                <div class="replay-board">
+                    <div class="status">
+                        <span class="pill" data-testid="phase" data-phase=move || frame.with(|f| f.phase.name())>
+                            {move || frame.with(|f| match f.phase { Phase::Solve => "Solve", Phase::Recognize => "Recognize", Phase::Generate => "Generate", Phase::Done => "Done" })}
+                        </span>
+                        <span class="moves">"Moves " <strong data-testid="moves">{move || frame.with(|f| f.moves)}</strong></span>
+                    </div>
+                    <MazeBoard
+                        grid=grid
+                        shape=shape
+                        ids=SOLVE_BOARD
+                        on_press=Callback::new(|_| {})
+                        trail=trail
+                        active=Signal::derive(|| false)
+                        label="Replayed maze"
+                    />
+                </div>
+                <div class="replay-text">
+                    <h2>"Prompt"</h2>
+                    <pre class="replay-prompt" data-testid="replay-prompt" tabindex="0">{move || frame.with(|f| f.prompt.clone())}</pre>
+                    <h2>"Reply"</h2>
+                    {move || frame.with(|f| f.reasoning.clone()).map(|r| view! {
+                        <details class="reasoning"><summary>"Reasoning"</summary><pre tabindex="0">{r}</pre></details>
+                    })}
+                    <pre class="replay-reply" data-testid="replay-reply" tabindex="0">{move || frame.with(|f| f.reply.clone().unwrap_or_else(|| "(the first prompt; no reply yet)".into()))}</pre>
+                    {move || frame.with(|f| f.verdict.clone()).map(|v| {
+                        let outcome = v.outcome.name();
+                        view! {
+                            <p class=format!("verdict {outcome}") data-testid="replay-verdict" data-outcome=outcome>
+                                <strong>{match v.outcome { Outcome::Success => "✓ ", Outcome::Fail => "✗ ", Outcome::Error => "! " }}</strong>
+                                <code class="reason">{v.reason.as_str()}</code>
+                                " "
+                                {v.explanation}
+                            </p>
+                        }
+                    })}
+                    <div class="replay-choice" data-testid="replay-choice"
+                        inner_html=move || frame.with(|f| f.choice.as_ref().map(choice_figure).unwrap_or_default())></div>
+                </div>
+            </div>
+        </div>
+    }
+}

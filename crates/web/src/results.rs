@@ -1,0 +1,930 @@
+//! `/results`: every measure, analysis and hypothesis verdict of the stored (or imported)
+//! experiments, as the core draws them ([`shapemaze_view::report::report_body`], the very
+//! renderer of `shapemaze report --html`): charts as inline SVG, tables, verdicts. Each
+//! chart downloads as SVG and each table as CSV; a row of the model x encoding x shape
+//! table lists its trials, and a trial opens its step-by-step replay. Choosing several
+//! experiments compares them side by side. The whole analysis downloads as one
+//! self-contained HTML file.
+
+use super::demo::{load, Loaded, Replay};
+use super::download::download_file;
+use super::experiment::files::{entry_bytes, read_results_file};
+use super::experiment::{decorate, notice, picked_files, stored_records, SHARED_CSS};
+use super::storage::{Db, EXPERIMENTS, STUDY};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use shapemaze_core::analysis::compare::{compare, pick_pair, sides};
+use shapemaze_core::analysis::groups::in_group;
+use shapemaze_core::analysis::observation::{observations_csv, Observation};
+use shapemaze_core::batch::export::find_trials_entry;
+use shapemaze_core::batch::form::StoredExperiment;
+use shapemaze_core::maze::npy;
+use shapemaze_core::original::audit::{
+    audit_records, is_original_run, maze_file_path, read_maze_file, transcript_maze_file,
+    AuditSummary, Auditor, Scoring,
+};
+use shapemaze_core::original::score::Cause;
+use shapemaze_core::results::filter::{TrialFilter, HELP as FILTER_HELP};
+use shapemaze_core::results::record::TrialRecord;
+use shapemaze_core::results::rescore::Libraries;
+use shapemaze_core::results::rescore::{image_maze_file, Hints};
+use shapemaze_core::results::zip::read_zip;
+use shapemaze_core::study::StudyTrialData;
+use shapemaze_view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
+use shapemaze_view::document::csv;
+use shapemaze_view::experiment::trials_table;
+use shapemaze_view::html::escape;
+use shapemaze_view::report::{analysis_document, comparison_section, report_body, report_html};
+use std::cell::RefCell;
+use std::fmt::Write;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+
+const RESULTS_CSS: &str = "
+.results-sources{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center;margin:.5rem 0 1rem}
+.results-sources .check{font-weight:600}
+.results-bar{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin-bottom:1rem}
+.results-bar .field input{min-width:16rem}
+.report figure{margin:1.25rem 0 .25rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.5rem}
+.report table{border-collapse:collapse;margin:.75rem 0 .25rem;background:var(--surface);font-variant-numeric:tabular-nums}
+.report caption{text-align:left;font-weight:700;padding:.3rem 0}
+.report th,.report td{border:1px solid var(--line);padding:.3rem .55rem;text-align:left;vertical-align:top}
+.report th{background:#eef3f8}
+.report tr[data-action=drill]{cursor:pointer}
+.report tr[data-action=drill]:hover{background:#eef3ff}
+.report span.verdict{display:inline-block;font-weight:700;padding:.05rem .45rem;border:2px solid #000;border-radius:4px;margin-left:.3rem}
+.report .supported{background:#cfe8dd}.report .not_supported{background:#f6dccb}.report .insufficient{background:#eee;border-style:dashed}
+.report .warning{color:#8a3b00}
+.report li{margin:.4rem 0}
+.drill-replay{margin-top:1.5rem;padding-top:1rem;border-top:2px solid var(--line)}
+.compare{margin:1rem 0 1.5rem;padding:.75rem 1rem;background:#fff;border:1px solid var(--line);border-radius:8px}.compare h2{margin:.2rem 0}.compare .field{display:inline-flex;flex-direction:column;margin-right:1rem}
+.results-filter input{width:100%;max-width:48rem}.results-filter p{margin:.25rem 0}.results-filter .error{color:#a3261b;font-weight:600}
+";
+
+/// One source of trials: a stored experiment or an imported file.
+#[derive(Clone)]
+struct Source {
+    /// Its label in the analysis.
+    label: String,
+    /// A stored experiment's id (`None` for an imported file).
+    id: Option<String>,
+    /// The records of an imported file (stored ones are read when chosen).
+    records: Vec<TrialRecord>,
+    /// The trials of an imported results folder of transcripts (no records).
+    transcripts: Vec<Observation>,
+    /// The audit of an imported folder of the design's original runs (three scorings).
+    audit: Option<Rc<AuditSummary>>,
+    chosen: bool,
+}
+
+struct Dashboard {
+    sources: RefCell<Vec<Source>>,
+    /// The records (when the trial has one) and observations chosen, index-aligned.
+    records: RefCell<Vec<Option<TrialRecord>>>,
+    observations: RefCell<Vec<Observation>>,
+    /// The last filter that could be read, and the trials it matches (indices of the
+    /// above), which the analysis counts.
+    filter: RefCell<TrialFilter>,
+    shown: RefCell<Vec<usize>>,
+    /// `N of M trials match`, or why the filter typed cannot be read (`true`).
+    filter_line: RwSignal<(bool, String)>,
+    /// Bumped by every keystroke in the filter: a draw still waiting gives way.
+    typed: std::cell::Cell<u32>,
+    /// The audit sections drawn below the analysis (the filter leaves them as they are).
+    audits: RefCell<String>,
+    analysis: RefCell<Option<Analysis>>,
+    /// The audits drawn (folders of the original runs, and ours when asked), by section.
+    audit_summaries: RefCell<Vec<Rc<AuditSummary>>>,
+    list: RwSignal<String>,
+    body: RwSignal<String>,
+    drill: RwSignal<String>,
+    replay: RwSignal<Option<Loaded>>,
+    message: RwSignal<Option<(bool, String)>>,
+    order: RwSignal<String>,
+    /// Whether Shapemaze's own trials are also scored the original way (audited).
+    audit_own: RwSignal<bool>,
+    /// Bumped by every analysis: an older one still reading gives way.
+    generation: std::cell::Cell<u32>,
+    /// The two sides chosen for the side-by-side comparison (empty: the default pair).
+    compare: RefCell<(String, String)>,
+}
+
+type Shared = Rc<Dashboard>;
+
+impl Dashboard {
+    /// Adds a source, its label made unique (two experiments may share a name, and the
+    /// analysis tells experiments apart by their labels).
+    fn add_source(&self, mut source: Source) {
+        let mut sources = self.sources.borrow_mut();
+        let base = source.label.clone();
+        let mut n = 2;
+        while sources.iter().any(|s| s.label == source.label) {
+            source.label = format!("{base} ({n})");
+            n += 1;
+        }
+        sources.push(source);
+    }
+}
+
+impl Dashboard {
+    fn fail(&self, text: impl Into<String>) {
+        self.message.set(Some((true, text.into())));
+    }
+
+    fn draw_sources(&self) {
+        let mut h = String::new();
+        for (i, s) in self.sources.borrow().iter().enumerate() {
+            let _ = write!(
+                h,
+                "<label class=\"check\"><input type=\"checkbox\" data-action=\"toggle\" data-index=\"{i}\" data-testid=\"source\"{}> {}{}</label>",
+                if s.chosen { " checked" } else { "" },
+                escape(&s.label),
+                if s.id.is_none() && !s.label.starts_with("people: ") { " (imported)" } else { "" }
+            );
+        }
+        if h.is_empty() {
+            h.push_str("<p class=\"muted\">No experiments are stored in this browser: run one on the Experiments page, or import an exported ZIP or trials.jsonl.</p>");
+        }
+        self.list.set(h);
+    }
+}
+
+/// The results page.
+#[component]
+pub fn ResultsPage() -> impl IntoView {
+    let dash: Shared = Rc::new(Dashboard {
+        sources: RefCell::new(Vec::new()),
+        records: RefCell::new(Vec::new()),
+        observations: RefCell::new(Vec::new()),
+        filter: RefCell::new(TrialFilter::default()),
+        shown: RefCell::new(Vec::new()),
+        filter_line: RwSignal::new((false, String::new())),
+        typed: std::cell::Cell::new(0),
+        audits: RefCell::new(String::new()),
+        analysis: RefCell::new(None),
+        audit_summaries: RefCell::new(Vec::new()),
+        list: RwSignal::new(String::new()),
+        body: RwSignal::new(String::new()),
+        drill: RwSignal::new(String::new()),
+        replay: RwSignal::new(None),
+        message: RwSignal::new(None),
+        order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
+        audit_own: RwSignal::new(false),
+        generation: std::cell::Cell::new(0),
+        compare: RefCell::new(Default::default()),
+    });
+    {
+        let dash = dash.clone();
+        spawn_local(async move {
+            let db = match Db::open().await {
+                Ok(db) => db,
+                Err(e) => {
+                    dash.fail(format!("This browser's storage is not available ({e}): import an exported ZIP or trials.jsonl instead."));
+                    dash.draw_sources();
+                    return;
+                }
+            };
+            // People: the scored trials of the studies run in this browser, one group per
+            // study, on the same measures as the models.
+            if let Ok(entries) = db.entries(STUDY, "").await {
+                let mut groups: Vec<Source> = Vec::new();
+                for (key, text) in entries {
+                    if !key.contains("/trial/") {
+                        continue;
+                    }
+                    let Ok(d) = serde_json::from_str::<StudyTrialData>(&text) else {
+                        continue;
+                    };
+                    if d.practice {
+                        continue;
+                    }
+                    let label = format!("people: {}", d.study);
+                    match groups.iter_mut().find(|g| g.label == label) {
+                        Some(g) => g.records.push(d.record),
+                        None => groups.push(Source {
+                            label,
+                            id: None,
+                            records: vec![d.record],
+                            transcripts: Vec::new(),
+                            audit: None,
+                            chosen: true,
+                        }),
+                    }
+                }
+                for g in groups {
+                    dash.add_source(g);
+                }
+            }
+            if let Ok(entries) = db.entries(EXPERIMENTS, "").await {
+                for (id, text) in entries {
+                    if let Ok(e) = StoredExperiment::from_json(&text) {
+                        dash.add_source(Source {
+                            label: if e.name.is_empty() {
+                                id.clone()
+                            } else {
+                                e.name
+                            },
+                            id: Some(id),
+                            records: Vec::new(),
+                            transcripts: Vec::new(),
+                            audit: None,
+                            chosen: true,
+                        });
+                    }
+                }
+            }
+            dash.draw_sources();
+            analyze_chosen(&dash).await;
+        });
+    }
+    let click = {
+        let dash = dash.clone();
+        move |ev: web_sys::MouseEvent| {
+            let Some(target) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            let Some(el) = target.closest("[data-action]").ok().flatten() else {
+                return;
+            };
+            let action = el.get_attribute("data-action").unwrap_or_default();
+            if action == "audit-cause" {
+                // The page lists the trials itself; the link's jump is for the report file.
+                ev.prevent_default();
+            }
+            let index = el
+                .get_attribute("data-index")
+                .or_else(|| el.get_attribute("data-group"))
+                .and_then(|i| i.parse::<usize>().ok());
+            on_click(&dash, &action, index, &el);
+        }
+    };
+    let change = {
+        let dash = dash.clone();
+        move |ev: web_sys::Event| {
+            let Some(el) = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            match el.get_attribute("data-action").as_deref() {
+                Some("compare") => {
+                    let value = |id: &str| {
+                        document()
+                            .query_selector(&format!("[data-testid=\"{id}\"]"))
+                            .ok()
+                            .flatten()
+                            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                            .map(|s| s.value())
+                            .unwrap_or_default()
+                    };
+                    *dash.compare.borrow_mut() = (value("compare-a"), value("compare-b"));
+                    draw(&dash);
+                }
+                Some("toggle") => {
+                    let i = el
+                        .get_attribute("data-index")
+                        .and_then(|i| i.parse::<usize>().ok());
+                    if let Some(i) = i {
+                        if let Some(s) = dash.sources.borrow_mut().get_mut(i) {
+                            s.chosen = !s.chosen;
+                        }
+                    }
+                    let dash = dash.clone();
+                    spawn_local(async move { analyze_chosen(&dash).await });
+                }
+                Some("audit-own") => {
+                    let dash = dash.clone();
+                    spawn_local(async move { analyze_chosen(&dash).await });
+                }
+                Some("import") => {
+                    let dash = dash.clone();
+                    spawn_local(async move { import(&dash, el).await });
+                }
+                _ => {}
+            }
+        }
+    };
+    // The filter is read as it is typed; the analysis follows a pause in the typing.
+    let on_filter = {
+        let dash = dash.clone();
+        move |ev: web_sys::Event| {
+            let typed = dash.typed.get() + 1;
+            dash.typed.set(typed);
+            match TrialFilter::parse(&event_target_value(&ev)) {
+                Err(e) => dash.filter_line.set((true, e.to_string())),
+                Ok(filter) => {
+                    let dash = dash.clone();
+                    spawn_local(async move {
+                        super::study::gloo_sleep(250).await;
+                        if dash.typed.get() == typed {
+                            *dash.filter.borrow_mut() = filter;
+                            draw(&dash);
+                        }
+                    });
+                }
+            }
+        }
+    };
+    let body_ref = NodeRef::<leptos::html::Div>::new();
+    let body_signal = dash.body;
+    Effect::new(move |_| {
+        body_signal.track();
+        if let Some(el) = body_ref.get() {
+            decorate(&el);
+        }
+    });
+    let (list, body, drill, replay, message, order, audit_own, filter_line) = (
+        dash.list,
+        dash.body,
+        dash.drill,
+        dash.replay,
+        dash.message,
+        dash.order,
+        dash.audit_own,
+        dash.filter_line,
+    );
+    view! {
+        <section class="results" on:click=click on:change=change>
+            <style>{RESULTS_CSS}{SHARED_CSS}{AUDIT_CSS}</style>
+            <h1>"Results"</h1>
+            <p class="lead">
+                "Every measure and analysis of the experiment design, with 95% intervals and the four hypotheses, for the experiments you choose. Click a row of the model x encoding x shape table to list its trials, and a trial to replay it."
+            </p>
+            {move || notice(message.get(), "results-message")}
+            <div class="results-sources" data-testid="sources" inner_html=move || list.get()></div>
+            <div class="results-bar">
+                <label class="field">
+                    <span>"H3 model order (smallest first)"</span>
+                    <input data-testid="model-order" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
+                </label>
+                <label class="check" title="Also score the chosen experiments the way the design's original code did, beside today's verifiers, with the cause of every difference">
+                    <input type="checkbox" data-testid="audit-own" data-action="audit-own" prop:checked=move || audit_own.get() on:change=move |ev| audit_own.set(event_target_checked(&ev)) />
+                    " Score the original way too"
+                </label>
+                <button type="button" class="button" data-action="analyze">"Update"</button>
+                <label class="button file">
+                    "Import results…"
+                    <input type="file" accept=".zip,.jsonl,application/zip" data-action="import" data-testid="results-import" />
+                </label>
+                <label class="button file" title="A results folder of transcripts, as the design's original runs or shapemaze run write them">
+                    "Import a results folder…"
+                    <input type="file" webkitdirectory="" data-action="import" data-testid="results-import-folder" />
+                </label>
+                <button type="button" class="button primary" data-action="report" data-testid="download-report">"Download the report (HTML)"</button>
+            </div>
+            <div class="results-filter">
+                <label class="field">
+                    <span>"Filter trials"</span>
+                    <input type="search" data-testid="results-filter" placeholder="shape:spiral solve:fail reply:\"wall\"" on:input=on_filter />
+                </label>
+                <p class="muted">{FILTER_HELP}</p>
+                <p data-testid="results-filter-count" class=move || if filter_line.get().0 { "error" } else { "muted" }>
+                    {move || filter_line.get().1}
+                </p>
+            </div>
+            <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
+            <div class="drill" inner_html=move || drill.get()></div>
+            {move || {
+                replay
+                    .get()
+                    .map(|loaded| {
+                        view! {
+                            <div class="drill-replay" data-testid="drill-replay">
+                                <Replay loaded=loaded />
+                            </div>
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Element) {
+    match action {
+        "analyze" => {
+            let dash = dash.clone();
+            spawn_local(async move { analyze_chosen(&dash).await });
+        }
+        "drill" => {
+            let Some(g) = index else { return };
+            let analysis = dash.analysis.borrow();
+            let Some(row) = analysis.as_ref().and_then(|a| a.groups.get(g)) else {
+                return;
+            };
+            let obs = dash.observations.borrow();
+            let records = dash.records.borrow();
+            let rows: Vec<(usize, &Observation, bool)> = dash
+                .shown
+                .borrow()
+                .iter()
+                .map(|&i| (i, &obs[i], records[i].is_some()))
+                .filter(|(_, o, _)| in_group(o, row))
+                .collect();
+            let title = format!(
+                "Trials of {} / {} / {} ({})",
+                row.model, row.encoding, row.shape, row.experiment
+            );
+            dash.drill.set(trials_table(&title, &rows));
+            dash.replay.set(None);
+            scroll_to("drill");
+        }
+        "audit-cause" => {
+            // Lists every trial of the row's group, phase and cause below the report.
+            let attr = |name: &str| el.get_attribute(name).unwrap_or_default();
+            let summary = attr("data-section")
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| dash.audit_summaries.borrow().get(i).cloned());
+            if let (Some(summary), Some(cause)) = (summary, Cause::from_name(&attr("data-cause"))) {
+                dash.drill.set(audit_drill_html(
+                    &summary,
+                    &attr("data-group"),
+                    &attr("data-phase"),
+                    cause,
+                ));
+                dash.replay.set(None);
+                scroll_to("drill");
+                return;
+            }
+            // Else the cause's section of the report opens.
+            let target = el.get_attribute("data-target").unwrap_or_default();
+            if let Some(d) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id(&target))
+            {
+                let _ = d.set_attribute("open", "");
+                d.scroll_into_view();
+            }
+        }
+        // The trials table's replay button (view::experiment::trials_table).
+        a if a == shapemaze_view::experiment::LabAction::OpenTrial.name() => {
+            let Some(i) = index else { return };
+            let record = dash.records.borrow().get(i).cloned().flatten();
+            let Some(record) = record else { return };
+            let source = format!(
+                "{}, {} {} maze {}",
+                record.model,
+                record.encoding.label(),
+                record.shape.name(),
+                record.sample
+            );
+            match load(record, source) {
+                Ok(l) => dash.replay.set(Some(l)),
+                Err(e) => dash.fail(format!("This trial cannot be replayed: {e}")),
+            }
+        }
+        "chart-svg" | "table-csv" => {
+            // The chart or table is the one the button was put right after (several
+            // audits on the page share their test ids).
+            let target = el.get_attribute("data-target").unwrap_or_default();
+            let Some(node) = el.previous_element_sibling() else {
+                return;
+            };
+            let result = if action == "chart-svg" {
+                download_file(
+                    &format!("{target}.svg"),
+                    &node.outer_html(),
+                    "image/svg+xml",
+                )
+            } else {
+                match table_csv(dash, &node, &target) {
+                    Some(csv) => download_file(&format!("{target}.csv"), &csv, "text/csv"),
+                    None => Err(format!(
+                        "The table {target} is no longer shown: update the analysis and try again."
+                    )),
+                }
+            };
+            if let Err(e) = result {
+                dash.fail(e);
+            }
+        }
+        "report" => {
+            let analysis = dash.analysis.borrow();
+            // An audit alone (human files or vision runs only) reports with an empty analysis.
+            let empty;
+            let a = match analysis.as_ref() {
+                Some(a) => a,
+                None if !dash.audit_summaries.borrow().is_empty() => {
+                    empty = analyze(&[], &AnalysisOptions::default());
+                    &empty
+                }
+                None => return dash.fail("Nothing to report yet: choose or import an experiment."),
+            };
+            let all = dash.observations.borrow();
+            let obs: Vec<Observation> = dash
+                .shown
+                .borrow()
+                .iter()
+                .map(|&i| all[i].clone())
+                .collect();
+            let filter = dash.filter.borrow();
+            let settings = format!(
+                "{}Experiments: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by the Shapemaze results page, version {}.",
+                if filter.is_empty() {
+                    String::new()
+                } else {
+                    filter.summary(obs.len(), all.len()) + "\n"
+                },
+                a.experiments.join(", "),
+                a.model_order.join(" < "),
+                env!("CARGO_PKG_VERSION")
+            );
+            let audits = audits_html(&dash.audit_summaries.borrow());
+            let html = report_html(a, &audits, &settings, &observations_csv(&obs));
+            if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
+                dash.fail(e);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn scroll_to(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        el.scroll_into_view();
+    }
+}
+
+/// Reads the chosen sources' records and draws the analysis.
+async fn analyze_chosen(dash: &Shared) {
+    let generation = dash.generation.get() + 1;
+    dash.generation.set(generation);
+    let chosen: Vec<Source> = dash
+        .sources
+        .borrow()
+        .iter()
+        .filter(|s| s.chosen)
+        .cloned()
+        .collect();
+    let mut records = Vec::new();
+    let mut observations = Vec::new();
+    let mut summaries: Vec<Rc<AuditSummary>> =
+        chosen.iter().filter_map(|s| s.audit.clone()).collect();
+    let audit_own = dash.audit_own.get_untracked();
+    let db = if chosen.iter().any(|s| s.id.is_some()) {
+        Db::open().await.ok()
+    } else {
+        None
+    };
+    for s in chosen {
+        let rs = match (&s.id, &db) {
+            (Some(id), Some(db)) => match stored_records(db, id).await {
+                Ok((r, bad)) => {
+                    if !bad.is_empty() {
+                        dash.fail(format!(
+                            "{}: {} stored trials could not be read and are left out.",
+                            s.label,
+                            bad.len()
+                        ));
+                    }
+                    r
+                }
+                Err(e) => {
+                    dash.fail(format!("Could not read {}: {e}", s.label));
+                    continue;
+                }
+            },
+            _ => s.records.clone(),
+        };
+        let own = if audit_own {
+            audit_records(&rs)
+        } else {
+            Default::default()
+        };
+        if !own.is_empty() {
+            let label = format!("{} (original scoring)", s.label);
+            summaries.push(Rc::new(own.summarize(&label, Scoring::All)));
+        }
+        for r in rs {
+            observations.push(Observation::from_record(&s.label, &r));
+            records.push(Some(r));
+        }
+        for o in s.transcripts {
+            observations.push(o);
+            records.push(None);
+        }
+    }
+    if dash.generation.get() != generation {
+        return;
+    }
+    *dash.audits.borrow_mut() = audits_html(&summaries);
+    *dash.audit_summaries.borrow_mut() = summaries;
+    *dash.records.borrow_mut() = records;
+    *dash.observations.borrow_mut() = observations;
+    draw(dash);
+}
+
+/// Analyses and draws the chosen trials the filter matches, and says how many match.
+fn draw(dash: &Dashboard) {
+    let filter = dash.filter.borrow();
+    let records = dash.records.borrow();
+    let all = dash.observations.borrow();
+    let shown: Vec<usize> = (0..all.len())
+        .filter(|&i| match &records[i] {
+            Some(r) => filter.matches_in(&all[i].experiment, r),
+            None => filter.matches_facts(&all[i].facts()),
+        })
+        .collect();
+    let picked: Vec<Observation>;
+    let observations = if shown.len() == all.len() {
+        &all[..]
+    } else {
+        picked = shown.iter().map(|&i| all[i].clone()).collect();
+        &picked[..]
+    };
+    let order: Vec<String> = dash
+        .order
+        .get_untracked()
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut options = AnalysisOptions::default();
+    if order.len() >= 2 {
+        options.model_order = order;
+    }
+    let audits = dash.audits.borrow();
+    if observations.is_empty() {
+        let empty = if !all.is_empty() {
+            "No trial matches the filter."
+        } else if audits.is_empty() {
+            "No trials chosen."
+        } else {
+            "No trials to analyse by model, encoding and shape: vision runs and the original page's human files enter the audit below only."
+        };
+        dash.body.set(format!(
+            "<p class=\"muted\" data-testid=\"results-empty\">{empty}</p>{audits}"
+        ));
+        *dash.analysis.borrow_mut() = None;
+    } else {
+        let a = analyze(observations, &options);
+        let wanted = dash.compare.borrow().clone();
+        let side_by_side = pick_pair(observations, (&wanted.0, &wanted.1))
+            .map(|(x, y)| comparison_section(&sides(observations), &compare(observations, &x, &y)))
+            .unwrap_or_default();
+        dash.body
+            .set(format!("{side_by_side}{}{audits}", report_body(&a)));
+        *dash.analysis.borrow_mut() = Some(a);
+    }
+    let unsearched = filter.searches_text() && records.iter().any(Option::is_none);
+    dash.filter_line.set((
+        false,
+        format!(
+            "{} of {} trials match{}",
+            shown.len(),
+            all.len(),
+            if unsearched {
+                " (imported transcripts have no messages to search)"
+            } else {
+                ""
+            }
+        ),
+    ));
+    *dash.shown.borrow_mut() = shown;
+    dash.drill.set(String::new());
+    dash.replay.set(None);
+}
+
+async fn import(dash: &Shared, input: web_sys::Element) {
+    let files = picked_files(&input).await;
+    if files.is_empty() {
+        return;
+    }
+    // A large folder takes seconds to score: say so before the work holds the page.
+    if files.len() > 1 || files[0].1.len() > 1 << 20 {
+        dash.message.set(Some((
+            false,
+            format!(
+                "Reading and scoring {} ({} file{})…",
+                files[0].0.split('/').next().unwrap_or_default(),
+                files.len(),
+                if files.len() == 1 { "" } else { "s" }
+            ),
+        )));
+        super::study::gloo_sleep(30).await;
+    }
+    match read_import(files).await {
+        Ok(source) => {
+            dash.add_source(source);
+            dash.draw_sources();
+            dash.message.set(None);
+            analyze_chosen(dash).await;
+        }
+        Err(e) => dash.fail(e),
+    }
+}
+
+/// An imported source: an exported ZIP or `trials.jsonl` (records), or a results folder
+/// of transcripts, chosen as a folder or zipped (each transcript re-scored, or counted
+/// from its closing lines, as `shapemaze report` does).
+async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
+    let first = files[0].0.clone();
+    let folder = first.split('/').next().unwrap_or(&first).to_string();
+    // One export: a trials.jsonl (alone or in the chosen folder), or a ZIP holding one.
+    let export = match files.iter().find(|(n, _)| n.ends_with("trials.jsonl")) {
+        Some(f) => Some(f),
+        None if files.len() == 1
+            && !(files[0].1.starts_with(b"PK") && zip_without_records(&files[0].1)) =>
+        {
+            files.first()
+        }
+        None => None,
+    };
+    if let Some((name, bytes)) = export {
+        let (records, design) = read_results_file(name, bytes).await?;
+        let label = design
+            .map(|d| d.name)
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| name.clone());
+        return Ok(Source {
+            label,
+            id: None,
+            records,
+            transcripts: Vec::new(),
+            audit: None,
+            chosen: true,
+        });
+    }
+    // A results folder: the files of a chosen folder, or the entries of a zipped folder.
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let mut jsons: Vec<(String, String)> = Vec::new();
+    let mut mazes: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut keep = |name: &str, bytes: Vec<u8>| {
+        if name.ends_with(".txt") {
+            texts.push((
+                name.to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        } else if name.ends_with(".npy") && name.contains("experiment_mazes/") {
+            mazes.push((name.to_string(), bytes));
+        } else if name.ends_with(".json") && !name.contains("experiment_mazes/") {
+            jsons.push((
+                name.to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
+        }
+    };
+    for (name, bytes) in files {
+        if bytes.starts_with(b"PK") {
+            let entries = read_zip(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            for e in entries.iter().filter(|e| {
+                e.name.ends_with(".txt") || e.name.ends_with(".npy") || e.name.ends_with(".json")
+            }) {
+                let data = entry_bytes(e)
+                    .await
+                    .map_err(|err| format!("{name}: {err}"))?;
+                keep(&e.name, data);
+            }
+        } else {
+            keep(&name, bytes);
+        }
+    }
+    // The design's original runs (or the original page's human files) are audited three
+    // ways; the analysis uses the strict verdicts, as `shapemaze report` does.
+    if is_original_run(texts.iter().map(|(_, t)| t)) || (texts.is_empty() && !jsons.is_empty()) {
+        if let Some(source) = audit_folder(&folder, &texts, &jsons, &mazes) {
+            return Ok(source);
+        }
+    }
+    if texts.is_empty() {
+        return Err(format!(
+            "{first}: no trials.jsonl and no transcripts (.txt) in it: choose an exported ZIP, a trials.jsonl, or a results folder of transcripts."
+        ));
+    }
+    let mut libraries = Libraries::new();
+    let mut transcripts = Vec::new();
+    for (path, text) in &texts {
+        // A maze shown only as an image is read from its own run's maze file.
+        let maze = image_maze_file(path, text)
+            .and_then(|file| mazes.iter().find(|(n, _)| *n == file))
+            .and_then(|(_, bytes)| npy::read(bytes).ok());
+        let known = Hints {
+            maze,
+            ..Hints::default()
+        };
+        if let Ok((o, _)) = Observation::from_transcript(&folder, path, text, known, &mut libraries)
+        {
+            transcripts.push(o);
+        }
+    }
+    if transcripts.is_empty() {
+        return Err(format!(
+            "{first}: none of its {} .txt files is a transcript in the results layout ({{encoding}}_{{model}}_results/RxC/shape/RxC_shape_i.npy/k.txt).",
+            texts.len()
+        ));
+    }
+    Ok(Source {
+        label: format!("{folder} (transcripts)"),
+        id: None,
+        records: Vec::new(),
+        transcripts,
+        audit: None,
+        chosen: true,
+    })
+}
+
+/// The audit sections of `summaries`, each with its own element ids.
+/// The CSV of the table `target` (`table-{id}`) that `node` draws, written from the
+/// report model by its CSV writer (the one quoting rule, rates as five numbers): the
+/// audit's when `node` stands in an audit section, else the analysis's.
+fn table_csv(dash: &Dashboard, node: &web_sys::Element, target: &str) -> Option<String> {
+    let id = target.strip_prefix("table-")?;
+    let section = node
+        .closest("section.audit[data-section]")
+        .ok()
+        .flatten()
+        .and_then(|s| s.get_attribute("data-section"))
+        .and_then(|s| s.parse::<usize>().ok());
+    let doc = match section {
+        Some(i) => {
+            let summary = dash.audit_summaries.borrow().get(i).cloned()?;
+            audit_document(&summary, Scoring::All, i, false)
+        }
+        None => analysis_document(dash.analysis.borrow().as_ref()?, false),
+    };
+    doc.table(id).map(csv::write)
+}
+
+fn audits_html(summaries: &[Rc<AuditSummary>]) -> String {
+    summaries
+        .iter()
+        .enumerate()
+        .map(|(i, a)| audit_html(a, i))
+        .collect()
+}
+
+/// The audit of a folder of the design's original runs: every transcript and human file
+/// scored three ways, the mazes read from the folder's `experiment_mazes/` where it has
+/// them; `None` when nothing in it could be audited.
+fn audit_folder(
+    folder: &str,
+    texts: &[(String, String)],
+    jsons: &[(String, String)],
+    mazes: &[(String, Vec<u8>)],
+) -> Option<Source> {
+    // The maze files by their full names.
+    let by_name: std::collections::HashMap<&str, &[u8]> = mazes
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.as_slice()))
+        .collect();
+    // A maze file `rel` (`experiment_mazes/…`) under `root` (a prefix ending in `/`, or
+    // empty); failing that, the one file of that name anywhere in the import, when there is
+    // exactly one.
+    let find = |root: &str, rel: &str| -> Option<Vec<u8>> {
+        if let Some(b) = by_name.get(format!("{root}{rel}").as_str()) {
+            return Some(b.to_vec());
+        }
+        let tail = format!("/{rel}");
+        let mut hits = mazes.iter().filter(|(n, _)| n == rel || n.ends_with(&tail));
+        match (hits.next(), hits.next()) {
+            (Some((_, b)), None) => Some(b.clone()),
+            _ => None,
+        }
+    };
+    let mut auditor = Auditor::new();
+    for (path, text) in texts {
+        let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
+        // The run's own root: what stands before its `…_results/` folder.
+        let root = path.find("_results/").map_or("", |at| {
+            path[..at].rfind('/').map_or("", |slash| &path[..=slash])
+        });
+        let maze = transcript_maze_file(rel)
+            .and_then(|name| maze_file_path(name).ok())
+            .and_then(|(_, m)| read_maze_file(&m, &find(root, &m)?).ok());
+        auditor.transcript(rel.to_string(), text, maze);
+    }
+    for (path, text) in jsons {
+        let rel = path.strip_prefix(&format!("{folder}/")).unwrap_or(path);
+        let root = format!("{folder}/");
+        auditor.human(rel.to_string(), text, &mut |m| {
+            find(&root, m).ok_or_else(|| std::io::Error::other("not in the folder"))
+        });
+    }
+    let audited = auditor.finish();
+    if audited.is_empty() {
+        return None;
+    }
+    let label = format!("{folder} (original runs)");
+    let (transcripts, _, _) = audited.observations(&label, Scoring::All);
+    Some(Source {
+        audit: Some(Rc::new(audited.summarize(folder, Scoring::All))),
+        label,
+        id: None,
+        records: Vec::new(),
+        transcripts,
+        chosen: true,
+    })
+}
+
+/// Whether a ZIP holds no trials.jsonl (a zipped results folder of transcripts).
+fn zip_without_records(bytes: &[u8]) -> bool {
+    read_zip(bytes).is_ok_and(|entries| find_trials_entry(&entries).is_none())
+}
