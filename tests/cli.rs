@@ -651,10 +651,27 @@ fn verify_refuses_bad_arguments_and_unreadable_or_foreign_files_with_one_line() 
         p("fortran.npy"),
     );
     let folder = p("");
-    let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["verify"], "needs --phase"),
+    // `verify --phase move` of a C maze file and a reply file.
+    let mv = |maze: &str, response: &str| -> Vec<String> {
+        [
+            "verify",
+            "--phase",
+            "move",
+            "--shape",
+            "C",
+            "--maze",
+            maze,
+            "--response",
+            response,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let owned = |args: &[&str]| -> Vec<String> { args.iter().map(|a| a.to_string()).collect() };
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (owned(&["verify"]), "needs --phase"),
         (
-            vec![
+            owned(&[
                 "verify",
                 "--phase",
                 "jump",
@@ -662,11 +679,11 @@ fn verify_refuses_bad_arguments_and_unreadable_or_foreign_files_with_one_line() 
                 "C",
                 "--response",
                 &reply,
-            ],
+            ]),
             "unknown phase 'jump'",
         ),
         (
-            vec![
+            owned(&[
                 "verify",
                 "--phase",
                 "move",
@@ -674,15 +691,15 @@ fn verify_refuses_bad_arguments_and_unreadable_or_foreign_files_with_one_line() 
                 "C",
                 "--response",
                 &reply,
-            ],
+            ]),
             "needs --maze",
         ),
         (
-            vec!["verify", "--phase", "recognize", "--response", &reply],
+            owned(&["verify", "--phase", "recognize", "--response", &reply]),
             "needs --shape",
         ),
         (
-            vec![
+            owned(&[
                 "verify",
                 "--phase",
                 "recognize",
@@ -690,15 +707,15 @@ fn verify_refuses_bad_arguments_and_unreadable_or_foreign_files_with_one_line() 
                 "hexagon",
                 "--response",
                 &reply,
-            ],
+            ]),
             "unknown shape",
         ),
         (
-            vec!["verify", "--phase", "move", "--shape", "C", "--maze", &maze],
+            owned(&["verify", "--phase", "move", "--shape", "C", "--maze", &maze]),
             "needs --response",
         ),
         (
-            vec![
+            owned(&[
                 "verify",
                 "--phase",
                 "generate",
@@ -710,135 +727,18 @@ fn verify_refuses_bad_arguments_and_unreadable_or_foreign_files_with_one_line() 
                 &maze,
                 "--response",
                 &reply,
-            ],
+            ]),
             "unknown encoding 'json'",
         ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &missing,
-                "--response",
-                &reply,
-            ],
-            "cannot read",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &maze,
-                "--response",
-                &missing,
-            ],
-            "cannot read",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &binary,
-                "--response",
-                &reply,
-            ],
-            "neither a .npy maze file nor text",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &prose,
-                "--response",
-                &reply,
-            ],
-            "not a maze in the matrix encoding",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &two,
-                "--response",
-                &reply,
-            ],
-            "exactly one player",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &huge,
-                "--response",
-                &reply,
-            ],
-            "largest supported is 11x11",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &fortran,
-                "--response",
-                &reply,
-            ],
-            "Fortran order",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &maze,
-                "--response",
-                &binary,
-            ],
-            "not UTF-8 text",
-        ),
-        (
-            vec![
-                "verify",
-                "--phase",
-                "move",
-                "--shape",
-                "C",
-                "--maze",
-                &folder,
-                "--response",
-                &reply,
-            ],
-            "cannot read",
-        ),
+        (mv(&missing, &reply), "cannot read"),
+        (mv(&maze, &missing), "cannot read"),
+        (mv(&binary, &reply), "neither a .npy maze file nor text"),
+        (mv(&prose, &reply), "not a maze in the matrix encoding"),
+        (mv(&two, &reply), "exactly one player"),
+        (mv(&huge, &reply), "largest supported is 11x11"),
+        (mv(&fortran, &reply), "Fortran order"),
+        (mv(&maze, &binary), "not UTF-8 text"),
+        (mv(&folder, &reply), "cannot read"),
     ];
     // A file that cannot be read or is not what it should be is an input error (4); the
     // rest are bad arguments (2).
@@ -853,6 +753,7 @@ fn verify_refuses_bad_arguments_and_unreadable_or_foreign_files_with_one_line() 
         "dtype",
     ];
     for (args, needle) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let run = shapemaze(&args);
         let code = if input.iter().any(|n| needle.contains(n)) {
             4

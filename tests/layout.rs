@@ -319,7 +319,8 @@ fn the_domain_of_a_file_is_read_from_its_path() {
     assert_eq!(domain("view/chart.rs"), "view");
     assert_eq!(domain("cli/serve/mod.rs"), "cli");
     assert_eq!(domain("lib.rs"), "lib");
-    let found = imports("use crate::maze::grid::Pos;\n// crate::study::x\nlet a = crate::text::escape(s);");
+    let found =
+        imports("use crate::maze::grid::Pos;\n// crate::study::x\nlet a = crate::text::escape(s);");
     assert_eq!(
         found.into_iter().collect::<Vec<_>>(),
         vec!["core/maze".to_string(), "core/text".to_string()]
@@ -351,9 +352,19 @@ fn the_core_does_no_io_and_each_layer_uses_only_those_below_it() {
     // compile without a runtime, a server, a database, an HTTP client or the browser's API.
     let core = dependencies("crates/core/Cargo.toml");
     for banned in [
-        "tokio", "axum", "rusqlite", "reqwest", "leptos", "web-sys", "js-sys", "wasm-bindgen",
+        "tokio",
+        "axum",
+        "rusqlite",
+        "reqwest",
+        "leptos",
+        "web-sys",
+        "js-sys",
+        "wasm-bindgen",
     ] {
-        assert!(!core.iter().any(|d| d == banned), "the core depends on {banned}");
+        assert!(
+            !core.iter().any(|d| d == banned),
+            "the core depends on {banned}"
+        );
     }
     let layers = |manifest: &str| -> Vec<String> {
         dependencies(manifest)
@@ -363,7 +374,13 @@ fn the_core_does_no_io_and_each_layer_uses_only_those_below_it() {
     };
     assert!(layers("crates/core/Cargo.toml").is_empty());
     assert_eq!(layers("crates/view/Cargo.toml"), ["shapemaze-core"]);
-    assert_eq!(layers("crates/web/Cargo.toml"), ["shapemaze-core", "shapemaze-view"]);
-    assert_eq!(layers("crates/cli/Cargo.toml"), ["shapemaze-core", "shapemaze-view"]);
+    assert_eq!(
+        layers("crates/web/Cargo.toml"),
+        ["shapemaze-core", "shapemaze-view"]
+    );
+    assert_eq!(
+        layers("crates/cli/Cargo.toml"),
+        ["shapemaze-core", "shapemaze-view"]
+    );
     assert!(dependencies("crates/core/Cargo.toml").contains(&"serde".to_string()));
 }

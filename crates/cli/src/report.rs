@@ -11,7 +11,7 @@ use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
 use shapemaze_core::analysis::compare::{compare, Comparison};
 use shapemaze_core::analysis::groups::GroupRow;
 use shapemaze_core::analysis::observation::{observations_csv, Observation};
-use shapemaze_core::original::audit::{Scoring, Skipped};
+use shapemaze_core::original::audit::{Audited, Scoring, Skipped};
 use shapemaze_core::results::filter::TrialFilter;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
@@ -148,139 +148,31 @@ struct Report<'a> {
 
 /// Runs `report`.
 pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
-    let format = args.format.as_str();
-    if !["text", "json", "csv"].contains(&format) {
-        return Err(CliError::usage(format!(
-            "unknown format '{format}': choose text, json or csv"
-        )));
-    }
-    let mut options = AnalysisOptions::default();
-    if let Some(order) = args.order.as_deref() {
-        let names: Vec<String> = order
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect();
-        if names.len() < 2 {
-            return Err(CliError::usage(format!(
-                "--order needs at least two model names separated by commas, not '{order}'"
-            )));
-        }
-        options.model_order = names;
-    }
-    let pair = match args.compare.as_deref() {
-        None => None,
-        Some(list) => match list.split(',').map(str::trim).collect::<Vec<_>>()[..] {
-            [a, b] if !a.is_empty() && !b.is_empty() && a != b => {
-                Some((a.to_string(), b.to_string()))
-            }
-            _ => {
-                return Err(CliError::usage(format!(
-                    "--compare needs two different model or experiment names, A,B, not '{list}'"
-                )))
-            }
-        },
-    };
-    let filter = match args.filter.as_deref() {
-        Some(text) => {
-            TrialFilter::parse(text).map_err(|e| CliError::usage(format!("--filter: {e}")))?
-        }
-        None => TrialFilter::default(),
-    };
+    let asked = Asked::of(args)?;
     let dir = args.dir.as_str();
-    let asked = args
-        .scoring
-        .as_deref()
-        .map(audit::parse_scoring)
-        .transpose()?;
     let root = Path::new(dir);
-    // An export folder of ours is analysed strictly from its trials.jsonl unless another
-    // scoring is asked for; then its transcripts are audited like the original runs'.
-    let jsonl_file = root.is_file() && dir.ends_with(".jsonl");
-    let ours = jsonl_file || root.join(TRIALS_JSONL).is_file();
-    let (scoring, audited) = match asked {
-        Some(Scoring::Strict) | None if ours => (Scoring::Strict, None),
-        Some(s) if jsonl_file => {
-            return Err(CliError::usage(format!(
-                "--scoring {} reads transcripts, and {dir} is a trials.jsonl (Shapemaze's own verdicts): use --scoring strict, or give the folder of transcripts",
-                s.name()
-            )))
-        }
-        _ => {
-            let mut skipped = Vec::new();
-            let files = list_transcripts(root, &mut skipped)
-                .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
-            // Folders the audit does not recognize as the original runs' (closing lines
-            // only, say) keep the strict reading below unless another scoring is asked.
-            let default = audit::default_scoring(root, &files);
-            let scoring = asked.unwrap_or(default);
-            if scoring == Scoring::Strict && default == Scoring::Strict {
-                (scoring, None)
-            } else {
-                let audited = audit::collect(root, &files, skipped);
-                if audited.is_empty() {
-                    return Err(CliError::input(format!(
-                        "{dir} holds no transcripts to score with --scoring {}: give a results folder of transcripts",
-                        scoring.name()
-                    )));
-                }
-                (scoring, Some(audited))
-            }
-        }
-    };
+    let (scoring, audited) = scoring_of(args, root)?;
     // Words and phrases search the messages, which only trial records keep.
-    if filter.searches_text() && !(ours && audited.is_none()) {
+    if asked.filter.searches_text() && !(ours(root, dir) && audited.is_none()) {
         return Err(CliError::usage(format!(
             "--filter: words and phrases search the messages of trial records, and {dir} is read as transcripts (no trials.jsonl, or --scoring reads the transcripts): filter by fields only (shape:spiral solve:fail ...)"
         )));
     }
-    let (mut observations, mut sources) = match &audited {
-        None => read_observations(root, &filter)?,
-        Some(a) => {
-            let (obs, left_out, closing_only) = a.observations(&label_of(root), scoring);
-            let sources = Sources {
-                source: "transcripts",
-                rescored: obs.len() - closing_only,
-                closing_lines_only: closing_only,
-                stored_verdicts: 0,
-                skipped: a.skipped_files(left_out),
-                filtered_out: 0,
-            };
-            (obs, sources)
-        }
-    };
-    // Trials read from transcripts are filtered by what their observations hold (records
-    // were filtered as they were read).
-    if sources.source != TRIALS_JSONL && !filter.is_empty() {
-        let read = observations.len();
-        observations.retain(|o| filter.matches_facts(&o.facts()));
-        sources.filtered_out += read - observations.len();
-    }
-    let filter_summary = (!filter.is_empty()).then(|| FilterSummary {
-        text: filter.text(),
+    let (observations, sources) = observations_of(root, audited.as_ref(), scoring, &asked.filter)?;
+    let filter_summary = (!asked.filter.is_empty()).then(|| FilterSummary {
+        text: asked.filter.text(),
         matched: observations.len(),
         trials: observations.len() + sources.filtered_out,
     });
     let filter_line = filter_summary
         .as_ref()
-        .map(|f| filter.summary(f.matched, f.trials) + "\n")
+        .map(|f| asked.filter.summary(f.matched, f.trials) + "\n")
         .unwrap_or_default();
-    let analysis = analyze(&observations, &options);
-    let comparison = pair.map(|(a, b)| compare(&observations, &a, &b));
-    if let Some(c) = &comparison {
-        for (name, n) in [(&c.a, c.trials_a), (&c.b, c.trials_b)] {
-            if n == 0 {
-                let which = if filter.is_empty() {
-                    String::new()
-                } else {
-                    format!(" that --filter '{}' matches", filter.text())
-                };
-                return Err(CliError::data(format!(
-                    "--compare: no trial of {dir}{which} has the model or experiment '{name}'"
-                )));
-            }
-        }
-    }
+    let analysis = analyze(&observations, &asked.options);
+    let comparison = match &asked.pair {
+        Some((a, b)) => Some(comparison_of(&observations, a, b, dir, &asked.filter)?),
+        None => None,
+    };
     let scored_by = match scoring {
         Scoring::Strict | Scoring::All => "strict (today's verifiers)",
         Scoring::Original => "original (the original code's checks)",
@@ -307,7 +199,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         io.note(&format!("wrote the HTML report to {file}"))?;
     }
     let summary = summary.filter(|_| scoring == Scoring::All);
-    match format {
+    match args.format.as_str() {
         "json" => io.json_line(&Report {
             dir,
             scoring: scoring.name(),
@@ -343,6 +235,169 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             io.out(&text)
         }
     }
+}
+
+/// What `report` was asked besides its folder: the analysis's options, the pair to
+/// compare and the trial filter, each checked.
+struct Asked {
+    options: AnalysisOptions,
+    pair: Option<(String, String)>,
+    filter: TrialFilter,
+}
+
+impl Asked {
+    fn of(args: &ReportArgs) -> Result<Asked, CliError> {
+        let format = args.format.as_str();
+        if !["text", "json", "csv"].contains(&format) {
+            return Err(CliError::usage(format!(
+                "unknown format '{format}': choose text, json or csv"
+            )));
+        }
+        let mut options = AnalysisOptions::default();
+        if let Some(order) = args.order.as_deref() {
+            let names: Vec<String> = order
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            if names.len() < 2 {
+                return Err(CliError::usage(format!(
+                    "--order needs at least two model names separated by commas, not '{order}'"
+                )));
+            }
+            options.model_order = names;
+        }
+        let pair = match args.compare.as_deref() {
+            None => None,
+            Some(list) => match list.split(',').map(str::trim).collect::<Vec<_>>()[..] {
+                [a, b] if !a.is_empty() && !b.is_empty() && a != b => {
+                    Some((a.to_string(), b.to_string()))
+                }
+                _ => {
+                    return Err(CliError::usage(format!(
+                        "--compare needs two different model or experiment names, A,B, not '{list}'"
+                    )))
+                }
+            },
+        };
+        let filter = match args.filter.as_deref() {
+            Some(text) => {
+                TrialFilter::parse(text).map_err(|e| CliError::usage(format!("--filter: {e}")))?
+            }
+            None => TrialFilter::default(),
+        };
+        Ok(Asked {
+            options,
+            pair,
+            filter,
+        })
+    }
+}
+
+/// Whether `dir` is a trials.jsonl file.
+fn jsonl_file(root: &Path, dir: &str) -> bool {
+    root.is_file() && dir.ends_with(".jsonl")
+}
+
+/// Whether `dir` is an export of ours: a trials.jsonl, or a folder that holds one.
+fn ours(root: &Path, dir: &str) -> bool {
+    jsonl_file(root, dir) || root.join(TRIALS_JSONL).is_file()
+}
+
+/// How the folder is scored, and its audit when its transcripts are read. An export
+/// folder of ours is analysed strictly from its trials.jsonl unless another scoring is
+/// asked for; then its transcripts are audited like the original runs'.
+fn scoring_of(args: &ReportArgs, root: &Path) -> Result<(Scoring, Option<Audited>), CliError> {
+    let dir = args.dir.as_str();
+    let asked = args
+        .scoring
+        .as_deref()
+        .map(audit::parse_scoring)
+        .transpose()?;
+    match asked {
+        Some(Scoring::Strict) | None if ours(root, dir) => Ok((Scoring::Strict, None)),
+        Some(s) if jsonl_file(root, dir) => Err(CliError::usage(format!(
+            "--scoring {} reads transcripts, and {dir} is a trials.jsonl (Shapemaze's own verdicts): use --scoring strict, or give the folder of transcripts",
+            s.name()
+        ))),
+        _ => {
+            let mut skipped = Vec::new();
+            let files = list_transcripts(root, &mut skipped)
+                .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
+            // Folders the audit does not recognize as the original runs' (closing lines
+            // only, say) keep the strict reading below unless another scoring is asked.
+            let default = audit::default_scoring(root, &files);
+            let scoring = asked.unwrap_or(default);
+            if scoring == Scoring::Strict && default == Scoring::Strict {
+                return Ok((scoring, None));
+            }
+            let audited = audit::collect(root, &files, skipped);
+            if audited.is_empty() {
+                return Err(CliError::input(format!(
+                    "{dir} holds no transcripts to score with --scoring {}: give a results folder of transcripts",
+                    scoring.name()
+                )));
+            }
+            Ok((scoring, Some(audited)))
+        }
+    }
+}
+
+/// The trials to analyse, filtered, and where they came from: the records of an export
+/// folder, or the observations of the audited transcripts.
+fn observations_of(
+    root: &Path,
+    audited: Option<&Audited>,
+    scoring: Scoring,
+    filter: &TrialFilter,
+) -> Result<(Vec<Observation>, Sources), CliError> {
+    let (mut observations, mut sources) = match audited {
+        None => read_observations(root, filter)?,
+        Some(a) => {
+            let (obs, left_out, closing_only) = a.observations(&label_of(root), scoring);
+            let sources = Sources {
+                source: "transcripts",
+                rescored: obs.len() - closing_only,
+                closing_lines_only: closing_only,
+                stored_verdicts: 0,
+                skipped: a.skipped_files(left_out),
+                filtered_out: 0,
+            };
+            (obs, sources)
+        }
+    };
+    // Trials read from transcripts are filtered by what their observations hold (records
+    // were filtered as they were read).
+    if sources.source != TRIALS_JSONL && !filter.is_empty() {
+        let read = observations.len();
+        observations.retain(|o| filter.matches_facts(&o.facts()));
+        sources.filtered_out += read - observations.len();
+    }
+    Ok((observations, sources))
+}
+
+/// `--compare A,B`: the two compared, refused when either has no trial.
+fn comparison_of(
+    observations: &[Observation],
+    a: &str,
+    b: &str,
+    dir: &str,
+    filter: &TrialFilter,
+) -> Result<Comparison, CliError> {
+    let c = compare(observations, a, b);
+    for (name, n) in [(&c.a, c.trials_a), (&c.b, c.trials_b)] {
+        if n == 0 {
+            let which = if filter.is_empty() {
+                String::new()
+            } else {
+                format!(" that --filter '{}' matches", filter.text())
+            };
+            return Err(CliError::data(format!(
+                "--compare: no trial of {dir}{which} has the model or experiment '{name}'"
+            )));
+        }
+    }
+    Ok(c)
 }
 
 /// A comparison as text: the table the results page shows ([`comparison_table`]).

@@ -448,110 +448,109 @@ enum Ending {
 /// `shapemaze run`; its exit status when it finished: [`EXIT_API_ERRORS`] when trials
 /// ended as API errors, else [`EXIT_OK`].
 pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
-    let design_path = args.design.clone();
-    let out = args.out.clone();
-    let shard = match args.shard.as_deref() {
-        Some(s) => Shard::from_arg(s, |name| std::env::var(name).ok())?,
-        None => Shard { index: 1, count: 1 },
-    };
-    let concurrency = match args.concurrency {
-        Some(0) => return Err(CliError::usage("--concurrency must be at least 1")),
-        n => n,
-    };
-    let mut design = read_design(&design_path)?;
-    if let Some(limit) = args.cost_limit {
-        design.cost_limit = Some(limit);
+    let mut run = Prepared::open(args)?;
+    let mut screen = Screen::new();
+    let ending = run.drive(io, &mut screen)?;
+    run.finish(ending, io, &mut screen)
+}
+
+/// A run ready to start: its design and output folder checked, what an earlier run of
+/// it left read back, its log open for appending and its session restored.
+struct Prepared {
+    design: ExperimentDesign,
+    out: PathBuf,
+    shard: Shard,
+    jsonl: PathBuf,
+    /// The trials finished so far (read back, then played).
+    records: Vec<TrialRecord>,
+    /// Trials that ended as API errors and were dropped to run again (`--retry-errors`).
+    retried: usize,
+    /// Trials read back into the session.
+    resumed: usize,
+    /// Trials played by this run.
+    ran: usize,
+    total: usize,
+    log: std::fs::File,
+    session: Session,
+    libraries: Libraries,
+    /// Files already written beside `trials.jsonl` (transcripts, maze files).
+    written: HashSet<String>,
+}
+
+impl Prepared {
+    /// Checks the arguments, the design and the output folder, and restores the session.
+    fn open(args: &RunArgs) -> Result<Prepared, CliError> {
+        let shard = match args.shard.as_deref() {
+            Some(s) => Shard::from_arg(s, |name| std::env::var(name).ok())?,
+            None => Shard { index: 1, count: 1 },
+        };
+        let concurrency = match args.concurrency {
+            Some(0) => return Err(CliError::usage("--concurrency must be at least 1")),
+            n => n,
+        };
+        let design = run_design(args)?;
+        let keys = keys_from_env(&design)?;
+        let mut libraries = Libraries::new();
         design
-            .validate()
-            .map_err(|e| CliError::usage(format!("--cost-limit: {e}")))?;
-    }
-    let retry_errors = args.retry_errors;
-    if retry_errors && design.staircase.is_some() {
-        return Err(CliError::usage(
-            "--retry-errors: a staircase does not rerun its API errors (each walk has moved on from them); run it into a new --out folder to walk again",
-        ));
-    }
-    let keys = keys_from_env(&design)?;
-    let mut libraries = Libraries::new();
-    design
-        .check_mazes(|size| libraries.get(size, design.shape_set()).clone())
-        .map_err(|e| CliError::data(format!("{}: {e}", design_path.display())))?;
-
-    let trial_keys = shard.keys(&design);
-    let wanted: BTreeSet<String> = trial_keys.iter().map(TrialKey::id).collect();
-    std::fs::create_dir_all(&out)
-        .map_err(|e| CliError::unwritable(format!("cannot create {}: {e}", out.display())))?;
-    let experiment = out.join(EXPERIMENT_FILE);
-    if experiment.is_file() {
-        let before = read_design(&experiment)?;
-        if !before.same_trials(&design) {
-            return Err(CliError::data(format!(
-                "{} holds a run of a different design: choose another --out folder",
-                out.display()
-            )));
+            .check_mazes(|size| libraries.get(size, design.shape_set()).clone())
+            .map_err(|e| CliError::data(format!("{}: {e}", args.design.display())))?;
+        let out = args.out.clone();
+        let trial_keys = shard.keys(&design);
+        let (records, retried) = resume_folder(&out, &design, &trial_keys, args.retry_errors)?;
+        let jsonl = out.join(JSONL_FILE);
+        let log = OpenOptions::new()
+            .append(true)
+            .open(&jsonl)
+            .map_err(|e| CliError::unwritable(format!("cannot open {}: {e}", jsonl.display())))?;
+        let mut session = Session::new(&design, trial_keys, concurrency);
+        let resumed = session.restore(&records);
+        session.set_keys(keys);
+        if design.cost_limit.is_some() {
+            let estimate = design.estimate(|size| libraries.get(size, design.shape_set()).clone());
+            session.expect_costs(estimate.cost_per_trial);
         }
+        let total = session.progress(0.0).overall.total;
+        Ok(Prepared {
+            design,
+            out,
+            shard,
+            jsonl,
+            records,
+            retried,
+            resumed,
+            ran: 0,
+            total,
+            log,
+            session,
+            libraries,
+            written: HashSet::new(),
+        })
     }
-    let jsonl = out.join(JSONL_FILE);
-    // A staircase's later trials are chosen as it goes: its stored trials are those of
-    // the walks this shard starts.
-    let walks: Vec<(String, Encoding)> = trial_keys
-        .iter()
-        .map(|k| (k.player.clone(), k.encoding))
-        .collect();
-    let mut records = stored_records(&jsonl, |r| match design.staircase {
-        Some(_) => r.staircase.is_some() && walks.contains(&(r.model.clone(), r.encoding)),
-        None => wanted.contains(&TrialKey::of_record(r).id()),
-    })?;
-    let retried = if retry_errors {
-        let before = records.len();
-        records.retain(|r| r.api_error.is_none());
-        before - records.len()
-    } else {
-        0
-    };
-    // Rewrite what was kept, so appends start on a fresh line.
-    std::fs::write(
-        &jsonl,
-        trials_jsonl(&records).map_err(|e| CliError::unwritable(e.to_string()))?,
-    )
-    .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", jsonl.display())))?;
-    std::fs::write(&experiment, design.to_json())
-        .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", experiment.display())))?;
-    let mut log = OpenOptions::new()
-        .append(true)
-        .open(&jsonl)
-        .map_err(|e| CliError::unwritable(format!("cannot open {}: {e}", jsonl.display())))?;
 
-    let mut session = Session::new(&design, trial_keys, concurrency);
-    let resumed = session.restore(&records);
-    session.set_keys(keys);
-    if design.cost_limit.is_some() {
-        let estimate = design.estimate(|size| libraries.get(size, design.shape_set()).clone());
-        session.expect_costs(estimate.cost_per_trial);
+    /// Plays the run's trials on a single-threaded runtime until the session is complete,
+    /// a trial cannot be kept, the cost limit stops it or the user interrupts it.
+    fn drive(&mut self, io: &mut Io<'_>, screen: &mut Screen) -> Result<Ending, CliError> {
+        let client = NativeTransport::client()?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| CliError::usage(format!("cannot start the async runtime: {e}")))?;
+        let local = tokio::task::LocalSet::new();
+        Ok(local.block_on(&runtime, self.drive_async(&client, io, screen)))
     }
-    let total = session.progress(0.0).overall.total;
-    let client = NativeTransport::client()?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::usage(format!("cannot start the async runtime: {e}")))?;
-    let local = tokio::task::LocalSet::new();
-    let terminal = std::io::stderr().is_terminal();
-    let log_every = log_refresh(std::env::var(LOG_REFRESH_VAR).ok().as_deref());
-    let width = columns();
-    let mut log_lines = LogLines::default();
-    let started = Instant::now();
-    let mut ran = 0usize;
-    let mut written: HashSet<String> = HashSet::new();
 
-    let ending = local.block_on(&runtime, async {
-        type Ended = (Start, Result<Option<TrialRecord>, TrialError>);
+    async fn drive_async(
+        &mut self,
+        client: &reqwest::Client,
+        io: &mut Io<'_>,
+        screen: &mut Screen,
+    ) -> Ending {
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Ended>();
         let mut tasks = Vec::new();
         let signal = super::serve::server::shutdown_signal();
         tokio::pin!(signal);
         let mut last_draw: Option<Instant> = None;
-        let mut effects: VecDeque<Effect> = session.resume(epoch_ms(), false).into();
+        let mut effects: VecDeque<Effect> = self.session.resume(epoch_ms(), false).into();
         let mut wake: Option<f64> = None;
         // Set when the run paused at the cost limit: it ends once the trials in flight do.
         let mut cost_stop: Option<String> = None;
@@ -560,34 +559,18 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
             let mut failed = None;
             while let Some(effect) = effects.pop_front() {
                 match effect {
-                    Effect::Start(start) => {
-                        let run = session.trial_run(
-                            &start,
-                            libraries.get(start.key.size, design.shape_set()).clone(),
-                            NativeTransport::new(
-                                client.clone(),
-                                random_seed(design.seed, &start.key) ^ epoch_ms().to_bits(),
-                            ),
-                            // The progress line is redrawn on a timer.
-                            None,
-                        );
-                        let tx = tx.clone();
-                        tasks.push(tokio::task::spawn_local(async move {
-                            let result =
-                                play_trial(run, start.id.clone(), start.key.clone()).await;
-                            let _ = tx.send((start, result));
-                        }));
-                    }
-                    Effect::Save(save) => {
-                        let record = save.record.clone();
-                        if let Err(e) = keep(&out, &jsonl, &mut log, &record, &mut written) {
+                    Effect::Start(start) => tasks.push(self.start(start, client, tx.clone())),
+                    Effect::Save(save) => match self.keep(save.record.clone()) {
+                        Ok(()) => effects.extend(self.session.saved(
+                            save,
+                            Ok::<(), Infallible>(()),
+                            epoch_ms(),
+                        )),
+                        Err(e) => {
                             failed = Some(e);
                             break;
                         }
-                        records.push(record);
-                        ran += 1;
-                        effects.extend(session.saved(save, Ok::<(), Infallible>(()), epoch_ms()));
-                    }
+                    },
                     Effect::WakeAt(at) => wake = Some(wake.map_or(at, |w: f64| w.min(at))),
                     Effect::Say(Notice::TrialFailed { id, error }) => {
                         failed = Some(CliError::data(format!("trial {id}: {error}")));
@@ -596,52 +579,38 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
                     Effect::Say(Notice::CostLimit { limit, next, .. }) => {
                         // What was spent is said at the end, once the trials in flight
                         // have finished and count at what they cost.
-                        cost_stop = Some(format!("of {limit}, and the next trial ({next}) would pass it"));
+                        cost_stop = Some(format!(
+                            "of {limit}, and the next trial ({next}) would pass it"
+                        ));
                     }
                     Effect::Say(_) | Effect::AbortBefore(_) => {}
                 }
             }
-            if let Some(e) = failed {
-                break Ending::Failed(e);
+            if let Some(ending) = self.ending(failed, cost_stop.as_deref()) {
+                break ending;
             }
-            if session.complete(epoch_ms()) {
-                break Ending::Done;
-            }
-            if let Some(why) = &cost_stop {
-                if session.busy(epoch_ms()).is_none() {
-                    break Ending::CostLimit(why.clone());
-                }
-            }
-            let draw_every = if terminal { TERMINAL_REFRESH } else { log_every };
-            let draw_in = last_draw.map_or(Duration::ZERO, |t| draw_every.saturating_sub(t.elapsed()));
+            let draw_in = last_draw.map_or(Duration::ZERO, |t| {
+                screen.every().saturating_sub(t.elapsed())
+            });
             let wait = wake.map_or(Duration::from_secs(3600), |at| {
                 Duration::from_millis((at - epoch_ms()).max(1.0).ceil() as u64)
             });
             tokio::select! {
                 got = rx.recv() => {
                     let Some((start, result)) = got else { break Ending::Failed(CliError::data("the trials' channel closed")) };
-                    effects.extend(session.ended(&start, result, epoch_ms()));
+                    effects.extend(self.session.ended(&start, result, epoch_ms()));
                 }
                 () = tokio::time::sleep(wait) => {
                     if let Some(at) = wake.take() {
-                        effects.extend(session.wake(at, epoch_ms()));
+                        effects.extend(self.session.wake(at, epoch_ms()));
                     }
                 }
                 () = tokio::time::sleep(draw_in) => {
                     let now = epoch_ms();
                     // A lane whose concurrency crept back up may start a trial now, not
                     // only when another ends.
-                    effects.extend(session.pump(now));
-                    let line = progress_line(&session.progress(now), &session.lanes(now));
-                    let line = format!("shapemaze: {line}");
-                    let _ = if terminal {
-                        write!(io.stderr, "\r\x1b[K{}", fit(&line, width))
-                    } else if log_lines.admit(&line, started.elapsed()) {
-                        writeln!(io.stderr, "{line}")
-                    } else {
-                        Ok(())
-                    };
-                    let _ = io.stderr.flush();
+                    effects.extend(self.session.pump(now));
+                    screen.redraw(io, &self.progress_line(now));
                     last_draw = Some(Instant::now());
                 }
                 () = &mut signal => break Ending::Interrupted,
@@ -651,58 +620,241 @@ pub fn run(args: &RunArgs, io: &mut Io<'_>) -> Result<i32, CliError> {
             t.abort();
         }
         ending
-    });
-    let now = epoch_ms();
-    let summary_line = format!(
-        "shapemaze: {}",
-        progress_line(&session.progress(now), &session.lanes(now))
-    );
-    let _ = if terminal {
-        writeln!(io.stderr, "\r\x1b[K{summary_line}")
-    } else if log_lines.admit(&summary_line, started.elapsed()) {
-        writeln!(io.stderr, "{summary_line}")
-    } else {
+    }
+
+    /// Starts a trial on the runtime; its end comes back through `tx`.
+    fn start(
+        &mut self,
+        start: Start,
+        client: &reqwest::Client,
+        tx: tokio::sync::mpsc::UnboundedSender<Ended>,
+    ) -> tokio::task::JoinHandle<()> {
+        let run = self.session.trial_run(
+            &start,
+            self.libraries
+                .get(start.key.size, self.design.shape_set())
+                .clone(),
+            NativeTransport::new(
+                client.clone(),
+                random_seed(self.design.seed, &start.key) ^ epoch_ms().to_bits(),
+            ),
+            // The progress line is redrawn on a timer.
+            None,
+        );
+        tokio::task::spawn_local(async move {
+            let result = play_trial(run, start.id.clone(), start.key.clone()).await;
+            let _ = tx.send((start, result));
+        })
+    }
+
+    /// Keeps a finished trial on disk and among the records.
+    fn keep(&mut self, record: TrialRecord) -> Result<(), CliError> {
+        keep(
+            &self.out,
+            &self.jsonl,
+            &mut self.log,
+            &record,
+            &mut self.written,
+        )?;
+        self.records.push(record);
+        self.ran += 1;
         Ok(())
-    };
-    for line in error_summary(&records, total, design.staircase.is_some()) {
-        let _ = writeln!(io.stderr, "shapemaze: {line}");
     }
-    drop(log);
-    write_export(&out, &design, &mut records, &written)?;
-    let progress = session.progress(now);
-    match ending {
-        Ending::Done => {}
-        Ending::Interrupted => {
-            return Err(CliError::usage(format!(
-                "interrupted with {} of {total} trials done (written to {}): run the same command again to resume",
-                records.len(),
-                out.display()
-            )))
+
+    /// How the run ends now, if it does: a trial that could not be kept, every trial done,
+    /// or the cost limit reached with no trial left in flight.
+    fn ending(&self, failed: Option<CliError>, cost_stop: Option<&str>) -> Option<Ending> {
+        if let Some(e) = failed {
+            return Some(Ending::Failed(e));
         }
-        Ending::Failed(e) => return Err(e),
-        Ending::CostLimit(why) => {
-            return Err(CliError::usage(format!(
-                "stopped at the cost limit: {} spent {why} ({} of {total} trials done, written to {}): run the same command with a higher --cost-limit to go on",
-                dollars(session.spent()),
-                records.len(),
-                out.display()
-            )))
+        let now = epoch_ms();
+        if self.session.complete(now) {
+            return Some(Ending::Done);
+        }
+        match cost_stop {
+            Some(why) if self.session.busy(now).is_none() => {
+                Some(Ending::CostLimit(why.to_string()))
+            }
+            _ => None,
         }
     }
-    let elapsed = started.elapsed().as_secs_f64();
-    let failed = records.iter().any(|r| r.api_error.is_some());
-    io.json_line(&serde_json::json!({
-        "out": out.display().to_string(),
-        "shard": format!("{}/{}", shard.index, shard.count),
-        "trials": total,
-        "done": records.len(),
-        "resumed": resumed,
-        "retried_errors": retried,
-        "ran": ran,
-        "api_errors": progress.overall.api_errors,
-        "seconds": (elapsed * 1000.0).round() / 1000.0,
-    }))?;
-    Ok(if failed { EXIT_API_ERRORS } else { EXIT_OK })
+
+    /// The progress line as the terminal or log shows it.
+    fn progress_line(&self, now: f64) -> String {
+        format!(
+            "shapemaze: {}",
+            progress_line(&self.session.progress(now), &self.session.lanes(now))
+        )
+    }
+
+    /// Says how the run ended, writes its export and, when it finished, its summary line
+    /// on stdout.
+    fn finish(
+        mut self,
+        ending: Ending,
+        io: &mut Io<'_>,
+        screen: &mut Screen,
+    ) -> Result<i32, CliError> {
+        let now = epoch_ms();
+        screen.last(io, &self.progress_line(now));
+        let total = self.total;
+        for line in error_summary(&self.records, total, self.design.staircase.is_some()) {
+            let _ = writeln!(io.stderr, "shapemaze: {line}");
+        }
+        drop(self.log);
+        write_export(&self.out, &self.design, &mut self.records, &self.written)?;
+        let done = self.records.len();
+        let out = self.out.display();
+        match ending {
+            Ending::Done => {}
+            Ending::Interrupted => {
+                return Err(CliError::usage(format!(
+                    "interrupted with {done} of {total} trials done (written to {out}): run the same command again to resume",
+                )))
+            }
+            Ending::Failed(e) => return Err(e),
+            Ending::CostLimit(why) => {
+                return Err(CliError::usage(format!(
+                    "stopped at the cost limit: {} spent {why} ({done} of {total} trials done, written to {out}): run the same command with a higher --cost-limit to go on",
+                    dollars(self.session.spent()),
+                )))
+            }
+        }
+        let failed = self.records.iter().any(|r| r.api_error.is_some());
+        io.json_line(&serde_json::json!({
+            "out": out.to_string(),
+            "shard": format!("{}/{}", self.shard.index, self.shard.count),
+            "trials": total,
+            "done": done,
+            "resumed": self.resumed,
+            "retried_errors": self.retried,
+            "ran": self.ran,
+            "api_errors": self.session.progress(now).overall.api_errors,
+            "seconds": (screen.started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
+        }))?;
+        Ok(if failed { EXIT_API_ERRORS } else { EXIT_OK })
+    }
+}
+
+/// A trial's end as its task sends it back.
+type Ended = (Start, Result<Option<TrialRecord>, TrialError>);
+
+/// The design `shapemaze run` plays: the file, with `--cost-limit` applied and
+/// `--retry-errors` checked against it.
+fn run_design(args: &RunArgs) -> Result<ExperimentDesign, CliError> {
+    let mut design = read_design(&args.design)?;
+    if let Some(limit) = args.cost_limit {
+        design.cost_limit = Some(limit);
+        design
+            .validate()
+            .map_err(|e| CliError::usage(format!("--cost-limit: {e}")))?;
+    }
+    if args.retry_errors && design.staircase.is_some() {
+        return Err(CliError::usage(
+            "--retry-errors: a staircase does not rerun its API errors (each walk has moved on from them); run it into a new --out folder to walk again",
+        ));
+    }
+    Ok(design)
+}
+
+/// Prepares the output folder `out` for a run of `design`'s `keys`: refuses a folder
+/// that holds another design's run, reads back the trials an earlier run of these keys
+/// finished (less those that ended as API errors when `retry_errors`, counted), and
+/// rewrites `trials.jsonl` and the design file.
+fn resume_folder(
+    out: &Path,
+    design: &ExperimentDesign,
+    keys: &[TrialKey],
+    retry_errors: bool,
+) -> Result<(Vec<TrialRecord>, usize), CliError> {
+    std::fs::create_dir_all(out)
+        .map_err(|e| CliError::unwritable(format!("cannot create {}: {e}", out.display())))?;
+    let experiment = out.join(EXPERIMENT_FILE);
+    if experiment.is_file() && !read_design(&experiment)?.same_trials(design) {
+        return Err(CliError::data(format!(
+            "{} holds a run of a different design: choose another --out folder",
+            out.display()
+        )));
+    }
+    let jsonl = out.join(JSONL_FILE);
+    let wanted: BTreeSet<String> = keys.iter().map(TrialKey::id).collect();
+    // A staircase's later trials are chosen as it goes: its stored trials are those of
+    // the walks this shard starts.
+    let walks: Vec<(String, Encoding)> = keys
+        .iter()
+        .map(|k| (k.player.clone(), k.encoding))
+        .collect();
+    let mut records = stored_records(&jsonl, |r| match design.staircase {
+        Some(_) => r.staircase.is_some() && walks.contains(&(r.model.clone(), r.encoding)),
+        None => wanted.contains(&TrialKey::of_record(r).id()),
+    })?;
+    let before = records.len();
+    if retry_errors {
+        records.retain(|r| r.api_error.is_none());
+    }
+    // Rewrite what was kept, so appends start on a fresh line.
+    std::fs::write(
+        &jsonl,
+        trials_jsonl(&records).map_err(|e| CliError::unwritable(e.to_string()))?,
+    )
+    .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", jsonl.display())))?;
+    std::fs::write(&experiment, design.to_json())
+        .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", experiment.display())))?;
+    Ok((records.clone(), before - records.len()))
+}
+
+/// Where the progress line goes: redrawn in place on a terminal, or written as log lines
+/// (a new line only when it says something new, or at the heartbeat).
+struct Screen {
+    terminal: bool,
+    log_every: Duration,
+    width: usize,
+    log_lines: LogLines,
+    started: Instant,
+}
+
+impl Screen {
+    fn new() -> Screen {
+        Screen {
+            terminal: std::io::stderr().is_terminal(),
+            log_every: log_refresh(std::env::var(LOG_REFRESH_VAR).ok().as_deref()),
+            width: columns(),
+            log_lines: LogLines::default(),
+            started: Instant::now(),
+        }
+    }
+
+    /// How often the line is redrawn.
+    fn every(&self) -> Duration {
+        if self.terminal {
+            TERMINAL_REFRESH
+        } else {
+            self.log_every
+        }
+    }
+
+    /// Redraws the progress line.
+    fn redraw(&mut self, io: &mut Io<'_>, line: &str) {
+        let _ = if self.terminal {
+            write!(io.stderr, "\r\x1b[K{}", fit(line, self.width))
+        } else if self.log_lines.admit(line, self.started.elapsed()) {
+            writeln!(io.stderr, "{line}")
+        } else {
+            Ok(())
+        };
+        let _ = io.stderr.flush();
+    }
+
+    /// Writes the last progress line, whole, and ends the terminal's row.
+    fn last(&mut self, io: &mut Io<'_>, line: &str) {
+        let _ = if self.terminal {
+            writeln!(io.stderr, "\r\x1b[K{line}")
+        } else if self.log_lines.admit(line, self.started.elapsed()) {
+            writeln!(io.stderr, "{line}")
+        } else {
+            Ok(())
+        };
+    }
 }
 
 /// `shapemaze merge OUT DIR...`.

@@ -219,70 +219,85 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
     );
     add_player_form(&mut h, &form.new);
     h.push_str("<div class=\"lab-players\" data-testid=\"players\">");
-    let field = |i: usize, key: &str| DesignForm::field_name(Some(i), key);
     for (i, row) in form.players.iter().enumerate() {
-        let kind = row.player_kind().name();
-        let preset = row.preset.as_str();
-        let _ = write!(
-            h,
-            "<div class=\"lab-player\" data-testid=\"player-row\"><span class=\"row-label\">Player {}</span>\
-             <label class=\"field\"><span>Kind</span><select name=\"{}\" data-testid=\"player-kind\" data-action=\"{}\">",
-            i + 1,
-            field(i, "kind"),
-            LabAction::KindChanged.name(),
-        );
-        kind_options(&mut h, kind);
-        h.push_str("</select></label>");
-        let _ = write!(
-            h,
-            "<label class=\"field\"><span>Name in results</span><input name=\"{}\" value=\"{}\" placeholder=\"the model's name\"></label>",
-            field(i, "name"),
-            escape(&row.name)
-        );
-        if kind == "endpoint" {
-            let _ = write!(
-                h,
-                "<label class=\"field\"><span>Endpoint</span><select name=\"{}\" data-testid=\"player-preset\" data-action=\"{}\" data-index=\"{i}\">",
-                field(i, "preset"),
-                LabAction::PresetChanged.name(),
-            );
-            preset_options(&mut h, preset);
-            let _ = write!(
-                h,
-                "</select></label>\
-                 <label class=\"field wide\"><span>Base URL</span><input name=\"{}\" data-testid=\"player-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
-                 <label class=\"field\"><span>Model</span><input name=\"{}\" data-testid=\"player-model\" value=\"{}\" spellcheck=\"false\"></label>\
-                 <label class=\"field\"><span>API key</span><input name=\"{}\" data-testid=\"player-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
-                 <label class=\"field short\"><span>Temperature</span><input name=\"{}\" value=\"{}\" inputmode=\"decimal\"></label>\
-                 <label class=\"field short\"><span>Max tokens</span><input name=\"{}\" value=\"{}\" inputmode=\"numeric\"></label>\
-                 <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"{}\" data-testid=\"player-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
-                 <label class=\"check\"><input type=\"checkbox\" name=\"{}\"{}> Stream</label>",
-                field(i, "base_url"),
-                escape(&row.base_url),
-                field(i, "model"),
-                escape(&row.model),
-                field(i, "key"),
-                escape(&row.key),
-                field(i, "temperature"),
-                escape(&row.temperature),
-                field(i, "max_tokens"),
-                escape(&row.max_tokens),
-                field(i, "price"),
-                escape(&row.price),
-                field(i, "stream"),
-                checked(row.stream),
-            );
-        }
-        let _ = write!(
-            h,
-            "<label class=\"field short\"><span>Concurrency</span><input name=\"{}\" data-testid=\"player-concurrency\" value=\"{}\" placeholder=\"design's\" inputmode=\"numeric\"></label>\
-             <button type=\"button\" class=\"button small\" data-action=\"{}\" data-index=\"{i}\">Remove</button></div>",
-            field(i, "concurrency"),
-            escape(&row.concurrency),
-            LabAction::RemovePlayer.name(),
-        );
+        player_row(&mut h, i, row);
     }
     h.push_str("</div>");
+    maze_fields(&mut h, form);
+    number_fields(&mut h, form);
+    protocol_fields(&mut h, form);
+    h.push_str("</div></fieldset>");
+    h
+}
+
+/// One player's row of the design form: its kind and name, an endpoint's settings, and its
+/// concurrency.
+fn player_row(h: &mut String, i: usize, row: &PlayerRow) {
+    let field = |key: &str| DesignForm::field_name(Some(i), key);
+    let kind = row.player_kind().name();
+    let preset = row.preset.as_str();
+    let _ = write!(
+        h,
+        "<div class=\"lab-player\" data-testid=\"player-row\"><span class=\"row-label\">Player {}</span>\
+         <label class=\"field\"><span>Kind</span><select name=\"{}\" data-testid=\"player-kind\" data-action=\"{}\">",
+        i + 1,
+        field("kind"),
+        LabAction::KindChanged.name(),
+    );
+    kind_options(h, kind);
+    h.push_str("</select></label>");
+    let _ = write!(
+        h,
+        "<label class=\"field\"><span>Name in results</span><input name=\"{}\" value=\"{}\" placeholder=\"the model's name\"></label>",
+        field("name"),
+        escape(&row.name)
+    );
+    if kind == "endpoint" {
+        let _ = write!(
+            h,
+            "<label class=\"field\"><span>Endpoint</span><select name=\"{}\" data-testid=\"player-preset\" data-action=\"{}\" data-index=\"{i}\">",
+            field("preset"),
+            LabAction::PresetChanged.name(),
+        );
+        preset_options(h, preset);
+        let _ = write!(
+            h,
+            "</select></label>\
+             <label class=\"field wide\"><span>Base URL</span><input name=\"{}\" data-testid=\"player-base-url\" value=\"{}\" spellcheck=\"false\"></label>\
+             <label class=\"field\"><span>Model</span><input name=\"{}\" data-testid=\"player-model\" value=\"{}\" spellcheck=\"false\"></label>\
+             <label class=\"field\"><span>API key</span><input name=\"{}\" data-testid=\"player-key\" type=\"password\" autocomplete=\"off\" value=\"{}\" placeholder=\"kept in this tab only\"></label>\
+             <label class=\"field short\"><span>Temperature</span><input name=\"{}\" value=\"{}\" inputmode=\"decimal\"></label>\
+             <label class=\"field short\"><span>Max tokens</span><input name=\"{}\" value=\"{}\" inputmode=\"numeric\"></label>\
+             <label class=\"field\" title=\"{PRICE_HINT}\"><span>Price ($/M tokens)</span><input name=\"{}\" data-testid=\"player-price\" value=\"{}\" placeholder=\"input, output\" inputmode=\"decimal\"></label>\
+             <label class=\"check\"><input type=\"checkbox\" name=\"{}\"{}> Stream</label>",
+            field("base_url"),
+            escape(&row.base_url),
+            field("model"),
+            escape(&row.model),
+            field("key"),
+            escape(&row.key),
+            field("temperature"),
+            escape(&row.temperature),
+            field("max_tokens"),
+            escape(&row.max_tokens),
+            field("price"),
+            escape(&row.price),
+            field("stream"),
+            checked(row.stream),
+        );
+    }
+    let _ = write!(
+        h,
+        "<label class=\"field short\"><span>Concurrency</span><input name=\"{}\" data-testid=\"player-concurrency\" value=\"{}\" placeholder=\"design's\" inputmode=\"numeric\"></label>\
+         <button type=\"button\" class=\"button small\" data-action=\"{}\" data-index=\"{i}\">Remove</button></div>",
+        field("concurrency"),
+        escape(&row.concurrency),
+        LabAction::RemovePlayer.name(),
+    );
+}
+
+/// The imported mazes' notice, and the shapes, encodings and reasoning efforts ticked.
+fn maze_fields(h: &mut String, form: &DesignForm) {
     if let Some(n) = &form.mazes {
         let _ = write!(
             h,
@@ -322,6 +337,11 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
         );
     }
     h.push_str("</div></div>");
+}
+
+/// The design's numbers: sizes, mazes per shape, repeats, seed, limits, concurrency,
+/// rate and cost limit.
+fn number_fields(h: &mut String, form: &DesignForm) {
     let numbers: [(&str, &str, &str, &str); 9] = [
         (
             "sizes",
@@ -386,6 +406,10 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
             escape(value)
         );
     }
+}
+
+/// The protocol, the matrix symbols, how the maze is shown and the staircase.
+fn protocol_fields(h: &mut String, form: &DesignForm) {
     let proto = if form.protocol.is_empty() {
         "stepwise"
     } else {
@@ -434,8 +458,7 @@ pub fn design_form(form: &DesignForm, locked: bool) -> String {
             selected(form.staircase_phase == p.name())
         );
     }
-    h.push_str("</select></label></div></fieldset>");
-    h
+    h.push_str("</select></label>");
 }
 
 /// What the price field takes.

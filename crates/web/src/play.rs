@@ -238,7 +238,7 @@ pub(super) struct PlayOptions {
 /// the current phase and the verdicts. The caller owns the trial and adds what follows it.
 #[component]
 pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
-    let (shape, encoding, limit, rows, cols, lenient, symbols) = trial.with_untracked(|t| {
+    let (shape, encoding, limit, rows, cols, symbols) = trial.with_untracked(|t| {
         let s = t.setup();
         (
             s.shape,
@@ -246,34 +246,10 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             s.move_limit,
             s.maze.rows(),
             s.maze.cols(),
-            s.lenient,
             s.symbols,
         )
     });
-    // The maze as text, in the trial's symbols (a drawn maze is submitted so too).
-    let as_text = move |g: &Grid| encoding.render_in(g, CoordStyle::Spaced, symbols);
-    // What the help calls the player and the goal: the text's symbols in the text
-    // condition (a coordinate list has none, so its set is the standard one), the board's
-    // P and G otherwise.
     let text_mode = options.condition == Condition::Text;
-    let (p_name, g_name) = if text_mode {
-        (symbols.of(Tile::Player), symbols.of(Tile::Goal))
-    } else {
-        ('P', 'G')
-    };
-    // The lenient protocol's rule, for people.
-    let forgiven = format!(
-        "An invalid move (a wall, or a cell not next to {p_name}) is forgiven {lenient} time{}: it uses a move and {p_name} stays; the next one ends the solve phase",
-        if lenient == 1 { "" } else { "s" }
-    );
-    let report = move |kind: &'static str, detail: String| {
-        if let Some(cb) = options.on_action {
-            cb.run((kind, detail));
-        }
-    };
-    // The shapes offered as answers: those in play (the design's six, and U or N when the
-    // page, study or design adds them).
-    let in_play = trial.with_untracked(|t| t.library().shapes().shapes());
     let phase = Memo::new(move |_| trial.with(|t| t.phase()));
     // Focus follows the trial: when a phase ends it moves to the next phase's heading (at
     // the end, to the verdicts or what the page adds after them), so a keyboard or screen
@@ -288,89 +264,16 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
     let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
     let solving = Signal::derive(move || phase.get() == Phase::Solve);
-
     let press = Callback::new(move |p: Pos| {
         trial.update(|t| {
             t.click(p);
         });
-        report("move", p.to_string());
+        tell(options, "move", p.to_string());
     });
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        // A held key repeats; a repeat must not walk the player on into a wall.
-        if text_mode
-            || ev.repeat()
-            || ev.ctrl_key()
-            || ev.meta_key()
-            || ev.alt_key()
-            || phase.get_untracked() != Phase::Solve
-        {
-            return;
-        }
-        let typing = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if typing {
-            return;
-        }
-        let target = trial.with_untracked(|t| {
-            key_target(
-                &ev.key(),
-                shape.movement(),
-                t.current().player(),
-                t.current().grid(),
-            )
-        });
-        if let Some(to) = target {
-            ev.prevent_default();
-            report("key", ev.key());
-            press.run(to);
-        }
-    });
-    on_cleanup(move || keys.remove());
-
-    let answer = RwSignal::new(String::new());
-    let typed_move = RwSignal::new(String::new());
-    let typed_maze = RwSignal::new(String::new());
-    let drawing = RwSignal::new(Grid::walls(rows, cols));
-    let tool = RwSignal::new(Tile::Empty);
-    let paint_at = Callback::new(move |p: Pos| {
-        drawing.update(|g| paint(g, p, tool.get_untracked()));
-        report("paint", format!("{} {p}", tool.get_untracked().name()));
-    });
-    let submit_generation = move || {
-        let text = if text_mode {
-            typed_maze.get_untracked()
-        } else {
-            as_text(&drawing.get_untracked())
-        };
-        trial.update(|t| {
-            t.submit_generation(&text);
-        });
-        report("submit", text);
-    };
-    let submit_answer = move |a: String, kind: &'static str| {
-        if !a.trim().is_empty() {
-            trial.update(|t| {
-                t.submit_recognition(&a);
-            });
-            report(kind, a);
-        }
-    };
-    let submit_move = move || {
-        let m = typed_move.get_untracked();
-        if !m.trim().is_empty() {
-            trial.update(|t| {
-                t.submit_move(&m);
-            });
-            typed_move.set(String::new());
-            report("move", m);
-        }
-    };
-    let movement_help = match shape.movement().directions() {
-        8 => "8 directions: arrows or W A S D, and Q E Z C (or keypad 7 9 1 3) for diagonals",
-        _ => "4 directions: arrows or W A S D",
-    };
+    if !text_mode {
+        solve_by_keys(trial, phase, press, options);
+    }
+    let as_text = move |g: &Grid| encoding.render_in(g, CoordStyle::Spaced, symbols);
 
     view! {
         <PhaseSteps trial=trial />
@@ -403,33 +306,160 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
             {move || trial.with(|t| t.last_move().map(|v| v.explanation.clone()))}
         </p>
         {move || match phase.get() {
-            Phase::Solve if text_mode => view! {
-            <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_move(); }>
-                <p class="help">
-                    {format!("Type the cell {p_name} moves to as (row, column), counted from 0 at the top left, in at most {limit} moves. ")}
-                    <strong>{if lenient == 0 { format!("A wall, a cell that is not next to {p_name}, or an answer with no cell ends the solve phase") } else { format!("{forgiven}; an answer with no cell ends it at once") }}</strong>", exactly as for a model."
-                </p>
-                <div class="row">
-                    <input type="text" data-testid="move-answer" placeholder="(row, col)" autocomplete="off"
-                        prop:value=move || typed_move.get() on:input=move |ev| typed_move.set(event_target_value(&ev)) />
-                    <button type="submit" class="button primary" data-testid="submit-move">"Move"</button>
-                </div>
-            </form>
-            }.into_any(),
-            Phase::Solve => view! {
+            Phase::Solve => view! { <SolvePanel trial=trial options=options /> }.into_any(),
+            Phase::Recognize => view! { <RecognizePanel trial=trial options=options /> }.into_any(),
+            Phase::Generate if text_mode => view! { <WriteMazePanel trial=trial options=options /> }.into_any(),
+            Phase::Generate => view! { <DrawMazePanel trial=trial options=options /> }.into_any(),
+            Phase::Done => ().into_any(),
+        }}
+        <Verdicts trial=trial />
+    }
+}
+
+/// Tells the page of an action a person took (see [`PlayOptions::on_action`]).
+fn tell(options: PlayOptions, kind: &'static str, detail: String) {
+    if let Some(cb) = options.on_action {
+        cb.run((kind, detail));
+    }
+}
+
+/// What the help calls the player and the goal: the text's symbols in the text condition
+/// (a coordinate list has none, so its set is the standard one), the board's P and G
+/// otherwise.
+fn player_and_goal(trial: RwSignal<Trial>, options: PlayOptions) -> (char, char) {
+    if options.condition == Condition::Text {
+        let symbols = trial.with_untracked(|t| t.setup().symbols);
+        (symbols.of(Tile::Player), symbols.of(Tile::Goal))
+    } else {
+        ('P', 'G')
+    }
+}
+
+/// The keys' help for the shape's moves.
+fn movement_help(shape: Shape) -> &'static str {
+    match shape.movement().directions() {
+        8 => "8 directions: arrows or W A S D, and Q E Z C (or keypad 7 9 1 3) for diagonals",
+        _ => "4 directions: arrows or W A S D",
+    }
+}
+
+/// The arrow and letter keys move the player on the board while the solve phase lasts
+/// (not while a field has the focus, and not on a held key's repeats).
+fn solve_by_keys(
+    trial: RwSignal<Trial>,
+    phase: Memo<Phase>,
+    press: Callback<Pos>,
+    options: PlayOptions,
+) {
+    let shape = trial.with_untracked(|t| t.setup().shape);
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        // A held key repeats; a repeat must not walk the player on into a wall.
+        if ev.repeat()
+            || ev.ctrl_key()
+            || ev.meta_key()
+            || ev.alt_key()
+            || phase.get_untracked() != Phase::Solve
+        {
+            return;
+        }
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing {
+            return;
+        }
+        let target = trial.with_untracked(|t| {
+            key_target(
+                &ev.key(),
+                shape.movement(),
+                t.current().player(),
+                t.current().grid(),
+            )
+        });
+        if let Some(to) = target {
+            ev.prevent_default();
+            tell(options, "key", ev.key());
+            press.run(to);
+        }
+    });
+    on_cleanup(move || keys.remove());
+}
+
+/// The solve phase's rule for people, and in the text condition the box the move is
+/// typed in.
+#[component]
+fn SolvePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
+    let (shape, limit, lenient) = trial.with_untracked(|t| {
+        let s = t.setup();
+        (s.shape, s.move_limit, s.lenient)
+    });
+    let (p_name, _) = player_and_goal(trial, options);
+    // The lenient protocol's rule, for people.
+    let forgiven = format!(
+        "An invalid move (a wall, or a cell not next to {p_name}) is forgiven {lenient} time{}: it uses a move and {p_name} stays; the next one ends the solve phase",
+        if lenient == 1 { "" } else { "s" }
+    );
+    if options.condition != Condition::Text {
+        return view! {
             <p class="help">
                 "Move P to G in at most " {limit} " moves: click a neighbouring open cell, or use the keys ("
-                {movement_help} "). "
-                <strong>{if lenient == 0 { "A click on a wall or on a cell that is not next to P is an invalid move and ends the solve phase".to_string() } else { forgiven.clone() }}</strong>
+                {movement_help(shape)} "). "
+                <strong>{if lenient == 0 { "A click on a wall or on a cell that is not next to P is an invalid move and ends the solve phase".to_string() } else { forgiven }}</strong>
                 ", exactly as for a model."
             </p>
-            }.into_any(),
-            Phase::Recognize if options.recognition == RecognitionMode::Choice => view! {
+        }
+        .into_any();
+    }
+    let typed_move = RwSignal::new(String::new());
+    let submit_move = move || {
+        let m = typed_move.get_untracked();
+        if !m.trim().is_empty() {
+            trial.update(|t| {
+                t.submit_move(&m);
+            });
+            typed_move.set(String::new());
+            tell(options, "move", m);
+        }
+    };
+    view! {
+        <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_move(); }>
+            <p class="help">
+                {format!("Type the cell {p_name} moves to as (row, column), counted from 0 at the top left, in at most {limit} moves. ")}
+                <strong>{if lenient == 0 { format!("A wall, a cell that is not next to {p_name}, or an answer with no cell ends the solve phase") } else { format!("{forgiven}; an answer with no cell ends it at once") }}</strong>", exactly as for a model."
+            </p>
+            <div class="row">
+                <input type="text" data-testid="move-answer" placeholder="(row, col)" autocomplete="off"
+                    prop:value=move || typed_move.get() on:input=move |ev| typed_move.set(event_target_value(&ev)) />
+                <button type="submit" class="button primary" data-testid="submit-move">"Move"</button>
+            </div>
+        </form>
+    }
+    .into_any()
+}
+
+/// The recognition question: the shapes in play as buttons, or an answer typed freely.
+#[component]
+fn RecognizePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
+    let (p_name, g_name) = player_and_goal(trial, options);
+    let submit_answer = move |a: String, kind: &'static str| {
+        if !a.trim().is_empty() {
+            trial.update(|t| {
+                t.submit_recognition(&a);
+            });
+            tell(options, kind, a);
+        }
+    };
+    if options.recognition == RecognitionMode::Choice {
+        // The shapes offered as answers: those in play (the design's six, and U or N when
+        // the page, study or design adds them).
+        let in_play = trial.with_untracked(|t| t.library().shapes().shapes());
+        return view! {
             <div class="phase-panel">
                 <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
                 <p class="help">{format!("Look at every open cell ({p_name} and {g_name} included), not only your path.")}</p>
                 <div class="row">
-                    {in_play.clone().into_iter().map(|s| view! {
+                    {in_play.into_iter().map(|s| view! {
                         <button type="button" class="button" data-testid=format!("shape-choice-{}", s.name())
                             on:click=move |_| submit_answer(s.name().to_string(), "choice")>
                             {s.name()}
@@ -437,89 +467,133 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
                     }).collect_view()}
                 </div>
             </div>
-            }.into_any(),
-            Phase::Recognize => view! {
-            <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(answer.get_untracked(), "answer"); }>
-                <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
-                <p class="help">{format!("Look at every open cell ({p_name} and {g_name} included), not only your path. Answer in your own words, e.g. \"a spiral\".")}</p>
-                <div class="row">
-                    <input
-                        type="text"
-                        data-testid="shape-answer"
-                        placeholder="Your answer"
-                        autocomplete="off"
-                        prop:value=move || answer.get()
-                        on:input=move |ev| answer.set(event_target_value(&ev))
-                    />
-                    <button
-                        type="submit"
-                        class="button primary"
-                        data-testid="submit-recognition"
-                        disabled=move || answer.get().trim().is_empty()
-                    >
-                        "Submit answer"
-                    </button>
-                </div>
-            </form>
-            }.into_any(),
-            Phase::Generate if text_mode => view! {
-            <div class="phase-panel">
-                <h2 tabindex="-1" data-phase-focus="">{format!("Write a new {rows}x{cols} maze of the same shape")}</h2>
-                <p class="help">{format!("In the same encoding as above ({}), with one {p_name} and one {g_name} joined by a path; not a copy of the original.", encoding.label())}</p>
-                <textarea data-testid="maze-answer" rows="8" class="maze-answer"
-                    prop:value=move || typed_maze.get() on:input=move |ev| typed_maze.set(event_target_value(&ev))></textarea>
-                <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_generation()>
-                    "Submit maze"
-                </button>
-            </div>
-            }.into_any(),
-            Phase::Generate => view! {
-            <div class="phase-panel">
-                <h2 tabindex="-1" data-phase-focus="">{format!("Draw a new {rows}x{cols} maze of the same shape")}</h2>
-                <p class="help">
-                    "Choose a tool, then click or drag over the grid (or move between cells with the arrow keys and press Enter). It must be the same shape, have one P and one G joined by a path ("
-                    {movement_help.split(':').next().unwrap_or("")} "), and not be a copy of the original."
-                </p>
-                <div class="tools" role="toolbar" aria-label="Drawing tools">
-                    {[(Tile::Wall, "tool-wall", "Wall"), (Tile::Empty, "tool-empty", "Open"), (Tile::Player, "tool-player", "Player P"), (Tile::Goal, "tool-goal", "Goal G")]
-                        .into_iter()
-                        .map(|(t, id, label)| view! {
-                            <button
-                                type="button"
-                                class="button tool"
-                                data-testid=id
-                                data-tile=t.name()
-                                class:selected=move || tool.get() == t
-                                aria-pressed=move || (tool.get() == t).to_string()
-                                on:click=move |_| tool.set(t)
-                            >
-                                <span class=format!("swatch {}", t.name())></span>
-                                {label}
-                            </button>
-                        })
-                        .collect_view()}
-                    <button type="button" class="button ghost" data-testid="draw-clear" on:click=move |_| drawing.set(Grid::walls(rows, cols))>
-                        "Clear"
-                    </button>
-                </div>
-                <MazeBoard
-                    grid=drawing
-                    shape=shape
-                    ids=DRAW_BOARD
-                    on_press=paint_at
-                    on_drag=paint_at
-                    active=Signal::derive(|| true)
-                    label="Your new maze"
-                    arrows_move_focus=true
+        }
+        .into_any();
+    }
+    let answer = RwSignal::new(String::new());
+    view! {
+        <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(answer.get_untracked(), "answer"); }>
+            <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
+            <p class="help">{format!("Look at every open cell ({p_name} and {g_name} included), not only your path. Answer in your own words, e.g. \"a spiral\".")}</p>
+            <div class="row">
+                <input
+                    type="text"
+                    data-testid="shape-answer"
+                    placeholder="Your answer"
+                    autocomplete="off"
+                    prop:value=move || answer.get()
+                    on:input=move |ev| answer.set(event_target_value(&ev))
                 />
-                <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_generation()>
-                    "Submit maze"
+                <button
+                    type="submit"
+                    class="button primary"
+                    data-testid="submit-recognition"
+                    disabled=move || answer.get().trim().is_empty()
+                >
+                    "Submit answer"
                 </button>
             </div>
-            }.into_any(),
-            Phase::Done => ().into_any(),
-        }}
-        <Verdicts trial=trial />
+        </form>
+    }
+    .into_any()
+}
+
+/// Submits a generated maze given as text, and tells the page.
+fn submit_maze(trial: RwSignal<Trial>, options: PlayOptions, text: String) {
+    trial.update(|t| {
+        t.submit_generation(&text);
+    });
+    tell(options, "submit", text);
+}
+
+/// The generation phase in the text condition: the new maze typed in the trial's encoding.
+#[component]
+fn WriteMazePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
+    let (encoding, rows, cols) = trial.with_untracked(|t| {
+        let s = t.setup();
+        (s.encoding, s.maze.rows(), s.maze.cols())
+    });
+    let (p_name, g_name) = player_and_goal(trial, options);
+    let typed_maze = RwSignal::new(String::new());
+    view! {
+        <div class="phase-panel">
+            <h2 tabindex="-1" data-phase-focus="">{format!("Write a new {rows}x{cols} maze of the same shape")}</h2>
+            <p class="help">{format!("In the same encoding as above ({}), with one {p_name} and one {g_name} joined by a path; not a copy of the original.", encoding.label())}</p>
+            <textarea data-testid="maze-answer" rows="8" class="maze-answer"
+                prop:value=move || typed_maze.get() on:input=move |ev| typed_maze.set(event_target_value(&ev))></textarea>
+            <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit_maze(trial, options, typed_maze.get_untracked())>
+                "Submit maze"
+            </button>
+        </div>
+    }
+}
+
+/// The generation phase on the board: the new maze drawn with the tools, submitted as the
+/// trial's encoding writes it.
+#[component]
+fn DrawMazePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
+    let (shape, encoding, rows, cols, symbols) = trial.with_untracked(|t| {
+        let s = t.setup();
+        (s.shape, s.encoding, s.maze.rows(), s.maze.cols(), s.symbols)
+    });
+    let drawing = RwSignal::new(Grid::walls(rows, cols));
+    let tool = RwSignal::new(Tile::Empty);
+    let paint_at = Callback::new(move |p: Pos| {
+        drawing.update(|g| paint(g, p, tool.get_untracked()));
+        tell(
+            options,
+            "paint",
+            format!("{} {p}", tool.get_untracked().name()),
+        );
+    });
+    // The maze as text, in the trial's symbols (a drawn maze is submitted so too).
+    let submit = move || {
+        let text = encoding.render_in(&drawing.get_untracked(), CoordStyle::Spaced, symbols);
+        submit_maze(trial, options, text);
+    };
+    view! {
+        <div class="phase-panel">
+            <h2 tabindex="-1" data-phase-focus="">{format!("Draw a new {rows}x{cols} maze of the same shape")}</h2>
+            <p class="help">
+                "Choose a tool, then click or drag over the grid (or move between cells with the arrow keys and press Enter). It must be the same shape, have one P and one G joined by a path ("
+                {movement_help(shape).split(':').next().unwrap_or("")} "), and not be a copy of the original."
+            </p>
+            <div class="tools" role="toolbar" aria-label="Drawing tools">
+                {[(Tile::Wall, "tool-wall", "Wall"), (Tile::Empty, "tool-empty", "Open"), (Tile::Player, "tool-player", "Player P"), (Tile::Goal, "tool-goal", "Goal G")]
+                    .into_iter()
+                    .map(|(t, id, label)| view! {
+                        <button
+                            type="button"
+                            class="button tool"
+                            data-testid=id
+                            data-tile=t.name()
+                            class:selected=move || tool.get() == t
+                            aria-pressed=move || (tool.get() == t).to_string()
+                            on:click=move |_| tool.set(t)
+                        >
+                            <span class=format!("swatch {}", t.name())></span>
+                            {label}
+                        </button>
+                    })
+                    .collect_view()}
+                <button type="button" class="button ghost" data-testid="draw-clear" on:click=move |_| drawing.set(Grid::walls(rows, cols))>
+                    "Clear"
+                </button>
+            </div>
+            <MazeBoard
+                grid=drawing
+                shape=shape
+                ids=DRAW_BOARD
+                on_press=paint_at
+                on_drag=paint_at
+                active=Signal::derive(|| true)
+                label="Your new maze"
+                arrows_move_focus=true
+            />
+            <button type="button" class="button primary" data-testid="submit-generation" on:click=move |_| submit()>
+                "Submit maze"
+            </button>
+        </div>
     }
 }
 

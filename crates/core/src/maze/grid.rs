@@ -1,4 +1,3 @@
-// timing probe
 //! Grids, cells, movement rules and mazes.
 //!
 //! A [`Grid`] is a rectangle of [`Tile`]s addressed by [`Pos`] `(row, col)`, zero-based,
