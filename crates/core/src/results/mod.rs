@@ -7,6 +7,7 @@
 pub mod choice;
 pub mod filter;
 pub mod layout;
+pub mod race;
 pub mod record;
 #[cfg(test)]
 mod record_tests;

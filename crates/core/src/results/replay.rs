@@ -31,6 +31,12 @@ pub struct Frame {
     pub verdict: Option<Verdict>,
     /// Moves made so far.
     pub moves: usize,
+    /// Seconds the replies so far took (each reply's recorded latency: a model's call, or
+    /// a person's time from the prompt to the answer); 0 when none was recorded.
+    pub seconds: f64,
+    /// Completion tokens of the replies so far, when any reply reported its usage (a
+    /// model's; people and built-in players have none).
+    pub tokens: Option<u64>,
     /// For a move of a stepwise solve whose reply kept its token log probabilities: where
     /// the move's probability went.
     pub choice: Option<Choice>,
@@ -55,6 +61,8 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
     let mut phase = Phase::Solve;
     let mut moves = 0;
     let mut prompt = String::new();
+    let mut seconds = 0.0;
+    let mut tokens: Option<u64> = None;
     let mut out = Vec::new();
     for m in &record.messages {
         match m.role {
@@ -71,11 +79,17 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
                         reasoning: None,
                         verdict: None,
                         moves,
+                        seconds,
+                        tokens,
                         choice: None,
                     });
                 }
             }
             Role::Assistant => {
+                seconds += m.meta.latency_ms.unwrap_or(0.0).max(0.0) / 1000.0;
+                if let Some(n) = m.meta.completion_tokens {
+                    tokens = Some(tokens.unwrap_or(0) + n);
+                }
                 let stepwise = phase == Phase::Solve && record.protocol != Protocol::SingleShot;
                 let choice = m
                     .meta
@@ -115,6 +129,8 @@ pub fn frames(record: &TrialRecord) -> Result<Vec<Frame>, RecordError> {
                     reasoning: m.meta.reasoning.clone(),
                     verdict: m.verdict.clone(),
                     moves,
+                    seconds,
+                    tokens,
                     choice,
                 });
             }
