@@ -184,6 +184,105 @@ impl PlayerRow {
         self.base_url = preset.default_base_url().to_string();
         self.model = preset.example_model().to_string();
     }
+
+    /// Reads the row into player `row` (from 1) of a design: `base`, the player the
+    /// design had in that place, gives what the row does not show when it is of the same
+    /// kind. Every problem found is named.
+    fn player(
+        &self,
+        base: Option<&PlayerSpec>,
+        row: usize,
+        problems: &mut Vec<String>,
+    ) -> PlayerSpec {
+        let kind = self.player_kind();
+        let mut p = base
+            .filter(|p| p.kind == kind)
+            .cloned()
+            .unwrap_or_else(|| PlayerSpec::builtin(kind));
+        p.name = Some(self.name.clone()).filter(|n| !n.is_empty());
+        if kind == PlayerKind::Endpoint {
+            self.read_endpoint(&mut p, row, problems);
+        }
+        let c = &self.concurrency;
+        p.concurrency = match c.parse::<usize>() {
+            _ if c.is_empty() => None,
+            Ok(v) if (1..=MAX_CONCURRENCY).contains(&v) => Some(v),
+            _ => {
+                problems.push(format!(
+                    "Player {row}: its own concurrency must be from 1 to {MAX_CONCURRENCY}, or empty for the design's, not '{c}'"
+                ));
+                None
+            }
+        };
+        p
+    }
+
+    /// Reads an endpoint row's settings (preset, base URL, model, temperature, max
+    /// tokens, streaming, price) into `p`, naming each problem as player `row`'s.
+    fn read_endpoint(&self, p: &mut PlayerSpec, row: usize, problems: &mut Vec<String>) {
+        p.preset = self.preset.clone();
+        if Preset::parse(&p.preset).is_err() {
+            problems.push(format!("Player {row}: choose an endpoint kind"));
+        }
+        p.base_url = self.base_url.clone();
+        p.model = self.model.clone();
+        match parse_decimal(&self.temperature) {
+            Some(v) if (0.0..=2.0).contains(&v) => p.temperature = v,
+            _ => problems.push(format!(
+                "Player {row}: temperature must be a number from 0 to 2, not '{}'",
+                self.temperature
+            )),
+        }
+        match self.max_tokens.parse::<u32>() {
+            Ok(v) if v >= 1 => p.max_tokens = v,
+            _ => problems.push(format!(
+                "Player {row}: max tokens must be a whole number of at least 1, not '{}'",
+                self.max_tokens
+            )),
+        }
+        p.stream = self.stream;
+        match read_price(&self.price) {
+            Ok(price) => p.price = price,
+            Err(e) => problems.push(format!("Player {row}: {e}")),
+        }
+    }
+}
+
+/// The design form's whole numbers as read by [`DesignForm::numbers`]: `None` where a
+/// value was refused (or, for the requests per minute, left empty).
+struct FormNumbers {
+    samples: Option<u64>,
+    repeats: Option<u64>,
+    seed: Option<u64>,
+    concurrency: Option<u64>,
+    move_limit: Option<u64>,
+    lenient: Option<u64>,
+    stair_trials: Option<u64>,
+    stair_start: Option<u64>,
+    rpm: Option<u64>,
+}
+
+impl FormNumbers {
+    /// Sets the design's counts and limits: the five the form always shows only when
+    /// all five were read (else the design keeps its own), the lenient count with them,
+    /// and the requests per minute.
+    fn apply(&self, d: &mut ExperimentDesign) {
+        if let (Some(s), Some(r), Some(k), Some(c), Some(m)) = (
+            self.samples,
+            self.repeats,
+            self.seed,
+            self.concurrency,
+            self.move_limit,
+        ) {
+            d.samples_per_shape = s as usize;
+            d.repeats = r as usize;
+            d.seed = k;
+            d.concurrency = c as usize;
+            d.move_limit = m as usize;
+            d.lenient = self.lenient.unwrap_or(0) as usize;
+        }
+        d.requests_per_minute = self.rpm.map(|r| r as u32);
+    }
 }
 
 /// The experiment page's design form, its values as typed: what
@@ -364,6 +463,37 @@ impl DesignForm {
     /// a file keeps them. Every problem found is named, each with what to change.
     pub fn design(&self, base: &ExperimentDesign) -> Result<ExperimentDesign, DesignError> {
         let mut problems: Vec<String> = Vec::new();
+        let numbers = self.numbers(&mut problems);
+        let mut d = base.clone();
+        d.name = self.name.clone();
+        self.read_axes(base, &mut d, &mut problems);
+        d.staircase = self.staircase(base, &numbers, &mut problems);
+        d.protocol = match self.protocol.as_str() {
+            "combined" => Protocol::Combined,
+            "single_shot" => Protocol::SingleShot,
+            _ => Protocol::Stepwise,
+        };
+        d.players = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r.player(base.players.get(i), i + 1, &mut problems))
+            .collect();
+        numbers.apply(&mut d);
+        d.cost_limit = self.cost_limit(&mut problems);
+        if let Err(e) = d.validate() {
+            problems.extend(e.problems);
+        }
+        if problems.is_empty() {
+            Ok(d)
+        } else {
+            Err(DesignError { problems })
+        }
+    }
+
+    /// Reads the form's whole numbers, each within the validator's limits (design.rs), so
+    /// the form and a design file agree; a problem is named for each one refused.
+    fn numbers(&self, problems: &mut Vec<String>) -> FormNumbers {
         let mut whole = |raw: &str, label: &str, min: u64, max: u64| -> Option<u64> {
             match raw.parse::<u64>() {
                 Ok(n) if (min..=max).contains(&n) => Some(n),
@@ -375,7 +505,6 @@ impl DesignForm {
                 }
             }
         };
-        // The limits are the validator's (design.rs), so the form and a design file agree.
         let samples = whole(
             &self.samples,
             "Mazes per shape",
@@ -412,8 +541,28 @@ impl DesignForm {
             "" => None,
             raw => whole(raw, "Requests per minute (or leave it empty)", 1, 100_000),
         };
-        let mut d = base.clone();
-        d.name = self.name.clone();
+        FormNumbers {
+            samples,
+            repeats,
+            seed,
+            concurrency,
+            move_limit,
+            lenient,
+            stair_trials,
+            stair_start,
+            rpm,
+        }
+    }
+
+    /// Reads what the trials vary over and how a maze is shown into `d`: encodings,
+    /// shapes (the design's order kept for those still ticked), efforts, symbols, sizes
+    /// and the vision condition.
+    fn read_axes(
+        &self,
+        base: &ExperimentDesign,
+        d: &mut ExperimentDesign,
+        problems: &mut Vec<String>,
+    ) {
         d.encodings = self
             .encodings
             .iter()
@@ -445,6 +594,18 @@ impl DesignForm {
                 Symbols::STANDARD
             }),
         };
+        self.read_sizes(d, problems);
+        d.vision = match self.vision.trim() {
+            "" => Vision::Text,
+            raw => Vision::parse(raw).unwrap_or_else(|e| {
+                problems.push(format!("Shown as: {e}"));
+                Vision::Text
+            }),
+        };
+    }
+
+    /// Reads the grid sides into `d` (one side, or several), or names the problem.
+    fn read_sizes(&self, d: &mut ExperimentDesign, problems: &mut Vec<String>) {
         let sizes: Result<Vec<usize>, _> = self
             .sizes
             .split([',', ' '])
@@ -461,13 +622,17 @@ impl DesignForm {
                 self.sizes
             )),
         }
-        d.vision = match self.vision.trim() {
-            "" => Vision::Text,
-            raw => Vision::parse(raw).unwrap_or_else(|e| {
-                problems.push(format!("Shown as: {e}"));
-                Vision::Text
-            }),
-        };
+    }
+
+    /// The staircase the form asks for: none for 0 trials, `base`'s when a number or the
+    /// phase was refused (a problem is named for the phase here; for the numbers in
+    /// [`DesignForm::numbers`]).
+    fn staircase(
+        &self,
+        base: &ExperimentDesign,
+        numbers: &FormNumbers,
+        problems: &mut Vec<String>,
+    ) -> Option<Staircase> {
         let phase = match self.staircase_phase.trim() {
             "" => Some(StairPhase::Solve),
             raw => StairPhase::parse(raw),
@@ -478,7 +643,7 @@ impl DesignForm {
                 self.staircase_phase
             ));
         }
-        d.staircase = match (stair_trials, stair_start, phase) {
+        match (numbers.stair_trials, numbers.stair_start, phase) {
             (Some(0), _, _) => None,
             (Some(trials), Some(start), Some(phase)) => Some(Staircase {
                 trials: trials as usize,
@@ -486,76 +651,12 @@ impl DesignForm {
                 phase,
             }),
             _ => base.staircase,
-        };
-        d.protocol = match self.protocol.as_str() {
-            "combined" => Protocol::Combined,
-            "single_shot" => Protocol::SingleShot,
-            _ => Protocol::Stepwise,
-        };
-        let mut players = Vec::new();
-        for (i, r) in self.players.iter().enumerate() {
-            let kind = r.player_kind();
-            let mut p = base
-                .players
-                .get(i)
-                .filter(|p| p.kind == kind)
-                .cloned()
-                .unwrap_or_else(|| PlayerSpec::builtin(kind));
-            let row = i + 1;
-            p.name = Some(r.name.clone()).filter(|n| !n.is_empty());
-            if kind == PlayerKind::Endpoint {
-                p.preset = r.preset.clone();
-                if Preset::parse(&p.preset).is_err() {
-                    problems.push(format!("Player {row}: choose an endpoint kind"));
-                }
-                p.base_url = r.base_url.clone();
-                p.model = r.model.clone();
-                match parse_decimal(&r.temperature) {
-                    Some(v) if (0.0..=2.0).contains(&v) => p.temperature = v,
-                    _ => problems.push(format!(
-                        "Player {row}: temperature must be a number from 0 to 2, not '{}'",
-                        r.temperature
-                    )),
-                }
-                match r.max_tokens.parse::<u32>() {
-                    Ok(v) if v >= 1 => p.max_tokens = v,
-                    _ => problems.push(format!(
-                        "Player {row}: max tokens must be a whole number of at least 1, not '{}'",
-                        r.max_tokens
-                    )),
-                }
-                p.stream = r.stream;
-                match read_price(&r.price) {
-                    Ok(price) => p.price = price,
-                    Err(e) => problems.push(format!("Player {row}: {e}")),
-                }
-            }
-            let c = &r.concurrency;
-            p.concurrency = match c.parse::<usize>() {
-                _ if c.is_empty() => None,
-                Ok(v) if (1..=MAX_CONCURRENCY).contains(&v) => Some(v),
-                _ => {
-                    problems.push(format!(
-                        "Player {row}: its own concurrency must be from 1 to {MAX_CONCURRENCY}, or empty for the design's, not '{c}'"
-                    ));
-                    None
-                }
-            };
-            players.push(p);
         }
-        d.players = players;
-        if let (Some(s), Some(r), Some(k), Some(c), Some(m)) =
-            (samples, repeats, seed, concurrency, move_limit)
-        {
-            d.samples_per_shape = s as usize;
-            d.repeats = r as usize;
-            d.seed = k;
-            d.concurrency = c as usize;
-            d.move_limit = m as usize;
-            d.lenient = lenient.unwrap_or(0) as usize;
-        }
-        d.requests_per_minute = rpm.map(|r| r as u32);
-        d.cost_limit = match self.cost_limit.trim().trim_start_matches('$') {
+    }
+
+    /// The cost limit in dollars (empty: none), or the problem named.
+    fn cost_limit(&self, problems: &mut Vec<String>) -> Option<f64> {
+        match self.cost_limit.trim().trim_start_matches('$') {
             "" => None,
             raw => match parse_decimal(raw) {
                 Some(v) if v > 0.0 => Some(v),
@@ -567,14 +668,6 @@ impl DesignForm {
                     None
                 }
             },
-        };
-        if let Err(e) = d.validate() {
-            problems.extend(e.problems);
-        }
-        if problems.is_empty() {
-            Ok(d)
-        } else {
-            Err(DesignError { problems })
         }
     }
 
