@@ -46,15 +46,13 @@ fn allowed(domain: &str) -> BTreeSet<&'static str> {
     out
 }
 
-/// Files allowed above [`BIG`] lines, each with why it is still one concept.
-const BIG_FILES: &[(&str, &str)] = &[(
-    "core/batch/scheduler.rs",
-    "one state machine (lanes, learned concurrency, pause/cancel/requeue, progress); \
-     560 of its lines are its tests",
-)];
+/// Files allowed above [`BIG`] lines, each with why it is still one concept (none now:
+/// the scheduler, the last, is split into lanes, progress and its state machine).
+const BIG_FILES: &[(&str, &str)] = &[];
 
 /// A file longer than this holds more than one concept unless [`BIG_FILES`] argues it
-/// (lowered to what the code meets: the longest file outside `BIG_FILES` is about 1,100).
+/// (lowered to what the code meets: the longest file, `view/experiment.rs`, is about
+/// 1,090 lines).
 const BIG: usize = 1100;
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

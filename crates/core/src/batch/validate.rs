@@ -19,102 +19,88 @@ impl ExperimentDesign {
     /// Checks that the design can run; the error lists every problem with what to do.
     pub fn validate(&self) -> Result<(), DesignError> {
         let mut p: Vec<String> = Vec::new();
+        self.validate_players(&mut p);
+        self.validate_conditions(&mut p);
+        match &self.mazes {
+            Some(mazes) => self.validate_mazes(mazes, &mut p),
+            None => self.validate_generated(&mut p),
+        }
+        self.validate_counts(&mut p);
+        if p.is_empty() {
+            Ok(())
+        } else {
+            Err(DesignError { problems: p })
+        }
+    }
+
+    /// The players' problems: none at all, or each one's (in order), two of them sharing
+    /// a results folder included.
+    fn validate_players(&self, p: &mut Vec<String>) {
         if self.players.is_empty() {
             p.push("add at least one player (oracle, random, scripted or a model endpoint)".into());
         }
         let mut folder_names: BTreeMap<String, String> = BTreeMap::new();
         for (i, player) in self.players.iter().enumerate() {
-            let n = i + 1;
-            let name = player.name();
-            match player.kind {
-                PlayerKind::Human => p.push(format!(
-                    "player {n} is 'human': a batch run plays built-in agents or models only"
-                )),
-                PlayerKind::Endpoint => {
-                    if player.base_url.trim().is_empty() {
-                        p.push(format!("player {n} ({name}): give the endpoint's base URL"));
-                    } else if !(player.base_url.starts_with("http://")
-                        || player.base_url.starts_with("https://")
-                        || player.base_url.starts_with('/'))
-                    {
-                        p.push(format!(
-                            "player {n} ({name}): the base URL '{}' must start with http:// or https://",
-                            player.base_url
-                        ));
-                    }
-                    if player.model.trim().is_empty() {
-                        p.push(format!("player {n}: give the model's name"));
-                    }
-                    if !(0.0..=2.0).contains(&player.temperature) {
-                        p.push(format!(
-                            "player {n} ({name}): temperature {:#.6} is outside 0 to 2",
-                            Fixed(player.temperature)
-                        ));
-                    }
-                    if !(0.0..=1.0).contains(&player.top_p) {
-                        p.push(format!(
-                            "player {n} ({name}): top_p {:#.6} is outside 0 to 1",
-                            Fixed(player.top_p)
-                        ));
-                    }
-                    if player.max_tokens == 0 {
-                        p.push(format!(
-                            "player {n} ({name}): max_tokens must be at least 1"
-                        ));
-                    }
-                    if player.max_attempts == 0 {
-                        p.push(format!(
-                            "player {n} ({name}): max_attempts must be at least 1"
-                        ));
-                    }
-                    if !player.extra.trim().is_empty()
-                        && !matches!(
-                            serde_json::from_str::<serde_json::Value>(&player.extra),
-                            Ok(serde_json::Value::Object(_))
-                        )
-                    {
-                        p.push(format!(
-                            "player {n} ({name}): extra must be a JSON object such as {{\"enable_thinking\": false}}"
-                        ));
-                    }
-                }
-                _ => {}
-            }
-            if let Some(Err(e)) = player.price.map(|price| price.check()) {
-                p.push(format!("player {n} ({name}): {e}"));
-            }
-            if let Some(k) = &player.key_env {
-                if !is_env_name(k) {
-                    p.push(format!(
-                        "player {n} ({name}): key_env must be the NAME of an environment variable (like DASHSCOPE_API_KEY), never the key itself"
-                    ));
-                }
-            }
-            if name.is_empty() {
-                continue;
-            }
-            if let Some(c) = player.concurrency {
-                if c == 0 || c > MAX_CONCURRENCY {
-                    p.push(format!(
-                        "player {n} ({name}): concurrency {c} is outside 1 to {MAX_CONCURRENCY}"
-                    ));
-                }
-            }
-            if player.effort.is_some() && player.is_endpoint() && !self.efforts.is_empty() {
+            self.validate_player(i + 1, player, &mut folder_names, p);
+        }
+    }
+
+    /// Player `n`'s problems (from 1); `folder_names` holds the results folders of the
+    /// players before it, by the run names that use them, and takes this one's.
+    fn validate_player(
+        &self,
+        n: usize,
+        player: &PlayerSpec,
+        folder_names: &mut BTreeMap<String, String>,
+        p: &mut Vec<String>,
+    ) {
+        let name = player.name();
+        match player.kind {
+            PlayerKind::Human => p.push(format!(
+                "player {n} is 'human': a batch run plays built-in agents or models only"
+            )),
+            PlayerKind::Endpoint => validate_endpoint(n, &name, player, p),
+            _ => {}
+        }
+        if let Some(Err(e)) = player.price.map(|price| price.check()) {
+            p.push(format!("player {n} ({name}): {e}"));
+        }
+        if let Some(k) = &player.key_env {
+            if !is_env_name(k) {
                 p.push(format!(
-                    "player {n} ({name}): its effort and the design's efforts would both set it: remove one"
+                    "player {n} ({name}): key_env must be the NAME of an environment variable (like DASHSCOPE_API_KEY), never the key itself"
                 ));
             }
-            for run in self.runs_of(player) {
-                let name = run.name();
-                let folder = model_dir_name(&name);
-                if let Some(earlier) = folder_names.insert(folder.clone(), name.clone()) {
-                    p.push(format!(
-                        "players '{earlier}' and '{name}' would share the results folder name '{folder}': give one of them a different name"
-                    ));
-                }
+        }
+        if name.is_empty() {
+            return;
+        }
+        if let Some(c) = player.concurrency {
+            if c == 0 || c > MAX_CONCURRENCY {
+                p.push(format!(
+                    "player {n} ({name}): concurrency {c} is outside 1 to {MAX_CONCURRENCY}"
+                ));
             }
         }
+        if player.effort.is_some() && player.is_endpoint() && !self.efforts.is_empty() {
+            p.push(format!(
+                "player {n} ({name}): its effort and the design's efforts would both set it: remove one"
+            ));
+        }
+        for run in self.runs_of(player) {
+            let name = run.name();
+            let folder = model_dir_name(&name);
+            if let Some(earlier) = folder_names.insert(folder.clone(), name.clone()) {
+                p.push(format!(
+                    "players '{earlier}' and '{name}' would share the results folder name '{folder}': give one of them a different name"
+                ));
+            }
+        }
+    }
+
+    /// The problems of what the trials vary over and how they are shown and paid for:
+    /// efforts, lenient, symbols and vision, encodings, the cost limit.
+    fn validate_conditions(&self, p: &mut Vec<String>) {
         if !self.efforts.is_empty() && !self.players.iter().any(PlayerSpec::is_endpoint) {
             p.push(
                 "reasoning efforts apply to model endpoints: add one, or remove the efforts".into(),
@@ -160,34 +146,38 @@ impl ExperimentDesign {
         if has_duplicates(&self.encodings) {
             p.push("an encoding is listed twice: list each once".into());
         }
-        match &self.mazes {
-            Some(mazes) => self.validate_mazes(mazes, &mut p),
-            None => {
-                if self.shapes.is_empty() {
-                    p.push("choose at least one shape".into());
-                }
-                if has_duplicates(&self.shapes) {
-                    p.push("a shape is listed twice: list each once".into());
-                }
-                let sizes = self.sizes();
-                for s in &sizes {
-                    if let Err(e) = check_size(*s) {
-                        p.push(e.to_string());
-                    }
-                }
-                if has_duplicates(&sizes) {
-                    p.push("a size is listed twice: list each once".into());
-                }
-                if self.samples_per_shape == 0 {
-                    p.push("samples_per_shape must be at least 1".into());
-                } else if self.samples_per_shape > MAX_SAMPLES_PER_SHAPE {
-                    p.push(format!(
-                        "samples_per_shape {} is more than {MAX_SAMPLES_PER_SHAPE}",
-                        self.samples_per_shape
-                    ));
-                }
+    }
+
+    /// The problems of generated mazes: shapes, sizes, samples per shape.
+    fn validate_generated(&self, p: &mut Vec<String>) {
+        if self.shapes.is_empty() {
+            p.push("choose at least one shape".into());
+        }
+        if has_duplicates(&self.shapes) {
+            p.push("a shape is listed twice: list each once".into());
+        }
+        let sizes = self.sizes();
+        for s in &sizes {
+            if let Err(e) = check_size(*s) {
+                p.push(e.to_string());
             }
         }
+        if has_duplicates(&sizes) {
+            p.push("a size is listed twice: list each once".into());
+        }
+        if self.samples_per_shape == 0 {
+            p.push("samples_per_shape must be at least 1".into());
+        } else if self.samples_per_shape > MAX_SAMPLES_PER_SHAPE {
+            p.push(format!(
+                "samples_per_shape {} is more than {MAX_SAMPLES_PER_SHAPE}",
+                self.samples_per_shape
+            ));
+        }
+    }
+
+    /// The problems of the counts and limits: repeats, staircase, concurrency, requests
+    /// per minute, move limit.
+    fn validate_counts(&self, p: &mut Vec<String>) {
         if self.repeats == 0 || self.repeats > MAX_REPEATS {
             p.push(format!(
                 "repeats {} is outside 1 to {MAX_REPEATS}",
@@ -218,13 +208,10 @@ impl ExperimentDesign {
                 self.move_limit
             ));
         }
-        if p.is_empty() {
-            Ok(())
-        } else {
-            Err(DesignError { problems: p })
-        }
     }
 
+    /// The problems of imported mazes: none, an unsupported size, an unreadable maze, one
+    /// listed twice.
     fn validate_mazes(&self, mazes: &[ImportedMaze], p: &mut Vec<String>) {
         if mazes.is_empty() {
             p.push("the imported maze list is empty: import at least one .npy maze file, or remove it to generate mazes".into());
@@ -248,6 +235,56 @@ impl ExperimentDesign {
             }
             seen.push(k);
         }
+    }
+}
+
+/// An endpoint player's own problems: base URL, model, sampling, attempts, extra body.
+fn validate_endpoint(n: usize, name: &str, player: &PlayerSpec, p: &mut Vec<String>) {
+    if player.base_url.trim().is_empty() {
+        p.push(format!("player {n} ({name}): give the endpoint's base URL"));
+    } else if !(player.base_url.starts_with("http://")
+        || player.base_url.starts_with("https://")
+        || player.base_url.starts_with('/'))
+    {
+        p.push(format!(
+            "player {n} ({name}): the base URL '{}' must start with http:// or https://",
+            player.base_url
+        ));
+    }
+    if player.model.trim().is_empty() {
+        p.push(format!("player {n}: give the model's name"));
+    }
+    if !(0.0..=2.0).contains(&player.temperature) {
+        p.push(format!(
+            "player {n} ({name}): temperature {:#.6} is outside 0 to 2",
+            Fixed(player.temperature)
+        ));
+    }
+    if !(0.0..=1.0).contains(&player.top_p) {
+        p.push(format!(
+            "player {n} ({name}): top_p {:#.6} is outside 0 to 1",
+            Fixed(player.top_p)
+        ));
+    }
+    if player.max_tokens == 0 {
+        p.push(format!(
+            "player {n} ({name}): max_tokens must be at least 1"
+        ));
+    }
+    if player.max_attempts == 0 {
+        p.push(format!(
+            "player {n} ({name}): max_attempts must be at least 1"
+        ));
+    }
+    if !player.extra.trim().is_empty()
+        && !matches!(
+            serde_json::from_str::<serde_json::Value>(&player.extra),
+            Ok(serde_json::Value::Object(_))
+        )
+    {
+        p.push(format!(
+                "player {n} ({name}): extra must be a JSON object such as {{\"enable_thinking\": false}}"
+            ));
     }
 }
 

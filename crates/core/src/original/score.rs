@@ -7,6 +7,7 @@ use crate::maze::encoding::Encoding;
 use crate::maze::grid::{Grid, Maze, Movement, Tile, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
+use crate::maze::templates::TemplateLibrary;
 use crate::original::checks::{
     accepted_blocks, between_numbers, last_coordinate, original_mentions, original_solve_on,
     original_step, to_pos, verbatim_blocks, OriginalFamily,
@@ -288,35 +289,91 @@ pub fn audit_on(
     let lasts: Vec<Option<(i64, i64)>> =
         t.steps.iter().map(|s| last_coordinate(&s.reply)).collect();
     a.original.solve = original_solve_on(&maze0, &lasts);
-    // The maze after the solve phase, as the original moved.
-    let mut after = maze0.clone();
-    for &last in &lasts {
-        match original_step(&after, last) {
-            Some(to) if to != after.goal() => after = after.with_player_at(to),
-            _ => break,
-        }
-    }
+    let after = maze_after_original_solve(&maze0, &lasts);
     let Some(shape) = a.shape else {
         return a;
     };
     if maze0.rows() > MAX_SIZE || maze0.cols() > MAX_SIZE {
         return a;
     }
-    let movement = shape.movement();
     let library = cache.strict.get(maze0.rows(), ShapeSet::STANDARD).clone();
-    let mut setup = TrialSetup::new(shape, encoding, maze0.clone());
+    let r = Replay {
+        t,
+        maze0,
+        shape,
+        encoding,
+        symbols,
+        library,
+    };
+    strict_solve(&mut a, &r, &lasts);
+    let recognize_reply = t.combined_reply.as_deref().or(t.recognize_reply.as_deref());
+    let generate_reply = t.combined_reply.as_deref().or(t.generate_reply.as_deref());
+    if let Some(reply) = recognize_reply {
+        recognition(&mut a, shape, reply);
+    }
+    if let Some(reply) = generate_reply {
+        generation(&mut a, &r, cache, &after, reply);
+    }
+    a
+}
+
+/// What the strict and the original scoring of one transcript's phases share.
+struct Replay<'a> {
+    /// The transcript.
+    t: &'a OriginalTranscript,
+    /// The maze as first shown.
+    maze0: Maze,
+    /// The trial's shape.
+    shape: Shape,
+    /// The encoding the replies are read in.
+    encoding: Encoding,
+    /// The symbols a matrix is read in.
+    symbols: Symbols,
+    /// Today's templates, for the strict verifiers.
+    library: Arc<TemplateLibrary>,
+}
+
+/// The maze after the solve phase, as the original moved (each reply's last coordinate,
+/// `lasts`, until a move fails or reaches the goal).
+fn maze_after_original_solve(maze0: &Maze, lasts: &[Option<(i64, i64)>]) -> Maze {
+    let mut after = maze0.clone();
+    for &last in lasts {
+        match original_step(&after, last) {
+            Some(to) if to != after.goal() => after = after.with_player_at(to),
+            _ => break,
+        }
+    }
+    after
+}
+
+/// Where the strict solve replay first disagreed with the original's reading.
+#[derive(Default)]
+struct SolveCause {
+    /// The cause seen, if any.
+    cause: Option<Cause>,
+    /// The step it was seen at.
+    step: Option<usize>,
+    /// The last step replayed.
+    last_step: Option<usize>,
+}
+
+/// Replays the solve phase strictly, move by move with the core trial, beside the
+/// original's moves (`lasts`): sets the strict solve mark, where the two diverged, and the
+/// solve difference's cause when the marks differ.
+fn strict_solve(a: &mut Audit, r: &Replay, lasts: &[Option<(i64, i64)>]) {
+    let t = r.t;
+    let movement = r.shape.movement();
+    let mut setup = TrialSetup::new(r.shape, r.encoding, r.maze0.clone());
     setup.protocol = Protocol::Combined;
-    setup.symbols = symbols;
-    let mut trial = Trial::new(setup, library.clone());
-    let mut solve_cause = None;
+    setup.symbols = r.symbols;
+    let mut trial = Trial::new(setup, r.library.clone());
     // The step the solve difference comes from: where its cause was seen, else the last.
-    let mut cause_step = None;
-    let mut last_step = None;
+    let mut seen = SolveCause::default();
     for (i, step) in t.steps.iter().enumerate() {
         if trial.phase() != Phase::Solve {
             break;
         }
-        last_step = Some(i);
+        seen.last_step = Some(i);
         let before = trial.current().clone();
         let original_read = lasts[i].and_then(|p| to_pos(before.grid(), p));
         let original_to = original_step(&before, lasts[i]);
@@ -340,17 +397,17 @@ pub fn audit_on(
         } else {
             None
         };
-        if strict_read != original_read && solve_cause.is_none() {
-            solve_cause = Some(Cause::DifferentCoordinateRead);
-            cause_step = Some(i);
-        } else if solve_cause.is_none()
+        if strict_read != original_read && seen.cause.is_none() {
+            seen.cause = Some(Cause::DifferentCoordinateRead);
+            seen.step = Some(i);
+        } else if seen.cause.is_none()
             && original_to.is_some()
             && strict_pos.is_none()
             && movement == Movement::Four
             && original_to.is_some_and(|to| !movement.is_step(before.player(), to))
         {
-            solve_cause = Some(Cause::DiagonalOnFourDirectionShape);
-            cause_step = Some(i);
+            seen.cause = Some(Cause::DiagonalOnFourDirectionShape);
+            seen.step = Some(i);
         }
         if strict_pos.is_some() && strict_pos != original_pos {
             a.diverged_at = Some(i);
@@ -366,41 +423,44 @@ pub fn audit_on(
     };
     if a.strict.solve != a.original.solve && a.strict.solve.is_some() && a.original.solve.is_some()
     {
-        let step = cause_step.or(last_step);
-        let read = step.and_then(|i| t.steps.get(i)).map(|st| {
-            let strict = read_move_at(&st.reply).map(|(_, span)| span);
-            let original = original_move_span(&st.reply).into_iter().collect();
-            Reading::of(step, &st.reply, strict, original)
-        });
-        a.causes.push(Difference::new(
-            Phase::Solve,
-            solve_cause.unwrap_or(Cause::Other),
-            read,
-        ));
+        solve_difference(a, t, &seen);
     }
-    let recognize_reply = t.combined_reply.as_deref().or(t.recognize_reply.as_deref());
-    let generate_reply = t.combined_reply.as_deref().or(t.generate_reply.as_deref());
-    if let Some(reply) = recognize_reply {
-        recognition(&mut a, shape, reply);
-    }
-    let Some(reply) = generate_reply else {
-        return a;
-    };
-    // Generation.
-    let family = cache.family(shape, maze0.rows(), maze0.cols());
+}
+
+/// Names the solve phase's difference: its cause as `seen` (else [`Cause::Other`]), with
+/// the two readings of the reply it comes from (where the cause was seen, else the last).
+fn solve_difference(a: &mut Audit, t: &OriginalTranscript, seen: &SolveCause) {
+    let step = seen.step.or(seen.last_step);
+    let read = step.and_then(|i| t.steps.get(i)).map(|st| {
+        let strict = read_move_at(&st.reply).map(|(_, span)| span);
+        let original = original_move_span(&st.reply).into_iter().collect();
+        Reading::of(step, &st.reply, strict, original)
+    });
+    a.causes.push(Difference::new(
+        Phase::Solve,
+        seen.cause.unwrap_or(Cause::Other),
+        read,
+    ));
+}
+
+/// The original and strict generation of one reply (the original's novelty judged
+/// against `after`, the maze after its solve phase), with the cause of a difference.
+fn generation(a: &mut Audit, r: &Replay, cache: &mut AuditCache, after: &Maze, reply: &str) {
+    let (maze0, encoding) = (&r.maze0, r.encoding);
+    let family = cache.family(r.shape, maze0.rows(), maze0.cols());
     // The mazes the original renderer could have written, found once for the original
     // check and for naming a difference.
     let blocks = verbatim_blocks(reply, encoding, maze0.rows(), maze0.cols());
     let original = accepted_blocks(&family, after.grid(), &blocks);
     let orig_gen = !original.is_empty();
     let strict_gen =
-        verify_generation_in(&maze0, shape, encoding, symbols, &library, reply).passed();
+        verify_generation_in(maze0, r.shape, encoding, r.symbols, &r.library, reply).passed();
     a.original.generate = Some(Mark::of(orig_gen));
     a.strict.generate = Some(Mark::of(strict_gen));
     if orig_gen != strict_gen {
         let quoted = |g: &Grid| blocks.iter().any(|(_, m)| m == g);
         let verbatim_outside = || blocks.iter().any(|(_, m)| !family.contains(m));
-        let cause = if t.vision && strict_gen {
+        let cause = if r.t.vision && strict_gen {
             Cause::VisionSymbols
         } else if orig_gen && quoted(maze0.grid()) {
             Cause::OriginalQuotedBack
@@ -420,7 +480,6 @@ pub fn audit_on(
             Some(Reading::of(None, reply, strict, original)),
         ));
     }
-    a
 }
 
 /// The original and strict recognition of one reply, with the cause of a difference.

@@ -319,32 +319,9 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
         .unwrap_or_else(|| detect_encoding(&first.content));
     // The legend says which symbols a matrix was shown (and is read back) in.
     let symbols = announced_symbols(&first.content).unwrap_or_default();
-    let shown = match (&hints.maze, image_only) {
-        (Some(g), true) => Ok(g.clone()),
-        _ => read_shown_maze_in(&first.content, encoding, symbols),
-    };
-    let grid = match shown {
-        Ok(g) if fits(&g) => g,
-        Ok(g) => {
-            return closing_only(format!(
-                "the maze in the first message is {}x{}, larger than {MAX_SIZE}x{MAX_SIZE}",
-                g.rows(),
-                g.cols()
-            ))
-        }
-        Err(e) => {
-            return closing_only(format!(
-                "the maze in the first message cannot be read in the {encoding} encoding: {e}"
-            ))
-        }
-    };
-    let maze = match Maze::from_grid(grid) {
+    let maze = match first_maze(&first.content, hints, encoding, symbols, image_only) {
         Ok(m) => m,
-        Err(e) => {
-            return closing_only(format!(
-                "the maze in the first message is not playable: {e}"
-            ))
-        }
+        Err(note) => return closing_only(note),
     };
     let mut notes = Vec::new();
     let size = (maze.rows(), maze.cols());
@@ -354,6 +331,75 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             size.0, size.1
         ));
     }
+    let (shape, library) = match scored_shape(&maze, hints, libraries, &mut notes) {
+        Ok(found) => found,
+        Err(note) => return closing_only(note),
+    };
+    let protocol = protocol_of(&first.content, &parsed);
+    let setup = TrialSetup {
+        move_limit: announced_move_limit(&first.content).unwrap_or(DEFAULT_MOVE_LIMIT),
+        protocol,
+        symbols,
+        lenient: announced_lenient(&first.content).unwrap_or(0),
+        ..TrialSetup::new(shape, encoding, maze)
+    };
+    let replies = phase_replies(&parsed);
+    let mut trial = Trial::new(setup, library);
+    replay_solve(&mut trial, &replies[0], &mut notes);
+    let (recognition, generation) = replay_questions(&mut trial, &replies, protocol, &mut notes);
+    let verdicts = [trial.solve_verdict().cloned(), recognition, generation];
+    Rescored {
+        basis: Basis::Replies,
+        marked: true,
+        encoding: Some(encoding),
+        shape: Some(shape),
+        size: Some(size),
+        phases: [0, 1, 2].map(|i| {
+            PhaseScore::recorded(PHASES[i], parsed.closing[i]).with_verdict(verdicts[i].as_ref())
+        }),
+        notes,
+    }
+}
+
+/// The maze a transcript's first message shows (the folder's maze file when it was shown
+/// only as an image), or why it cannot be replayed on.
+fn first_maze(
+    first: &str,
+    hints: &Hints,
+    encoding: Encoding,
+    symbols: Symbols,
+    image_only: bool,
+) -> Result<Maze, String> {
+    let shown = match (&hints.maze, image_only) {
+        (Some(g), true) => Ok(g.clone()),
+        _ => read_shown_maze_in(first, encoding, symbols),
+    };
+    let grid = match shown {
+        Ok(g) if fits(&g) => g,
+        Ok(g) => {
+            return Err(format!(
+                "the maze in the first message is {}x{}, larger than {MAX_SIZE}x{MAX_SIZE}",
+                g.rows(),
+                g.cols()
+            ))
+        }
+        Err(e) => {
+            return Err(format!(
+                "the maze in the first message cannot be read in the {encoding} encoding: {e}"
+            ))
+        }
+    };
+    Maze::from_grid(grid).map_err(|e| format!("the maze in the first message is not playable: {e}"))
+}
+
+/// The shape the maze is scored as, with the template library of the shapes in play; a
+/// note when the folder and the corridor disagree, or why the shape is unknown.
+fn scored_shape(
+    maze: &Maze,
+    hints: &Hints,
+    libraries: &mut Libraries,
+    notes: &mut Vec<String>,
+) -> Result<(Shape, Arc<TemplateLibrary>), String> {
     // The folder's design says what is in play; a folder that names U or N puts it in
     // play. Without either the corridor says: one of the design's six (a C opening up is
     // a C then), else an N.
@@ -369,7 +415,7 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             .get(maze.rows(), in_play)
             .classify(&maze.open_mask());
     }
-    let library = libraries.get(maze.rows(), in_play);
+    let library = libraries.get(maze.rows(), in_play).clone();
     let shape = match (hints.shape, classified) {
         (Some(s), Some(c)) if s != c => {
             notes.push(format!(
@@ -378,14 +424,19 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             s
         }
         (Some(s), _) | (None, Some(s)) => s,
-        (None, None) => return closing_only(
+        (None, None) => return Err(
             "the shape is unknown: the path does not say and the corridor is none of our shapes"
                 .into(),
         ),
     };
-    let move_limit = announced_move_limit(&first.content).unwrap_or(DEFAULT_MOVE_LIMIT);
-    let protocol = match (
-        read_heading(&first.content),
+    Ok((shape, library))
+}
+
+/// The protocol the trial was played in, from its messages' headings: single-shot when
+/// the first asks for a path, combined when any asks both questions at once.
+fn protocol_of(first: &str, parsed: &ParsedTranscript) -> Protocol {
+    match (
+        read_heading(first),
         parsed
             .messages
             .iter()
@@ -394,16 +445,11 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
         (Some(Heading::SolvePath), _) => Protocol::SingleShot,
         (_, true) => Protocol::Combined,
         _ => Protocol::Stepwise,
-    };
-    let setup = TrialSetup {
-        move_limit,
-        protocol,
-        symbols,
-        lenient: announced_lenient(&first.content).unwrap_or(0),
-        ..TrialSetup::new(shape, encoding, maze)
-    };
+    }
+}
 
-    // The replies of each phase, split by the headings of the trial's messages.
+/// The replies of each phase, split by the headings of the trial's messages.
+fn phase_replies(parsed: &ParsedTranscript) -> [Vec<&str>; 3] {
     let mut replies: [Vec<&str>; 3] = Default::default();
     let mut current = 0;
     for m in &parsed.messages {
@@ -416,17 +462,21 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             Role::Assistant => replies[current].push(&m.content),
         }
     }
+    replies
+}
 
-    let mut trial = Trial::new(setup, library.clone());
+/// Hands the solve phase's recorded moves to `trial` until the phase ends; notes moves
+/// left unscored, or a phase the moves did not end.
+fn replay_solve(trial: &mut Trial, moves: &[&str], notes: &mut Vec<String>) {
     let mut used = 0;
-    for reply in &replies[0] {
+    for reply in moves {
         if trial.phase() != Phase::Solve {
             break;
         }
         trial.submit(reply);
         used += 1;
     }
-    let recorded = replies[0].len();
+    let recorded = moves.len();
     if used < recorded {
         notes.push(format!(
             "the solve phase ended after {used} of the {recorded} recorded moves; the rest were not scored"
@@ -436,7 +486,19 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             "the {recorded} recorded moves ran out before the solve phase ended"
         ));
     }
-    let (recognition, generation) = if protocol == Protocol::Combined {
+}
+
+/// The recognition and generation verdicts of the first reply of each question (one
+/// combined reply under the combined protocol); notes a question without a reply, or
+/// with more than one.
+fn replay_questions(
+    trial: &mut Trial,
+    replies: &[Vec<&str>; 3],
+    protocol: Protocol,
+    notes: &mut Vec<String>,
+) -> (Option<Verdict>, Option<Verdict>) {
+    let combined = protocol == Protocol::Combined;
+    let verdicts = if combined {
         // One reply answers both questions; each verifier judges all of it.
         replies[1].first().map(|r| trial.submit_combined(r));
         (
@@ -450,7 +512,7 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             replies[2].first().map(|r| trial.submit_generation(r)),
         )
     };
-    let asked = if protocol == Protocol::Combined {
+    let asked = if combined {
         vec![(1, "combined recognition and generation")]
     } else {
         vec![(1, "recognition"), (2, "generation")]
@@ -464,18 +526,7 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
             )),
         }
     }
-    let verdicts = [trial.solve_verdict().cloned(), recognition, generation];
-    Rescored {
-        basis: Basis::Replies,
-        marked: true,
-        encoding: Some(encoding),
-        shape: Some(shape),
-        size: Some(size),
-        phases: [0, 1, 2].map(|i| {
-            PhaseScore::recorded(PHASES[i], parsed.closing[i]).with_verdict(verdicts[i].as_ref())
-        }),
-        notes,
-    }
+    verdicts
 }
 
 /// The maze file a transcript of the image-only condition needs (its text holds no maze):
