@@ -1,5 +1,6 @@
 //! Records the sample trials the demo page ships (`public/trials/`), played by the
-//! built-in players, and their index: `cargo run --example record_samples`.
+//! built-in players, their index and the bundled races (`races.json`):
+//! `cargo run --example record_samples`.
 //! Each file is a trial record (README, "Trial records"); the page labels them as played
 //! by a built-in player, never as a model.
 
@@ -44,6 +45,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Encoding::Matrix,
             Protocol::Combined,
             Some(11),
+        ),
+        // A race for talks (races.json): the two built-in players on one maze.
+        (
+            "race-oracle-c",
+            Shape::C,
+            Encoding::Matrix,
+            Protocol::Stepwise,
+            None,
+        ),
+        (
+            "race-random-c",
+            Shape::C,
+            Encoding::Matrix,
+            Protocol::Stepwise,
+            Some(4),
         ),
     ];
     let mut index = Vec::new();
@@ -92,6 +108,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(
         out.join("index.json"),
         serde_json::to_string_pretty(&index)?,
+    )?;
+    // Two bundled trials of one maze that /demo offers as a race (`/demo?race=A,B`).
+    let races = serde_json::json!([{
+        "race": "race-oracle-c,race-random-c",
+        "label": "C · Matrix — the built-in oracle against the random walker, seed 4",
+    }]);
+    std::fs::write(
+        out.join("races.json"),
+        serde_json::to_string_pretty(&races)?,
     )?;
     println!("wrote {} sample trials to {}", index.len(), out.display());
     Ok(())

@@ -50,6 +50,63 @@ test('a bundled trial replays step by step, back, and by the keyboard', async ()
   }
 });
 
+async function racePosition(page) {
+  return page.$eval('[data-testid="race-position"]', (el) => ({
+    step: Number(el.dataset.step),
+    steps: Number(el.dataset.steps),
+    playing: el.dataset.playing === 'true',
+  }));
+}
+
+test('a race plays two trials of one maze side by side, by the keyboard, from its link', async () => {
+  const { browser, page, errors } = await launch();
+  try {
+    await page.goto(`${BASE}/demo`);
+    await page.waitForSelector('[data-testid="demo-race"] option[value="race-oracle-c,race-random-c"]', { state: 'attached' });
+    await page.selectOption('[data-testid="demo-race"]', 'race-oracle-c,race-random-c');
+    await page.waitForSelector('[data-testid="race"]');
+    assert.match(page.url(), /race=race-oracle-c(,|%2C)race-random-c/, 'the address reproduces the race');
+    const start = await racePosition(page);
+    assert.equal(start.step, 0);
+    assert.match(await page.innerText('[data-testid="race-a"] h2'), /oracle/);
+    assert.match(await page.innerText('[data-testid="race-b"] h2'), /random walker/);
+    const a0 = find(await readMaze(page, 'race-a-maze', 'race-a-cell'), 'player');
+    const b0 = find(await readMaze(page, 'race-b-maze', 'race-b-cell'), 'player');
+    assert.deepEqual(a0, b0, 'both start on the same maze, at the same cell');
+    // The arrow keys step both sides together.
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('[data-testid="race-position"]').dataset.step === '1');
+    for (const side of ['race-a', 'race-b']) {
+      assert.equal(await page.getAttribute(`[data-testid="${side}-counters"]`, 'data-moves'), '1', `${side} made its first move`);
+    }
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('[data-testid="race-position"]').dataset.step === '0');
+    // Space plays at 4x; the shorter side (the oracle) finishes first and waits.
+    await page.selectOption('[data-testid="race-speed"]', '4×');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('[data-testid="race-a"]').dataset.finished === 'true', null, { timeout: 20000 });
+    assert.equal(await page.getAttribute('[data-testid="race-b"]', 'data-finished'), 'false', 'the random walker is still going');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => document.querySelector('[data-testid="race-position"]').dataset.playing === 'false');
+    await page.screenshot({ path: `${SHOTS}/demo-race.png` });
+    // The link opens the same race directly.
+    const link = await page.getAttribute('[data-testid="race-link"]', 'href');
+    await page.goto(link);
+    await page.waitForSelector('[data-testid="race-a"]');
+    assert.equal((await racePosition(page)).step, 0);
+    // A race of two mazes, or a bad name, is refused with a message.
+    await page.goto(`${BASE}/demo?race=race-oracle-c,oracle-spiral`);
+    await page.waitForSelector('[data-testid="demo-error"]');
+    assert.match(await page.innerText('[data-testid="demo-error"]'), /not played on the same maze/);
+    await page.goto(`${BASE}/demo?race=only-one`);
+    await page.waitForSelector('[data-testid="demo-error"]');
+    assert.match(await page.innerText('[data-testid="demo-error"]'), /does not name two trials/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('the demo opens on the first bundled trial, ready to play', async () => {
   const { browser, page, errors } = await launch();
   try {

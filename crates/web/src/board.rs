@@ -25,6 +25,18 @@ pub const DRAW_BOARD: BoardIds = BoardIds {
     cell: "draw-cell",
 };
 
+/// The two boards of a race (`/demo?race=A,B`), side A and side B.
+pub const RACE_BOARDS: [BoardIds; 2] = [
+    BoardIds {
+        board: "race-a-maze",
+        cell: "race-a-cell",
+    },
+    BoardIds {
+        board: "race-b-maze",
+        cell: "race-b-cell",
+    },
+];
+
 /// A cell's name for a screen reader: where it is and what it holds ("row 2, column 3:
 /// open, walked"); the same words as the legend, so colour never carries meaning alone.
 fn cell_label(p: Pos, tile: Tile, walked: bool) -> String {

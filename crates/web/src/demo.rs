@@ -3,10 +3,12 @@
 //! speed, from the keyboard too (space, arrows), full screen, with a shareable link. It
 //! opens a bundled trial (`/demo?trial=NAME`, `public/trials/NAME.json`), a record file
 //! the presenter picks, or any maze (`/demo?shape=S&size=N&encoding=E&seed=K&sample=I`,
-//! replayed as the oracle plays it).
+//! replayed as the oracle plays it), or races two trials of one maze (`/demo?race=A,B`,
+//! `race.rs`).
 
 use super::board::{MazeBoard, SOLVE_BOARD};
 use super::fetch::{get_text, picked_text};
+use super::race::{race_record, RaceView, Racing};
 use super::route::{use_location, Location};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -16,6 +18,7 @@ use shapemaze_core::play::player::PlayerKind;
 use shapemaze_core::play::player::{play_ready, Oracle};
 use shapemaze_core::play::settings::PlaySettings;
 use shapemaze_core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze_core::results::race::{parse_race, Race};
 use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
 use shapemaze_core::results::replay::{frames, Frame, Playhead, SPEEDS};
 use shapemaze_core::verify::Outcome;
@@ -26,6 +29,14 @@ use std::time::Duration;
 #[derive(Clone, Debug, serde::Deserialize)]
 struct Bundled {
     name: String,
+    label: String,
+}
+
+/// A bundled race's entry in `public/trials/races.json`: two bundled trials of one maze.
+#[derive(Clone, Debug, serde::Deserialize)]
+struct BundledRace {
+    /// The `race` parameter (`A,B`).
+    race: String,
     label: String,
 }
 
@@ -70,7 +81,7 @@ fn oracle_record(s: PlaySettings) -> Result<TrialRecord, String> {
 }
 
 /// Who played, said plainly (bundled trials come from built-in players, never a model).
-fn played_by(r: &TrialRecord) -> String {
+pub(crate) fn played_by(r: &TrialRecord) -> String {
     match r.player {
         PlayerKind::Oracle => "the built-in oracle (a perfect player, not a model)".into(),
         PlayerKind::Random => "the built-in random walker (not a model)".into(),
@@ -80,6 +91,33 @@ fn played_by(r: &TrialRecord) -> String {
     }
 }
 
+/// Opens the race `param` names (`A,B`), or says why it cannot.
+fn open_race(param: String, racing: RwSignal<Option<Racing>>, error: RwSignal<Option<String>>) {
+    let (a, b) = match parse_race(&param) {
+        Ok(sides) => sides,
+        Err(e) => {
+            error.set(Some(format!("This race cannot be shown: {e}.")));
+            return;
+        }
+    };
+    spawn_local(async move {
+        let result = async {
+            let ra = race_record(&a).await?;
+            let rb = race_record(&b).await?;
+            let race = Race::of(&ra, &rb).map_err(|e| e.to_string())?;
+            Ok::<Racing, String>(Racing { race, a: ra, b: rb })
+        }
+        .await;
+        match result {
+            Ok(r) => {
+                error.set(None);
+                racing.set(Some(r));
+            }
+            Err(e) => error.set(Some(format!("This race cannot be shown: {e}."))),
+        }
+    });
+}
+
 /// The presenter view.
 #[component]
 pub fn DemoPage() -> impl IntoView {
@@ -87,10 +125,17 @@ pub fn DemoPage() -> impl IntoView {
     let loaded = RwSignal::new(None::<Loaded>);
     let error = RwSignal::new(None::<String>);
     let bundled = RwSignal::new(Vec::<Bundled>::new());
+    let races = RwSignal::new(Vec::<BundledRace>::new());
+    let racing = RwSignal::new(None::<Racing>);
     spawn_local(async move {
         if let Ok(text) = get_text("/trials/index.json").await {
             if let Ok(list) = serde_json::from_str::<Vec<Bundled>>(&text) {
                 bundled.set(list);
+            }
+        }
+        if let Ok(text) = get_text("/trials/races.json").await {
+            if let Ok(list) = serde_json::from_str::<Vec<BundledRace>>(&text) {
+                races.set(list);
             }
         }
     });
@@ -128,7 +173,12 @@ pub fn DemoPage() -> impl IntoView {
     // trial, so a presenter's first view is a trial ready to play.
     Effect::new(move |_| {
         let q = loc.query.get();
-        if let Some(name) = Location::param(&q, "trial") {
+        racing.set(None);
+        if let Some(param) = Location::param(&q, "race") {
+            current.set(String::new());
+            loaded.set(None);
+            open_race(param, racing, error);
+        } else if let Some(name) = Location::param(&q, "trial") {
             open_bundled(name);
         } else if Location::param(&q, "shape").is_some() {
             current.set(String::new());
@@ -187,19 +237,76 @@ pub fn DemoPage() -> impl IntoView {
                     </select>
                 </label>
                 <label class="field">
+                    <span>"Race"</span>
+                    <select
+                        data-testid="demo-race"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            if !v.is_empty() { loc.navigate(&format!("/demo?race={v}")); }
+                        }
+                    >
+                        <option value="">"Choose…"</option>
+                        {move || races.get().into_iter().map(|r| {
+                            let param = r.race.clone();
+                            view! { <option value=r.race prop:selected=move || Location::param(&loc.query.get(), "race").as_deref() == Some(param.as_str())>{r.label}</option> }
+                        }).collect_view()}
+                    </select>
+                </label>
+                <label class="field">
                     <span>"Or open a record (JSON)"</span>
                     <input type="file" accept=".json,application/json" data-testid="demo-file" on:change=open_file />
                 </label>
             </div>
             {move || error.get().map(|e| view! { <p class="notice error" role="alert" data-testid="demo-error">{e}</p> })}
-            {move || match loaded.get() {
-                Some(l) => view! { <Replay loaded=l /> }.into_any(),
-                None => view! {
+            {move || match (racing.get(), loaded.get()) {
+                (Some(r), _) => view! { <RaceView racing=r /> }.into_any(),
+                (None, Some(l)) => view! { <Replay loaded=l /> }.into_any(),
+                (None, None) if Location::param(&loc.query.get(), "race").is_some() => ().into_any(),
+                (None, None) => view! {
                     <p class="lead">"Choose a bundled trial or open a record to replay it step by step. Space plays and pauses, the arrow keys step, F goes full screen."</p>
                 }.into_any(),
             }}
         </section>
     }
+}
+
+/// Asks the browser to show the page full screen.
+pub(crate) fn fullscreen() {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = el.request_fullscreen();
+    }
+}
+
+/// The presenter's keys while a replay or race is on screen: space plays and pauses, the
+/// arrow keys step back and on, F goes full screen (not while a field has the focus).
+pub(crate) fn replay_keys(head: RwSignal<Playhead>) {
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        match ev.key().as_str() {
+            " " => head.update(Playhead::toggle),
+            "ArrowRight" => head.update(|h| {
+                h.playing = false;
+                h.step();
+            }),
+            "ArrowLeft" => head.update(|h| {
+                h.playing = false;
+                h.back();
+            }),
+            "f" | "F" => fullscreen(),
+            _ => return,
+        }
+        ev.prevent_default();
+    });
+    on_cleanup(move || keys.remove());
 }
 
 /// The frame on screen, read in place: only its position is tracked, so frames are never
@@ -246,38 +353,7 @@ pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
             );
         }
     });
-    let fullscreen = move || {
-        if let Some(el) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.document_element())
-        {
-            let _ = el.request_fullscreen();
-        }
-    };
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        let typing = ev
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(t).ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
-        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
-            return;
-        }
-        match ev.key().as_str() {
-            " " => head.update(Playhead::toggle),
-            "ArrowRight" => head.update(|h| {
-                h.playing = false;
-                h.step();
-            }),
-            "ArrowLeft" => head.update(|h| {
-                h.playing = false;
-                h.back();
-            }),
-            "f" | "F" => fullscreen(),
-            _ => return,
-        }
-        ev.prevent_default();
-    });
-    on_cleanup(move || keys.remove());
+    replay_keys(head);
 
     let shape = record.shape;
     let grid = Signal::derive(move || frame.with(|f| f.grid.clone()));

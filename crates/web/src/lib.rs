@@ -13,6 +13,7 @@ mod experiment;
 mod fetch;
 mod model;
 mod play;
+mod race;
 mod results;
 mod route;
 mod storage;
