@@ -280,9 +280,23 @@ pub(crate) fn fullscreen() {
     }
 }
 
-/// The presenter's keys while a replay or race is on screen: space plays and pauses, the
-/// arrow keys step back and on, F goes full screen (not while a field has the focus).
-pub(crate) fn replay_keys(head: RwSignal<Playhead>) {
+/// Drives a replay's or a race's playhead: while playing, one frame per interval; and the
+/// presenter's keys: space plays and pauses, the arrow keys step back and on, F goes full
+/// screen (not while a field has the focus).
+pub(crate) fn drive_playhead(head: RwSignal<Playhead>) {
+    Effect::new(move |_| {
+        let h = head.get();
+        if h.playing {
+            set_timeout(
+                move || {
+                    if head.with_untracked(|x| x.playing && x.at == h.at) {
+                        head.update(Playhead::step);
+                    }
+                },
+                Duration::from_millis(u64::from(h.interval_ms())),
+            );
+        }
+    });
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         let typing = ev
             .target()
@@ -339,21 +353,7 @@ pub(crate) fn Replay(loaded: Loaded) -> impl IntoView {
         frames,
         at: Memo::new(move |_| head.with(|h| h.at).min(total - 1)),
     };
-    // While playing, one frame per interval.
-    Effect::new(move |_| {
-        let h = head.get();
-        if h.playing {
-            set_timeout(
-                move || {
-                    if head.with_untracked(|x| x.playing && x.at == h.at) {
-                        head.update(Playhead::step);
-                    }
-                },
-                Duration::from_millis(u64::from(h.interval_ms())),
-            );
-        }
-    });
-    replay_keys(head);
+    drive_playhead(head);
 
     let shape = record.shape;
     let grid = Signal::derive(move || frame.with(|f| f.grid.clone()));

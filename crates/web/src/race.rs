@@ -6,7 +6,7 @@
 //! `results::race`.
 
 use super::board::{BoardIds, MazeBoard, RACE_BOARDS};
-use super::demo::{fullscreen, played_by, replay_keys};
+use super::demo::{drive_playhead, fullscreen, played_by};
 use super::fetch::get_text;
 use super::storage::{Db, TRIALS};
 use leptos::prelude::*;
@@ -15,7 +15,6 @@ use shapemaze_core::results::race::{Race, RaceSide, SideAt};
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::replay::{Playhead, SPEEDS};
 use shapemaze_core::verify::Outcome;
-use std::time::Duration;
 
 /// Reads one side of a race: a bundled trial from the site, or a trial stored in this
 /// browser's results.
@@ -51,21 +50,7 @@ pub(crate) fn RaceView(racing: Racing) -> impl IntoView {
     let Racing { race, a, b } = racing;
     let total = race.len();
     let head = RwSignal::new(Playhead::new(total));
-    // While playing, one step per interval.
-    Effect::new(move |_| {
-        let h = head.get();
-        if h.playing {
-            set_timeout(
-                move || {
-                    if head.with_untracked(|x| x.playing && x.at == h.at) {
-                        head.update(Playhead::step);
-                    }
-                },
-                Duration::from_millis(u64::from(h.interval_ms())),
-            );
-        }
-    });
-    replay_keys(head);
+    drive_playhead(head);
     let race = StoredValue::new(race);
     let at = Memo::new(move |_| head.with(|h| h.at));
     let share = web_sys::window()
