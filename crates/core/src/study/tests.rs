@@ -1,7 +1,9 @@
 //! The study domain's unit tests (kept apart so the domain's code reads in one file).
 use super::test_support::data;
 use super::*;
-use crate::play::staircase::StairPhase;
+use crate::maze::encoding::Encoding;
+use crate::maze::shape::Shape;
+use crate::play::staircase::{StairPhase, Staircase};
 
 const CONTRACT_EXAMPLE: &str = r#"{"title": "Shape mazes",
  "trials": [{"shape": "square", "size": 5, "encoding": "matrix", "seed": 1, "sample": 0}],
