@@ -265,6 +265,20 @@ pub enum Outcome {
     TimedOut,
 }
 
+impl Outcome {
+    /// Every outcome, in order.
+    pub const ALL: [Outcome; 3] = [Outcome::Completed, Outcome::Declined, Outcome::TimedOut];
+
+    /// Its name in the data (and the study file's field for its code).
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Completed => "completed",
+            Outcome::Declined => "declined",
+            Outcome::TimedOut => "timed_out",
+        }
+    }
+}
+
 fn default_title() -> String {
     "Shape mazes".into()
 }

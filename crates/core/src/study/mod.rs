@@ -19,17 +19,25 @@
 mod base64url;
 #[cfg(test)]
 mod data_tests;
+mod delivery;
+#[cfg(test)]
+mod delivery_tests;
 mod events;
 mod file;
 mod log;
 mod order;
 mod participant;
+pub mod reconcile;
 mod session;
-mod stairs;
+pub mod stairs;
 mod trial_data;
 mod upload;
 
 pub use base64url::{base64url_decode, base64url_encode};
+pub use delivery::{
+    content_hash, outcome_key, pending, played, retry_delay_ms, sent_key, waiting_message,
+    OutcomeRecord,
+};
 pub use events::{events_csv, EVENT_COLUMNS};
 pub use file::{
     Assignment, Completion, Condition, Outcome, RecognitionMode, Study, StudyError, StudyTrial,
@@ -43,7 +51,7 @@ pub use session::{
     ConsentRecord, Opening, Resume, ResumePolicy, SessionEvent, Stage, StudySession,
 };
 pub use trial_data::StudyTrialData;
-pub use upload::{read_study_data, upload_body, UploadJson, UPLOAD_FORMAT};
+pub use upload::{read_study_data, upload_body, Parcel, UploadJson, UPLOAD_FORMAT};
 
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;

@@ -48,5 +48,6 @@ pub fn data() -> StudyTrialData {
         signals: HelpSignals::default(),
         attempt: 0,
         session_events: Vec::new(),
+        planned: Some(1),
     }
 }

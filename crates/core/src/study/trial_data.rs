@@ -35,6 +35,11 @@ pub struct StudyTrialData {
     /// ...; see [`SessionEvent`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub session_events: Vec<SessionEvent>,
+    /// How many scored trials the participant's plan holds (a staircase's `trials`), so a
+    /// server can tell which trials of a participant are missing ([`super::reconcile`]);
+    /// none in data from before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planned: Option<usize>,
 }
 
 impl StudyTrialData {
@@ -48,12 +53,15 @@ impl StudyTrialData {
         )
     }
 
+    /// Whether the trial had ended (its end time or its generation verdict is set): a
+    /// finished trial is uploaded as it ends.
+    pub fn finished(&self) -> bool {
+        self.record.ended_ms.is_some() || self.record.verdicts.generate.is_some()
+    }
+
     /// The participant as stored: the id, with `#attempt-N` from the second attempt on (so
     /// a restarted participant's trials never replace the first attempt's).
     pub fn participant_key(&self) -> String {
-        match self.attempt {
-            0 => self.participant.id.clone(),
-            n => format!("{}#attempt-{n}", self.participant.id),
-        }
+        super::delivery::participant_key(&self.participant.id, self.attempt)
     }
 }

@@ -1,16 +1,21 @@
 //! The bodies a study's data leaves in (plain JSON for `shapemaze serve`, DataPipe's) and
 //! the reader of uploaded or exported data.
 
-use super::{events_csv, StudyTrialData, UploadKind};
+use super::{events_csv, OutcomeRecord, StudyTrialData, UploadKind};
 use serde::{Deserialize, Serialize};
 
-/// The plain JSON upload: the participant's trials.
+/// The plain JSON upload: some of the participant's trials (one, as each ends), and, last,
+/// the participant's outcome.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UploadJson {
     /// `shapemaze-study-1`.
     pub format: String,
-    /// Every trial of the participant.
+    /// Trials of the participant.
+    #[serde(default)]
     pub trials: Vec<StudyTrialData>,
+    /// How the participant's study ended (the last upload, once every trial is there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<OutcomeRecord>,
 }
 
 /// The DataPipe upload (as jsPsych's pipe plugin sends it).
@@ -25,36 +30,61 @@ struct DataPipe<'a> {
 /// The plain upload format's name.
 pub const UPLOAD_FORMAT: &str = "shapemaze-study-1";
 
-/// The body of an upload of `data` in `kind`'s format.
-pub fn upload_body(
-    kind: UploadKind,
-    experiment_id: Option<&str>,
-    data: &[StudyTrialData],
-) -> String {
-    match kind {
-        UploadKind::Json => serde_json::to_string(&UploadJson {
+/// What one upload carries: trials, or the participant's outcome.
+#[derive(Clone, Copy, Debug)]
+pub enum Parcel<'a> {
+    /// Trials of one participant (one, as each ends).
+    Trials(&'a [StudyTrialData]),
+    /// The participant's outcome, once every trial is there.
+    Outcome(&'a OutcomeRecord),
+}
+
+/// The body of an upload of `parcel` in `kind`'s format. DataPipe stores each upload as a
+/// file of its own: `{study}_{participant}_{trial}.csv` for one trial (the trial index as
+/// `practice` or a number, the attempt added from the second on), `{study}_{participant}.csv`
+/// for several, `{study}_{participant}_outcome.json` for the outcome.
+pub fn upload_body(kind: UploadKind, experiment_id: Option<&str>, parcel: Parcel) -> String {
+    if kind == UploadKind::Json {
+        let (trials, outcome) = match parcel {
+            Parcel::Trials(data) => (data.to_vec(), None),
+            Parcel::Outcome(o) => (Vec::new(), Some(o.clone())),
+        };
+        let body = UploadJson {
             format: UPLOAD_FORMAT.into(),
-            trials: data.to_vec(),
-        })
-        .unwrap_or_default(),
-        UploadKind::Datapipe => {
+            trials,
+            outcome,
+        };
+        return serde_json::to_string(&body).unwrap_or_default();
+    }
+    let name = crate::results::layout::model_dir_name;
+    let (filename, data) = match parcel {
+        Parcel::Trials(data) => {
             let (study, pid) = data
                 .first()
-                .map(|d| (d.study.clone(), d.participant.id.clone()))
+                .map(|d| (name(&d.study), name(&d.participant_key())))
                 .unwrap_or_default();
-            let filename = format!(
-                "{}_{}.csv",
-                crate::results::layout::model_dir_name(&study),
-                crate::results::layout::model_dir_name(&pid)
-            );
-            serde_json::to_string(&DataPipe {
-                experiment_id: experiment_id.unwrap_or_default(),
-                filename,
-                data: events_csv(data),
-            })
-            .unwrap_or_default()
+            let which = match data {
+                [one] if one.practice => "_practice".to_string(),
+                [one] => format!("_{}", one.trial_index),
+                _ => String::new(),
+            };
+            (format!("{study}_{pid}{which}.csv"), events_csv(data))
         }
-    }
+        Parcel::Outcome(o) => (
+            format!(
+                "{}_{}_outcome.json",
+                name(&o.study),
+                name(&o.participant_key())
+            ),
+            serde_json::to_string(o).unwrap_or_default(),
+        ),
+    };
+    serde_json::to_string(&DataPipe {
+        experiment_id: experiment_id.unwrap_or_default(),
+        filename,
+        data,
+    })
+    .unwrap_or_default()
 }
 
 /// Reads study data: an upload body (`{"format": ..., "trials": [...]}`) or JSONL with one
