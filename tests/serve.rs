@@ -749,7 +749,7 @@ async fn trials_uploaded_one_by_one_and_twice_are_stored_once_and_reconciled_wit
                 "study,participant,outcome,code,expected,received,missing,missing_trials,status",
                 "\"Pilot, 1\",p1,completed,ABC123,3,3,0,,complete",
                 "\"Pilot, 1\",p2,completed,ABC123,3,2,1,1,missing trials",
-                "\"Pilot, 1\",p3,,,3,1,2,1 2,missing trials",
+                "\"Pilot, 1\",p3,,,3,1,2,1 2,no outcome yet",
             ]
         );
         let none = c

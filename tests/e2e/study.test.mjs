@@ -493,6 +493,7 @@ test('a participant who goes offline mid-study is told what waits, and gets the 
       // While the study runs, the participant is told that a trial waits.
       await page.waitForSelector('[data-testid="study-upload-waiting"][data-pending="1"]');
       assert.match(await page.innerText('[data-testid="study-upload-waiting"]'), /1 trial is waiting to upload.*Keep this page open/s);
+      await page.screenshot({ path: `${SHOTS}/study-offline-trial.png`, fullPage: true });
       await page.click('[data-testid="study-next"]');
       await playTrial(page);
       await page.click('[data-testid="study-next"]');

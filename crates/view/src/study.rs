@@ -69,12 +69,16 @@ pub fn participants_table(rows: &[Reconciled]) -> Table {
         .iter()
         .map(|&(key, _)| (key, key))
         .collect();
-    let missing = rows.iter().filter(|r| !r.missing.is_empty()).count();
+    let missing = rows
+        .iter()
+        .filter(|r| r.status() == "missing trials")
+        .count();
+    let n = rows.len();
     let mut t = Table::new(
         "study-participants",
         format!(
-            "Participants: each outcome against the trials held here ({} participants, {missing} with missing trials)",
-            rows.len()
+            "Participants: each outcome against the trials held here ({n} participant{}, {missing} with missing trials)",
+            if n == 1 { "" } else { "s" }
         ),
         &columns,
     );
@@ -140,7 +144,7 @@ mod tests {
         assert_eq!(t.id, "study-participants");
         assert_eq!(t.columns.len(), RECONCILE_COLUMNS.len());
         assert!(
-            t.caption.contains("1 participants, 1 with missing trials"),
+            t.caption.contains("(1 participant, 0 with missing trials)"),
             "{}",
             t.caption
         );
@@ -155,7 +159,7 @@ mod tests {
             .collect();
         assert_eq!(
             cells[2..],
-            ["", "", "3", "1", "2", "1 2", "missing trials"].map(String::from)
+            ["", "", "3", "1", "2", "1 2", "no outcome yet"].map(String::from)
         );
     }
 }

@@ -141,7 +141,7 @@ fn reconcile_lists_each_participants_missing_trials_against_their_outcome() {
             ("a", Some(3), vec![0, 1, 2], vec![], "complete"),
             ("b", Some(3), vec![0, 2], vec![1], "missing trials"),
             ("c", Some(3), vec![0], vec![-1], "missing trials"),
-            ("d#attempt-1", Some(2), vec![0], vec![1], "missing trials"),
+            ("d#attempt-1", Some(2), vec![0], vec![1], "no outcome yet"),
         ]
     );
     let csv = reconcile_csv(&rows);
@@ -156,7 +156,7 @@ fn reconcile_lists_each_participants_missing_trials_against_their_outcome() {
     );
     assert_eq!(
         lines[4],
-        "\"Pilot, 1\",d#attempt-1,,,2,1,1,1,missing trials"
+        "\"Pilot, 1\",d#attempt-1,,,2,1,1,1,no outcome yet"
     );
     // An outcome whose trials have not arrived at all: every one is missing.
     let rows = reconcile(&[], &[outcome("e", "completed", 2, &[0, 1])]);

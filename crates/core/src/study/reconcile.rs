@@ -38,12 +38,15 @@ impl Reconciled {
             .join(" ")
     }
 
-    /// What the row means, for people: `complete`, `missing trials`, `no outcome yet`.
+    /// What the row means, for people: `complete` (an outcome, every trial there),
+    /// `missing trials` (an outcome, and trials it says were played are not here), `no
+    /// outcome yet` (still playing, left, or the outcome is on its way: `missing` then
+    /// lists the planned trials not here yet).
     pub fn status(&self) -> &'static str {
         match (&self.outcome, self.missing.is_empty()) {
-            (_, false) => "missing trials",
+            (None, _) => "no outcome yet",
             (Some(_), true) => "complete",
-            (None, true) => "no outcome yet",
+            (Some(_), false) => "missing trials",
         }
     }
 }
@@ -125,7 +128,10 @@ pub const RECONCILE_COLUMNS: &[(&str, &str)] = &[
         "missing_trials",
         "the missing trials' indexes, separated by spaces (-1: practice)",
     ),
-    ("status", "complete, missing trials, or no outcome yet"),
+    (
+        "status",
+        "complete; missing trials (an outcome, and trials it says were played are not here); or no outcome yet",
+    ),
 ];
 
 /// The reconcile CSV: a header, then one row per participant.
