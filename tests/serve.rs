@@ -12,7 +12,9 @@ use axum::Router;
 use shapemaze::cli::serve::config::{self, ServeConfig};
 use shapemaze::cli::serve::server::Server;
 use shapemaze::cli::serve::store::Store;
-use shapemaze::core::study::{self, ActionLog, Participant, StudyTrialData, UploadKind};
+use shapemaze::core::study::{
+    self, ActionLog, OutcomeRecord, Parcel, Participant, StudyTrialData, UploadKind,
+};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -283,6 +285,7 @@ fn base_trial() -> &'static StudyTrialData {
             signals: Default::default(),
             attempt: 0,
             session_events: Vec::new(),
+            planned: Some(3),
         }
     })
 }
@@ -305,7 +308,24 @@ fn trial(participant: &str, index: i64, actions: usize, finished: bool) -> Study
 }
 
 fn body_of(trials: &[StudyTrialData]) -> String {
-    study::upload_body(UploadKind::Json, None, trials)
+    study::upload_body(UploadKind::Json, None, Parcel::Trials(trials))
+}
+
+/// The last upload of `participant`, who was given `code` after playing `played`.
+fn outcome_of(participant: &str, code: &str, played: &[i64]) -> String {
+    let o = OutcomeRecord {
+        study: base_trial().study.clone(),
+        participant: Participant {
+            id: participant.into(),
+            ..Participant::default()
+        },
+        attempt: 0,
+        outcome: "completed".into(),
+        code: Some(code.into()),
+        planned: 3,
+        played: played.to_vec(),
+    };
+    study::upload_body(UploadKind::Json, None, Parcel::Outcome(&o))
 }
 
 async fn post_upload(c: &reqwest::Client, s: &Running, body: String) -> (StatusCode, String) {
@@ -661,6 +681,92 @@ async fn a_retried_upload_is_stored_once() {
                 .all(|r| r.received_at.ends_with('Z') && r.received_at.len() == 24),
             "each row has its UTC received time: {rows:?}"
         );
+        s.stop().await.expect("a clean stop");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trials_uploaded_one_by_one_and_twice_are_stored_once_and_reconciled_with_the_outcome() {
+    bounded(async {
+        let dir = TempDir::new("per-trial");
+        let s = start(&dir, |cfg| cfg.export_token = Some("lab-secret".into())).await;
+        let c = client();
+        // p1 sends each trial as it ends, one of them twice (a retry after a lost answer),
+        // then its outcome; p2 loses trial 1 on the way; p3 is still playing.
+        let uploads = [
+            body_of(&[trial("p1", 0, 3, true)]),
+            body_of(&[trial("p1", 1, 2, true)]),
+            body_of(&[trial("p1", 1, 2, true)]),
+            body_of(&[trial("p1", 2, 4, true)]),
+            outcome_of("p1", "ABC123", &[0, 1, 2]),
+            outcome_of("p1", "ABC123", &[0, 1, 2]),
+            body_of(&[trial("p2", 0, 1, true)]),
+            body_of(&[trial("p2", 2, 1, true)]),
+            outcome_of("p2", "ABC123", &[0, 1, 2]),
+            body_of(&[trial("p3", 0, 1, true)]),
+        ];
+        let mut answers = Vec::new();
+        for body in uploads {
+            let (status, text) = post_upload(&c, &s, body).await;
+            assert_eq!(status, 200, "stored: {text}");
+            answers.push(json(&text));
+        }
+        assert_eq!(
+            answers[2]["unchanged"], 1,
+            "the same trial again: {}",
+            answers[2]
+        );
+        assert_eq!(answers[4]["outcome"], true, "{}", answers[4]);
+        assert_eq!(
+            answers[4]["received"], 0,
+            "the outcome is a cheap confirmation"
+        );
+        let keys: Vec<String> = s.stored().into_iter().map(|r| r.key).collect();
+        assert_eq!(
+            keys,
+            [
+                "Pilot, 1/p1/0",
+                "Pilot, 1/p1/1",
+                "Pilot, 1/p1/2",
+                "Pilot, 1/p2/0",
+                "Pilot, 1/p2/2",
+                "Pilot, 1/p3/0"
+            ],
+            "each trial once"
+        );
+        let r = c
+            .get(s.url("/api/study-participants.csv"))
+            .bearer_auth("lab-secret")
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(r.status(), 200);
+        let csv = r.text().await.expect("body");
+        assert_eq!(
+            csv.lines().collect::<Vec<_>>(),
+            [
+                "study,participant,outcome,code,expected,received,missing,missing_trials,status",
+                "\"Pilot, 1\",p1,completed,ABC123,3,3,0,,complete",
+                "\"Pilot, 1\",p2,completed,ABC123,3,2,1,1,missing trials",
+                "\"Pilot, 1\",p3,,,3,1,2,1 2,no outcome yet",
+            ]
+        );
+        let none = c
+            .get(s.url("/api/study-participants.csv"))
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(none.status(), 401, "behind the export token");
+        // An upload with neither trials nor an outcome is refused with what to send.
+        let (status, text) = post_upload(
+            &c,
+            &s,
+            r#"{"format": "shapemaze-study-1", "trials": []}"#.into(),
+        )
+        .await;
+        assert_eq!(status, 400);
+        assert!(text.contains("nothing to store"), "{text}");
         s.stop().await.expect("a clean stop");
     })
     .await;

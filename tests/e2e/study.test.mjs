@@ -1,8 +1,10 @@
 // End-to-end tests of /study and /study/manage: a Prolific participant consents, practises
 // and plays, reloads mid-trial and resumes where they were, and gets the completion code
-// only once the data is uploaded (the upload target, the scripted server's
-// `/{scenario}/upload`, refuses twice first); declining keeps nothing; two tabs are two
-// participants; a bad link gets a clear page; the experimenter exports the events as CSV.
+// only once the data is uploaded (each trial as it ends; the upload target, the scripted
+// server's `/{scenario}/upload`, refuses twice first); a participant who goes offline
+// mid-study is told what waits and gets the code once `shapemaze serve` holds every
+// trial; declining keeps nothing; two tabs are two participants; a bad link gets a clear
+// page; the experimenter exports the events as CSV.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, SHOTS, MOCK_URL, withPage, readMaze, shortestPath, clickCell, draw, verdict, launch, find, wallBeside, phase } from './helpers.mjs';
@@ -30,6 +32,45 @@ function study(uploadScenario) {
     completion: { code: 'TEST-CODE' },
     ...(uploadScenario ? { upload: { kind: 'json', url: `${MOCK_URL}/${uploadScenario}/upload` } } : {}),
   };
+}
+
+/** What the scripted upload target acknowledged for `scenario`, as a server keeping one
+ * copy per trial would hold it: the last copy of each (attempt, trial), in order; the
+ * outcome; and every upload's status in order. */
+async function received(scenario) {
+  const log = await (await fetch(`${MOCK_URL}/log`)).json();
+  const posts = log.filter((e) => e.scenario === scenario && e.method === 'POST');
+  const held = new Map();
+  let outcome = null;
+  for (const e of posts.filter((p) => p.status === 200)) {
+    for (const t of e.body.trials ?? []) held.set(`${t.attempt}/${t.trial_index}`, t);
+    if (e.body.outcome) outcome = e.body.outcome;
+  }
+  const trials = [...held.values()].sort((a, b) => a.attempt - b.attempt || a.trial_index - b.trial_index);
+  return { trials, outcome, statuses: posts.map((p) => p.status), posts };
+}
+
+/** Starts `shapemaze serve` on a free port with a fresh database and the export token
+ * `lab`; returns its origin, a reader of its exports, and a stop. */
+async function startServe() {
+  const { spawn } = await import('node:child_process');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const bin = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-study-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  const server = spawn(bin, ['serve', '--dist', 'dist', '--addr', `127.0.0.1:${port}`, '--db', path.join(dir, 'db.sqlite')], {
+    stdio: 'ignore',
+    env: { ...process.env, SHAPEMAZE_EXPORT_TOKEN: 'lab' },
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try { if ((await fetch(`${origin}/healthz`)).ok) break; } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const read = async (route) => (await fetch(`${origin}${route}`, { headers: { authorization: 'Bearer lab' } })).text();
+  return { origin, read, stop: () => server.kill('SIGTERM') };
 }
 
 /** Plays the trial on the page to its end from where the player stands (after a reload,
@@ -82,16 +123,18 @@ test('a Prolific participant practises, reloads mid-trial, resumes, and is given
     await page.waitForFunction(() => /1 of 2/.test(document.querySelector('[data-testid="study-progress"]')?.textContent ?? ''));
     await playTrial(page);
     await page.click('[data-testid="study-next"]');
-    // The upload fails twice, then succeeds; only then the code shows.
+    // The first two uploads fail, then they go through; the code shows once all is there.
     await page.waitForSelector('[data-testid="study-complete"]');
-    assert.equal(await page.locator('[data-testid="completion-code"]').count(), 0, 'no code before the data is saved');
     await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]', { timeout: 20000 });
     assert.equal(await page.innerText('[data-testid="completion-code"]'), 'TEST-CODE');
     await page.screenshot({ path: `${SHOTS}/study-complete.png`, fullPage: true });
-    const log = await (await fetch(`${MOCK_URL}/log`)).json();
-    const uploads = log.filter((e) => e.scenario === scenario && e.method === 'POST');
-    assert.deepEqual(uploads.map((e) => e.status), [500, 500, 200]);
-    const body = uploads[2].body;
+    // Each trial went as it ended (the first two tries refused), the outcome last.
+    const { trials, outcome, statuses, posts } = await received(scenario);
+    assert.deepEqual(statuses.slice(0, 3), [500, 500, 200], `${statuses}`);
+    assert.ok(posts.every((p) => (p.body.trials ?? []).length <= 1), 'one trial an upload');
+    assert.equal(posts.at(-1).body.outcome?.code, 'TEST-CODE', 'the outcome goes last, with the code given');
+    assert.deepEqual(outcome.played, [-1, 0, 1]);
+    const body = { trials };
     const text = JSON.stringify(body);
     assert.ok(text.includes('"s1"') && text.includes('"x1"'), 'STUDY_ID and SESSION_ID are recorded');
     const scored = body.trials.filter((t) => !t.practice);
@@ -235,8 +278,7 @@ test('restart keeps the first attempt; the data of both attempts is uploaded wit
     await back.click('[data-testid="study-next"]');
     await back.waitForSelector('[data-testid="study-complete"][data-saved="true"]');
     assert.equal(await back.innerText('[data-testid="completion-code"]'), 'AGAIN');
-    const log = await (await fetch(`${MOCK_URL}/log`)).json();
-    const body = log.find((e) => e.scenario === scenario && e.method === 'POST').body;
+    const body = await received(scenario);
     const attempts = body.trials.map((t) => [t.attempt, t.record.moves, Boolean(t.record.verdicts.generate)]);
     assert.deepEqual(attempts, [[0, 1, false], [1, body.trials[1].record.moves, true]], 'the first attempt is kept beside the second');
     const kinds = body.trials[1].session_events.map((e) => e.kind);
@@ -267,21 +309,10 @@ test('a study whose time runs out ends as timed out, with its own code, and keep
   });
 });
 
-test('shapemaze serve gives each new participant the least used order; a static host falls back to the hash', async () => {
-  const { spawn } = await import('node:child_process');
-  const fs = await import('node:fs');
-  const os = await import('node:os');
-  const path = await import('node:path');
-  const bin = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-orders-'));
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const server = spawn(bin, ['serve', '--dist', 'dist', '--addr', `127.0.0.1:${port}`, '--db', path.join(dir, 'db.sqlite')], { stdio: 'ignore' });
+test('shapemaze serve gives each new participant the least used order at consent; a static host falls back to the hash', async () => {
+  const serve = await startServe();
   try {
-    const origin = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 100; i++) {
-      try { if ((await fetch(`${origin}/healthz`)).ok) break; } catch {}
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const { origin } = serve;
     const balanced = {
       title: 'Balanced study', counterbalance: true, assignment: 'server',
       trials: [{ shape: 'square', seed: 1, sample: 0 }, { shape: 'Z', seed: 1, sample: 0 }],
@@ -289,6 +320,9 @@ test('shapemaze serve gives each new participant the least used order; a static 
     const config = Buffer.from(JSON.stringify(balanced)).toString('base64url');
     const first = [];
     await withPage(async (page) => {
+      // A link opened and left at the consent page takes no order.
+      await page.goto(`${origin}/study?config=${config}&participant=x${rand()}`);
+      await page.waitForSelector('[data-testid="consent-accept"]');
       for (const who of ['a', 'b', 'c']) {
         await page.goto(`${origin}/study?config=${config}&participant=${who}${rand()}`);
         await page.click('[data-testid="consent-accept"]');
@@ -296,7 +330,7 @@ test('shapemaze serve gives each new participant the least used order; a static 
         await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
         first.push(await page.getAttribute('[data-testid="maze"]', 'data-shape'));
       }
-      assert.deepEqual(first, ['square', 'Z', 'square'], 'orders 0, 1, then 0 again: the least used');
+      assert.deepEqual(first, ['square', 'Z', 'square'], 'orders 0, 1, then 0 again: the least used (none went to the link left at consent)');
       // Without the server the study still runs, on the id's hash.
       await page.goto(`${BASE}/study?config=${config}&participant=s${rand()}`);
       await page.click('[data-testid="consent-accept"]');
@@ -304,7 +338,7 @@ test('shapemaze serve gives each new participant the least used order; a static 
       await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
     });
   } finally {
-    server.kill('SIGTERM');
+    serve.stop();
   }
 });
 
@@ -415,8 +449,7 @@ test('a staircase study: the person walks up after two solved mazes and down aft
     // Two solved squares take the walk up to the cross; failing it takes it back down.
     assert.deepEqual(seen, ['square', 'square', 'cross', 'square']);
     await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]', { timeout: 20000 });
-    const log = await (await fetch(`${MOCK_URL}/log`)).json();
-    const body = log.filter((e) => e.scenario === scenario && e.method === 'POST').at(-1).body;
+    const body = await received(scenario);
     const steps = body.trials.map((t) => t.record.staircase);
     assert.deepEqual(steps.map((s) => [s.step, s.level]), [[0, 0], [1, 0], [2, 1], [3, 0]]);
     assert.equal(new Set(steps.map((s) => s.walk)).size, 1, 'one walk, told apart by its id');
@@ -427,4 +460,64 @@ test('a staircase study: the person walks up after two solved mazes and down aft
     await page.waitForSelector('[data-testid="table-staircase"]');
     assert.match(await page.locator('[data-testid="table-staircase"]').textContent(), /human [0-9a-f]{8}.*0 0 1 0/s);
   });
+});
+
+test('a participant who goes offline mid-study is told what waits, and gets the code once the server holds every trial', async () => {
+  const serve = await startServe();
+  try {
+    const offline = {
+      title: 'Offline study',
+      trials: [
+        { shape: 'square', seed: 1, sample: 0 },
+        { shape: 'cross', seed: 1, sample: 0 },
+        { shape: 'Z', seed: 1, sample: 0 },
+      ],
+      recognition: 'choice',
+      completion: { code: 'ALL-THERE' },
+      upload: { kind: 'json', url: '/api/study-data' },
+    };
+    const pid = `o${rand()}`;
+    const config = Buffer.from(JSON.stringify(offline)).toString('base64url');
+    const held = async () => (await serve.read('/api/study-data.jsonl')).split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((t) => t.participant.id === pid);
+    await withPage(async (page) => {
+      await page.goto(`${serve.origin}/study?config=${config}&participant=${pid}`);
+      await page.click('[data-testid="consent-accept"]');
+      await page.click('[data-testid="study-next"]');
+      await playTrial(page);
+      // Trial 1 goes to the server as it ends.
+      for (let i = 0; i < 100 && (await held()).length < 1; i++) await page.waitForTimeout(100);
+      assert.deepEqual((await held()).map((t) => t.trial_index), [0], 'trial 1 is on the server as it ends');
+      await page.click('[data-testid="study-next"]');
+      await page.context().setOffline(true);
+      await playTrial(page);
+      // While the study runs, the participant is told that a trial waits.
+      await page.waitForSelector('[data-testid="study-upload-waiting"][data-pending="1"]');
+      assert.match(await page.innerText('[data-testid="study-upload-waiting"]'), /1 trial is waiting to upload.*Keep this page open/s);
+      await page.screenshot({ path: `${SHOTS}/study-offline-trial.png`, fullPage: true });
+      await page.click('[data-testid="study-next"]');
+      await playTrial(page);
+      await page.click('[data-testid="study-next"]');
+      await page.waitForSelector('[data-testid="study-complete"][data-saved="false"]');
+      await page.waitForSelector('[data-testid="study-upload-status"][data-pending="2"]');
+      const status = await page.innerText('[data-testid="study-upload-status"]');
+      assert.match(status, /2 trials are waiting to upload.*Keep this page open/s, status);
+      assert.equal(await page.locator('[data-testid="completion-code"]').count(), 0, 'no code while trials wait');
+      assert.equal(await page.locator('[data-testid="study-download"]').count(), 1, 'the data can be downloaded meanwhile');
+      await page.screenshot({ path: `${SHOTS}/study-offline-waiting.png`, fullPage: true });
+      assert.deepEqual((await held()).map((t) => t.trial_index), [0], 'the server still holds trial 1 only');
+      // Back online: the queue drains, and only then the code shows.
+      await page.context().setOffline(false);
+      await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]', { timeout: 60000 });
+      assert.equal(await page.innerText('[data-testid="completion-code"]'), 'ALL-THERE');
+      await page.screenshot({ path: `${SHOTS}/study-offline-drained.png`, fullPage: true });
+    }, /Failed to load resource|net::ERR_|Failed to fetch/i);
+    // Every trial on the server, each once; the reconcile says the participant is complete.
+    const trials = await held();
+    assert.deepEqual(trials.map((t) => t.trial_index), [0, 1, 2], 'three trials, none duplicated');
+    assert.ok(trials.every((t) => t.record.verdicts.generate && t.planned === 3), 'each finished, with its plan');
+    const row = (await serve.read('/api/study-participants.csv')).split('\n').find((l) => l.includes(pid));
+    assert.equal(row, `Offline study,${pid},completed,ALL-THERE,3,3,0,,complete`);
+  } finally {
+    serve.stop();
+  }
 });

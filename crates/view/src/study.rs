@@ -2,6 +2,7 @@
 //! its participant may have had help, as a table of the report model.
 
 use super::document::{Cell, Table};
+use shapemaze_core::study::reconcile::{Reconciled, RECONCILE_COLUMNS};
 use shapemaze_core::study::StudyTrialData;
 
 /// Answers typed faster than this (characters a second) are flagged: people rarely exceed
@@ -61,6 +62,43 @@ pub fn signals_table(trials: &[StudyTrialData]) -> Table {
     t
 }
 
+/// Each participant's outcome against the trials held, one row each, the missing trials
+/// listed (the columns of the reconcile CSV).
+pub fn participants_table(rows: &[Reconciled]) -> Table {
+    let columns: Vec<(&str, &str)> = RECONCILE_COLUMNS
+        .iter()
+        .map(|&(key, _)| (key, key))
+        .collect();
+    let missing = rows
+        .iter()
+        .filter(|r| r.status() == "missing trials")
+        .count();
+    let n = rows.len();
+    let mut t = Table::new(
+        "study-participants",
+        format!(
+            "Participants: each outcome against the trials held here ({n} participant{}, {missing} with missing trials)",
+            if n == 1 { "" } else { "s" }
+        ),
+        &columns,
+    );
+    t.empty = Some("No participant in this browser yet.".into());
+    for r in rows {
+        t.row(vec![
+            Cell::text(&r.study),
+            Cell::text(&r.participant),
+            Cell::Text(r.outcome.clone().unwrap_or_default()),
+            Cell::Text(r.code.clone().unwrap_or_default()),
+            Cell::Text(r.expected.map_or(String::new(), |n| n.to_string())),
+            Cell::Count(r.received.len()),
+            Cell::Count(r.missing.len()),
+            Cell::Text(r.missing_list()),
+            Cell::text(r.status()),
+        ]);
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +132,34 @@ mod tests {
         assert_eq!(
             empty.empty.as_deref(),
             Some("No study data in this browser yet.")
+        );
+    }
+
+    #[test]
+    fn the_participants_table_lists_the_missing_trials_under_the_csv_columns() {
+        let mut d = shapemaze_core::study::test_support::data();
+        d.planned = Some(3);
+        let rows = shapemaze_core::study::reconcile::reconcile(&[d], &[]);
+        let t = participants_table(&rows);
+        assert_eq!(t.id, "study-participants");
+        assert_eq!(t.columns.len(), RECONCILE_COLUMNS.len());
+        assert!(
+            t.caption.contains("(1 participant, 0 with missing trials)"),
+            "{}",
+            t.caption
+        );
+        let cells: Vec<String> = t.rows[0]
+            .cells
+            .iter()
+            .map(|c| match c {
+                Cell::Text(s) => s.clone(),
+                Cell::Count(n) => n.to_string(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            cells[2..],
+            ["", "", "3", "1", "2", "1 2", "no outcome yet"].map(String::from)
         );
     }
 }

@@ -9,6 +9,7 @@
 //! | `POST /api/study-data` | a study upload, stored in SQLite |
 //! | `POST /api/study-order` | the next participant's counterbalancing order: the least used |
 //! | `GET /api/study-data.csv`, `.jsonl` | the stored trials, behind the export token |
+//! | `GET /api/study-participants.csv` | each participant's outcome against the trials held, missing ones listed, behind the export token |
 //! | anything else (`GET`, `HEAD`) | the built app, deep links falling back to `index.html` |
 //!
 //! Every API error is JSON, `{"error": "..."}`, with a message a person can act on.
@@ -137,6 +138,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/study-data", post(upload))
         .route("/api/study-data.csv", get(export_csv))
         .route("/api/study-data.jsonl", get(export_jsonl))
+        .route("/api/study-participants.csv", get(export_participants))
         .fallback(static_files)
         // Server-sent events are never compressed (tower-http's default predicate), so a
         // stream passes through as it arrives; so are tiny bodies and images.
@@ -389,8 +391,8 @@ async fn upload(State(state): State<AppState>, request: Request) -> Response {
         Ok(b) => b,
         Err(refusal) => return refusal.into_response(),
     };
-    let trials = match store::parse_upload(&bytes) {
-        Ok(t) => t,
+    let upload = match store::parse_upload(&bytes) {
+        Ok(u) => u,
         Err(message) => return json_error(StatusCode::BAD_REQUEST, message),
     };
     let shared = state.store.clone();
@@ -399,7 +401,7 @@ async fn upload(State(state): State<AppState>, request: Request) -> Response {
         shared
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .put(&trials)
+            .put(&upload)
     })
     .await
     .map_err(|e| format!("the store task failed: {e}"))
@@ -408,8 +410,12 @@ async fn upload(State(state): State<AppState>, request: Request) -> Response {
         Ok(outcome) => {
             if state.config.log {
                 eprintln!(
-                    "shapemaze: upload from {client}: {} trials ({} new, {} replaced, {} unchanged)",
-                    outcome.received, outcome.stored, outcome.replaced, outcome.unchanged
+                    "shapemaze: upload from {client}: {} trials ({} new, {} replaced, {} unchanged){}",
+                    outcome.received,
+                    outcome.stored,
+                    outcome.replaced,
+                    outcome.unchanged,
+                    if outcome.outcome { ", the participant's outcome" } else { "" }
                 );
             }
             Json(outcome).into_response()
@@ -511,18 +517,27 @@ fn check_export_token(state: &AppState, headers: &HeaderMap) -> Result<(), ApiEr
     }
 }
 
-async fn stored_trials(state: &AppState) -> Result<Vec<store::StoredTrial>, ApiError> {
+/// What `read` gives from the store, read off the async threads.
+async fn read_store<T: Send + 'static>(
+    state: &AppState,
+    read: impl FnOnce(&Store) -> Result<T, String> + Send + 'static,
+) -> Result<T, ApiError> {
     let shared = state.store.clone();
     tokio::task::spawn_blocking(move || {
-        shared
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .all()
+        read(
+            &shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
     })
     .await
     .map_err(|e| format!("the store task failed: {e}"))
     .and_then(|r| r)
     .map_err(|m| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m))
+}
+
+async fn stored_trials(state: &AppState) -> Result<Vec<store::StoredTrial>, ApiError> {
+    read_store(state, Store::all).await
 }
 
 fn attachment(content_type: &'static str, file: &'static str, body: String) -> Response {
@@ -554,12 +569,33 @@ async fn export_csv(
             unreadable.join(", ")
         );
     }
-    let mut response = attachment("text/csv; charset=utf-8", "study-data.csv", csv);
+    Ok(csv_attachment("study-data.csv", csv, unreadable.len()))
+}
+
+/// A CSV export, saying in a header how many stored rows it had to leave out.
+fn csv_attachment(file: &'static str, csv: String, unreadable: usize) -> Response {
+    let mut response = attachment("text/csv; charset=utf-8", file, csv);
     response.headers_mut().insert(
         "x-shapemaze-unreadable-trials",
-        HeaderValue::from(unreadable.len()),
+        HeaderValue::from(unreadable),
     );
-    Ok(response)
+    response
+}
+
+/// Each participant's outcome against the trials held: the missing ones listed.
+async fn export_participants(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_export_token(&state, &headers)?;
+    let stored = stored_trials(&state).await?;
+    let outcomes = read_store(&state, Store::outcomes).await?;
+    let (csv, unreadable) = store::participants_csv(&stored, &outcomes);
+    Ok(csv_attachment(
+        "study-participants.csv",
+        csv,
+        unreadable.len(),
+    ))
 }
 
 async fn export_jsonl(

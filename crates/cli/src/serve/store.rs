@@ -7,13 +7,17 @@
 //! *fuller* copy of the same trial ([`Fullness`]: finished first, then more actions, then
 //! more messages); an equal or lesser copy leaves it as it is. Each upload is one
 //! transaction, committed (WAL, `synchronous=FULL`) before the server answers 200.
+//!
+//! The participant's outcome (`completed` with its code, or `timed_out`) comes last, one
+//! row per participant; the reconcile CSV sets it against the trials held.
 
 use rusqlite::{params, Connection, OptionalExtension};
-use shapemaze_core::study::{self, StudyTrialData};
+use shapemaze_core::study::reconcile::{reconcile, reconcile_csv};
+use shapemaze_core::study::{self, OutcomeRecord, StudyTrialData};
 use std::path::Path;
 
 /// The upload body's `format`.
-pub const UPLOAD_FORMAT: &str = "shapemaze-study-1";
+pub use shapemaze_core::study::UPLOAD_FORMAT;
 
 /// How much of a trial a copy holds; copies of one trial are ordered by this.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -30,7 +34,7 @@ impl Fullness {
     /// How full `trial` is.
     pub fn of(trial: &StudyTrialData) -> Fullness {
         Fullness {
-            finished: trial.record.ended_ms.is_some() || trial.record.verdicts.generate.is_some(),
+            finished: trial.finished(),
             actions: trial.log.actions.len(),
             messages: trial.record.messages.len(),
         }
@@ -46,9 +50,19 @@ pub struct Incoming {
     pub json: String,
 }
 
+/// An upload, parsed: its trials (one, as each ends) and, last, the participant's outcome.
+#[derive(Clone, Debug, Default)]
+pub struct Parsed {
+    /// The trials.
+    pub trials: Vec<Incoming>,
+    /// The participant's outcome, and its JSON as received.
+    pub outcome: Option<(OutcomeRecord, String)>,
+}
+
 /// Reads an upload body in the app's plain JSON format
-/// (`{"format": "shapemaze-study-1", "trials": [...]}`), saying what is wrong otherwise.
-pub fn parse_upload(body: &[u8]) -> Result<Vec<Incoming>, String> {
+/// (`{"format": "shapemaze-study-1", "trials": [...], "outcome": {...}}`), saying what is
+/// wrong otherwise.
+pub fn parse_upload(body: &[u8]) -> Result<Parsed, String> {
     let value: serde_json::Value = serde_json::from_slice(body)
         .map_err(|e| format!("the body is not JSON ({e}); send the study's plain JSON upload"))?;
     let Some(object) = value.as_object() else {
@@ -73,13 +87,28 @@ pub fn parse_upload(body: &[u8]) -> Result<Vec<Incoming>, String> {
             ))
         }
     }
-    let Some(trials) = object.get("trials").and_then(|t| t.as_array()) else {
-        return Err("\"trials\" is missing or not a list".to_string());
+    let outcome = match object.get("outcome") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(o) => {
+            let record: OutcomeRecord = shapemaze_core::json::from_value(o.clone())
+                .map_err(|e| format!("\"outcome\" is not a participant's outcome: {e}"))?;
+            if record.participant.id.trim().is_empty() {
+                return Err("\"outcome\" has an empty participant id".to_string());
+            }
+            Some((record, o.to_string()))
+        }
     };
-    if trials.is_empty() {
-        return Err("\"trials\" is empty: nothing to store".to_string());
+    let trials = match object.get("trials") {
+        Some(serde_json::Value::Array(t)) => t.as_slice(),
+        None if outcome.is_some() => &[],
+        _ => return Err("\"trials\" is missing or not a list".to_string()),
+    };
+    if trials.is_empty() && outcome.is_none() {
+        return Err(
+            "\"trials\" is empty and there is no \"outcome\": nothing to store".to_string(),
+        );
     }
-    trials
+    let trials = trials
         .iter()
         .enumerate()
         .map(|(i, t)| {
@@ -93,7 +122,8 @@ pub fn parse_upload(body: &[u8]) -> Result<Vec<Incoming>, String> {
                 json: t.to_string(),
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Parsed { trials, outcome })
 }
 
 /// What an upload did to the store.
@@ -107,6 +137,8 @@ pub struct PutOutcome {
     pub replaced: usize,
     /// Trials already stored as full or fuller (a retry), left as they were.
     pub unchanged: usize,
+    /// Whether the upload carried the participant's outcome (stored, or stored again).
+    pub outcome: bool,
 }
 
 /// One stored row.
@@ -153,6 +185,13 @@ impl Store {
                  order_index INTEGER NOT NULL,
                  assigned_at TEXT    NOT NULL,
                  PRIMARY KEY (study, participant)
+             );
+             CREATE TABLE IF NOT EXISTS study_outcomes (
+                 study       TEXT    NOT NULL,
+                 participant TEXT    NOT NULL,
+                 data        TEXT    NOT NULL,
+                 received_at TEXT    NOT NULL,
+                 PRIMARY KEY (study, participant)
              );",
         )
         .map_err(fail)?;
@@ -160,15 +199,25 @@ impl Store {
     }
 
     /// Stores an upload's trials in one transaction, each only if new or fuller than the
-    /// stored copy; returns what happened once the transaction is committed.
-    pub fn put(&mut self, trials: &[Incoming]) -> Result<PutOutcome, String> {
+    /// stored copy, and its outcome (one per participant: a repeat replaces it); returns
+    /// what happened once the transaction is committed.
+    pub fn put(&mut self, upload: &Parsed) -> Result<PutOutcome, String> {
         let fail = |e: rusqlite::Error| format!("cannot store the upload: {e}");
         let tx = self.conn.transaction().map_err(fail)?;
         let mut out = PutOutcome {
-            received: trials.len(),
+            received: upload.trials.len(),
+            outcome: upload.outcome.is_some(),
             ..PutOutcome::default()
         };
-        for t in trials {
+        if let Some((o, json)) = &upload.outcome {
+            tx.execute(
+                "INSERT OR REPLACE INTO study_outcomes (study, participant, data, received_at)
+                 VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+                params![o.study, o.participant_key(), json],
+            )
+            .map_err(fail)?;
+        }
+        for t in &upload.trials {
             let d = &t.trial;
             let new = Fullness::of(d);
             let old: Option<(bool, i64, i64)> = tx
@@ -296,6 +345,17 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(fail)
     }
 
+    /// Every stored outcome, as received, by study and participant.
+    pub fn outcomes(&self) -> Result<Vec<String>, String> {
+        let fail = |e: rusqlite::Error| format!("cannot read the database: {e}");
+        let mut stmt = self
+            .conn
+            .prepare("SELECT data FROM study_outcomes ORDER BY study, participant")
+            .map_err(fail)?;
+        let rows = stmt.query_map([], |r| r.get(0)).map_err(fail)?;
+        rows.collect::<Result<Vec<String>, _>>().map_err(fail)
+    }
+
     /// How many trials are stored.
     pub fn count(&self) -> Result<usize, String> {
         self.conn
@@ -307,9 +367,8 @@ impl Store {
     }
 }
 
-/// The study events CSV over `stored` ([`study::events_csv`]) and the keys of rows that
-/// could not be read back as study trials (left out).
-pub fn events_csv(stored: &[StoredTrial]) -> (String, Vec<String>) {
+/// The stored rows read back as study trials, and the keys of those that could not be.
+fn readable(stored: &[StoredTrial]) -> (Vec<StudyTrialData>, Vec<String>) {
     let mut trials = Vec::with_capacity(stored.len());
     let mut unreadable = Vec::new();
     for s in stored {
@@ -318,5 +377,26 @@ pub fn events_csv(stored: &[StoredTrial]) -> (String, Vec<String>) {
             Err(_) => unreadable.push(s.key.clone()),
         }
     }
+    (trials, unreadable)
+}
+
+/// The study events CSV over `stored` ([`study::events_csv`]) and the keys of rows that
+/// could not be read back as study trials (left out).
+pub fn events_csv(stored: &[StoredTrial]) -> (String, Vec<String>) {
+    let (trials, unreadable) = readable(stored);
     (study::events_csv(&trials), unreadable)
+}
+
+/// The reconcile CSV ([`reconcile_csv`]): each participant's outcome against the trials
+/// stored, the missing ones listed; with the keys of rows that could not be read (left out).
+pub fn participants_csv(stored: &[StoredTrial], outcomes: &[String]) -> (String, Vec<String>) {
+    let (trials, mut unreadable) = readable(stored);
+    let mut read = Vec::with_capacity(outcomes.len());
+    for (i, o) in outcomes.iter().enumerate() {
+        match serde_json::from_str::<OutcomeRecord>(o) {
+            Ok(o) => read.push(o),
+            Err(_) => unreadable.push(format!("outcome {}", i + 1)),
+        }
+    }
+    (reconcile_csv(&reconcile(&trials, &read)), unreadable)
 }

@@ -368,6 +368,25 @@ impl StudySession {
         }
     }
 
+    /// The counterbalancing order `k` the server assigned at consent: the participant's
+    /// trials are put in that order (a staircase orders its own, so it keeps them), and
+    /// the assignment is logged at `at_ms` with `detail`. Only before the first trial.
+    pub fn assign_order(&mut self, study: &Study, k: u64, at_ms: f64, detail: &str) {
+        if !matches!(self.stage, Stage::Consent | Stage::Instructions) {
+            return;
+        }
+        self.participant.order = k;
+        if study.staircase.is_none() {
+            self.order = study.order_for(k);
+        }
+        self.log(at_ms, "order_assigned", detail);
+    }
+
+    /// How many scored trials this participant's plan holds (a staircase's `trials`).
+    pub fn planned(&self, study: &Study) -> usize {
+        study.staircase.map_or(self.order.len(), |s| s.trials)
+    }
+
     /// The current trial is finished.
     pub fn finish_trial(&mut self) {
         if matches!(self.stage, Stage::Practice | Stage::Trial(_)) {
@@ -442,7 +461,7 @@ impl StudySession {
     /// How far along: (trials finished, trials in all), practice not counted; in a
     /// staircase study, all is the staircase's trials.
     pub fn progress(&self, study: &Study) -> (usize, usize) {
-        let n = study.staircase.map_or(self.order.len(), |s| s.trials);
+        let n = self.planned(study);
         let done = match self.stage {
             Stage::Trial(i) => i + usize::from(self.trial_done),
             Stage::Complete => n,

@@ -2,6 +2,8 @@
 //! data (the study's own, the view's, the command line's).
 
 use super::*;
+use crate::maze::encoding::Encoding;
+use crate::maze::shape::Shape;
 
 /// A finished practice-free trial of participant `p1` in study "Pilot, 1", with a consent
 /// record, two logged actions and the oracle's moves on a C maze.
@@ -46,5 +48,6 @@ pub fn data() -> StudyTrialData {
         signals: HelpSignals::default(),
         attempt: 0,
         session_events: Vec::new(),
+        planned: Some(1),
     }
 }

@@ -1,7 +1,9 @@
 //! The study domain's unit tests (kept apart so the domain's code reads in one file).
 use super::test_support::data;
 use super::*;
-use crate::play::staircase::StairPhase;
+use crate::maze::encoding::Encoding;
+use crate::maze::shape::Shape;
+use crate::play::staircase::{StairPhase, Staircase};
 
 const CONTRACT_EXAMPLE: &str = r#"{"title": "Shape mazes",
  "trials": [{"shape": "square", "size": 5, "encoding": "matrix", "seed": 1, "sample": 0}],
@@ -259,13 +261,19 @@ fn the_event_csv_has_one_row_per_action_under_a_documented_header() {
 fn upload_bodies_follow_plain_json_and_datapipe() {
     let d = [data()];
     let plain: serde_json::Value =
-        serde_json::from_str(&upload_body(UploadKind::Json, None, &d)).expect("json");
+        serde_json::from_str(&upload_body(UploadKind::Json, None, Parcel::Trials(&d)))
+            .expect("json");
     assert_eq!(plain["trials"][0]["participant"]["id"], "p1");
     assert_eq!(plain["trials"][0]["record"]["player"], "human");
-    let pipe: serde_json::Value =
-        serde_json::from_str(&upload_body(UploadKind::Datapipe, Some("exp42"), &d)).expect("json");
+    let pipe = |parcel| -> serde_json::Value {
+        serde_json::from_str(&upload_body(UploadKind::Datapipe, Some("exp42"), parcel))
+            .expect("json")
+    };
+    let two = [data(), data()];
+    assert_eq!(pipe(Parcel::Trials(&two))["filename"], "Pilot--1_p1.csv");
+    let pipe = pipe(Parcel::Trials(&d));
     assert_eq!(pipe["experimentID"], "exp42");
-    assert_eq!(pipe["filename"], "Pilot--1_p1.csv");
+    assert_eq!(pipe["filename"], "Pilot--1_p1_0.csv", "one file per trial");
     assert!(pipe["data"]
         .as_str()
         .is_some_and(|s| s.starts_with("trial_type,")));

@@ -1,0 +1,138 @@
+//! Study data that never goes missing: each finished trial is uploaded as it ends, and what
+//! the server has not acknowledged stays queued in the browser and is sent again (on a
+//! back-off, when the browser comes back online, and on the next page load). The page
+//! keeps, beside each stored trial (`.../trial/N`), the hash of the copy the server
+//! acknowledged (`.../sent/N`): a trial is pending while the two differ, so a trial that
+//! changed after it was sent goes again, and the server keeps the fuller copy. The
+//! participant's outcome goes last, as a cheap confirmation ([`OutcomeRecord`]); the
+//! completion code or redirect is shown only once nothing is pending.
+
+use super::{fnv1a, Outcome, Participant, Study, StudySession, StudyTrialData};
+use serde::{Deserialize, Serialize};
+
+/// How a participant's study ended, as the page tells the server once every trial is
+/// there: the last upload, so the server can reconcile the code given against the trials
+/// it holds ([`super::reconcile`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutcomeRecord {
+    /// The study's title (as [`StudyTrialData::study`]).
+    pub study: String,
+    /// Who.
+    pub participant: Participant,
+    /// Which attempt at the study (as [`StudyTrialData::attempt`]).
+    #[serde(default)]
+    pub attempt: u32,
+    /// `completed` or `timed_out`.
+    pub outcome: String,
+    /// The completion code given, or the redirect's address (none: the "no code" page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Scored trials in the participant's plan (a staircase's `trials`).
+    pub planned: usize,
+    /// The trial indexes the page held at the end (practice is -1): every one of them is
+    /// expected on the server.
+    pub played: Vec<i64>,
+}
+
+impl OutcomeRecord {
+    /// How `session` of `study` ended as `outcome`, with the trials the page holds
+    /// (`data`, every attempt's: only this attempt's indexes count).
+    pub fn of(
+        session: &StudySession,
+        study: &Study,
+        outcome: Outcome,
+        data: &[StudyTrialData],
+    ) -> OutcomeRecord {
+        let code = study
+            .outcome(outcome)
+            .and_then(|c| c.code.clone().or_else(|| c.redirect.clone()));
+        let mine: Vec<StudyTrialData> = data
+            .iter()
+            .filter(|d| d.attempt == session.attempt)
+            .cloned()
+            .collect();
+        OutcomeRecord {
+            study: study.title.clone(),
+            participant: session.participant.clone(),
+            attempt: session.attempt,
+            outcome: outcome.name().to_string(),
+            code,
+            planned: session.planned(study),
+            played: played(&mine),
+        }
+    }
+
+    /// The participant as stored (as [`StudyTrialData::participant_key`]).
+    pub fn participant_key(&self) -> String {
+        participant_key(&self.participant.id, self.attempt)
+    }
+}
+
+/// The participant as stored: the id, with `#attempt-N` from the second attempt on.
+pub(crate) fn participant_key(id: &str, attempt: u32) -> String {
+    match attempt {
+        0 => id.to_string(),
+        n => format!("{id}#attempt-{n}"),
+    }
+}
+
+/// The hash the page keeps of a copy the server acknowledged (FNV-1a 64 of its JSON,
+/// hexadecimal).
+pub fn content_hash(json: &str) -> String {
+    format!("{:016x}", fnv1a(json.as_bytes()))
+}
+
+/// Where the page keeps the acknowledged hash of the trial stored at `trial_key`
+/// (`{prefix}trial/N` gives `{prefix}sent/N`); none for a key that is not a trial's.
+pub fn sent_key(trial_key: &str) -> Option<String> {
+    let (prefix, index) = trial_key.rsplit_once("trial/")?;
+    Some(format!("{prefix}sent/{index}"))
+}
+
+/// Where the page keeps a participant's outcome record, under `prefix` (the attempt's
+/// storage prefix).
+pub fn outcome_key(prefix: &str) -> String {
+    format!("{prefix}outcome")
+}
+
+/// The stored entries (key, JSON) still to upload: trials whose acknowledged hash (in the
+/// same entries, at [`sent_key`]) is missing or differs from their JSON now, in the order
+/// given. Entries that are neither trials nor acknowledgements are left out.
+pub fn pending(entries: &[(String, String)]) -> Vec<&(String, String)> {
+    let acked = |key: &str| {
+        let sent = sent_key(key)?;
+        entries.iter().find(|(k, _)| *k == sent).map(|(_, h)| h)
+    };
+    entries
+        .iter()
+        .filter(|(k, _)| k.contains("/trial/") || k.starts_with("trial/"))
+        .filter(|(k, v)| acked(k).is_none_or(|h| *h != content_hash(v)))
+        .collect()
+}
+
+/// How long to wait before the next try after `failures` failed tries in a row: 1 s,
+/// doubling, at most a minute (a browser coming back online tries at once).
+pub fn retry_delay_ms(failures: u32) -> u32 {
+    1000u32.saturating_mul(1 << failures.min(6)).min(60_000)
+}
+
+/// What the participant is told while their data is on its way.
+pub fn waiting_message(pending: usize, online: bool, last_error: Option<&str>) -> String {
+    let what = match pending {
+        0 => return "Your answers are saved.".to_string(),
+        1 => "1 trial is waiting to upload".to_string(),
+        n => format!("{n} trials are waiting to upload"),
+    };
+    match (online, last_error) {
+        (false, _) => format!("{what}: this device is offline. Keep this page open; they are sent as soon as it is back online."),
+        (true, Some(e)) => format!("{what} (the last try failed: {e}). Keep this page open; it tries again by itself."),
+        (true, None) => format!("{what}. Keep this page open…"),
+    }
+}
+
+/// The trial indexes of `data`, in order (for [`OutcomeRecord::played`]).
+pub fn played(data: &[StudyTrialData]) -> Vec<i64> {
+    let mut out: Vec<i64> = data.iter().map(|d| d.trial_index).collect();
+    crate::sort::sort_dedup(&mut out);
+    out
+}

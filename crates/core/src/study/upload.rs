@@ -1,0 +1,109 @@
+//! The bodies a study's data leaves in (plain JSON for `shapemaze serve`, DataPipe's) and
+//! the reader of uploaded or exported data.
+
+use super::{events_csv, OutcomeRecord, StudyTrialData, UploadKind};
+use serde::{Deserialize, Serialize};
+
+/// The plain JSON upload: some of the participant's trials (one, as each ends), and, last,
+/// the participant's outcome.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UploadJson {
+    /// `shapemaze-study-1`.
+    pub format: String,
+    /// Trials of the participant.
+    #[serde(default)]
+    pub trials: Vec<StudyTrialData>,
+    /// How the participant's study ended (the last upload, once every trial is there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<OutcomeRecord>,
+}
+
+/// The DataPipe upload (as jsPsych's pipe plugin sends it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+struct DataPipe<'a> {
+    #[serde(rename = "experimentID")]
+    experiment_id: &'a str,
+    filename: String,
+    data: String,
+}
+
+/// The plain upload format's name.
+pub const UPLOAD_FORMAT: &str = "shapemaze-study-1";
+
+/// What one upload carries: trials, or the participant's outcome.
+#[derive(Clone, Copy, Debug)]
+pub enum Parcel<'a> {
+    /// Trials of one participant (one, as each ends).
+    Trials(&'a [StudyTrialData]),
+    /// The participant's outcome, once every trial is there.
+    Outcome(&'a OutcomeRecord),
+}
+
+/// The body of an upload of `parcel` in `kind`'s format. DataPipe stores each upload as a
+/// file of its own: `{study}_{participant}_{trial}.csv` for one trial (the trial index as
+/// `practice` or a number, the attempt added from the second on), `{study}_{participant}.csv`
+/// for several, `{study}_{participant}_outcome.json` for the outcome.
+pub fn upload_body(kind: UploadKind, experiment_id: Option<&str>, parcel: Parcel) -> String {
+    if kind == UploadKind::Json {
+        let (trials, outcome) = match parcel {
+            Parcel::Trials(data) => (data.to_vec(), None),
+            Parcel::Outcome(o) => (Vec::new(), Some(o.clone())),
+        };
+        let body = UploadJson {
+            format: UPLOAD_FORMAT.into(),
+            trials,
+            outcome,
+        };
+        return serde_json::to_string(&body).unwrap_or_default();
+    }
+    let name = crate::results::layout::model_dir_name;
+    let (filename, data) = match parcel {
+        Parcel::Trials(data) => {
+            let (study, pid) = data
+                .first()
+                .map(|d| (name(&d.study), name(&d.participant_key())))
+                .unwrap_or_default();
+            let which = match data {
+                [one] if one.practice => "_practice".to_string(),
+                [one] => format!("_{}", one.trial_index),
+                _ => String::new(),
+            };
+            (format!("{study}_{pid}{which}.csv"), events_csv(data))
+        }
+        Parcel::Outcome(o) => (
+            format!(
+                "{}_{}_outcome.json",
+                name(&o.study),
+                name(&o.participant_key())
+            ),
+            serde_json::to_string(o).unwrap_or_default(),
+        ),
+    };
+    serde_json::to_string(&DataPipe {
+        experiment_id: experiment_id.unwrap_or_default(),
+        filename,
+        data,
+    })
+    .unwrap_or_default()
+}
+
+/// Reads study data: an upload body (`{"format": ..., "trials": [...]}`) or JSONL with one
+/// trial per line. Returns the trials read and, for each line that could not be, its
+/// number and why.
+pub fn read_study_data(text: &str) -> (Vec<StudyTrialData>, Vec<String>) {
+    if let Ok(body) = serde_json::from_str::<UploadJson>(text) {
+        return (body.trials, Vec::new());
+    }
+    let mut ok = Vec::new();
+    let mut bad = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match crate::json::from_str::<StudyTrialData>(line) {
+            Ok(d) => ok.push(d),
+            Err(e) => bad.push(format!("line {}: {e}", i + 1)),
+        }
+    }
+    (ok, bad)
+}

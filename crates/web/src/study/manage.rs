@@ -1,0 +1,155 @@
+//! `/study/manage`: the experimenter's side: build a study and its link, export and import
+//! the study data in this browser, and reconcile each participant's outcome against the
+//! trials held.
+
+use super::{stored, STUDY_CSS};
+use crate::download::download_file;
+use crate::fetch::picked_text;
+use crate::storage::{Db, STUDY};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use shapemaze_core::study::reconcile::reconcile;
+use shapemaze_core::study::{events_csv, read_study_data, OutcomeRecord, Study, StudyTrialData};
+
+/// The experimenter's page: build a study and its link; export and import study data.
+#[component]
+pub fn StudyManagePage() -> impl IntoView {
+    let text = RwSignal::new(EXAMPLE.to_string());
+    let parsed = Memo::new(move |_| Study::from_json(&text.get()).map_err(|e| e.to_string()));
+    let status = RwSignal::new(String::new());
+    // Each participant's outcome against the trials held, and the trials stored here
+    // with their signs of help (drawn as tables below).
+    let stored = RwSignal::new(String::new());
+    let show_stored = move || {
+        spawn_local(async move {
+            if let Ok(db) = Db::open().await {
+                let all = stored_trials(&db).await;
+                let outcomes = stored_outcomes(&db).await;
+                let mut html = String::new();
+                for table in [
+                    shapemaze_view::study::participants_table(&reconcile(&all, &outcomes)),
+                    shapemaze_view::study::signals_table(&all),
+                ] {
+                    shapemaze_view::document::html::table(&mut html, &table);
+                }
+                stored.set(html);
+            }
+        });
+    };
+    show_stored();
+    let export = move |csv: bool| {
+        spawn_local(async move {
+            let db = match Db::open().await {
+                Ok(db) => db,
+                Err(e) => return status.set(e.to_string()),
+            };
+            let all = stored_trials(&db).await;
+            let result = if csv {
+                download_file("study-data.csv", &events_csv(&all), "text/csv")
+            } else {
+                let lines: String = all
+                    .iter()
+                    .map(|d| serde_json::to_string(d).unwrap_or_default() + "\n")
+                    .collect();
+                download_file("study-data.jsonl", &lines, "application/x-ndjson")
+            };
+            status.set(match result {
+                Ok(()) => format!(
+                    "Exported {} trial{}.",
+                    all.len(),
+                    if all.len() == 1 { "" } else { "s" }
+                ),
+                Err(e) => format!("The export failed: {e}"),
+            });
+        });
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        spawn_local(async move {
+            let (name, body) = match picked_text(&input).await {
+                Ok(x) => x,
+                Err(e) => return status.set(e),
+            };
+            let (trials, bad) = read_study_data(&body);
+            let entries: Vec<(String, String)> = trials
+                .iter()
+                .map(|d| {
+                    (
+                        format!(
+                            "imported-{}/{}/trial/{}",
+                            d.study,
+                            d.participant_key(),
+                            d.trial_index
+                        ),
+                        serde_json::to_string(d).unwrap_or_default(),
+                    )
+                })
+                .collect();
+            let saved = match Db::open().await {
+                Ok(db) => db.put_all(STUDY, &entries).await.map(|_| entries.len()),
+                Err(e) => Err(e),
+            };
+            show_stored();
+            status.set(match saved {
+                Ok(n) if bad.is_empty() => format!("Imported {n} trials from {name}."),
+                Ok(n) => format!(
+                    "Imported {n} trials from {name}; refused {} lines: {}",
+                    bad.len(),
+                    bad.join("; ")
+                ),
+                Err(e) => e.to_string(),
+            });
+        });
+    };
+    view! {
+        <section class="manage">
+            <style>{STUDY_CSS}</style>
+            <h1>"Studies"</h1>
+            <p class="lead">"Write the study as JSON (its fields are in docs/CONTRACT.md, under Study files), check it, and share its link. A study kept in public/studies/NAME.json is linked as /study?study=NAME."</p>
+            <label class="field wide">
+                <span>"Study (JSON)"</span>
+                <textarea data-testid="study-json" rows="16" prop:value=move || text.get() on:input=move |ev| text.set(event_target_value(&ev))></textarea>
+            </label>
+            {move || match parsed.get() {
+                Ok(s) => {
+                    let link = crate::route::absolute_url(&format!("/study?config={}", s.to_config_param()));
+                    view! {
+                        <p class="notice" data-testid="study-link-box">"Link for participants (Prolific adds its parameters): "
+                            <a data-testid="study-link" href=link.clone()>{link.clone()}</a></p>
+                    }.into_any()
+                }
+                Err(e) => view! { <p class="notice error" data-testid="study-json-error">{e}</p> }.into_any(),
+            }}
+            <h2>"Data collected in this browser"</h2>
+            <div class="row">
+                <button type="button" class="button" data-testid="study-export-csv" on:click=move |_| export(true)>"Export CSV (one row per action)"</button>
+                <button type="button" class="button" data-testid="study-export-jsonl" on:click=move |_| export(false)>"Export JSONL (one trial per line)"</button>
+                <label class="field">
+                    <span>"Import uploaded data (JSONL or an upload body)"</span>
+                    <input type="file" data-testid="study-import-file" accept=".jsonl,.json,application/json" on:change=import />
+                </label>
+            </div>
+            <p aria-live="polite" data-testid="study-manage-status">{move || status.get()}</p>
+            <div class="report" inner_html=move || stored.get()></div>
+        </section>
+    }
+}
+
+/// Every study trial stored in this browser (uploaded or imported).
+async fn stored_trials(db: &Db) -> Vec<StudyTrialData> {
+    stored(db, "", |k| k.contains("/trial/")).await
+}
+
+/// Every participant's outcome stored in this browser.
+async fn stored_outcomes(db: &Db) -> Vec<OutcomeRecord> {
+    stored(db, "", |k| k.ends_with("/outcome")).await
+}
+
+/// The study the builder starts from.
+const EXAMPLE: &str = r#"{"title": "Shape mazes", "version": "1",
+ "trials": [{"shape": "square", "seed": 1}, {"shape": "cross", "seed": 1}, {"shape": "spiral", "seed": 1},
+            {"shape": "triangle", "seed": 1}, {"shape": "C", "seed": 1}, {"shape": "Z", "seed": 1}],
+ "practice": {"shape": "square", "seed": 99, "sample": 0},
+ "condition": "grid", "recognition": "free", "counterbalance": true,
+ "completion": {"code": "ABC123"}, "declined": {"code": "NOCONSENT"},
+ "resume": {"policy": "resume", "max_age_minutes": 120}}"#;

@@ -1,0 +1,256 @@
+//! One trial of the study: every action timed and saved as it happens, restored after a
+//! reload, and handed to the upload queue once it ends.
+
+use super::courier::Courier;
+use super::{now, window_size, Ready, SHOWN};
+use crate::play::{PlayOptions, TrialPlay};
+use crate::storage::{Db, STUDY};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use shapemaze_core::maze::generate::generate_one;
+use shapemaze_core::maze::templates::TemplateLibrary;
+use shapemaze_core::play::player::PlayerKind;
+use shapemaze_core::play::staircase::StairStep;
+use shapemaze_core::play::transcript::Role;
+use shapemaze_core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
+use shapemaze_core::study::{ActionLog, StudySession, StudyTrial, StudyTrialData};
+use std::sync::Arc;
+
+/// What a trial's data says besides the play itself: who, where in the study, what was
+/// consented to.
+#[derive(Clone)]
+struct Meta {
+    title: String,
+    session: StudySession,
+    planned: usize,
+    index: i64,
+    practice: bool,
+    spec: StudyTrial,
+    stair: Option<StairStep>,
+}
+
+/// The trial's live state.
+#[derive(Clone, Copy)]
+struct Live {
+    trial: RwSignal<Trial>,
+    log: RwSignal<ActionLog>,
+    started: RwSignal<f64>,
+}
+
+impl Meta {
+    /// The trial's data now.
+    fn data(&self, live: Live) -> StudyTrialData {
+        let Live {
+            trial,
+            log,
+            started,
+        } = live;
+        let mut record = trial.with_untracked(|t| {
+            TrialRecord::of(
+                t,
+                PlayerInfo::builtin(PlayerKind::Human),
+                Placement {
+                    seed: self.spec.seed,
+                    sample: self.spec.sample,
+                    repeat: 0,
+                },
+                Some(started.get_untracked()),
+                (t.phase() == Phase::Done).then(now),
+            )
+        });
+        record.staircase = self.stair;
+        let s = &self.session;
+        StudyTrialData {
+            study: self.title.clone(),
+            participant: s.participant.clone(),
+            trial_index: self.index,
+            practice: self.practice,
+            record,
+            log: log.get_untracked(),
+            window: window_size(),
+            consent: s.consent.clone(),
+            signals: log.with_untracked(ActionLog::signals),
+            attempt: s.attempt,
+            session_events: s.events.clone(),
+            planned: Some(self.planned),
+        }
+    }
+}
+
+/// Replays a trial saved before a reload on a fresh one; logs the reload (once per page
+/// load) or, for a new trial, its start.
+async fn restore(db: &Db, key: &str, fresh: &Trial, live: Live) {
+    let Live {
+        trial,
+        log,
+        started,
+    } = live;
+    let saved = db
+        .get(STUDY, key)
+        .await
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str::<StudyTrialData>(&t).ok());
+    let Some(d) = saved else {
+        SHOWN.with(|shown| shown.borrow_mut().insert(key.to_string()));
+        log.update(|l| l.push("start", "solve", window_size(), 0.0));
+        return;
+    };
+    let mut t = fresh.clone();
+    for m in d
+        .record
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+    {
+        t.submit(&m.content);
+    }
+    trial.set(t);
+    if let Some(s) = d.record.started_ms {
+        started.set(s);
+    }
+    log.set(d.log);
+    // A reload only when this page load has not shown the trial yet (the view is drawn
+    // again when the study moves on, which is no reload).
+    if SHOWN.with(|shown| shown.borrow_mut().insert(key.to_string())) {
+        let phase = trial.with_untracked(|t| t.phase().name());
+        let at = now() - started.get_untracked();
+        log.update(|l| l.push("reload", phase, "", at));
+    }
+}
+
+/// Logs focus, blur, pastes (a sign of help, flagged, never blocked) and resizes while the
+/// trial is shown.
+fn listen<R: Fn(&'static str, String) + Clone + 'static>(record: R) {
+    fn on<E, R: Fn(&'static str, String)>(record: R, kind: &'static str) -> impl Fn(E) {
+        move |_| record(kind, String::new())
+    }
+    let focus = window_event_listener(leptos::ev::focus, on(record.clone(), "focus"));
+    let blur = window_event_listener(leptos::ev::blur, on(record.clone(), "blur"));
+    let paste = window_event_listener(leptos::ev::paste, on(record.clone(), "paste"));
+    let resize =
+        window_event_listener(leptos::ev::resize, move |_| record("resize", window_size()));
+    on_cleanup(move || {
+        focus.remove();
+        blur.remove();
+        paste.remove();
+        resize.remove();
+    });
+}
+
+/// One trial of the study, saved after every action and restored after a reload; once it
+/// ends it goes to `courier`'s queue.
+#[component]
+pub(super) fn StudyTrialView(
+    ready: Ready,
+    session: StudySession,
+    index: i64,
+    spec: StudyTrial,
+    practice: bool,
+    courier: Option<Courier>,
+    on_finished: Callback<[bool; 3]>,
+    on_next: Callback<()>,
+) -> impl IntoView {
+    let Ready { study, db } = ready;
+    let key = format!("{}trial/{index}", session.prefix());
+    let library = Arc::new(TemplateLibrary::of_set(spec.size, study.shape_set()));
+    let maze = match generate_one(spec.shape, spec.sample, spec.seed, &library) {
+        Ok(m) => m,
+        Err(e) => {
+            return view! { <p class="notice error">{format!("This maze cannot be made ({e}); please tell the researcher.")}</p> }.into_any()
+        }
+    };
+    let setup = TrialSetup {
+        lenient: study.lenient,
+        symbols: study.symbols.for_encoding(spec.encoding),
+        ..TrialSetup::new(spec.shape, spec.encoding, maze)
+    };
+    let fresh = Trial::new(setup, library);
+    let live = Live {
+        trial: RwSignal::new(fresh.clone()),
+        log: RwSignal::new(ActionLog::default()),
+        started: RwSignal::new(now()),
+    };
+    let trial = live.trial;
+    let loaded = RwSignal::new(false);
+    let meta = Meta {
+        title: study.title.clone(),
+        planned: session.planned(&study),
+        session: session.clone(),
+        index,
+        practice,
+        spec,
+        stair: usize::try_from(index)
+            .ok()
+            .and_then(|i| session.stair_step(i)),
+    };
+    // Every change is saved; a finished trial then goes to the upload queue.
+    let persist = {
+        let (db, key) = (db.clone(), key.clone());
+        move || {
+            let (db, key, d) = (db.clone(), key.clone(), meta.data(live));
+            let courier = courier.clone();
+            spawn_local(async move {
+                let text = serde_json::to_string(&d).unwrap_or_default();
+                if db.put(STUDY, &key, &text).await.is_ok() && d.finished() {
+                    if let Some(c) = courier {
+                        c.kick();
+                    }
+                }
+            });
+        }
+    };
+    {
+        let persist = persist.clone();
+        spawn_local(async move {
+            restore(&db, &key, &fresh, live).await;
+            loaded.set(true);
+            persist();
+        });
+    }
+    let record_action = move |kind: &'static str, detail: String| {
+        let phase = trial.with_untracked(|t| t.phase().name());
+        let at = now() - live.started.get_untracked();
+        live.log.update(|l| l.push(kind, phase, detail, at));
+        persist();
+        if trial.with_untracked(|t| t.phase() == Phase::Done) {
+            // The phases' successes move a staircase study's walk.
+            on_finished
+                .run(trial.with_untracked(|t| t.verdicts().map(|v| v.is_some_and(|v| v.passed()))));
+        }
+    };
+    let on_action = Callback::new({
+        let record_action = record_action.clone();
+        move |(kind, detail): (&'static str, String)| record_action(kind, detail)
+    });
+    listen(record_action);
+    let options = PlayOptions {
+        recognition: study.recognition,
+        condition: study.condition,
+        on_action: Some(on_action),
+    };
+    let done = Memo::new(move |_| trial.with(|t| t.phase() == Phase::Done));
+    // Once the trial is drawn the focus goes to it (the maze, or the current phase's
+    // heading after a reload).
+    Effect::new(move |_| {
+        if loaded.get() {
+            request_animation_frame(crate::play::focus_phase);
+        }
+    });
+    view! {
+        <div class="trial study-trial">
+            <div class="trial-main">
+                {practice.then(|| view! { <p class="notice warn" data-testid="practice-note">"Practice maze: it is not scored."</p> })}
+                {move || loaded.get().then(|| view! { <TrialPlay trial=trial options=options /> })}
+                {move || done.get().then(|| view! {
+                    <div class="phase-panel done">
+                        <h2 tabindex="-1" data-phase-focus="">"Maze done"</h2>
+                        <button type="button" class="button primary" data-testid="study-next" on:click=move |_| on_next.run(())>"Continue"</button>
+                    </div>
+                })}
+            </div>
+        </div>
+    }
+    .into_any()
+}
