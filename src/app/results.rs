@@ -63,7 +63,7 @@ const RESULTS_CSS: &str = "
 .drill-replay{margin-top:1.5rem;padding-top:1rem;border-top:2px solid var(--line)}
 .compare{margin:1rem 0 1.5rem;padding:.75rem 1rem;background:#fff;border:1px solid var(--line);border-radius:8px}.compare h2{margin:.2rem 0}.compare .field{display:inline-flex;flex-direction:column;margin-right:1rem}
 .results-filter input{width:100%;max-width:48rem}.results-filter p{margin:.25rem 0}.results-filter .error{color:#a3261b;font-weight:600}
-.results-filter details{color:var(--muted);font-size:.92rem}.results-filter summary{cursor:pointer}
+.results-filter details{color:var(--muted);font-size:.92rem}.results-filter summary{cursor:pointer;padding:.25rem 0;min-height:24px}
 .results .contents{background:var(--surface);border-color:var(--line)}.results .contents a{color:var(--accent)}
 .results-main{min-width:0}.contents-slot{display:contents}
 @media print{.topbar,.footer,.results .lead,.results-sources,.results-bar,.results-filter{display:none}}

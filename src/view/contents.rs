@@ -201,7 +201,8 @@ pub const PARTS_CSS: &str = "
 .table-wrap{max-width:100%;overflow-x:auto}
 .long-table tr.more{display:none}
 .long-table:has(.show-all input:checked) tr.more{display:table-row}
-.show-all{display:inline-flex;gap:.4rem;align-items:center;margin:.2rem 0 .6rem;font-size:.95rem;cursor:pointer}
+.show-all{display:inline-flex;gap:.4rem;align-items:center;margin:.4rem 0 .6rem;font-size:.95rem;cursor:pointer}
+.show-all input{width:24px;height:24px;margin:0}
 @media (min-width:1000px){
 .results-layout{display:grid;grid-template-columns:13rem minmax(0,1fr);gap:1.5rem}
 .contents{align-self:start;top:1rem;max-height:calc(100vh - 2rem);overflow:auto;margin:0}

@@ -7,7 +7,7 @@
 // desktop and phone width land in target/e2e-screenshots/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, withPage, runOracle } from './helpers.mjs';
+import { BASE, SHOTS, withPage, runOracle, accessible } from './helpers.mjs';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 
@@ -57,6 +57,7 @@ test('the results open on an overview, and the contents open every part by click
     const box = await overview.boundingBox();
     assert.ok(box.y >= 0 && box.y + box.height <= 800, `the overview spans ${box.y}..${box.y + box.height} of 800`);
     await page.screenshot({ path: `${SHOTS}/results-overview-desktop.png` });
+    await accessible(page, '/results, two experiments (desktop)');
 
     // The contents: one link per part present, in the page's order, each an address.
     const { parts, links } = await partsAndLinks(page);
@@ -132,6 +133,8 @@ test('the results open on an overview, and the contents open every part by click
     assert.equal(await menu.getAttribute('open'), null, 'folded on a phone');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `nothing wider than the phone (${width} px)`);
+    // At the top, where the sticky menu covers nothing.
+    await accessible(page, '/results, two experiments (phone)');
     await page.locator('#overview').evaluate((el) => el.scrollIntoView());
     await page.screenshot({ path: `${SHOTS}/results-overview-phone.png` });
     await menu.locator('summary').click();
