@@ -268,3 +268,23 @@ export async function analyzeOnly(page, name) {
   }
   await page.click('[data-action="analyze"]');
 }
+
+/** Runs the oracle on `samples` mazes per shape (and size), each `repeats` times, under
+ * `name` on /experiment; `shapes`, when given, are the only ones checked. */
+export async function runOracle(page, name, samples, sizes = '5', repeats = 1, shapes = null) {
+  await page.goto(`${BASE}/experiment`);
+  await page.waitForSelector('[data-testid="design-name"]');
+  await page.fill('[data-testid="design-name"]', name);
+  await page.fill('[data-testid="samples-per-shape"]', String(samples));
+  await page.fill('[data-testid="design-sizes"]', sizes);
+  await page.fill('[data-testid="repeats-per-maze"]', String(repeats));
+  if (shapes) {
+    for (const box of await page.locator('input[name="shape"]').all()) {
+      await box.setChecked(shapes.includes(await box.getAttribute('value')));
+    }
+  }
+  await page.click('[data-testid="experiment-start"]');
+  // This experiment's row says complete (the page may show an earlier one's progress first).
+  await page.waitForFunction((name) => [...document.querySelectorAll('[data-testid="experiment-row"]')]
+    .some((r) => r.textContent.includes(name) && r.textContent.includes('complete')), name, { timeout: 60000 });
+}

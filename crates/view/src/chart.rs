@@ -86,11 +86,25 @@ pub struct BarSeries {
 }
 
 fn open_svg(id: &str, title: &str, height: f64, desc: &str) -> String {
+    open_sized(id, title, (WIDTH, height), desc, (FONT, 20.0, 16.0, 28.0))
+}
+
+/// An SVG's opening: its view box `width` x `height`, title, description and white
+/// ground, with `font` = (text size, title size, title x, title baseline).
+fn open_sized(
+    id: &str,
+    title: &str,
+    (width, height): (f64, f64),
+    desc: &str,
+    font: (f64, f64, f64, f64),
+) -> String {
     let id = slug(id);
+    let (size, title_size, tx, ty) = font;
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH:#.1} {height:#.1}\" width=\"100%\" role=\"img\" data-testid=\"chart-{id}\" aria-label=\"{t}\" font-family=\"system-ui, sans-serif\" font-size=\"{FONT:#.1}\"><title>{t}</title><desc>{d}</desc><rect width=\"{WIDTH:#.1}\" height=\"{height:#.1}\" fill=\"#ffffff\"/><text x=\"16\" y=\"28\" font-size=\"20\" font-weight=\"bold\">{t}</text>",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {width:#.1} {height:#.1}\" width=\"100%\" role=\"img\" data-testid=\"chart-{id}\" aria-label=\"{t}\" font-family=\"system-ui, sans-serif\" font-size=\"{size:#.1}\"><title>{t}</title><desc>{d}</desc><rect width=\"{width:#.1}\" height=\"{height:#.1}\" fill=\"#ffffff\"/><text x=\"{tx:#.1}\" y=\"{ty:#.1}\" font-size=\"{title_size:#.1}\" font-weight=\"bold\">{t}</text>",
         t = escape(title),
-        d = escape(desc), WIDTH = Fixed(WIDTH), height = Fixed(height), FONT = Fixed(FONT),
+        d = escape(desc), width = Fixed(width), height = Fixed(height), size = Fixed(size),
+        title_size = Fixed(title_size), tx = Fixed(tx), ty = Fixed(ty),
     )
 }
 
@@ -320,6 +334,110 @@ pub fn bar_chart(id: &str, title: &str, categories: &[String], series: &[BarSeri
         s,
         "<line x1=\"{left:#.1}\" x2=\"{right:#.1}\" y1=\"{bottom:#.1}\" y2=\"{bottom:#.1}\" stroke=\"#000\" stroke-width=\"1.5\"/></svg>", left = Fixed(left), right = Fixed(right), bottom = Fixed(bottom)
     );
+    s
+}
+
+/// A compact grid of rates for a first look, narrow enough to read on a phone: one row
+/// per category (a model), its name on a line of its own, and under it one 0-100% track
+/// per column (a phase) holding the rate as a bar, its 95% whisker and its value. The
+/// columns are told apart by their headings, not by colour alone. `rows` holds each
+/// category's name and one value per column; `None` (or nothing judged) prints `n/a`.
+pub fn phase_grid(
+    id: &str,
+    title: &str,
+    columns: &[String],
+    rows: &[(String, Vec<Option<Bar>>)],
+) -> String {
+    const W: f64 = 400.0;
+    const ROW: f64 = 46.0;
+    const TOP: f64 = 70.0;
+    const TRACK: f64 = 82.0;
+    let step = (W - 6.0) / columns.len().max(1) as f64;
+    let height = TOP + ROW * rows.len().max(1) as f64 - 14.0;
+    let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    let desc = format!(
+        "Success rates of {} in {}; whiskers are 95% Wilson intervals.",
+        names.join(", "),
+        columns.join(", ")
+    );
+    let mut s = open_sized(id, title, (W, height), &desc, (15.0, 16.0, 6.0, 20.0));
+    if rows.is_empty() || columns.is_empty() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">No data</text></svg>",
+            Fixed(W / 2.0),
+            Fixed(TOP)
+        );
+        return s;
+    }
+    let x0 = |j: usize| 6.0 + step * j as f64;
+    for (j, c) in columns.iter().enumerate() {
+        let _ = write!(
+            s,
+            "<text x=\"{:.1}\" y=\"44\" text-anchor=\"middle\" font-weight=\"bold\">{}</text>",
+            Fixed(x0(j) + TRACK / 2.0),
+            escape(c)
+        );
+    }
+    for (k, (name, values)) in rows.iter().enumerate() {
+        let y = TOP + ROW * k as f64;
+        let shown: String = match name.chars().count() {
+            n if n > 40 => name.chars().take(39).chain(['…']).collect(),
+            _ => name.clone(),
+        };
+        let _ = write!(
+            s,
+            "<text x=\"6\" y=\"{:.1}\" font-size=\"16\" font-weight=\"bold\">{}</text>",
+            Fixed(y),
+            escape(&shown)
+        );
+        for (j, c) in columns.iter().enumerate() {
+            let (left, top) = (x0(j), y + 6.0);
+            let _ = write!(
+                s,
+                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{TRACK:#.1}\" height=\"14\" fill=\"#eef1f6\" stroke=\"#8a93a6\"/>",
+                Fixed(left),
+                Fixed(top),
+                TRACK = Fixed(TRACK)
+            );
+            let value = match values.get(j).copied().flatten().filter(|b| b.n > 0) {
+                Some(b) => {
+                    let at = |v: f64| left + TRACK * v.clamp(0.0, 1.0);
+                    let (lo, hi, mid) = (at(b.low), at(b.high), top + 7.0);
+                    let _ = write!(
+                        s,
+                        "<g><title>{} {}: {} of {} (95% CI {} to {})</title><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"14\" fill=\"{}\"/><path d=\"M{lo:.1} {mid:.1} L{hi:.1} {mid:.1} M{lo:.1} {:.1} L{lo:.1} {:.1} M{hi:.1} {:.1} L{hi:.1} {:.1}\" stroke=\"#000\" stroke-width=\"2\" fill=\"none\"/></g>",
+                        escape(name),
+                        escape(c),
+                        percent(b.value),
+                        b.n,
+                        percent(b.low),
+                        percent(b.high),
+                        Fixed(left),
+                        Fixed(top),
+                        Fixed(at(b.value) - left),
+                        PALETTE[j % PALETTE.len()],
+                        Fixed(mid - 5.0),
+                        Fixed(mid + 5.0),
+                        Fixed(mid - 5.0),
+                        Fixed(mid + 5.0),
+                        lo = Fixed(lo),
+                        hi = Fixed(hi),
+                        mid = Fixed(mid)
+                    );
+                    percent(b.value)
+                }
+                None => "n/a".to_string(),
+            };
+            let _ = write!(
+                s,
+                "<text x=\"{:.1}\" y=\"{:.1}\" font-weight=\"bold\">{value}</text>",
+                Fixed(left + TRACK + 4.0),
+                Fixed(top + 12.0)
+            );
+        }
+    }
+    s.push_str("</svg>");
     s
 }
 
@@ -846,6 +964,36 @@ pub(crate) mod tests {
             high: (value + 0.1).min(1.0),
             n: 8,
         })
+    }
+
+    #[test]
+    fn the_phase_grid_prints_every_rate_apart_and_says_na_for_nothing_judged() {
+        let columns: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
+        let long = "a model with a very long name that goes on and on: qwen-plus-latest-2025";
+        let rows = vec![
+            (
+                "oracle".to_string(),
+                vec![point(1.0), point(0.0), point(0.5)],
+            ),
+            (long.to_string(), vec![point(0.25), None, point(0.999)]),
+        ];
+        let svg = phase_grid("overview", "Success", &columns, &rows);
+        well_formed(&svg).unwrap_or_else(|e| panic!("{e}"));
+        assert_no_text_overlaps(&svg);
+        for text in [
+            ">100%</text>",
+            ">0%</text>",
+            ">50%</text>",
+            ">25%</text>",
+            ">n/a</text>",
+        ] {
+            assert!(svg.contains(text), "{text} in {svg}");
+        }
+        assert!(svg.contains("…</text>"), "a long name is cut short");
+        assert!(svg.contains("oracle solve: 100% of 8 (95% CI 90% to 100%)"));
+        let empty = phase_grid("overview", "Success", &columns, &[]);
+        well_formed(&empty).unwrap_or_else(|e| panic!("{e}"));
+        assert!(empty.contains("No data"));
     }
 
     #[test]

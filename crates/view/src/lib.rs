@@ -5,6 +5,7 @@
 pub mod audit;
 pub mod chart;
 pub mod choice;
+pub mod contents;
 pub mod document;
 pub mod experiment;
 pub mod html;

@@ -3,17 +3,17 @@
 //! standard charts the results page shows.
 
 use super::chart::*;
-use super::document::{html, two_decimals, Block, Cell, Document, Section, Table, Verdict};
+use super::contents::{Part, Parts, PARTS_CSS};
+use super::document::{html, Cell, Document, Table};
 use super::html::escape;
-use super::report_sections::{repeats_section, size_section, stair_section};
+use super::report_sections::{
+    generation_section, hypotheses_section, overview_section, rates_sections, recognition_section,
+    shapes_section, size_section, solving_sections, stair_section, tokens_section, trials_section,
+};
 use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::compare::Comparison;
-use shapemaze_core::analysis::groups::{EmptyAnswers, GroupDetail, GroupRow};
-use shapemaze_core::analysis::hypotheses::fmt_p;
+use shapemaze_core::analysis::groups::GroupRow;
 use shapemaze_core::analysis::observation::{ALL, PHASE_NAMES};
-use shapemaze_core::analysis::trace::{Place, LOOP_VISITS};
-use shapemaze_core::model::price::dollars;
-use shapemaze_core::model::reply::EmptyReason;
 use shapemaze_core::text::Fixed;
 use std::fmt::Write as _;
 
@@ -42,74 +42,95 @@ fn phase_series(rows: &[&GroupRow]) -> Vec<BarSeries> {
         .collect()
 }
 
-/// The standard charts of an analysis: phases by model, by encoding and by shape (bars
-/// with whiskers), the phase progression per model (lines) and the confusion matrix
-/// (heatmap). The page, the report file and the command line all draw these.
-pub fn standard_charts(a: &Analysis) -> Vec<Chart> {
-    let pick = |f: &dyn Fn(&GroupRow) -> bool| -> Vec<&GroupRow> {
-        a.pooled.iter().filter(|r| f(r)).collect()
+/// The pooled rows of one model each (all encodings and shapes).
+fn by_model(a: &Analysis) -> Vec<&GroupRow> {
+    a.pooled
+        .iter()
+        .filter(|r| r.model != ALL && r.encoding == ALL && r.shape == ALL)
+        .collect()
+}
+
+/// A model's name on a chart: with its experiment when there are several.
+fn model_name(a: &Analysis, r: &GroupRow) -> String {
+    if a.experiments.len() > 1 {
+        format!("{}: {}", r.experiment, r.model)
+    } else {
+        r.model.clone()
+    }
+}
+
+/// The overview's chart (`chart-overview`): every model's three phase rates with their
+/// 95% intervals, a row per model, compact enough for the first screen and a phone.
+pub fn overview_chart(a: &Analysis) -> Chart {
+    let title = "Success with 95% intervals";
+    let columns: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
+    let rows: Vec<(String, Vec<Option<Bar>>)> = by_model(a)
+        .into_iter()
+        .map(|r| {
+            let bars = r.phases().iter().map(|p| Some(Bar::from(*p))).collect();
+            (model_name(a, r), bars)
+        })
+        .collect();
+    Chart {
+        id: "overview".into(),
+        title: title.into(),
+        svg: phase_grid("overview", title, &columns, &rows),
+    }
+}
+
+/// The phases by encoding (`phases-by-encoding`) or by shape (`phases-by-shape`): bars
+/// with whiskers, from the pooled rows.
+pub fn phase_bars(a: &Analysis, by_shape: bool) -> Chart {
+    let (id, title) = match by_shape {
+        true => ("phases-by-shape", "Success by shape and phase"),
+        false => ("phases-by-encoding", "Success by encoding and phase"),
     };
-    let by_model = pick(&|r| r.model != ALL && r.encoding == ALL && r.shape == ALL);
-    let by_encoding = pick(&|r| r.model == ALL && r.encoding != ALL && r.shape == ALL);
-    let by_shape = pick(&|r| r.model == ALL && r.encoding == ALL && r.shape != ALL);
-    let several = a.experiments.len() > 1;
-    let model_name = |r: &GroupRow| {
-        if several {
-            format!("{}: {}", r.experiment, r.model)
-        } else {
-            r.model.clone()
-        }
+    // The pooled rows of one shape each (all encodings), or of one encoding each.
+    let category = |r: &GroupRow| match by_shape {
+        true => (r.encoding == ALL).then(|| r.shape.clone()),
+        false => (r.shape == ALL).then(|| r.encoding.clone()),
     };
-    let mut charts = Vec::new();
-    let mut bars =
-        |id: &str, title: &str, rows: &[&GroupRow], name: &dyn Fn(&GroupRow) -> String| {
-            let cats: Vec<String> = rows.iter().map(|r| name(r)).collect();
-            charts.push(Chart {
-                id: id.into(),
-                title: title.into(),
-                svg: bar_chart(id, title, &cats, &phase_series(rows)),
-            });
-        };
-    bars(
-        "phases-by-model",
-        "Success by model and phase",
-        &by_model,
-        &model_name,
-    );
-    bars(
-        "phases-by-encoding",
-        "Success by encoding and phase",
-        &by_encoding,
-        &|r| r.encoding.clone(),
-    );
-    bars(
-        "phases-by-shape",
-        "Success by shape and phase",
-        &by_shape,
-        &|r| r.shape.clone(),
-    );
+    let (rows, cats): (Vec<&GroupRow>, Vec<String>) = a
+        .pooled
+        .iter()
+        .filter(|r| r.model == ALL)
+        .filter_map(|r| Some((r, category(r).filter(|c| c != ALL)?)))
+        .unzip();
+    Chart {
+        id: id.into(),
+        title: title.into(),
+        svg: bar_chart(id, title, &cats, &phase_series(&rows)),
+    }
+}
+
+/// The phase progression per model (`progression`): a line per model across the phases.
+pub fn progression_chart(a: &Analysis) -> Chart {
     let x: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
     let lines: Vec<LineSeries> = a
         .phase_progression
         .iter()
         .map(|r| LineSeries {
-            name: model_name(r),
+            name: model_name(a, r),
             points: r.phases().iter().map(|p| Some(Bar::from(*p))).collect(),
         })
         .collect();
     let title = "Phase progression per model";
-    charts.push(Chart {
+    Chart {
         id: "progression".into(),
         title: title.into(),
         svg: line_chart("progression", title, &x, &lines),
-    });
+    }
+}
+
+/// The shape confusion matrix of all trials as a heatmap (`confusion`).
+pub fn confusion_chart(a: &Analysis) -> Chart {
     let title = "Shape confusion matrix: true shape x shape named";
     let (rows, cols, counts) = a
         .confusion
         .first()
         .map(|c| (c.rows.clone(), c.cols.clone(), c.counts.clone()))
         .unwrap_or_default();
-    charts.push(Chart {
+    Chart {
         id: "confusion".into(),
         title: title.into(),
         svg: heatmap(
@@ -121,40 +142,66 @@ pub fn standard_charts(a: &Analysis) -> Vec<Chart> {
             &cols,
             &counts,
         ),
-    });
-    charts
+    }
 }
 
-const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-height:1.45;max-width:1100px;margin:0 auto;padding:1rem 1.5rem;color:#111;background:#fff}h1{font-size:2rem}h2{margin-top:2.2rem;border-bottom:2px solid #0072B2}table{border-collapse:collapse;margin:1rem 0;font-size:16px}caption{text-align:left;font-weight:bold;padding:.3rem 0}th,td{border:1px solid #999;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#eef3f8}.verdict{font-weight:bold;padding:.1rem .5rem;border:2px solid #000;border-radius:4px}.supported{background:#cfe8dd}.not_supported{background:#f6dccb}.insufficient{background:#eeeeee;border-style:dashed}.warning{color:#8a3b00}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:14px}figure{margin:1.5rem 0}small{color:#444}";
+/// The standard charts of an analysis, in the order the report shows them: the
+/// overview, the phases by encoding, the phase progression per model, the phases by
+/// shape and the confusion matrix. The page, the report file and the command line all
+/// draw these.
+pub fn standard_charts(a: &Analysis) -> Vec<Chart> {
+    vec![
+        overview_chart(a),
+        phase_bars(a, false),
+        progression_chart(a),
+        phase_bars(a, true),
+        confusion_chart(a),
+    ]
+}
+
+const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-height:1.45;max-width:1320px;margin:0 auto;padding:1rem 1.5rem;color:#111;background:#fff}h1{font-size:2rem}h2{margin-top:2.2rem;border-bottom:2px solid #0072B2}h3{margin:1.6rem 0 .4rem}table{border-collapse:collapse;margin:1rem 0;font-size:16px}caption{text-align:left;font-weight:bold;padding:.3rem 0}th,td{border:1px solid #999;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#eef3f8}.verdict{font-weight:bold;padding:.1rem .5rem;border:2px solid #000;border-radius:4px}.supported{background:#cfe8dd}.not_supported{background:#f6dccb}.insufficient{background:#eeeeee;border-style:dashed}.warning{color:#8a3b00}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:14px}figure{margin:1.5rem 0}small{color:#444}.results-main{min-width:0}@media print{body{max-width:none;font-size:12pt}h2{break-after:avoid}figure,tr{break-inside:avoid}}";
 
 /// The whole analysis as one self-contained HTML file (inline CSS and SVG, no script, no
-/// outside resource): the hypothesis verdicts, the charts, the tables, `settings` (the
-/// design and settings, as text) and `csv` (the data, one row per trial) inside a
-/// `<details><pre>`. It is also well-formed XML, so it opens anywhere.
+/// outside resource): the contents list (in-page links: a sidebar on wide screens, a menu
+/// on narrow ones, left out in print), then every part in order ([`report_parts`]), the
+/// audit, the data (`csv`, one row per trial, inside a `<details><pre>`) and `settings`
+/// (the design and settings, as text). Long tables show their first rows with "show
+/// all"; printed, every row shows. It is also well-formed XML, so it opens anywhere.
 pub fn report_html(a: &Analysis, audit: &str, settings: &str, csv: &str) -> String {
-    let mut s = String::with_capacity(64 * 1024 + audit.len());
+    let mut parts = report_parts(a, "");
+    parts.add(Part::Audit, audit);
+    parts.add(
+        Part::Trials,
+        &format!(
+            "<h3>Data</h3><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details>",
+            escape(csv)
+        ),
+    );
+    parts.add(Part::Settings, &format!("<pre>{}</pre>", escape(settings)));
+    let body = parts.body();
+    let mut s = String::with_capacity(body.len() + audit.len() + 16 * 1024);
     let _ = write!(
         s,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Shapemaze results</title><style>{CSS}{}</style></head><body><h1>Shapemaze results</h1>",
-        if audit.is_empty() { "" } else { super::audit::AUDIT_CSS }
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/><title>Shapemaze results</title><style>{CSS}{PARTS_CSS}{}</style></head><body><h1>Shapemaze results</h1><div class=\"results-layout\">{}<main class=\"results-main\">{body}</main></div></body></html>",
+        if audit.is_empty() { "" } else { super::audit::AUDIT_CSS },
+        parts.nav("", false)
     );
-    s.push_str(&report_body(a));
-    s.push_str(audit);
-    let _ = writeln!(
-        s,
-        "<h2>Design and settings</h2><pre>{}</pre><h2>Data</h2><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details></body></html>",
-        escape(settings),
-        escape(csv)
-    );
+    s.push('\n');
     s
 }
 
-/// The report's verdicts, charts and tables as HTML (what the results page shows and the
-/// report file holds between its heading and its settings and data). Rows of the model x
-/// encoding x shape table carry `data-action="drill"` and `data-group` (their index in
+/// The analysis's parts as HTML, charts included: what the results page shows and the
+/// report file holds. Links within the results go to `{page}#{id}` (`page` is the
+/// page's own address, or empty in the report file). Rows of the model x encoding x
+/// shape table carry `data-action="drill"` and `data-group` (their index in
 /// `a.groups`), so a page can list their trials.
+pub fn report_parts(a: &Analysis, page: &str) -> Parts {
+    html::write_parts(&analysis_document(a, true), page)
+}
+
+/// The analysis's parts in order, as the report file shows them ([`report_parts`]).
 pub fn report_body(a: &Analysis) -> String {
-    html::write(&analysis_document(a, true))
+    report_parts(a, "").body()
 }
 
 /// Two conditions compared on every phase (`table-comparison`): each side's success
@@ -196,12 +243,13 @@ pub fn comparison_table(c: &Comparison) -> Table {
     t
 }
 
-/// The results page's side-by-side comparison (`comparison`): two selects of what can be
+/// The results page's side-by-side comparison (`comparison`, the part
+/// [`Part::Compare`], which heads it): two selects of what can be
 /// compared (`compare-a`, `compare-b`, the experiments then the models) and the
 /// comparison of the two chosen ([`comparison_table`]).
 pub fn comparison_section(names: &[String], c: &Comparison) -> String {
     let mut h = String::from(
-        "<section class=\"compare\" data-testid=\"comparison\"><h2>Compare side by side</h2><p class=\"muted\">Every phase, A against B, with the test that fits: McNemar's on trials of the same maze shown the same way, chi-square when none pair up.</p>",
+        "<section class=\"compare\" data-testid=\"comparison\"><p class=\"muted\">Every phase, A against B, with the test that fits: McNemar's on trials of the same maze shown the same way, chi-square when none pair up.</p>",
     );
     for (side, chosen) in [("a", &c.a), ("b", &c.b)] {
         let _ = write!(
@@ -275,450 +323,34 @@ pub(crate) fn capitalized(s: &str) -> String {
     })
 }
 
-/// `model/encoding/shape` of a detail row.
-fn detail_label(d: &GroupDetail) -> String {
-    format!("{}/{}/{}", d.model, d.encoding, d.shape)
-}
-
-/// The analysis as a report: the verdicts on H1-H4, the standard charts (when `charts`),
-/// the rates by group, empty answers, solving details, generation checks, the encodings
-/// compared, shape effects, phase correlations and the confusion matrices.
+/// The analysis as a report, part by part in the contents' order
+/// ([`crate::contents::Part`]): the overview (counts, every model's phase rates,
+/// the verdicts as chips), the verdicts on H1-H4, the rates by group, solving,
+/// recognition and the confusion matrices, generation, shapes, grid sizes, tokens,
+/// staircase walks, and the model x encoding x shape table. Charts only with `charts`.
 pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
-    let several = a.experiments.len() > 1;
-    let mut sections = vec![Section::new("".into()).paragraph(format!(
-        "{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with 95% Wilson intervals in brackets.",
-        a.trials,
-        a.experiments.join(", "),
-        a.api_errors
-    ))];
-    let verdicts = a
-        .hypotheses
-        .all()
-        .into_iter()
-        .map(|(k, h, statement)| Verdict {
-            key: k.to_string(),
-            statement: statement.to_string(),
-            verdict: h.verdict.name().to_string(),
-            test: format!(
-                "{}: statistic {}, p {}, n = {}",
-                h.test,
-                two_decimals(h.statistic),
-                h.p.map_or("n/a".into(), fmt_p),
-                h.n
-            ),
-            note: h.note.clone(),
-            warning: h.warning.clone(),
-        })
-        .collect();
-    sections.push(Section {
-        title: "Hypotheses (alpha 0.05)".into(),
-        blocks: vec![Block::Verdicts(verdicts)],
-    });
-    if charts {
-        sections.push(Section {
-            title: "Charts".into(),
-            blocks: vec![Block::Charts(standard_charts(a))],
-        });
-    }
-    sections.push(
-        Section::new("Overall, by model, encoding and shape".into())
-            .table(groups_table(
-                "pooled",
-                "Pooled rows (`all` = pooled)",
-                &a.pooled,
-                several,
-            ))
-            .table(groups_table(
-                "groups",
-                "Model x encoding x shape",
-                &a.groups,
-                several,
-            )),
-    );
-
-    if a.empty_answers.first().is_some_and(EmptyAnswers::any) {
-        let mut columns = vec![("model", "model")];
-        columns.extend(EmptyReason::ALL.map(|r| (r.name(), r.label())));
-        let mut t = Table::new(
-            "empty-answers",
-            "Trials with an empty answer, by why it was empty (judged as the model's answers like any other)".into(),
-            &columns,
-        );
-        for e in &a.empty_answers {
-            let mut cells = vec![Cell::text(&e.model)];
-            cells.extend(
-                EmptyReason::ALL
-                    .map(|r| Cell::Text(format!("{} of {} trials", e.count(r), e.trials))),
-            );
-            t.row(cells);
-        }
-        sections.push(Section::new("Empty answers".into()).table(t));
-    }
-
-    if let Some(section) = size_section(a, charts) {
-        sections.push(section);
-    }
-    if !a.repeats.is_empty() {
-        sections.push(repeats_section(a));
-    }
+    let mut sections = vec![overview_section(a), hypotheses_section(a)];
+    sections.extend(rates_sections(a, charts));
+    sections.extend(solving_sections(a));
+    sections.push(recognition_section(a, charts));
+    sections.push(generation_section(a));
+    sections.push(shapes_section(a, charts));
+    sections.extend(size_section(a, charts));
+    sections.extend(tokens_section(a));
     if !a.staircase.is_empty() {
         sections.push(stair_section(a));
     }
-
-    let pooled_details = || a.details.iter().skip(a.groups.len());
-    let mut solving = Table::new(
-        "solve-details",
-        "Moves, failure types and move validity (pooled rows; moves need trials.jsonl)".into(),
-        &[
-            ("group", "group"),
-            ("detailed", "detailed"),
-            ("moves_mean", "moves per solve (mean)"),
-            ("moves_median", "moves per solve (median)"),
-            ("excess_mean", "beyond shortest path (mean)"),
-            ("invalid_move", "invalid move"),
-            ("move_limit", "move limit"),
-            ("unparseable", "unparseable"),
-            ("unknown", "unknown"),
-            ("api_error", "API error"),
-            ("move_validity", "move validity"),
-        ],
-    );
-    for d in pooled_details() {
-        let reasons = d
-            .failures
-            .invalid_by_reason
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        solving.row(vec![
-            Cell::Text(detail_label(d)),
-            Cell::Count(d.detailed),
-            Cell::Number(d.moves_per_success.mean),
-            Cell::Number(d.moves_per_success.median),
-            Cell::Number(d.excess_moves.mean),
-            Cell::noted(Cell::Count(d.failures.invalid_move), reasons),
-            Cell::Count(d.failures.move_limit),
-            Cell::Count(d.failures.unparseable_reply),
-            Cell::Count(d.failures.unknown),
-            Cell::Count(d.failures.api_error),
-            Cell::Rate(d.move_validity),
-        ]);
-    }
-    let mut columns = vec![
-        ("group", "group"),
-        ("traced", "solves"),
-        ("revisits_mean", "revisits (mean)"),
-        ("looping", "looping"),
-        ("first_error_junction", "first error at a junction"),
-        ("first_error_dead_end", "at a dead end"),
-        ("first_error_corridor", "in a corridor"),
-    ];
-    // The lenient protocol's forgiven moves, when a trial had any.
-    let lenient = pooled_details().any(|d| d.retried_moves > 0);
-    if lenient {
-        columns.push(("retried_moves", "invalid moves forgiven (lenient)"));
-    }
-    let mut wrong = Table::new(
-        "solve-errors",
-        format!(
-            "How solves went wrong (pooled rows; solves whose path is known, from trials.jsonl): moves onto a cell stood on before, solves that looped (a cell stood on {LOOP_VISITS} times or more), and where the first error was made (the first move that broke the rules or left every shortest path)"
-        ),
-        &columns,
-    );
-    for d in pooled_details() {
-        let e = &d.first_errors;
-        let mut cells = vec![
-            Cell::Text(detail_label(d)),
-            Cell::Count(e.traced),
-            Cell::Number(d.revisits.mean),
-            Cell::Rate(d.looping),
-        ];
-        cells.extend(Place::ALL.map(|p| Cell::Count(e.at(p))));
-        if lenient {
-            cells.push(Cell::Count(d.retried_moves));
-        }
-        wrong.row(cells);
-    }
-    sections.push(
-        Section::new("Solving details".into())
-            .table(solving)
-            .table(wrong),
-    );
-    if pooled_details().any(|d| d.tokens.trials > 0) {
-        // Dollars only when a model had a price.
-        let priced = pooled_details().any(|d| d.tokens.cost.is_some());
-        let mut columns = vec![
-            ("group", "group"),
-            ("trials", "trials"),
-            ("calls", "calls"),
-            ("prompt_tokens", "prompt tokens"),
-            ("completion_tokens", "completion tokens"),
-            ("reasoning_tokens", "of which reasoning"),
-            ("tokens_per_trial", "tokens per trial"),
-            ("tokens_per_solve", "tokens per solved trial"),
-            ("cut_off_trials", "cut off by the token limit"),
-        ];
-        if priced {
-            columns.extend([
-                ("cost", "cost"),
-                ("cost_per_trial", "cost per trial"),
-                ("cost_per_solve", "cost per solved trial"),
-            ]);
-        }
-        let mut tokens = Table::new(
-            "tokens",
-            "Tokens the endpoints reported (pooled rows; trials whose replies reported usage): per trial, and per solved trial, what a solve costs; with prices, in dollars too".into(),
-            &columns,
-        );
-        let money = |v: Option<f64>| Cell::Text(v.map(dollars).unwrap_or_default());
-        for d in pooled_details() {
-            let t = &d.tokens;
-            let mut cells = vec![
-                Cell::Text(detail_label(d)),
-                Cell::Count(t.trials),
-                Cell::Count(t.calls),
-                Cell::Count(t.prompt as usize),
-                Cell::Count(t.completion as usize),
-                Cell::Count(t.reasoning as usize),
-                Cell::Number(t.per_trial),
-                Cell::Number(t.per_solve),
-                Cell::Count(t.cut_off_trials),
-            ];
-            if priced {
-                cells.extend([
-                    money(t.cost),
-                    money(t.cost_per_trial),
-                    money(t.cost_per_solve),
-                ]);
-            }
-            tokens.row(cells);
-        }
-        sections.push(Section::new("Tokens".into()).table(tokens));
-    }
-    if pooled_details().any(|d| d.retries.retried_trials > 0) {
-        let mut retries = Table::new(
-            "retries",
-            "Trials whose calls failed and were retried before they answered, beside the others (pooled rows): if the solve rates differ, the endpoint's errors were not independent of the task".into(),
-            &[
-                ("group", "group"),
-                ("retried_trials", "retried trials"),
-                ("solve_retried", "solve, retried"),
-                ("solve_others", "solve, others"),
-                ("p", "chi-square p"),
-            ],
-        );
-        for d in pooled_details() {
-            let r = &d.retries;
-            retries.row(vec![
-                Cell::Text(detail_label(d)),
-                Cell::Count(r.retried_trials),
-                Cell::Rate(r.solve_retried),
-                Cell::Rate(r.solve_others),
-                Cell::Number(r.p),
-            ]);
-        }
-        sections.push(Section::new("Retried calls".into()).table(retries));
-    }
-
-    let mut generation = Table::new(
-        "generation",
-        "Each check on its own and all four together (pooled rows, trials with records)".into(),
-        &[
-            ("group", "group"),
-            ("valid_encoding", "valid encoding"),
-            ("shape_preserved", "shape preserved"),
-            ("novel", "novel"),
-            ("path_valid", "path valid"),
-            ("all_four", "all four"),
-        ],
-    );
-    for d in pooled_details() {
-        let g = &d.generation;
-        generation.row(vec![
-            Cell::Text(detail_label(d)),
-            Cell::Rate(g.valid_encoding),
-            Cell::Rate(g.shape_preserved),
-            Cell::Rate(g.novel),
-            Cell::Rate(g.path_valid),
-            Cell::Rate(g.all_four),
-        ]);
-    }
-    sections.push(Section::new("Generation checks".into()).table(generation));
-
-    let mut encodings = Table::new(
-        "encoding",
-        "".into(),
-        &[
-            ("model", "model"),
-            ("phase", "phase"),
-            ("matrix", "matrix"),
-            ("coord_list", "coordinate list"),
-            ("difference", "difference [95% CI]"),
-            ("mcnemar", "McNemar"),
-        ],
-    );
-    for c in &a.encoding_comparison {
-        let (diff, test) = c.test.map_or(("n/a".into(), "n/a".into()), |t| {
-            (
-                format!(
-                    "{:+.1} [{:+.1}, {:+.1}]",
-                    Fixed(100.0 * t.difference),
-                    Fixed(100.0 * t.ci_low),
-                    Fixed(100.0 * t.ci_high)
-                ),
-                format!(
-                    "{} {:.2}, p {}",
-                    if t.exact { "exact, k =" } else { "chi2 =" },
-                    Fixed(t.statistic),
-                    fmt_p(t.p)
-                ),
-            )
-        });
-        encodings.row(vec![
-            Cell::text(&c.model),
-            Cell::text(&c.phase),
-            Cell::Rate(c.matrix),
-            Cell::Rate(c.coord_list),
-            Cell::Text(diff),
-            Cell::Text(test),
-        ]);
-    }
-    sections
-        .push(Section::new("Matrix vs coordinate list (paired by maze)".into()).table(encodings));
-
-    let mut effects = Table::new(
-        "shape-effects",
-        "".into(),
-        &[
-            ("phase", "phase"),
-            ("chi_square", "chi-square (success x shape)"),
-            ("anova", "ANOVA on per-maze scores"),
-        ],
-    );
-    for p in &a.shape_effects.phases {
-        let chi = p.chi_square.map_or("n/a".into(), |c| {
-            format!(
-                "chi2({}) = {:.2}, p {}",
-                c.df,
-                Fixed(c.statistic),
-                fmt_p(c.p)
-            )
-        });
-        let anova = p.anova.map_or("n/a".into(), |x| {
-            format!(
-                "F({}, {}) = {:.2}, p {}",
-                x.df1,
-                x.df2,
-                Fixed(x.f),
-                fmt_p(x.p)
-            )
-        });
-        effects.row(vec![
-            Cell::text(&p.phase),
-            Cell::Text(chi),
-            Cell::noted(Cell::Text(anova), format!("{} mazes", p.mazes)),
-        ]);
-    }
-    let mut ranking = Table::new(
-        "ranking",
-        "Observed difficulty (mean of the three phase rates) beside the predicted ranking".into(),
-        &[
-            ("shape", "shape"),
-            ("score", "score"),
-            ("observed_rank", "observed rank"),
-            ("predicted_rank", "predicted rank"),
-        ],
-    );
-    for r in &a.shape_effects.ranking {
-        ranking.row(vec![
-            Cell::text(&r.shape),
-            Cell::Text(format!("{:.1}%", Fixed(100.0 * r.score))),
-            // Average ranks are whole or halves, which this writes as `f64`'s `Display` does.
-            Cell::Text(shapemaze_core::text::format_decimal(r.observed, 1)),
-            Cell::Text(r.predicted.to_string()),
-        ]);
-    }
-    sections.push(
-        Section::new("Shape effects".into())
-            .table(effects)
-            .table(ranking)
-            .paragraph(format!(
-                "Spearman's rho between predicted and observed ranks: {}.",
-                a.shape_effects.spearman.map_or("n/a".into(), |c| format!(
-                    "{:.2} (p {}, n = {})",
-                    Fixed(c.r),
-                    fmt_p(c.p),
-                    c.n
-                ))
-            )),
-    );
-
-    let mut correlations = Table::new(
-        "correlations",
-        "".into(),
-        &[
-            ("model", "model"),
-            ("phases", "phases"),
-            ("trials", "trials"),
-            ("phi", "phi [95% CI]"),
-        ],
-    );
-    for c in &a.phase_correlations {
-        correlations.row(vec![
-            Cell::text(&c.model),
-            Cell::Text(format!("{} / {}", c.first, c.second)),
-            Cell::Count(c.counts.n()),
-            Cell::Text(c.phi.map_or("n/a".into(), |p| {
-                format!(
-                    "{:.2} [{:.2}, {:.2}]",
-                    Fixed(p.phi),
-                    Fixed(p.ci_low),
-                    Fixed(p.ci_high)
-                )
-            })),
-        ]);
-    }
-    sections.push(Section::new("Correlations between phases".into()).table(correlations));
-
-    let mut confusion =
-        Section::new("Shape confusion matrix (rows: true shape; columns: shape named)".into());
-    if a.confusion.is_empty() {
-        confusion = confusion.paragraph("No shape named is known (it needs trials.jsonl).");
-    }
-    for c in &a.confusion {
-        let mut columns = vec![("true".to_string(), "true".to_string())];
-        columns.extend(c.cols.iter().map(|col| (col.clone(), col.clone())));
-        let columns: Vec<(&str, &str)> = columns
-            .iter()
-            .map(|(k, l)| (k.as_str(), l.as_str()))
-            .collect();
-        let mut t = Table::new(
-            &format!("confusion-{}", slug(&c.scope)),
-            format!(
-                "Shape confusion matrix ({}): true shape x shape named",
-                c.scope
-            ),
-            &columns,
-        );
-        for (r, row) in c.rows.iter().zip(&c.counts) {
-            let mut cells = vec![Cell::Heading(r.clone())];
-            cells.extend(row.iter().map(|&n| Cell::Count(n)));
-            t.row(cells);
-        }
-        confusion = confusion.table(t);
-    }
-    sections.push(confusion);
+    sections.push(trials_section(a));
     Document { sections }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
     use crate::chart::tests::{
         assert_no_text_overlaps, sample_analysis, sample_observations, well_formed,
     };
-    use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
 
     #[test]
     fn the_groups_csv_keeps_the_contracts_header_and_quotes_every_field() {
@@ -905,7 +537,22 @@ mod tests {
     fn every_chart_is_well_formed_and_carries_a_title_and_test_id() {
         let (a, _) = sample_analysis("qwen-plus");
         let charts = standard_charts(&a);
-        assert_eq!(charts.len(), 5, "three bar charts, a line chart, a heatmap");
+        assert_eq!(
+            charts.len(),
+            5,
+            "the overview, two bar charts, a line chart, a heatmap"
+        );
+        let encodings = &charts[1].svg;
+        assert!(
+            encodings.contains("for matrix, coord_list;"),
+            "one bar group per encoding: {encodings}"
+        );
+        assert!(
+            charts[3]
+                .svg
+                .contains("for square, cross, spiral, triangle, C, Z, U, N;"),
+            "one bar group per shape"
+        );
         for c in charts {
             let n = well_formed(&c.svg).unwrap_or_else(|e| panic!("{}: {e}", c.id));
             assert!(n > 10, "{} draws something ({n} elements)", c.id);
@@ -975,9 +622,14 @@ mod tests {
         let (a, v) = sample_analysis("qwen");
         let csv = shapemaze_core::analysis::observation::observations_csv(&v);
         let html = report_html(&a, "", "5x5, six shapes", &csv);
-        for outside in ["<script", "src=", "href=", "@import", "url(http"] {
+        for outside in ["<script", "src=", "@import", "url(http"] {
             assert!(!html.contains(outside), "no outside resource ({outside})");
         }
+        assert_eq!(
+            html.matches("href=\"").count(),
+            html.matches("href=\"#").count(),
+            "every link stays in the file"
+        );
         assert!(
             html.contains("<details>"),
             "the data sits in a details element"
@@ -987,6 +639,144 @@ mod tests {
             "the CSV rows are inside"
         );
         assert_eq!(html.matches("<svg").count(), 5, "five inline charts");
+    }
+
+    /// The values of `attr="..."` in `html`, in order.
+    fn attributes<'h>(html: &'h str, attr: &str) -> Vec<&'h str> {
+        let key = format!(" {attr}=\"");
+        html.split(key.as_str())
+            .skip(1)
+            .map(|rest| &rest[..rest.find('"').expect("a closed attribute")])
+            .collect()
+    }
+
+    #[test]
+    fn every_link_of_the_report_file_has_its_target_in_the_file() {
+        let mut v = sample_observations("day one", "oracle");
+        v.extend(sample_observations("day two", "qwen"));
+        let a = analyze(&v, &AnalysisOptions::default());
+        let html = report_html(&a, "<section class=\"audit\"></section>", "s", "c");
+        well_formed(&html).unwrap_or_else(|e| panic!("{e}"));
+        let ids = attributes(&html, "id");
+        let hrefs = attributes(&html, "href");
+        assert!(
+            hrefs.len() >= 4 + 10,
+            "the chips and the contents: {hrefs:?}"
+        );
+        for href in &hrefs {
+            let target = href.strip_prefix('#').expect("an in-page link");
+            assert_eq!(
+                ids.iter().filter(|id| *id == &target).count(),
+                1,
+                "{href} has exactly one target"
+            );
+        }
+        // The contents list every part present, in order, and nothing else.
+        let nav = &html[html
+            .find("data-testid=\"results-nav\"")
+            .expect("a contents list")..];
+        let nav = &nav[..nav.find("</nav>").expect("a closed nav")];
+        let listed: Vec<&str> = attributes(nav, "data-part");
+        let parts: Vec<&str> = ids
+            .iter()
+            .copied()
+            .filter(|id| Part::from_id(id).is_some())
+            .collect();
+        assert_eq!(listed, parts, "the nav lists the parts in the file's order");
+        let absent = [
+            Part::BySize,
+            Part::Tokens,
+            Part::Staircase,
+            Part::PeopleModels,
+            Part::Compare,
+        ];
+        let want: Vec<&str> = Part::ALL
+            .into_iter()
+            .filter(|p| !absent.contains(p))
+            .map(Part::id)
+            .collect();
+        assert_eq!(
+            listed, want,
+            "no sizes, tokens, staircase, people or comparison in this file"
+        );
+    }
+
+    #[test]
+    fn the_overview_opens_the_report_with_the_counts_the_phase_chart_and_four_chips() {
+        let (a, _) = sample_analysis("qwen");
+        let body = report_body(&a);
+        assert!(
+            body.starts_with("<section id=\"overview\" class=\"part\" data-testid=\"results-overview\"><h2 class=\"part-title\">Overview</h2>"),
+            "{}",
+            &body[..200]
+        );
+        let overview = &body[..body.find("</section>").expect("a closed part")];
+        assert!(overview.contains(&format!(
+            "{} trials from exp &lt;1&gt;; 0 with an API error",
+            a.trials
+        )));
+        assert!(
+            overview.contains(&format!("; {} mazes.", a.mazes)),
+            "{overview}"
+        );
+        assert!(overview.contains("data-testid=\"chart-overview\""));
+        for k in ["H1", "H2", "H3", "H4"] {
+            let verdict = attributes(overview, "data-verdict");
+            assert_eq!(verdict.len(), 4);
+            assert!(
+                overview.contains(&format!("href=\"#hypothesis-{k}\"")),
+                "{k}'s chip links to it"
+            );
+            assert!(body.contains(&format!("<li id=\"hypothesis-{k}\"")));
+        }
+        // On the page the same links carry the page's address.
+        let page = report_parts(&a, "/results").body();
+        assert!(page.contains("href=\"/results#hypothesis-H2\""));
+        // The text report gives the verdicts in one line under the counts.
+        let text = super::super::document::text::write(&analysis_document(&a, false));
+        assert!(text.starts_with("Overview\n========\n"), "{text}");
+        assert!(text.contains("Verdicts: H1 "), "{text}");
+    }
+
+    #[test]
+    fn a_long_table_shows_its_first_rows_and_the_rest_behind_show_all_while_its_csv_keeps_every_row(
+    ) {
+        let mut v = sample_observations("day one", "oracle");
+        v.extend(sample_observations("day two", "oracle"));
+        let a = analyze(&v, &AnalysisOptions::default());
+        assert!(a.groups.len() > html::LONG, "{} groups", a.groups.len());
+        let body = report_body(&a);
+        let start = body
+            .find("<div class=\"table-wrap long-table\"><table data-testid=\"table-groups\"")
+            .expect("a long groups table");
+        let table = &body[start..];
+        let table = &table[..table.find("</div>").expect("closed")];
+        assert_eq!(
+            table.matches("<tr class=\"more\"").count(),
+            a.groups.len() - html::SHOWN,
+            "all but the first rows wait behind show all"
+        );
+        assert!(table.contains(&format!("Show all {} rows", a.groups.len())));
+        let csv = super::super::document::csv::write(
+            analysis_document(&a, false)
+                .table("groups")
+                .expect("the groups table"),
+        );
+        assert_eq!(
+            csv.lines().count(),
+            1 + a.groups.len(),
+            "the CSV has every row"
+        );
+        // A short table stays whole.
+        let (one, _) = sample_analysis("qwen");
+        let pooled = one.pooled.len();
+        assert!(
+            pooled <= html::LONG
+                && !report_body(&one).contains(
+                    "<div class=\"table-wrap long-table\"><table data-testid=\"table-pooled\""
+                ),
+            "no row of a short table ({pooled} rows) is folded away"
+        );
     }
 
     #[test]

@@ -4,15 +4,15 @@
 //! chart downloads as SVG and each table as CSV; a row of the model x encoding x shape
 //! table lists its trials, and a trial opens its step-by-step replay. Choosing several
 //! experiments compares them side by side. The whole analysis downloads as one
-//! self-contained HTML file.
+//! self-contained HTML file. The analysis opens on an overview, and a contents list (a
+//! sidebar on wide screens, a menu on narrow ones) links to each part present, each at its
+//! own address (`/results#generation`), which opens it on load and on back and forward.
 
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::files::{entry_bytes, read_results_file};
 use super::experiment::{decorate, notice, picked_files, stored_records, SHARED_CSS};
 use super::storage::{Db, EXPERIMENTS, STUDY};
-use leptos::prelude::*;
-use leptos::task::spawn_local;
 use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
 use shapemaze_core::analysis::compare::{compare, pick_pair, sides};
 use shapemaze_core::analysis::groups::in_group;
@@ -32,10 +32,13 @@ use shapemaze_core::results::rescore::{image_maze_file, Hints};
 use shapemaze_core::results::zip::read_zip;
 use shapemaze_core::study::StudyTrialData;
 use shapemaze_view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
+use shapemaze_view::contents::{Part, Parts, PARTS_CSS};
 use shapemaze_view::document::csv;
 use shapemaze_view::experiment::trials_table;
 use shapemaze_view::html::escape;
-use shapemaze_view::report::{analysis_document, comparison_section, report_body, report_html};
+use shapemaze_view::report::{analysis_document, comparison_section, report_html, report_parts};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
 use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
@@ -45,7 +48,7 @@ const RESULTS_CSS: &str = "
 .results-sources{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center;margin:.5rem 0 1rem}
 .results-sources .check{font-weight:600}
 .results-bar{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin-bottom:1rem}
-.results-bar .field input{min-width:16rem}
+.results-bar .field input{min-width:12rem}
 .report figure{margin:1.25rem 0 .25rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.5rem}
 .report table{border-collapse:collapse;margin:.75rem 0 .25rem;background:var(--surface);font-variant-numeric:tabular-nums}
 .report caption{text-align:left;font-weight:700;padding:.3rem 0}
@@ -60,6 +63,10 @@ const RESULTS_CSS: &str = "
 .drill-replay{margin-top:1.5rem;padding-top:1rem;border-top:2px solid var(--line)}
 .compare{margin:1rem 0 1.5rem;padding:.75rem 1rem;background:#fff;border:1px solid var(--line);border-radius:8px}.compare h2{margin:.2rem 0}.compare .field{display:inline-flex;flex-direction:column;margin-right:1rem}
 .results-filter input{width:100%;max-width:48rem}.results-filter p{margin:.25rem 0}.results-filter .error{color:#a3261b;font-weight:600}
+.results-filter details{color:var(--muted);font-size:.92rem}.results-filter summary{cursor:pointer;padding:.25rem 0;min-height:24px}
+.results .contents{background:var(--surface);border-color:var(--line)}.results .contents a{color:var(--accent)}
+.results-main{min-width:0}.contents-slot{display:contents}
+@media print{.topbar,.footer,.results .lead,.results-sources,.results-bar,.results-filter{display:none}}
 ";
 
 /// One source of trials: a stored experiment or an imported file.
@@ -98,6 +105,10 @@ struct Dashboard {
     audit_summaries: RefCell<Vec<Rc<AuditSummary>>>,
     list: RwSignal<String>,
     body: RwSignal<String>,
+    /// The contents list of the parts drawn.
+    nav: RwSignal<String>,
+    /// The part (or element) the address named, to open once it is drawn.
+    pending: RefCell<Option<String>>,
     drill: RwSignal<String>,
     replay: RwSignal<Option<Loaded>>,
     message: RwSignal<Option<(bool, String)>>,
@@ -150,94 +161,151 @@ impl Dashboard {
     }
 }
 
+impl Dashboard {
+    /// A dashboard with nothing chosen yet.
+    fn new() -> Shared {
+        Rc::new(Dashboard {
+            sources: RefCell::new(Vec::new()),
+            records: RefCell::new(Vec::new()),
+            observations: RefCell::new(Vec::new()),
+            filter: RefCell::new(TrialFilter::default()),
+            shown: RefCell::new(Vec::new()),
+            filter_line: RwSignal::new((false, String::new())),
+            typed: std::cell::Cell::new(0),
+            audits: RefCell::new(String::new()),
+            analysis: RefCell::new(None),
+            audit_summaries: RefCell::new(Vec::new()),
+            list: RwSignal::new(String::new()),
+            body: RwSignal::new(String::new()),
+            nav: RwSignal::new(String::new()),
+            pending: RefCell::new(location_hash()),
+            drill: RwSignal::new(String::new()),
+            replay: RwSignal::new(None),
+            message: RwSignal::new(None),
+            order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
+            audit_own: RwSignal::new(false),
+            generation: std::cell::Cell::new(0),
+            compare: RefCell::new(Default::default()),
+        })
+    }
+}
+
+/// Reads the sources stored in this browser (the studies' people, then the experiments),
+/// chosen by default, and analyses them.
+async fn load_stored(dash: Shared) {
+    let db = match Db::open().await {
+        Ok(db) => db,
+        Err(e) => {
+            dash.fail(format!("This browser's storage is not available ({e}): import an exported ZIP or trials.jsonl instead."));
+            dash.draw_sources();
+            return;
+        }
+    };
+    // People: the scored trials of the studies run in this browser, one group per
+    // study, on the same measures as the models.
+    if let Ok(entries) = db.entries(STUDY, "").await {
+        let mut groups: Vec<Source> = Vec::new();
+        for (key, text) in entries {
+            if !key.contains("/trial/") {
+                continue;
+            }
+            let Ok(d) = serde_json::from_str::<StudyTrialData>(&text) else {
+                continue;
+            };
+            if d.practice {
+                continue;
+            }
+            let label = format!("people: {}", d.study);
+            match groups.iter_mut().find(|g| g.label == label) {
+                Some(g) => g.records.push(d.record),
+                None => groups.push(Source {
+                    label,
+                    id: None,
+                    records: vec![d.record],
+                    transcripts: Vec::new(),
+                    audit: None,
+                    chosen: true,
+                }),
+            }
+        }
+        for g in groups {
+            dash.add_source(g);
+        }
+    }
+    if let Ok(entries) = db.entries(EXPERIMENTS, "").await {
+        for (id, text) in entries {
+            if let Ok(e) = StoredExperiment::from_json(&text) {
+                dash.add_source(Source {
+                    label: if e.name.is_empty() {
+                        id.clone()
+                    } else {
+                        e.name
+                    },
+                    id: Some(id),
+                    records: Vec::new(),
+                    transcripts: Vec::new(),
+                    audit: None,
+                    chosen: true,
+                });
+            }
+        }
+    }
+    dash.draw_sources();
+    analyze_chosen(&dash).await;
+}
+
+/// A source ticked or not, a side of the comparison chosen, the audit asked for, a file
+/// imported.
+fn on_change(dash: &Shared, ev: &web_sys::Event) {
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    match el.get_attribute("data-action").as_deref() {
+        Some("compare") => {
+            let value = |id: &str| {
+                document()
+                    .query_selector(&format!("[data-testid=\"{id}\"]"))
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                    .map(|s| s.value())
+                    .unwrap_or_default()
+            };
+            *dash.compare.borrow_mut() = (value("compare-a"), value("compare-b"));
+            draw(dash);
+        }
+        Some("toggle") => {
+            let i = el
+                .get_attribute("data-index")
+                .and_then(|i| i.parse::<usize>().ok());
+            if let Some(i) = i {
+                if let Some(s) = dash.sources.borrow_mut().get_mut(i) {
+                    s.chosen = !s.chosen;
+                }
+            }
+            let dash = dash.clone();
+            spawn_local(async move { analyze_chosen(&dash).await });
+        }
+        Some("audit-own") => {
+            let dash = dash.clone();
+            spawn_local(async move { analyze_chosen(&dash).await });
+        }
+        Some("import") => {
+            let dash = dash.clone();
+            spawn_local(async move { import(&dash, el).await });
+        }
+        _ => {}
+    }
+}
+
 /// The results page.
 #[component]
 pub fn ResultsPage() -> impl IntoView {
-    let dash: Shared = Rc::new(Dashboard {
-        sources: RefCell::new(Vec::new()),
-        records: RefCell::new(Vec::new()),
-        observations: RefCell::new(Vec::new()),
-        filter: RefCell::new(TrialFilter::default()),
-        shown: RefCell::new(Vec::new()),
-        filter_line: RwSignal::new((false, String::new())),
-        typed: std::cell::Cell::new(0),
-        audits: RefCell::new(String::new()),
-        analysis: RefCell::new(None),
-        audit_summaries: RefCell::new(Vec::new()),
-        list: RwSignal::new(String::new()),
-        body: RwSignal::new(String::new()),
-        drill: RwSignal::new(String::new()),
-        replay: RwSignal::new(None),
-        message: RwSignal::new(None),
-        order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
-        audit_own: RwSignal::new(false),
-        generation: std::cell::Cell::new(0),
-        compare: RefCell::new(Default::default()),
-    });
-    {
-        let dash = dash.clone();
-        spawn_local(async move {
-            let db = match Db::open().await {
-                Ok(db) => db,
-                Err(e) => {
-                    dash.fail(format!("This browser's storage is not available ({e}): import an exported ZIP or trials.jsonl instead."));
-                    dash.draw_sources();
-                    return;
-                }
-            };
-            // People: the scored trials of the studies run in this browser, one group per
-            // study, on the same measures as the models.
-            if let Ok(entries) = db.entries(STUDY, "").await {
-                let mut groups: Vec<Source> = Vec::new();
-                for (key, text) in entries {
-                    if !key.contains("/trial/") {
-                        continue;
-                    }
-                    let Ok(d) = serde_json::from_str::<StudyTrialData>(&text) else {
-                        continue;
-                    };
-                    if d.practice {
-                        continue;
-                    }
-                    let label = format!("people: {}", d.study);
-                    match groups.iter_mut().find(|g| g.label == label) {
-                        Some(g) => g.records.push(d.record),
-                        None => groups.push(Source {
-                            label,
-                            id: None,
-                            records: vec![d.record],
-                            transcripts: Vec::new(),
-                            audit: None,
-                            chosen: true,
-                        }),
-                    }
-                }
-                for g in groups {
-                    dash.add_source(g);
-                }
-            }
-            if let Ok(entries) = db.entries(EXPERIMENTS, "").await {
-                for (id, text) in entries {
-                    if let Ok(e) = StoredExperiment::from_json(&text) {
-                        dash.add_source(Source {
-                            label: if e.name.is_empty() {
-                                id.clone()
-                            } else {
-                                e.name
-                            },
-                            id: Some(id),
-                            records: Vec::new(),
-                            transcripts: Vec::new(),
-                            audit: None,
-                            chosen: true,
-                        });
-                    }
-                }
-            }
-            dash.draw_sources();
-            analyze_chosen(&dash).await;
-        });
-    }
+    let dash = Dashboard::new();
+    spawn_local(load_stored(dash.clone()));
     let click = {
         let dash = dash.clone();
         move |ev: web_sys::MouseEvent| {
@@ -264,50 +332,7 @@ pub fn ResultsPage() -> impl IntoView {
     };
     let change = {
         let dash = dash.clone();
-        move |ev: web_sys::Event| {
-            let Some(el) = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            else {
-                return;
-            };
-            match el.get_attribute("data-action").as_deref() {
-                Some("compare") => {
-                    let value = |id: &str| {
-                        document()
-                            .query_selector(&format!("[data-testid=\"{id}\"]"))
-                            .ok()
-                            .flatten()
-                            .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                            .map(|s| s.value())
-                            .unwrap_or_default()
-                    };
-                    *dash.compare.borrow_mut() = (value("compare-a"), value("compare-b"));
-                    draw(&dash);
-                }
-                Some("toggle") => {
-                    let i = el
-                        .get_attribute("data-index")
-                        .and_then(|i| i.parse::<usize>().ok());
-                    if let Some(i) = i {
-                        if let Some(s) = dash.sources.borrow_mut().get_mut(i) {
-                            s.chosen = !s.chosen;
-                        }
-                    }
-                    let dash = dash.clone();
-                    spawn_local(async move { analyze_chosen(&dash).await });
-                }
-                Some("audit-own") => {
-                    let dash = dash.clone();
-                    spawn_local(async move { analyze_chosen(&dash).await });
-                }
-                Some("import") => {
-                    let dash = dash.clone();
-                    spawn_local(async move { import(&dash, el).await });
-                }
-                _ => {}
-            }
-        }
+        move |ev: web_sys::Event| on_change(&dash, &ev)
     };
     // The filter is read as it is typed; the analysis follows a pause in the typing.
     let on_filter = {
@@ -332,15 +357,27 @@ pub fn ResultsPage() -> impl IntoView {
     };
     let body_ref = NodeRef::<leptos::html::Div>::new();
     let body_signal = dash.body;
-    Effect::new(move |_| {
-        body_signal.track();
-        if let Some(el) = body_ref.get() {
-            decorate(&el);
+    {
+        let dash = dash.clone();
+        Effect::new(move |_| {
+            body_signal.track();
+            if let Some(el) = body_ref.get() {
+                decorate(&el);
+            }
+            open_pending(&dash);
+        });
+    }
+    // Back and forward between parts, and an address typed with another part, open it.
+    let hash = window_event_listener(leptos::ev::hashchange, move |_| {
+        if let Some(id) = location_hash() {
+            scroll_to(&id);
         }
     });
-    let (list, body, drill, replay, message, order, audit_own, filter_line) = (
+    on_cleanup(move || hash.remove());
+    let (list, body, nav, drill, replay, message, order, audit_own, filter_line) = (
         dash.list,
         dash.body,
+        dash.nav,
         dash.drill,
         dash.replay,
         dash.message,
@@ -350,12 +387,15 @@ pub fn ResultsPage() -> impl IntoView {
     );
     view! {
         <section class="results" on:click=click on:change=change>
-            <style>{RESULTS_CSS}{SHARED_CSS}{AUDIT_CSS}</style>
+            <style>{RESULTS_CSS}{SHARED_CSS}{AUDIT_CSS}{PARTS_CSS}</style>
             <h1>"Results"</h1>
             <p class="lead">
-                "Every measure and analysis of the experiment design, with 95% intervals and the four hypotheses, for the experiments you choose. Click a row of the model x encoding x shape table to list its trials, and a trial to replay it."
+                "Every measure of the experiments you choose, with 95% intervals and the four hypotheses."
             </p>
             {move || notice(message.get(), "results-message")}
+            <div class="results-layout">
+            <div class="contents-slot" inner_html=move || nav.get()></div>
+            <div class="results-main">
             <div class="results-sources" data-testid="sources" inner_html=move || list.get()></div>
             <div class="results-bar">
                 <label class="field">
@@ -382,7 +422,10 @@ pub fn ResultsPage() -> impl IntoView {
                     <span>"Filter trials"</span>
                     <input type="search" data-testid="results-filter" placeholder="shape:spiral solve:fail reply:\"wall\"" on:input=on_filter />
                 </label>
-                <p class="muted">{FILTER_HELP}</p>
+                <details>
+                    <summary>"How to filter"</summary>
+                    <p>{FILTER_HELP}</p>
+                </details>
                 <p data-testid="results-filter-count" class=move || if filter_line.get().0 { "error" } else { "muted" }>
                     {move || filter_line.get().1}
                 </p>
@@ -400,12 +443,20 @@ pub fn ResultsPage() -> impl IntoView {
                         }
                     })
             }}
+            </div>
+            </div>
         </section>
     }
 }
 
 fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Element) {
     match action {
+        // A link to a part: the browser goes there; a narrow screen's menu folds away.
+        "contents" if narrow() => {
+            if let Some(menu) = el.closest("details.contents-menu").ok().flatten() {
+                let _ = menu.remove_attribute("open");
+            }
+        }
         "analyze" => {
             let dash = dash.clone();
             spawn_local(async move { analyze_chosen(&dash).await });
@@ -503,44 +554,77 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 dash.fail(e);
             }
         }
-        "report" => {
-            let analysis = dash.analysis.borrow();
-            // An audit alone (human files or vision runs only) reports with an empty analysis.
-            let empty;
-            let a = match analysis.as_ref() {
-                Some(a) => a,
-                None if !dash.audit_summaries.borrow().is_empty() => {
-                    empty = analyze(&[], &AnalysisOptions::default());
-                    &empty
-                }
-                None => return dash.fail("Nothing to report yet: choose or import an experiment."),
-            };
-            let all = dash.observations.borrow();
-            let obs: Vec<Observation> = dash
-                .shown
-                .borrow()
-                .iter()
-                .map(|&i| all[i].clone())
-                .collect();
-            let filter = dash.filter.borrow();
-            let settings = format!(
-                "{}Experiments: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by the Shapemaze results page, version {}.",
-                if filter.is_empty() {
-                    String::new()
-                } else {
-                    filter.summary(obs.len(), all.len()) + "\n"
-                },
-                a.experiments.join(", "),
-                a.model_order.join(" < "),
-                env!("CARGO_PKG_VERSION")
-            );
-            let audits = audits_html(&dash.audit_summaries.borrow());
-            let html = report_html(a, &audits, &settings, &observations_csv(&obs));
-            if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
-                dash.fail(e);
-            }
-        }
+        "report" => download_report(dash),
         _ => {}
+    }
+}
+
+/// Saves the report file of what the page shows: the analysis of the trials the filter
+/// matches, and the audits.
+fn download_report(dash: &Dashboard) {
+    let analysis = dash.analysis.borrow();
+    // An audit alone (human files or vision runs only) reports with an empty analysis.
+    let empty;
+    let a = match analysis.as_ref() {
+        Some(a) => a,
+        None if !dash.audit_summaries.borrow().is_empty() => {
+            empty = analyze(&[], &AnalysisOptions::default());
+            &empty
+        }
+        None => return dash.fail("Nothing to report yet: choose or import an experiment."),
+    };
+    let all = dash.observations.borrow();
+    let obs: Vec<Observation> = dash
+        .shown
+        .borrow()
+        .iter()
+        .map(|&i| all[i].clone())
+        .collect();
+    let filter = dash.filter.borrow();
+    let settings = format!(
+        "{}Experiments: {}\nH3 model order: {}\nSignificance level 0.05; intervals are 95%.\nMade by the Shapemaze results page, version {}.",
+        if filter.is_empty() {
+            String::new()
+        } else {
+            filter.summary(obs.len(), all.len()) + "\n"
+        },
+        a.experiments.join(", "),
+        a.model_order.join(" < "),
+        env!("CARGO_PKG_VERSION")
+    );
+    let audits = audits_html(&dash.audit_summaries.borrow());
+    let html = report_html(a, &audits, &settings, &observations_csv(&obs));
+    if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
+        dash.fail(e);
+    }
+}
+
+/// The address's fragment (`generation` of `/results#generation`), if any.
+fn location_hash() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let id = hash.trim_start_matches('#');
+    (!id.is_empty()).then(|| js_sys::decode_uri_component(id).map_or(id.to_string(), String::from))
+}
+
+/// Whether the window is narrow enough that the contents list is a menu.
+fn narrow() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w < 1000.0)
+}
+
+/// Opens the part the address named once it is drawn (the analysis is drawn after the
+/// page loads, so the browser's own jump finds nothing).
+fn open_pending(dash: &Dashboard) {
+    let id = dash.pending.borrow().clone();
+    let Some(id) = id else { return };
+    let found = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(&id));
+    if let Some(el) = found {
+        *dash.pending.borrow_mut() = None;
+        el.scroll_into_view();
     }
 }
 
@@ -652,7 +736,8 @@ fn draw(dash: &Dashboard) {
         options.model_order = order;
     }
     let audits = dash.audits.borrow();
-    if observations.is_empty() {
+    let page = super::route::href("/results");
+    let (empty, mut parts) = if observations.is_empty() {
         let empty = if !all.is_empty() {
             "No trial matches the filter."
         } else if audits.is_empty() {
@@ -660,20 +745,26 @@ fn draw(dash: &Dashboard) {
         } else {
             "No trials to analyse by model, encoding and shape: vision runs and the original page's human files enter the audit below only."
         };
-        dash.body.set(format!(
-            "<p class=\"muted\" data-testid=\"results-empty\">{empty}</p>{audits}"
-        ));
         *dash.analysis.borrow_mut() = None;
+        (
+            format!("<p class=\"muted\" data-testid=\"results-empty\">{empty}</p>"),
+            Parts::new(),
+        )
     } else {
         let a = analyze(observations, &options);
+        let mut parts = report_parts(&a, &page);
         let wanted = dash.compare.borrow().clone();
-        let side_by_side = pick_pair(observations, (&wanted.0, &wanted.1))
-            .map(|(x, y)| comparison_section(&sides(observations), &compare(observations, &x, &y)))
-            .unwrap_or_default();
-        dash.body
-            .set(format!("{side_by_side}{}{audits}", report_body(&a)));
+        if let Some((x, y)) = pick_pair(observations, (&wanted.0, &wanted.1)) {
+            let c = compare(observations, &x, &y);
+            parts.add(Part::Compare, &comparison_section(&sides(observations), &c));
+        }
         *dash.analysis.borrow_mut() = Some(a);
-    }
+        (String::new(), parts)
+    };
+    parts.add(Part::Audit, &audits);
+    // Wide screens show the contents as a sidebar; narrow ones fold it into a menu.
+    dash.nav.set(parts.nav(&page, !narrow()));
+    dash.body.set(empty + &parts.body());
     let unsearched = filter.searches_text() && records.iter().any(Option::is_none);
     dash.filter_line.set((
         false,

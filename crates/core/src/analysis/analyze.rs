@@ -38,6 +38,9 @@ pub struct Analysis {
     pub trials: usize,
     /// Trials with an API error in some phase.
     pub api_errors: usize,
+    /// Distinct mazes played (size, shape, seed and sample): a maze shown in both
+    /// encodings, or played again, counts once.
+    pub mazes: usize,
     /// The experiments' labels, in the order given.
     pub experiments: Vec<String>,
     /// The models seen, sorted.
@@ -196,6 +199,11 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
     Analysis {
         trials: observations.len(),
         api_errors: observations.iter().filter(|o| o.api_error()).count(),
+        mazes: observations
+            .iter()
+            .map(|o| (o.size, o.shape.name(), o.seed, o.sample))
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
         experiments,
         models,
         model_order: options.model_order.clone(),

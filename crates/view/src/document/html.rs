@@ -3,33 +3,89 @@
 //! `data-testid="hypothesis-{key}"` and `data-verdict`, and rows of the analysis's groups
 //! `data-action="drill"` with `data-group`.
 
-use super::{rate_parts, two_decimals, Block, Cell, Document, Table, Verdict};
+use super::{rate_parts, two_decimals, Block, Cell, Chip, Document, Section, Table, Verdict};
+use crate::contents::{Part, Parts};
 use crate::html::escape;
 use std::fmt::Write as _;
+
+/// A table longer than this shows its first [`SHOWN`] rows, the rest behind "show all".
+pub const LONG: usize = 15;
+
+/// The rows a long table shows before "show all".
+pub const SHOWN: usize = 10;
 
 /// The whole document as HTML: one `<h2>` per titled section.
 pub fn write(doc: &Document) -> String {
     let mut s = String::with_capacity(64 * 1024);
     for section in &doc.sections {
-        if !section.title.is_empty() {
-            let _ = write!(s, "<h2>{}</h2>", escape(&section.title));
+        write_section(&mut s, section, "h2", "");
+    }
+    s
+}
+
+/// The document divided into its parts ([`Section::part`]), each section's title an
+/// `<h3>` under its part's heading; links within the results go to `{page}#{id}`
+/// (`page` is the page's own address, or empty in the report file).
+pub fn write_parts(doc: &Document, page: &str) -> Parts {
+    let mut parts = Parts::new();
+    let mut part = Part::Overview;
+    let mut s = String::new();
+    for section in &doc.sections {
+        let next = section.part.unwrap_or(part);
+        if next != part {
+            parts.add(part, &s);
+            s.clear();
+            part = next;
         }
-        for block in &section.blocks {
-            match block {
-                Block::Paragraph(p) => {
-                    let _ = write!(s, "<p>{}</p>", escape(p));
+        write_section(&mut s, section, "h3", page);
+    }
+    parts.add(part, &s);
+    parts
+}
+
+fn write_section(s: &mut String, section: &Section, heading: &str, page: &str) {
+    if !section.title.is_empty() {
+        let _ = write!(s, "<{heading}>{}</{heading}>", escape(&section.title));
+    }
+    for block in &section.blocks {
+        match block {
+            Block::Paragraph(p) => {
+                let _ = write!(s, "<p>{}</p>", escape(p));
+            }
+            Block::Table(t) => table(s, t),
+            Block::Verdicts(v) => verdicts(s, v),
+            Block::Charts(charts) => {
+                for c in charts {
+                    let _ = write!(s, "<figure>{}</figure>", c.svg);
                 }
-                Block::Table(t) => table(&mut s, t),
-                Block::Verdicts(v) => verdicts(&mut s, v),
-                Block::Charts(charts) => {
-                    for c in charts {
-                        let _ = write!(s, "<figure>{}</figure>", c.svg);
-                    }
-                }
+            }
+            Block::Overview(chart, list) => {
+                let _ = write!(s, "<div class=\"overview\"><figure>{}</figure>", chart.svg);
+                chips(s, list, page);
+                s.push_str("</div>");
             }
         }
     }
-    s
+}
+
+/// The verdicts as chips: each says its hypothesis, what it is about and its verdict in
+/// words (not by colour alone), and links to the hypothesis.
+fn chips(s: &mut String, list: &[Chip], page: &str) {
+    s.push_str("<ul class=\"chips\" aria-label=\"The hypotheses' verdicts\">");
+    for c in list {
+        let _ = write!(
+            s,
+            "<li><a class=\"{v}\" href=\"{}#{}\" data-action=\"contents\" data-testid=\"chip-{k}\" data-verdict=\"{v}\" title=\"{}\"><b>{k}</b> {}: <b>{}</b></a></li>",
+            escape(page),
+            escape(&c.target),
+            escape(&c.statement),
+            escape(&c.label),
+            c.verdict.replace('_', " "),
+            k = escape(&c.key),
+            v = escape(&c.verdict),
+        );
+    }
+    s.push_str("</ul>");
 }
 
 /// A cell as a `<td>` (or a `<th>` for a row's heading).
@@ -73,7 +129,16 @@ fn content(s: &mut String, c: &Cell) {
 }
 
 /// One table, with its caption, its headings (spans over them first) and its rows.
+/// Each table stands in a box that scrolls sideways when the table is wider than the
+/// screen. A table longer than [`LONG`] rows shows its first [`SHOWN`]; a checkbox after
+/// it ("show all", no script needed) shows the others, and printing shows every row.
 pub fn table(s: &mut String, t: &Table) {
+    let long = t.rows.len() > LONG;
+    s.push_str(if long {
+        "<div class=\"table-wrap long-table\">"
+    } else {
+        "<div class=\"table-wrap\">"
+    });
     let _ = write!(s, "<table data-testid=\"table-{}\">", escape(&t.id));
     if !t.caption.is_empty() {
         let _ = write!(s, "<caption>{}</caption>", escape(&t.caption));
@@ -108,12 +173,19 @@ pub fn table(s: &mut String, t: &Table) {
             );
         }
     }
-    for r in &t.rows {
+    for (i, r) in t.rows.iter().enumerate() {
+        let more = if long && i >= SHOWN {
+            " class=\"more\""
+        } else {
+            ""
+        };
         match r.group {
-            Some(i) => {
-                let _ = write!(s, "<tr data-action=\"drill\" data-group=\"{i}\">");
+            Some(g) => {
+                let _ = write!(s, "<tr{more} data-action=\"drill\" data-group=\"{g}\">");
             }
-            None => s.push_str("<tr>"),
+            None => {
+                let _ = write!(s, "<tr{more}>");
+            }
         }
         for c in &r.cells {
             cell(s, c);
@@ -121,6 +193,14 @@ pub fn table(s: &mut String, t: &Table) {
         s.push_str("</tr>");
     }
     s.push_str("</tbody></table>");
+    if long {
+        let _ = write!(
+            s,
+            "<label class=\"show-all\"><input type=\"checkbox\"/> Show all {} rows (the first {SHOWN} are shown)</label>",
+            t.rows.len()
+        );
+    }
+    s.push_str("</div>");
 }
 
 fn verdicts(s: &mut String, list: &[Verdict]) {
@@ -128,7 +208,7 @@ fn verdicts(s: &mut String, list: &[Verdict]) {
     for v in list {
         let _ = write!(
             s,
-            "<li data-testid=\"hypothesis-{k}\" data-verdict=\"{c}\"><b>{k}</b> {} <span class=\"verdict {c}\">{}</span><br/>{}.<br/>{}{}</li>",
+            "<li id=\"hypothesis-{k}\" data-testid=\"hypothesis-{k}\" data-verdict=\"{c}\"><b>{k}</b> {} <span class=\"verdict {c}\">{}</span><br/>{}.<br/>{}{}</li>",
             escape(&v.statement),
             v.verdict.replace('_', " "),
             escape(&v.test),

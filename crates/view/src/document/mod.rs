@@ -9,6 +9,7 @@ pub mod csv;
 pub mod html;
 pub mod text;
 
+use super::contents::Part;
 use super::report::Chart;
 use shapemaze_core::analysis::stats::Proportion;
 use shapemaze_core::text::Fixed;
@@ -40,6 +41,9 @@ pub struct Section {
     pub title: String,
     /// What the section says, in order.
     pub blocks: Vec<Block>,
+    /// The part of the results it stands in (the contents list's entry), if the document
+    /// is divided into parts; a section without one stays in the part before it.
+    pub part: Option<Part>,
 }
 
 impl Section {
@@ -48,7 +52,20 @@ impl Section {
         Section {
             title,
             blocks: Vec::new(),
+            part: None,
         }
+    }
+
+    /// The section, standing in `part`.
+    pub fn in_part(mut self, part: Part) -> Self {
+        self.part = Some(part);
+        self
+    }
+
+    /// Adds a block.
+    pub fn block(mut self, block: Block) -> Self {
+        self.blocks.push(block);
+        self
     }
 
     /// Adds a paragraph.
@@ -75,6 +92,24 @@ pub enum Block {
     Verdicts(Vec<Verdict>),
     /// Charts (drawn in HTML; a text writer leaves them out).
     Charts(Vec<Chart>),
+    /// The overview's chart beside the verdicts as chips, each linking to its hypothesis
+    /// (a text writer gives the chips as one line).
+    Overview(Chart, Vec<Chip>),
+}
+
+/// A hypothesis's verdict in a word, linking to the hypothesis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chip {
+    /// `H1`..`H4`.
+    pub key: String,
+    /// What it is about, in a few words.
+    pub label: String,
+    /// The verdict's name: `supported`, `not_supported`, `insufficient`.
+    pub verdict: String,
+    /// The element id it links to.
+    pub target: String,
+    /// The whole statement (the chip's tooltip).
+    pub statement: String,
 }
 
 /// One hypothesis and its verdict.
@@ -279,6 +314,7 @@ mod tests {
                 Section::new("".into()).paragraph("Opening & more."),
                 Section {
                     title: "Verdicts".into(),
+                    part: None,
                     blocks: vec![Block::Verdicts(vec![Verdict {
                         key: "H1".into(),
                         statement: "A > B".into(),
@@ -330,10 +366,46 @@ name       count   mean  solve                   failures
         assert!(html.contains("<td>3/4 <b>75.0%</b> <small>[30.1, 95.4]</small></td>"));
         assert!(html.contains("<td>2 <small>wall 2</small></td><"));
         assert!(html.contains("<tr data-action=\"drill\" data-group=\"4\">"));
-        assert!(html.contains("<li data-testid=\"hypothesis-H1\" data-verdict=\"not_supported\"><b>H1</b> A &gt; B <span class=\"verdict not_supported\">not supported</span>"));
+        assert!(html.contains("<li id=\"hypothesis-H1\" data-testid=\"hypothesis-H1\" data-verdict=\"not_supported\"><b>H1</b> A &gt; B <span class=\"verdict not_supported\">not supported</span>"));
         assert!(html.contains("<tr><td colspan=\"1\">Nothing to show.</td></tr>"));
         crate::chart::tests::well_formed(&format!("<div>{html}</div>"))
             .unwrap_or_else(|e| panic!("not well-formed: {e}\n{html}"));
+    }
+
+    #[test]
+    fn a_document_in_parts_is_written_part_by_part_with_its_sections_under_each() {
+        use crate::view::contents::Part;
+        let doc = Document {
+            sections: vec![
+                Section::new("".into())
+                    .in_part(Part::Overview)
+                    .paragraph("counts"),
+                Section::new("Shape effects".into())
+                    .in_part(Part::Shapes)
+                    .paragraph("a"),
+                Section::new("Ranking".into()).paragraph("b"),
+                Section::new("Data".into())
+                    .in_part(Part::Trials)
+                    .paragraph("c"),
+            ],
+        };
+        let parts = html::write_parts(&doc, "");
+        let present: Vec<Part> = parts.present().collect();
+        assert_eq!(present, [Part::Overview, Part::Shapes, Part::Trials]);
+        let body = parts.body();
+        assert!(
+            body.contains(
+                "<h2 class=\"part-title\">Shapes</h2><h3>Shape effects</h3><p>a</p><h3>Ranking</h3><p>b</p></section>"
+            ),
+            "a section without a part stays in the one before: {body}"
+        );
+        let text = text::write(&doc);
+        assert!(
+            text.starts_with(
+                "Overview\n========\ncounts\n\nShapes\n======\n\nShape effects\na\n\nRanking\nb\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -1,15 +1,25 @@
 //! The text writer: a [`Document`] for a terminal. Headings stand on their own line after
 //! a blank one, tables are laid out in columns as wide as their widest cell (numbers set
-//! right), verdicts are indented under their hypothesis, and charts are left out.
+//! right), verdicts are indented under their hypothesis, and charts are left out. Each
+//! part of a document divided into parts opens with its title, underlined.
 
-use super::{rate_parts, two_decimals, Block, Cell, Document, Table, Verdict};
+use super::{rate_parts, two_decimals, Block, Cell, Chip, Document, Table, Verdict};
 use crate::text_table::{TextColumn, TextTable};
 use std::fmt::Write as _;
 
 /// The whole document as text.
 pub fn write(doc: &Document) -> String {
     let mut out = String::new();
+    let mut part = None;
     for section in &doc.sections {
+        if section.part.is_some() && section.part != part {
+            part = section.part;
+            let title = part.map_or("", |p| p.title());
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            let _ = writeln!(out, "{title}\n{}", "=".repeat(title.chars().count()));
+        }
         if !section.title.is_empty() {
             if !out.is_empty() {
                 out.push('\n');
@@ -28,10 +38,20 @@ pub fn write(doc: &Document) -> String {
                 Block::Table(t) => out.push_str(&table(t)),
                 Block::Verdicts(v) => out.push_str(&verdicts(v)),
                 Block::Charts(_) => {}
+                Block::Overview(_, list) => out.push_str(&chips(list)),
             }
         }
     }
     out
+}
+
+/// The verdicts in one line: `Verdicts: H1 supported, H2 not supported, ...`.
+fn chips(list: &[Chip]) -> String {
+    let words: Vec<String> = list
+        .iter()
+        .map(|c| format!("{} {}", c.key, c.verdict.replace('_', " ")))
+        .collect();
+    format!("Verdicts: {}.\n", words.join(", "))
 }
 
 /// A cell as text; in a dense table a rate is its successes/n only.
