@@ -347,10 +347,10 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
     use crate::chart::tests::{
         assert_no_text_overlaps, sample_analysis, sample_observations, well_formed,
     };
+    use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
 
     #[test]
     fn the_groups_csv_keeps_the_contracts_header_and_quotes_every_field() {

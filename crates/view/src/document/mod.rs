@@ -374,7 +374,7 @@ name       count   mean  solve                   failures
 
     #[test]
     fn a_document_in_parts_is_written_part_by_part_with_its_sections_under_each() {
-        use crate::view::contents::Part;
+        use crate::contents::Part;
         let doc = Document {
             sections: vec![
                 Section::new("".into())
