@@ -696,6 +696,9 @@ pub(crate) mod tests {
                         retried: false,
                         retried_moves: 0,
                         staircase: None,
+                        person: None,
+                        solve_ms: None,
+                        solve_tokens: None,
                     });
                 }
             }

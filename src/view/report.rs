@@ -286,7 +286,7 @@ fn detail_label(d: &GroupDetail) -> String {
 pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     let several = a.experiments.len() > 1;
     let mut sections = vec![Section::new("".into()).paragraph(format!(
-        "{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with 95% Wilson intervals in brackets.",
+        "{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with the distinct mazes they were played on in parentheses and 95% intervals in brackets, clustered by maze instance: a maze played many times (repeats, several models or people) gives correlated trials, so each interval is Wilson's on the trials left by the design effect of those repeats (never more than the trials, never fewer than the mazes when the trials cannot show how alike they are).",
         a.trials,
         a.experiments.join(", "),
         a.api_errors
@@ -739,8 +739,8 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high"),
-            "docs/CONTRACT.md's header"
+            Some("experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,recognize_mazes,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high,generate_mazes"),
+            "docs/cli.md's header: each phase's five numbers, then the mazes they were played on"
         );
         let row = lines.next().expect("one group");
         // No groups at all: the same header.
@@ -756,6 +756,46 @@ mod tests {
             "a failed phase keeps its numbers: {row}"
         );
         assert_eq!(lines.next(), None);
+    }
+
+    #[test]
+    fn every_rate_says_it_is_clustered_by_maze_and_repeats_widen_it() {
+        use crate::core::analysis::test_support::obs;
+        use crate::core::maze::encoding::Encoding;
+        use crate::core::maze::shape::Shape;
+        // 30 trials, 15 solved: 30 repeats of maze 0, or one trial on each of 30 mazes.
+        let trials = |distinct: bool| -> Vec<_> {
+            (0..30)
+                .map(|i| {
+                    let mut o = obs("m", Encoding::Matrix, Shape::C, 0, [i < 15, true, true]);
+                    if distinct {
+                        o.sample = i;
+                    } else {
+                        o.repeat = i;
+                    }
+                    o
+                })
+                .collect()
+        };
+        let (one, many) = (
+            analyze(&trials(false), &AnalysisOptions::default()),
+            analyze(&trials(true), &AnalysisOptions::default()),
+        );
+        let (a, b) = (one.pooled[0].solve, many.pooled[0].solve);
+        assert_eq!((a.mazes, b.mazes), (Some(1), Some(30)));
+        assert!(a.ci_high - a.ci_low > b.ci_high - b.ci_low, "{a:?} {b:?}");
+        let text = super::super::document::text::write(&analysis_document(&one, false));
+        assert!(text.contains("15/30 (1 maze) 50.0% [5.5, 94.5]"), "{text}");
+        let doc = analysis_document(&many, false);
+        for t in ["pooled", "groups", "solve-details", "generation"] {
+            let t = doc.table(t).expect("the table");
+            assert_eq!(
+                t.interval_note(),
+                Some(super::super::document::CLUSTERED_NOTE)
+            );
+        }
+        let html = report_body(&many);
+        assert!(html.contains("15/30 (30 mazes) <b>50.0%</b>"), "{html}");
     }
 
     #[test]
