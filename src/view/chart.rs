@@ -85,7 +85,7 @@ pub struct BarSeries {
     pub values: Vec<Option<Bar>>,
 }
 
-fn open_svg(id: &str, title: &str, height: f64, desc: &str) -> String {
+pub(crate) fn open_svg(id: &str, title: &str, height: f64, desc: &str) -> String {
     let id = slug(id);
     format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH:#.1} {height:#.1}\" width=\"100%\" role=\"img\" data-testid=\"chart-{id}\" aria-label=\"{t}\" font-family=\"system-ui, sans-serif\" font-size=\"{FONT:#.1}\"><title>{t}</title><desc>{d}</desc><rect width=\"{WIDTH:#.1}\" height=\"{height:#.1}\" fill=\"#ffffff\"/><text x=\"16\" y=\"28\" font-size=\"20\" font-weight=\"bold\">{t}</text>",
@@ -117,7 +117,7 @@ fn patterns(prefix: &str, count: usize) -> String {
     s
 }
 
-fn percent(x: f64) -> String {
+pub(crate) fn percent(x: f64) -> String {
     format!("{:.0}%", Fixed(100.0 * x))
 }
 

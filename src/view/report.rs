@@ -313,11 +313,13 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     sections.push(Section {
         title: "Hypotheses (alpha 0.05)".into(),
         blocks: vec![Block::Verdicts(verdicts)],
+        ..Section::default()
     });
     if charts {
         sections.push(Section {
             title: "Charts".into(),
             blocks: vec![Block::Charts(standard_charts(a))],
+            ..Section::default()
         });
     }
     sections.push(
@@ -335,6 +337,7 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
                 several,
             )),
     );
+    sections.push(super::report_people::people_section(a, charts));
 
     if a.empty_answers.first().is_some_and(EmptyAnswers::any) {
         let mut columns = vec![("model", "model")];

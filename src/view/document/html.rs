@@ -11,8 +11,19 @@ use std::fmt::Write as _;
 pub fn write(doc: &Document) -> String {
     let mut s = String::with_capacity(64 * 1024);
     for section in &doc.sections {
-        if !section.title.is_empty() {
-            let _ = write!(s, "<h2>{}</h2>", escape(&section.title));
+        match (section.title.is_empty(), section.anchor.is_empty()) {
+            (true, _) => {}
+            (false, true) => {
+                let _ = write!(s, "<h2>{}</h2>", escape(&section.title));
+            }
+            (false, false) => {
+                let _ = write!(
+                    s,
+                    "<h2 id=\"{}\">{}</h2>",
+                    escape(&section.anchor),
+                    escape(&section.title)
+                );
+            }
         }
         for block in &section.blocks {
             match block {

@@ -40,6 +40,9 @@ pub struct Section {
     pub title: String,
     /// What the section says, in order.
     pub blocks: Vec<Block>,
+    /// Its anchor: the HTML heading's `id` (empty for none), so a link or a contents
+    /// list can point at it.
+    pub anchor: String,
 }
 
 impl Section {
@@ -48,7 +51,14 @@ impl Section {
         Section {
             title,
             blocks: Vec::new(),
+            anchor: String::new(),
         }
+    }
+
+    /// The section with the anchor `id`.
+    pub fn anchored(mut self, id: &str) -> Self {
+        self.anchor = id.to_string();
+        self
     }
 
     /// Adds a paragraph.
@@ -311,6 +321,7 @@ mod tests {
                         note: "a note".into(),
                         warning: Some("small".into()),
                     }])],
+                    ..Section::default()
                 },
                 Section::new("Tables".into()).table(t).table(empty),
             ],
