@@ -10,6 +10,7 @@ mod fetch;
 mod model;
 mod play;
 mod results;
+mod results_people;
 mod route;
 mod storage;
 mod study;

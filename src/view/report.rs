@@ -286,7 +286,7 @@ fn detail_label(d: &GroupDetail) -> String {
 pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     let several = a.experiments.len() > 1;
     let mut sections = vec![Section::new("".into()).paragraph(format!(
-        "{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with the distinct mazes they were played on in parentheses and 95% intervals in brackets, clustered by maze instance: a maze played many times (repeats, several models or people) gives correlated trials, so each interval is Wilson's on the trials left by the design effect of those repeats (never more than the trials, never fewer than the mazes when the trials cannot show how alike they are).",
+        "{} trials from {}; {} with an API error (left out of every rate). Rates are successes over trials judged, with the distinct mazes they were played on in parentheses and 95% intervals in brackets, clustered by maze instance: a maze played many times (repeats, several models or people) gives correlated trials, so each interval is Wilson's on the trials the design effect of those repeats leaves (at most the trials; as few as the mazes when the trials cannot show how alike a maze's trials are).",
         a.trials,
         a.experiments.join(", "),
         a.api_errors
