@@ -42,8 +42,8 @@ fn paired_table(p: &PeopleVsModels) -> Table {
             ("model", "model"),
             ("phase", "phase"),
             ("mazes", "mazes paired"),
-            ("model_rate", "model"),
-            ("people_rate", "people"),
+            ("model_rate", "model's rate"),
+            ("people_rate", "people's rate"),
             ("difference", "model - people [95% CI], points"),
             ("test", "paired test"),
             ("p", "p"),
@@ -111,29 +111,34 @@ fn efficiency_table(p: &PeopleVsModels) -> Table {
 }
 
 /// Each model's rate (a coloured diamond, per phase) against the people's per-person
-/// rates on the same mazes (grey circles, their median a black bar), one line per model
-/// and phase on a 0-100% axis.
+/// rates on the same mazes (grey circles, their median a black bar): the model's name over
+/// its lines, one line per phase, on a 0-100% axis.
 pub fn people_chart(rows: &[PeopleModelRow]) -> String {
     let title = "Each model's rate against the people's, per phase";
-    let (left, right, top, step) = (250.0, 900.0, 90.0, 46.0);
-    let height = top + step * rows.len().max(1) as f64 + 40.0;
+    let (left, right, top, step, heading) = (170.0, 880.0, 80.0, 40.0, 34.0);
+    let mut models: Vec<&str> = Vec::new();
+    for r in rows {
+        if !models.contains(&r.model.as_str()) {
+            models.push(&r.model);
+        }
+    }
+    let bottom = top + heading * models.len() as f64 + step * rows.len().max(1) as f64;
     let mut s = open_svg(
         ANCHOR,
         title,
-        height,
-        "Each row: a model and a phase. Grey circles: each participant's success rate on the mazes the model also played; black bar: their median; diamond: the model's rate, printed at the right.",
+        bottom + 40.0,
+        "Under each model's name, a line per phase. Grey circles: each participant's success rate on the mazes the model also played; black bar: their median; diamond: the model's rate, printed at the right.",
     );
     let x = |v: f64| left + v * (right - left);
-    let bottom = top + step * rows.len().max(1) as f64 - step / 2.0;
     for k in 0..=4 {
         let v = k as f64 / 4.0;
         let _ = write!(
             s,
             "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#bbbbbb\"/><text x=\"{0:.1}\" y=\"{3:.1}\" text-anchor=\"middle\">{4}</text>",
             Fixed(x(v)),
-            Fixed(top - step / 2.0),
-            Fixed(bottom),
-            Fixed(bottom + 22.0),
+            Fixed(top - 10.0),
+            Fixed(bottom - step / 2.0),
+            Fixed(bottom + 2.0),
             percent(v)
         );
     }
@@ -142,65 +147,85 @@ pub fn people_chart(rows: &[PeopleModelRow]) -> String {
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\">No data: no maze in common</text>",
             Fixed(left),
-            Fixed(top)
+            Fixed(top + step / 2.0)
         );
     }
-    let mut models: Vec<&str> = Vec::new();
-    for (i, r) in rows.iter().enumerate() {
-        if !models.contains(&r.model.as_str()) {
-            models.push(&r.model);
-        }
-        let colour = PALETTE[(models.len() - 1) % PALETTE.len()];
-        let y = top + step * i as f64;
-        let _ = write!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{} / {}</text><line x1=\"{left:.1}\" x2=\"{right:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#dddddd\"/>",
-            Fixed(left - 12.0),
-            Fixed(y + 5.0),
-            escape(&r.model),
-            escape(&r.phase),
-            left = Fixed(left),
-            right = Fixed(right),
-            y = Fixed(y)
-        );
-        // Equal rates stack upwards, so every person shows.
-        let mut seen: Vec<f64> = Vec::new();
-        for &v in &r.people_rates {
-            let above = seen.iter().filter(|&&w| w == v).count() as f64;
-            seen.push(v);
+    let mut y = top;
+    let mut current: Option<&str> = None;
+    for r in rows {
+        if current != Some(r.model.as_str()) {
+            current = Some(&r.model);
             let _ = write!(
                 s,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"#999999\" stroke=\"#444444\"/>",
-                Fixed(x(v)),
-                Fixed(y - 6.0 * above)
+                "<text x=\"16\" y=\"{:.1}\" font-weight=\"bold\">{}</text>",
+                Fixed(y + 6.0),
+                escape(&r.model)
             );
+            y += heading;
         }
-        if let Some(m) = crate::core::analysis::stats::median(&r.people_rates) {
-            let _ = write!(
-                s,
-                "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#000000\" stroke-width=\"3\"/>",
-                Fixed(x(m)),
-                Fixed(y - 14.0),
-                Fixed(y + 14.0)
-            );
-        }
-        let (mx, v) = (x(r.model_rate.rate), r.model_rate.rate);
-        let _ = write!(
-            s,
-            "<path d=\"M{0:.1} {1:.1} L{2:.1} {3:.1} L{0:.1} {4:.1} L{5:.1} {3:.1} Z\" fill=\"{colour}\" stroke=\"#000000\"/><text x=\"{6:.1}\" y=\"{7:.1}\">{8}</text>",
-            Fixed(mx),
-            Fixed(y - 9.0),
-            Fixed(mx + 9.0),
-            Fixed(y),
-            Fixed(y + 9.0),
-            Fixed(mx - 9.0),
-            Fixed(right + 10.0),
-            Fixed(y + 5.0),
-            percent(v)
-        );
+        let i = models.iter().position(|m| *m == r.model).unwrap_or(0);
+        people_line(&mut s, r, y, (left, right), PALETTE[i % PALETTE.len()]);
+        y += step;
     }
     s.push_str("</svg>");
     s
+}
+
+/// One model and phase at height `y` between `left` and `right`: the phase's name, each
+/// participant's rate, their median and the model's rate in `colour`.
+fn people_line(
+    s: &mut String,
+    r: &PeopleModelRow,
+    y: f64,
+    (left, right): (f64, f64),
+    colour: &str,
+) {
+    let x = |v: f64| left + v * (right - left);
+    let _ = write!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text><line x1=\"{left:.1}\" x2=\"{right:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\" stroke=\"#dddddd\"/>",
+        Fixed(left - 12.0),
+        Fixed(y + 5.0),
+        escape(&r.phase),
+        left = Fixed(left),
+        right = Fixed(right),
+        y = Fixed(y)
+    );
+    // Equal rates stack upwards, so every person shows.
+    let mut seen: Vec<f64> = Vec::new();
+    for &v in &r.people_rates {
+        let above = seen.iter().filter(|&&w| w == v).count() as f64;
+        seen.push(v);
+        let _ = write!(
+            s,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"5\" fill=\"#999999\" stroke=\"#444444\"/>",
+            Fixed(x(v)),
+            Fixed(y - 6.0 * above)
+        );
+    }
+    if let Some(m) = crate::core::analysis::stats::median(&r.people_rates) {
+        let _ = write!(
+            s,
+            "<line x1=\"{0:.1}\" x2=\"{0:.1}\" y1=\"{1:.1}\" y2=\"{2:.1}\" stroke=\"#000000\" stroke-width=\"3\"/>",
+            Fixed(x(m)),
+            Fixed(y - 14.0),
+            Fixed(y + 14.0)
+        );
+    }
+    let (mx, v) = (x(r.model_rate.rate), r.model_rate.rate);
+    let _ = write!(
+        s,
+        "<path d=\"M{0:.1} {1:.1} L{2:.1} {3:.1} L{0:.1} {4:.1} L{5:.1} {3:.1} Z\" fill=\"{colour}\" stroke=\"#000000\"/><text x=\"{6:.1}\" y=\"{7:.1}\">{8}</text>",
+        Fixed(mx),
+        Fixed(y - 9.0),
+        Fixed(mx + 9.0),
+        Fixed(y),
+        Fixed(y + 9.0),
+        Fixed(mx - 9.0),
+        Fixed(right + 14.0),
+        Fixed(y + 5.0),
+        percent(v)
+    );
 }
 
 /// The section on people and models (anchor [`ANCHOR`]): the paired table and, when
@@ -224,4 +249,64 @@ pub(crate) fn people_section(a: &Analysis, charts: bool) -> Section {
         }]));
     }
     section
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::analysis::analyze::{analyze, AnalysisOptions};
+    use crate::core::analysis::test_support::obs;
+    use crate::core::maze::encoding::Encoding;
+    use crate::core::maze::shape::Shape;
+    use crate::view::chart::tests::{assert_no_text_overlaps, well_formed};
+
+    #[test]
+    fn the_section_draws_a_well_formed_chart_or_says_in_one_line_why_not() {
+        // A model and two people on three mazes.
+        let mut v = Vec::new();
+        for i in 0..3 {
+            v.push(obs(
+                "model <x>",
+                Encoding::Matrix,
+                Shape::C,
+                i,
+                [true, i > 0, true],
+            ));
+            for who in ["a", "b"] {
+                let mut o = obs(
+                    "human",
+                    Encoding::Matrix,
+                    Shape::C,
+                    i,
+                    [i != 1, true, false],
+                );
+                o.person = Some(who.into());
+                v.push(o);
+            }
+        }
+        let a = analyze(&v, &AnalysisOptions::default());
+        let section = people_section(&a, true);
+        assert_eq!(section.anchor, ANCHOR);
+        let Some(Block::Charts(charts)) = section.blocks.last() else {
+            panic!("a chart")
+        };
+        let svg = &charts[0].svg;
+        well_formed(svg).unwrap_or_else(|e| panic!("{e}\n{svg}"));
+        assert_no_text_overlaps(svg);
+        assert!(svg.contains("data-testid=\"chart-people-models\""));
+        assert_eq!(
+            svg.matches("<circle").count(),
+            6,
+            "two people, three phases"
+        );
+        assert!(svg.contains("model &lt;x&gt;"), "the name escaped");
+        // Models alone: the table says why, in one line, and nothing else is drawn.
+        let alone = analyze(&v[..1], &AnalysisOptions::default());
+        let section = people_section(&alone, true);
+        let text = crate::view::document::text::write(&crate::view::document::Document {
+            sections: vec![section.clone()],
+        });
+        assert!(text.contains("No people's trials"), "{text}");
+        assert!(!section.blocks.iter().any(|b| matches!(b, Block::Charts(_))));
+    }
 }
