@@ -18,7 +18,7 @@ fn every_bundled_trial_reads_back_is_indexed_and_rescores_to_its_own_verdicts() 
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .expect("the folder exists")
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".json") && n != "index.json")
+        .filter(|n| n.ends_with(".json") && n != "index.json" && n != "races.json")
         .collect();
     files.sort();
     let mut listed: Vec<String> = index
@@ -51,6 +51,31 @@ fn every_bundled_trial_reads_back_is_indexed_and_rescores_to_its_own_verdicts() 
             frames(&record).expect("frames").len() > 2,
             "{name}: steps to replay"
         );
+    }
+}
+
+#[test]
+fn every_bundled_race_names_two_indexed_trials_of_one_maze() {
+    use shapemaze::core::results::race::{parse_race, Race, RaceSide};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("public/trials");
+    let races: Vec<serde_json::Value> = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("races.json")).expect("the races exist"),
+    )
+    .expect("the races are JSON");
+    assert!(!races.is_empty(), "the demo ships at least one race");
+    let read = |side: &RaceSide| {
+        let RaceSide::Bundled(name) = side else {
+            panic!("a bundled race names bundled trials: {side:?}");
+        };
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("indexed");
+        TrialRecord::from_json(&text).expect("a record")
+    };
+    for r in &races {
+        let param = r["race"].as_str().expect("a race parameter");
+        assert!(r["label"].as_str().is_some_and(|l| l.contains("built-in")));
+        let (a, b) = parse_race(param).expect("two sides");
+        let race = Race::of(&read(&a), &read(&b)).expect("one maze");
+        assert!(race.len() > 2, "{param}: steps to race");
     }
 }
 

@@ -33,7 +33,7 @@ test('an experiment is analysed, drilled down to a trial, replayed and reported'
     // The oracle never errs: every solve traced, none looping, no first error.
     const errs = await page.locator('[data-testid="table-solve-errors"] tbody tr').first().locator('td').allTextContents();
     assert.deepEqual([errs[0], errs[1], errs[4], errs[5], errs[6]], ['all/all/all', '24', '0', '0', '0']);
-    assert.match(errs[3], /^0\/24 0\.0%/);
+    assert.match(errs[3], /^0\/24 \(24 mazes\) 0\.0%/);
     await page.screenshot({ path: `${SHOTS}/results-analysis.png`, fullPage: true });
     // A chart as SVG, a table as CSV.
     const svg = await download(page, page.locator('[data-action="chart-svg"]').first());
@@ -41,7 +41,7 @@ test('an experiment is analysed, drilled down to a trial, replayed and reported'
     assert.match(svg.text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     const csv = await download(page, page.locator('[data-action="table-csv"][data-target="table-groups"]'));
     assert.equal(csv.name, 'table-groups.csv');
-    // Written from the report model: every number kept, a rate as five columns.
+    // Written from the report model: every number kept, a rate as six columns.
     assert.match(csv.text.split('\n')[0], /^model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,/);
     // Drill down: a group's trials, then one replayed.
     await page.locator('[data-testid="table-groups"] tr[data-action="drill"]').first().click();
@@ -75,8 +75,8 @@ test('an experiment over two grid sizes, each maze played twice, draws a difficu
     const rows = await page.locator('[data-testid="table-by-size"] tbody tr').allTextContents();
     // All trials, then the oracle, at 5x5 and 7x7: 24 trials each, every phase solved.
     assert.equal(rows.length, 4, rows.join(' | '));
-    assert.match(rows[0], /^all5x524024\/24 100\.0%/);
-    assert.match(rows[1], /^all7x724024\/24 100\.0%/);
+    assert.match(rows[0], /^all5x524024\/24 \(12 mazes\) 100\.0%/);
+    assert.match(rows[1], /^all7x724024\/24 \(12 mazes\) 100\.0%/);
     // The other measures by size: the oracle's solves take the shortest path at each size.
     const measures = await page.locator('[data-testid="table-by-size-measures"] tbody tr').allTextContents();
     assert.equal(measures.length, 4, measures.join(' | '));
@@ -87,8 +87,8 @@ test('an experiment over two grid sizes, each maze played twice, draws a difficu
     // Each of the 24 mazes (12 per size, two encodings) twice: solved in both.
     const overall = await page.locator('[data-testid="table-repeats"] tbody tr').first().locator('td').allTextContents();
     assert.deepEqual(overall.slice(0, 3), ['all/all/all', '2', '24']);
-    assert.match(overall[3], /^24\/24 100\.0%/);
-    assert.match(overall[4], /^24\/24 100\.0%/);
+    assert.match(overall[3], /^24\/24 \(24 mazes\) 100\.0%/);
+    assert.match(overall[4], /^24\/24 \(24 mazes\) 100\.0%/);
     for (const phase of ['solve', 'recognize', 'generate']) {
       const chart = page.locator(`[data-testid="chart-size-${phase}"]`);
       assert.match(await chart.textContent(), /5x5[\s\S]*7x7/, `${phase}: both sizes on the axis`);
@@ -163,7 +163,7 @@ test("a folder of the image-only condition's transcripts is replayed on its maze
     const row = await page.locator('[data-testid="table-pooled"] tbody tr').first().locator('td').allTextContents();
     for (const phase of ['solve', 'recognize', 'generate']) {
       const cell = row[head.findIndex((h) => h.trim().startsWith(phase))];
-      assert.match(cell ?? '', /^4\/4 100\.0%/, `${phase}: ${row.join(' | ')}`);
+      assert.match(cell ?? '', /^4\/4 \(\d+ mazes?\) 100\.0%/, `${phase}: ${row.join(' | ')}`);
     }
   });
 });
@@ -439,5 +439,44 @@ test('a filter narrows the analysis to the trials it matches; a bad one says why
     assert.match(report.text, /\b10 trials from/);
     await page.fill('[data-testid="results-filter"]', '');
     await says(/^24 of 24 trials match/);
+  });
+});
+
+test('a study\'s people and a model on the same mazes are paired in a table and a chart', async () => {
+  const dir = new URL('../fixtures/people-vs-models/', import.meta.url).pathname;
+  await withPage(async (page) => {
+    // The study's trials into this browser's study store, as /study/manage imports them.
+    await page.goto(`${BASE}/study/manage`);
+    await page.waitForSelector('[data-testid="study-import-file"]');
+    await page.setInputFiles('[data-testid="study-import-file"]', `${dir}study-data.jsonl`);
+    await page.waitForFunction(() => /Imported 8 trials/.test(document.querySelector('[data-testid="study-manage-status"]')?.textContent ?? ''));
+    // The model's trials imported on /results beside them.
+    await page.goto(`${BASE}/results`);
+    await page.waitForSelector('[data-testid="source"]');
+    await page.setInputFiles('[data-testid="results-import"]', `${dir}trials.jsonl`);
+    await page.waitForFunction(() => /16 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    const table = page.locator('[data-testid="table-people-models"]');
+    await table.waitFor();
+    const rows = await table.locator('tbody tr').all();
+    assert.equal(rows.length, 3, 'one model x three phases');
+    const solve = await rows[0].locator('td').allTextContents();
+    // Model, phase, mazes, the two rates, the difference, the test, p, participants, percentile.
+    assert.equal(solve[1], 'solve');
+    assert.equal(solve[2], '4');
+    assert.match(solve[3], /^6\/8 \(4 mazes\) 75\.0%/);
+    assert.match(solve[4], /^4\/8 \(4 mazes\) 50\.0%/);
+    assert.match(solve[5], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
+    assert.equal(solve[6], 'Wilcoxon signed-rank on per-maze rates');
+    assert.equal(solve[7], '= 0.500');
+    assert.deepEqual(solve.slice(8), ['3', '100.00']);
+    assert.equal(await page.locator('section#people-models').count(), 1, 'the section has its anchor');
+    const chart = page.locator('[data-testid="chart-people-models"]');
+    assert.match(await chart.textContent(), /solve[\s\S]*recognize[\s\S]*generate/);
+    assert.equal(await chart.locator('circle').count(), 9, 'three participants in each of three phases');
+    const eff = await page.locator('[data-testid="table-people-models-efficiency"] tbody tr td').allTextContents();
+    assert.deepEqual(eff.slice(1, 8), ['3', '4.67', '7.00', '6.33', '1.52', '0.40', '320.00']);
+    await page.locator('section#people-models').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/results-people-models.png` });
+    await chart.screenshot({ path: `${SHOTS}/results-people-models-chart.png` });
   });
 });

@@ -15,6 +15,7 @@ use shapemaze_core::original::audit::{Audited, Scoring, Skipped};
 use shapemaze_core::results::filter::TrialFilter;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
+use shapemaze_core::study::StudyTrialData;
 use shapemaze_view::audit::{audit_html, render_text as render_audit_text};
 use shapemaze_view::document::{csv, text};
 use shapemaze_view::report::{analysis_document, comparison_table, groups_table, report_html};
@@ -24,6 +25,10 @@ use std::path::Path;
 /// The file of full trial records in an export folder.
 pub const TRIALS_JSONL: &str = "trials.jsonl";
 
+/// A study's data beside them (the `/study/manage` and `shapemaze serve` JSONL export):
+/// people's trials, read with their participant.
+pub const STUDY_JSONL: &str = "study-data.jsonl";
+
 /// `shapemaze report`'s options.
 #[derive(Debug, clap::Args)]
 #[command(
@@ -31,7 +36,7 @@ pub const TRIALS_JSONL: &str = "trials.jsonl";
     display_name = "shapemaze report",
     override_usage = "shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
                          [--scoring strict|original|recorded|all] [--compare A,B]
-                         [--filter TEXT]",
+                         [--filter TEXT] [--table ID]",
     after_help = "DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
 are read and re-scored by today's verifiers; otherwise every transcript under
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
@@ -94,6 +99,11 @@ pub struct ReportArgs {
         verbatim_doc_comment
     )]
     pub filter: Option<String>,
+    /// with --format csv: print the report's table ID instead of the groups
+    /// (people-models, people-models-efficiency, repeats, solve-details, ...:
+    /// the page's table-ID)
+    #[arg(long, value_name = "ID", verbatim_doc_comment)]
+    pub table: Option<String>,
 }
 
 /// Where the observations came from.
@@ -209,6 +219,28 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             analysis: &analysis,
             comparison,
         }),
+        "csv" if args.table.is_some() => {
+            let id = args.table.as_deref().unwrap_or_default();
+            let doc = analysis_document(&analysis, false);
+            match doc.table(id) {
+                Some(t) => io.out(&csv::write(t)),
+                None => {
+                    let ids: Vec<&str> = doc
+                        .sections
+                        .iter()
+                        .flat_map(|s| &s.blocks)
+                        .filter_map(|b| match b {
+                            shapemaze_view::document::Block::Table(t) => Some(t.id.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    Err(CliError::usage(format!(
+                        "--table: this report has no table '{id}'; it has {}",
+                        ids.join(", ")
+                    )))
+                }
+            }
+        }
         "csv" => {
             let rows: Vec<GroupRow> = analysis
                 .groups
@@ -299,9 +331,10 @@ fn jsonl_file(root: &Path, dir: &str) -> bool {
     root.is_file() && dir.ends_with(".jsonl")
 }
 
-/// Whether `dir` is an export of ours: a trials.jsonl, or a folder that holds one.
+/// Whether `dir` is an export of ours: a trials.jsonl, or a folder that holds one or a
+/// study's study-data.jsonl.
 fn ours(root: &Path, dir: &str) -> bool {
-    jsonl_file(root, dir) || root.join(TRIALS_JSONL).is_file()
+    jsonl_file(root, dir) || root.join(TRIALS_JSONL).is_file() || root.join(STUDY_JSONL).is_file()
 }
 
 /// How the folder is scored, and its audit when its transcripts are read. An export
@@ -430,15 +463,53 @@ pub fn read_observations(
     let meta = std::fs::metadata(root)
         .map_err(|e| CliError::input(format!("cannot read {shown}: {e}")))?;
     let label = label_of(root);
-    let jsonl = if meta.is_file() && shown.ends_with(".jsonl") {
-        Some(root.to_path_buf())
-    } else {
-        let p = root.join(TRIALS_JSONL);
-        p.is_file().then_some(p)
-    };
-    match jsonl {
-        Some(p) => read_jsonl(&p, &label, filter),
-        None => read_transcripts(root, &label),
+    if meta.is_file() && shown.ends_with(".jsonl") {
+        return read_jsonl(root, &label, filter);
+    }
+    let files: Vec<std::path::PathBuf> = [TRIALS_JSONL, STUDY_JSONL]
+        .iter()
+        .map(|f| root.join(f))
+        .filter(|p| p.is_file())
+        .collect();
+    if files.is_empty() {
+        return read_transcripts(root, &label);
+    }
+    let mut out = (Vec::new(), Sources::default());
+    for p in files {
+        let (obs, s) = read_jsonl(&p, &label, filter)?;
+        out.0.extend(obs);
+        let all = &mut out.1;
+        all.source = TRIALS_JSONL;
+        all.rescored += s.rescored;
+        all.stored_verdicts += s.stored_verdicts;
+        all.filtered_out += s.filtered_out;
+        all.skipped.extend(s.skipped);
+    }
+    Ok(out)
+}
+
+/// A person's trial as a study's data gives it: the experiment label, the participant and
+/// the solve phase's milliseconds.
+type Person = (String, String, Option<f64>);
+
+/// A line of a trials.jsonl (a record) or of a study's data (a participant's trial, its
+/// record inside): the record, and for a person's trial their experiment label
+/// (`people: STUDY`, as the results page names it), participant and solve time.
+fn read_line(line: &str) -> Result<(TrialRecord, Option<Person>), String> {
+    match TrialRecord::from_json(line) {
+        Ok(r) => Ok((r, None)),
+        Err(e) => match serde_json::from_str::<StudyTrialData>(line) {
+            Ok(d) if d.practice => Err("a practice trial (never scored)".into()),
+            Ok(d) => {
+                let who = (
+                    format!("people: {}", d.study),
+                    d.participant_key(),
+                    d.solve_ms(),
+                );
+                Ok((d.record, Some(who)))
+            }
+            Err(_) => Err(e.to_string()),
+        },
     }
 }
 
@@ -457,16 +528,19 @@ fn read_jsonl(
     };
     let mut libraries = Libraries::new();
     let mut out = Vec::new();
+    let name = path
+        .file_name()
+        .map_or(TRIALS_JSONL.into(), |n| n.to_string_lossy().into_owned());
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let record = match TrialRecord::from_json(line) {
+        let (record, person) = match read_line(line) {
             Ok(r) => r,
-            Err(e) => {
+            Err(why) => {
                 sources.skipped.push(Skipped {
-                    file: format!("{TRIALS_JSONL}:{}", i + 1),
-                    why: e.to_string(),
+                    file: format!("{name}:{}", i + 1),
+                    why,
                 });
                 continue;
             }
@@ -483,8 +557,13 @@ fn read_jsonl(
             None => sources.stored_verdicts += 1,
         }
         let r = rescored.as_ref().unwrap_or(&record);
-        if filter.matches_in(label, r) {
-            out.push(Observation::from_record(label, r));
+        let experiment = person.as_ref().map_or(label, |p| p.0.as_str());
+        if filter.matches_in(experiment, r) {
+            let o = Observation::from_record(experiment, r);
+            out.push(match person {
+                Some((_, who, ms)) => o.played_by(who, ms),
+                None => o,
+            });
         } else {
             sources.filtered_out += 1;
         }

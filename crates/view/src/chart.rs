@@ -85,7 +85,7 @@ pub struct BarSeries {
     pub values: Vec<Option<Bar>>,
 }
 
-fn open_svg(id: &str, title: &str, height: f64, desc: &str) -> String {
+pub(crate) fn open_svg(id: &str, title: &str, height: f64, desc: &str) -> String {
     open_sized(id, title, (WIDTH, height), desc, (FONT, 20.0, 16.0, 28.0))
 }
 
@@ -131,7 +131,7 @@ fn patterns(prefix: &str, count: usize) -> String {
     s
 }
 
-fn percent(x: f64) -> String {
+pub(crate) fn percent(x: f64) -> String {
     format!("{:.0}%", Fixed(100.0 * x))
 }
 
@@ -814,6 +814,9 @@ pub(crate) mod tests {
                         retried: false,
                         retried_moves: 0,
                         staircase: None,
+                        person: None,
+                        solve_ms: None,
+                        solve_tokens: None,
                     });
                 }
             }

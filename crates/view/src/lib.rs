@@ -10,6 +10,7 @@ pub mod document;
 pub mod experiment;
 pub mod html;
 pub mod report;
+pub mod report_people;
 mod report_sections;
 pub mod study;
 pub mod text_table;

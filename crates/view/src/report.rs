@@ -340,6 +340,7 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     if !a.staircase.is_empty() {
         sections.push(stair_section(a));
     }
+    sections.push(crate::report_people::people_section(a, charts));
     sections.push(trials_section(a));
     Document { sections }
 }
@@ -371,8 +372,8 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high"),
-            "docs/CONTRACT.md's header"
+            Some("experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,recognize_mazes,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high,generate_mazes"),
+            "docs/cli.md's header: each phase's five numbers, then the mazes they were played on"
         );
         let row = lines.next().expect("one group");
         // No groups at all: the same header.
@@ -388,6 +389,43 @@ mod tests {
             "a failed phase keeps its numbers: {row}"
         );
         assert_eq!(lines.next(), None);
+    }
+
+    #[test]
+    fn every_rate_says_it_is_clustered_by_maze_and_repeats_widen_it() {
+        use shapemaze_core::analysis::test_support::obs;
+        use shapemaze_core::maze::encoding::Encoding;
+        use shapemaze_core::maze::shape::Shape;
+        // 30 trials, 15 solved: 30 repeats of maze 0, or one trial on each of 30 mazes.
+        let trials = |distinct: bool| -> Vec<_> {
+            (0..30)
+                .map(|i| {
+                    let mut o = obs("m", Encoding::Matrix, Shape::C, 0, [i < 15, true, true]);
+                    if distinct {
+                        o.sample = i;
+                    } else {
+                        o.repeat = i;
+                    }
+                    o
+                })
+                .collect()
+        };
+        let (one, many) = (
+            analyze(&trials(false), &AnalysisOptions::default()),
+            analyze(&trials(true), &AnalysisOptions::default()),
+        );
+        let (a, b) = (one.pooled[0].solve, many.pooled[0].solve);
+        assert_eq!((a.mazes, b.mazes), (Some(1), Some(30)));
+        assert!(a.ci_high - a.ci_low > b.ci_high - b.ci_low, "{a:?} {b:?}");
+        let text = crate::document::text::write(&analysis_document(&one, false));
+        assert!(text.contains("15/30 (1 maze) 50.0% [5.5, 94.5]"), "{text}");
+        let doc = analysis_document(&many, false);
+        for t in ["pooled", "groups", "solve-details", "generation"] {
+            let t = doc.table(t).expect("the table");
+            assert_eq!(t.interval_note(), Some(crate::document::CLUSTERED_NOTE));
+        }
+        let html = report_body(&many);
+        assert!(html.contains("15/30 (30 mazes) <b>50.0%</b>"), "{html}");
     }
 
     #[test]

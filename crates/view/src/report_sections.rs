@@ -341,7 +341,7 @@ pub(crate) fn hypotheses_section(a: &Analysis) -> Section {
 /// empty answers and, with repeated mazes, pass@k.
 pub(crate) fn rates_sections(a: &Analysis, charts: bool) -> Vec<Section> {
     let mut pooled = Section::new(String::new()).in_part(Part::Rates).paragraph(
-        "Rates are successes over trials judged, with 95% Wilson intervals in brackets.",
+        "Rates are successes over trials judged, with the distinct mazes they were played on in parentheses and 95% intervals in brackets, clustered by maze instance: a maze played many times (repeats, several models or people) gives correlated trials, so each interval is Wilson's on the trials the design effect of those repeats leaves (at most the trials; as few as the mazes when the trials cannot show how alike a maze's trials are).",
     );
     if charts {
         pooled = pooled.block(Block::Charts(vec![

@@ -32,7 +32,6 @@ use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::rescore::Libraries;
 use shapemaze_core::results::rescore::{image_maze_file, Hints};
 use shapemaze_core::results::zip::read_zip;
-use shapemaze_core::study::StudyTrialData;
 use shapemaze_view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
 use shapemaze_view::contents::{Part, Parts, PARTS_CSS};
 use shapemaze_view::document::csv;
@@ -71,18 +70,21 @@ const RESULTS_CSS: &str = "
 
 /// One source of trials: a stored experiment or an imported file.
 #[derive(Clone)]
-struct Source {
+pub(super) struct Source {
     /// Its label in the analysis.
-    label: String,
+    pub(super) label: String,
     /// A stored experiment's id (`None` for an imported file).
-    id: Option<String>,
+    pub(super) id: Option<String>,
     /// The records of an imported file (stored ones are read when chosen).
-    records: Vec<TrialRecord>,
+    pub(super) records: Vec<TrialRecord>,
+    /// For a study's trials: each record's participant and solve time (ms), in the
+    /// records' order; empty for models.
+    pub(super) people: Vec<(String, Option<f64>)>,
     /// The trials of an imported results folder of transcripts (no records).
-    transcripts: Vec<Observation>,
+    pub(super) transcripts: Vec<Observation>,
     /// The audit of an imported folder of the design's original runs (three scorings).
-    audit: Option<Rc<AuditSummary>>,
-    chosen: bool,
+    pub(super) audit: Option<Rc<AuditSummary>>,
+    pub(super) chosen: bool,
 }
 
 struct Dashboard {
@@ -204,31 +206,7 @@ async fn load_stored(dash: Shared) {
     // People: the scored trials of the studies run in this browser, one group per
     // study, on the same measures as the models.
     if let Ok(entries) = db.entries(STUDY, "").await {
-        let mut groups: Vec<Source> = Vec::new();
-        for (key, text) in entries {
-            if !key.contains("/trial/") {
-                continue;
-            }
-            let Ok(d) = serde_json::from_str::<StudyTrialData>(&text) else {
-                continue;
-            };
-            if d.practice {
-                continue;
-            }
-            let label = format!("people: {}", d.study);
-            match groups.iter_mut().find(|g| g.label == label) {
-                Some(g) => g.records.push(d.record),
-                None => groups.push(Source {
-                    label,
-                    id: None,
-                    records: vec![d.record],
-                    transcripts: Vec::new(),
-                    audit: None,
-                    chosen: true,
-                }),
-            }
-        }
-        for g in groups {
+        for g in super::results_people::people_sources(entries) {
             dash.add_source(g);
         }
     }
@@ -243,6 +221,7 @@ async fn load_stored(dash: Shared) {
                     },
                     id: Some(id),
                     records: Vec::new(),
+                    people: Vec::new(),
                     transcripts: Vec::new(),
                     audit: None,
                     chosen: true,
@@ -687,8 +666,12 @@ async fn analyze_chosen(dash: &Shared) {
             let label = format!("{} (original scoring)", s.label);
             summaries.push(Rc::new(own.summarize(&label, Scoring::All)));
         }
-        for r in rs {
-            observations.push(Observation::from_record(&s.label, &r));
+        for (i, r) in rs.into_iter().enumerate() {
+            let o = Observation::from_record(&s.label, &r);
+            observations.push(match s.people.get(i) {
+                Some((who, ms)) => o.played_by(who.clone(), *ms),
+                None => o,
+            });
             records.push(Some(r));
         }
         for o in s.transcripts {
@@ -839,6 +822,7 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
             label,
             id: None,
             records,
+            people: Vec::new(),
             transcripts: Vec::new(),
             audit: None,
             chosen: true,
@@ -916,6 +900,7 @@ async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
         label: format!("{folder} (transcripts)"),
         id: None,
         records: Vec::new(),
+        people: Vec::new(),
         transcripts,
         audit: None,
         chosen: true,
@@ -1010,6 +995,7 @@ fn audit_folder(
         label,
         id: None,
         records: Vec::new(),
+        people: Vec::new(),
         transcripts,
         chosen: true,
     })

@@ -10,6 +10,7 @@ use crate::analysis::hypotheses::{
     compare_encodings, h1, h2, h3, h4, paired, EncodingComparison, Hypotheses, DEFAULT_MODEL_ORDER,
 };
 use crate::analysis::observation::{Observation, ALL, PHASE_NAMES};
+use crate::analysis::people::{people_vs_models, PeopleVsModels};
 use crate::analysis::shapes::{shape_effects, PhaseCorrelation, ShapeEffects};
 use crate::analysis::staircase::{stair_rows, StairRow};
 use crate::analysis::stats::phi;
@@ -75,6 +76,8 @@ pub struct Analysis {
     pub empty_answers: Vec<EmptyAnswers>,
     /// H1 to H4.
     pub hypotheses: Hypotheses,
+    /// People against each model on the maze instances both played.
+    pub people_vs_models: PeopleVsModels,
 }
 
 /// Analyses `observations` (from one or several experiments).
@@ -196,6 +199,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         h3: h3(observations, &options.model_order),
         h4: h4(observations),
     };
+    let people_vs_models = people_vs_models(observations, model_label);
     Analysis {
         trials: observations.len(),
         api_errors: observations.iter().filter(|o| o.api_error()).count(),
@@ -220,6 +224,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         phase_correlations,
         empty_answers,
         hypotheses,
+        people_vs_models,
     }
 }
 

@@ -8,10 +8,8 @@
 //! Pearson's chi-square test on the 2 x 2 table. Only trials judged in a phase count in
 //! it (an API error is no answer).
 
-use crate::analysis::observation::{Observation, PHASE_NAMES};
-use crate::analysis::stats::{
-    chi_square_independence, mcnemar, wilson, McNemar, PairedCounts, Proportion,
-};
+use crate::analysis::observation::{share_by_maze, Observation, PHASE_NAMES};
+use crate::analysis::stats::{chi_square_independence, mcnemar, McNemar, PairedCounts, Proportion};
 use crate::sort::sort_by_key;
 use serde::Serialize;
 
@@ -101,8 +99,7 @@ pub fn compare(observations: &[Observation], a: &str, b: &str) -> Comparison {
         })
         .collect();
     let rate = |s: &[(PairKey, &Observation)], i: usize| {
-        let judged: Vec<bool> = s.iter().filter_map(|(_, o)| o.scored(i)).collect();
-        wilson(judged.iter().filter(|&&x| x).count(), judged.len())
+        share_by_maze(s.iter().map(|(_, o)| *o), |o| o.scored(i))
     };
     let phases = PHASE_NAMES
         .iter()

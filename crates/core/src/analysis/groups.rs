@@ -2,8 +2,8 @@
 //! intervals, move distributions, failure reasons, generation checks, the confusion matrix
 //! of shapes named, empty answers; and the groups' CSV.
 
-use crate::analysis::observation::{MazeId, Observation, ALL, NONE};
-use crate::analysis::stats::{chi_square_independence, mean, median, wilson, Proportion};
+use crate::analysis::observation::{rate_by_maze, share_by_maze, MazeId, Observation, ALL, NONE};
+use crate::analysis::stats::{chi_square_independence, clustered, mean, median, Proportion};
 use crate::analysis::trace::{Place, SolveTrace};
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::{Shape, ShapeSet};
@@ -246,22 +246,20 @@ pub struct RetryUse {
 impl RetryUse {
     fn of(obs: &[&Observation]) -> RetryUse {
         let judged = |retried: bool| {
-            let v: Vec<bool> = obs
-                .iter()
-                .filter(|o| o.retried == retried)
-                .filter_map(|o| o.scored(0))
-                .collect();
-            (v.iter().filter(|&&x| x).count(), v.len())
+            share_by_maze(obs.iter().copied().filter(|o| o.retried == retried), |o| {
+                o.scored(0)
+            })
         };
-        let ((sr, nr), (so, no)) = (judged(true), judged(false));
+        let (retried, others) = (judged(true), judged(false));
+        let ((sr, nr), (so, no)) = ((retried.successes, retried.n), (others.successes, others.n));
         let p = (nr > 0 && no > 0)
             .then(|| chi_square_independence(&[vec![sr, nr - sr], vec![so, no - so]]))
             .flatten()
             .map(|c| c.p);
         RetryUse {
             retried_trials: obs.iter().filter(|o| o.retried).count(),
-            solve_retried: wilson(sr, nr),
-            solve_others: wilson(so, no),
+            solve_retried: retried,
+            solve_others: others,
             p,
         }
     }
@@ -408,9 +406,15 @@ pub(crate) fn repeat_row(k: &Key, obs: &[&Observation]) -> Option<RepeatRow> {
             any += usize::from(scored.iter().any(|&x| x));
             all += usize::from(scored.iter().all(|&x| x));
         }
+        // The units are mazes: each its own cluster.
+        let per_maze = |k: usize| {
+            let mut units = vec![(1, 1); k];
+            units.resize(judged, (0, 1));
+            clustered(&units)
+        };
         PassK {
-            pass_at_k: wilson(any, judged),
-            pass_all_k: wilson(all, judged),
+            pass_at_k: per_maze(any),
+            pass_all_k: per_maze(all),
         }
     };
     Some(RepeatRow {
@@ -490,10 +494,7 @@ pub(crate) fn key(e: &str, m: &str, enc: &str, s: &str) -> Key {
 }
 
 pub(crate) fn row_of(k: &Key, obs: &[&Observation]) -> GroupRow {
-    let prop = |i: usize| {
-        let scored: Vec<bool> = obs.iter().filter_map(|o| o.scored(i)).collect();
-        wilson(scored.iter().filter(|&&x| x).count(), scored.len())
-    };
+    let prop = |i: usize| share_by_maze(obs.iter().copied(), |o| o.scored(i));
     GroupRow {
         experiment: k.0.clone(),
         model: k.1.clone(),
@@ -538,11 +539,12 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
             _ => {}
         }
     }
-    let (valid, attempts) = obs
-        .iter()
-        .filter(|o| o.outcomes[0] != Some(Outcome::Error))
-        .filter_map(|o| Some((o.valid_moves?, o.moves?)))
-        .fold((0, 0), |(v, m), (a, b)| (v + a, m + b));
+    let move_validity = rate_by_maze(
+        obs.iter()
+            .copied()
+            .filter(|o| o.outcomes[0] != Some(Outcome::Error)),
+        |o| Some((o.valid_moves?, o.moves?)),
+    );
     let traces: Vec<SolveTrace> = obs.iter().filter_map(|o| o.trace).collect();
     let revisits: Vec<f64> = traces.iter().map(|t| t.revisits as f64).collect();
     let mut first_errors = FirstErrors {
@@ -556,9 +558,8 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
             Place::Corridor => &mut first_errors.corridor,
         } += 1;
     }
-    let checks: Vec<GenerationChecks> = obs.iter().filter_map(|o| o.checks).collect();
     let rate = |f: &dyn Fn(&GenerationChecks) -> bool| {
-        wilson(checks.iter().filter(|c| f(c)).count(), checks.len())
+        share_by_maze(obs.iter().copied(), |o| o.checks.as_ref().map(f))
     };
     GroupDetail {
         experiment: k.0.clone(),
@@ -569,9 +570,9 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
         moves_per_success: Distribution::of(&moves),
         excess_moves: Distribution::of(&excess),
         failures,
-        move_validity: wilson(valid, attempts),
+        move_validity,
         revisits: Distribution::of(&revisits),
-        looping: wilson(traces.iter().filter(|t| t.looping).count(), traces.len()),
+        looping: share_by_maze(obs.iter().copied(), |o| o.trace.map(|t| t.looping)),
         first_errors,
         tokens: TokenUse::of(obs),
         retries: RetryUse::of(obs),

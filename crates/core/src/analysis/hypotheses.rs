@@ -1,11 +1,11 @@
 //! The design's four hypotheses tested (H1 to H4, see the domain's documentation for the
 //! tests chosen), with the encoding comparisons H1 rests on.
 
-use crate::analysis::observation::{MazeId, Observation, ALL, PHASE_NAMES};
+use crate::analysis::observation::{MazeId, MazeInstance, Observation, ALL, PHASE_NAMES};
 use crate::analysis::shapes::shape_table;
 use crate::analysis::stats::{
-    chi_square_independence, cochran_armitage, cochran_q, mcnemar, wilson, McNemar, PairedCounts,
-    Proportion, ALPHA,
+    chi_square_independence, clustered, cochran_armitage, cochran_q, mcnemar, McNemar,
+    PairedCounts, Proportion, ALPHA,
 };
 use crate::maze::encoding::Encoding;
 use crate::text::Fixed;
@@ -142,19 +142,29 @@ pub(crate) fn compare_encodings(
         by_maze.entry(o.maze_key()).or_default()[slot] = o.scored(phase);
     }
     let mut counts = PairedCounts::default();
-    for pair in by_maze.values() {
+    // Each side's successes per maze (its repeats and models together), for the margins'
+    // clustered intervals.
+    let mut margins: BTreeMap<MazeInstance, [(usize, usize); 2]> = BTreeMap::new();
+    for ((id, _), pair) in &by_maze {
         if let [Some(m), Some(c)] = pair {
             counts.add(*m, *c);
+            let maze = margins
+                .entry((id.3, id.4, Encoding::Matrix, id.5, id.6))
+                .or_default();
+            for (side, ok) in maze.iter_mut().zip([m, c]) {
+                *side = (side.0 + usize::from(*ok), side.1 + 1);
+            }
         }
     }
     if counts.n() == 0 {
         return None;
     }
+    let side = |i: usize| clustered(&margins.values().map(|m| m[i]).collect::<Vec<_>>());
     Some(EncodingComparison {
         model: model.to_string(),
         phase: PHASE_NAMES[phase].into(),
-        matrix: wilson(counts.both + counts.only_a, counts.n()),
-        coord_list: wilson(counts.both + counts.only_b, counts.n()),
+        matrix: side(0),
+        coord_list: side(1),
         test: mcnemar(counts),
     })
 }

@@ -35,8 +35,12 @@
 //! A verdict below [`SMALL_SAMPLE`] observations (or with expected counts under 5 for a
 //! chi-square) carries a plain warning.
 //!
-//! Files: [`observation`], [`groups`], [`shapes`], [`hypotheses`], [`analyze`] (the whole
-//! analysis) and [`stats`] (the tests and intervals). May import `results` and the
+//! Every rate's interval is clustered by maze instance ([`stats::clustered`]): repeats and
+//! several players of one maze are correlated trials.
+//!
+//! Files: [`observation`], [`groups`], [`shapes`], [`hypotheses`], [`people`] (people and
+//! models paired on the same mazes), [`analyze`] (the whole analysis) and [`stats`] (the
+//! tests and intervals). May import `results` and the
 //! domains below it.
 
 pub mod analyze;
@@ -44,6 +48,7 @@ pub mod compare;
 pub mod groups;
 pub mod hypotheses;
 pub mod observation;
+pub mod people;
 pub mod shapes;
 pub mod staircase;
 pub mod stats;

@@ -1,21 +1,25 @@
 //! The unit of analysis: an [`Observation`] is one trial as the analysis sees it, made from
 //! a trial record or from a re-scored transcript, and its CSV.
 
+use crate::analysis::stats::{clustered, Proportion};
 use crate::analysis::trace::{trace, SolveTrace};
 use crate::maze::encoding::Encoding;
 use crate::maze::grid::Maze;
 use crate::maze::shape::Shape;
 use crate::model::reply::EmptyReason;
+use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
+use crate::play::transcript::Role;
 use crate::play::trial::FailureKind;
 use crate::results::filter::Facts;
 use crate::results::layout::ExportPath;
-use crate::results::record::{Tokens, TrialRecord};
+use crate::results::record::{RecordMessage, Tokens, TrialRecord};
 use crate::results::rescore::{rescore, Basis, Hints, Libraries};
 use crate::results::tally::is_zero;
 use crate::text::csv_field;
 use crate::verify::{GenerationChecks, Outcome, Reason};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The name of a pooled dimension in group rows.
@@ -80,6 +84,51 @@ pub struct Observation {
     /// Where the trial stands in a staircase walk (records of a staircase only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub staircase: Option<StairStep>,
+    /// Who played, when a person did: the participant (their id as stored, from study
+    /// data); empty for a person's trial whose participant is not known (a record of
+    /// `player` `human` alone). `None` for models and built-in players.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub person: Option<String>,
+    /// Milliseconds the solve phase took: a person's from the study's action log, a
+    /// model's as the sum of its solve replies' latencies (records only, when known).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solve_ms: Option<f64>,
+    /// Tokens (prompt and completion) of the solve phase's replies, when the endpoint
+    /// reported them (records only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solve_tokens: Option<u64>,
+}
+
+/// A maze instance: the maze as shown, `(shape, size, encoding, seed, sample)`. Every
+/// player's trials of it share it (models, repeats and people alike): the unit rates'
+/// intervals are clustered by, and people and models are paired on.
+pub type MazeInstance = (Shape, usize, Encoding, u64, usize);
+
+/// A proportion over `obs` with its interval clustered by maze instance
+/// ([`crate::analysis::stats::clustered`]): `count` gives each observation's
+/// `(successes, units)`, or `None` when it is not counted.
+pub fn rate_by_maze<'a>(
+    obs: impl IntoIterator<Item = &'a Observation>,
+    count: impl Fn(&Observation) -> Option<(usize, usize)>,
+) -> Proportion {
+    let mut clusters: BTreeMap<MazeInstance, (usize, usize)> = BTreeMap::new();
+    for o in obs {
+        if let Some((k, n)) = count(o) {
+            let c = clusters.entry(o.instance()).or_default();
+            c.0 += k;
+            c.1 += n;
+        }
+    }
+    clustered(&clusters.into_values().collect::<Vec<_>>())
+}
+
+/// The share of `obs` for which `judged` says yes, among those it judges (`Some`), with its
+/// interval clustered by maze instance.
+pub fn share_by_maze<'a>(
+    obs: impl IntoIterator<Item = &'a Observation>,
+    judged: impl Fn(&Observation) -> Option<bool>,
+) -> Proportion {
+    rate_by_maze(obs, |o| judged(o).map(|x| (usize::from(x), 1)))
 }
 
 /// Why a file is not counted as an observation.
@@ -125,6 +174,43 @@ fn record_trace(r: &TrialRecord) -> Option<SolveTrace> {
     ))
 }
 
+/// The replies of a record's solve phase: every reply before the prompt that opens
+/// recognition (or generation).
+fn solve_replies(r: &TrialRecord) -> impl Iterator<Item = &RecordMessage> {
+    r.messages
+        .iter()
+        .take_while(|m| m.role == Role::Assistant || opens_phase(&m.content) != Some(false))
+        .filter(|m| m.role == Role::Assistant)
+}
+
+/// Whether a prompt opens the solve phase (`Some(true)`), a later phase (`Some(false)`),
+/// or neither (an update, or text that is not a prompt).
+fn opens_phase(prompt: &str) -> Option<bool> {
+    use crate::play::prompt::{read_heading, Heading};
+    match read_heading(prompt)? {
+        Heading::Solve | Heading::SolvePath => Some(true),
+        Heading::Recognize | Heading::Combined | Heading::Generate => Some(false),
+        Heading::Update => None,
+    }
+}
+
+/// The milliseconds a record's solve replies took; `None` without a solve reply or when
+/// one has no latency (people's replies have none: their study's log times them).
+fn solve_latency(r: &TrialRecord) -> Option<f64> {
+    let mut total = None;
+    for m in solve_replies(r) {
+        total = Some(total.unwrap_or(0.0) + m.meta.latency_ms?);
+    }
+    total
+}
+
+/// The tokens of a record's solve replies; `None` when none reported its usage.
+fn solve_tokens(r: &TrialRecord) -> Option<u64> {
+    solve_replies(r)
+        .filter_map(|m| Some(m.meta.prompt_tokens? + m.meta.completion_tokens.unwrap_or(0)))
+        .reduce(|a, b| a + b)
+}
+
 /// A maze as one model saw it in one encoding ([`Observation::maze_id`]): experiment, model,
 /// encoding, shape, size, seed and sample.
 pub(crate) type MazeId = (String, String, Encoding, Shape, usize, u64, usize);
@@ -168,6 +254,9 @@ impl Observation {
                 .iter()
                 .any(|m| m.meta.attempts.is_some_and(|a| a > 1) || !m.meta.retried.is_empty()),
             staircase: r.staircase,
+            person: (r.player == PlayerKind::Human).then(String::new),
+            solve_ms: solve_latency(r),
+            solve_tokens: solve_tokens(r),
         }
     }
 
@@ -245,6 +334,9 @@ impl Observation {
             retried: false,
             retried_moves: 0,
             staircase: None,
+            person: None,
+            solve_ms: None,
+            solve_tokens: None,
         }
     }
 
@@ -297,6 +389,21 @@ impl Observation {
             Some(Outcome::Fail) => self.reasons[0].and_then(FailureKind::of),
             _ => None,
         }
+    }
+
+    /// This observation as a trial of participant `person` of a study, whose solve phase
+    /// took `solve_ms` by the study's log (the caller reads both from the study data).
+    pub fn played_by(self, person: String, solve_ms: Option<f64>) -> Observation {
+        Observation {
+            person: Some(person),
+            solve_ms: solve_ms.or(self.solve_ms),
+            ..self
+        }
+    }
+
+    /// The maze instance this trial ran on.
+    pub fn instance(&self) -> MazeInstance {
+        (self.shape, self.size, self.encoding, self.seed, self.sample)
     }
 
     /// The maze this trial ran on as this model saw it in this encoding: its repeats share

@@ -1,9 +1,9 @@
 //! Shape effects: each shape's rates per phase ranked against the design's predicted
 //! difficulty, and how the phases' successes go together.
 
-use crate::analysis::observation::{MazeId, Observation, PHASE_NAMES};
+use crate::analysis::observation::{share_by_maze, MazeId, Observation, PHASE_NAMES};
 use crate::analysis::stats::{
-    chi_square_independence, mean, one_way_anova, spearman, wilson, Anova, ChiSquare, Correlation,
+    chi_square_independence, mean, one_way_anova, spearman, Anova, ChiSquare, Correlation,
     PairedCounts, Phi, Proportion,
 };
 use crate::maze::shape::Shape;
@@ -137,7 +137,13 @@ pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
             phase: name.to_string(),
             rates: table
                 .iter()
-                .map(|&(s, k, n)| (s.name().to_string(), wilson(k, n)))
+                .map(|&(s, _, _)| {
+                    let of_shape = observations.iter().filter(|o| o.shape == s);
+                    (
+                        s.name().to_string(),
+                        share_by_maze(of_shape, |o| o.scored(i)),
+                    )
+                })
                 .collect(),
             chi_square: chi_square_independence(
                 &table

@@ -45,23 +45,39 @@ pub struct Proportion {
     pub ci_low: f64,
     /// Upper end of the 95% Wilson interval (1 when `n` is 0: nothing is known).
     pub ci_high: f64,
+    /// Distinct maze instances among the units counted when the interval is clustered by
+    /// maze ([`clustered`]); absent for a plain Wilson interval ([`wilson`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mazes: Option<usize>,
+    /// The design effect the clustered interval used (the interval is Wilson's on
+    /// `n / design_effect` trials); absent for a plain Wilson interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design_effect: Option<f64>,
 }
 
 /// The Wilson score 95% interval of `successes` out of `n` (Wilson 1927). With `n` = 0
 /// the rate is 0 and the interval the whole of [0, 1].
 pub fn wilson(successes: usize, n: usize) -> Proportion {
+    wilson_on(successes, n, n as f64)
+}
+
+/// `successes` out of `n` with Wilson's interval computed on `n_eff` units (`n` for the
+/// plain interval, fewer for a clustered one).
+fn wilson_on(successes: usize, n: usize, n_eff: f64) -> Proportion {
     let successes = successes.min(n);
-    if n == 0 {
+    if n == 0 || n_eff <= 0.0 {
         return Proportion {
             successes,
             n,
             rate: 0.0,
             ci_low: 0.0,
             ci_high: 1.0,
+            mazes: None,
+            design_effect: None,
         };
     }
-    let nf = n as f64;
-    let p = successes as f64 / nf;
+    let nf = n_eff;
+    let p = successes as f64 / n as f64;
     let z2 = Z_95 * Z_95;
     let denom = 1.0 + z2 / nf;
     let centre = (p + z2 / (2.0 * nf)) / denom;
@@ -80,6 +96,59 @@ pub fn wilson(successes: usize, n: usize) -> Proportion {
         } else {
             (centre + half).min(1.0)
         },
+        mazes: None,
+        design_effect: None,
+    }
+}
+
+/// A proportion whose units are clustered: `clusters` holds each cluster's `(successes,
+/// units)` (a maze instance's trials, its repeats and players together), and the 95%
+/// interval is Wilson's on the effective number of units `n / deff` (Kish's design
+/// effect). `deff` is the ratio-estimator variance of the clustered proportion,
+/// `m/(m-1) * sum_i (y_i - p n_i)^2 / n^2` over the `m` clusters, divided by the variance
+/// of `n` independent units with the same small-sample correction, `p(1-p)/(n-1)`, and is
+/// never below 1. So one unit per cluster gives exactly Wilson's interval; where the data
+/// cannot show how alike a cluster's units are (one cluster, or every unit a success or
+/// every one a failure) the units count as `m`, the number of clusters (the worst case:
+/// each cluster's units all alike). Empty clusters are left out.
+///
+/// ```
+/// use shapemaze::core::analysis::stats::{clustered, wilson};
+///
+/// // 15 successes in 30 trials of one maze know far less than in 30 mazes.
+/// let one = clustered(&[(15, 30)]);
+/// let many = clustered(&vec![(1, 1); 15].into_iter().chain(vec![(0, 1); 15]).collect::<Vec<_>>());
+/// assert!(one.ci_high - one.ci_low > many.ci_high - many.ci_low);
+/// assert_eq!((many.ci_low, many.mazes), (wilson(15, 30).ci_low, Some(30)));
+/// ```
+pub fn clustered(clusters: &[(usize, usize)]) -> Proportion {
+    let used: Vec<(usize, usize)> = clusters
+        .iter()
+        .filter(|c| c.1 > 0)
+        .map(|&(k, n)| (k.min(n), n))
+        .collect();
+    let m = used.len();
+    let k: usize = used.iter().map(|c| c.0).sum();
+    let n: usize = used.iter().map(|c| c.1).sum();
+    let deff = if m == n {
+        1.0
+    } else if m < 2 || k == 0 || k == n {
+        n as f64 / m as f64
+    } else {
+        let (nf, mf) = (n as f64, m as f64);
+        let p = k as f64 / nf;
+        let spread: f64 = used
+            .iter()
+            .map(|&(y, size)| (y as f64 - p * size as f64).powi(2))
+            .sum();
+        let clustered_var = mf / (mf - 1.0) * spread / (nf * nf);
+        let independent_var = p * (1.0 - p) / (nf - 1.0);
+        (clustered_var / independent_var).max(1.0)
+    };
+    Proportion {
+        mazes: Some(m),
+        design_effect: Some(deff),
+        ..wilson_on(k, n, n as f64 / deff)
     }
 }
 
@@ -535,6 +604,122 @@ pub fn median(xs: &[f64]) -> Option<f64> {
     })
 }
 
+/// Up to this many non-zero differences the signed-rank test is exact; above, its normal
+/// approximation (as SciPy's `wilcoxon` does from 50 on).
+pub const SIGNED_RANK_EXACT_UP_TO: usize = 50;
+
+/// The Wilcoxon signed-rank test's result.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SignedRank {
+    /// The smaller of the positive and negative rank sums (SciPy's two-sided statistic).
+    pub statistic: f64,
+    /// Two-sided p-value.
+    pub p: f64,
+    /// Non-zero differences ranked (zeros are dropped, as Wilcoxon's method does).
+    pub n: usize,
+    /// Whether the p-value is exact (the permutation distribution of the ranks, ties
+    /// given their average rank); else the normal approximation with tie and continuity
+    /// corrections.
+    pub exact: bool,
+}
+
+/// The Wilcoxon signed-rank test that paired differences `d` centre on 0. Zeros are
+/// dropped; ties share their average rank. Exact up to [`SIGNED_RANK_EXACT_UP_TO`]
+/// non-zero differences (every sign pattern of the ranks counted), the normal
+/// approximation above. `None` when every difference is 0 (nothing differs: the caller
+/// says p = 1) or one is not finite.
+pub fn wilcoxon_signed_rank(d: &[f64]) -> Option<SignedRank> {
+    if d.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let nonzero: Vec<f64> = d.iter().copied().filter(|&x| x != 0.0).collect();
+    let n = nonzero.len();
+    if n == 0 {
+        return None;
+    }
+    let r = ranks(&nonzero.iter().map(|x| x.abs()).collect::<Vec<_>>());
+    let plus: f64 = r
+        .iter()
+        .zip(&nonzero)
+        .filter(|(_, &x)| x > 0.0)
+        .map(|(r, _)| r)
+        .sum();
+    let total = (n * (n + 1)) as f64 / 2.0;
+    let statistic = plus.min(total - plus);
+    let (p, exact) = if n <= SIGNED_RANK_EXACT_UP_TO {
+        // Ranks are whole or halves: count sign patterns over the doubled ranks.
+        let doubled: Vec<usize> = r.iter().map(|x| (2.0 * x).round() as usize).collect();
+        let top: usize = doubled.iter().sum();
+        let mut ways = vec![0f64; top + 1];
+        ways[0] = 1.0;
+        let mut reach = 0;
+        for &w in &doubled {
+            reach += w;
+            for s in (w..=reach).rev() {
+                ways[s] += ways[s - w];
+            }
+        }
+        let all: f64 = ways.iter().sum();
+        let low = (2.0 * statistic).round() as usize;
+        let tail: f64 = ways[..=low.min(top)].iter().sum();
+        ((2.0 * tail / all).min(1.0), true)
+    } else {
+        let mut sorted = r.clone();
+        crate::sort::sort_by(&mut sorted, f64::total_cmp);
+        let mut ties = 0.0;
+        let mut i = 0;
+        while i < sorted.len() {
+            let j = sorted[i..].iter().take_while(|&&x| x == sorted[i]).count();
+            let t = j as f64;
+            ties += t * t * t - t;
+            i += j;
+        }
+        let nf = n as f64;
+        let var = nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties / 48.0;
+        if var <= 0.0 {
+            return None;
+        }
+        let z = ((total / 2.0 - statistic).abs() - 0.5).max(0.0) / var.sqrt();
+        let p = 2.0 * p_value(Normal::new(0.0, 1.0).ok()?.sf(z))?;
+        (p.min(1.0), false)
+    };
+    Some(SignedRank {
+        statistic,
+        p,
+        n,
+        exact,
+    })
+}
+
+/// The mean of `xs` with its 95% Student-t interval, `mean -/+ t(0.975, n-1) s / sqrt(n)`:
+/// `(mean, low, high)`; `None` with fewer than 2 values. With no spread the interval is
+/// the mean itself.
+pub fn mean_t_interval(xs: &[f64]) -> Option<(f64, f64, f64)> {
+    let n = xs.len();
+    if n < 2 {
+        return None;
+    }
+    let m = mean(xs)?;
+    let var = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1) as f64;
+    let t = StudentsT::new(0.0, 1.0, (n - 1) as f64)
+        .ok()?
+        .inverse_cdf(0.975);
+    let half = t * (var / n as f64).sqrt();
+    (half.is_finite()).then_some((m, m - half, m + half))
+}
+
+/// Where `x` stands among `values`, as a percentile from 0 to 100: the share of values
+/// below it plus half the share equal to it (the mid-rank percentile, so a value equal
+/// to every other stands at 50). `None` when `values` is empty.
+pub fn percentile_rank(values: &[f64], x: f64) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let below = values.iter().filter(|&&v| v < x).count() as f64;
+    let equal = values.iter().filter(|&&v| v == x).count() as f64;
+    Some(100.0 * (below + equal / 2.0) / values.len() as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,6 +756,132 @@ mod tests {
             close(p.ci_high, hi, 1e-9, &format!("high of {k}/{n}"));
             close(p.rate, k as f64 / n as f64, 1e-12, "rate");
         }
+    }
+
+    #[test]
+    fn thirty_repeats_of_one_maze_know_less_than_thirty_mazes() {
+        // 15 successes in 30 trials. On 30 mazes, one trial each: Wilson's interval on 30,
+        // (0.33154125640533766, 0.6684587435946623). On one maze: the trials cannot show
+        // how alike a maze's repeats are, so they count as one: Wilson's on p = 0.5,
+        // n = 1, (0.05462075552885198, 0.945379244471148).
+        let mut distinct = vec![(1, 1); 15];
+        distinct.resize(30, (0, 1));
+        let many = clustered(&distinct);
+        let one = clustered(&[(15, 30)]);
+        assert_eq!((many.mazes, one.mazes), (Some(30), Some(1)));
+        assert_eq!(
+            (one.successes, one.n),
+            (15, 30),
+            "the counts stay the trials'"
+        );
+        close(many.ci_low, 0.33154125640533766, 1e-12, "30 mazes, low");
+        close(many.ci_high, 0.6684587435946623, 1e-12, "30 mazes, high");
+        assert_eq!(
+            (many.ci_low, many.ci_high),
+            (wilson(15, 30).ci_low, wilson(15, 30).ci_high),
+            "one trial per maze is exactly Wilson's"
+        );
+        close(one.ci_low, 0.05462075552885198, 1e-12, "one maze, low");
+        close(one.ci_high, 0.945379244471148, 1e-12, "one maze, high");
+        assert!(
+            one.ci_high - one.ci_low > many.ci_high - many.ci_low,
+            "repeats widen the interval"
+        );
+    }
+
+    #[test]
+    fn the_design_effect_is_the_ratio_estimators_variance_over_independent_trials() {
+        // Mazes with (successes, trials) (3, 4), (1, 3), (0, 2), (2, 2): k = 6, n = 11,
+        // p = 6/11, m = 4. sum (y - p n)^2 = 3.090909...; clustered variance
+        // 4/3 * 3.0909/121 = 0.03405960430753819; independent p(1-p)/10 =
+        // 0.024793388429752067; deff 1.3737373737373737, n_eff 8.007352941176471; Wilson
+        // on p = 6/11 and n_eff: (0.24681847277832453, 0.8146173227343612) (by hand in
+        // Python from the formula).
+        let p = clustered(&[(3, 4), (1, 3), (0, 2), (2, 2)]);
+        assert_eq!((p.successes, p.n, p.mazes), (6, 11, Some(4)));
+        close(
+            p.design_effect.expect("a design effect"),
+            1.3737373737373737,
+            1e-12,
+            "deff",
+        );
+        close(p.ci_low, 0.24681847277832453, 1e-12, "low");
+        close(p.ci_high, 0.8146173227343612, 1e-12, "high");
+        // (2, 2), (0, 2), (1, 2): p 0.5, deff (3/2 * 2/36) / (0.25/5) = 5/3, n_eff 3.6:
+        // (0.14075638831899118, 0.8592436116810088).
+        let p = clustered(&[(2, 2), (0, 2), (1, 2)]);
+        close(p.ci_low, 0.14075638831899118, 1e-12, "low of three pairs");
+        close(p.ci_high, 0.8592436116810088, 1e-12, "high of three pairs");
+    }
+
+    #[test]
+    fn clustered_intervals_never_narrow_and_count_all_alike_repeats_as_their_mazes() {
+        // Repeats that differ less than chance would have them: the design effect stays 1.
+        let p = clustered(&[(1, 2), (1, 2), (1, 2), (1, 2)]);
+        assert_eq!(p.design_effect, Some(1.0), "never below 1");
+        close(p.ci_low, wilson(4, 8).ci_low, 1e-12, "as if independent");
+        // Every trial a success: 4 mazes x 3 repeats count as 4, Wilson's 4/4.
+        let p = clustered(&[(3, 3); 4]);
+        assert_eq!((p.successes, p.n, p.design_effect), (12, 12, Some(3.0)));
+        close(
+            p.ci_low,
+            wilson(4, 4).ci_low,
+            1e-12,
+            "all alike: the mazes count",
+        );
+        assert_eq!(p.ci_high, 1.0);
+        let none = clustered(&[(0, 0)]);
+        assert_eq!(
+            (none.n, none.mazes, none.ci_low, none.ci_high),
+            (0, Some(0), 0.0, 1.0)
+        );
+    }
+
+    #[test]
+    fn the_signed_rank_test_counts_every_sign_pattern_of_the_ranks() {
+        // scipy.stats.wilcoxon([1, 2, 3, 4, 5]) (exact): statistic 0, p 0.0625; by
+        // enumerating the 2^n sign patterns in Python: [1, -2, 3, 4, -5, 6] -> 7, 0.5625;
+        // with a zero and tied ranks, [0.5, 1, 1, -0.5, 1, 0, 0.5, 1] -> 2, 0.0625.
+        for (d, stat, p) in [
+            (vec![1.0, 2.0, 3.0, 4.0, 5.0], 0.0, 0.0625),
+            (vec![1.0, -2.0, 3.0, 4.0, -5.0, 6.0], 7.0, 0.5625),
+            (vec![0.5, 1.0, 1.0, -0.5, 1.0, 0.0, 0.5, 1.0], 2.0, 0.0625),
+        ] {
+            let w = wilcoxon_signed_rank(&d).expect("differences");
+            assert!(w.exact, "small samples are exact");
+            close(w.statistic, stat, 1e-12, &format!("statistic of {d:?}"));
+            close(w.p, p, 1e-12, &format!("p of {d:?}"));
+        }
+        assert!(
+            wilcoxon_signed_rank(&[0.0, 0.0]).is_none(),
+            "nothing differs"
+        );
+    }
+
+    #[test]
+    fn the_signed_rank_test_of_many_differences_uses_the_normal_approximation() {
+        // 60 differences 1..=60, all positive: W- = 0, mean 915, variance 60*61*121/24 =
+        // 18452.5, z = (915 - 0.5)/sqrt(18452.5) = 6.732185944987443; p = 2 * norm.sf(z)
+        // = 1.671328569652656e-11 (math.erfc(z / sqrt(2)) in Python).
+        let d: Vec<f64> = (1..=60).map(f64::from).collect();
+        let w = wilcoxon_signed_rank(&d).expect("differences");
+        assert!(!w.exact);
+        close(w.p, 1.671328569652656e-11, 1e-20, "p");
+    }
+
+    #[test]
+    fn the_mean_has_a_student_t_interval_and_a_value_its_percentile() {
+        // [1, 0, 0.5, 1, -0.5]: mean 0.4, s^2 0.425, t(0.975, 4) 2.7764451051977987:
+        // (-0.40946589235435327, 1.2094658923543533).
+        let (m, low, high) = mean_t_interval(&[1.0, 0.0, 0.5, 1.0, -0.5]).expect("five values");
+        close(m, 0.4, 1e-12, "mean");
+        close(low, -0.40946589235435327, 1e-9, "low");
+        close(high, 1.2094658923543533, 1e-9, "high");
+        assert!(mean_t_interval(&[1.0]).is_none(), "one value has no spread");
+        // 0.5 among [0.25, 0.5, 0.75, 1.0]: one below, one equal -> (1 + 0.5) / 4 = 37.5.
+        assert_eq!(percentile_rank(&[0.25, 0.5, 0.75, 1.0], 0.5), Some(37.5));
+        assert_eq!(percentile_rank(&[0.2, 0.4], 1.0), Some(100.0));
+        assert_eq!(percentile_rank(&[], 1.0), None);
     }
 
     #[test]

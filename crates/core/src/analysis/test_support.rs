@@ -44,5 +44,8 @@ pub fn obs(
         retried: false,
         retried_moves: 0,
         staircase: None,
+        person: None,
+        solve_ms: None,
+        solve_tokens: None,
     }
 }

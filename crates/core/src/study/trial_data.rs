@@ -59,6 +59,13 @@ impl StudyTrialData {
         self.record.ended_ms.is_some() || self.record.verdicts.generate.is_some()
     }
 
+    /// Milliseconds the trial's solve phase took by its log (`None` when the log has no
+    /// action in it).
+    pub fn solve_ms(&self) -> Option<f64> {
+        let ms = self.log.phase_ms("solve");
+        (ms > 0.0).then_some(ms)
+    }
+
     /// The participant as stored: the id, with `#attempt-N` from the second attempt on (so
     /// a restarted participant's trials never replace the first attempt's).
     pub fn participant_key(&self) -> String {

@@ -1,7 +1,8 @@
 //! The CSV writer: one table of a [`super::Document`] as CSV with a header of the columns'
 //! keys, every field quoted by [`csv_field`] (the one quoting rule, which also defuses
-//! spreadsheet formulas). A rate's column becomes five: successes, n, rate and the 95%
-//! interval's ends, the fractions with six decimals.
+//! spreadsheet formulas). A rate's column becomes six: successes, n, rate and the 95%
+//! interval's ends, the fractions with six decimals, and the distinct mazes it counts
+//! (empty unless its interval is clustered by maze).
 
 use super::{Cell, Table};
 use shapemaze_core::text::csv_field;
@@ -22,7 +23,7 @@ pub fn write(table: &Table) -> String {
     let mut header = Vec::new();
     for (c, &rate) in table.columns.iter().zip(&rates) {
         if rate {
-            for part in ["successes", "n", "rate", "ci_low", "ci_high"] {
+            for part in ["successes", "n", "rate", "ci_low", "ci_high", "mazes"] {
                 header.push(csv_field(&format!("{}_{part}", c.key)));
             }
         } else {
@@ -39,7 +40,7 @@ pub fn write(table: &Table) -> String {
     out
 }
 
-/// Whether a cell holds a rate (a noted one too): its column becomes five.
+/// Whether a cell holds a rate (a noted one too): its column becomes six.
 fn is_rate(c: &Cell) -> bool {
     match c {
         Cell::Rate(_) => true,
@@ -57,14 +58,17 @@ fn field(c: &Cell) -> String {
             let mut s = format!("{},{}", p.successes, p.n);
             let _ = write!(
                 s,
-                ",{:.6},{:.6},{:.6}",
+                ",{:.6},{:.6},{:.6},",
                 Fixed(p.rate),
                 Fixed(p.ci_low),
                 Fixed(p.ci_high)
             );
+            if let Some(m) = p.mazes {
+                let _ = write!(s, "{m}");
+            }
             s
         }
-        // A rate keeps its five numbers; its note has no column of its own.
+        // A rate keeps its six fields; its note has no column of its own.
         Cell::Noted(main, note) if note.is_empty() || is_rate(main) => field(main),
         Cell::Noted(main, note) => {
             csv_field(&format!("{} ({note})", super::text::cell(main, false)))

@@ -108,7 +108,7 @@ fn content(s: &mut String, c: &Cell) {
         Cell::Number(x) => write!(s, "{}", two_decimals(*x)),
         Cell::Rate(p) => match rate_parts(p) {
             None => write!(s, "n/a"),
-            Some((k, r, ci)) => write!(s, "{k} <b>{r}</b> <small>{ci}</small>"),
+            Some((k, r, ci)) => write!(s, "{} <b>{r}</b> <small>{ci}</small>", escape(&k)),
         },
         Cell::Noted(main, note) => {
             content(s, main);
@@ -140,8 +140,18 @@ pub fn table(s: &mut String, t: &Table) {
         "<div class=\"table-wrap\">"
     });
     let _ = write!(s, "<table data-testid=\"table-{}\">", escape(&t.id));
-    if !t.caption.is_empty() {
-        let _ = write!(s, "<caption>{}</caption>", escape(&t.caption));
+    match (t.caption.is_empty(), t.interval_note()) {
+        (true, None) => {}
+        (false, None) => {
+            let _ = write!(s, "<caption>{}</caption>", escape(&t.caption));
+        }
+        (_, Some(note)) => {
+            let _ = write!(
+                s,
+                "<caption>{} <small class=\"clustered\">{note}</small></caption>",
+                escape(&t.caption)
+            );
+        }
     }
     s.push_str("<thead>");
     if !t.spans.is_empty() {

@@ -188,12 +188,13 @@ impl Table {
 /// A column: a name for machines (the CSV header) and one for people.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {
-    /// The CSV header's name (`solve`, `api_errors`); a rate's column becomes five
-    /// (`solve_successes`, `solve_n`, `solve_rate`, `solve_ci_low`, `solve_ci_high`).
+    /// The CSV header's name (`solve`, `api_errors`); a rate's column becomes six
+    /// (`solve_successes`, `solve_n`, `solve_rate`, `solve_ci_low`, `solve_ci_high`,
+    /// `solve_mazes`).
     pub key: String,
     /// The heading people read.
     pub label: String,
-    /// Whether it holds rates ([`Cell::Rate`]): the CSV gives it five columns even when
+    /// Whether it holds rates ([`Cell::Rate`]): the CSV gives it six columns even when
     /// the table has no rows, so the header never depends on the data.
     pub rate: bool,
 }
@@ -251,11 +252,34 @@ impl Cell {
     }
 }
 
-/// `k/n r% [low, high]` parts of a rate: `None` when nothing was judged.
+/// What a table holding rates clustered by maze says of them, once.
+pub const CLUSTERED_NOTE: &str = "Rates: successes/trials (distinct mazes), with 95% intervals clustered by maze instance (Wilson's interval on the trials a design effect leaves).";
+
+impl Table {
+    /// [`CLUSTERED_NOTE`] when a rate of the table is clustered by maze.
+    pub fn interval_note(&self) -> Option<&'static str> {
+        fn clustered(c: &Cell) -> bool {
+            match c {
+                Cell::Rate(p) => p.mazes.is_some(),
+                Cell::Noted(main, _) => clustered(main),
+                _ => false,
+            }
+        }
+        let any = self.rows.iter().flat_map(|r| &r.cells).any(clustered);
+        (any && !self.dense).then_some(CLUSTERED_NOTE)
+    }
+}
+
+/// `k/n r% [low, high]` parts of a rate (`k/n (m mazes)` when it is clustered by maze):
+/// `None` when nothing was judged.
 pub(crate) fn rate_parts(p: &Proportion) -> Option<(String, String, String)> {
     (p.n > 0).then(|| {
         (
-            format!("{}/{}", p.successes, p.n),
+            match p.mazes {
+                Some(1) => format!("{}/{} (1 maze)", p.successes, p.n),
+                Some(m) => format!("{}/{} ({m} mazes)", p.successes, p.n),
+                None => format!("{}/{}", p.successes, p.n),
+            },
             format!("{:.1}%", Fixed(100.0 * p.rate)),
             format!(
                 "[{:.1}, {:.1}]",
@@ -416,9 +440,9 @@ name       count   mean  solve                   failures
         let csv = csv::write(t);
         assert_eq!(
             csv,
-            "name,count,mean,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,failures\n\
-'=cmd(),12,1.234000,3,4,0.750000,0.300642,0.954413,2 (wall 2)\n\
-<b>x</b>,7,,0,0,0.000000,0.000000,1.000000,0\n"
+            "name,count,mean,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,failures\n\
+'=cmd(),12,1.234000,3,4,0.750000,0.300642,0.954413,,2 (wall 2)\n\
+<b>x</b>,7,,0,0,0.000000,0.000000,1.000000,,0\n"
         );
     }
 }

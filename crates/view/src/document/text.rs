@@ -77,6 +77,9 @@ pub fn table(t: &Table) -> String {
     if !t.caption.is_empty() {
         let _ = writeln!(out, "{}", t.caption);
     }
+    if let Some(note) = t.interval_note() {
+        let _ = writeln!(out, "{note}");
+    }
     if t.rows.is_empty() {
         if let Some(empty) = &t.empty {
             let _ = writeln!(out, "  {empty}");

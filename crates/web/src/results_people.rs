@@ -1,0 +1,43 @@
+//! `/results`' people: the scored trials of the studies run in this browser, one source
+//! per study (`people: STUDY`), each trial with its participant and the solve phase's time
+//! from the study's log, so the report pairs people with the models on the same mazes
+//! (`table-people-models`, `chart-people-models`, drawn by
+//! [`shapemaze_view::report_people`]).
+
+use super::results::Source;
+use shapemaze_core::study::StudyTrialData;
+
+/// The people's sources among the study store's `entries` (key, JSON): practice trials and
+/// what cannot be read are left out.
+pub(super) fn people_sources(entries: Vec<(String, String)>) -> Vec<Source> {
+    let mut groups: Vec<Source> = Vec::new();
+    for (key, text) in entries {
+        if !key.contains("/trial/") {
+            continue;
+        }
+        let Ok(d) = serde_json::from_str::<StudyTrialData>(&text) else {
+            continue;
+        };
+        if d.practice {
+            continue;
+        }
+        let label = format!("people: {}", d.study);
+        let person = (d.participant_key(), d.solve_ms());
+        match groups.iter_mut().find(|g| g.label == label) {
+            Some(g) => {
+                g.records.push(d.record);
+                g.people.push(person);
+            }
+            None => groups.push(Source {
+                label,
+                id: None,
+                records: vec![d.record],
+                people: vec![person],
+                transcripts: Vec::new(),
+                audit: None,
+                chosen: true,
+            }),
+        }
+    }
+    groups
+}
