@@ -340,7 +340,11 @@ pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     if !a.staircase.is_empty() {
         sections.push(stair_section(a));
     }
-    sections.push(crate::report_people::people_section(a, charts));
+    // People and models: present once people played (with models, or a line saying
+    // there is nothing to pair); the JSON report's `people_vs_models` always says why.
+    if a.people_vs_models.people_trials > 0 {
+        sections.push(crate::report_people::people_section(a, charts));
+    }
     sections.push(trials_section(a));
     Document { sections }
 }
