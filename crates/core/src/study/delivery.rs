@@ -7,7 +7,7 @@
 //! participant's outcome goes last, as a cheap confirmation ([`OutcomeRecord`]); the
 //! completion code or redirect is shown only once nothing is pending.
 
-use super::{fnv1a, Outcome, Participant, Study, StudySession, StudyTrialData};
+use super::{fnv1a, Outcome, Participant, Study, StudySession, StudyTrialData, UploadKind};
 use serde::{Deserialize, Serialize};
 
 /// How a participant's study ended, as the page tells the server once every trial is
@@ -108,6 +108,32 @@ pub fn pending(entries: &[(String, String)]) -> Vec<&(String, String)> {
         .filter(|(k, _)| k.contains("/trial/") || k.starts_with("trial/"))
         .filter(|(k, v)| acked(k).is_none_or(|h| *h != content_hash(v)))
         .collect()
+}
+
+/// Whether the upload target's answer (`status`, `text`) acknowledges an upload in
+/// `kind`'s format: a 2xx; for DataPipe also its 400 "File already exists" (an earlier try
+/// stored the file and its answer was lost: DataPipe keeps the first copy of a file name
+/// and never replaces it, so retrying could never succeed).
+pub fn acknowledged(kind: UploadKind, status: u16, text: &str) -> bool {
+    (200..300).contains(&status)
+        || (kind == UploadKind::Datapipe && status == 400 && text.contains("already exists"))
+}
+
+/// Why an answer is no acknowledgement, for the participant: the status and what the
+/// server said (`{"error": ...}` from `shapemaze serve`, or a short plain text).
+pub fn refusal(status: u16, text: &str) -> String {
+    let said = serde_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| v.get("error")?.as_str().map(str::to_string))
+        .or_else(|| {
+            let plain = text.trim();
+            (!plain.is_empty() && plain.len() <= 200 && !plain.starts_with('<'))
+                .then(|| plain.to_string())
+        });
+    match said {
+        Some(s) => format!("the server answered {status}: {s}"),
+        None => format!("the server answered {status}"),
+    }
 }
 
 /// How long to wait before the next try after `failures` failed tries in a row: 1 s,

@@ -305,3 +305,33 @@ fn the_outcome_record_names_the_code_the_plan_and_this_attempts_trials() {
     let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
     assert_eq!(names, ["completed", "declined", "timed_out"]);
 }
+
+#[test]
+fn an_answer_acknowledges_an_upload_when_the_data_is_there() {
+    for kind in UploadKind::ALL {
+        assert!(acknowledged(kind, 200, ""));
+        assert!(acknowledged(kind, 201, "Success"));
+        assert!(!acknowledged(kind, 500, ""));
+        assert!(!acknowledged(kind, 400, "Experiment is not active"));
+    }
+    // DataPipe never replaces a file: a retry after a lost answer finds it there.
+    let exists = "Error uploading file to OSF: File already exists";
+    assert!(acknowledged(UploadKind::Datapipe, 400, exists));
+    assert!(!acknowledged(UploadKind::Json, 400, exists));
+    assert_eq!(
+        refusal(
+            413,
+            r#"{"error": "the body is larger than this server's limit"}"#
+        ),
+        "the server answered 413: the body is larger than this server's limit"
+    );
+    assert_eq!(
+        refusal(400, "Experiment is not active"),
+        "the server answered 400: Experiment is not active"
+    );
+    assert_eq!(
+        refusal(502, "<html>Bad gateway</html>"),
+        "the server answered 502"
+    );
+    assert_eq!(refusal(500, ""), "the server answered 500");
+}

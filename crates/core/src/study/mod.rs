@@ -35,8 +35,8 @@ mod upload;
 
 pub use base64url::{base64url_decode, base64url_encode};
 pub use delivery::{
-    content_hash, outcome_key, pending, played, retry_delay_ms, sent_key, waiting_message,
-    OutcomeRecord,
+    acknowledged, content_hash, outcome_key, pending, played, refusal, retry_delay_ms, sent_key,
+    waiting_message, OutcomeRecord,
 };
 pub use events::{events_csv, EVENT_COLUMNS};
 pub use file::{

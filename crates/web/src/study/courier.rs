@@ -10,8 +10,8 @@ use crate::storage::{Db, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::study::{
-    content_hash, outcome_key, pending, retry_delay_ms, sent_key, upload_body, Parcel,
-    StudyTrialData, Upload,
+    acknowledged, content_hash, outcome_key, pending, refusal, retry_delay_ms, sent_key,
+    upload_body, Parcel, StudyTrialData, Upload,
 };
 
 /// Where the participant's data stands, for the page.
@@ -140,7 +140,7 @@ impl Courier {
             .entries(STUDY, &self.prefix)
             .await
             .map_err(|e| e.to_string())?;
-        let finished = self.finished.get_untracked();
+        let finished = self.finished.try_get_untracked().unwrap_or(false);
         let todo: Vec<(String, String)> = pending(&entries)
             .into_iter()
             .filter(|(_, v)| {
@@ -195,13 +195,11 @@ impl Courier {
 
     /// Posts one body; `Ok` only on a 2xx answer.
     async fn send(&self, body: &str) -> Result<(), String> {
-        match post_json(&self.upload.url, body).await {
-            Ok((status, _)) if (200..300).contains(&status) => Ok(()),
-            Ok((status, text)) => Err(format!(
-                "the server answered {status}{}",
-                server_says(&text)
-            )),
-            Err(e) => Err(e),
+        let (status, text) = post_json(&self.upload.url, body).await?;
+        if acknowledged(self.upload.kind, status, &text) {
+            Ok(())
+        } else {
+            Err(refusal(status, &text))
         }
     }
 
@@ -219,14 +217,6 @@ fn acked(entries: &[(String, String)], key: &str, json: &str) -> bool {
     entries
         .iter()
         .any(|(k, h)| k == key && *h == content_hash(json))
-}
-
-/// The server's own message (`{"error": ...}`), if it gave one.
-fn server_says(text: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|v| v.get("error")?.as_str().map(|e| format!(": {e}")))
-        .unwrap_or_default()
 }
 
 /// Stores the participant's outcome record (under the attempt's `prefix`) for the courier.
