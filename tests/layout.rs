@@ -388,12 +388,19 @@ fn no_function_over_150_lines_is_a_lint_the_workspace_denies() {
     // `make lint` runs clippy with -D warnings; the workspace turns too_many_lines on and
     // clippy.toml sets its threshold (issue 32: no function over 150 lines).
     let manifest = fs::read_to_string(root().join("Cargo.toml")).expect("the manifest");
-    let lints = &manifest[manifest.find("[workspace.lints.clippy]").expect("clippy lints")..];
+    let lints = &manifest[manifest
+        .find("[workspace.lints.clippy]")
+        .expect("clippy lints")..];
     assert!(lints.contains("too_many_lines = \"warn\""), "{lints}");
     let clippy = fs::read_to_string(root().join("clippy.toml")).expect("clippy.toml");
-    assert!(clippy.lines().any(|l| l.trim() == "too-many-lines-threshold = 150"));
+    assert!(clippy
+        .lines()
+        .any(|l| l.trim() == "too-many-lines-threshold = 150"));
     for (dir, _) in CRATES {
         let m = fs::read_to_string(root().join(dir).join("Cargo.toml")).expect("a manifest");
-        assert!(m.contains("[lints]\nworkspace = true"), "{dir} takes the workspace's lints");
+        assert!(
+            m.contains("[lints]\nworkspace = true"),
+            "{dir} takes the workspace's lints"
+        );
     }
 }

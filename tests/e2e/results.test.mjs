@@ -53,6 +53,19 @@ test('an experiment is analysed, drilled down to a trial, replayed and reported'
     await page.click('[data-testid="replay-step"]');
     assert.equal(await page.getAttribute('[data-testid="replay-position"]', 'data-step'), '1');
     await page.screenshot({ path: `${SHOTS}/results-replay.png`, fullPage: true });
+    // A race from here: the replayed trial against another play of its maze (the same maze
+    // in the other encoding), stepped by the keyboard, then back to the replay.
+    await page.locator('[data-testid="race-open"]').first().click();
+    await page.waitForSelector('[data-testid="drill-race"] [data-testid="race-b"]');
+    assert.equal(await page.locator('[data-testid="drill-race"] [data-testid="race-link"]').count(), 0, 'no address for a race in place');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('[data-testid="race-position"]').dataset.step === '1');
+    for (const side of ['race-a', 'race-b']) {
+      assert.equal(await page.getAttribute(`[data-testid="${side}-counters"]`, 'data-moves'), '1');
+    }
+    await page.locator('[data-testid="drill-race"]').screenshot({ path: `${SHOTS}/results-race.png` });
+    await page.click('[data-testid="race-close"]');
+    await page.waitForSelector('[data-testid="drill-replay"] [data-testid="replay-step"]');
     // The report file.
     const report = await download(page, page.locator('[data-testid="download-report"]'));
     assert.equal(report.name, 'shapemaze-report.html');

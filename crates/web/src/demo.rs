@@ -259,7 +259,10 @@ pub fn DemoPage() -> impl IntoView {
             </div>
             {move || error.get().map(|e| view! { <p class="notice error" role="alert" data-testid="demo-error">{e}</p> })}
             {move || match (racing.get(), loaded.get()) {
-                (Some(r), _) => view! { <RaceView racing=r /> }.into_any(),
+                (Some(r), _) => {
+                    let link = web_sys::window().and_then(|w| w.location().href().ok());
+                    view! { <RaceView racing=r link=link /> }.into_any()
+                }
                 (None, Some(l)) => view! { <Replay loaded=l /> }.into_any(),
                 (None, None) if Location::param(&loc.query.get(), "race").is_some() => ().into_any(),
                 (None, None) => view! {

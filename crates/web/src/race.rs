@@ -44,18 +44,16 @@ pub(crate) struct Racing {
     pub b: TrialRecord,
 }
 
-/// The race view.
+/// The race view; `link` is the address that reproduces it, when it has one (a race the
+/// results page opens in place has none).
 #[component]
-pub(crate) fn RaceView(racing: Racing) -> impl IntoView {
+pub(crate) fn RaceView(racing: Racing, link: Option<String>) -> impl IntoView {
     let Racing { race, a, b } = racing;
     let total = race.len();
     let head = RwSignal::new(Playhead::new(total));
     drive_playhead(head);
     let race = StoredValue::new(race);
     let at = Memo::new(move |_| head.with(|h| h.at));
-    let share = web_sys::window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
     let title = format!(
         "Race · {} · {}x{} · seed {}, sample {}",
         a.shape.name(),
@@ -91,7 +89,7 @@ pub(crate) fn RaceView(racing: Racing) -> impl IntoView {
                     {move || format!("Step {} of {}", at.get() + 1, total)}
                 </span>
                 <button type="button" class="button ghost" on:click=move |_| fullscreen()>"Full screen"</button>
-                <a class="button ghost" href=share data-testid="race-link">"Link to this"</a>
+                {link.map(|href| view! { <a class="button ghost" href=href data-testid="race-link">"Link to this"</a> })}
             </div>
             <div class="race-sides">
                 <RaceSideView id="race-a" ids=RACE_BOARDS[0] record=a side=Signal::derive(move || race.with_value(|r| side_data(r.at(at.get()).0))) />

@@ -12,6 +12,7 @@ use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::files::{entry_bytes, read_results_file};
 use super::experiment::{decorate, notice, picked_files, stored_records, SHARED_CSS};
+use super::race::{RaceView, Racing};
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -28,10 +29,12 @@ use shapemaze_core::original::audit::{
 };
 use shapemaze_core::original::score::Cause;
 use shapemaze_core::results::filter::{TrialFilter, HELP as FILTER_HELP};
+use shapemaze_core::results::race::Race;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::rescore::Libraries;
 use shapemaze_core::results::rescore::{image_maze_file, Hints};
 use shapemaze_core::results::zip::read_zip;
+use shapemaze_core::verify::Outcome;
 use shapemaze_view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
 use shapemaze_view::contents::{Part, Parts, PARTS_CSS};
 use shapemaze_view::document::csv;
@@ -113,6 +116,12 @@ struct Dashboard {
     pending: RefCell<Option<String>>,
     drill: RwSignal<String>,
     replay: RwSignal<Option<Loaded>>,
+    /// The other trials of the replayed trial's maze whose records are at hand (their index
+    /// in the page's list, and a label), each a race away.
+    rivals: RwSignal<Vec<(usize, String)>>,
+    /// The replayed trial's index, and the race opened from it.
+    replayed: std::cell::Cell<Option<usize>>,
+    racing: RwSignal<Option<Racing>>,
     message: RwSignal<Option<(bool, String)>>,
     order: RwSignal<String>,
     /// Whether Shapemaze's own trials are also scored the original way (audited).
@@ -183,6 +192,9 @@ impl Dashboard {
             pending: RefCell::new(location_hash()),
             drill: RwSignal::new(String::new()),
             replay: RwSignal::new(None),
+            rivals: RwSignal::new(Vec::new()),
+            replayed: std::cell::Cell::new(None),
+            racing: RwSignal::new(None),
             message: RwSignal::new(None),
             order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
             audit_own: RwSignal::new(false),
@@ -353,6 +365,7 @@ pub fn ResultsPage() -> impl IntoView {
         }
     });
     on_cleanup(move || hash.remove());
+    let (racing, race_dash) = (dash.racing, StoredValue::new_local(dash.clone()));
     let (list, body, nav, drill, replay, message, order, audit_own, filter_line) = (
         dash.list,
         dash.body,
@@ -411,16 +424,20 @@ pub fn ResultsPage() -> impl IntoView {
             </div>
             <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
             <div class="drill" inner_html=move || drill.get()></div>
-            {move || {
-                replay
-                    .get()
-                    .map(|loaded| {
-                        view! {
-                            <div class="drill-replay" data-testid="drill-replay">
-                                <Replay loaded=loaded />
-                            </div>
-                        }
-                    })
+            {move || match (racing.get(), replay.get()) {
+                (Some(r), _) => view! {
+                    <div class="drill-replay" data-testid="drill-race">
+                        <button type="button" class="button ghost" data-testid="race-close" on:click=move |_| racing.set(None)>"◀ Back to the replay"</button>
+                        <RaceView racing=r link=None />
+                    </div>
+                }.into_any(),
+                (None, Some(loaded)) => view! {
+                    <div class="drill-replay" data-testid="drill-replay">
+                        <RaceOpen dash=race_dash.get_value() />
+                        <Replay loaded=loaded />
+                    </div>
+                }.into_any(),
+                (None, None) => ().into_any(),
             }}
             </div>
             </div>
@@ -504,7 +521,12 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 record.sample
             );
             match load(record, source) {
-                Ok(l) => dash.replay.set(Some(l)),
+                Ok(l) => {
+                    dash.racing.set(None);
+                    dash.replayed.set(Some(i));
+                    dash.rivals.set(rivals(dash, i));
+                    dash.replay.set(Some(l));
+                }
                 Err(e) => dash.fail(format!("This trial cannot be replayed: {e}")),
             }
         }
@@ -1004,4 +1026,75 @@ fn audit_folder(
 /// Whether a ZIP holds no trials.jsonl (a zipped results folder of transcripts).
 fn zip_without_records(bytes: &[u8]) -> bool {
     read_zip(bytes).is_ok_and(|entries| find_trials_entry(&entries).is_none())
+}
+
+/// The other trials at hand of the maze trial `i` was played on (the same grid, player and
+/// goal as first shown), labelled for people, at most 20.
+fn rivals(dash: &Shared, i: usize) -> Vec<(usize, String)> {
+    let records = dash.records.borrow();
+    let obs = dash.observations.borrow();
+    let Some(maze) = records.get(i).and_then(|r| r.as_ref()?.first_maze().ok()) else {
+        return Vec::new();
+    };
+    records
+        .iter()
+        .enumerate()
+        .filter(|&(j, r)| {
+            j != i
+                && r.as_ref()
+                    .and_then(|r| r.first_maze().ok())
+                    .is_some_and(|m| m == maze)
+        })
+        .take(20)
+        .map(|(j, _)| {
+            let o = &obs[j];
+            let solve = match o.outcomes[0] {
+                Some(Outcome::Success) => "solved",
+                Some(Outcome::Fail) => "not solved",
+                Some(Outcome::Error) => "API error",
+                None => "not reached",
+            };
+            let repeat = if o.repeat > 0 {
+                format!(", repeat {}", o.repeat)
+            } else {
+                String::new()
+            };
+            (
+                j,
+                format!("{} ({}{repeat}): {solve}", o.model, o.experiment),
+            )
+        })
+        .collect()
+}
+
+/// Under a replayed trial: the other plays of its maze at hand, each opening a race
+/// against it.
+#[component]
+fn RaceOpen(dash: Shared) -> impl IntoView {
+    let rivals = dash.rivals.get_untracked();
+    if rivals.is_empty() {
+        return view! { <p class="muted" data-testid="race-none">"No other play of this maze is loaded to race against."</p> }.into_any();
+    }
+    let open = move |j: usize| {
+        let records = dash.records.borrow();
+        let pair = dash
+            .replayed
+            .get()
+            .and_then(|i| Some((records.get(i)?.clone()?, records.get(j)?.clone()?)));
+        let Some((a, b)) = pair else { return };
+        match Race::of(&a, &b) {
+            Ok(race) => dash.racing.set(Some(Racing { race, a, b })),
+            Err(e) => dash.fail(format!("These two trials cannot race: {e}.")),
+        }
+    };
+    view! {
+        <div class="race-open">
+            <span>"Race this trial against another play of its maze: "</span>
+            {rivals.into_iter().map(|(j, label)| {
+                let open = open.clone();
+                view! { <button type="button" class="button small" data-testid="race-open" data-index=j on:click=move |_| open(j)>{label}</button> }
+            }).collect_view()}
+        </div>
+    }
+    .into_any()
 }
