@@ -128,7 +128,11 @@ fn RaceSideView(
     let counters = move || {
         side.with(|s| {
             let f = &s.frame;
-            let mut parts = vec![format!("{} moves", f.moves)];
+            let mut parts = vec![format!(
+                "{} move{}",
+                f.moves,
+                if f.moves == 1 { "" } else { "s" }
+            )];
             if person || f.seconds > 0.0 {
                 parts.push(format!("{:.1} s", f.seconds));
             }
@@ -143,7 +147,7 @@ fn RaceSideView(
     };
     view! {
         <section class="race-side" data-testid=id data-finished=move || side.with(|s| s.finished).to_string()>
-            <h2>{played_by(&record)}</h2>
+            <h2>{format!("{} · {}", played_by(&record), record.encoding.label())}</h2>
             <div class="status">
                 <span class="pill" data-phase=move || side.with(|s| s.frame.phase.name())>{move || side.with(|s| s.frame.phase.name())}</span>
                 <span class="moves" data-testid=format!("{id}-counters") data-moves=move || side.with(|s| s.frame.moves)>{counters}</span>
