@@ -170,7 +170,10 @@ pub fn audit_document(
                 text: n.replace('_', " "),
                 target: target.clone(),
                 data: vec![
-                    ("action", "audit-cause".into()),
+                    (
+                        "action",
+                        crate::actions::ResultsAction::AuditCause.name().into(),
+                    ),
                     ("cause", n.into()),
                     ("target", target),
                     ("section", section.to_string()),

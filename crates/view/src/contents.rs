@@ -146,8 +146,9 @@ impl Parts {
             let (id, title) = part.info();
             let _ = write!(
                 s,
-                "<li><a href=\"{}#{id}\" data-action=\"contents\" data-part=\"{id}\">{}</a></li>",
+                "<li><a href=\"{}#{id}\" data-action=\"{}\" data-part=\"{id}\">{}</a></li>",
                 escape(page),
+                crate::actions::ResultsAction::Contents.name(),
                 escape(title)
             );
         }

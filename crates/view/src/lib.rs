@@ -2,6 +2,7 @@
 //! page's form and panels, the audit, transcripts), rendered to strings so they test
 //! natively. The view imports the core; the core never imports the view.
 
+pub mod actions;
 pub mod audit;
 pub mod chart;
 pub mod choice;

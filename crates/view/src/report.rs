@@ -254,8 +254,9 @@ pub fn comparison_section(names: &[String], c: &Comparison) -> String {
     for (side, chosen) in [("a", &c.a), ("b", &c.b)] {
         let _ = write!(
             h,
-            "<label class=\"field\"><span>{}</span><select data-action=\"compare\" data-testid=\"compare-{side}\">",
-            side.to_ascii_uppercase()
+            "<label class=\"field\"><span>{}</span><select data-action=\"{}\" data-testid=\"compare-{side}\">",
+            side.to_ascii_uppercase(),
+            crate::actions::ResultsAction::Compare.name()
         );
         for n in names {
             let _ = write!(

@@ -12,13 +12,15 @@ export async function file_bytes(input) {
   for (const f of input.files || []) out.push(f.webkitRelativePath || f.name, new Uint8Array(await f.arrayBuffer()));
   return out;
 }
-export function decorate(root) {
+// `table_action` and `chart_action` are the buttons' data-action values (the page's
+// ResultsAction names, passed in so that no name is written twice).
+export function decorate(root, table_action, chart_action) {
   for (const el of root.querySelectorAll('figure > svg, table[data-testid^="table-"]')) {
     const id = el.dataset.testid || (el.closest('[data-testid]') || {}).dataset?.testid || '';
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'button small';
-    b.dataset.action = el.tagName === 'TABLE' ? 'table-csv' : 'chart-svg';
+    b.dataset.action = el.tagName === 'TABLE' ? table_action : chart_action;
     b.textContent = el.tagName === 'TABLE' ? 'Download CSV' : 'Download SVG';
     b.dataset.target = id;
     el.insertAdjacentElement('afterend', b);

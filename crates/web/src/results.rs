@@ -35,10 +35,12 @@ use shapemaze_core::results::rescore::Libraries;
 use shapemaze_core::results::rescore::{image_maze_file, Hints};
 use shapemaze_core::results::zip::read_zip;
 use shapemaze_core::verify::Outcome;
+use shapemaze_view::actions::ResultsAction;
 use shapemaze_view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
 use shapemaze_view::contents::{Part, Parts, PARTS_CSS};
 use shapemaze_view::document::csv;
 use shapemaze_view::experiment::trials_table;
+use shapemaze_view::experiment::LabAction;
 use shapemaze_view::html::escape;
 use shapemaze_view::report::{analysis_document, comparison_section, report_html, report_parts};
 use std::cell::RefCell;
@@ -159,7 +161,8 @@ impl Dashboard {
         for (i, s) in self.sources.borrow().iter().enumerate() {
             let _ = write!(
                 h,
-                "<label class=\"check\"><input type=\"checkbox\" data-action=\"toggle\" data-index=\"{i}\" data-testid=\"source\"{}> {}{}</label>",
+                "<label class=\"check\"><input type=\"checkbox\" data-action=\"{}\" data-index=\"{i}\" data-testid=\"source\"{}> {}{}</label>",
+                ResultsAction::Toggle.name(),
                 if s.chosen { " checked" } else { "" },
                 escape(&s.label),
                 if s.id.is_none() && !s.label.starts_with("people: ") { " (imported)" } else { "" }
@@ -254,8 +257,12 @@ fn on_change(dash: &Shared, ev: &web_sys::Event) {
     else {
         return;
     };
-    match el.get_attribute("data-action").as_deref() {
-        Some("compare") => {
+    match el
+        .get_attribute("data-action")
+        .as_deref()
+        .and_then(ResultsAction::parse)
+    {
+        Some(ResultsAction::Compare) => {
             let value = |id: &str| {
                 document()
                     .query_selector(&format!("[data-testid=\"{id}\"]"))
@@ -268,7 +275,7 @@ fn on_change(dash: &Shared, ev: &web_sys::Event) {
             *dash.compare.borrow_mut() = (value("compare-a"), value("compare-b"));
             draw(dash);
         }
-        Some("toggle") => {
+        Some(ResultsAction::Toggle) => {
             let i = el
                 .get_attribute("data-index")
                 .and_then(|i| i.parse::<usize>().ok());
@@ -280,11 +287,11 @@ fn on_change(dash: &Shared, ev: &web_sys::Event) {
             let dash = dash.clone();
             spawn_local(async move { analyze_chosen(&dash).await });
         }
-        Some("audit-own") => {
+        Some(ResultsAction::AuditOwn) => {
             let dash = dash.clone();
             spawn_local(async move { analyze_chosen(&dash).await });
         }
-        Some("import") => {
+        Some(ResultsAction::Import) => {
             let dash = dash.clone();
             spawn_local(async move { import(&dash, el).await });
         }
@@ -299,27 +306,7 @@ pub fn ResultsPage() -> impl IntoView {
     spawn_local(load_stored(dash.clone()));
     let click = {
         let dash = dash.clone();
-        move |ev: web_sys::MouseEvent| {
-            let Some(target) = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            else {
-                return;
-            };
-            let Some(el) = target.closest("[data-action]").ok().flatten() else {
-                return;
-            };
-            let action = el.get_attribute("data-action").unwrap_or_default();
-            if action == "audit-cause" {
-                // The page lists the trials itself; the link's jump is for the report file.
-                ev.prevent_default();
-            }
-            let index = el
-                .get_attribute("data-index")
-                .or_else(|| el.get_attribute("data-group"))
-                .and_then(|i| i.parse::<usize>().ok());
-            on_click(&dash, &action, index, &el);
-        }
+        move |ev: web_sys::MouseEvent| on_page_click(&dash, &ev)
     };
     let change = {
         let dash = dash.clone();
@@ -353,7 +340,11 @@ pub fn ResultsPage() -> impl IntoView {
         Effect::new(move |_| {
             body_signal.track();
             if let Some(el) = body_ref.get() {
-                decorate(&el);
+                decorate(
+                    &el,
+                    ResultsAction::TableCsv.name(),
+                    ResultsAction::ChartSvg.name(),
+                );
             }
             open_pending(&dash);
         });
@@ -395,19 +386,19 @@ pub fn ResultsPage() -> impl IntoView {
                     <input data-testid="model-order" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
                 </label>
                 <label class="check" title="Also score the chosen experiments the way the design's original code did, beside today's verifiers, with the cause of every difference">
-                    <input type="checkbox" data-testid="audit-own" data-action="audit-own" prop:checked=move || audit_own.get() on:change=move |ev| audit_own.set(event_target_checked(&ev)) />
+                    <input type="checkbox" data-testid="audit-own" data-action=ResultsAction::AuditOwn.name() prop:checked=move || audit_own.get() on:change=move |ev| audit_own.set(event_target_checked(&ev)) />
                     " Score the original way too"
                 </label>
-                <button type="button" class="button" data-action="analyze">"Update"</button>
+                <button type="button" class="button" data-action=ResultsAction::Analyze.name()>"Update"</button>
                 <label class="button file">
                     "Import results…"
-                    <input type="file" accept=".zip,.jsonl,application/zip" data-action="import" data-testid="results-import" />
+                    <input type="file" accept=".zip,.jsonl,application/zip" data-action=ResultsAction::Import.name() data-testid="results-import" />
                 </label>
                 <label class="button file" title="A results folder of transcripts, as the design's original runs or shapemaze run write them">
                     "Import a results folder…"
-                    <input type="file" webkitdirectory="" data-action="import" data-testid="results-import-folder" />
+                    <input type="file" prop:webkitdirectory=true data-action=ResultsAction::Import.name() data-testid="results-import-folder" />
                 </label>
-                <button type="button" class="button primary" data-action="report" data-testid="download-report">"Download the report (HTML)"</button>
+                <button type="button" class="button primary" data-action=ResultsAction::Report.name() data-testid="download-report">"Download the report (HTML)"</button>
             </div>
             <div class="results-filter">
                 <label class="field">
@@ -445,19 +436,49 @@ pub fn ResultsPage() -> impl IntoView {
     }
 }
 
-fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Element) {
+/// A click on the page: the element with a `data-action` it happened in, dispatched.
+fn on_page_click(dash: &Shared, ev: &web_sys::MouseEvent) {
+    let Some(target) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let Some(el) = target.closest("[data-action]").ok().flatten() else {
+        return;
+    };
+    let name = el.get_attribute("data-action").unwrap_or_default();
+    let index = el
+        .get_attribute("data-index")
+        .or_else(|| el.get_attribute("data-group"))
+        .and_then(|i| i.parse::<usize>().ok());
+    if LabAction::parse(&name) == Some(LabAction::OpenTrial) {
+        open_trial(dash, index);
+        return;
+    }
+    let Some(action) = ResultsAction::parse(&name) else {
+        return;
+    };
+    if action == ResultsAction::AuditCause {
+        // The page lists the trials itself; the link's jump is for the report file.
+        ev.prevent_default();
+    }
+    on_click(dash, action, index, &el);
+}
+
+fn on_click(dash: &Shared, action: ResultsAction, index: Option<usize>, el: &web_sys::Element) {
     match action {
         // A link to a part: the browser goes there; a narrow screen's menu folds away.
-        "contents" if narrow() => {
+        ResultsAction::Contents if narrow() => {
             if let Some(menu) = el.closest("details.contents-menu").ok().flatten() {
                 let _ = menu.remove_attribute("open");
             }
         }
-        "analyze" => {
+        ResultsAction::Analyze => {
             let dash = dash.clone();
             spawn_local(async move { analyze_chosen(&dash).await });
         }
-        "drill" => {
+        ResultsAction::Drill => {
             let Some(g) = index else { return };
             let analysis = dash.analysis.borrow();
             let Some(row) = analysis.as_ref().and_then(|a| a.groups.get(g)) else {
@@ -480,7 +501,7 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
             dash.replay.set(None);
             scroll_to("drill");
         }
-        "audit-cause" => {
+        ResultsAction::AuditCause => {
             // Lists every trial of the row's group, phase and cause below the report.
             let attr = |name: &str| el.get_attribute(name).unwrap_or_default();
             let summary = attr("data-section")
@@ -508,36 +529,14 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 d.scroll_into_view();
             }
         }
-        // The trials table's replay button (view::experiment::trials_table).
-        a if a == shapemaze_view::experiment::LabAction::OpenTrial.name() => {
-            let Some(i) = index else { return };
-            let record = dash.records.borrow().get(i).cloned().flatten();
-            let Some(record) = record else { return };
-            let source = format!(
-                "{}, {} {} maze {}",
-                record.model,
-                record.encoding.label(),
-                record.shape.name(),
-                record.sample
-            );
-            match load(record, source) {
-                Ok(l) => {
-                    dash.racing.set(None);
-                    dash.replayed.set(Some(i));
-                    dash.rivals.set(rivals(dash, i));
-                    dash.replay.set(Some(l));
-                }
-                Err(e) => dash.fail(format!("This trial cannot be replayed: {e}")),
-            }
-        }
-        "chart-svg" | "table-csv" => {
+        ResultsAction::ChartSvg | ResultsAction::TableCsv => {
             // The chart or table is the one the button was put right after (several
             // audits on the page share their test ids).
             let target = el.get_attribute("data-target").unwrap_or_default();
             let Some(node) = el.previous_element_sibling() else {
                 return;
             };
-            let result = if action == "chart-svg" {
+            let result = if action == ResultsAction::ChartSvg {
                 download_file(
                     &format!("{target}.svg"),
                     &node.outer_html(),
@@ -555,7 +554,7 @@ fn on_click(dash: &Shared, action: &str, index: Option<usize>, el: &web_sys::Ele
                 dash.fail(e);
             }
         }
-        "report" => download_report(dash),
+        ResultsAction::Report => download_report(dash),
         _ => {}
     }
 }
@@ -1026,6 +1025,30 @@ fn audit_folder(
 /// Whether a ZIP holds no trials.jsonl (a zipped results folder of transcripts).
 fn zip_without_records(bytes: &[u8]) -> bool {
     read_zip(bytes).is_ok_and(|entries| find_trials_entry(&entries).is_none())
+}
+
+/// The trials table's replay button (`view::experiment::trials_table`, a
+/// [`LabAction::OpenTrial`]): the trial's replay, and the other plays of its maze to race.
+fn open_trial(dash: &Shared, index: Option<usize>) {
+    let Some(i) = index else { return };
+    let record = dash.records.borrow().get(i).cloned().flatten();
+    let Some(record) = record else { return };
+    let source = format!(
+        "{}, {} {} maze {}",
+        record.model,
+        record.encoding.label(),
+        record.shape.name(),
+        record.sample
+    );
+    match load(record, source) {
+        Ok(l) => {
+            dash.racing.set(None);
+            dash.replayed.set(Some(i));
+            dash.rivals.set(rivals(dash, i));
+            dash.replay.set(Some(l));
+        }
+        Err(e) => dash.fail(format!("This trial cannot be replayed: {e}")),
+    }
 }
 
 /// The other trials at hand of the maze trial `i` was played on (the same grid, player and

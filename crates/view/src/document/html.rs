@@ -191,7 +191,11 @@ pub fn table(s: &mut String, t: &Table) {
         };
         match r.group {
             Some(g) => {
-                let _ = write!(s, "<tr{more} data-action=\"drill\" data-group=\"{g}\">");
+                let _ = write!(
+                    s,
+                    "<tr{more} data-action=\"{}\" data-group=\"{g}\">",
+                    crate::actions::ResultsAction::Drill.name()
+                );
             }
             None => {
                 let _ = write!(s, "<tr{more}>");

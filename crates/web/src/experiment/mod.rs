@@ -54,7 +54,7 @@ extern "C" {
     async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
     /// Adds a "Download SVG" button after each chart and a "Download CSV" button after each
     /// table of the results page.
-    pub(crate) fn decorate(root: &web_sys::Element);
+    pub(crate) fn decorate(root: &web_sys::Element, table_action: &str, chart_action: &str);
     /// Every named field of a form as name, value, name, value... (ticked checkboxes only).
     fn form_fields(form: &web_sys::Element) -> js_sys::Array;
 }
