@@ -11,7 +11,7 @@
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::files::{entry_bytes, read_results_file};
-use super::experiment::{decorate, notice, picked_files, stored_records, SHARED_CSS};
+use super::experiment::{decorate, notice, picked_files, stored_records};
 use super::race::{RaceView, Racing};
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use leptos::prelude::*;
@@ -47,31 +47,6 @@ use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
-
-const RESULTS_CSS: &str = "
-.results-sources{display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center;margin:.5rem 0 1rem}
-.results-sources .check{font-weight:600}
-.results-bar{display:flex;flex-wrap:wrap;gap:.75rem;align-items:flex-end;margin-bottom:1rem}
-.results-bar .field input{min-width:12rem}
-.report figure{margin:1.25rem 0 .25rem;background:#fff;border:1px solid var(--line);border-radius:8px;padding:.5rem}
-.report table{border-collapse:collapse;margin:.75rem 0 .25rem;background:var(--surface);font-variant-numeric:tabular-nums}
-.report caption{text-align:left;font-weight:700;padding:.3rem 0}
-.report th,.report td{border:1px solid var(--line);padding:.3rem .55rem;text-align:left;vertical-align:top}
-.report th{background:#eef3f8}
-.report tr[data-action=drill]{cursor:pointer}
-.report tr[data-action=drill]:hover{background:#eef3ff}
-.report span.verdict{display:inline-block;font-weight:700;padding:.05rem .45rem;border:2px solid #000;border-radius:4px;margin-left:.3rem}
-.report .supported{background:#cfe8dd}.report .not_supported{background:#f6dccb}.report .insufficient{background:#eee;border-style:dashed}
-.report .warning{color:#8a3b00}
-.report li{margin:.4rem 0}
-.drill-replay{margin-top:1.5rem;padding-top:1rem;border-top:2px solid var(--line)}
-.compare{margin:1rem 0 1.5rem;padding:.75rem 1rem;background:#fff;border:1px solid var(--line);border-radius:8px}.compare h2{margin:.2rem 0}.compare .field{display:inline-flex;flex-direction:column;margin-right:1rem}
-.results-filter input{width:100%;max-width:48rem}.results-filter p{margin:.25rem 0}.results-filter .error{color:#a3261b;font-weight:600}
-.results-filter details{color:var(--muted);font-size:.92rem}.results-filter summary{cursor:pointer;padding:.25rem 0;min-height:24px}
-.results .contents{background:var(--surface);border-color:var(--line)}.results .contents a{color:var(--accent)}
-.results-main{min-width:0}.contents-slot{display:contents}
-@media print{.topbar,.footer,.results .lead,.results-sources,.results-bar,.results-filter{display:none}}
-";
 
 /// One source of trials: a stored experiment or an imported file.
 #[derive(Clone)]
@@ -370,7 +345,7 @@ pub fn ResultsPage() -> impl IntoView {
     );
     view! {
         <section class="results" on:click=click on:change=change>
-            <style>{RESULTS_CSS}{SHARED_CSS}{AUDIT_CSS}{PARTS_CSS}</style>
+            <style>{AUDIT_CSS}{PARTS_CSS}</style>
             <h1>"Results"</h1>
             <p class="lead">
                 "Every measure of the experiments you choose, with 95% intervals and the four hypotheses."

@@ -59,38 +59,6 @@ extern "C" {
     fn form_fields(form: &web_sys::Element) -> js_sys::Array;
 }
 
-/// The experiment and results pages' own styles (kept with the pages that use them).
-const LAB_CSS: &str = "
-.lab-form fieldset{border:1px solid var(--line);border-radius:var(--radius);background:var(--surface);padding:1rem 1.25rem;display:flex;flex-direction:column;gap:1rem;margin:0}
-.lab-form legend{font-weight:700;padding:0 .4rem}
-.lab-form fieldset:disabled{opacity:.7}
-.lab-players{display:flex;flex-direction:column;gap:.75rem}
-.lab-player{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end;padding:.75rem;border:1px solid var(--line);border-radius:8px;background:#fbfcff}
-.lab-player .row-label{width:100%;font-weight:700}
-.lab-player .field.wide{flex:1 1 18rem;width:auto}
-.lab-form .field.short input{min-width:0;width:7rem}
-.lab-form .field.wide input{width:100%;box-sizing:border-box}
-.lab-form>fieldset>.field.wide input{max-width:36rem}
-.lab-grid{display:flex;flex-wrap:wrap;gap:1rem 1.25rem;align-items:flex-end}
-.lab-grid .checks{display:flex;flex-wrap:wrap;gap:.3rem .9rem;padding:.35rem 0}
-.lab-form .check{color:var(--ink);font-size:.95rem}
-.lab-form .check input{min-width:0;width:auto}
-.lab-form>fieldset>.button{align-self:flex-start}
-.estimate{font-weight:600;margin:.9rem 0}
-.lab-toolbar{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
-.lab-toolbar .button:disabled{opacity:.45;cursor:not-allowed}
-.lab-progress{margin:1.25rem 0}
-.progress-head progress{width:100%;height:1.1rem;accent-color:var(--accent)}
-.progress-head p{margin:.4rem 0 .8rem}
-.lab-table tr.total th,.lab-table tr.total td{font-weight:700}
-.lab-table tr.open{background:#eef3ff}
-.lab-table td.actions{display:flex;gap:.35rem;justify-content:flex-end;flex-wrap:wrap}
-.lanes{margin:.75rem 0 0;padding-left:1.2rem}
-";
-
-/// Styles both lab pages use: small buttons, and file inputs shown as buttons.
-pub(crate) const SHARED_CSS: &str = ".button.small{padding:.3rem .7rem;font-size:.85rem}.button.file{position:relative;overflow:hidden}.button.file input{position:absolute;inset:0;opacity:0;cursor:pointer}.lab-table{border-collapse:collapse;width:100%;background:var(--surface);border:1px solid var(--line);border-radius:8px;font-variant-numeric:tabular-nums}.lab-table th,.lab-table td{padding:.45rem .7rem;border-bottom:1px solid var(--line);text-align:right}.lab-table th:first-child,.lab-table td:first-child{text-align:left}.lab-table thead th{font-size:.8rem;color:var(--muted)}";
-
 /// A lab page's message: an error (`bad`) or a plain notice, with its test id.
 pub(crate) fn notice(message: Option<(bool, String)>, testid: &'static str) -> impl IntoView {
     message.map(|(bad, text)| {
@@ -371,7 +339,6 @@ pub fn ExperimentPage() -> impl IntoView {
     );
     view! {
         <section class="lab" on:click=click on:change=change>
-            <style>{LAB_CSS}{SHARED_CSS}</style>
             <h1>"Experiments"</h1>
             <p class="lead">
                 "Design a batch of trials for several players at once, run it here, and download results that Python, R and "

@@ -2,7 +2,7 @@
 //! the study data in this browser, and reconcile each participant's outcome against the
 //! trials held.
 
-use super::{stored, STUDY_CSS};
+use super::stored;
 use crate::download::download_file;
 use crate::fetch::picked_text;
 use crate::storage::{Db, STUDY};
@@ -103,7 +103,6 @@ pub fn StudyManagePage() -> impl IntoView {
     };
     view! {
         <section class="manage">
-            <style>{STUDY_CSS}</style>
             <h1>"Studies"</h1>
             <p class="lead">"Write the study as JSON (its fields are in docs/CONTRACT.md, under Study files), check it, and share its link. A study kept in public/studies/NAME.json is linked as /study?study=NAME."</p>
             <label class="field wide">

@@ -21,9 +21,6 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::study::{inline_name, Opening, Participant, Stage, Study, StudySession};
 
-/// The study pages' own styles (kept with the pages that use them).
-const STUDY_CSS: &str = ".study-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem 1rem;margin-bottom:.5rem}.study-head h1{margin:.2rem 0}.manage [data-testid=study-link]{word-break:break-all}.manage textarea{min-height:16rem}.code{font-size:1.4rem;letter-spacing:.05em}.manage table{border-collapse:collapse;margin:.5rem 0}.manage caption{text-align:left;font-weight:600;padding:.3rem 0}.manage th,.manage td{border:1px solid var(--line);padding:.3rem .6rem;text-align:left}.manage th{background:var(--surface)}";
-
 thread_local! {
     /// The trials this page load has shown (by storage key): finding one stored that is
     /// not here means the page was reloaded during it.
@@ -285,7 +282,6 @@ pub fn StudyPage() -> impl IntoView {
     let error = page.error;
     view! {
         <section class="study">
-            <style>{STUDY_CSS}</style>
             {move || error.get().map(|e| view! { <div class="notice error" role="alert" data-testid="study-error">{e}</div> })}
             {move || stage::study_view(page)}
         </section>
