@@ -113,7 +113,7 @@ fn wilson_on(successes: usize, n: usize, n_eff: f64) -> Proportion {
 /// each cluster's units all alike). Empty clusters are left out.
 ///
 /// ```
-/// use shapemaze::core::analysis::stats::{clustered, wilson};
+/// use shapemaze_core::analysis::stats::{clustered, wilson};
 ///
 /// // 15 successes in 30 trials of one maze know far less than in 30 mazes.
 /// let one = clustered(&[(15, 30)]);
