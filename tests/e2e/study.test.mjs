@@ -219,6 +219,8 @@ test('the experimenter builds a link and exports the events as CSV', async () =>
     const head = csv.split(/\r?\n/)[0];
     for (const col of ['trial_type', 'trial_index', 'time_elapsed', 'rt', 'consent_hash', 'pastes', 'tab_leaves', 'away_ms', 'answer_chars_per_s']) assert.ok(head.split(',').includes(col), `${col} in ${head}`);
     assert.ok(csv.split(/\r?\n/).filter(Boolean).length >= 3, 'a row per action');
+    // The study's long link breaks: the page is never wider than the window.
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1), 'no sideways scroll');
     await page.screenshot({ path: `${SHOTS}/study-manage.png`, fullPage: true });
   });
 });
