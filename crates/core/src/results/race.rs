@@ -224,23 +224,33 @@ mod tests {
         let race = Race::of(&a, &b).expect("one maze");
         assert_eq!(race.a, frames(&a).expect("frames"));
         assert_eq!(race.len(), race.a.len().max(race.b.len()));
-        let (short, long) = if race.a.len() <= race.b.len() {
-            (&race.a, &race.b)
-        } else {
-            (&race.b, &race.a)
-        };
-        if short.len() < long.len() {
-            let (x, y) = race.at(long.len() - 1);
-            let (shorter, longer) = if race.a.len() <= race.b.len() {
-                (x, y)
-            } else {
-                (y, x)
-            };
-            assert_eq!(shorter.frame, short.last().expect("a frame"));
-            assert!(shorter.finished && longer.finished);
-            let (x, _) = race.at(0);
-            assert!(!x.finished, "nobody has finished at the start");
-        }
+        // The random walker (side b) walks into a wall early; the oracle plays all three
+        // phases.
+        assert!(
+            race.b.len() < race.a.len(),
+            "{} {}",
+            race.a.len(),
+            race.b.len()
+        );
+        let last_b = race.b.len() - 1;
+        let (x, y) = race.at(last_b);
+        assert!(
+            y.finished && !x.finished,
+            "the walker is done, the oracle goes on"
+        );
+        assert_eq!(x.frame, &race.a[last_b]);
+        let (x, y) = race.at(race.a.len() - 1);
+        assert_eq!(
+            y.frame,
+            race.b.last().expect("a frame"),
+            "b waits on its last frame"
+        );
+        assert!(x.finished && y.finished);
+        let (x, y) = race.at(0);
+        assert!(
+            !x.finished && !y.finished,
+            "nobody has finished at the start"
+        );
         // Past the end, both stay on their last frames.
         let (x, y) = race.at(race.len() + 5);
         assert_eq!(x.frame, race.a.last().expect("a frame"));
