@@ -800,7 +800,8 @@ fn resume_folder(
     .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", jsonl.display())))?;
     std::fs::write(&experiment, design.to_json())
         .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", experiment.display())))?;
-    Ok((records.clone(), before - records.len()))
+    let retried = before - records.len();
+    Ok((records, retried))
 }
 
 /// Where the progress line goes: redrawn in place on a terminal, or written as log lines
