@@ -147,6 +147,81 @@ fn a_folder_of_the_original_runs_is_audited_three_ways_by_default() {
 }
 
 #[test]
+fn the_audit_counts_a_replayed_maze_once_and_prints_its_tables_as_csv() {
+    let dir = original_folder();
+    // The clean success played again: a second trial of the same maze.
+    write(
+        &dir.path()
+            .join("matrix_claude_results/5x5/square/5x5_square_1.npy/1.txt"),
+        clean_success().as_bytes(),
+    );
+    let audit = score(dir.path(), &["--scoring", "all", "--format", "json"]).json();
+    let all = &audit["groups"][0];
+    assert_eq!(
+        (&all["group"], &all["trials"], &all["mazes"]),
+        (&"all".into(), &4.into(), &3.into()),
+        "four trials on three mazes (the API failure's maze is one of its own): {all}"
+    );
+    let csv = command(
+        "report",
+        dir.path(),
+        &[
+            "--scoring",
+            "all",
+            "--format",
+            "csv",
+            "--table",
+            "audit-rates",
+        ],
+    )
+    .stdout;
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    let column = |name: &str| {
+        rows[0]
+            .iter()
+            .position(|c| *c == name)
+            .unwrap_or_else(|| panic!("no column {name}: {csv}"))
+    };
+    let all = rows
+        .iter()
+        .find(|r| r[0] == "all")
+        .unwrap_or_else(|| panic!("no row all: {csv}"));
+    // Recorded solves: the clean success twice, the diagonal, and the API failure as
+    // written (FAIL): 3 of 4, on 3 mazes.
+    let cell = |name: &str| all[column(name)];
+    assert_eq!(
+        [
+            cell("trials"),
+            cell("mazes"),
+            cell("solve_recorded_successes"),
+            cell("solve_recorded_n"),
+            cell("solve_recorded_mazes"),
+        ],
+        ["4", "3", "3", "4", "3"],
+        "{csv}"
+    );
+    let report = shapemaze(&[
+        "report",
+        path_str(dir.path()),
+        "--scoring",
+        "strict",
+        "--format",
+        "csv",
+        "--table",
+        "audit-rates",
+    ]);
+    assert_eq!(
+        report.code, 2,
+        "the audit's tables come with --scoring all only"
+    );
+    assert!(
+        report.stderr.contains("no table 'audit-rates'"),
+        "{}",
+        report.stderr
+    );
+}
+
+#[test]
 fn the_text_audit_shows_the_three_columns_side_by_side_and_the_causes() {
     let dir = original_folder();
     let text = score(dir.path(), &["--scoring", "all"]).stdout;

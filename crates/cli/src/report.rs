@@ -16,7 +16,7 @@ use shapemaze_core::results::filter::TrialFilter;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
 use shapemaze_core::study::StudyTrialData;
-use shapemaze_view::audit::{audit_html, render_text as render_audit_text};
+use shapemaze_view::audit::{audit_document, audit_html, render_text as render_audit_text};
 use shapemaze_view::document::{csv, text};
 use shapemaze_view::report::{analysis_document, comparison_table, groups_table, report_html};
 use std::fmt::Write as _;
@@ -44,14 +44,14 @@ is re-scored from its replies, and transcripts holding only the three closing li
 design's own runs) are counted from those lines. API errors are never model failures:
 they are left out of every rate and counted apart.
 
-Prints the success rates by model x encoding x shape with 95% Wilson intervals, the solve
-details (moves, failure types, move validity), the recognition confusion matrix, the
-generation checks, matrix vs coordinate list paired by maze (McNemar), shape effects
-(chi-square, ANOVA, observed vs predicted difficulty), phase correlations (phi) and the
-verdicts on H1-H4; and, when there are any, the trials with empty answers (judged like any
-other) by why they were empty: the token limit spent on reasoning, reached with no text, or
-a reply ended without text. Moves, the confusion matrix, the generation checks and empty
-answers need trials.jsonl; transcripts give the outcomes and reasons only.
+Prints the success rates by model x encoding x shape with 95% intervals clustered by
+maze, the solve details (moves, failure types, move validity), the recognition confusion
+matrix, the generation checks, matrix vs coordinate list paired by maze (McNemar), shape
+effects (chi-square, ANOVA, observed vs predicted difficulty), phase correlations (phi)
+and the verdicts on H1-H4; and, when there are any, the trials with empty answers (judged
+like any other) by why they were empty: the token limit spent on reasoning, reached with
+no text, or a reply ended without text. Moves, the confusion matrix, the generation checks
+and empty answers need trials.jsonl; transcripts give the outcomes and reasons only.
 
 Exit status 0 when it ran, whatever it found; 2 for bad arguments; 4 when DIR cannot be
 read; 6 when the --html file cannot be written.
@@ -101,7 +101,8 @@ pub struct ReportArgs {
     pub filter: Option<String>,
     /// with --format csv: print the report's table ID instead of the groups
     /// (people-models, people-models-efficiency, repeats, solve-details, ...:
-    /// the page's table-ID)
+    /// the page's table-ID; with --scoring all also audit-rates, audit-sizes
+    /// and audit-causes)
     #[arg(long, value_name = "ID", verbatim_doc_comment)]
     pub table: Option<String>,
 }
@@ -221,7 +222,12 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         }),
         "csv" if args.table.is_some() => {
             let id = args.table.as_deref().unwrap_or_default();
-            let doc = analysis_document(&analysis, false);
+            // The audit's tables too, when the output holds the audit (`--scoring all`).
+            let mut doc = analysis_document(&analysis, false);
+            if let Some(s) = &summary {
+                doc.sections
+                    .extend(audit_document(s, Scoring::All, 0, false).sections);
+            }
             match doc.table(id) {
                 Some(t) => io.out(&csv::write(t)),
                 None => {

@@ -6,28 +6,21 @@ use super::chart::{bar_chart, count_chart, Bar, BarSeries};
 use super::document::{html, text, Block, Cell, Document, Section, Table};
 use super::html::escape;
 use super::report::Chart;
-use shapemaze_core::analysis::stats::wilson;
 use shapemaze_core::original::audit::{
-    phase_index, AuditGroup, AuditSummary, AuditTrial, Scoring, Tally, PHASES,
+    phase_index, AuditGroup, AuditSummary, AuditTrial, Scorer, Scoring, PHASES,
 };
 use shapemaze_core::original::mark::Mark;
 use shapemaze_core::original::score::{Cause, Difference};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// One scorer's column: its name's getter over a group.
-type Column = fn(&AuditGroup) -> &[Tally; 3];
-
-fn scorers(scoring: Scoring) -> &'static [(&'static str, Column)] {
+/// The scorers `scoring` shows, in their tables' order.
+fn scorers(scoring: Scoring) -> &'static [Scorer] {
     match scoring {
-        Scoring::Recorded => &[("recorded", |g| &g.recorded)],
-        Scoring::Original => &[("original", |g| &g.original)],
-        Scoring::Strict => &[("strict", |g| &g.strict)],
-        Scoring::All => &[
-            ("recorded", |g| &g.recorded),
-            ("strict", |g| &g.strict),
-            ("original", |g| &g.original),
-        ],
+        Scoring::Recorded => &[Scorer::Recorded],
+        Scoring::Original => &[Scorer::Original],
+        Scoring::Strict => &[Scorer::Strict],
+        Scoring::All => &Scorer::ALL,
     }
 }
 
@@ -56,13 +49,15 @@ fn audit_charts(r: &AuditSummary) -> Vec<Chart> {
     let phases: Vec<String> = PHASES.iter().map(|p| p.to_string()).collect();
     let mut charts = Vec::new();
     if let Some(all) = r.groups.first() {
-        let series: Vec<BarSeries> = scorers(Scoring::All)
+        let series: Vec<BarSeries> = Scorer::ALL
             .iter()
-            .map(|(name, get)| BarSeries {
-                name: (*name).to_string(),
-                values: get(all)
-                    .iter()
-                    .map(|t| t.rate().as_ref().map(Bar::from))
+            .map(|&scorer| BarSeries {
+                name: scorer.name().to_string(),
+                values: (0..PHASES.len())
+                    .map(|i| {
+                        let p = all.rate(scorer, i);
+                        (p.n > 0).then(|| Bar::from(&p))
+                    })
                     .collect(),
             })
             .collect();
@@ -113,11 +108,15 @@ pub fn audit_document(
     let mut columns = vec![
         ("group".to_string(), "group".to_string()),
         ("trials".into(), "trials".into()),
+        ("mazes".into(), "mazes".into()),
         ("api_errors".into(), "API errors".into()),
     ];
     for phase in PHASES {
-        for (name, _) in scorers {
-            columns.push((format!("{phase}_{name}"), name.to_string()));
+        for scorer in scorers {
+            columns.push((
+                format!("{phase}_{}", scorer.name()),
+                scorer.name().to_string(),
+            ));
         }
     }
     let columns: Vec<(&str, &str)> = columns
@@ -130,7 +129,7 @@ pub fn audit_document(
         &columns,
     );
     rates.dense = true;
-    rates.spans = std::iter::once((String::new(), 3))
+    rates.spans = std::iter::once((String::new(), 4))
         .chain(PHASES.iter().map(|p| (p.to_string(), scorers.len())))
         .collect();
     let mut by_size = Table::new(
@@ -373,26 +372,24 @@ pub fn highlighted(reply: &str, strict: &[[usize; 2]], original: &[[usize; 2]]) 
 /// The audit section's styles (the results page and the report file).
 pub const AUDIT_CSS: &str = ".audit pre.audit-reply{white-space:pre-wrap;max-height:16rem;overflow:auto;background:#f6f8fa;border:1px solid #ccd;padding:.5rem;font-size:.85rem}.audit mark.read-strict{background:#bfe3ff;outline:2px solid #0072B2}.audit mark.read-original{background:#ffe0a8;outline:2px dashed #E69F00}.audit mark.read-both{background:#c8efc8;outline:2px solid #009E73}.audit details{margin:.6rem 0}.audit summary{cursor:pointer}.audit li{margin:.6rem 0}";
 
-/// One audit row: the group, its trials and API errors, then each phase's rate by scorer
-/// (with the strict replays that diverged).
-fn rate_cells(g: &AuditGroup, scorers: &[(&str, Column)]) -> Vec<Cell> {
+/// One audit row: the group, its trials, distinct mazes and API errors, then each phase's
+/// rate by scorer, clustered by maze (with the strict replays that diverged).
+fn rate_cells(g: &AuditGroup, scorers: &[Scorer]) -> Vec<Cell> {
     let mut cells = vec![
         Cell::text(&g.group),
         Cell::Count(g.trials),
+        Cell::Count(g.mazes),
         Cell::Count(g.api_errors),
     ];
     for i in 0..3 {
-        for (_, get) in scorers {
-            let t = get(g)[i];
+        for &scorer in scorers {
+            let t = g.tallies(scorer)[i];
             let diverged = if t.diverged > 0 {
                 format!("~{}", t.diverged)
             } else {
                 String::new()
             };
-            cells.push(Cell::noted(
-                Cell::Rate(wilson(t.success, t.scored())),
-                diverged,
-            ));
+            cells.push(Cell::noted(Cell::Rate(g.rate(scorer, i)), diverged));
         }
     }
     cells
@@ -402,7 +399,7 @@ fn rate_cells(g: &AuditGroup, scorers: &[(&str, Column)]) -> Vec<Cell> {
 mod tests {
     use super::*;
     use crate::text_table::column_starts;
-    use shapemaze_core::original::audit::Auditor;
+    use shapemaze_core::original::audit::{Auditor, Tally};
 
     #[test]
     fn the_audit_table_keeps_wide_cells_in_their_columns() {
@@ -412,14 +409,7 @@ mod tests {
             diverged: 2_526_193,
             unavailable: 0,
         };
-        let group = |name: &str, t: Tally| AuditGroup {
-            group: name.into(),
-            trials: 1,
-            api_errors: 0,
-            recorded: [t; 3],
-            strict: [t; 3],
-            original: [t; 3],
-        };
+        let group = |name: &str, t: Tally| AuditGroup::uniform(name, 1, t);
         let summary = AuditSummary {
             dir: "runs".into(),
             scoring: "all",
@@ -475,6 +465,65 @@ mod tests {
                 "the wide cell:\n{text}"
             );
         }
+    }
+
+    #[test]
+    fn the_audit_counts_each_row_s_mazes_once_and_says_its_intervals_are_clustered() {
+        // Ten solves of one maze, four of them successes (the same maze replayed).
+        let mut auditor = Auditor::new();
+        let maze = "P 1 1 1 0\n1 0 1 0 1\n1 1 0 1 1\n1 0 1 0 1\n0 1 1 1 G";
+        for k in 0..10 {
+            let verdict = if k < 4 { "SUCCESS" } else { "FAIL" };
+            let text = format!(
+                "You are tasked with solving a maze. You can move up, down, left, right, or any diagonal.\nHere is the maze you should solve:\n\n{maze}\n\nPlease provide the coordinates of your next move.\nI go to (1, 1).\n\nSOLVE: {verdict}\n"
+            );
+            auditor.transcript(
+                format!("matrix_qwen_results/5x5/cross/5x5_cross_0.npy/{k}.txt"),
+                &text,
+                None,
+            );
+        }
+        let summary = auditor.finish().summarize("runs", Scoring::All);
+        let all = &summary.groups[0];
+        assert_eq!((all.trials, all.mazes), (10, 1));
+        let recorded = all.rate(Scorer::Recorded, 0);
+        assert_eq!(
+            (recorded.successes, recorded.n, recorded.mazes),
+            (4, 10, Some(1))
+        );
+        let html = audit_html(&summary, 0);
+        assert!(html.contains("<th>mazes</th>"), "{html}");
+        assert!(
+            html.contains(crate::document::DENSE_CLUSTERED_NOTE),
+            "{html}"
+        );
+        // One maze: every solve is alike as far as the data can show, so the interval is
+        // Wilson's on one unit, not on ten: p = 0.4, z^2 = 3.8415, centre (0.4 + 1.9207) /
+        // 4.8415 = 0.4793, half 1.96 * sqrt(0.24 + 0.9604) / 4.8415 = 0.4435.
+        let plain = wilson_cell(4, 10);
+        assert!(
+            !html.contains(&plain),
+            "not the unclustered {plain}: {html}"
+        );
+        assert!(
+            html.contains("4/10 <b>40.0%</b> <small>[3.6, 92.3]</small>"),
+            "{html}"
+        );
+        let text = render_text(&summary, Scoring::All);
+        assert!(
+            text.contains(crate::document::DENSE_CLUSTERED_NOTE),
+            "{text}"
+        );
+        assert!(
+            !text.contains("mazes)"),
+            "a dense table counts the mazes in their column only:\n{text}"
+        );
+    }
+
+    /// How a plain Wilson rate of `k` in `n` reads in the HTML.
+    fn wilson_cell(k: usize, n: usize) -> String {
+        let p = shapemaze_core::analysis::stats::wilson(k, n);
+        format!("[{:.1}, {:.1}]", 100.0 * p.ci_low, 100.0 * p.ci_high)
     }
 
     #[test]

@@ -262,7 +262,7 @@ pub fn bar_chart(id: &str, title: &str, categories: &[String], series: &[BarSeri
     let (left, right, top, bottom) = (72.0, WIDTH - 16.0, 90.0, height - 70.0);
     let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
     let desc = format!(
-        "Bars: {} for {}; whiskers are 95% Wilson intervals.",
+        "Bars: {} for {}; whiskers are 95% intervals, clustered by maze instance.",
         names.join(", "),
         categories.join(", ")
     );
@@ -356,7 +356,7 @@ pub fn phase_grid(
     let height = TOP + ROW * rows.len().max(1) as f64 - 14.0;
     let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
     let desc = format!(
-        "Success rates of {} in {}; whiskers are 95% Wilson intervals.",
+        "Success rates of {} in {}; whiskers are 95% intervals, clustered by maze instance.",
         names.join(", "),
         columns.join(", ")
     );
@@ -605,7 +605,7 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
     let height = bottom + 70.0;
     let names: Vec<String> = series.iter().map(|s| s.name.clone()).collect();
     let desc = format!(
-        "Lines: {} across {}; whiskers are 95% Wilson intervals.",
+        "Lines: {} across {}; whiskers are 95% intervals, clustered by maze instance.",
         names.join(", "),
         x_labels.join(", ")
     );

@@ -7,7 +7,7 @@
 //! so a terminal and a browser show the same audit.
 
 use crate::analysis::observation::Observation;
-use crate::analysis::stats::wilson;
+use crate::analysis::stats::{clustered, Proportion};
 use crate::maze::encoding::Encoding;
 use crate::maze::grid::Maze;
 use crate::maze::npy;
@@ -188,7 +188,7 @@ impl AuditTrial {
     }
 
     /// The encoding shown, or `page` (human files) or `vision` (vision runs).
-    fn condition(&self) -> &'static str {
+    pub fn condition(&self) -> &'static str {
         self.audit
             .encoding
             .map_or(if self.human { "page" } else { "vision" }, Encoding::name)
@@ -222,13 +222,46 @@ impl Tally {
     pub fn scored(&self) -> usize {
         self.success + self.fail
     }
+}
 
-    /// The rate with its 95% Wilson interval, `None` when nothing was scored.
-    pub fn rate(&self) -> Option<crate::analysis::stats::Proportion> {
-        let n = self.scored();
-        (n > 0).then(|| wilson(self.success, n))
+/// The three scorers of an audit, in the order their tables show them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scorer {
+    /// The verdict lines as the files have them.
+    Recorded,
+    /// Today's verifiers.
+    Strict,
+    /// The original code's checks.
+    Original,
+}
+
+impl Scorer {
+    /// The three, in their tables' order.
+    pub const ALL: [Scorer; 3] = [Scorer::Recorded, Scorer::Strict, Scorer::Original];
+
+    /// Its name in tables and CSV columns.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scorer::Recorded => "recorded",
+            Scorer::Strict => "strict",
+            Scorer::Original => "original",
+        }
+    }
+
+    /// Its verdicts of one trial.
+    fn marks(self, a: &Audit) -> [Option<Mark>; 3] {
+        match self {
+            Scorer::Recorded => a.recorded.as_array(),
+            Scorer::Strict => a.strict.as_array(),
+            Scorer::Original => a.original.as_array(),
+        }
     }
 }
+
+/// Which maze instance a trial played, as the audit clusters its rates: the condition (the
+/// encoding shown, `page` or `vision`) and the maze's fingerprint; a trial whose maze could
+/// not be read is a cluster of its own (its index among the audited trials).
+type MazeCluster = (&'static str, Result<u64, usize>);
 
 /// A group's counts: per scorer (recorded, strict, original), per phase.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -239,23 +272,92 @@ pub struct AuditGroup {
     pub trials: usize,
     /// Of which API errors.
     pub api_errors: usize,
+    /// Distinct maze instances among its trials (a maze shown in two encodings counts
+    /// twice; a trial whose maze could not be read counts as one of its own).
+    pub mazes: usize,
     /// The verdict lines as written.
     pub recorded: [Tally; 3],
     /// Today's verifiers.
     pub strict: [Tally; 3],
     /// The original checks.
     pub original: [Tally; 3],
+    /// Per maze instance, per scorer and phase: `(successes, phases scored)`.
+    #[serde(skip)]
+    clusters: BTreeMap<MazeCluster, [[(usize, usize); 3]; 3]>,
 }
 
 impl AuditGroup {
-    fn add(&mut self, t: &AuditTrial) {
+    /// An empty group named `group`.
+    pub fn named(group: impl Into<String>) -> Self {
+        AuditGroup {
+            group: group.into(),
+            ..AuditGroup::default()
+        }
+    }
+
+    /// Counts trial `t`, the `index`th audited.
+    fn add(&mut self, t: &AuditTrial, index: usize) {
         self.trials += 1;
         self.api_errors += usize::from(t.audit.api_error);
-        for i in 0..3 {
-            self.recorded[i].add(t.audit.recorded.as_array()[i]);
-            self.strict[i].add(t.audit.strict.as_array()[i]);
-            self.original[i].add(t.audit.original.as_array()[i]);
+        let cluster = self
+            .clusters
+            .entry((t.condition(), t.audit.maze.ok_or(index)))
+            .or_default();
+        for scorer in Scorer::ALL {
+            let tallies = match scorer {
+                Scorer::Recorded => &mut self.recorded,
+                Scorer::Strict => &mut self.strict,
+                Scorer::Original => &mut self.original,
+            };
+            for (i, mark) in scorer.marks(&t.audit).into_iter().enumerate() {
+                tallies[i].add(mark);
+                let c = &mut cluster[scorer as usize][i];
+                c.0 += usize::from(mark == Some(Mark::Success));
+                c.1 += usize::from(matches!(mark, Some(Mark::Success | Mark::Fail)));
+            }
         }
+        self.mazes = self.clusters.len();
+    }
+
+    /// One scorer's counts, per phase.
+    pub fn tallies(&self, scorer: Scorer) -> &[Tally; 3] {
+        match scorer {
+            Scorer::Recorded => &self.recorded,
+            Scorer::Strict => &self.strict,
+            Scorer::Original => &self.original,
+        }
+    }
+
+    /// One scorer's rate of phase `phase` (an index into [`PHASES`]) with its 95% interval
+    /// clustered by maze instance ([`crate::analysis::stats::clustered`]): a maze several
+    /// trials played (repeats, participants) counts as one maze. The mazes count only
+    /// those where the phase was scored.
+    pub fn rate(&self, scorer: Scorer, phase: usize) -> Proportion {
+        let units: Vec<(usize, usize)> = self
+            .clusters
+            .values()
+            .map(|c| c[scorer as usize][phase])
+            .collect();
+        clustered(&units)
+    }
+}
+
+#[cfg(any(test, feature = "test-support"))]
+impl AuditGroup {
+    /// A group whose every scorer and phase counts `t`, each phase scored on a maze of its
+    /// own, so its rates are plain Wilson intervals (for tests of the audit's tables).
+    pub fn uniform(group: impl Into<String>, trials: usize, t: Tally) -> Self {
+        let mut g = AuditGroup::named(group);
+        g.trials = trials;
+        g.recorded = [t; 3];
+        g.strict = [t; 3];
+        g.original = [t; 3];
+        for u in 0..t.scored() {
+            let unit = (usize::from(u < t.success), 1);
+            g.clusters.insert(("matrix", Err(u)), [[unit; 3]; 3]);
+        }
+        g.mazes = g.clusters.len();
+        g
     }
 }
 
@@ -603,28 +705,19 @@ impl Audited {
         let mut groups: BTreeMap<String, AuditGroup> = BTreeMap::new();
         let mut sizes: BTreeMap<String, AuditGroup> = BTreeMap::new();
         let mut causes: BTreeMap<(String, usize, Cause), usize> = BTreeMap::new();
-        let mut all = AuditGroup {
-            group: "all".into(),
-            ..AuditGroup::default()
-        };
-        for t in &self.trials {
+        let mut all = AuditGroup::named("all");
+        for (i, t) in self.trials.iter().enumerate() {
             let key = t.group();
-            all.add(t);
+            all.add(t, i);
             let size = t.size_group();
             sizes
                 .entry(size.clone())
-                .or_insert_with(|| AuditGroup {
-                    group: size,
-                    ..AuditGroup::default()
-                })
-                .add(t);
+                .or_insert_with(|| AuditGroup::named(size))
+                .add(t, i);
             groups
                 .entry(key.clone())
-                .or_insert_with(|| AuditGroup {
-                    group: key.clone(),
-                    ..AuditGroup::default()
-                })
-                .add(t);
+                .or_insert_with(|| AuditGroup::named(key.clone()))
+                .add(t, i);
             for d in &t.audit.causes {
                 *causes
                     .entry((key.clone(), phase_index(d.phase), d.cause))
@@ -806,6 +899,22 @@ mod tests {
         let audited = audit_records(&records);
         assert_eq!(audited.trials.len(), records.len(), "every record audited");
         assert!(audited.skipped.is_empty(), "{:?}", audited.skipped);
+        // Each shape's maze was shown in both encodings: one fingerprint, two instances.
+        for pair in audited.trials.chunks(2) {
+            assert!(
+                pair[0].audit.maze.is_some(),
+                "{}: its maze is read",
+                pair[0].file
+            );
+            assert_eq!(pair[0].audit.maze, pair[1].audit.maze, "{}", pair[1].file);
+        }
+        let distinct: std::collections::BTreeSet<_> =
+            audited.trials.iter().map(|t| t.audit.maze).collect();
+        assert_eq!(distinct.len(), Shape::STANDARD.len(), "one maze per shape");
+        assert_eq!(
+            audited.clone().summarize("runs", Scoring::All).groups[0].mazes,
+            records.len()
+        );
         for (t, r) in audited.trials.iter().zip(&records) {
             let given = r
                 .verdicts
@@ -823,6 +932,106 @@ mod tests {
                 t.file
             );
         }
+    }
+
+    /// A trial of `maze` (a fingerprint; `None`: its maze could not be read) shown in
+    /// `encoding`, its solve phase a success or not under every scorer.
+    fn trial_on(maze: Option<u64>, encoding: Encoding, solved: bool) -> AuditTrial {
+        let mark = Some(if solved { Mark::Success } else { Mark::Fail });
+        let marks = crate::original::mark::Marks {
+            solve: mark,
+            ..Default::default()
+        };
+        AuditTrial {
+            file: String::new(),
+            maze_from: "experiment_mazes",
+            model: "qwen".into(),
+            audit: Audit {
+                encoding: Some(encoding),
+                shape: Some(Shape::Square),
+                size: Some((5, 5)),
+                api_error: false,
+                vision: false,
+                recorded: marks,
+                strict: marks,
+                original: marks,
+                causes: Vec::new(),
+                diverged_at: None,
+                maze,
+            },
+            causes: Vec::new(),
+            human: false,
+            duplicate: false,
+        }
+    }
+
+    fn summary(trials: Vec<AuditTrial>) -> AuditSummary {
+        Audited {
+            trials,
+            skipped: Vec::new(),
+        }
+        .summarize("runs", Scoring::All)
+    }
+
+    #[test]
+    fn thirty_repeats_of_one_maze_know_less_than_thirty_mazes() {
+        use crate::analysis::stats::wilson;
+        // The same 15 successes in 30 solves: on one maze replayed 30 times, and on 30
+        // mazes played once each.
+        let one = summary(
+            (0..30)
+                .map(|i| trial_on(Some(7), Encoding::Matrix, i % 2 == 0))
+                .collect(),
+        );
+        let many = summary(
+            (0..30)
+                .map(|i| trial_on(Some(i), Encoding::Matrix, i % 2 == 0))
+                .collect(),
+        );
+        for scorer in Scorer::ALL {
+            let (a, b) = (
+                one.groups[0].rate(scorer, 0),
+                many.groups[0].rate(scorer, 0),
+            );
+            assert_eq!((a.successes, a.n, b.successes, b.n), (15, 30, 15, 30));
+            assert_eq!((a.mazes, b.mazes), (Some(1), Some(30)), "{scorer:?}");
+            assert!(
+                a.ci_high - a.ci_low > b.ci_high - b.ci_low,
+                "{scorer:?}: one maze's interval {a:?} is wider than thirty mazes' {b:?}"
+            );
+            let plain = wilson(15, 30);
+            assert_eq!(
+                (b.ci_low, b.ci_high),
+                (plain.ci_low, plain.ci_high),
+                "one play per maze is Wilson's interval"
+            );
+        }
+        assert_eq!((one.groups[0].mazes, many.groups[0].mazes), (1, 30));
+        // A phase nobody scored has no rate, and its mazes are not counted.
+        let unscored = one.groups[0].rate(Scorer::Strict, 1);
+        assert_eq!((unscored.n, unscored.mazes), (0, Some(0)));
+    }
+
+    #[test]
+    fn a_maze_shown_in_two_encodings_is_two_instances_and_an_unread_maze_its_own() {
+        let s = summary(vec![
+            trial_on(Some(1), Encoding::Matrix, true),
+            trial_on(Some(1), Encoding::Matrix, false),
+            trial_on(Some(1), Encoding::CoordList, true),
+            trial_on(None, Encoding::Matrix, true),
+            trial_on(None, Encoding::Matrix, false),
+        ]);
+        let all = &s.groups[0];
+        assert_eq!((all.group.as_str(), all.trials, all.mazes), ("all", 5, 4));
+        let by_group: Vec<(&str, usize)> = s.groups[1..]
+            .iter()
+            .map(|g| (g.group.as_str(), g.mazes))
+            .collect();
+        assert_eq!(
+            by_group,
+            [("qwen coord_list square", 1), ("qwen matrix square", 3)]
+        );
+        assert_eq!(all.rate(Scorer::Original, 0).mazes, Some(4));
     }
 
     #[test]

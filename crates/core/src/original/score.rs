@@ -226,6 +226,21 @@ pub struct Audit {
     pub causes: Vec<Difference>,
     /// The solve step (0-based) where the strict replay diverged, if it did.
     pub diverged_at: Option<usize>,
+    /// A fingerprint of the maze first shown ([`Audit::fingerprint`]), when one was read:
+    /// the audit's rates are clustered by it (not in JSON).
+    #[serde(skip)]
+    pub maze: Option<u64>,
+}
+
+impl Audit {
+    /// The fingerprint of `maze` that tells one maze instance from another within a run
+    /// (a hash of its grid: equal mazes share it).
+    pub fn fingerprint(maze: &Maze) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::hash::DefaultHasher::new();
+        maze.hash(&mut h);
+        h.finish()
+    }
 }
 
 /// Scores an original transcript three ways.
@@ -260,7 +275,15 @@ pub fn audit_on(
         original: Marks::default(),
         causes: Vec::new(),
         diverged_at: None,
+        maze: None,
     };
+    let first = maze_file.or_else(|| {
+        t.steps
+            .first()
+            .and_then(|s| s.maze.clone())
+            .and_then(|g| Maze::from_grid(g).ok())
+    });
+    a.maze = first.as_ref().map(Audit::fingerprint);
     if t.api_error {
         a.original = Marks::from_array([Some(Mark::Fail); 3]);
         a.causes = [Phase::Solve, Phase::Recognize, Phase::Generate]
@@ -268,12 +291,6 @@ pub fn audit_on(
             .to_vec();
         return a;
     }
-    let first = maze_file.or_else(|| {
-        t.steps
-            .first()
-            .and_then(|s| s.maze.clone())
-            .and_then(|g| Maze::from_grid(g).ok())
-    });
     // A vision run's maze was an image; its generation prompt asked for a matrix in
     // `1 0 S G`, which the strict replay reads in those symbols.
     let (encoding, symbols) = match (a.encoding, t.vision) {

@@ -89,29 +89,29 @@ fn chips(s: &mut String, list: &[Chip], page: &str) {
 }
 
 /// A cell as a `<td>` (or a `<th>` for a row's heading).
-fn cell(s: &mut String, c: &Cell) {
+fn cell(s: &mut String, c: &Cell, dense: bool) {
     let tag = if matches!(c, Cell::Heading(_)) {
         "th"
     } else {
         "td"
     };
     let _ = write!(s, "<{tag}>");
-    content(s, c);
+    content(s, c, dense);
     let _ = write!(s, "</{tag}>");
 }
 
-/// What a cell shows, without its element.
-fn content(s: &mut String, c: &Cell) {
+/// What a cell shows, without its element (`dense`: see [`Table::dense`]).
+fn content(s: &mut String, c: &Cell, dense: bool) {
     let _ = match c {
         Cell::Heading(t) | Cell::Text(t) => write!(s, "{}", escape(t)),
         Cell::Count(n) => write!(s, "{n}"),
         Cell::Number(x) => write!(s, "{}", two_decimals(*x)),
-        Cell::Rate(p) => match rate_parts(p) {
+        Cell::Rate(p) => match rate_parts(p, dense) {
             None => write!(s, "n/a"),
             Some((k, r, ci)) => write!(s, "{} <b>{r}</b> <small>{ci}</small>", escape(&k)),
         },
         Cell::Noted(main, note) => {
-            content(s, main);
+            content(s, main, dense);
             if note.is_empty() {
                 Ok(())
             } else {
@@ -202,7 +202,7 @@ pub fn table(s: &mut String, t: &Table) {
             }
         }
         for c in &r.cells {
-            cell(s, c);
+            cell(s, c, t.dense);
         }
         s.push_str("</tr>");
     }

@@ -146,7 +146,8 @@ pub struct Table {
     /// What stands in place of the rows when there are none.
     pub empty: Option<String>,
     /// A dense table: a text writer shows its rates as successes/n only, so many rate
-    /// columns fit a terminal (the audit's nine).
+    /// columns fit a terminal (the audit's nine), and no writer repeats the mazes count in
+    /// each rate: the table has a column of them per row instead.
     pub dense: bool,
 }
 
@@ -255,8 +256,12 @@ impl Cell {
 /// What a table holding rates clustered by maze says of them, once.
 pub const CLUSTERED_NOTE: &str = "Rates: successes/trials (distinct mazes), with 95% intervals clustered by maze instance (Wilson's interval on the trials a design effect leaves).";
 
+/// What a dense table holding rates clustered by maze says of them, once.
+pub const DENSE_CLUSTERED_NOTE: &str = "Rates: successes/phases scored; the mazes column counts each row's distinct maze instances, and every rate's 95% interval (in the HTML report and the CSV tables) is clustered by them (Wilson's interval on the trials a design effect leaves).";
+
 impl Table {
-    /// [`CLUSTERED_NOTE`] when a rate of the table is clustered by maze.
+    /// [`CLUSTERED_NOTE`] ([`DENSE_CLUSTERED_NOTE`] in a dense table) when a rate of the
+    /// table is clustered by maze.
     pub fn interval_note(&self) -> Option<&'static str> {
         fn clustered(c: &Cell) -> bool {
             match c {
@@ -266,16 +271,22 @@ impl Table {
             }
         }
         let any = self.rows.iter().flat_map(|r| &r.cells).any(clustered);
-        (any && !self.dense).then_some(CLUSTERED_NOTE)
+        let note = if self.dense {
+            DENSE_CLUSTERED_NOTE
+        } else {
+            CLUSTERED_NOTE
+        };
+        any.then_some(note)
     }
 }
 
-/// `k/n r% [low, high]` parts of a rate (`k/n (m mazes)` when it is clustered by maze):
-/// `None` when nothing was judged.
-pub(crate) fn rate_parts(p: &Proportion) -> Option<(String, String, String)> {
+/// `k/n r% [low, high]` parts of a rate (`k/n (m mazes)` when it is clustered by maze,
+/// unless `dense`: a dense table counts the mazes in a column): `None` when nothing was
+/// judged.
+pub(crate) fn rate_parts(p: &Proportion, dense: bool) -> Option<(String, String, String)> {
     (p.n > 0).then(|| {
         (
-            match p.mazes {
+            match p.mazes.filter(|_| !dense) {
                 Some(1) => format!("{}/{} (1 maze)", p.successes, p.n),
                 Some(m) => format!("{}/{} ({m} mazes)", p.successes, p.n),
                 None => format!("{}/{}", p.successes, p.n),

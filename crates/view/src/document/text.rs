@@ -60,7 +60,7 @@ pub fn cell(c: &Cell, dense: bool) -> String {
         Cell::Text(s) | Cell::Heading(s) | Cell::Link { text: s, .. } => s.clone(),
         Cell::Count(n) => n.to_string(),
         Cell::Number(x) => two_decimals(*x),
-        Cell::Rate(p) => match rate_parts(p) {
+        Cell::Rate(p) => match rate_parts(p, dense) {
             None => "n/a".into(),
             Some((k, _, _)) if dense => k,
             Some((k, r, ci)) => format!("{k} {r} {ci}"),
