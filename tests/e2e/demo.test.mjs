@@ -124,6 +124,37 @@ test('the demo opens on the first bundled trial, ready to play', async () => {
   }
 });
 
+test('a record chosen while the first bundled trial is still on its way stays on show', async () => {
+  const { browser, page, errors } = await launch();
+  try {
+    const list = await (await fetch(`${BASE}/trials/index.json`)).json();
+    const first = list[0].name;
+    const text = await (await fetch(`${BASE}/trials/${first}.json`)).text();
+    // Hold the bundled trial the page opens with until the presenter's own record is shown.
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    await page.route(`**/trials/${first}.json`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const asked = page.waitForRequest(`**/trials/${first}.json`);
+    await page.goto(`${BASE}/demo`);
+    await asked;
+    await page.setInputFiles('[data-testid="demo-file"]', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForSelector('.replay-head .help:has-text("From mine.json")');
+    const arrived = page.waitForResponse(`**/trials/${first}.json`);
+    release();
+    await (await arrived).finished();
+    // Let the page handle the late answer before looking.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.match(await page.innerText('.replay-head .help'), /From mine\.json/, 'the late bundled trial did not replace the chosen record');
+    assert.equal(await page.$eval('[data-testid="demo-trial"]', (s) => s.value), '', 'no bundled trial is marked as shown');
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('a bad trial name gets a message, and any maze can be shown as the oracle plays it', async () => {
   const { browser, page, errors } = await launch();
   try {

@@ -91,8 +91,49 @@ pub(crate) fn played_by(r: &TrialRecord) -> String {
     }
 }
 
+/// What the page was asked to show last: each request takes the next number, and what a
+/// request fetched is shown only while it is still the newest, so a bundled trial that
+/// arrives late never replaces a record the presenter chose meanwhile.
+#[derive(Clone, Copy)]
+struct Requests(StoredValue<(u64, bool)>);
+
+impl Requests {
+    fn new() -> Self {
+        Requests(StoredValue::new((0, true)))
+    }
+
+    /// A new request's number (every earlier one is now stale).
+    fn next(self) -> u64 {
+        self.0.update_value(|(n, settled)| {
+            *n += 1;
+            *settled = false;
+        });
+        self.0.get_value().0
+    }
+
+    /// Request `n` has its answer: whether it is still the newest (and so is shown).
+    fn settle(self, n: u64) -> bool {
+        let newest = self.0.get_value().0 == n;
+        if newest {
+            self.0.set_value((n, true));
+        }
+        newest
+    }
+
+    /// Whether no request is waiting for its answer.
+    fn idle(self) -> bool {
+        self.0.get_value().1
+    }
+}
+
 /// Opens the race `param` names (`A,B`), or says why it cannot.
-fn open_race(param: String, racing: RwSignal<Option<Racing>>, error: RwSignal<Option<String>>) {
+fn open_race(
+    param: String,
+    racing: RwSignal<Option<Racing>>,
+    error: RwSignal<Option<String>>,
+    requests: Requests,
+) {
+    let ticket = requests.next();
     let (a, b) = match parse_race(&param) {
         Ok(sides) => sides,
         Err(e) => {
@@ -108,12 +149,31 @@ fn open_race(param: String, racing: RwSignal<Option<Racing>>, error: RwSignal<Op
             Ok::<Racing, String>(Racing { race, a: ra, b: rb })
         }
         .await;
+        if !requests.settle(ticket) {
+            return;
+        }
         match result {
             Ok(r) => {
                 error.set(None);
                 racing.set(Some(r));
             }
             Err(e) => error.set(Some(format!("This race cannot be shown: {e}."))),
+        }
+    });
+}
+
+/// Fetches the lists of bundled trials and races into `bundled` and `races`.
+fn fetch_lists(bundled: RwSignal<Vec<Bundled>>, races: RwSignal<Vec<BundledRace>>) {
+    spawn_local(async move {
+        if let Ok(text) = get_text("/trials/index.json").await {
+            if let Ok(list) = serde_json::from_str::<Vec<Bundled>>(&text) {
+                bundled.set(list);
+            }
+        }
+        if let Ok(text) = get_text("/trials/races.json").await {
+            if let Ok(list) = serde_json::from_str::<Vec<BundledRace>>(&text) {
+                races.set(list);
+            }
         }
     });
 }
@@ -127,18 +187,8 @@ pub fn DemoPage() -> impl IntoView {
     let bundled = RwSignal::new(Vec::<Bundled>::new());
     let races = RwSignal::new(Vec::<BundledRace>::new());
     let racing = RwSignal::new(None::<Racing>);
-    spawn_local(async move {
-        if let Ok(text) = get_text("/trials/index.json").await {
-            if let Ok(list) = serde_json::from_str::<Vec<Bundled>>(&text) {
-                bundled.set(list);
-            }
-        }
-        if let Ok(text) = get_text("/trials/races.json").await {
-            if let Ok(list) = serde_json::from_str::<Vec<BundledRace>>(&text) {
-                races.set(list);
-            }
-        }
-    });
+    let requests = Requests::new();
+    fetch_lists(bundled, races);
     // The bundled trial on show (its option in the list is the selected one).
     let current = RwSignal::new(String::new());
     let open_bundled = move |name: String| {
@@ -153,11 +203,15 @@ pub fn DemoPage() -> impl IntoView {
             return;
         }
         current.set(name.clone());
+        let ticket = requests.next();
         spawn_local(async move {
             let result = get_text(&format!("/trials/{name}.json"))
                 .await
                 .and_then(|t| TrialRecord::from_json(&t).map_err(|e| e.to_string()))
                 .and_then(|r| load(r, format!("bundled trial {name}")));
+            if !requests.settle(ticket) {
+                return;
+            }
             match result {
                 Ok(l) => {
                     error.set(None);
@@ -177,11 +231,12 @@ pub fn DemoPage() -> impl IntoView {
         if let Some(param) = Location::param(&q, "race") {
             current.set(String::new());
             loaded.set(None);
-            open_race(param, racing, error);
+            open_race(param, racing, error, requests);
         } else if let Some(name) = Location::param(&q, "trial") {
             open_bundled(name);
         } else if Location::param(&q, "shape").is_some() {
             current.set(String::new());
+            requests.settle(requests.next());
             let (s, warnings) = PlaySettings::from_query(|k| Location::param(&q, k));
             match oracle_record(s).and_then(|r| load(r, "the oracle on this maze".into())) {
                 Ok(l) => {
@@ -191,19 +246,24 @@ pub fn DemoPage() -> impl IntoView {
                 Err(e) => error.set(Some(format!("This maze cannot be shown: {e}."))),
             }
         } else if let Some(first) = bundled.with(|b| b.first().map(|b| b.name.clone())) {
-            if loaded.get_untracked().is_none() {
+            // Not over a record already shown or being opened.
+            if loaded.get_untracked().is_none() && requests.idle() {
                 open_bundled(first);
             }
         }
     });
     let open_file = move |ev: leptos::ev::Event| {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);
+        let ticket = requests.next();
         spawn_local(async move {
             let result = picked_text(&input).await.and_then(|(name, text)| {
                 TrialRecord::from_json(&text)
                     .map_err(|e| format!("{name} is not a trial record: {e}"))
                     .and_then(|r| load(r, name))
             });
+            if !requests.settle(ticket) {
+                return;
+            }
             match result {
                 Ok(l) => {
                     current.set(String::new());
