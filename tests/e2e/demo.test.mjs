@@ -125,7 +125,12 @@ test('the demo opens on the first bundled trial, ready to play', async () => {
 });
 
 test('a record chosen while the first bundled trial is still on its way stays on show', async () => {
-  const { browser, page, errors } = await launch();
+  const { browser } = await launch();
+  // No service worker: its own fetches would pass the held request by.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
   try {
     const list = await (await fetch(`${BASE}/trials/index.json`)).json();
     const first = list[0].name;

@@ -111,13 +111,16 @@ impl Requests {
         self.0.get_value().0
     }
 
-    /// Request `n` has its answer: whether it is still the newest (and so is shown).
+    /// Request `n` has its answer: whether it is still the newest (and so is shown). An
+    /// answer that arrives after the page was left is stale too.
     fn settle(self, n: u64) -> bool {
-        let newest = self.0.get_value().0 == n;
-        if newest {
-            self.0.set_value((n, true));
-        }
-        newest
+        self.0
+            .try_update_value(|(newest, settled)| {
+                let current = *newest == n;
+                *settled |= current;
+                current
+            })
+            .unwrap_or(false)
     }
 
     /// Whether no request is waiting for its answer.
@@ -352,7 +355,9 @@ pub(crate) fn drive_playhead(head: RwSignal<Playhead>) {
         if h.playing {
             set_timeout(
                 move || {
-                    if head.with_untracked(|x| x.playing && x.at == h.at) {
+                    // The replay may be gone by now (another trial, a race closed, another
+                    // page): then there is nothing to step.
+                    if head.try_with_untracked(|x| x.playing && x.at == h.at) == Some(true) {
                         head.update(Playhead::step);
                     }
                 },
