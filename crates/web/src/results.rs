@@ -127,6 +127,12 @@ impl Dashboard {
 }
 
 impl Dashboard {
+    /// Whether the page was left (its signals are gone with it): a task that finishes
+    /// later has nothing to draw.
+    fn gone(&self) -> bool {
+        self.order.try_with_untracked(|_| ()).is_none()
+    }
+
     fn fail(&self, text: impl Into<String>) {
         self.message.set(Some((true, text.into())));
     }
@@ -186,6 +192,7 @@ impl Dashboard {
 /// chosen by default, and analyses them.
 async fn load_stored(dash: Shared) {
     let db = match Db::open().await {
+        Ok(_) if dash.gone() => return,
         Ok(db) => db,
         Err(e) => {
             dash.fail(format!("This browser's storage is not available ({e}): import an exported ZIP or trials.jsonl instead."));
@@ -627,7 +634,9 @@ async fn analyze_chosen(dash: &Shared) {
     let mut observations = Vec::new();
     let mut summaries: Vec<Rc<AuditSummary>> =
         chosen.iter().filter_map(|s| s.audit.clone()).collect();
-    let audit_own = dash.audit_own.get_untracked();
+    let Some(audit_own) = dash.audit_own.try_get_untracked() else {
+        return;
+    };
     let db = if chosen.iter().any(|s| s.id.is_some()) {
         Db::open().await.ok()
     } else {
@@ -675,7 +684,7 @@ async fn analyze_chosen(dash: &Shared) {
             records.push(None);
         }
     }
-    if dash.generation.get() != generation {
+    if dash.generation.get() != generation || dash.gone() {
         return;
     }
     *dash.audits.borrow_mut() = audits_html(&summaries);
@@ -687,6 +696,9 @@ async fn analyze_chosen(dash: &Shared) {
 
 /// Analyses and draws the chosen trials the filter matches, and says how many match.
 fn draw(dash: &Dashboard) {
+    if dash.gone() {
+        return;
+    }
     let filter = dash.filter.borrow();
     let records = dash.records.borrow();
     let all = dash.observations.borrow();
