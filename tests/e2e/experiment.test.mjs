@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateRawSync } from 'node:zlib';
-import { BASE, SHOTS, MOCK_URL, NETWORK_NOISE, analyzeOnly, withPage as withPageBase } from './helpers.mjs';
+import { BASE, SHOTS, MOCK_URL, NETWORK_NOISE, analyzeOnly, mockLog, withPage as withPageBase } from './helpers.mjs';
 
 const withPage = (fn) => withPageBase(fn, /Failed to load resource|status of 429/i);
 
@@ -276,6 +276,43 @@ function unzipEntry(buf, name) {
   }
   throw new Error(`${name} is not in the ZIP`);
 }
+
+test('leaving the page mid-run asks first, and leaving stops the run; resuming plays each trial once', async () => {
+  await withPage(async (page) => {
+    const scenario = `lat150-u${rand()}`;
+    const name = `leave ${rand()}`;
+    await modelDesign(page, scenario, { samples: 2, name });
+    await page.click('[data-testid="experiment-start"]');
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="progress"]')?.dataset.done) >= 2, null, { timeout: 60000 });
+    const results = page.locator('[data-testid="nav"] a', { hasText: 'Results' });
+    // Staying: the question is declined and the run goes on here.
+    let asked = '';
+    page.once('dialog', (d) => { asked = d.message(); d.dismiss(); });
+    await results.click();
+    assert.match(asked, /A run is under way\. Leave this page and it stops/);
+    assert.match(page.url(), /\/experiment/, 'declined: still on the page');
+    assert.equal((await status(page)).state, 'running');
+    // Leaving: the run stops with the page, so no call is made behind /results.
+    page.once('dialog', (d) => d.accept());
+    await results.click();
+    await page.waitForURL(/\/results/);
+    const calls = (await mockLog(scenario)).filter((e) => e.method === 'POST').length;
+    await page.waitForFunction((name) => document.querySelector('[data-testid="sources"]')?.textContent.includes(name), name);
+    await page.waitForFunction(() => /trials from/.test(document.querySelector('.report')?.textContent ?? ''));
+    const later = (await mockLog(scenario)).filter((e) => e.method === 'POST').length;
+    assert.equal(later, calls, 'no model call after the page was left');
+    // Back on the page: the run is stopped, and resuming finishes it with each trial once.
+    await page.locator('[data-testid="nav"] a', { hasText: 'Experiments' }).click();
+    await page.waitForSelector('[data-testid="experiment-resume"]', { timeout: 10000 });
+    const stopped = await status(page);
+    assert.ok(stopped.done >= 2 && stopped.done < 24, JSON.stringify(stopped));
+    await page.click('[data-testid="experiment-resume"]');
+    await waitDone(page, 24);
+    const csv = (await download(page, 'export-csv')).bytes.toString('utf8').trim().split('\r\n');
+    assert.equal(csv.length, 25);
+    assert.equal(new Set(csv.slice(1).map((l) => l.split(',')[0])).size, 24, 'no trial twice');
+  });
+});
 
 test('pause, cancel, resume and rerunning the API errors, with every trial once', async () => {
   await withPage(async (page) => {

@@ -419,7 +419,7 @@ impl Session {
     }
 
     /// Finished records not saved yet: those held, and the held one being saved now.
-    fn unsaved(&self) -> usize {
+    pub fn unsaved(&self) -> usize {
         self.held.len() + usize::from(self.saving_held)
     }
 

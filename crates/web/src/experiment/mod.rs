@@ -12,6 +12,7 @@
 pub(crate) mod files;
 
 use super::download::{download_bytes, download_file};
+use super::route::{use_location, Location};
 use super::storage::{Db, EXPERIMENTS, TRIALS};
 use super::transport::BrowserTransport;
 use files::{export, import};
@@ -135,18 +136,31 @@ struct Lab {
     message: RwSignal<Option<(bool, String)>>,
     /// Set while a new experiment is being created (a second click does nothing).
     starting: Cell<bool>,
-    /// Bumped by every open or start: an open that finds it changed after its reads
-    /// gives way to the newer one.
+    /// Bumped by every open or start, and by a design or maze files loaded: an open that
+    /// finds it changed after its reads gives way to the newer one.
     view: Cell<u32>,
     /// Set once IndexedDB has been asked for (its answer may still be pending).
     db_tried: Cell<bool>,
+    /// The address: leaving while a run is under way asks first ([`Lab::leave_warning`]).
+    loc: Location,
 }
+
+/// Asked before leaving the page while a run is under way (it stops when the page goes).
+const LEAVE_RUN: &str = "A run is under way. Leave this page and it stops: every finished trial is kept, and the trials in flight are played again when you resume it.";
+
+/// Asked before leaving the page while finished trials are not saved yet.
+const LEAVE_UNSAVED: &str = "Some finished trials are not saved yet: stay and press Resume to save them. Leave this page and they are lost.";
 
 type Shared = Rc<Lab>;
 
 impl Lab {
     fn library(&self, size: usize, shapes: ShapeSet) -> Arc<TemplateLibrary> {
         self.libraries.borrow_mut().get(size, shapes).clone()
+    }
+
+    /// Something newer than any open still reading: that open gives way.
+    fn supersede(&self) {
+        self.view.set(self.view.get() + 1);
     }
 
     fn say(&self, text: impl Into<String>) {
@@ -203,6 +217,10 @@ impl Lab {
 
     /// Redraws the buttons, the progress and the list.
     fn draw_state(&self) {
+        if self.gone() {
+            return;
+        }
+        self.loc.unsaved.set(self.leave_warning());
         let open = self.open.borrow();
         let mut state = ToolbarState::default();
         if let Some(o) = open.as_ref() {
@@ -240,6 +258,23 @@ impl Lab {
         self.list.set(experiment_list(&listed));
     }
 
+    /// What leaving the page now would cost, if anything: finished trials not saved, or
+    /// a run under way (stopped when the page goes).
+    fn leave_warning(&self) -> Option<&'static str> {
+        let run = self.open.borrow().as_ref()?.run.clone();
+        let s = run.session.borrow();
+        if s.unsaved() > 0 {
+            Some(LEAVE_UNSAVED)
+        } else {
+            s.busy(now()).map(|_| LEAVE_RUN)
+        }
+    }
+
+    /// Whether the page was left (its signals are gone with it).
+    fn gone(&self) -> bool {
+        self.form.try_with_untracked(|_| ()).is_none()
+    }
+
     /// Why the open experiment cannot be left now (a run under way, trials in flight,
     /// records not saved yet), if it cannot.
     fn busy(&self) -> Option<String> {
@@ -269,7 +304,15 @@ pub fn ExperimentPage() -> impl IntoView {
         starting: Cell::new(false),
         view: Cell::new(0),
         db_tried: Cell::new(false),
+        loc: use_location(),
     });
+    {
+        // Leaving the page stops its run (the address asked first, see `leave_warning`).
+        let kept = StoredValue::new_local(lab.clone());
+        on_cleanup(move || {
+            kept.try_with_value(leave);
+        });
+    }
     lab.draw_form();
     lab.draw_state();
     {
@@ -322,13 +365,6 @@ pub fn ExperimentPage() -> impl IntoView {
             on_action(&lab, action, String::new(), index, Some(el));
         }
     };
-    let unload_lab = lab.clone();
-    let _ = window_event_listener(leptos::ev::beforeunload, move |ev| {
-        if unload_lab.running() || unload_lab.busy().is_some() {
-            ev.prevent_default();
-            ev.set_return_value("A run is under way: finished trials are kept, the ones in flight will rerun when you resume.");
-        }
-    });
     let (form, estimate, tools, progress, list, message) = (
         lab.form,
         lab.estimate,
@@ -533,6 +569,7 @@ fn use_mazes(lab: &Shared, files: Vec<(String, Vec<u8>)>) {
     match shapemaze_core::batch::imported::mazes_from_files(&files) {
         Ok(mazes) => {
             let n = mazes.len();
+            lab.supersede();
             lab.base.borrow_mut().mazes = Some(mazes);
             lab.fields.borrow_mut().mazes = Some(n.to_string());
             lab.draw_form();
@@ -548,6 +585,7 @@ fn load_design(lab: &Shared, name: &str, bytes: &[u8]) {
     let text = String::from_utf8_lossy(bytes);
     match ExperimentDesign::from_json(&text) {
         Ok(d) => {
+            lab.supersede();
             *lab.fields.borrow_mut() = form_with_stored_keys(&d);
             *lab.base.borrow_mut() = d;
             lab.draw_form();
@@ -653,8 +691,8 @@ async fn open_experiment(lab: &Shared, id: &str) -> bool {
         lab.fail(format!("Cannot open another experiment now. {why}"));
         return false;
     }
-    let view = lab.view.get() + 1;
-    lab.view.set(view);
+    lab.supersede();
+    let view = lab.view.get();
     let db = match lab.db() {
         Ok(db) => db,
         Err(e) => {
@@ -782,7 +820,7 @@ fn start_new(lab: &Shared) {
         return lab.fail(e);
     }
     lab.starting.set(true);
-    lab.view.set(lab.view.get() + 1);
+    lab.supersede();
     let lab = lab.clone();
     spawn_local(async move {
         let created = create(&lab, design).await;
@@ -943,6 +981,20 @@ fn apply(lab: &Shared, run: &Rc<Run>, effects: Vec<Effect>) {
         }
     }
     draw_if_shown(lab, run);
+}
+
+/// The page is going: a run under way stops (its trials in flight are cut, to be rerun
+/// on resume), so no trial is played, paid for or saved behind another page.
+fn leave(lab: &Shared) {
+    let run = lab.open.borrow().as_ref().map(|o| o.run.clone());
+    if let Some(run) = run {
+        let busy = run.session.borrow().busy(now()).is_some();
+        if busy {
+            let effects = run.session.borrow_mut().cancel(now());
+            apply(lab, &run, effects);
+        }
+    }
+    lab.loc.unsaved.set(None);
 }
 
 /// Redraws the run's state when it is the experiment on screen.
