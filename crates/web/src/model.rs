@@ -393,7 +393,18 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         loc.unsaved
             .set((ran && !downloaded.get()).then_some(LEAVE_WARNING));
     });
-    on_cleanup(move || loc.unsaved.set(None));
+    {
+        // Leaving the runner stops its run: no call is made or paid for behind another
+        // page (the address asked first while the replies were not downloaded).
+        let kept = StoredValue::new_local((stop_flag.clone(), transport.clone()));
+        on_cleanup(move || {
+            loc.unsaved.set(None);
+            kept.try_with_value(|(flag, transport)| {
+                flag.set(true);
+                transport.abort();
+            });
+        });
+    }
 
     let stop_for_run = stop_flag.clone();
     let transport_for_run = transport.clone();
