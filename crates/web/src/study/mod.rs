@@ -102,7 +102,8 @@ impl Page {
 
     /// Changes the session by `f`, then saves it before anything else happens on the page.
     fn update(self, f: impl Fn(&mut StudySession, &Study)) {
-        let Some(r) = self.ready.get_untracked() else {
+        // Nothing to update once the page is gone (a timer may outlive it).
+        let Some(r) = self.ready.try_get_untracked().flatten() else {
             return;
         };
         self.session.update(|s| {

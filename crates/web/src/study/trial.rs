@@ -79,8 +79,9 @@ impl Meta {
 }
 
 /// Replays a trial saved before a reload on a fresh one; logs the reload (once per page
-/// load) or, for a new trial, its start.
-async fn restore(db: &Db, key: &str, fresh: &Trial, live: Live) {
+/// load) or, for a new trial, its start. False when the trial's view was gone before its
+/// saved copy was read (nothing is restored then).
+async fn restore(db: &Db, key: &str, fresh: &Trial, live: Live) -> bool {
     let Live {
         trial,
         log,
@@ -92,10 +93,14 @@ async fn restore(db: &Db, key: &str, fresh: &Trial, live: Live) {
         .ok()
         .flatten()
         .and_then(|t| serde_json::from_str::<StudyTrialData>(&t).ok());
+    // The study moved on (or the page was left) while the trial was read: nothing to show.
+    if trial.try_with_untracked(|_| ()).is_none() {
+        return false;
+    }
     let Some(d) = saved else {
         SHOWN.with(|shown| shown.borrow_mut().insert(key.to_string()));
         log.update(|l| l.push("start", "solve", window_size(), 0.0));
-        return;
+        return true;
     };
     let mut t = fresh.clone();
     for m in d
@@ -118,6 +123,7 @@ async fn restore(db: &Db, key: &str, fresh: &Trial, live: Live) {
         let at = now() - started.get_untracked();
         log.update(|l| l.push("reload", phase, "", at));
     }
+    true
 }
 
 /// Logs focus, blur, pastes (a sign of help, flagged, never blocked) and resizes while the
@@ -201,15 +207,31 @@ pub(super) fn StudyTrialView(
             });
         }
     };
+    // What happened before the saved trial was read back (a focus, a resize): logged
+    // after it, so the restored log keeps it and the saved trial is never overwritten by
+    // the fresh one. Each with its time.
+    let early = StoredValue::new(Vec::<(&'static str, String, f64)>::new());
     {
         let persist = persist.clone();
         spawn_local(async move {
-            restore(&db, &key, &fresh, live).await;
+            if !restore(&db, &key, &fresh, live).await {
+                return;
+            }
+            let phase = trial.with_untracked(|t| t.phase().name());
+            let started = live.started.get_untracked();
+            for (kind, detail, when) in early.get_value() {
+                live.log
+                    .update(|l| l.push(kind, phase, detail, when - started));
+            }
             loaded.set(true);
             persist();
         });
     }
     let record_action = move |kind: &'static str, detail: String| {
+        if !loaded.get_untracked() {
+            early.update_value(|e| e.push((kind, detail, now())));
+            return;
+        }
         let phase = trial.with_untracked(|t| t.phase().name());
         let at = now() - live.started.get_untracked();
         live.log.update(|l| l.push(kind, phase, detail, at));
