@@ -94,6 +94,11 @@ test('a race plays two trials of one maze side by side, by the keyboard, from it
     await page.goto(link);
     await page.waitForSelector('[data-testid="race-a"]');
     assert.equal((await racePosition(page)).step, 0);
+    // A record chosen from a file replaces the race on show.
+    const spiral = await (await fetch(`${BASE}/trials/oracle-spiral.json`)).text();
+    await page.setInputFiles('[data-testid="demo-file"]', { name: 'chosen.json', mimeType: 'application/json', buffer: Buffer.from(spiral) });
+    await page.waitForSelector('.replay-head .help:has-text("From chosen.json")');
+    assert.equal(await page.locator('[data-testid="race"]').count(), 0, 'the race gave way');
     // A race of two mazes, or a bad name, is refused with a message.
     await page.goto(`${BASE}/demo?race=race-oracle-c,oracle-spiral`);
     await page.waitForSelector('[data-testid="demo-error"]');

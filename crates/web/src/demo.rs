@@ -271,6 +271,8 @@ pub fn DemoPage() -> impl IntoView {
                 Ok(l) => {
                     current.set(String::new());
                     error.set(None);
+                    // The record chosen replaces a race on show too.
+                    racing.set(None);
                     loaded.set(Some(l));
                 }
                 Err(e) => error.set(Some(format!(

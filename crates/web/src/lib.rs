@@ -15,6 +15,7 @@ mod model;
 mod play;
 mod race;
 mod results;
+mod results_import;
 mod results_people;
 mod route;
 mod storage;
