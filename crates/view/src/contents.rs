@@ -199,7 +199,8 @@ pub const PARTS_CSS: &str = "
 .chips a:hover,.chips a:focus{outline:3px solid #1d4ed8;outline-offset:1px}
 .chips .supported{background:#cfe8dd}.chips .not_supported{background:#f6dccb}.chips .insufficient{background:#eee;border-style:dashed}
 .counts{font-weight:600;margin:.3rem 0}
-.table-wrap{max-width:100%;overflow-x:auto}
+.table-wrap{max-width:100%;overflow-x:auto;container-type:inline-size}
+.table-wrap caption{position:sticky;left:0;max-width:100cqi}
 .long-table tr.more{display:none}
 .long-table:has(.show-all input:checked) tr.more{display:table-row}
 .show-all{display:inline-flex;gap:.4rem;align-items:center;margin:.4rem 0 .6rem;font-size:.95rem;cursor:pointer}
