@@ -1,6 +1,7 @@
 //! The experiment page's files: exporting the open experiment (ZIP, CSV, JSONL) and
-//! importing results (a ZIP or a JSONL of trial records), and the ZIP entries and
-//! results files the results page reads the same way.
+//! importing results (a ZIP or a JSONL of trial records), the ZIP entries and results
+//! files the results page reads the same way, and a design or maze files loaded into the
+//! form.
 
 use super::*;
 
@@ -258,5 +259,38 @@ pub(super) async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
     refresh_list(lab).await;
     if open_experiment(lab, &id).await {
         lab.say(text);
+    }
+}
+
+/// Runs exactly the chosen `.npy` maze files (named as in the export layout) from now on.
+pub(super) fn use_mazes(lab: &Shared, files: Vec<(String, Vec<u8>)>) {
+    match shapemaze_core::batch::imported::mazes_from_files(&files) {
+        Ok(mazes) => {
+            let n = mazes.len();
+            lab.supersede();
+            lab.base.borrow_mut().mazes = Some(mazes);
+            lab.fields.borrow_mut().mazes = Some(n.to_string());
+            lab.draw_form();
+            lab.say(format!(
+                "{n} mazes read: a new experiment runs exactly these."
+            ));
+        }
+        Err(e) => lab.fail(format!("The maze files cannot be used: {e}")),
+    }
+}
+
+pub(super) fn load_design(lab: &Shared, name: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    match ExperimentDesign::from_json(&text) {
+        Ok(d) => {
+            lab.supersede();
+            *lab.fields.borrow_mut() = form_with_stored_keys(&d);
+            *lab.base.borrow_mut() = d;
+            lab.draw_form();
+            lab.say(format!("Loaded the design in {name}: check it, then start it."));
+        }
+        Err(e) => lab.fail(format!(
+            "{name} is not a design Shapemaze can run: {e}. Choose an experiment.json exported by this page or by shapemaze run."
+        )),
     }
 }

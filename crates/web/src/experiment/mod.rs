@@ -15,7 +15,7 @@ use super::download::{download_bytes, download_file};
 use super::route::{use_location, Location};
 use super::storage::{Db, EXPERIMENTS, TRIALS};
 use super::transport::BrowserTransport;
-use files::{export, import};
+use files::{export, import, load_design, use_mazes};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::batch::design::{ExperimentDesign, TrialKey};
@@ -564,39 +564,6 @@ fn report(lab: &Shared, result: Result<(), String>) {
     }
 }
 
-/// Runs exactly the chosen `.npy` maze files (named as in the export layout) from now on.
-fn use_mazes(lab: &Shared, files: Vec<(String, Vec<u8>)>) {
-    match shapemaze_core::batch::imported::mazes_from_files(&files) {
-        Ok(mazes) => {
-            let n = mazes.len();
-            lab.supersede();
-            lab.base.borrow_mut().mazes = Some(mazes);
-            lab.fields.borrow_mut().mazes = Some(n.to_string());
-            lab.draw_form();
-            lab.say(format!(
-                "{n} mazes read: a new experiment runs exactly these."
-            ));
-        }
-        Err(e) => lab.fail(format!("The maze files cannot be used: {e}")),
-    }
-}
-
-fn load_design(lab: &Shared, name: &str, bytes: &[u8]) {
-    let text = String::from_utf8_lossy(bytes);
-    match ExperimentDesign::from_json(&text) {
-        Ok(d) => {
-            lab.supersede();
-            *lab.fields.borrow_mut() = form_with_stored_keys(&d);
-            *lab.base.borrow_mut() = d;
-            lab.draw_form();
-            lab.say(format!("Loaded the design in {name}: check it, then start it."));
-        }
-        Err(e) => lab.fail(format!(
-            "{name} is not a design Shapemaze can run: {e}. Choose an experiment.json exported by this page or by shapemaze run."
-        )),
-    }
-}
-
 /// Reads the stored experiments into the list.
 async fn refresh_list(lab: &Shared) {
     let Ok(db) = lab.db() else {
@@ -1079,6 +1046,8 @@ async fn manage(lab: &Shared, action: LabAction, id: &str) {
             if !window.confirm_with_message(&question).unwrap_or(false) {
                 return;
             }
+            // An open still reading gives way: the experiment is going.
+            lab.supersede();
             let result = match db.delete_prefix(TRIALS, &trials_prefix(id)).await {
                 Ok(()) => db.delete(EXPERIMENTS, id).await,
                 Err(e) => Err(e),
@@ -1086,7 +1055,9 @@ async fn manage(lab: &Shared, action: LabAction, id: &str) {
             if let Err(e) = result {
                 return lab.fail(format!("Could not delete: {e}"));
             }
-            if is_open {
+            // Whether it is open now: it may have been opened (or another one) meanwhile.
+            let open_now = lab.open.borrow().as_ref().is_some_and(|o| o.id == id);
+            if open_now {
                 *lab.open.borrow_mut() = None;
                 if let Some(s) = local() {
                     let _ = s.remove_item(OPEN_KEY);
