@@ -26,6 +26,8 @@ test('the home page has a door for researchers, participants and presenters, eac
 test('the navigation holds every page, and each opens in the one build', async () => {
   await withPage(async (page) => {
     await page.goto(`${BASE}/`);
+    // The app draws the navigation once it has loaded: wait for it, not for a time.
+    await page.waitForSelector('[data-testid="nav"] a');
     const nav = await page.$$eval('[data-testid="nav"] a', (as) => as.map((a) => [a.textContent, new URL(a.href).pathname]));
     assert.deepEqual(nav, [
       ['Play', '/play'],
