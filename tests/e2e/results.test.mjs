@@ -308,6 +308,16 @@ test('a folder of the original runs is audited three ways, drilled down to what 
     assert.match(rates, /claude matrix square/);
     assert.match(rates, /human page square/);
     assert.match(rates, /\d+\/\d+ \d+\.\d% \[\d+\.\d, \d+\.\d\]/, 'rates with 95% intervals');
+    // The table is wider than its box and scrolls sideways; its caption (with the note on
+    // the clustered intervals) stays within the box, whole, however far it is scrolled.
+    const fit = () => page.$eval('[data-testid="table-audit-rates"]', (t) => {
+      const wrap = t.parentElement.getBoundingClientRect();
+      const cap = t.querySelector('caption').getBoundingClientRect();
+      return { wide: t.parentElement.scrollWidth > t.parentElement.clientWidth, inside: cap.left >= wrap.left - 1 && cap.right <= wrap.right + 1 };
+    });
+    assert.deepEqual(await fit(), { wide: true, inside: true });
+    await page.$eval('[data-testid="table-audit-rates"]', (t) => { t.parentElement.scrollLeft = 300; });
+    assert.deepEqual(await fit(), { wide: true, inside: true }, 'scrolled sideways');
     const chart = page.locator('[data-testid="chart-audit-causes"]');
     assert.match(await chart.textContent(), /diagonal on four direction shape/);
     assert.match(await chart.textContent(), /api error counted as failure/);
