@@ -1224,9 +1224,10 @@ fn realistic_move_replies_name_the_cell_a_careful_grader_would_read() {
         // Judgement call, kept: a negation after the cell ("... isn't possible") is not
         // looked for; the "move ... to" phrase still names (2, 3).
         ("Moving to (2, 3) isn't possible. So: (1, 2).", p(2, 3)),
-        // Judgement call, kept: "Move: 1, 0" has no brackets, and the prompt asks for
-        // `Move: (row, col)`; bare number pairs are too common in prose to read as cells.
-        ("Move: 1, 0", None),
+        // Judgement call, changed in verifier 5 (issue 39): two bare numbers that are the
+        // whole value of an answer line are its cell; in prose they stay numbers.
+        ("Move: 1, 0", p(1, 0)),
+        ("I see 3, 4 open cells from here and no way on.", None),
         // Judgement call, kept: a whole path instead of one move; the last cell counts (the
         // verdict then says it is not adjacent), rather than guessing the first step.
         ("(0, 0) -> (0, 1) -> (0, 2)", p(0, 2)),

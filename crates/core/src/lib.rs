@@ -29,6 +29,7 @@ pub mod maze;
 pub mod model;
 pub mod original;
 pub mod play;
+pub mod reply;
 pub mod results;
 pub mod site;
 pub mod sort;

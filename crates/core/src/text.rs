@@ -219,6 +219,11 @@ pub fn is_word_char(c: char) -> bool {
             && !matches!(c, '\u{00A0}' | '\u{2000}'..='\u{206F}' | '\u{3000}'..='\u{303F}'))
 }
 
+/// Whether `c` is a CJK ideograph or kana, which texts write without spaces between words.
+pub fn is_ideograph(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
 /// Byte offsets of every whole-word occurrence of `needle` in `hay`. With `ignore_case`,
 /// ASCII case is ignored. A needle that itself ends in a hyphenated part (`C-shape`) must
 /// still stand alone as a whole.
@@ -244,7 +249,10 @@ pub fn find_words(hay: &str, needle: &str, ignore_case: bool) -> Vec<usize> {
         }
         let before = hay[..start].chars().next_back();
         let after = hay[start + nb.len()..].chars().next();
-        if before.is_some_and(is_word_char) || after.is_some_and(is_word_char) {
+        // Chinese and Japanese write words without spaces: an ideograph or kana beside the
+        // needle is no part of its word (`是C形`, `一个螺旋`).
+        let joins = |c: char| is_word_char(c) && !is_ideograph(c);
+        if before.is_some_and(joins) || after.is_some_and(joins) {
             continue;
         }
         out.push(start);

@@ -179,6 +179,8 @@ mod tests {
                 extracted: Extracted::Nothing,
                 explanation: "No <coordinate>".into(),
                 checks: None,
+                rule: None,
+                sure: None,
             }),
         ];
         let turns: Vec<Turn> = messages

@@ -17,17 +17,21 @@ pub struct Coord {
 /// Largest row or column number read (anything longer is not a coordinate of ours).
 const MAX_COORD_DIGITS: usize = 4;
 
-/// Every coordinate mentioned in `text`, in order. Understood forms: `(2, 3)`, `(2,3)`,
-/// `[2, 3]`, `(2; 3)`, `row 2, column 3`, `row 2 col 3`, `(row 2, col 3)`, LaTeX's
-/// `\left( 2, \ 3\right)`; `r2 c3` is not.
+/// Every coordinate mentioned in `text`, in order. Understood forms: a pair of numbers in
+/// any bracket, `(2, 3)`, `(2,3)`, `[2, 3]`, `{2, 3}`, `<2, 3>`, `(2; 3)`; the row and the
+/// column named, `row 2, column 3`, `row 2 col 3`, `(row 2, col 3)`, `row=2, col=3`, `row 2
+/// and column 3`, and in short, `r2c3`, `r2 c3`, `R2 C3`, `r=2, c=3`; a cell named with a
+/// hyphen or comma, `cell 2-3`, `cell 2,3`; LaTeX's `\left( 2, \ 3\right)`. Full-width
+/// brackets and commas read so once the reply is made plain ([`crate::reply::Plain`]).
 pub fn coordinates(text: &str) -> Vec<Coord> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let found = match b[i] {
-            b'(' | b'[' => bracketed(b, i),
-            b'r' | b'R' => row_col(b, i),
+            b'(' | b'[' | b'{' | b'<' => bracketed(b, i),
+            b'r' | b'R' => row_col(b, i).or_else(|| short_row_col(b, i)),
+            b'c' | b'C' => named_cell(b, i),
             b'\\' => latex(b, i),
             _ => None,
         };
@@ -63,7 +67,12 @@ fn number(b: &[u8], i: usize) -> Option<(usize, usize)> {
 
 /// `(r, c)` or `[r, c]` starting at `i`, or the row/column form inside brackets.
 fn bracketed(b: &[u8], i: usize) -> Option<(Pos, usize)> {
-    let close = if b[i] == b'(' { b')' } else { b']' };
+    let close = match b[i] {
+        b'(' => b')',
+        b'[' => b']',
+        b'{' => b'}',
+        _ => b'>',
+    };
     let j = skip_ws(b, i + 1);
     if let Some((pos, k)) = row_col(b, j) {
         let k = skip_ws(b, k);
@@ -134,6 +143,46 @@ fn row_col(b: &[u8], i: usize) -> Option<(Pos, usize)> {
     Some((Pos::new(r, c), j))
 }
 
+/// `r2c3`, `r2 c3`, `r=2, c=3`, `r: 2, c: 3` starting at `i`: a lone `r` (not inside a
+/// word), its number, then a lone `c` and its number.
+fn short_row_col(b: &[u8], i: usize) -> Option<(Pos, usize)> {
+    if i > 0 && b[i - 1].is_ascii_alphanumeric() {
+        return None;
+    }
+    let j = skip_sep(b, i + 1);
+    if !b.get(j).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let (r, j) = number(b, j)?;
+    let mut j = skip_ws(b, j);
+    if matches!(b.get(j), Some(b',') | Some(b';')) {
+        j = skip_ws(b, j + 1);
+    }
+    if !matches!(b.get(j), Some(b'c') | Some(b'C')) {
+        return None;
+    }
+    let k = skip_sep(b, j + 1);
+    if !b.get(k).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let (c, k) = number(b, k)?;
+    let after_ok = b.get(k).is_none_or(|x| !x.is_ascii_alphanumeric());
+    after_ok.then_some((Pos::new(r, c), k))
+}
+
+/// `cell 2-3` or `cell 2,3` starting at `i`: the word `cell`, then two numbers joined by a
+/// hyphen or a comma (no space before the joiner, so a list `cells 2, 3` is not a cell).
+fn named_cell(b: &[u8], i: usize) -> Option<(Pos, usize)> {
+    let j = word_at(b, i, "cell")?;
+    let (r, j) = number(b, skip_ws(b, j))?;
+    if !matches!(b.get(j), Some(b'-') | Some(b',')) {
+        return None;
+    }
+    let (c, k) = number(b, skip_ws(b, j + 1))?;
+    let after_ok = b.get(k).is_none_or(|x| !x.is_ascii_alphanumeric());
+    after_ok.then_some((Pos::new(r, c), k))
+}
+
 fn skip_sep(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && matches!(b[i], b' ' | b'\t' | b':' | b'=' | b'#') {
         i += 1;
@@ -178,5 +227,20 @@ mod tests {
         assert!(cells("arrow 2, column 3").is_empty(), "row inside arrow");
         assert!(cells("(123456, 1)").is_empty(), "absurdly long number");
         assert!(cells("(").is_empty());
+        assert!(cells("for 2 c 3").is_empty(), "an r inside a word");
+        assert!(cells("r2 c3d").is_empty(), "a column running into a word");
+        assert!(cells("cells 2, 3 and 4").is_empty(), "a list of cells");
+        assert!(cells("cell 2 - 3").is_empty(), "a range, spaced");
+    }
+
+    #[test]
+    fn cells_in_other_brackets_and_short_forms_are_read() {
+        assert_eq!(cells("{3, 1} then <0,4>"), vec![(3, 1), (0, 4)]);
+        assert_eq!(cells("go to r3c1."), vec![(3, 1)]);
+        assert_eq!(cells("R2 C0, r=4, c=4"), vec![(2, 0), (4, 4)]);
+        assert_eq!(cells("r: 1; c: 2"), vec![(1, 2)]);
+        assert_eq!(cells("the cell 3-2 is open"), vec![(3, 2)]);
+        assert_eq!(cells("Cell 0,3"), vec![(0, 3)]);
+        assert_eq!(cells("row=1, col=0"), vec![(1, 0)]);
     }
 }

@@ -173,6 +173,10 @@ pub struct Extraction {
     /// (`0111P`): read cell by cell so the maze is still measured, but not properly
     /// encoded.
     pub unspaced: bool,
+    /// How many blocks that could be the maze the reply holds (the one read included).
+    pub blocks: usize,
+    /// Whether the maze read was written as JSON (an array of rows).
+    pub json: bool,
 }
 
 /// Text dropped from around one line of a maze to read it.
@@ -193,6 +197,8 @@ impl Extraction {
             dropped: Vec::new(),
             passed_over: Vec::new(),
             unspaced: false,
+            blocks: 0,
+            json: false,
         }
     }
 
@@ -544,8 +550,10 @@ fn read_coord_list_reply(reply: &str, rows: usize, cols: usize) -> Extraction {
         grid: read.grid,
         span: Some([start, start + read.end]),
         dropped: read.dropped,
+        blocks: 1 + passed_over.len(),
         passed_over,
         unspaced: false,
+        json: false,
     }
 }
 

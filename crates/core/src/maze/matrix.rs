@@ -4,6 +4,7 @@
 use super::encoding::{choose_block, Dropped, Extraction, ParseError};
 use super::symbols::Symbols;
 use crate::maze::grid::{Grid, Pos, Tile};
+use crate::reply::Plain;
 use crate::text::drop_special_tokens;
 
 /// The tile a cell written as `sym` stands for in the set `s`.
@@ -197,16 +198,165 @@ struct MatrixBlock {
     dropped: Vec<Dropped>,
     /// The line of prose above the block, if any.
     label: Option<String>,
+    /// Written as JSON.
+    json: bool,
 }
 
-/// Every block of two or more matrix rows in `reply`, in order, each with its label.
+/// Whether a line is a markdown table's rule (`|---|:--:|`, `--- | ---`): it stands
+/// between a table's header row and its body, which are one block.
+fn table_rule(line: &str) -> bool {
+    let t = line.trim();
+    t.contains("---") && t.chars().all(|c| matches!(c, '|' | '-' | ':' | ' ' | '+'))
+}
+
+/// The rows of a maze written on one line, its rows separated by `/`, `;` or commas
+/// between groups of spaced cells (`P 0 0 0 0 / 0 1 1 1 0 / ...`): two or more groups,
+/// each a row of two or more cells, all of one width.
+fn rows_on_one_line(line: &str, s: Symbols) -> Option<Vec<Vec<String>>> {
+    // JSON is the JSON reader's (json_blocks).
+    if line.contains("[[") || line.contains("[\"") {
+        return None;
+    }
+    // A label before the rows (`Maze: ...`) is no part of them.
+    let line = match line.split_once(':') {
+        Some((label, rest)) if !s.contains(':') && !label.contains(['/', ';', ',']) => rest,
+        _ => line,
+    };
+    for sep in ['/', ';', ','] {
+        if s.contains(sep) || !line.contains(sep) {
+            continue;
+        }
+        let parts: Vec<&str> = line.split(sep).map(str::trim).collect();
+        if parts.len() < 2 || parts.iter().any(|p| !p.contains(' ')) {
+            continue;
+        }
+        let rows: Option<Vec<Vec<String>>> = parts.iter().map(|p| matrix_cells(p, s)).collect();
+        if let Some(rows) = rows.filter(|r| r.iter().all(|row| row.len() == r[0].len())) {
+            return Some(rows);
+        }
+    }
+    None
+}
+
+/// The rows of a maze written as JSON: an array of row strings (`["P 0 0 0 0", ...]`) or
+/// an array of arrays of cells (`[["P", 0, 0, 0, 0], ...]`), two or more rows.
+fn json_rows(value: &serde_json::Value, s: Symbols) -> Option<Vec<Vec<String>>> {
+    let rows = value.as_array()?;
+    if rows.len() < 2 {
+        return None;
+    }
+    rows.iter()
+        .map(|row| match row {
+            serde_json::Value::String(t) => matrix_cells(t, s).or_else(|| unspaced_cells(t, s)),
+            serde_json::Value::Array(cells) => cells
+                .iter()
+                .map(|c| match c {
+                    serde_json::Value::String(t) => Some(t.trim().to_string()),
+                    serde_json::Value::Number(n) => Some(n.to_string()),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        })
+        .collect::<Option<Vec<Vec<String>>>>()
+        .filter(|rows| {
+            // Cells of one character, most of them maze symbols (as a row line's).
+            let cells = rows.iter().flatten();
+            let total = cells.clone().count();
+            let symbols = cells.clone().filter(|c| tile_of(c, s).is_some()).count();
+            cells.clone().all(|c| c.chars().count() == 1) && symbols * 2 >= total
+        })
+}
+
+/// Blocks written as JSON arrays on lines no block of row lines covers (a JSON array
+/// written one row a line is read as row lines already).
+fn json_blocks(text: &str, s: Symbols, lines: &[MatrixBlock]) -> Vec<MatrixBlock> {
+    if !text.contains("[[")
+        && !text.contains("[\"")
+        && !text.contains("[ ")
+        && !text.contains("[\n")
+    {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'[' {
+            let mut stream =
+                serde_json::Deserializer::from_str(&text[i..]).into_iter::<serde_json::Value>();
+            if let Some(Ok(value)) = stream.next() {
+                let end = i + stream.byte_offset();
+                let covered = lines.iter().any(|b| b.span[0] < end && i < b.span[1]);
+                if let Some(rows) = json_rows(&value, s).filter(|_| !covered) {
+                    let line_start = text[..i].rfind('\n').map_or(0, |k| k + 1);
+                    let line_end = text[end..].find('\n').map_or(text.len(), |k| end + k);
+                    out.push(MatrixBlock {
+                        rows,
+                        unspaced: false,
+                        span: [line_start, line_end],
+                        dropped: Vec::new(),
+                        label: label_above(text, line_start),
+                        json: true,
+                    });
+                }
+                i = end.max(i + 1);
+                continue;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The last line of prose above byte `at` (a block's label), if any.
+fn label_above(text: &str, at: usize) -> Option<String> {
+    text[..at]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("```") && !l.starts_with("~~~"))
+        .map(str::to_string)
+}
+
+/// Every block of two or more matrix rows in `reply`, in order, each with its label: runs of
+/// row lines (a table's rule between rows keeps them one block), rows on one line, and JSON
+/// arrays of rows.
 fn matrix_blocks(reply: &str, s: Symbols) -> Vec<MatrixBlock> {
+    let mut blocks = line_blocks(reply, s);
+    let json = json_blocks(reply, s, &blocks);
+    blocks.extend(json);
+    crate::sort::sort_by_key(&mut blocks, |b| b.span[0]);
+    blocks
+}
+
+/// The blocks of [`matrix_blocks`] written one row a line, and one line of several rows.
+fn line_blocks(reply: &str, s: Symbols) -> Vec<MatrixBlock> {
     let mut blocks = Vec::new();
     let mut run: Vec<(RowLine, [usize; 2])> = Vec::new();
     let mut label: Option<String> = None;
     let mut offset = 0;
     for raw in reply.split_inclusive('\n') {
         let line = raw.trim_end_matches('\n').trim_end_matches('\r');
+        if !run.is_empty() && table_rule(line) {
+            offset += raw.len();
+            continue;
+        }
+        if let Some(rows) = rows_on_one_line(line, s) {
+            if !run.is_empty() {
+                close_run(std::mem::take(&mut run), label.take(), &mut blocks);
+            }
+            blocks.push(MatrixBlock {
+                rows,
+                unspaced: false,
+                span: [offset, offset + line.len()],
+                dropped: Vec::new(),
+                label: label.take(),
+                json: false,
+            });
+            offset += raw.len();
+            continue;
+        }
         match read_row_line(line, s) {
             Some(row) => run.push((row, [offset, offset + line.len()])),
             None => {
@@ -272,6 +422,7 @@ fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut V
             span,
             dropped,
             label: label.take(),
+            json: false,
         });
     };
     for (row, span) in run {
@@ -284,15 +435,26 @@ fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut V
     emit(current, &mut label);
 }
 
-/// [`Encoding::read_reply`] for the matrix.
+/// [`Encoding::read_reply`] for the matrix: read in the reply's answer, full-width forms
+/// read as ASCII ([`Plain::answer_of`]), the span carried back to the reply.
 pub(super) fn read_matrix_reply(reply: &str, s: Symbols) -> Extraction {
+    let plain = Plain::answer_of(reply);
+    let mut read = read_matrix_text(&plain.text, s);
+    read.span = read.span.map(|[a, b]| plain.span(a, b));
+    read
+}
+
+fn read_matrix_text(reply: &str, s: Symbols) -> Extraction {
     let mut blocks = matrix_blocks(reply, s);
     let labels: Vec<Option<String>> = blocks.iter().map(|b| b.label.clone()).collect();
     let Some((chosen, passed_over)) = choose_block(&labels) else {
         return Extraction::none();
     };
+    let count = blocks.len();
     let block = blocks.swap_remove(chosen);
     Extraction {
+        blocks: count,
+        json: block.json,
         grid: parse_matrix_rows(&block.rows, s),
         span: Some(block.span),
         dropped: block.dropped,

@@ -100,6 +100,10 @@ pub const SPECS: [ShapeSpec; 8] = [
             "symmetrical rectangle",
             "quadrilateral",
             "ring",
+            // Chinese (docs/DECISIONS.md, fifth round): square, square frame, ring.
+            "正方形",
+            "方框",
+            "环形",
         ],
         description: "the outline of a square, one cell wide",
         patterns: square_patterns,
@@ -117,6 +121,10 @@ pub const SPECS: [ShapeSpec; 8] = [
             "X-shaped",
             "crossed lines",
             "saltire",
+            // Chinese: cross, cross-shaped, X-shaped crossing.
+            "十字",
+            "十字形",
+            "交叉形",
         ],
         description: "an X: the two diagonals of a square crossing in the middle",
         patterns: cross_patterns,
@@ -127,6 +135,8 @@ pub const SPECS: [ShapeSpec; 8] = [
         movement: Movement::Four,
         synonyms: &[
             "spiral", "spirals", "helix", "coil", "whorl", "swirl", "vortex",
+            // Chinese: spiral, spiral-shaped.
+            "螺旋", "螺旋形",
         ],
         description: "a corridor running round the edge and winding inward",
         patterns: spiral_patterns,
@@ -142,6 +152,9 @@ pub const SPECS: [ShapeSpec; 8] = [
             "pyramid",
             "trilateral",
             "isosceles",
+            // Chinese: triangle.
+            "三角形",
+            "三角",
         ],
         description: "a triangle's outline, flat-based or right-angled, in any orientation",
         patterns: triangle_patterns,
@@ -158,6 +171,9 @@ pub const SPECS: [ShapeSpec; 8] = [
             "half-circle",
             "semi-circle",
             "semicircle",
+            // Chinese: crescent, semicircle ("C形" reads as the letter C).
+            "月牙形",
+            "半圆形",
         ],
         description: "a square or rectangle outline with one side open, in four orientations (with U in play: open left or right)",
         patterns: c_patterns,
@@ -177,6 +193,9 @@ pub const SPECS: [ShapeSpec; 8] = [
             "zig zags",
             "lightning bolt",
             "S-shape",
+            // Chinese: zigzag ("Z形" reads as the letter Z).
+            "之字形",
+            "锯齿形",
         ],
         description: "a top bar and a bottom bar joined by a diagonal (Z), or its mirror image (S)",
         patterns: z_patterns,
@@ -186,7 +205,7 @@ pub const SPECS: [ShapeSpec; 8] = [
         name: "U",
         movement: Movement::Four,
         // Without U in play these name the C ([`ShapeSet::named`]).
-        synonyms: &["U", "U-shape", "U-shaped", "horseshoe"],
+        synonyms: &["U", "U-shape", "U-shaped", "horseshoe", "马蹄形"],
         description: "a C opening up or down: a rectangle outline with its top or bottom side open",
         patterns: u_patterns,
     },

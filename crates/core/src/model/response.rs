@@ -39,6 +39,24 @@ pub struct ChatReply {
 }
 
 impl ChatReply {
+    /// The reply with reasoning written inline in its answer (`<think>...</think>`, or
+    /// only the closing tag, as Qwen3's template opens the block in the prompt) moved to
+    /// [`ChatReply::reasoning`], after any reasoning the endpoint returned apart, so the
+    /// record keeps the two apart (crate::reply). A reply cut off inside an unclosed block
+    /// keeps an empty answer.
+    pub fn with_inline_reasoning(mut self) -> Self {
+        let (Some(inline), answer) = crate::reply::split_reasoning(&self.content) else {
+            return self;
+        };
+        let (inline, answer) = (inline.to_string(), answer.to_string());
+        self.reasoning = match self.reasoning.take() {
+            Some(apart) if !apart.trim().is_empty() => Some(format!("{apart}\n\n{inline}")),
+            _ => Some(inline),
+        };
+        self.content = answer;
+        self
+    }
+
     /// Why the answer holds no text, when it holds none: the token limit spent on
     /// reasoning, reached with no text, or a reply ended without text.
     pub fn empty_reason(&self) -> Option<EmptyReason> {
@@ -89,7 +107,7 @@ pub fn parse_response(body: &str) -> Result<ChatReply, ChatError> {
         ..ChatReply::default()
     };
     read_usage(&v, &mut reply);
-    Ok(reply)
+    Ok(reply.with_inline_reasoning())
 }
 
 fn str_field(v: &Value, key: &str) -> Option<String> {
@@ -210,6 +228,24 @@ mod tests {
             (r.completion_tokens, r.reasoning_tokens),
             (Some(900), Some(840))
         );
+    }
+
+    #[test]
+    fn reasoning_written_inline_is_kept_apart_from_the_answer() {
+        let body = r#"{"choices":[{"message":{"content":"<think>left is a wall</think>\n\nMove: (0, 1)"},"finish_reason":"stop"}]}"#;
+        let r = parse_response(body).expect("parses");
+        assert_eq!(r.content, "Move: (0, 1)");
+        assert_eq!(r.reasoning.as_deref(), Some("left is a wall"));
+        // Only the closing tag (Qwen3's template opened the block), after reasoning sent apart.
+        let body = r#"{"choices":[{"message":{"content":"and down is open</think>(1, 0)","reasoning_content":"first"},"finish_reason":"stop"}]}"#;
+        let r = parse_response(body).expect("parses");
+        assert_eq!(r.content, "(1, 0)");
+        assert_eq!(r.reasoning.as_deref(), Some("first\n\nand down is open"));
+        // Cut off inside the block: no answer, and the token limit spent on reasoning.
+        let body = r#"{"choices":[{"message":{"content":"<think>maybe (1, 0)"},"finish_reason":"length"}]}"#;
+        let r = parse_response(body).expect("parses");
+        assert_eq!(r.content, "");
+        assert_eq!(r.empty_reason(), Some(EmptyReason::LengthInReasoning));
     }
 
     #[test]

@@ -202,7 +202,7 @@ impl StreamAccumulator {
         reply.reasoning = (!self.reasoning.is_empty()).then_some(self.reasoning);
         reply.logprobs = (!self.logprobs.is_empty()).then_some(self.logprobs);
         reply.streamed = true;
-        Ok(reply)
+        Ok(reply.with_inline_reasoning())
     }
 }
 

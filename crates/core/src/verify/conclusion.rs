@@ -240,7 +240,7 @@ const WEIGHING: &[&str] = &[
 ];
 
 /// Words after a cell, in its sentence, that take it back before naming another.
-const TAKING_BACK: &[&str] = &[
+pub(super) const TAKING_BACK: &[&str] = &[
     "no",
     "nope",
     "wait",

@@ -17,12 +17,15 @@
 //! size). `path_exists` is still measured on its own, so a maze of the wrong shape says
 //! whether P reaches G.
 
+use super::Rule;
 use super::{Extracted, GenerationChecks, Reason, Verdict};
 use crate::maze::encoding::Encoding;
+use crate::maze::encoding::Extraction;
 use crate::maze::grid::{Mask, Maze, MazeError, Tile, MAX_SIZE};
 use crate::maze::shape::Shape;
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
+use crate::reply::Plain;
 
 /// Verifies a generated maze against the original (as first shown), a matrix in the
 /// design's symbols `1 0 P G`.
@@ -47,7 +50,13 @@ pub fn verify_generation_in(
     reply: &str,
 ) -> Verdict {
     let (rows, cols) = (original.rows(), original.cols());
+    if Plain::of(reply).cut_in_reasoning() {
+        let mut v = Verdict::cut_in_reasoning(Reason::NoMazeFound, "maze");
+        v.checks = Some(GenerationChecks::default());
+        return v;
+    }
     let read = encoding.read_reply_in(reply, rows, cols, symbols);
+    let rule = maze_rule(&read);
     // What was dropped or passed over to read the maze, said after the verdict's reason.
     let notes = read.notes(encoding);
     let with_notes = |explanation: String| {
@@ -75,7 +84,7 @@ pub fn verify_generation_in(
                 )),
             );
             v.checks = Some(GenerationChecks::default());
-            return v;
+            return v.read_by(rule);
         }
     };
     let maze = Maze::from_grid(grid.clone());
@@ -164,7 +173,21 @@ pub fn verify_generation_in(
         with_notes(named(encoding, symbols, explanation)),
     );
     v.checks = Some(checks);
-    v
+    v.read_by(rule)
+}
+
+/// The rule that read a maze: none found, JSON, the last of several blocks (a fall-back),
+/// or the only block (those passed over as the original aside).
+pub(super) fn maze_rule(read: &Extraction) -> Rule {
+    if read.span.is_none() {
+        Rule::NoAnswer
+    } else if read.json {
+        Rule::Json
+    } else if read.blocks > 1 + read.passed_over.len() {
+        Rule::LastBlock
+    } else {
+        Rule::Lone
+    }
 }
 
 /// An explanation with the design's symbols in it (`one player P`, `P reaches G`, the

@@ -17,15 +17,22 @@
 //! replies are read" says the same for users. May import [`crate::maze`] and
 //! [`crate::text`] only.
 
+mod answer;
 mod conclusion;
 mod generation;
+mod move_answer;
 mod moves;
 mod reader;
+mod reading;
 mod recognition;
+#[cfg(test)]
+mod structure_tests;
 
+pub use answer::Rule;
 pub use generation::{verify_generation, verify_generation_in};
 pub use moves::{check_step, verify_move, verify_path};
 pub use reader::{read_move, read_move_at};
+pub use reading::{maze_reading, move_reading, shape_reading, Reading};
 pub use recognition::{
     mentions, mentions_in, recognize, recognize_at, recognize_in, verify_recognition, Mention,
 };
@@ -33,6 +40,7 @@ pub use recognition::{
 use crate::maze::encoding::{Encoding, ParseError};
 use crate::maze::grid::{Grid, Pos};
 use crate::maze::shape::Shape;
+use crate::reply::Plain;
 use crate::text::{find_words, is_word_char};
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeSeq, Serializer};
@@ -400,6 +408,14 @@ pub struct Verdict {
     /// For generation: each check on its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checks: Option<GenerationChecks>,
+    /// The rule that read the reply ([`Rule`]); `None` in verdicts written before
+    /// verifier 5 and where no reader ran (an endpoint failure, a path).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+    /// Whether that rule reads a plainly stated answer ([`Rule::sure`]); `false` for a
+    /// fall-back, which a person may want to review.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sure: Option<bool>,
 }
 
 impl Verdict {
@@ -410,6 +426,29 @@ impl Verdict {
             extracted,
             explanation,
             checks: None,
+            rule: None,
+            sure: None,
+        }
+    }
+
+    /// The failure of a reply cut off inside its reasoning (a `<think>` block never
+    /// closed): no `what` (move, shape, maze) was given, for `reason`.
+    fn cut_in_reasoning(reason: Reason, what: &str) -> Self {
+        Verdict::new(
+            false,
+            reason,
+            Extracted::Nothing,
+            format!("No {what} could be read: the reply was cut off inside its reasoning (a <think> block never closed), before it gave an answer."),
+        )
+        .read_by(Rule::CutInReasoning)
+    }
+
+    /// The verdict with the rule that read its reply (and so whether the reading is sure).
+    pub fn read_by(self, rule: Rule) -> Self {
+        Self {
+            rule: Some(rule),
+            sure: Some(rule.sure()),
+            ..self
         }
     }
 
@@ -423,6 +462,8 @@ impl Verdict {
             extracted: Extracted::Nothing,
             explanation: explanation.into(),
             checks: None,
+            rule: None,
+            sure: None,
         }
     }
 
@@ -432,45 +473,17 @@ impl Verdict {
     }
 }
 
-/// Text with markdown emphasis and code ticks removed, so labels like `**Move:**` read as
-/// `Move:`.
+/// The text the readers read of a reply ([`crate::reply::Plain`]): its answer without the
+/// reasoning before it, markdown emphasis and code ticks removed (labels like `**Move:**`
+/// read as `Move:`), full-width punctuation read as ASCII.
 fn plain(reply: &str) -> String {
-    reply.replace("**", "").replace("__", "").replace('`', "")
+    Plain::of(reply).text
 }
 
 /// Where a byte range of [`plain`]'s text stands in the reply it came from: `[start, end)`
-/// in the reply. `plain` removes `**`, then `__`, then backquotes, one pass each; the
-/// range is carried back through the three passes in turn (a range starts after the
-/// markup before it and ends before the markup after it).
+/// in the reply.
 pub fn span_in_reply(reply: &str, start: usize, end: usize) -> [usize; 2] {
-    let once = reply.replace("**", "");
-    let twice = once.replace("__", "");
-    let mut span = [start, end.max(start)];
-    for (from, pattern) in [(twice.as_str(), "`"), (once.as_str(), "__"), (reply, "**")] {
-        span = span_before(from, pattern, span);
-    }
-    span
-}
-
-/// A range of `from.replace(pattern, "")` carried back into `from`.
-fn span_before(from: &str, pattern: &str, [start, end]: [usize; 2]) -> [usize; 2] {
-    // Each kept byte of `from` in order, with its offset there.
-    let mut kept = Vec::with_capacity(from.len());
-    let mut at = 0;
-    while at < from.len() {
-        if from.as_bytes()[at..].starts_with(pattern.as_bytes()) {
-            at += pattern.len();
-        } else {
-            kept.push(at);
-            at += 1;
-        }
-    }
-    let first = kept.get(start).copied().unwrap_or(from.len());
-    let last = match end.checked_sub(1).filter(|&e| e >= start) {
-        Some(e) => kept.get(e).map_or(from.len(), |&k| k + 1),
-        None => first,
-    };
-    [first, last.max(first)]
+    Plain::of(reply).span(start, end)
 }
 
 /// The byte offset just past the last occurrence (as whole words, any case) of any label.

@@ -14,6 +14,7 @@ use super::reader::read_move_in;
 use super::{plain, Extracted, Reason, Verdict};
 use crate::maze::coords::coordinates;
 use crate::maze::grid::{Maze, Movement, Pos, Tile};
+use crate::reply::Plain;
 
 /// Checks one step of the player from its cell in `maze` to `to` under `movement`.
 /// `Ok` holds [`Reason::ValidMove`] or [`Reason::ReachedGoal`].
@@ -67,7 +68,11 @@ pub fn check_step(maze: &Maze, movement: Movement, to: Pos) -> (Reason, String) 
 
 /// Verifies a reply's next move from the player's cell in `maze`.
 pub fn verify_move(maze: &Maze, movement: Movement, reply: &str) -> Verdict {
-    let read = read_move_in(&plain(reply));
+    let plain = Plain::of(reply);
+    if plain.cut_in_reasoning() {
+        return Verdict::cut_in_reasoning(Reason::NoCoordinate, "move");
+    }
+    let read = read_move_in(&plain.text);
     let Some(to) = read.coord.map(|c| c.pos) else {
         let why = if read.set_aside > 0 {
             format!(
@@ -79,11 +84,12 @@ pub fn verify_move(maze: &Maze, movement: Movement, reply: &str) -> Verdict {
         } else {
             "No coordinate such as (2, 3) could be read from the reply.".into()
         };
-        return Verdict::new(false, Reason::NoCoordinate, Extracted::Nothing, why);
+        return Verdict::new(false, Reason::NoCoordinate, Extracted::Nothing, why)
+            .read_by(read.rule);
     };
     let (reason, explanation) = check_step(maze, movement, to);
     let ok = matches!(reason, Reason::ValidMove | Reason::ReachedGoal);
-    Verdict::new(ok, reason, Extracted::Cell(to), explanation)
+    Verdict::new(ok, reason, Extracted::Cell(to), explanation).read_by(read.rule)
 }
 
 /// Verifies a single-shot path reply: traced backward from the last mention of the goal.

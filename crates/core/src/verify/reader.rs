@@ -47,7 +47,9 @@
 //! (unparseable), never an invalid move. Coordinates are `(r, c)`, `[r, c]` or
 //! between two walls is allowed.
 
+use super::answer::Rule;
 use super::conclusion::{concluded, gives_up, taken_back_after, Role, DIRECTIONS};
+use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
 use super::{
     is_negated, normal_word, plain, span_in_reply, word_spans, words_before, Span, NEGATORS,
 };
@@ -283,12 +285,16 @@ enum Standing {
     Refused,
     /// Restated maze data: never the move.
     Data,
+    /// Inside a question ("Should I go to (1, 0)?"): never the move.
+    Asked,
 }
 
 /// The move a reply's text names, and how many coordinates were set aside as restated or
 /// described maze data.
 pub(super) struct MoveRead {
     pub(super) coord: Option<Coord>,
+    /// The rule that read it (or that found none).
+    pub(super) rule: Rule,
     pub(super) set_aside: usize,
     /// How many coordinates the reply holds.
     pub(super) coordinates: usize,
@@ -310,6 +316,18 @@ pub fn read_move_at(reply: &str) -> Option<(Pos, [usize; 2])> {
 }
 
 pub(super) fn read_move_in(text: &str) -> MoveRead {
+    let read = read_move_by_rules(text);
+    match read.coord {
+        Some(c) => MoveRead {
+            coord: Some(corrected(text, c)),
+            ..read
+        },
+        None => read,
+    }
+}
+
+/// The move and the rule that read it, before a correction later on its line is applied.
+fn read_move_by_rules(text: &str) -> MoveRead {
     let all = coordinates(text);
     let templates = template_sentences(text);
     // A label or "to" is the template's when a placeholder follows it in its sentence with
@@ -332,7 +350,12 @@ pub(super) fn read_move_in(text: &str) -> MoveRead {
     {
         standing.fill(Standing::Open);
     }
-    let read = |coord| MoveRead {
+    let read = |rule, coord: Option<Coord>| MoveRead {
+        rule: if coord.is_some() {
+            rule
+        } else {
+            Rule::NoAnswer
+        },
         coord,
         set_aside,
         coordinates: all.len(),
@@ -360,14 +383,36 @@ pub(super) fn read_move_in(text: &str) -> MoveRead {
         .map(|s| match s {
             Standing::Open => Role::Open,
             Standing::Described => Role::Described,
-            Standing::Start | Standing::Refused | Standing::Data => Role::Passed,
+            Standing::Start | Standing::Refused | Standing::Data | Standing::Asked => Role::Passed,
         })
         .collect();
-    if let Some(k) = concluded(text, &all, &roles).filter(|&k| !masked(all[k].start)) {
-        return read((!taken_back_after(text, all[k].end)).then_some(all[k]));
+    // A JSON answer: `{"move": [0, 1]}`.
+    if let Some(c) = json_move(text) {
+        return read(Rule::Json, Some(c));
+    }
+    // The last answer line, else the last concluding sentence: whichever comes later. A
+    // reply that gives up or is cut off is read at a concluding sentence only.
+    let line = (!gives_up(text))
+        .then(|| last_answer_line(text, &all, |k| standing[k] == Standing::Open))
+        .flatten();
+    let sentence = concluded(text, &all, &roles)
+        .filter(|&k| !masked(all[k].start))
+        .or_else(|| {
+            concluded_in_chinese(text, &all, |k| {
+                matches!(standing[k], Standing::Open | Standing::Described)
+            })
+        });
+    match (line, sentence) {
+        (Some(c), Some(k)) if c.start > all[k].start => return read(Rule::AnswerLabel, Some(c)),
+        (_, Some(k)) => {
+            let kept = (!taken_back_after(text, all[k].end)).then_some(all[k]);
+            return read(Rule::Concluded, kept);
+        }
+        (Some(c), None) => return read(Rule::AnswerLabel, Some(c)),
+        (None, None) => {}
     }
     if gives_up(text) {
-        return read(None);
+        return read(Rule::NoAnswer, None);
     }
     // (1) after the last answer label outside the prompt's template, unless the label heads
     // a list of options or a paragraph ("I can move:\n- Right to (0, 1)", "Let's find the
@@ -383,7 +428,7 @@ pub(super) fn read_move_in(text: &str) -> MoveRead {
         .map(|(_, end)| end)
         .max();
     if let Some(c) = label.and_then(named_after) {
-        return read(Some(c));
+        return read(Rule::AnswerLabel, Some(c));
     }
     // A label that gives the player's cell as its answer: "Answer: Player position: (0, 1)".
     let keyed = label.and_then(|offset| {
@@ -398,7 +443,7 @@ pub(super) fn read_move_in(text: &str) -> MoveRead {
         .then_some(*c)
     });
     if keyed.is_some() {
-        return read(keyed);
+        return read(Rule::AnswerLabel, keyed);
     }
     // (2) after the last "move ... to" (not negated; coordinates' numbers are not words)
     let words: Vec<Span> = word_spans(text)
@@ -421,15 +466,17 @@ pub(super) fn read_move_in(text: &str) -> MoveRead {
         })
         .map(|(_, w)| w.end)
         .max();
+    let open = standing.iter().filter(|s| **s == Standing::Open).count();
+    let lone_or = |rule| if open == 1 { Rule::Lone } else { rule };
     if let Some(c) = last_to.and_then(named_after) {
-        return read(Some(c));
+        return read(lone_or(Rule::MovePhrase), Some(c));
     }
     // (3) the last open coordinate
     let last = (0..all.len())
         .rev()
         .find(|&i| standing[i] == Standing::Open)
         .map(|i| all[i]);
-    read(last)
+    read(lone_or(Rule::LastCoordinate), last)
 }
 
 /// Whether the answer label at `[at, end)` heads options or a paragraph rather than giving
@@ -612,6 +659,12 @@ fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> Vec<Standin
             out[i] = Standing::Described;
         }
     }
+    // A cell inside a question is asked about, never put forward.
+    for (i, c) in all.iter().enumerate() {
+        if out[i] == Standing::Open && in_question(text, c) {
+            out[i] = Standing::Asked;
+        }
+    }
     // A wall named before a list ("walls at (1, 1), (1, 2)") or after it ("(0, 1) and
     // (1, 0) are walls") describes the whole list.
     for i in 1..all.len() {
@@ -637,6 +690,14 @@ fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> Vec<Standin
         }
     }
     out
+}
+
+/// Whether a coordinate stands in a question: its sentence (up to the next line break or
+/// sentence end) ends with a question mark.
+fn in_question(text: &str, c: &Coord) -> bool {
+    let rest = &text[c.end..];
+    let end = rest.find(['\n', '.', '!', '?']).map_or(rest.len(), |i| i);
+    rest[end..].starts_with('?')
 }
 
 /// Whether the coordinate starting at `at` opens a list labelled with a maze key (`Walls:`,

@@ -19,11 +19,15 @@
 //! (whose upward opening it is) when not; "N" names the N only when it is in play (never
 //! in "N/A"); "zig zag" names the Z as "zigzag" does.
 
+use super::answer::{
+    alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine, Rule,
+};
 use super::{
     end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
     Reason, Verdict,
 };
 use crate::maze::shape::{Shape, ShapeSet};
+use crate::reply::Plain;
 use crate::text::find_words;
 
 /// A shape named in a reply.
@@ -41,6 +45,9 @@ pub struct Mention {
     /// the grid ("the 5x5 box", "a square grid"). Asides count only when the reply names no
     /// shape otherwise.
     pub compared: bool,
+    /// Whether the mention stands in a question ("Is it a spiral?"): a shape named only in
+    /// a question names nothing.
+    pub asked: bool,
 }
 
 const COUNT_WORDS: [&str; 17] = [
@@ -165,6 +172,9 @@ pub fn mentions_in(reply: &str, shapes: ShapeSet) -> Vec<Mention> {
                         continue;
                     }
                 }
+                if single && option_letter(&text, at) {
+                    continue;
+                }
                 if syn.eq_ignore_ascii_case("times") {
                     let prev = words_before(&text, at, 1);
                     if prev.first().is_some_and(|w| {
@@ -184,14 +194,51 @@ pub fn mentions_in(reply: &str, shapes: ShapeSet) -> Vec<Mention> {
                         shape,
                         at,
                         len: syn.len(),
-                        negated: is_negated(&text, at),
+                        negated: is_negated(&text, at) || negated_in_chinese(&text, at),
                         compared: is_compared(&text, at) || describes_grid(&text, at, syn.len()),
+                        asked: in_question(&text, at + syn.len()),
                     },
                 );
             }
         }
     }
     out
+}
+
+/// Whether the single letter at `at` labels an option rather than naming a shape: `(C)`
+/// or `C)` followed by a word, as in "(C) cross" or a line `C) spiral`.
+fn option_letter(text: &str, at: usize) -> bool {
+    let after = &text[at + 1..];
+    let closed = after.starts_with(')') || after.starts_with("].");
+    let opened = text[..at].ends_with('(') || text[..at].ends_with('[');
+    let line_start = text[..at]
+        .rfind('\n')
+        .map_or(&text[..at], |i| &text[i + 1..at])
+        .trim_start_matches(['(', '[', ' ', '\t', '-', '*'])
+        .is_empty();
+    let word_follows = after
+        .trim_start_matches([')', ']', '.', ':'])
+        .trim_start()
+        .starts_with(|c: char| c.is_alphabetic());
+    closed && (opened || line_start) && word_follows
+}
+
+/// Whether a mention ending at `end` stands in a question: its sentence ends with `?`.
+fn in_question(text: &str, end: usize) -> bool {
+    let rest = &text[end..];
+    let stop = rest.find(['\n', '.', '!', '?']).map_or(rest.len(), |i| i);
+    rest[stop..].starts_with('?')
+}
+
+/// Whether a mention at `at` is negated in Chinese: 不 (not), 非 (not), 没 or 无 (none)
+/// among the four characters before it, in its clause.
+fn negated_in_chinese(text: &str, at: usize) -> bool {
+    text[..at]
+        .chars()
+        .rev()
+        .take(4)
+        .take_while(|c| !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '\n'))
+        .any(|c| matches!(c, '不' | '非' | '没' | '无'))
 }
 
 /// The shape a recognition reply answers with, the design's six in play (see the module
@@ -202,33 +249,103 @@ pub fn recognize(reply: &str) -> Option<Shape> {
 
 /// The shape a recognition reply answers with, `shapes` in play.
 pub fn recognize_in(reply: &str, shapes: ShapeSet) -> Option<Shape> {
-    answer_mention(&plain(reply), reply, shapes).map(|m| m.shape)
+    answer_mention(&plain(reply), reply, shapes).map(|(m, _)| m.shape)
 }
 
 /// [`recognize`] with where the name it read stands in the reply (`[start, end)`).
 pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
     let text = plain(reply);
     answer_mention(&text, reply, ShapeSet::STANDARD)
-        .map(|m| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
+        .map(|(m, _)| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
 }
 
-fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<Mention> {
+/// The shape a JSON object in the reply gives: `{"shape": "spiral"}` (also `answer`,
+/// `final_answer`, `name`), the last such object.
+fn json_shape(text: &str, reply: &str, shapes: ShapeSet) -> Option<Mention> {
+    if !text.contains('{') {
+        return None;
+    }
+    json_values(text)
+        .into_iter()
+        .rev()
+        .find_map(|(value, [start, _])| {
+            let name = json_key(
+                value.as_object()?,
+                &["shape", "answer", "final_answer", "name"],
+            )?
+            .as_str()?;
+            let found = mentions_in(name, shapes);
+            let first = found.iter().find(|m| !m.negated)?;
+            // Where the name stands in the text: its first occurrence in the object.
+            let at = text[start..].find(name).map_or(start, |i| start + i);
+            let _ = reply;
+            Some(Mention {
+                at: at + first.at,
+                ..*first
+            })
+        })
+}
+
+/// The shape the reply's last answer line names, when its value names one shape (answer.rs).
+fn answer_line_shape(all: &[Mention], text: &str) -> Option<Mention> {
+    let holds_shape = |line: &AnswerLine| {
+        all.iter()
+            .any(|m| m.at >= line.value[0] && m.at < line.value[1])
+    };
+    alone(answer_lines(text), holds_shape)
+        .into_iter()
+        .rev()
+        .find_map(|line| {
+            let [from, to] = line.value;
+            if text[from..to].trim_end().ends_with('?') {
+                return None;
+            }
+            let inside: Vec<&Mention> = all.iter().filter(|m| m.at >= from && m.at < to).collect();
+            let value = &text[from..to];
+            match inside[..] {
+                [] => None,
+                [first, ..] if !opens_with_answer(value, first.at - from, first.len) => None,
+                [first, ..] if inside.iter().all(|m| m.shape == first.shape) => {
+                    Some(*inside[inside.len() - 1])
+                }
+                _ => None,
+            }
+        })
+}
+
+pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<(Mention, Rule)> {
+    if let Some(m) = json_shape(text, reply, shapes) {
+        return Some((m, Rule::Json));
+    }
     let all: Vec<Mention> = mentions_in(reply, shapes)
         .into_iter()
-        .filter(|m| !m.negated)
+        .filter(|m| !m.negated && !m.asked)
         .collect();
+    if let Some(m) = answer_line_shape(&all, text) {
+        return Some((m, Rule::AnswerLabel));
+    }
     let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain_mentions.is_empty() {
         all
     } else {
         plain_mentions
     };
-    let chosen = end_of_last_label(text, &ANSWER_LABELS)
-        .and_then(|o| ms.iter().position(|m| m.at >= o))
-        .or(ms.len().checked_sub(1))?;
+    let labelled =
+        end_of_last_label(text, &ANSWER_LABELS).and_then(|o| ms.iter().position(|m| m.at >= o));
+    let chosen = labelled.or(ms.len().checked_sub(1))?;
     // A list naming every shape ("a square, cross, spiral, triangle, C or Z; I cannot
     // tell") chooses none.
-    (!lists_every_shape(text, &ms, chosen, shapes)).then_some(ms[chosen])
+    if lists_every_shape(text, &ms, chosen, shapes) {
+        return None;
+    }
+    let rule = if labelled.is_some() {
+        Rule::AnswerLabel
+    } else if ms.iter().all(|m| m.shape == ms[chosen].shape) {
+        Rule::Lone
+    } else {
+        Rule::LastNamed
+    };
+    Some((ms[chosen], rule))
 }
 
 /// Words that may join the items of a list of shapes: `a square, a cross or a C`.
@@ -265,7 +382,18 @@ fn lists_every_shape(text: &str, ms: &[Mention], i: usize, shapes: ShapeSet) -> 
 
 /// Verifies a recognition reply against the maze's true shape, `shapes` in play.
 pub fn verify_recognition(expected: Shape, reply: &str, shapes: ShapeSet) -> Verdict {
-    match recognize_in(reply, shapes) {
+    let plain = Plain::of(reply);
+    if plain.cut_in_reasoning() {
+        return Verdict::cut_in_reasoning(Reason::NoShapeNamed, "shape");
+    }
+    let read = answer_mention(&plain.text, reply, shapes);
+    let rule = read.map_or(Rule::NoAnswer, |(_, r)| r);
+    verdict_of(expected, read.map(|(m, _)| m.shape)).read_by(rule)
+}
+
+/// The verdict on a shape read (or none), `expected` being the maze's.
+fn verdict_of(expected: Shape, read: Option<Shape>) -> Verdict {
+    match read {
         None => Verdict::new(
             false,
             Reason::NoShapeNamed,

@@ -1,0 +1,434 @@
+//! A reply's structure, as the readers share it: the rule that read an answer
+//! ([`Rule`]), the lines that give an answer the way labels do ([`answer_lines`]), and
+//! answers written as JSON ([`json_values`]).
+//!
+//! **Answer lines.** A reply states its answer on a line of its own far more often than in
+//! any fixed phrase, in any language: `Move: (0, 1)`, `Réponse : (0, 1)`, `下一步：(0, 1)`,
+//! `Decision — (0, 1)`, `→ (0, 1)`. A line is an answer line when it opens with a short lead
+//! (at most six words, no digits, not a question) set off from its value the way labels are:
+//! a colon, an equals sign, a dash between spaces or an arrow (`->`, `=>`, `→`, `⇒`). An
+//! arrow may stand alone at the line's start. List markers (`-`, `*`, `•`, `>`, `#`) before
+//! the lead are dropped. What reads the value is the reader's own (one cell, one shape).
+//!
+//! Leads are not answers when they name the maze's data or weigh options; English words do
+//! that in the hint lists below ([`DATA_LEADS`], [`WEIGHING_LEADS`]), and structure does it
+//! in any language: a lead whose last word is a single letter or a number (`Option B:`,
+//! `Step 2:`) labels an item of a list, and the reader's value rule refuses values that list
+//! several cells or shapes.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Which rule of a reader read a reply's answer, as a stable snake_case name. A reading is
+/// *sure* ([`Rule::sure`]) when the reply states its answer plainly (an answer line, a
+/// concluding sentence, JSON, the only value it names); a fall-back that picks one of
+/// several candidates is not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// A JSON answer: `{"move": [0, 1]}`, `{"shape": "spiral"}`, a JSON array of rows.
+    Json,
+    /// The last answer line: a short lead set off from its value (`Move: (0, 1)`).
+    AnswerLabel,
+    /// The last sentence that puts one value forward as the answer ("Therefore, my next
+    /// move is (1, 0).", "下一步移动到(1, 0)").
+    Concluded,
+    /// The value alone: the reply names one cell, one shape or one maze and nothing else.
+    Lone,
+    /// Move: after the last "move ... to" phrase (a fall-back).
+    MovePhrase,
+    /// Move: the last coordinate that restates no maze data (a fall-back).
+    LastCoordinate,
+    /// Shape: the last of several shapes named (a fall-back).
+    LastNamed,
+    /// Maze: the last of several blocks of rows (a fall-back).
+    LastBlock,
+    /// Nothing read: the reply gives no answer.
+    NoAnswer,
+    /// Nothing read: the reply was cut off inside its reasoning (`<think>` never closed).
+    CutInReasoning,
+}
+
+impl Rule {
+    /// Every rule.
+    pub const ALL: [Rule; 10] = [
+        Rule::Json,
+        Rule::AnswerLabel,
+        Rule::Concluded,
+        Rule::Lone,
+        Rule::MovePhrase,
+        Rule::LastCoordinate,
+        Rule::LastNamed,
+        Rule::LastBlock,
+        Rule::NoAnswer,
+        Rule::CutInReasoning,
+    ];
+
+    /// The stable snake_case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Json => "json",
+            Rule::AnswerLabel => "answer_label",
+            Rule::Concluded => "concluded",
+            Rule::Lone => "lone",
+            Rule::MovePhrase => "move_phrase",
+            Rule::LastCoordinate => "last_coordinate",
+            Rule::LastNamed => "last_named",
+            Rule::LastBlock => "last_block",
+            Rule::NoAnswer => "no_answer",
+            Rule::CutInReasoning => "cut_in_reasoning",
+        }
+    }
+
+    /// Whether the rule reads a plainly stated answer (or plainly none), rather than
+    /// falling back on one of several candidates.
+    pub fn sure(self) -> bool {
+        !matches!(
+            self,
+            Rule::MovePhrase | Rule::LastCoordinate | Rule::LastNamed | Rule::LastBlock
+        )
+    }
+
+    /// A sentence for people: how the answer was read.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Rule::Json => "read from the JSON the reply gives",
+            Rule::AnswerLabel => "read from the reply's last answer line",
+            Rule::Concluded => "read from the sentence the reply concludes with",
+            Rule::Lone => "the only answer the reply names",
+            Rule::MovePhrase => "a fall-back: the cell after the reply's last move phrase",
+            Rule::LastCoordinate => "a fall-back: the reply's last coordinate",
+            Rule::LastNamed => "a fall-back: the last of the shapes the reply names",
+            Rule::LastBlock => "a fall-back: the last of the reply's blocks of rows",
+            Rule::NoAnswer => "the reply gives no answer",
+            Rule::CutInReasoning => "the reply was cut off inside its reasoning",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An answer line: `[start, end)` of its lead and of its value in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct AnswerLine {
+    /// The lead (may be empty before an arrow).
+    pub(super) lead: [usize; 2],
+    /// The value, up to the line's end.
+    pub(super) value: [usize; 2],
+    /// The line's index in the text.
+    pub(super) row: usize,
+}
+
+/// Of `lines`, those that stand alone: no line right above or below (no blank line
+/// between) is another answer line for which `holds` is true. Answer lines one under the
+/// other that each hold a value list options (`Up: (0, 1)` / `Left: (1, 0)`), not the answer.
+pub(super) fn alone(
+    lines: Vec<AnswerLine>,
+    holds: impl Fn(&AnswerLine) -> bool,
+) -> Vec<AnswerLine> {
+    let holding: Vec<usize> = lines.iter().filter(|l| holds(l)).map(|l| l.row).collect();
+    lines
+        .into_iter()
+        .filter(|l| !holding.iter().any(|&r| r + 1 == l.row || l.row + 1 == r))
+        .collect()
+}
+
+/// English leads that name the maze's data, not an answer (compared in lower case, with
+/// an article dropped): hints only, beside the structural rules.
+const DATA_LEADS: [&str; 30] = [
+    "walls",
+    "wall",
+    "empty",
+    "empty cells",
+    "open",
+    "open cells",
+    "free cells",
+    "corridor",
+    "obstacles",
+    "player",
+    "player position",
+    "position",
+    "current position",
+    "current cell",
+    "current",
+    "start",
+    "starting position",
+    "start position",
+    "from",
+    "goal",
+    "goal position",
+    "target",
+    "exit",
+    "end",
+    "destination",
+    "finish",
+    "p",
+    "g",
+    "path",
+    "route",
+];
+
+/// English words that, anywhere in a lead, make it name the maze's data or the reply's
+/// own bookkeeping (`Current player position:`, `Visited:`).
+const DATA_WORDS: [&str; 13] = [
+    "player", "current", "goal", "start", "starting", "wall", "walls", "empty", "target",
+    "visited", "queue", "previous", "note",
+];
+
+/// English words that make a lead weigh options or plan ahead rather than answer.
+const WEIGHING_LEADS: [&str; 16] = [
+    "possible",
+    "options",
+    "option",
+    "alternatives",
+    "alternative",
+    "candidates",
+    "candidate",
+    "valid",
+    "available",
+    "neighbors",
+    "neighbours",
+    "adjacent",
+    "can",
+    "could",
+    "if",
+    "or",
+];
+
+/// Separators that set a value off from its lead, longest first.
+const SEPARATORS: [&str; 9] = [
+    "=>",
+    "->",
+    "\u{2192}",
+    "\u{21d2}",
+    " - ",
+    " \u{2014} ",
+    " \u{2013} ",
+    ":",
+    "=",
+];
+
+/// The answer lines of `text` in order (see the module documentation).
+pub(super) fn answer_lines(text: &str) -> Vec<AnswerLine> {
+    let mut out = Vec::new();
+    let mut offset = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    // Whether a line opens with a list marker (`-`, `*`, `•`).
+    let marked = |l: &str| l.trim_start().starts_with(['-', '*', '\u{2022}']);
+    // The nearest line above or below `i` that holds text.
+    let neighbour = |i: usize, up: bool| {
+        let mut k = i;
+        loop {
+            if up {
+                k = k.checked_sub(1)?;
+            } else {
+                k += 1;
+            }
+            let l = lines.get(k)?;
+            if !l.trim().is_empty() {
+                return Some(*l);
+            }
+        }
+    };
+    for (i, line) in lines.iter().enumerate() {
+        let start = offset;
+        offset += line.len();
+        // An item of a list (a marked line beside another) is an option, not the answer.
+        if marked(line)
+            && (neighbour(i, true).is_some_and(marked) || neighbour(i, false).is_some_and(marked))
+        {
+            continue;
+        }
+        let body = line.trim_end();
+        let marker = body.len()
+            - body
+                .trim_start_matches([' ', '\t', '-', '*', '>', '#', '\u{2022}'])
+                .len();
+        let from = start + marker;
+        let rest = &text[from..start + body.len()];
+        if let Some(found) = split_lead(rest) {
+            let [ls, le, vs] = found;
+            out.push(AnswerLine {
+                lead: [from + ls, from + le],
+                value: [from + vs, start + body.len()],
+                row: i,
+            });
+        }
+    }
+    out
+}
+
+/// The lead's `[start, end)` and the value's start in `line`, when it is an answer line.
+fn split_lead(line: &str) -> Option<[usize; 3]> {
+    let (at, sep) = SEPARATORS
+        .iter()
+        .filter_map(|s| line.find(s).map(|i| (i, *s)))
+        .min_by_key(|&(i, s)| (i, std::cmp::Reverse(s.len())))?;
+    let lead = &line[..at];
+    let value_start = at + sep.len();
+    let arrow = matches!(sep, "=>" | "->" | "\u{2192}" | "\u{21d2}");
+    if lead.trim().is_empty() {
+        return arrow.then_some([at, at, value_start]);
+    }
+    let lead_t = lead.trim();
+    if lead_t.ends_with('?')
+        || lead_t.contains([
+            '(', ')', '[', ']', '{', '}', '<', '>', ',', '.', ';', '!', '?',
+        ])
+        || lead_t.chars().any(|c| c.is_ascii_digit())
+    {
+        return None;
+    }
+    let words: Vec<String> = lead_t
+        .split_whitespace()
+        .map(|w| w.to_ascii_lowercase().replace(['\'', '\u{2019}'], ""))
+        .collect();
+    if words.is_empty() || words.len() > 6 || lead_t.chars().count() > 40 {
+        return None;
+    }
+    let last = words.last().map_or("", String::as_str);
+    let single_letter = words.len() > 1 && last.chars().count() == 1 && last != "i";
+    let key: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| matches!(*w, "the" | "a" | "an" | "my" | "your"))
+        .collect();
+    let data = DATA_LEADS.contains(&key.join(" ").as_str())
+        || (words.len() == 1 && words[0].chars().count() == 1);
+    let weighing = words.iter().any(|w| WEIGHING_LEADS.contains(&w.as_str()))
+        || words.iter().any(|w| DATA_WORDS.contains(&w.as_str()));
+    let lead_start = line.len() - line.trim_start().len();
+    (!(data || weighing || single_letter)).then_some([
+        lead_start,
+        lead_start + lead_t.len(),
+        value_start,
+    ])
+}
+
+/// Whether a value opens with its answer: the answer starts within its first five words
+/// (`at` is where the answer starts in `value`), and the value holds at most twelve words
+/// besides (a line of prose that names a cell is no answer line).
+pub(super) fn opens_with_answer(value: &str, at: usize, len: usize) -> bool {
+    let count = |t: &str| {
+        t.split_whitespace()
+            .filter(|w| w.chars().any(char::is_alphanumeric))
+            .count()
+    };
+    let at = at.min(value.len());
+    let end = (at + len).min(value.len());
+    count(&value[..at]) <= 5 && count(&value[..at]) + count(&value[end..]) <= 12
+}
+
+/// Every JSON object or array in `text` that parses, with its `[start, end)`, in order;
+/// nested values are not listed apart from the value that holds them.
+pub(super) fn json_values(text: &str) -> Vec<(serde_json::Value, [usize; 2])> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if matches!(bytes[i], b'{' | b'[') {
+            let mut stream =
+                serde_json::Deserializer::from_str(&text[i..]).into_iter::<serde_json::Value>();
+            if let Some(Ok(value)) = stream.next() {
+                let end = i + stream.byte_offset();
+                if value.is_object() || value.as_array().is_some_and(|a| !a.is_empty()) {
+                    out.push((value, [i, end]));
+                    i = end;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The value of the first key of `object` (case ignored, `-` and spaces read as `_`) that
+/// is one of `keys`.
+pub(super) fn json_key<'a>(
+    object: &'a serde_json::Map<String, serde_json::Value>,
+    keys: &[&str],
+) -> Option<&'a serde_json::Value> {
+    keys.iter().find_map(|k| {
+        object.iter().find_map(|(name, v)| {
+            let name = name.to_ascii_lowercase().replace(['-', ' '], "_");
+            (name == *k).then_some(v)
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leads(text: &str) -> Vec<(&str, &str)> {
+        answer_lines(text)
+            .into_iter()
+            .map(|l| {
+                (
+                    &text[l.lead[0]..l.lead[1]],
+                    text[l.value[0]..l.value[1]].trim(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_short_lead_set_off_from_its_value_is_an_answer_line_in_any_language() {
+        assert_eq!(leads("Mon choix : (0, 1)"), vec![("Mon choix", "(0, 1)")]);
+        assert_eq!(
+            leads("- Entscheidung -> (2, 3)"),
+            vec![("Entscheidung", "(2, 3)")]
+        );
+        assert_eq!(leads("结论: spiral"), vec![("结论", "spiral")]);
+        assert_eq!(leads("\u{2192} (1, 0)"), vec![("", "(1, 0)")]);
+        assert_eq!(leads("Verdict \u{2014} cross"), vec![("Verdict", "cross")]);
+    }
+
+    #[test]
+    fn data_options_steps_questions_and_prose_are_not_answer_lines() {
+        for text in [
+            "Walls: (1, 1), (1, 2)",
+            "The player position: (0, 0)",
+            "Possible moves: (0, 1)",
+            "Option B: (1, 0)",
+            "Step 2: (0, 2)",
+            "Current player position: (3, 3)",
+            "- Right: (0, 3)\n- Down: (1, 2)",
+            "Where next? (0, 1)",
+            "I looked at the row, and then the column: it is open",
+            "(0, 1): open",
+            "P: (0, 0)",
+            "a very long lead of many many words here: (0, 1)",
+        ] {
+            assert!(answer_lines(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn json_values_are_found_in_prose_and_nested_values_stay_inside() {
+        let text = "Here: {\"move\": [0, 1]} and [[1, 2], [3, 4]] but not {oops";
+        let found: Vec<&str> = json_values(text)
+            .iter()
+            .map(|(_, [s, e])| &text[*s..*e])
+            .collect();
+        assert_eq!(found, vec!["{\"move\": [0, 1]}", "[[1, 2], [3, 4]]"]);
+        let (v, _) = &json_values("{\"Next-Move\": 3}")[0];
+        let obj = v.as_object().expect("an object");
+        assert_eq!(json_key(obj, &["next_move"]), Some(&serde_json::json!(3)));
+    }
+
+    #[test]
+    fn every_rule_has_a_distinct_name_and_fall_backs_are_not_sure() {
+        let mut names: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Rule::ALL.len());
+        assert!(Rule::AnswerLabel.sure() && Rule::Concluded.sure() && Rule::Json.sure());
+        assert!(!Rule::LastCoordinate.sure() && !Rule::LastNamed.sure());
+    }
+}

@@ -1,0 +1,218 @@
+//! The move as a reply's structure gives it (answer.rs): a JSON answer, the last answer
+//! line, a Chinese conclusion phrase, and a correction later on the cell's line. The
+//! reader (reader.rs) decides between these and its phrase rules in one place.
+
+use super::answer::{alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine};
+use super::conclusion::TAKING_BACK;
+use super::{normal_word, word_spans};
+use crate::maze::coords::{coordinates, Coord};
+use crate::maze::grid::Pos;
+use crate::reply::Plain;
+
+/// Keys of a JSON object that hold the move, in order of preference (compared in lower
+/// case, `-` and spaces read as `_`).
+const JSON_MOVE_KEYS: [&str; 14] = [
+    "move",
+    "next_move",
+    "nextmove",
+    "answer",
+    "final_answer",
+    "next",
+    "next_cell",
+    "next_position",
+    "new_position",
+    "cell",
+    "target_cell",
+    "to",
+    "action",
+    "position",
+];
+
+/// The move a JSON object in the reply gives (the last such object): under one of
+/// [`JSON_MOVE_KEYS`], as `[r, c]`, `{"row": r, "col": c}` (also `r`/`c`, `column`) or
+/// a string holding a coordinate. The coordinate's span is the object's.
+pub(super) fn json_move(text: &str) -> Option<Coord> {
+    if !text.contains('{') {
+        return None;
+    }
+    json_values(text)
+        .into_iter()
+        .rev()
+        .find_map(|(value, [start, end])| {
+            let object = value.as_object()?;
+            let cell = json_key(object, &JSON_MOVE_KEYS)
+                .and_then(json_cell)
+                .or_else(|| {
+                    // An object that is itself the cell: `{"row": 0, "col": 1}`.
+                    json_cell(&value)
+                })?;
+            Some(Coord {
+                pos: cell,
+                start,
+                end,
+            })
+        })
+}
+
+/// A cell written as JSON: `[r, c]`, `{"row": r, "col": c}` or a string holding one
+/// coordinate.
+fn json_cell(value: &serde_json::Value) -> Option<Pos> {
+    let n = |v: &serde_json::Value| v.as_u64().and_then(|x| usize::try_from(x).ok());
+    match value {
+        serde_json::Value::Array(a) if a.len() == 2 => Some(Pos::new(n(&a[0])?, n(&a[1])?)),
+        serde_json::Value::Object(o) => {
+            let row = json_key(o, &["row", "r"]).and_then(n)?;
+            let col = json_key(o, &["col", "column", "c"]).and_then(n)?;
+            Some(Pos::new(row, col))
+        }
+        serde_json::Value::String(s) => match coordinates(&Plain::of(s).text)[..] {
+            [c] => Some(c.pos),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The cell of the reply's last answer line whose value names one cell that restates no
+/// maze data (answer.rs): `Réponse : (0, 1)`, `→ (1, 0)`, `Next: 0, 1`. A value of two
+/// numbers alone (`0, 1`, `0 1`) is the cell they name.
+pub(super) fn last_answer_line(
+    text: &str,
+    all: &[Coord],
+    open: impl Fn(usize) -> bool,
+) -> Option<Coord> {
+    let holds_cell = |line: &AnswerLine| {
+        all.iter()
+            .any(|c| c.end > line.value[0] && c.end <= line.value[1])
+            || bare_pair(&text[line.value[0]..line.value[1]]).is_some()
+    };
+    alone(answer_lines(text), holds_cell)
+        .into_iter()
+        .rev()
+        .find_map(|line| {
+            let [value_start, line_end] = line.value;
+            let inside: Vec<usize> = (0..all.len())
+                .filter(|&i| {
+                    all[i].start >= line.lead[0]
+                        && all[i].end <= line_end
+                        && all[i].end > value_start
+                })
+                .collect();
+            let value = &text[value_start..line_end];
+            match inside[..] {
+                [] => bare_pair(value).map(|(pos, [s, e])| Coord {
+                    pos,
+                    start: value_start + s,
+                    end: value_start + e,
+                }),
+                [k] if open(k)
+                    && !value.trim_end().ends_with('?')
+                    && opens_with_answer(
+                        value,
+                        all[k].start.saturating_sub(value_start),
+                        all[k].end - all[k].start.max(value_start),
+                    ) =>
+                {
+                    Some(all[k])
+                }
+                _ => None,
+            }
+        })
+}
+
+/// A value that is two numbers and nothing else but punctuation (`0, 1`, `0 1`, `0;1.`):
+/// the cell and where its numbers stand in `value`.
+fn bare_pair(value: &str) -> Option<(Pos, [usize; 2])> {
+    let start = value.find(|c: char| c.is_ascii_digit())?;
+    let end = value.rfind(|c: char| c.is_ascii_digit())? + 1;
+    let outside = |t: &str| {
+        t.chars()
+            .all(|c| c.is_whitespace() || matches!(c, '.' | '!' | '"' | '\''))
+    };
+    if !outside(&value[..start]) || !outside(&value[end..]) {
+        return None;
+    }
+    let nums: Vec<&str> = value[start..end]
+        .split([',', ';', ' ', '\t'])
+        .filter(|p| !p.is_empty())
+        .collect();
+    match nums[..] {
+        [r, c] if r.len() <= 2 && c.len() <= 2 => {
+            Some((Pos::new(r.parse().ok()?, c.parse().ok()?), [start, end]))
+        }
+        _ => None,
+    }
+}
+
+/// Conclusion phrases of Chinese replies (docs/DECISIONS.md, fifth round): the next step,
+/// move to, go to, head for, the answer, I choose. A cell that follows one within its clause
+/// is concluded.
+const CHINESE_CONCLUDING: [&str; 9] = [
+    "下一步",
+    "移动到",
+    "移到",
+    "走到",
+    "前往",
+    "答案",
+    "我选择",
+    "选择",
+    "最终",
+];
+
+/// The last cell that follows a Chinese conclusion phrase ([`CHINESE_CONCLUDING`]) in its
+/// clause, with only words (no other cell, no clause end) between.
+pub(super) fn concluded_in_chinese(
+    text: &str,
+    all: &[Coord],
+    may_be_move: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    if text.is_ascii() {
+        return None;
+    }
+    (0..all.len()).rev().find(|&k| {
+        if !may_be_move(k) {
+            return false;
+        }
+        let from = if k > 0 { all[k - 1].end } else { 0 };
+        let before = &text[from..all[k].start];
+        let clause = before
+            .rfind(['.', '!', '?', ';', '\n'])
+            .map_or(before, |i| &before[i + 1..]);
+        CHINESE_CONCLUDING.iter().any(|p| clause.contains(p))
+    })
+}
+
+/// The cell a correction later on the chosen cell's line puts in its place: "(1, 0) —
+/// scratch that, (0, 1)", "(1, 0), no wait: (0, 1)". Taking-back words are the
+/// conclusion's ([`TAKING_BACK`]) and a few more.
+pub(super) fn corrected(text: &str, chosen: Coord) -> Coord {
+    let line_end = text[chosen.end..]
+        .find('\n')
+        .map_or(text.len(), |i| chosen.end + i);
+    let later = coordinates(&text[chosen.end..line_end]);
+    let Some(next) = later.first() else {
+        return chosen;
+    };
+    let between = &text[chosen.end..chosen.end + next.start];
+    // The correction stays in the cell's sentence.
+    if between.contains(['.', '!', '?']) {
+        return chosen;
+    }
+    let words: Vec<String> = word_spans(between)
+        .iter()
+        .map(|w| normal_word(w.text))
+        .collect();
+    let takes_back = words.iter().any(|w| {
+        TAKING_BACK.contains(&w.as_str()) || matches!(w.as_str(), "scratch" | "rather" | "strike")
+    }) || between.contains("不对")
+        || between.contains("更正");
+    if takes_back && later.len() == 1 {
+        Coord {
+            pos: next.pos,
+            start: chosen.end + next.start,
+            end: chosen.end + next.end,
+        }
+    } else {
+        chosen
+    }
+}

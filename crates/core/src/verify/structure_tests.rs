@@ -1,0 +1,256 @@
+//! The readers on each class of form that issue 39 names (docs/DECISIONS.md, fifth round),
+//! in replies written for these tests: answer lines in any language, full-width
+//! punctuation, reasoning blocks, JSON answers, questions, corrections, Chinese, option
+//! letters, mazes as tables, JSON and one-line rows, and the rule each reading names.
+
+use super::fixtures::ring;
+use super::*;
+use crate::maze::grid::Movement;
+use crate::maze::shape::ShapeSet;
+use crate::maze::templates::TemplateLibrary;
+
+fn cell(reply: &str) -> Option<(usize, usize)> {
+    read_move(reply).map(|p| (p.row, p.col))
+}
+
+fn rule_of_move(reply: &str) -> (Option<Rule>, Option<bool>) {
+    let v = verify_move(&ring(), Movement::Four, reply);
+    (v.rule, v.sure)
+}
+
+#[test]
+fn a_move_on_an_answer_line_is_read_whatever_the_lead_says() {
+    let cases = [
+        (
+            "Walking the rim clockwise.\nMa décision : (0, 1)",
+            Some((0, 1)),
+        ),
+        ("Left side is open.\n\u{2192} [1, 0]", Some((1, 0))),
+        ("Top row first.\nChosen cell - 0, 1", Some((0, 1))),
+        ("先看墙。\n结果：（１，０）", Some((1, 0))),
+        ("* Entscheidung => r0c1", Some((0, 1))),
+        ("Plan: follow the border.\nPick = {1, 0}", Some((1, 0))),
+    ];
+    for (reply, want) in cases {
+        assert_eq!(cell(reply), want, "{reply}");
+    }
+    assert_eq!(
+        rule_of_move("Plan: follow the border.\nPick = {1, 0}"),
+        (Some(Rule::AnswerLabel), Some(true))
+    );
+}
+
+#[test]
+fn data_and_options_on_labelled_lines_are_not_answers() {
+    // Restated data before the answer, and a list of options with no pick.
+    assert_eq!(
+        cell("Start: (0, 0)\nGoal: (4, 4)\nI take (1, 0)."),
+        Some((1, 0))
+    );
+    assert_eq!(cell("Option A: (0, 1)\nOption B: (1, 0)"), Some((1, 0)));
+    // Lines one under the other, each with a cell, list the options; the pick follows.
+    assert_eq!(
+        cell(
+            "Up: (1, 0) is open\nSideways: (0, 1) is open too\n\nI pick the first.\nFinal — (1, 0)"
+        ),
+        Some((1, 0))
+    );
+    assert_eq!(
+        rule_of_move("Up: (1, 0) is open\nSideways: (0, 1) is open too").0,
+        Some(Rule::LastCoordinate)
+    );
+    assert_eq!(
+        rule_of_move("Option A: (0, 1)\nOption B: (1, 0)").1,
+        Some(false),
+        "a fall-back, not sure"
+    );
+}
+
+#[test]
+fn a_json_answer_is_read_in_each_common_shape() {
+    assert_eq!(cell("{\"move\": [0, 1]}"), Some((0, 1)));
+    assert_eq!(
+        cell("Sure.\n```json\n{\"next_move\": {\"row\": 1, \"col\": 0}}\n```"),
+        Some((1, 0))
+    );
+    assert_eq!(
+        cell("{\"Next-Cell\": \"(0, 1)\", \"why\": \"open\"}"),
+        Some((0, 1))
+    );
+    assert_eq!(cell("{\"row\": 1, \"column\": 0}"), Some((1, 0)));
+    assert_eq!(rule_of_move("{\"move\": [0, 1]}").0, Some(Rule::Json));
+}
+
+#[test]
+fn reasoning_is_set_apart_and_a_reply_cut_inside_it_gives_no_move() {
+    assert_eq!(
+        cell("<think>(1, 0) or (0, 1)? the top row is open</think>\nGoing to (0, 1)."),
+        Some((0, 1))
+    );
+    assert_eq!(
+        cell("Both (1, 0) and (0, 1) are open.</think>\n(1, 0)"),
+        Some((1, 0))
+    );
+    let v = verify_move(&ring(), Movement::Four, "<think>Let me try (1, 0) then");
+    assert_eq!(v.reason, Reason::NoCoordinate);
+    assert_eq!(v.rule, Some(Rule::CutInReasoning));
+    assert!(v.explanation.contains("reasoning"), "{}", v.explanation);
+}
+
+#[test]
+fn full_width_brackets_commas_and_colons_read_as_ascii() {
+    assert_eq!(cell("Move：（0，1）"), Some((0, 1)));
+    assert_eq!(cell("下一步是［1，0］"), Some((1, 0)));
+    assert_eq!(
+        recognize("形状：螺旋"),
+        Some(Shape::Spiral),
+        "a full-width colon after the label"
+    );
+}
+
+#[test]
+fn a_cell_asked_about_is_not_put_forward() {
+    assert_eq!(cell("Would (1, 0) be a good idea?"), None);
+    assert_eq!(
+        cell("Is (1, 0) open? It is. Final pick: (1, 0)"),
+        Some((1, 0))
+    );
+}
+
+#[test]
+fn a_correction_on_the_line_replaces_the_cell_before_it() {
+    assert_eq!(cell("Move: (1, 1) - strike that, (1, 0)"), Some((1, 0)));
+    assert_eq!(
+        cell("Move: (1, 0), not (0, 1)"),
+        Some((1, 0)),
+        "no correction"
+    );
+}
+
+#[test]
+fn chinese_conclusion_phrases_read_as_english_ones_do() {
+    assert_eq!(cell("右边是墙，我选择(1, 0)"), Some((1, 0)));
+    assert_eq!(cell("从(0, 0)出发，移动到(0, 1)"), Some((0, 1)));
+    assert_eq!(
+        rule_of_move("从(0, 0)出发，移动到(0, 1)").0,
+        Some(Rule::Concluded)
+    );
+}
+
+#[test]
+fn readings_say_whether_they_fell_back() {
+    assert_eq!(
+        rule_of_move("I weigh (1, 0), (0, 1) and (2, 2) here"),
+        (Some(Rule::LastCoordinate), Some(false))
+    );
+    assert_eq!(rule_of_move("(0, 1)").1, Some(true));
+    assert_eq!(rule_of_move("nothing here").0, Some(Rule::NoAnswer));
+}
+
+fn shape_rule(reply: &str) -> (Option<Shape>, Option<Rule>) {
+    let v = verify_recognition(Shape::Square, reply, ShapeSet::STANDARD);
+    let read = match v.extracted {
+        Extracted::Shape(s) => Some(s),
+        _ => None,
+    };
+    (read, v.rule)
+}
+
+#[test]
+fn shapes_in_chinese_json_and_answer_lines_are_read() {
+    assert_eq!(recognize("这个迷宫是三角形"), Some(Shape::Triangle));
+    assert_eq!(recognize("它不是正方形，是十字形"), Some(Shape::Cross));
+    assert_eq!(recognize("看起来像C形"), Some(Shape::C));
+    assert_eq!(
+        shape_rule("{\"shape\": \"zigzag\"}"),
+        (Some(Shape::Z), Some(Rule::Json))
+    );
+    assert_eq!(
+        shape_rule("The rim and the centre differ.\nMy verdict \u{2014} a box"),
+        (Some(Shape::Square), Some(Rule::AnswerLabel))
+    );
+}
+
+#[test]
+fn option_letters_and_questions_name_no_shape() {
+    assert_eq!(recognize("(C) cross"), Some(Shape::Cross));
+    assert_eq!(
+        recognize("A) square\nB) spiral\nI pick the second: spiral"),
+        Some(Shape::Spiral)
+    );
+    assert_eq!(recognize("Could this be a spiral?"), None);
+    assert_eq!(
+        recognize("Could this be a spiral? No: it is a square."),
+        Some(Shape::Square)
+    );
+}
+
+#[test]
+fn shape_readings_name_their_rule() {
+    assert_eq!(
+        shape_rule("a square."),
+        (Some(Shape::Square), Some(Rule::Lone))
+    );
+    assert_eq!(
+        shape_rule("first a square, then I see a spiral"),
+        (Some(Shape::Spiral), Some(Rule::LastNamed))
+    );
+    assert_eq!(shape_rule("no idea").1, Some(Rule::NoAnswer));
+}
+
+/// The ring with P and G on the middle of the top and bottom rows.
+const NEW_RING: [&str; 5] = [
+    "0 0 P 0 0",
+    "0 1 1 1 0",
+    "0 1 1 1 0",
+    "0 1 1 1 0",
+    "0 0 G 0 0",
+];
+
+fn maze_read(reply: &str) -> (Option<String>, Option<Rule>) {
+    let lib = TemplateLibrary::new(5);
+    let v = verify_generation(&ring(), Shape::Square, Encoding::Matrix, &lib, reply);
+    let grid = match &v.extracted {
+        Extracted::Grid(g) => Some(Encoding::Matrix.render(g)),
+        _ => None,
+    };
+    (grid, v.rule)
+}
+
+#[test]
+fn mazes_as_tables_json_and_one_line_rows_are_read_whole() {
+    let want = Some(NEW_RING.join("\n"));
+    let table: Vec<String> = NEW_RING
+        .iter()
+        .map(|r| format!("| {} |", r.replace(' ', " | ")))
+        .collect();
+    let reply = format!(
+        "New maze:\n\n{}\n|---|---|---|---|---|\n{}\n",
+        table[0],
+        table[1..].join("\n")
+    );
+    assert_eq!(
+        maze_read(&reply).0,
+        want,
+        "a table whose header row is row 0"
+    );
+    let strings = format!("Here: {}", serde_json::json!(NEW_RING));
+    assert_eq!(maze_read(&strings), (want.clone(), Some(Rule::Json)));
+    let arrays: Vec<Vec<&str>> = NEW_RING.iter().map(|r| r.split(' ').collect()).collect();
+    let reply = format!("{}", serde_json::json!({ "maze": arrays }));
+    assert_eq!(
+        maze_read(&reply).0,
+        want,
+        "arrays of cells inside an object"
+    );
+    let reply = format!("Maze: {}", NEW_RING.join(" / "));
+    assert_eq!(maze_read(&reply).0, want, "rows on one line");
+    let reply = NEW_RING.map(|r| r.replace(' ', "，")).join("\n");
+    assert_eq!(maze_read(&reply).0, want, "full-width commas");
+    let reply = format!("<think>\n{}\n</think>\nNo maze today.", NEW_RING.join("\n"));
+    assert_eq!(
+        maze_read(&reply),
+        (None, Some(Rule::NoAnswer)),
+        "a maze only in the reasoning"
+    );
+}
