@@ -18,6 +18,7 @@ pub mod audit;
 pub mod files;
 pub mod generate;
 pub mod report;
+pub mod reviews;
 pub mod run;
 pub mod score;
 pub mod serve;

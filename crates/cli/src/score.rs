@@ -4,6 +4,7 @@
 use super::args::COMMAND_HELP;
 use super::audit;
 use super::files::{display, list_transcripts, maze_beside};
+use super::reviews::{self, ReviewReport, Reviews};
 use super::{CliError, Io};
 use serde::Serialize;
 use shapemaze_core::batch::design::ExperimentDesign;
@@ -14,6 +15,7 @@ use shapemaze_core::results::rescore::{rescore, Basis, Hints, Libraries, Rescore
 use shapemaze_core::results::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
 use shapemaze_core::verify::{Outcome, Reason};
 use shapemaze_view::text_table::{TextColumn, TextTable};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -22,7 +24,7 @@ use std::path::Path;
 #[command(
     help_template = COMMAND_HELP,
     display_name = "shapemaze score",
-    override_usage = "shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all]",
+    override_usage = "shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all] [--reviews FILE]",
     after_help = "Reads every *.txt under DIR (sorted by path). Transcripts in the export layout
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
 (the design's {encoding}_qwen_results/ too) take their encoding, model and shape from the
@@ -56,6 +58,11 @@ pub struct ScoreArgs {
     /// strict/original difference; the default on folders of the original runs)
     #[arg(long, value_name = "S", verbatim_doc_comment)]
     pub scoring: Option<String>,
+    /// people's readings (reviews.jsonl, exported from the review part of /results):
+    /// every rate also as reviewed, and the reader's agreement with the reviews of a
+    /// random sample, per phase with its Wilson interval (JSON: `review`)
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    pub reviews: Option<String>,
 }
 
 /// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
@@ -110,6 +117,8 @@ struct Report<'a> {
     closing_lines_only_files: Vec<Skipped>,
     skipped_files: &'a [Skipped],
     trials: &'a [Scored],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<ReviewReport>,
 }
 
 /// Runs `score`.
@@ -135,8 +144,16 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
     let scoring = scoring.unwrap_or_else(|| audit::default_scoring(root, &files));
     if scoring != Scoring::Strict {
+        if args.reviews.is_some() {
+            return Err(CliError::usage(
+                "--reviews applies to the strict scoring only (leave out --scoring, or use --scoring strict)",
+            ));
+        }
         return audit::run(dir, root, &files, skipped, scoring, json, io);
     }
+    let reviews = args.reviews.as_deref().map(Reviews::load).transpose()?;
+    let mut reviewed_results: Vec<(usize, Rescored)> = Vec::new();
+    let mut reviewed_read = BTreeMap::new();
     let mut libraries = Libraries::new();
     let in_play = folder_shapes(root);
     let mut scored = Vec::with_capacity(files.len());
@@ -175,6 +192,13 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             });
             continue;
         }
+        if let Some(applied) = reviews
+            .as_ref()
+            .and_then(|r| reviews::apply(r, &file, &text, &hints, &mut libraries))
+        {
+            reviewed_results.push((scored.len(), applied.result));
+            reviewed_read.extend(applied.read);
+        }
         let model = layout
             .as_ref()
             .map_or(UNKNOWN.to_string(), |l| l.model.clone());
@@ -195,6 +219,14 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         })
         .collect();
     let counted = tally(&entries);
+    let review = reviews.as_ref().map(|r| {
+        // The folder's entries with the reviewed results in place.
+        let mut as_reviewed: Vec<Entry<'_>> = entries.clone();
+        for (i, result) in &reviewed_results {
+            as_reviewed[*i].result = result;
+        }
+        reviews::report(r, &reviewed_read, tally(&as_reviewed).totals)
+    });
     let report = Report {
         dir,
         transcripts: counted.transcripts,
@@ -214,6 +246,7 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             .collect(),
         skipped_files: &skipped,
         trials: &scored,
+        review,
     };
     if json {
         io.json_line(&report)
@@ -224,6 +257,33 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
 
 fn closing(o: Option<Outcome>) -> &'static str {
     o.map_or("(none)", Outcome::closing)
+}
+
+/// The totals as a text table: a row per group value, a column per phase.
+fn totals_table(totals: &[Total]) -> String {
+    let label = |t: &Total| {
+        if t.group == Group::All {
+            t.value.clone()
+        } else {
+            format!("{} {}", t.group.name(), t.value)
+        }
+    };
+    let mut table = TextTable::new(&[TextColumn::left(24); 4]);
+    table.row(["", "solve", "recognize", "generate"]);
+    let mut group = None;
+    for t in totals {
+        if group.is_some_and(|g| g != t.group) {
+            table.line("");
+        }
+        group = Some(t.group);
+        table.row([
+            label(t),
+            cell(&t.solve),
+            cell(&t.recognize),
+            cell(&t.generate),
+        ]);
+    }
+    table.render()
 }
 
 fn render_text(r: &Report<'_>) -> String {
@@ -241,29 +301,7 @@ fn render_text(r: &Report<'_>) -> String {
         );
     }
     let _ = writeln!(out, "\n{}", legend(&r.totals));
-    let label = |t: &Total| {
-        if t.group == Group::All {
-            t.value.clone()
-        } else {
-            format!("{} {}", t.group.name(), t.value)
-        }
-    };
-    let mut table = TextTable::new(&[TextColumn::left(24); 4]);
-    table.row(["", "solve", "recognize", "generate"]);
-    let mut group = None;
-    for t in &r.totals {
-        if group.is_some_and(|g| g != t.group) {
-            table.line("");
-        }
-        group = Some(t.group);
-        table.row([
-            label(t),
-            cell(&t.solve),
-            cell(&t.recognize),
-            cell(&t.generate),
-        ]);
-    }
-    out.push_str(&table.render());
+    out.push_str(&totals_table(&r.totals));
     let _ = writeln!(
         out,
         "\nRecorded verdicts that differ from the recomputed ones: {}",
@@ -306,6 +344,14 @@ fn render_text(r: &Report<'_>) -> String {
         for s in noted {
             let _ = writeln!(out, "  {}: {}", s.file, s.result.notes.join("; "));
         }
+    }
+    if let Some(review) = &r.review {
+        let _ = writeln!(out, "\n{}", reviews::render(review));
+        let _ = writeln!(
+            out,
+            "As reviewed (the reviewed readings in place of the reader's):"
+        );
+        out.push_str(&totals_table(&review.totals));
     }
     out
 }
@@ -373,6 +419,7 @@ mod tests {
             closing_lines_only_files: Vec::new(),
             skipped_files: &[],
             trials: &[],
+            review: None,
         };
         let text = render_text(&report);
         let lines: Vec<&str> = text.lines().collect();

@@ -49,6 +49,7 @@ pub mod groups;
 pub mod hypotheses;
 pub mod observation;
 pub mod people;
+pub mod review;
 pub mod shapes;
 pub mod staircase;
 pub mod stats;

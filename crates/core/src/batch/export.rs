@@ -298,16 +298,7 @@ pub fn trials_jsonl(records: &[TrialRecord]) -> Result<String, RecordError> {
 
 /// Where a record's transcript goes in the layout (`{k}` is its repeat, `{i}` its sample).
 pub fn transcript_path(record: &TrialRecord) -> String {
-    ExportPath {
-        encoding: record.encoding,
-        model: record.model.clone(),
-        rows: record.size,
-        cols: record.size,
-        shape: record.shape,
-        maze: record.sample,
-        trial: record.repeat,
-    }
-    .render()
+    ExportPath::of_record(record).render()
 }
 
 /// One file of an export.

@@ -24,7 +24,7 @@ use std::sync::Arc;
 pub const DEFAULT_MOVE_LIMIT: usize = 16;
 
 /// Where a trial stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Moving through the maze.

@@ -74,6 +74,20 @@ pub struct ExportPath {
 }
 
 impl ExportPath {
+    /// Where a record's transcript goes in the layout (its sample is `i`, its repeat `k`):
+    /// the trial's identity in an export, a reviews file and a score of its folder.
+    pub fn of_record(record: &crate::results::record::TrialRecord) -> ExportPath {
+        ExportPath {
+            encoding: record.encoding,
+            model: record.model.clone(),
+            rows: record.size,
+            cols: record.size,
+            shape: record.shape,
+            maze: record.sample,
+            trial: record.repeat,
+        }
+    }
+
     /// Reads the layout from the last five components of `path` (`/` or `\` separated), so
     /// a path below any folder works. `None` when the path is not in the layout.
     pub fn parse(path: &str) -> Option<ExportPath> {

@@ -36,6 +36,7 @@ use crate::play::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT}
 use crate::results::layout::{maze_file_path, ExportPath};
 use crate::results::record::TrialRecord;
 use crate::text::strip_markup;
+use crate::verify::Extracted;
 use crate::verify::{Outcome, Reason, Verdict};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -295,6 +296,97 @@ fn opened_phase(message: &str) -> Option<usize> {
 
 /// Re-scores one transcript text (see the module documentation). Never panics.
 pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored {
+    rescore_reviewed(text, hints, libraries, &[])
+}
+
+/// A reply a reviewed value stands for, written so that the readers read exactly that
+/// value: `Move: (r, c)`, `Shape: spiral`, the maze's rows in the trial's encoding, or an
+/// empty reply for "no answer". Re-scoring a transcript with these replies in place of the
+/// model's gives the rates as reviewed.
+pub fn reply_for(value: &Extracted, encoding: Encoding) -> String {
+    match value {
+        Extracted::Nothing => String::new(),
+        Extracted::Cell(p) => format!("Move: {p}"),
+        Extracted::Cells(ps) => ps
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" "),
+        Extracted::Shape(s) => format!("Shape: {}", s.name()),
+        Extracted::Grid(g) => encoding.render(g),
+    }
+}
+
+/// One reply of a transcript as the readers read it: the phase (0 solve, 1 recognize,
+/// 2 generate), the reply's index in it, its text and the reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadReply {
+    /// 0 solve, 1 recognize, 2 generate.
+    pub phase: usize,
+    /// The reply's index in its phase.
+    pub step: usize,
+    /// The reply as written.
+    pub reply: String,
+    /// What the phase's reader read in it.
+    pub reading: crate::verify::Reading,
+}
+
+/// Every reply of a transcript with what its phase's reader reads in it, judged against
+/// nothing (the review queue's items and the agreement's readings). A combined reply is
+/// read as the recognition's and the generation's. Empty when the transcript has no
+/// message markers.
+pub fn replies_read(text: &str, hints: &Hints) -> Vec<ReadReply> {
+    use crate::verify::{maze_reading, move_reading, shape_reading};
+    let parsed = transcript::parse(text);
+    let Some(first) = parsed.messages.iter().find(|m| m.role == Role::User) else {
+        return Vec::new();
+    };
+    let encoding = hints
+        .encoding
+        .unwrap_or_else(|| detect_encoding(&first.content));
+    let symbols = announced_symbols(&first.content).unwrap_or_default();
+    let (rows, cols) = read_shown_maze_in(&first.content, encoding, symbols)
+        .map(|g| (g.rows(), g.cols()))
+        .ok()
+        .or(hints.size)
+        .unwrap_or((0, 0));
+    let mut named: Vec<Shape> = hints.in_play.map(ShapeSet::shapes).unwrap_or_default();
+    named.extend(hints.shape);
+    let shapes = ShapeSet::with(&named);
+    let replies = phase_replies(&parsed);
+    let mut out = Vec::new();
+    for (phase, list) in replies.iter().enumerate() {
+        for (step, reply) in list.iter().enumerate() {
+            let reading = match phase {
+                0 => move_reading(reply),
+                1 => shape_reading(reply, shapes),
+                _ => maze_reading(reply, encoding, rows, cols, symbols),
+            };
+            out.push(ReadReply {
+                phase,
+                step,
+                reply: reply.to_string(),
+                reading,
+            });
+        }
+    }
+    out
+}
+
+/// A reply a person reviewed: the phase (0 solve, 1 recognize, 2 generate), the reply's
+/// index in it, and what the person read there.
+pub type Reviewed = (usize, usize, Extracted);
+
+/// [`rescore`] with reviewed readings in place of the model's replies: each reviewed reply
+/// is replaced by one that reads exactly as reviewed ([`reply_for`]), so the trial is
+/// replayed as the reviewer read it (a move that now fails ends the phase there). Reviews
+/// of replies the transcript does not hold are ignored.
+pub fn rescore_reviewed(
+    text: &str,
+    hints: &Hints,
+    libraries: &mut Libraries,
+    reviewed: &[Reviewed],
+) -> Rescored {
     let parsed = transcript::parse(text);
     let closing_only = |note: String| Rescored::closing_only(&parsed, hints, note);
     if !parsed.marked {
@@ -343,7 +435,16 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
         lenient: announced_lenient(&first.content).unwrap_or(0),
         ..TrialSetup::new(shape, encoding, maze)
     };
-    let replies = phase_replies(&parsed);
+    let written: Vec<(usize, usize, String)> = reviewed
+        .iter()
+        .map(|(p, i, v)| (*p, *i, reply_for(v, encoding)))
+        .collect();
+    let mut replies = phase_replies(&parsed);
+    for (p, i, reply) in &written {
+        if let Some(slot) = replies.get_mut(*p).and_then(|r| r.get_mut(*i)) {
+            *slot = reply.as_str();
+        }
+    }
     let mut trial = Trial::new(setup, library);
     replay_solve(&mut trial, &replies[0], &mut notes);
     let (recognition, generation) = replay_questions(&mut trial, &replies, protocol, &mut notes);
