@@ -137,6 +137,31 @@ fn reviews_give_the_rates_as_reviewed_and_the_readers_agreement_on_the_sample() 
     ] {
         assert!(text.stdout.contains(wanted), "{wanted}:\n{}", text.stdout);
     }
+    // `report --reviews` states the same agreement, in JSON and in words.
+    let report_run = shapemaze(&[
+        "report",
+        path_str(dir.path()),
+        "--format",
+        "json",
+        "--reviews",
+        path_str(&reviews),
+    ]);
+    assert_eq!(report_run.code, 0, "{}", report_run.stderr);
+    let reported: Value = serde_json::from_str(&report_run.stdout).expect("JSON");
+    assert_eq!(reported["review"]["agreement"], review["agreement"]);
+    let words = shapemaze(&[
+        "report",
+        path_str(dir.path()),
+        "--reviews",
+        path_str(&reviews),
+    ]);
+    assert!(
+        words
+            .stdout
+            .contains("In solve: the reader agrees with review on 1 of 1 sampled moves"),
+        "{}",
+        words.stdout
+    );
     let plain = shapemaze(&["score", path_str(dir.path())]);
     assert!(
         !plain.stdout.contains("As reviewed"),

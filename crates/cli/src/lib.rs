@@ -21,6 +21,7 @@ pub mod report;
 pub mod reviews;
 pub mod run;
 pub mod score;
+pub mod second_reader;
 pub mod serve;
 pub mod transport;
 pub mod verify;

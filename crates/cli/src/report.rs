@@ -36,7 +36,7 @@ pub const STUDY_JSONL: &str = "study-data.jsonl";
     display_name = "shapemaze report",
     override_usage = "shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
                          [--scoring strict|original|recorded|all] [--compare A,B]
-                         [--filter TEXT] [--table ID]",
+                         [--filter TEXT] [--table ID] [--reviews FILE]",
     after_help = "DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
 are read and re-scored by today's verifiers; otherwise every transcript under
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
@@ -105,6 +105,11 @@ pub struct ReportArgs {
     /// and audit-causes)
     #[arg(long, value_name = "ID", verbatim_doc_comment)]
     pub table: Option<String>,
+    /// people's readings (reviews.jsonl): the reader's agreement with the reviews of a
+    /// random sample, per phase with its Wilson interval, in the report (JSON:
+    /// `review`; `shapemaze score --reviews` gives the rates as reviewed)
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    pub reviews: Option<String>,
 }
 
 /// Where the observations came from.
@@ -152,6 +157,9 @@ struct Report<'a> {
     sources: &'a Sources,
     #[serde(flatten)]
     analysis: &'a Analysis,
+    /// With `--reviews FILE`: the reader's agreement with people.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<super::reviews::ReviewReport>,
     /// With `--compare A,B`: the two compared on every phase.
     #[serde(skip_serializing_if = "Option::is_none")]
     comparison: Option<Comparison>,
@@ -163,6 +171,17 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     let dir = args.dir.as_str();
     let root = Path::new(dir);
     let (scoring, audited) = scoring_of(args, root)?;
+    let review = match args.reviews.as_deref() {
+        Some(file) => Some(super::reviews::over_folder(
+            root,
+            &super::reviews::Reviews::load(file)?,
+        )?),
+        None => None,
+    };
+    let review_text = review
+        .as_ref()
+        .map(super::reviews::render)
+        .unwrap_or_default();
     // Words and phrases search the messages, which only trial records keep.
     if asked.filter.searches_text() && !(ours(root, dir) && audited.is_none()) {
         return Err(CliError::usage(format!(
@@ -201,8 +220,13 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             &analysis,
             &audit_section,
             &format!(
-                "{filter_line}{}\nVerdicts: {scored_by}.",
-                settings_text(dir, &sources, &analysis, &observations)
+                "{filter_line}{}\nVerdicts: {scored_by}.{}",
+                settings_text(dir, &sources, &analysis, &observations),
+                if review_text.is_empty() {
+                    String::new()
+                } else {
+                    format!("\n{review_text}")
+                }
             ),
             &observations_csv(&observations),
         );
@@ -218,6 +242,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             filter: filter_summary,
             sources: &sources,
             analysis: &analysis,
+            review,
             comparison,
         }),
         "csv" if args.table.is_some() => {
@@ -266,6 +291,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 text.push('\n');
             }
             let _ = writeln!(text, "Verdicts: {scored_by}.");
+            text.push_str(&review_text);
             text.push_str(&render_text(dir, &sources, &analysis));
             if let Some(c) = &comparison {
                 text.push_str(&comparison_text(c));

@@ -96,7 +96,8 @@ pub struct ReviewReport {
     pub unmatched: Vec<String>,
     /// The reader's agreement on the sampled reviews, per phase.
     pub agreement: Vec<Agreement>,
-    /// The totals with the reviewed readings in place.
+    /// The totals with the reviewed readings in place (`score` only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub totals: Vec<Total>,
 }
 
@@ -125,6 +126,44 @@ pub fn report(
         agreement,
         totals,
     }
+}
+
+/// The reader's agreement with `reviews` over the transcripts under `root` (each read as
+/// `score` reads it), for `shapemaze report --reviews`: the report itself, with the totals
+/// left as they are (`score --reviews` gives them as reviewed).
+pub fn over_folder(root: &std::path::Path, reviews: &Reviews) -> Result<ReviewReport, CliError> {
+    use super::files::{display, list_transcripts};
+    let mut skipped = Vec::new();
+    let files = list_transcripts(root, &mut skipped)
+        .map_err(|e| CliError::input(format!("cannot read {}: {e}", root.display())))?;
+    let in_play = super::score::folder_shapes(root);
+    let mut read = BTreeMap::new();
+    for path in files {
+        let file = display(root, &path);
+        if reviews.of(&file).is_empty() {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let (_, hints) = super::score::hints_for(&path, &text, in_play);
+        let replies = replies_read(&text, &hints);
+        for (i, r) in reviews
+            .all
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.trial == file)
+        {
+            let phase = shapemaze_core::analysis::review::phase_index(r.phase);
+            if let Some(found) = replies
+                .iter()
+                .find(|x| x.phase == phase && x.step == r.step)
+            {
+                read.insert(i, found.reading.value.clone());
+            }
+        }
+    }
+    Ok(report(reviews, &read, Vec::new()))
 }
 
 /// The report's text: what was applied, the agreement per phase, what was not found.

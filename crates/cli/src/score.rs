@@ -5,12 +5,16 @@ use super::args::COMMAND_HELP;
 use super::audit;
 use super::files::{display, list_transcripts, maze_beside};
 use super::reviews::{self, ReviewReport, Reviews};
+use super::second_reader::{self, Asked, Judge, SecondReaderReport};
 use super::{CliError, Io};
 use serde::Serialize;
 use shapemaze_core::batch::design::ExperimentDesign;
+use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::original::audit::{Scoring, Skipped};
+use shapemaze_core::play::trial::Phase;
 use shapemaze_core::results::layout::ExportPath;
+use shapemaze_core::results::rescore::replies_read;
 use shapemaze_core::results::rescore::{rescore, Basis, Hints, Libraries, Rescored};
 use shapemaze_core::results::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
 use shapemaze_core::verify::{Outcome, Reason};
@@ -24,7 +28,7 @@ use std::path::Path;
 #[command(
     help_template = COMMAND_HELP,
     display_name = "shapemaze score",
-    override_usage = "shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all] [--reviews FILE]",
+    override_usage = "shapemaze score DIR [--format text|json] [--scoring strict|original|recorded|all] [--reviews FILE] [--second-reader FILE]",
     after_help = "Reads every *.txt under DIR (sorted by path). Transcripts in the export layout
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
 (the design's {encoding}_qwen_results/ too) take their encoding, model and shape from the
@@ -63,6 +67,13 @@ pub struct ScoreArgs {
     /// random sample, per phase with its Wilson interval (JSON: `review`)
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub reviews: Option<String>,
+    /// a chat model as a second reader of every reply: FILE holds its settings as a
+    /// design's endpoint player ({"kind": "endpoint", "base_url", "model", "key_env"});
+    /// its answers are kept in DIR/second-reader.jsonl (a rerun resumes); the report
+    /// adds Cohen's kappa per phase and the replies read differently (JSON:
+    /// `second_reader`)
+    #[arg(long, value_name = "FILE", verbatim_doc_comment)]
+    pub second_reader: Option<String>,
 }
 
 /// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
@@ -119,6 +130,8 @@ struct Report<'a> {
     trials: &'a [Scored],
     #[serde(skip_serializing_if = "Option::is_none")]
     review: Option<ReviewReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    second_reader: Option<SecondReaderReport>,
 }
 
 /// Runs `score`.
@@ -144,14 +157,16 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         .map_err(|e| CliError::input(format!("cannot read {dir}: {e}")))?;
     let scoring = scoring.unwrap_or_else(|| audit::default_scoring(root, &files));
     if scoring != Scoring::Strict {
-        if args.reviews.is_some() {
+        if args.reviews.is_some() || args.second_reader.is_some() {
             return Err(CliError::usage(
-                "--reviews applies to the strict scoring only (leave out --scoring, or use --scoring strict)",
+                "--reviews and --second-reader apply to the strict scoring only (leave out --scoring, or use --scoring strict)",
             ));
         }
         return audit::run(dir, root, &files, skipped, scoring, json, io);
     }
     let reviews = args.reviews.as_deref().map(Reviews::load).transpose()?;
+    let judge = args.second_reader.as_deref().map(Judge::load).transpose()?;
+    let mut asked: Vec<Asked> = Vec::new();
     let mut reviewed_results: Vec<(usize, Rescored)> = Vec::new();
     let mut reviewed_read = BTreeMap::new();
     let mut libraries = Libraries::new();
@@ -178,12 +193,7 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 continue;
             }
         };
-        let layout = ExportPath::parse(&path.to_string_lossy());
-        let hints = Hints {
-            in_play,
-            maze: maze_beside(&path, &text),
-            ..layout.as_ref().map(Hints::from).unwrap_or_default()
-        };
+        let (layout, hints) = hints_for(&path, &text, in_play);
         let result = rescore(&text, &hints, &mut libraries);
         if !result.is_transcript() {
             skipped.push(Skipped {
@@ -191,6 +201,9 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 why: "not a transcript: no message markers and no closing lines".into(),
             });
             continue;
+        }
+        if judge.is_some() {
+            asked.extend(to_ask(&file, &text, &hints));
         }
         if let Some(applied) = reviews
             .as_ref()
@@ -227,6 +240,15 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         reviews::report(r, &reviewed_read, tally(&as_reviewed).totals)
     });
+    let second_reader = match &judge {
+        Some(j) if root.is_dir() => Some(second_reader::run(j, root, &asked, io)?),
+        Some(_) => {
+            return Err(CliError::usage(
+                "--second-reader needs a folder (its answers are kept inside it), not a single transcript",
+            ))
+        }
+        None => None,
+    };
     let report = Report {
         dir,
         transcripts: counted.transcripts,
@@ -247,6 +269,7 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         skipped_files: &skipped,
         trials: &scored,
         review,
+        second_reader,
     };
     if json {
         io.json_line(&report)
@@ -353,7 +376,44 @@ fn render_text(r: &Report<'_>) -> String {
         );
         out.push_str(&totals_table(&review.totals));
     }
+    if let Some(second) = &r.second_reader {
+        let _ = write!(out, "\n{}", second_reader::render(second));
+    }
     out
+}
+
+/// What a transcript's place says about it (its layout, when in the export layout) and the
+/// hints it is re-scored with: the folder's shapes in play, a maze file beside it.
+pub fn hints_for(
+    path: &Path,
+    text: &str,
+    in_play: Option<ShapeSet>,
+) -> (Option<ExportPath>, Hints) {
+    let layout = ExportPath::parse(&path.to_string_lossy());
+    let hints = Hints {
+        in_play,
+        maze: maze_beside(path, text),
+        ..layout.as_ref().map(Hints::from).unwrap_or_default()
+    };
+    (layout, hints)
+}
+
+/// Every reply of a transcript with the rules reader's value, to put to the second reader.
+fn to_ask(file: &str, text: &str, hints: &Hints) -> Vec<Asked> {
+    let mut named: Vec<Shape> = hints.in_play.map(ShapeSet::shapes).unwrap_or_default();
+    named.extend(hints.shape);
+    let shapes = ShapeSet::with(&named);
+    replies_read(text, hints)
+        .into_iter()
+        .map(|r| Asked {
+            trial: file.to_string(),
+            phase: [Phase::Solve, Phase::Recognize, Phase::Generate][r.phase.min(2)],
+            step: r.step,
+            reply: r.reply,
+            read: r.reading.value,
+            shapes,
+        })
+        .collect()
 }
 
 /// The shapes in play of the design an export folder holds (its `experiment.json`), when
@@ -420,6 +480,7 @@ mod tests {
             skipped_files: &[],
             trials: &[],
             review: None,
+            second_reader: None,
         };
         let text = render_text(&report);
         let lines: Vec<&str> = text.lines().collect();

@@ -50,6 +50,7 @@ pub mod hypotheses;
 pub mod observation;
 pub mod people;
 pub mod review;
+pub mod second_reader;
 pub mod shapes;
 pub mod staircase;
 pub mod stats;

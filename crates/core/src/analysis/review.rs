@@ -282,6 +282,15 @@ fn all_replies(records: &[TrialRecord]) -> Vec<QueueItem> {
     out
 }
 
+/// What the readers read in every reply of `records`, by reply (the agreement's side of
+/// the reader).
+pub fn readings(records: &[TrialRecord]) -> BTreeMap<ReplyKey, Extracted> {
+    all_replies(records)
+        .into_iter()
+        .map(|q| (q.key(), q.reading.value))
+        .collect()
+}
+
 /// The review queue of `records`: every reply a fall-back rule read, then, when `sample`
 /// names a phase, a size and a seed, that many replies of the phase drawn at random
 /// (seeded, so the same records give the same draw) and not already listed. A reply is

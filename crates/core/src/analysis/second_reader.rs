@@ -1,0 +1,205 @@
+//! A second reader: a chat model asked, with one fixed prompt ([`judge_messages`]), which
+//! move, shape or maze a reply gives, answering in JSON ([`judge_value`]). Its readings
+//! stand beside the rules reader's: their agreement per phase is Cohen's kappa with a 95%
+//! interval and the raw agreement ([`kappa`]), and every reply they read differently is one
+//! for a person to review.
+//!
+//! The prompt (version [`JUDGE_PROMPT_VERSION`]) gives the judge the reply alone, between
+//! fences, never the maze: it is asked what the reply *says*, not whether it is right.
+
+use crate::analysis::stats::Z_95;
+use crate::maze::encoding::Encoding;
+use crate::maze::shape::ShapeSet;
+use crate::maze::symbols::Symbols;
+use crate::model::request::ChatMessage;
+use crate::play::trial::Phase;
+use crate::verify::{maze_reading, move_reading, shape_reading, Extracted, Rule};
+use serde::Serialize;
+
+/// The version of the judge's prompt; a report names it.
+pub const JUDGE_PROMPT_VERSION: u32 = 1;
+
+/// The system message: what the judge is for.
+const SYSTEM: &str = "You read replies that language models gave in a maze task and say what each reply gives as its answer. You do not solve the task and you do not judge whether the answer is right. You answer with one JSON object and nothing else.";
+
+/// The fixed prompt for one reply of `phase` (`shapes`: the names a shape may have).
+pub fn judge_messages(phase: Phase, reply: &str, shapes: ShapeSet) -> Vec<ChatMessage> {
+    let ask = match phase {
+        Phase::Solve => "The model was asked for its next move in a grid maze, as a cell (row, col) counted from 0. Which cell does the reply put forward as its move? Answer {\"move\": [row, col]}, or {\"move\": null} if the reply gives no move.".to_string(),
+        Phase::Recognize => format!(
+            "The model was asked which shape the open cells of a maze form. Which shape does the reply give as its answer? Answer {{\"shape\": NAME}} with NAME one of {}, or {{\"shape\": null}} if the reply names none.",
+            shapes.shapes().iter().map(|s| format!("\"{}\"", s.name())).collect::<Vec<_>>().join(", ")
+        ),
+        Phase::Generate | Phase::Done => "The model was asked to write a new maze as rows of the symbols 1 (wall), 0 (open), P (player) and G (goal). Which maze does the reply give as its answer? Answer {\"maze\": [\"row\", ...]} with each row's symbols separated by single spaces, or {\"maze\": null} if the reply gives none.".to_string(),
+    };
+    vec![
+        ChatMessage::system(SYSTEM),
+        ChatMessage::user(format!("The reply:\n<<<\n{reply}\n>>>\n\n{ask}")),
+    ]
+}
+
+/// What the judge answered, read: its JSON object's value for the phase (`null` is no
+/// answer). An answer that is not such an object is an error saying what came back.
+pub fn judge_value(phase: Phase, answer: &str, shapes: ShapeSet) -> Result<Extracted, String> {
+    let (key, reading) = match phase {
+        Phase::Solve => ("move", move_reading(answer)),
+        Phase::Recognize => ("shape", shape_reading(answer, shapes)),
+        Phase::Generate | Phase::Done => (
+            "maze",
+            maze_reading(answer, Encoding::Matrix, 0, 0, Symbols::STANDARD),
+        ),
+    };
+    if reading.rule == Rule::Json {
+        return Ok(reading.value);
+    }
+    let null = format!("\"{key}\": null");
+    let compact = answer.replace(char::is_whitespace, "");
+    if compact.contains(&null.replace(' ', "")) {
+        return Ok(Extracted::Nothing);
+    }
+    let mut shown: String = answer.chars().take(120).collect();
+    if shown.len() < answer.len() {
+        shown.push('…');
+    }
+    Err(format!(
+        "the second reader did not answer with a JSON object holding \"{key}\" (it said: {shown})"
+    ))
+}
+
+/// Cohen's kappa of two readers over the same replies, with the raw agreement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Kappa {
+    /// Replies both read.
+    pub n: usize,
+    /// Replies read alike.
+    pub agree: usize,
+    /// `agree / n`.
+    pub raw: f64,
+    /// Cohen's kappa: the agreement beyond what the readers' own frequencies give by chance
+    /// (1 when both read every reply alike; `null` in JSON when chance agreement is total).
+    pub kappa: Option<f64>,
+    /// Its 95% interval (large-sample standard error), clipped to [-1, 1].
+    pub low: Option<f64>,
+    /// The upper end.
+    pub high: Option<f64>,
+}
+
+/// Cohen's kappa of the pairs `(first reader, second reader)`: the categories are the
+/// values read (each cell, shape or maze, and "no answer").
+pub fn kappa(pairs: &[(Extracted, Extracted)]) -> Kappa {
+    let n = pairs.len();
+    let agree = pairs.iter().filter(|(a, b)| a == b).count();
+    let raw = if n == 0 { 0.0 } else { agree as f64 / n as f64 };
+    // Chance agreement: the sum over categories of the product of the two readers' shares.
+    let mut categories: Vec<&Extracted> = Vec::new();
+    for (a, b) in pairs {
+        for v in [a, b] {
+            if !categories.contains(&v) {
+                categories.push(v);
+            }
+        }
+    }
+    let share = |v: &Extracted, first: bool| {
+        pairs
+            .iter()
+            .filter(|(a, b)| if first { a == v } else { b == v })
+            .count() as f64
+            / n.max(1) as f64
+    };
+    let chance: f64 = categories
+        .iter()
+        .map(|v| share(v, true) * share(v, false))
+        .sum();
+    let (kappa, low, high) = if n == 0 || (1.0 - chance).abs() < 1e-12 {
+        (None, None, None)
+    } else {
+        let k = (raw - chance) / (1.0 - chance);
+        let se = (raw * (1.0 - raw) / (n as f64 * (1.0 - chance).powi(2))).sqrt();
+        let z = Z_95;
+        (
+            Some(k),
+            Some((k - z * se).max(-1.0)),
+            Some((k + z * se).min(1.0)),
+        )
+    };
+    Kappa {
+        n,
+        agree,
+        raw,
+        kappa,
+        low,
+        high,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::maze::grid::Pos;
+    use crate::maze::shape::Shape;
+
+    #[test]
+    fn the_prompt_is_fixed_and_holds_the_reply_alone() {
+        let m = judge_messages(Phase::Solve, "Move: (0, 1)", ShapeSet::STANDARD);
+        assert_eq!(m.len(), 2);
+        assert!(m[1].content.contains("<<<\nMove: (0, 1)\n>>>"));
+        assert!(m[1].content.contains("{\"move\": null}"));
+        let s = judge_messages(Phase::Recognize, "a ring", ShapeSet::STANDARD);
+        assert!(s[1].content.contains("\"spiral\""), "{}", s[1].content);
+        assert!(!s[1].content.contains("\"U\""), "only the shapes in play");
+    }
+
+    #[test]
+    fn the_judges_json_is_read_and_anything_else_is_an_error() {
+        let cell = |r, c| Extracted::Cell(Pos::new(r, c));
+        assert_eq!(
+            judge_value(Phase::Solve, "{\"move\": [1, 0]}", ShapeSet::STANDARD),
+            Ok(cell(1, 0))
+        );
+        assert_eq!(
+            judge_value(
+                Phase::Solve,
+                "```json\n{\"move\": null}\n```",
+                ShapeSet::STANDARD
+            ),
+            Ok(Extracted::Nothing)
+        );
+        assert_eq!(
+            judge_value(Phase::Recognize, "{\"shape\": \"Z\"}", ShapeSet::STANDARD),
+            Ok(Extracted::Shape(Shape::Z))
+        );
+        let maze = "{\"maze\": [\"P 0 0\", \"0 1 0\", \"0 0 G\"]}";
+        assert!(matches!(
+            judge_value(Phase::Generate, maze, ShapeSet::STANDARD),
+            Ok(Extracted::Grid(_))
+        ));
+        let err = judge_value(Phase::Solve, "The move is (1, 0).", ShapeSet::STANDARD)
+            .expect_err("no JSON");
+        assert!(
+            err.contains("\"move\"") && err.contains("The move is"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn kappa_is_one_for_full_agreement_and_falls_with_disagreement() {
+        let cell = |r, c| Extracted::Cell(Pos::new(r, c));
+        let same: Vec<(Extracted, Extracted)> =
+            (0..10).map(|i| (cell(i % 3, 0), cell(i % 3, 0))).collect();
+        let k = kappa(&same);
+        assert_eq!((k.n, k.agree), (10, 10));
+        assert!((k.kappa.expect("defined") - 1.0).abs() < 1e-12);
+        let mut mixed = same.clone();
+        mixed[0].1 = Extracted::Nothing;
+        mixed[1].1 = cell(2, 0);
+        let k = kappa(&mixed);
+        assert_eq!(k.agree, 8);
+        let v = k.kappa.expect("defined");
+        assert!(v < 1.0 && v > 0.5, "{v}");
+        assert!(k.low.expect("low") < v && v < k.high.expect("high"));
+        // Both read "no answer" everywhere: chance agreement is total, kappa undefined.
+        let none = vec![(Extracted::Nothing, Extracted::Nothing); 4];
+        assert_eq!(kappa(&none).kappa, None);
+        assert_eq!(kappa(&[]).n, 0);
+    }
+}
