@@ -44,11 +44,13 @@ pub enum Part {
     Trials,
     /// The design and settings (the report file's own).
     Settings,
+    /// The readings to review by hand (the page's own; its queue is drawn below the parts).
+    Review,
 }
 
 impl Part {
     /// Every part, in the order they are shown.
-    pub const ALL: [Part; 15] = [
+    pub const ALL: [Part; 16] = [
         Part::Overview,
         Part::Hypotheses,
         Part::Rates,
@@ -64,6 +66,7 @@ impl Part {
         Part::Compare,
         Part::Trials,
         Part::Settings,
+        Part::Review,
     ];
 
     /// The part's element id (its address's fragment) and its title.
@@ -84,6 +87,7 @@ impl Part {
             Part::Compare => ("compare", "Compare side by side"),
             Part::Trials => ("trials", "Trials"),
             Part::Settings => ("settings", "Design and settings"),
+            Part::Review => ("review", "Review readings"),
         }
     }
 
@@ -270,7 +274,8 @@ mod tests {
                 "audit",
                 "compare",
                 "trials",
-                "settings"
+                "settings",
+                "review"
             ]
         );
     }

@@ -3,10 +3,11 @@
 //! shown as text and never interpreted as HTML. Rendering whole fragments from strings
 //! instead of one reactive node per line also keeps the browser build small.
 
+use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::model::reply::ReplyMeta;
 use shapemaze_core::play::transcript::Role;
 use shapemaze_core::play::trial::Turn;
-use shapemaze_core::verify::{Outcome, Verdict};
+use shapemaze_core::verify::{move_reading, shape_reading, Extracted, Outcome, Verdict};
 use std::fmt::Write;
 
 /// `text` with `& < > " '` escaped, safe inside elements and quoted attributes of HTML and
@@ -70,15 +71,51 @@ fn mark(outcome: Outcome) -> &'static str {
     }
 }
 
-/// One verdict as a line: mark, reason, explanation.
+/// One verdict as a line: mark, reason, explanation, and the rule that read the reply
+/// (verifier 5; a fall-back says so).
 pub fn verdict_line(v: &Verdict) -> String {
+    let rule = v.rule.map_or(String::new(), |rule| {
+        format!(
+            " <span class=\"read-rule\" data-rule=\"{n}\" data-sure=\"{s}\" title=\"{d}\">read by <code>{n}</code>{f}</span>",
+            n = rule.name(),
+            s = rule.sure(),
+            d = escape(rule.describe()),
+            f = if rule.sure() { "" } else { " (a fall-back: worth a look)" }
+        )
+    });
     format!(
-        "<div class=\"step-verdict {o}\">{m} <code>{r}</code> {e}</div>",
+        "<div class=\"step-verdict {o}\">{m} <code>{r}</code> {e}{rule}</div>",
         o = v.outcome.name(),
         m = mark(v.outcome),
         r = v.reason.as_str(),
         e = escape(&v.explanation)
     )
+}
+
+/// A reply with the span its reader read marked (`<mark data-testid="read-span">`), for
+/// a verdict that read a cell or a shape; otherwise the reply as it is.
+fn marked_reply(content: &str, v: Option<&Verdict>) -> String {
+    let span = match v.map(|v| &v.extracted) {
+        Some(Extracted::Cell(_)) => move_reading(content).span,
+        Some(Extracted::Shape(_)) => shape_reading(content, ShapeSet::ALL).span,
+        _ => None,
+    };
+    match span {
+        Some([s, e])
+            if s < e
+                && e <= content.len()
+                && content.is_char_boundary(s)
+                && content.is_char_boundary(e) =>
+        {
+            format!(
+                "{}<mark class=\"read\" data-testid=\"read-span\">{}</mark>{}",
+                escape(&content[..s]),
+                escape(&content[s..e]),
+                escape(&content[e..])
+            )
+        }
+        _ => escape(content),
+    }
 }
 
 /// The live transcript: one `<li data-testid="transcript-step">` per message (prompts
@@ -121,7 +158,11 @@ pub fn transcript(turns: &[Turn], live: Option<(&str, &str)>) -> String {
                         escape(r)
                     );
                 }
-                let _ = write!(out, "<pre tabindex=\"0\">{}</pre>", escape(&m.content));
+                let _ = write!(
+                    out,
+                    "<pre tabindex=\"0\">{}</pre>",
+                    marked_reply(&m.content, turn.verdict.as_ref())
+                );
                 if let Some(v) = &turn.verdict {
                     out.push_str(&verdict_line(v));
                 }
@@ -203,6 +244,34 @@ mod tests {
         assert!(html.contains("1.2 s · 10 + 5 tokens"), "{html}");
         assert_eq!(html.matches("data-testid=\"transcript-step\"").count(), 2);
         assert!(html.contains("data-testid=\"transcript-live\""));
+    }
+
+    #[test]
+    fn a_reading_is_marked_in_its_reply_and_its_rule_named() {
+        use shapemaze_core::maze::grid::Pos;
+        use shapemaze_core::verify::Rule;
+        let v = Verdict {
+            outcome: Outcome::Success,
+            reason: Reason::ValidMove,
+            extracted: Extracted::Cell(Pos::new(0, 1)),
+            explanation: "Moved.".into(),
+            checks: None,
+            rule: None,
+            sure: None,
+        }
+        .read_by(Rule::LastCoordinate);
+        let reply = "<b> maybe (1, 0) & (0, 1)";
+        let html = marked_reply(reply, Some(&v));
+        assert_eq!(
+            html,
+            "&lt;b&gt; maybe (1, 0) &amp; <mark class=\"read\" data-testid=\"read-span\">(0, 1)</mark>"
+        );
+        let line = verdict_line(&v);
+        assert!(line.contains("data-rule=\"last_coordinate\""), "{line}");
+        assert!(line.contains("a fall-back"), "{line}");
+        let plain = verdict_line(&v.clone().read_by(Rule::AnswerLabel));
+        assert!(!plain.contains("fall-back"), "{plain}");
+        assert_eq!(marked_reply("no cell", None), "no cell");
     }
 
     #[test]

@@ -732,6 +732,7 @@ mod tests {
             Part::Staircase,
             Part::PeopleModels,
             Part::Compare,
+            Part::Review,
         ];
         let want: Vec<&str> = Part::ALL
             .into_iter()
@@ -740,7 +741,7 @@ mod tests {
             .collect();
         assert_eq!(
             listed, want,
-            "no sizes, tokens, staircase, people or comparison in this file"
+            "no sizes, tokens, staircase, people, comparison or review in this file"
         );
     }
 

@@ -17,6 +17,7 @@ mod race;
 mod results;
 mod results_import;
 mod results_people;
+mod review;
 mod route;
 mod storage;
 mod study;

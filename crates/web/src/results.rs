@@ -12,6 +12,7 @@ use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
 use super::experiment::{decorate, notice, picked_files, stored_records};
 use super::race::{RaceView, Racing};
+use super::review::ReviewPart;
 use super::storage::{Db, EXPERIMENTS, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -38,6 +39,9 @@ use std::cell::RefCell;
 use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
+
+/// The review part's heading text (the queue itself is drawn below the parts).
+const REVIEW_INTRO: &str = "<p class=\"muted\">Each reading is a claim about what a model said. Below: the replies a fall-back rule read, and a random sample on demand, to confirm or correct by mouse or keyboard; the reviews download as <code>reviews.jsonl</code>, which <code>shapemaze score --reviews</code> applies.</p>";
 
 /// One source of trials: a stored experiment or an imported file.
 #[derive(Clone)]
@@ -98,6 +102,8 @@ struct Dashboard {
     generation: std::cell::Cell<u32>,
     /// The two sides chosen for the side-by-side comparison (empty: the default pair).
     compare: RefCell<(String, String)>,
+    /// The records of the trials the filter shows, for the review part.
+    review_records: RwSignal<Vec<TrialRecord>>,
 }
 
 type Shared = Rc<Dashboard>;
@@ -175,6 +181,7 @@ impl Dashboard {
             audit_own: RwSignal::new(false),
             generation: std::cell::Cell::new(0),
             compare: RefCell::new(Default::default()),
+            review_records: RwSignal::new(Vec::new()),
         })
     }
 }
@@ -330,6 +337,7 @@ pub fn ResultsPage() -> impl IntoView {
     });
     on_cleanup(move || hash.remove());
     let (racing, race_dash) = (dash.racing, StoredValue::new_local(dash.clone()));
+    let review_records = dash.review_records;
     let (list, body, nav, drill, replay, message, order, audit_own, filter_line) = (
         dash.list,
         dash.body,
@@ -387,6 +395,7 @@ pub fn ResultsPage() -> impl IntoView {
                 </p>
             </div>
             <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
+            <ReviewPart records=review_records />
             <div class="drill" inner_html=move || drill.get()></div>
             {move || match (racing.get(), replay.get()) {
                 (Some(r), _) => view! {
@@ -744,6 +753,11 @@ fn draw(dash: &Dashboard) {
         (String::new(), parts)
     };
     parts.add(Part::Audit, &audits);
+    let reviewable: Vec<TrialRecord> = shown.iter().filter_map(|&i| records[i].clone()).collect();
+    if !reviewable.is_empty() {
+        parts.add(Part::Review, REVIEW_INTRO);
+    }
+    dash.review_records.set(reviewable);
     // Wide screens show the contents as a sidebar; narrow ones fold it into a menu.
     dash.nav.set(parts.nav(&page, !narrow()));
     dash.body.set(empty + &parts.body());

@@ -1,0 +1,432 @@
+//! The review part of `/results` (`/results#review`): the replies whose reading a person
+//! should check (those a fall-back rule read, and on demand a seeded random sample of a
+//! phase), one at a time: the reply with the span read marked, the maze as the model saw
+//! it with the cell read, and the reader's value and rule. The reviewer confirms, picks
+//! another cell on the grid or another shape, or says there is no answer, by mouse or by
+//! keyboard alone (`c` confirm, `n` no answer, `j`/`k` next and previous; the grid's
+//! arrows move between cells, Enter picks one). Reviews are kept in this browser and go
+//! out and in as `reviews.jsonl` (the file `shapemaze score --reviews` reads); the
+//! reader's agreement with the sampled reviews is shown per phase.
+
+use super::board::{BoardIds, MazeBoard};
+use super::download::download_file;
+use super::experiment::{notice, picked_files};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use shapemaze_core::analysis::review::{
+    agreement, latest, parse_reviews, queue, readings, write_reviews, QueueItem, Review, Why,
+};
+use shapemaze_core::maze::grid::{Grid, Pos};
+use shapemaze_core::maze::shape::Shape;
+use shapemaze_core::play::trial::Phase;
+use shapemaze_core::results::record::TrialRecord;
+use shapemaze_core::verify::Extracted;
+use wasm_bindgen::JsCast;
+
+/// Where this browser keeps its reviews (`reviews.jsonl`'s text) and the reviewer's name.
+const REVIEWS_KEY: &str = "shapemaze-reviews";
+const REVIEWER_KEY: &str = "shapemaze-reviewer";
+
+/// The board of the reply under review.
+const REVIEW_BOARD: BoardIds = BoardIds {
+    board: "review-maze",
+    cell: "review-cell",
+};
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+/// The reviews this browser keeps (none when there are none, or they cannot be read).
+fn stored_reviews() -> Vec<Review> {
+    storage()
+        .and_then(|s| s.get_item(REVIEWS_KEY).ok().flatten())
+        .and_then(|t| parse_reviews(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Keeps `reviews` in this browser; an error says why they could not be kept.
+fn keep(reviews: &[Review]) -> Result<(), String> {
+    let text = write_reviews(reviews).map_err(|e| format!("the reviews cannot be written: {e}"))?;
+    storage()
+        .ok_or(
+            "this browser keeps no local storage (private mode?): export the reviews to keep them",
+        )?
+        .set_item(REVIEWS_KEY, &text)
+        .map_err(|_| {
+            "the browser refused to keep the reviews (storage full?): export them to keep them"
+                .to_string()
+        })
+}
+
+/// A reviewed or read value for people: `(1, 0)`, `spiral`, `a 5x5 maze`, `no answer`.
+fn shown(value: &Extracted) -> String {
+    match value {
+        Extracted::Nothing => "no answer".into(),
+        Extracted::Cell(p) => p.to_string(),
+        Extracted::Cells(ps) => format!("{} cells", ps.len()),
+        Extracted::Shape(s) => s.name().into(),
+        Extracted::Grid(g) => format!("a {}x{} maze", g.rows(), g.cols()),
+    }
+}
+
+/// The reply split around the span read: before, read, after.
+fn marked(item: &QueueItem) -> (String, String, String) {
+    let r = &item.reply;
+    match item.reading.span {
+        Some([s, e])
+            if s <= e && e <= r.len() && r.is_char_boundary(s) && r.is_char_boundary(e) =>
+        {
+            (r[..s].to_string(), r[s..e].to_string(), r[e..].to_string())
+        }
+        _ => (r.clone(), String::new(), String::new()),
+    }
+}
+
+/// The page's review state.
+#[derive(Clone, Copy)]
+struct State {
+    reviews: RwSignal<Vec<Review>>,
+    reviewer: RwSignal<String>,
+    items: Memo<Vec<QueueItem>>,
+    at: RwSignal<usize>,
+    message: RwSignal<Option<(bool, String)>>,
+}
+
+impl State {
+    /// Records `value` as the reading of the item on show, keeps it and moves on.
+    fn record(self, value: Extracted) {
+        let Some(item) = self
+            .items
+            .with_untracked(|q| q.get(self.at.get_untracked()).cloned())
+        else {
+            return;
+        };
+        let review = Review {
+            trial: item.trial.clone(),
+            phase: item.phase,
+            step: item.step,
+            value,
+            reviewer: self.reviewer.get_untracked(),
+            at: String::from(js_sys::Date::new_0().to_iso_string()),
+            sampled: item.why == Why::Sampled,
+        };
+        self.reviews.update(|rs| rs.push(review));
+        if let Err(e) = self.reviews.with_untracked(|rs| keep(rs)) {
+            self.message.set(Some((true, e)));
+        }
+        self.step(1);
+    }
+
+    /// Moves `by` items on (or back), staying inside the queue.
+    fn step(self, by: i64) {
+        let n = self.items.with_untracked(Vec::len);
+        let at = self.at.get_untracked() as i64 + by;
+        self.at
+            .set(at.clamp(0, n.saturating_sub(1) as i64) as usize);
+    }
+
+    /// The item on show's reading, confirmed.
+    fn confirm(self) {
+        if let Some(v) = self.items.with_untracked(|q| {
+            q.get(self.at.get_untracked())
+                .map(|i| i.reading.value.clone())
+        }) {
+            self.record(v);
+        }
+    }
+}
+
+/// The review part.
+#[component]
+pub fn ReviewPart(
+    /// The records of the trials chosen on the page.
+    #[prop(into)]
+    records: Signal<Vec<TrialRecord>>,
+) -> impl IntoView {
+    let sample = RwSignal::new(None::<(Phase, usize, u64)>);
+    let items = Memo::new(move |_| records.with(|r| queue(r, sample.get())));
+    let state = State {
+        reviews: RwSignal::new(stored_reviews()),
+        reviewer: RwSignal::new(
+            storage()
+                .and_then(|s| s.get_item(REVIEWER_KEY).ok().flatten())
+                .unwrap_or_default(),
+        ),
+        items,
+        at: RwSignal::new(0),
+        message: RwSignal::new(None),
+    };
+    let read = Memo::new(move |_| records.with(|r| readings(r)));
+    let agreement_lines = move || {
+        let rs = state.reviews.get();
+        read.with(|read| agreement(&rs, |k| read.get(k).cloned()))
+            .iter()
+            .map(|a| format!("In {}: {}.", a.phase.name(), a.sentence()))
+            .collect::<Vec<_>>()
+    };
+    let summary = move || {
+        items.with(|q| {
+            let fell_back = q.iter().filter(|i| i.why == Why::FallBack).count();
+            let sampled = q.len() - fell_back;
+            format!(
+                "{} replies to review: {fell_back} read by a fall-back rule, {sampled} in the random sample.",
+                q.len()
+            )
+        })
+    };
+    view! {
+        <div class="review" data-testid="review-queue">
+            <p class="muted">{summary}</p>
+            <ReviewBar state=state sample=sample />
+            {move || notice(state.message.get(), "review-message")}
+            {move || {
+                let item = items.with(|q| q.get(state.at.get()).cloned());
+                match item {
+                    Some(item) => view! { <ReviewItem state=state item=item /> }.into_any(),
+                    None => view! {
+                        <p class="muted" data-testid="review-empty">
+                            "Nothing to review: every reply was read from a plain answer. Draw a random sample to measure the reader."
+                        </p>
+                    }.into_any(),
+                }
+            }}
+            <div class="review-agreement" data-testid="review-agreement">
+                <h3>"The reader against review"</h3>
+                {move || {
+                    let lines = agreement_lines();
+                    if lines.is_empty() {
+                        view! { <p class="muted">"No sampled reply reviewed yet: draw a sample and review it to measure how often the reader agrees."</p> }.into_any()
+                    } else {
+                        lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view().into_any()
+                    }
+                }}
+            </div>
+        </div>
+    }
+}
+
+/// The reviewer's name, the sample's settings, and the export and import of the reviews.
+#[component]
+fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> impl IntoView {
+    let phase = RwSignal::new("solve".to_string());
+    let size = RwSignal::new("20".to_string());
+    let seed = RwSignal::new("1".to_string());
+    let draw = move |_| {
+        let which = match phase.get_untracked().as_str() {
+            "recognize" => Phase::Recognize,
+            "generate" => Phase::Generate,
+            _ => Phase::Solve,
+        };
+        let (n, s) = (
+            size.get_untracked().trim().parse::<usize>(),
+            seed.get_untracked().trim().parse::<u64>(),
+        );
+        match (n, s) {
+            (Ok(n), Ok(s)) if n > 0 => {
+                sample.set(Some((which, n, s)));
+                state.at.set(0);
+                state.message.set(None);
+            }
+            _ => state.message.set(Some((
+                true,
+                "The sample needs a size of 1 or more and a seed that is a whole number (0 or more).".into(),
+            ))),
+        }
+    };
+    let export = move |_| {
+        let text = state.reviews.with_untracked(|rs| write_reviews(rs));
+        let result = text
+            .map_err(|e| e.to_string())
+            .and_then(|t| download_file("reviews.jsonl", &t, "application/x-ndjson"));
+        if let Err(e) = result {
+            state.message.set(Some((
+                true,
+                format!("The reviews could not be downloaded: {e}"),
+            )));
+        }
+    };
+    let import = move |ev: web_sys::Event| {
+        let Some(el) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        spawn_local(async move {
+            for (name, bytes) in picked_files(&el).await {
+                let text = String::from_utf8_lossy(&bytes);
+                match parse_reviews(&text) {
+                    Ok(more) => {
+                        let n = more.len();
+                        state.reviews.update(|rs| rs.extend(more));
+                        let kept = state.reviews.with_untracked(|rs| keep(rs));
+                        state.message.set(Some(match kept {
+                            Ok(()) => (false, format!("Read {n} reviews from {name}.")),
+                            Err(e) => (true, e),
+                        }));
+                    }
+                    Err(e) => state.message.set(Some((true, format!("{name}: {e}")))),
+                }
+            }
+        });
+    };
+    let name_changed = move |ev: web_sys::Event| {
+        let v = event_target_value(&ev);
+        if let Some(s) = storage() {
+            let _ = s.set_item(REVIEWER_KEY, &v);
+        }
+        state.reviewer.set(v);
+    };
+    let count = move || state.reviews.with(|rs| latest(rs).len());
+    view! {
+        <div class="review-bar">
+            <label class="field"><span>"Reviewer"</span>
+                <input data-testid="review-reviewer" prop:value=move || state.reviewer.get() on:change=name_changed placeholder="your name or initials" />
+            </label>
+            <label class="field"><span>"Sample of"</span>
+                <select data-testid="review-sample-phase" on:change=move |ev| phase.set(event_target_value(&ev))>
+                    <option value="solve">"moves"</option>
+                    <option value="recognize">"shapes"</option>
+                    <option value="generate">"mazes"</option>
+                </select>
+            </label>
+            <label class="field"><span>"Size"</span>
+                <input data-testid="review-sample-size" inputmode="numeric" prop:value=move || size.get() on:change=move |ev| size.set(event_target_value(&ev)) />
+            </label>
+            <label class="field"><span>"Seed"</span>
+                <input data-testid="review-sample-seed" inputmode="numeric" prop:value=move || seed.get() on:change=move |ev| seed.set(event_target_value(&ev)) />
+            </label>
+            <button type="button" class="button" data-testid="review-sample" on:click=draw>"Draw a random sample"</button>
+            <button type="button" class="button" data-testid="review-export" on:click=export>
+                {move || format!("Download reviews.jsonl ({})", count())}
+            </button>
+            <label class="button file">"Import reviews…"
+                <input type="file" accept=".jsonl,application/x-ndjson" data-testid="review-import" on:change=import />
+            </label>
+        </div>
+    }
+}
+
+/// The choices for a reply: confirm, no answer, another cell (the grid) or another shape.
+fn choices(state: State, item: &QueueItem) -> impl IntoView {
+    let board = match (item.phase, &item.maze) {
+        (Phase::Solve, Some(grid)) => Some(review_board(state, grid.clone(), &item.reading.value)),
+        _ => None,
+    };
+    let shapes = (item.phase == Phase::Recognize).then(|| {
+        Shape::ALL
+            .into_iter()
+            .map(|s| {
+                view! {
+                    <button type="button" class="button ghost" data-testid=format!("review-shape-{}", s.name())
+                        on:click=move |_| state.record(Extracted::Shape(s))>{s.name()}</button>
+                }
+            })
+            .collect_view()
+    });
+    view! {
+        <div class="review-choices">
+            <button type="button" class="button primary" data-testid="review-confirm" on:click=move |_| state.confirm()>"Confirm (c)"</button>
+            <button type="button" class="button" data-testid="review-none" on:click=move |_| state.record(Extracted::Nothing)>"No answer (n)"</button>
+            <button type="button" class="button ghost" data-testid="review-previous" on:click=move |_| state.step(-1)>"◀ Previous (k)"</button>
+            <button type="button" class="button ghost" data-testid="review-next" on:click=move |_| state.step(1)>"Next (j) ▶"</button>
+            {shapes.map(|s| view! { <div class="review-shapes" role="group" aria-label="Another shape">{s}</div> })}
+            {board}
+        </div>
+    }
+}
+
+/// The maze as the model saw it; a cell pressed is the reviewer's reading.
+fn review_board(state: State, grid: Grid, read: &Extracted) -> impl IntoView {
+    let trail: Vec<Pos> = match read {
+        Extracted::Cell(p) => vec![*p],
+        _ => Vec::new(),
+    };
+    view! {
+        <div class="review-board">
+            <p class="muted">"Another cell: press it on the maze (arrows move between cells, Enter picks)."</p>
+            <MazeBoard grid=Signal::derive(move || grid.clone()) shape=Shape::Square ids=REVIEW_BOARD
+                on_press=Callback::new(move |p: Pos| state.record(Extracted::Cell(p)))
+                trail=Signal::derive(move || trail.clone()) active=true label="The maze as the model saw it" arrows_move_focus=true />
+        </div>
+    }
+}
+
+/// One reply under review.
+#[component]
+fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
+    let (before, read_text, after) = marked(&item);
+    let position = move || {
+        format!(
+            "Reply {} of {}",
+            state.at.get() + 1,
+            state.items.with(Vec::len)
+        )
+    };
+    let key = item.key();
+    let reviewed = move || {
+        state.reviews.with(|rs| {
+            latest(rs).get(&key).map(|r| {
+                format!(
+                    "Reviewed: {} ({})",
+                    shown(&r.value),
+                    if r.reviewer.is_empty() {
+                        "no name"
+                    } else {
+                        &r.reviewer
+                    }
+                )
+            })
+        })
+    };
+    let why = match item.why {
+        Why::FallBack => "read by a fall-back rule",
+        Why::Sampled => "drawn in the random sample",
+    };
+    let rule = item.reading.rule;
+    let keys = move |ev: web_sys::KeyboardEvent| {
+        let in_field = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
+        if in_field || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let done = match ev.key().as_str() {
+            "c" => {
+                state.confirm();
+                true
+            }
+            "n" => {
+                state.record(Extracted::Nothing);
+                true
+            }
+            "j" => {
+                state.step(1);
+                true
+            }
+            "k" => {
+                state.step(-1);
+                true
+            }
+            _ => false,
+        };
+        if done {
+            ev.prevent_default();
+        }
+    };
+    view! {
+        <div class="review-item" data-testid="review-item" tabindex="0" on:keydown=keys
+            data-trial=item.trial.clone() data-phase=item.phase.name() data-step=item.step data-rule=rule.name()>
+            <p><strong>{position}</strong>" · "{item.trial.clone()}" · "{item.phase.name()}" "{item.step}" · "{why}</p>
+            <pre class="review-reply" data-testid="review-reply">{before}<mark data-testid="review-read-span">{read_text}</mark>{after}</pre>
+            <p data-testid="review-reading">
+                "The reader read: "<strong>{shown(&item.reading.value)}</strong>
+                " (rule " <code>{rule.name()}</code> ": " {rule.describe()} ")"
+            </p>
+            <p class="muted" data-testid="review-reviewed">{reviewed}</p>
+            {choices(state, &item)}
+        </div>
+    }
+}
