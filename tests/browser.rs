@@ -218,3 +218,35 @@ async fn indexed_db_keeps_entries_by_prefix_and_deletes_them_by_prefix() {
     );
     db.delete(store, "test-exp-other/a").await.expect("deleted");
 }
+
+/// Reviews kept in the browser go out with an export of their trials and come back in with
+/// its import; a file that is not one is refused with its line named.
+#[wasm_bindgen_test]
+fn reviews_are_kept_exported_with_their_trials_and_taken_back_in() {
+    use shapemaze::app::{reviews_of, take_in};
+    let storage = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .expect("local storage");
+    storage.remove_item("shapemaze-reviews").expect("cleared");
+    let lines = concat!(
+        r#"{"trial":"a/0.txt","phase":"solve","step":0,"value":[0,1],"sampled":true}"#,
+        "\n",
+        r#"{"trial":"b/0.txt","phase":"recognize","step":0,"value":"spiral"}"#,
+        "\n"
+    );
+    assert_eq!(take_in(lines), Ok(2));
+    let out = reviews_of(&["a/0.txt".to_string()])
+        .expect("written")
+        .expect("one");
+    assert_eq!(out.lines().count(), 1);
+    assert!(out.contains("\"a/0.txt\""), "{out}");
+    assert_eq!(reviews_of(&["c/0.txt".to_string()]), Ok(None));
+    let err = take_in("not a review").expect_err("refused");
+    assert!(err.contains("line 1"), "{err}");
+    assert_eq!(
+        reviews_of(&["b/0.txt".to_string()]).map(|o| o.is_some()),
+        Ok(true),
+        "a refused file changes nothing"
+    );
+    storage.remove_item("shapemaze-reviews").expect("cleared");
+}

@@ -30,6 +30,7 @@ pub use experiment::ExperimentPage;
 pub use model::ModelPage;
 pub use play::PlayPage;
 pub use results::ResultsPage;
+pub use review::{reviews_of, take_in, REVIEWS_FILE};
 pub use route::{use_location, Link, Location};
 pub use storage::{Db, StorageError};
 pub use study::{StudyManagePage, StudyPage};

@@ -23,6 +23,35 @@ use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::verify::Extracted;
 use wasm_bindgen::JsCast;
 
+/// The file reviews go out and in as (and the export ZIP's entry).
+pub const REVIEWS_FILE: &str = "reviews.jsonl";
+
+/// The reviews this browser keeps of the trials at `paths` (transcript paths of an
+/// export), as `reviews.jsonl`'s text; `None` when there are none.
+pub fn reviews_of(paths: &[String]) -> Result<Option<String>, String> {
+    let mine: Vec<Review> = stored_reviews()
+        .into_iter()
+        .filter(|r| paths.contains(&r.trial))
+        .collect();
+    if mine.is_empty() {
+        return Ok(None);
+    }
+    write_reviews(&mine)
+        .map(Some)
+        .map_err(|e| format!("the reviews cannot be written: {e}"))
+}
+
+/// Keeps the reviews of `text` (`reviews.jsonl`) beside those this browser has; the number
+/// read, or why the file is not one.
+pub fn take_in(text: &str) -> Result<usize, String> {
+    let more = parse_reviews(text).map_err(|e| e.to_string())?;
+    let n = more.len();
+    let mut all = stored_reviews();
+    all.extend(more);
+    keep(&all)?;
+    Ok(n)
+}
+
 /// Where this browser keeps its reviews (`reviews.jsonl`'s text) and the reviewer's name.
 const REVIEWS_KEY: &str = "shapemaze-reviews";
 const REVIEWER_KEY: &str = "shapemaze-reviewer";
@@ -157,6 +186,11 @@ pub fn ReviewPart(
         at: RwSignal::new(0),
         message: RwSignal::new(None),
     };
+    // Reviews imported with an export (or in another tab) are read again with new records.
+    Effect::new(move |_| {
+        records.track();
+        state.reviews.set(stored_reviews());
+    });
     let read = Memo::new(move |_| records.with(|r| readings(r)));
     let agreement_lines = move || {
         let rs = state.reviews.get();
@@ -238,7 +272,7 @@ fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> imp
         let text = state.reviews.with_untracked(|rs| write_reviews(rs));
         let result = text
             .map_err(|e| e.to_string())
-            .and_then(|t| download_file("reviews.jsonl", &t, "application/x-ndjson"));
+            .and_then(|t| download_file(REVIEWS_FILE, &t, "application/x-ndjson"));
         if let Err(e) = result {
             state.message.set(Some((
                 true,
@@ -256,15 +290,12 @@ fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> imp
         spawn_local(async move {
             for (name, bytes) in picked_files(&el).await {
                 let text = String::from_utf8_lossy(&bytes);
-                match parse_reviews(&text) {
-                    Ok(more) => {
-                        let n = more.len();
-                        state.reviews.update(|rs| rs.extend(more));
-                        let kept = state.reviews.with_untracked(|rs| keep(rs));
-                        state.message.set(Some(match kept {
-                            Ok(()) => (false, format!("Read {n} reviews from {name}.")),
-                            Err(e) => (true, e),
-                        }));
+                match take_in(&text) {
+                    Ok(n) => {
+                        state.reviews.set(stored_reviews());
+                        state
+                            .message
+                            .set(Some((false, format!("Read {n} reviews from {name}."))));
                     }
                     Err(e) => state.message.set(Some((true, format!("{name}: {e}")))),
                 }

@@ -47,10 +47,20 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
             .and_then(|text| download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")),
         _ => {
             lab.say("Preparing the ZIP…");
-            let export = match export_files(&design, &records) {
+            let mut export = match export_files(&design, &records) {
                 Ok(e) => e,
                 Err(e) => return lab.fail(format!("Could not build the ZIP: {e}")),
             };
+            // People's readings of these trials, kept in this browser, go with them.
+            let paths: Vec<String> = export.files.iter().map(|f| f.path.clone()).collect();
+            match crate::review::reviews_of(&paths) {
+                Ok(Some(text)) => export.files.push(ExportFile {
+                    path: crate::review::REVIEWS_FILE.into(),
+                    bytes: text.into_bytes(),
+                }),
+                Ok(None) => {}
+                Err(e) => return lab.fail(format!("Could not build the ZIP: {e}")),
+            }
             let mut w = ZipWriter::new();
             let mut result = Ok(());
             for f in &export.files {
@@ -147,6 +157,16 @@ pub(crate) async fn read_results_file(
         }
         None => None,
     };
+    // People's readings of these trials, exported beside them: this browser keeps them.
+    if let Some(e) = entries
+        .iter()
+        .find(|e| e.name == format!("{prefix}{}", crate::review::REVIEWS_FILE))
+    {
+        let t = entry_text(e)
+            .await
+            .map_err(|err| format!("{name}: {err}"))?;
+        crate::review::take_in(&t).map_err(|err| format!("{name}: {}: {err}", e.name))?;
+    }
     Ok((records, design))
 }
 

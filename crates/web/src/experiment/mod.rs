@@ -20,7 +20,8 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::batch::design::{ExperimentDesign, TrialKey};
 use shapemaze_core::batch::export::{
-    export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, EXPERIMENT_FILE,
+    export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, ExportFile,
+    EXPERIMENT_FILE,
 };
 use shapemaze_core::batch::form::{new_experiment_id, trials_prefix, DesignForm, StoredExperiment};
 use shapemaze_core::batch::runner::{endpoint_settings, play_trial, sort_by_design};
