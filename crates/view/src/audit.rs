@@ -83,6 +83,26 @@ fn audit_charts(r: &AuditSummary) -> Vec<Chart> {
     charts
 }
 
+/// How many replies today's readers read by a fall-back rule, in all and per group that
+/// has any (verifier 5): the readings worth a person's look.
+fn fell_back_sentence(r: &AuditSummary) -> String {
+    let all = r.groups.first().map_or(0, |g| g.fell_back);
+    let by: Vec<String> = r
+        .groups
+        .iter()
+        .skip(1)
+        .filter(|g| g.fell_back > 0)
+        .map(|g| format!("{} {}", g.group, g.fell_back))
+        .collect();
+    let mut s = format!(
+        "Today's readers read {all} replies by a fall-back rule (the last coordinate or move phrase, the last shape or maze of several) rather than from a plain answer: readings worth a person's look."
+    );
+    if !by.is_empty() {
+        s.push_str(&format!(" By group: {}.", by.join("; ")));
+    }
+    s
+}
+
 /// The audit as a report: what the three scorings are, the charts (when `charts`), the
 /// rates per group with the scorers `scoring` names, the causes of the differences per
 /// group (each a link to its trials, `section` telling apart several audits on one page),
@@ -100,7 +120,8 @@ pub fn audit_document(
     .paragraph(format!(
         "{} trials scored three ways ({} API errors, never counted as model failures): recorded is the verdict lines as the files have them, strict is today's verifiers, original is the original code's checks as docs/ORIGINAL_DATA.md states them. Rates are successes over phases scored; ~N counts strict replays that left the original conversation (a reply read as another move than the one the original took), which are not scored.",
         r.transcripts, r.api_errors
-    ));
+    ))
+    .paragraph(fell_back_sentence(r));
     if charts {
         audit.blocks.push(Block::Charts(audit_charts(r)));
     }

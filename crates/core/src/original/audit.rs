@@ -281,6 +281,8 @@ pub struct AuditGroup {
     pub strict: [Tally; 3],
     /// The original checks.
     pub original: [Tally; 3],
+    /// Replies the strict readers read by a fall-back rule (worth a person's look).
+    pub fell_back: usize,
     /// Per maze instance, per scorer and phase: `(successes, phases scored)`.
     #[serde(skip)]
     clusters: BTreeMap<MazeCluster, [[(usize, usize); 3]; 3]>,
@@ -299,6 +301,7 @@ impl AuditGroup {
     fn add(&mut self, t: &AuditTrial, index: usize) {
         self.trials += 1;
         self.api_errors += usize::from(t.audit.api_error);
+        self.fell_back += t.audit.fell_back;
         let cluster = self
             .clusters
             .entry((t.condition(), t.audit.maze.ok_or(index)))
@@ -957,6 +960,7 @@ mod tests {
                 original: marks,
                 causes: Vec::new(),
                 diverged_at: None,
+                fell_back: 0,
                 maze,
             },
             causes: Vec::new(),

@@ -174,6 +174,7 @@ pub fn audit_human(h: &HumanFile, shape: Shape, maze: &Maze, cache: &mut AuditCa
         original: Marks::default(),
         causes: Vec::new(),
         diverged_at: None,
+        fell_back: 0,
         maze: Some(Audit::fingerprint(maze)),
     };
     let (strict_solve, diagonal) = replay_human(h, maze, shape.movement());

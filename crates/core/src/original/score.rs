@@ -226,6 +226,10 @@ pub struct Audit {
     pub causes: Vec<Difference>,
     /// The solve step (0-based) where the strict replay diverged, if it did.
     pub diverged_at: Option<usize>,
+    /// How many of its replies the strict readers read by a fall-back rule
+    /// ([`crate::verify::Rule::sure`] false): readings worth a person's look.
+    #[serde(default)]
+    pub fell_back: usize,
     /// A fingerprint of the maze first shown ([`Audit::fingerprint`]), when one was read:
     /// the audit's rates are clustered by it (not in JSON).
     #[serde(skip)]
@@ -275,6 +279,7 @@ pub fn audit_on(
         original: Marks::default(),
         causes: Vec::new(),
         diverged_at: None,
+        fell_back: 0,
         maze: None,
     };
     let first = maze_file.or_else(|| {
@@ -403,7 +408,9 @@ fn strict_solve(a: &mut Audit, r: &Replay, lasts: &[Option<(i64, i64)>]) {
         let original_pos = shown_next.or(original_to);
         // The move the strict verifier read is the cell its verdict extracted (what
         // [`crate::verify::read_move`] gives, without reading the reply a second time).
-        let strict_read = match trial.submit(&step.reply).map(|v| v.extracted) {
+        let verdict = trial.submit(&step.reply);
+        a.fell_back += usize::from(verdict.as_ref().is_some_and(|v| v.sure == Some(false)));
+        let strict_read = match verdict.map(|v| v.extracted) {
             Some(Extracted::Cell(p)) => Some(p),
             _ => None,
         };
@@ -470,8 +477,9 @@ fn generation(a: &mut Audit, r: &Replay, cache: &mut AuditCache, after: &Maze, r
     let blocks = verbatim_blocks(reply, encoding, maze0.rows(), maze0.cols());
     let original = accepted_blocks(&family, after.grid(), &blocks);
     let orig_gen = !original.is_empty();
-    let strict_gen =
-        verify_generation_in(maze0, r.shape, encoding, r.symbols, &r.library, reply).passed();
+    let verdict = verify_generation_in(maze0, r.shape, encoding, r.symbols, &r.library, reply);
+    a.fell_back += usize::from(verdict.sure == Some(false));
+    let strict_gen = verdict.passed();
     a.original.generate = Some(Mark::of(orig_gen));
     a.strict.generate = Some(Mark::of(strict_gen));
     if orig_gen != strict_gen {
@@ -503,7 +511,9 @@ fn generation(a: &mut Audit, r: &Replay, cache: &mut AuditCache, after: &Maze, r
 pub(crate) fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
     let mentions = original_mentions(shape, reply);
     let orig_rec = !mentions.is_empty();
-    let strict_rec = verify_recognition(shape, reply, ShapeSet::STANDARD).passed();
+    let verdict = verify_recognition(shape, reply, ShapeSet::STANDARD);
+    a.fell_back += usize::from(verdict.sure == Some(false));
+    let strict_rec = verdict.passed();
     a.original.recognize = Some(Mark::of(orig_rec));
     a.strict.recognize = Some(Mark::of(strict_rec));
     if orig_rec != strict_rec {
