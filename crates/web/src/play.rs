@@ -229,9 +229,10 @@ pub(super) struct PlayOptions {
     pub recognition: RecognitionMode,
     /// The clickable grid, or the very text a model sees with answers typed.
     pub condition: Condition,
-    /// Told of every action: its kind (`move`, `key`, `answer`, `choice`, `paint`,
-    /// `submit`, ...) and its detail, after the trial has taken it.
-    pub on_action: Option<Callback<(&'static str, String)>>,
+    /// Told of every action: the phase it happened in (before the trial took it: the move
+    /// that reaches the goal is the solve's), its kind (`move`, `key`, `answer`, `choice`,
+    /// `paint`, `submit`, ...) and its detail, after the trial has taken it.
+    pub on_action: Option<Callback<(Phase, &'static str, String)>>,
 }
 
 /// One trial played by a person: the phase steps, the maze (grid or text), the question of
@@ -265,10 +266,11 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
     let solving = Signal::derive(move || phase.get() == Phase::Solve);
     let press = Callback::new(move |p: Pos| {
+        let before = trial.with_untracked(Trial::phase);
         trial.update(|t| {
             t.click(p);
         });
-        tell(options, "move", p.to_string());
+        tell(options, before, "move", p.to_string());
     });
     if !text_mode {
         solve_by_keys(trial, phase, press, options);
@@ -316,10 +318,10 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     }
 }
 
-/// Tells the page of an action a person took (see [`PlayOptions::on_action`]).
-fn tell(options: PlayOptions, kind: &'static str, detail: String) {
+/// Tells the page of an action a person took in `phase` (see [`PlayOptions::on_action`]).
+fn tell(options: PlayOptions, phase: Phase, kind: &'static str, detail: String) {
     if let Some(cb) = options.on_action {
-        cb.run((kind, detail));
+        cb.run((phase, kind, detail));
     }
 }
 
@@ -379,7 +381,7 @@ fn solve_by_keys(
         });
         if let Some(to) = target {
             ev.prevent_default();
-            tell(options, "key", ev.key());
+            tell(options, Phase::Solve, "key", ev.key());
             press.run(to);
         }
     });
@@ -415,11 +417,12 @@ fn SolvePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView {
     let submit_move = move || {
         let m = typed_move.get_untracked();
         if !m.trim().is_empty() {
+            let before = trial.with_untracked(Trial::phase);
             trial.update(|t| {
                 t.submit_move(&m);
             });
             typed_move.set(String::new());
-            tell(options, "move", m);
+            tell(options, before, "move", m);
         }
     };
     view! {
@@ -444,10 +447,11 @@ fn RecognizePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView
     let (p_name, g_name) = player_and_goal(trial, options);
     let submit_answer = move |a: String, kind: &'static str| {
         if !a.trim().is_empty() {
+            let before = trial.with_untracked(Trial::phase);
             trial.update(|t| {
                 t.submit_recognition(&a);
             });
-            tell(options, kind, a);
+            tell(options, before, kind, a);
         }
     };
     if options.recognition == RecognitionMode::Choice {
@@ -500,10 +504,11 @@ fn RecognizePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView
 
 /// Submits a generated maze given as text, and tells the page.
 fn submit_maze(trial: RwSignal<Trial>, options: PlayOptions, text: String) {
+    let before = trial.with_untracked(Trial::phase);
     trial.update(|t| {
         t.submit_generation(&text);
     });
-    tell(options, "submit", text);
+    tell(options, before, "submit", text);
 }
 
 /// The generation phase in the text condition: the new maze typed in the trial's encoding.
@@ -542,6 +547,7 @@ fn DrawMazePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView 
         drawing.update(|g| paint(g, p, tool.get_untracked()));
         tell(
             options,
+            Phase::Generate,
             "paint",
             format!("{} {p}", tool.get_untracked().name()),
         );

@@ -24,9 +24,43 @@ pub struct Action {
 pub struct ActionLog {
     /// Every action, in order.
     pub actions: Vec<Action>,
+    /// Whether each action is logged under the phase it happened in (logs written from
+    /// issue 42 on). Earlier logs put an action under the phase it led to, so the move that
+    /// reached the goal was logged as `recognize`; [`ActionLog::phase_ms`] reads them by the
+    /// action's kind instead ([`kind_phase`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub exact: bool,
+}
+
+/// The phase an action of `kind` belongs to whatever phase an older log put it under: a
+/// move or a key to the solve, an answer or a choice to the recognition, a paint or a
+/// submission to the generation; `None` for the others (focus, resize, ...).
+pub fn kind_phase(kind: &str) -> Option<&'static str> {
+    match kind {
+        "move" | "key" => Some("solve"),
+        "answer" | "choice" => Some("recognize"),
+        "paint" | "submit" => Some("generate"),
+        _ => None,
+    }
 }
 
 impl ActionLog {
+    /// An empty log whose actions are logged under the phase they happen in.
+    pub fn new() -> ActionLog {
+        ActionLog {
+            actions: Vec::new(),
+            exact: true,
+        }
+    }
+
+    /// The phase action `a` happened in: as logged, or by its kind in an older log.
+    fn phase_of<'a>(&self, a: &'a Action) -> &'a str {
+        if self.exact {
+            return &a.phase;
+        }
+        kind_phase(&a.kind).unwrap_or(&a.phase)
+    }
+
     /// Adds an action at `t_ms` since the trial started.
     pub fn push(&mut self, kind: &str, phase: &str, detail: impl Into<String>, t_ms: f64) {
         let prev = self.actions.last().map_or(0.0, |a| a.t_ms);
@@ -39,10 +73,11 @@ impl ActionLog {
         });
     }
 
-    /// Milliseconds spent in `phase` (from its first action to the first action of a later
-    /// phase, or its last action).
+    /// Milliseconds spent in `phase`: from the action before its first action (the trial's
+    /// start for the first phase) to its last action before another phase's, the action
+    /// that ends it included (the move that reaches the goal is the solve's).
     pub fn phase_ms(&self, phase: &str) -> f64 {
-        let first = self.actions.iter().position(|a| a.phase == phase);
+        let first = self.actions.iter().position(|a| self.phase_of(a) == phase);
         let Some(first) = first else { return 0.0 };
         let start = if first == 0 {
             0.0
@@ -51,7 +86,11 @@ impl ActionLog {
         };
         let end = self.actions[first..]
             .iter()
-            .take_while(|a| a.phase == phase)
+            .take_while(|a| {
+                let p = self.phase_of(a);
+                p == phase || (!self.exact && kind_phase(&a.kind).is_none())
+            })
+            .filter(|a| self.phase_of(a) == phase)
             .last()
             .map_or(start, |a| a.t_ms);
         end - start

@@ -157,6 +157,37 @@ fn the_log_times_each_action_from_the_previous_one_and_each_phase() {
 }
 
 #[test]
+fn the_move_that_reaches_the_goal_is_timed_with_the_solve_in_new_and_old_logs() {
+    // New logs: each action under the phase it happened in.
+    let mut log = ActionLog::new();
+    log.push("move", "solve", "(1, 2)", 1000.0);
+    log.push("move", "solve", "(1, 3)", 1600.0); // reaches the goal
+    log.push("focus", "recognize", "", 2000.0);
+    log.push("answer", "recognize", "square", 4000.0);
+    assert_eq!(log.phase_ms("solve"), 1600.0);
+    assert_eq!(log.phase_ms("recognize"), 2400.0);
+    let json = serde_json::to_string(&log).expect("writes");
+    assert!(json.contains("\"exact\":true"), "{json}");
+    // An older log put the goal move under the phase it led to; it is read by its kind.
+    let old: ActionLog = serde_json::from_str(
+        r#"{"actions":[
+            {"kind":"move","phase":"solve","t_ms":1000,"dt_ms":1000},
+            {"kind":"move","phase":"recognize","t_ms":1600,"dt_ms":600},
+            {"kind":"answer","phase":"generate","t_ms":4000,"dt_ms":2400}]}"#,
+    )
+    .expect("an old log reads");
+    assert!(!old.exact);
+    assert_eq!(old.phase_ms("solve"), 1600.0);
+    assert_eq!(old.phase_ms("recognize"), 2400.0);
+    assert!(
+        !serde_json::to_string(&old)
+            .expect("writes")
+            .contains("exact"),
+        "an old log is written back as it was"
+    );
+}
+
+#[test]
 fn base64url_round_trips_every_length() {
     for n in 0..40u8 {
         let bytes: Vec<u8> = (0..n)

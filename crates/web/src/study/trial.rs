@@ -175,7 +175,7 @@ pub(super) fn StudyTrialView(
     let fresh = Trial::new(setup, library);
     let live = Live {
         trial: RwSignal::new(fresh.clone()),
-        log: RwSignal::new(ActionLog::default()),
+        log: RwSignal::new(ActionLog::new()),
         started: RwSignal::new(now()),
     };
     let trial = live.trial;
@@ -227,12 +227,15 @@ pub(super) fn StudyTrialView(
             persist();
         });
     }
-    let record_action = move |kind: &'static str, detail: String| {
+    // An action in `phase` (`None`: the phase the trial is in now, for the window's events).
+    let record_in = move |phase: Option<Phase>, kind: &'static str, detail: String| {
         if !loaded.get_untracked() {
             early.update_value(|e| e.push((kind, detail, now())));
             return;
         }
-        let phase = trial.with_untracked(|t| t.phase().name());
+        let phase = phase
+            .unwrap_or_else(|| trial.with_untracked(|t| t.phase()))
+            .name();
         let at = now() - live.started.get_untracked();
         live.log.update(|l| l.push(kind, phase, detail, at));
         persist();
@@ -243,10 +246,12 @@ pub(super) fn StudyTrialView(
         }
     };
     let on_action = Callback::new({
-        let record_action = record_action.clone();
-        move |(kind, detail): (&'static str, String)| record_action(kind, detail)
+        let record_in = record_in.clone();
+        move |(phase, kind, detail): (Phase, &'static str, String)| {
+            record_in(Some(phase), kind, detail)
+        }
     });
-    listen(record_action);
+    listen(move |kind, detail| record_in(None, kind, detail));
     let options = PlayOptions {
         recognition: study.recognition,
         condition: study.condition,
