@@ -112,6 +112,18 @@ impl fmt::Display for Rule {
     }
 }
 
+/// Answer labels (a conclusion reads a few more, conclusion.rs).
+pub(super) const MOVE_LABELS: [&str; 8] = [
+    "move:",
+    "next move:",
+    "answer:",
+    "final answer:",
+    "next position:",
+    "next cell:",
+    "new position:",
+    "my move:",
+];
+
 /// An answer line: `[start, end)` of its lead and of its value in the text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct AnswerLine {

@@ -25,7 +25,7 @@
 //! When no sentence concludes, the reader's earlier rules apply (reader.rs): the answer
 //! label, the move phrase, the last coordinate.
 
-use super::reader::MOVE_LABELS;
+use super::answer::MOVE_LABELS;
 use super::{normal_word, word_spans, Span, NEGATORS};
 use crate::maze::coords::Coord;
 

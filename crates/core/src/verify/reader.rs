@@ -47,7 +47,7 @@
 //! (unparseable), never an invalid move. Coordinates are `(r, c)`, `[r, c]` or
 //! between two walls is allowed.
 
-use super::answer::Rule;
+use super::answer::{Rule, MOVE_LABELS};
 use super::conclusion::{concluded, gives_up, taken_back_after, Role, DIRECTIONS};
 use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
 use super::{
@@ -57,17 +57,6 @@ use crate::maze::coords::{coordinates, Coord};
 use crate::maze::grid::Pos;
 use crate::text::{find_words, placeholders};
 
-/// Answer labels (a conclusion reads a few more, conclusion.rs).
-pub(super) const MOVE_LABELS: [&str; 8] = [
-    "move:",
-    "next move:",
-    "answer:",
-    "final answer:",
-    "next position:",
-    "next cell:",
-    "new position:",
-    "my move:",
-];
 const MOVE_VERBS: [&str; 9] = [
     "move", "moves", "moving", "go", "going", "step", "head", "proceed", "moved",
 ];
