@@ -59,6 +59,11 @@ test('a sample of moves is reviewed by keyboard, the agreement shows, and the re
       .test(document.querySelector('[data-testid="review-agreement"]')?.textContent ?? ''));
     assert.match(await agreement.textContent(), /In solve: the reader agrees with review on 1 of 3 sampled moves \(33\.3%, \d+\.\d-\d+\.\d%\)/);
     assert.match(await queue.textContent(), /Reviewed: no answer \(tester\)/);
+    // The solve rate as reviewed: the trial whose move was read as no answer fails there
+    // (the other two readings may end their solves as well); as read, every solve succeeds.
+    const solveRow = page.locator('[data-testid="review-rates"] tr[data-phase="solve"] td');
+    assert.match(await solveRow.nth(0).textContent(), /^2\/2 \(100\.0%\)$/);
+    assert.match(await solveRow.nth(1).textContent(), /^[01]\/2 /);
 
     // The reviews download as reviews.jsonl, one line each, as `shapemaze score` reads them.
     const text = await downloadText(page, 'review-export');

@@ -14,7 +14,8 @@ use super::experiment::{notice, picked_files};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::analysis::review::{
-    agreement, latest, parse_reviews, queue, readings, write_reviews, QueueItem, Review, Why,
+    agreement, latest, parse_reviews, queue, rates_as_reviewed, readings, write_reviews, QueueItem,
+    Review, Why,
 };
 use shapemaze_core::maze::grid::{Grid, Pos};
 use shapemaze_core::maze::shape::Shape;
@@ -199,6 +200,32 @@ pub fn ReviewPart(
             .map(|a| format!("In {}: {}.", a.phase.name(), a.sentence()))
             .collect::<Vec<_>>()
     };
+    let rates = Memo::new(move |_| {
+        let rs = state.reviews.get();
+        records.with(|r| rates_as_reviewed(r, &rs))
+    });
+    let rate_rows = move || {
+        let pct = |k: usize, n: usize| {
+            if n == 0 {
+                0.0
+            } else {
+                100.0 * k as f64 / n as f64
+            }
+        };
+        ["solve", "recognize", "generate"]
+            .into_iter()
+            .zip(rates.get())
+            .map(|(phase, r)| {
+                view! {
+                    <tr data-phase=phase>
+                        <th scope="row">{phase}</th>
+                        <td>{format!("{}/{} ({:.1}%)", r.read, r.n, pct(r.read, r.n))}</td>
+                        <td>{format!("{}/{} ({:.1}%)", r.reviewed, r.n, pct(r.reviewed, r.n))}</td>
+                    </tr>
+                }
+            })
+            .collect_view()
+    };
     let summary = move || {
         items.with(|q| {
             let fell_back = q.iter().filter(|i| i.why == Why::FallBack).count();
@@ -225,6 +252,11 @@ pub fn ReviewPart(
                     }.into_any(),
                 }
             }}
+            <table class="review-rates" data-testid="review-rates">
+                <caption>"Success as read and as reviewed (every reviewed reading in place of the reader's)"</caption>
+                <thead><tr><th scope="col">"phase"</th><th scope="col">"as read"</th><th scope="col">"as reviewed"</th></tr></thead>
+                <tbody>{rate_rows}</tbody>
+            </table>
             <div class="review-agreement" data-testid="review-agreement">
                 <h3>"The reader against review"</h3>
                 {move || {

@@ -291,6 +291,61 @@ pub fn readings(records: &[TrialRecord]) -> BTreeMap<ReplyKey, Extracted> {
         .collect()
 }
 
+/// One phase's successes as read and as reviewed, over the records' finished trials.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ReviewedRate {
+    /// Phases scored (API errors aside).
+    pub n: usize,
+    /// Successes as the readers read the replies.
+    pub read: usize,
+    /// Successes with every reviewed reading in place of the reader's.
+    pub reviewed: usize,
+}
+
+/// Each phase's rate as read and as reviewed (solve, recognize, generate): every record
+/// with reviews is replayed with its reviewed replies in place (as `shapemaze score
+/// --reviews` does); the others count the same both ways.
+pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> [ReviewedRate; 3] {
+    use crate::results::rescore::{rescore, rescore_reviewed, Libraries};
+    use crate::verify::Outcome;
+    let in_force = latest(reviews);
+    let mut libraries = Libraries::new();
+    let mut out = [ReviewedRate::default(); 3];
+    for record in records {
+        let Some(text) = record.transcript() else {
+            continue;
+        };
+        let trial = ExportPath::of_record(record).render();
+        let hints = Hints {
+            encoding: Some(record.encoding),
+            shape: Some(record.shape),
+            size: Some((record.size, record.size)),
+            in_play: Some(record.shapes),
+            maze: None,
+        };
+        let mine: Vec<crate::results::rescore::Reviewed> = in_force
+            .iter()
+            .filter(|((t, _, _), _)| *t == trial)
+            .map(|((_, phase, step), r)| (phase_index(*phase), *step, r.value.clone()))
+            .collect();
+        let read = rescore(&text, &hints, &mut libraries);
+        let reviewed = if mine.is_empty() {
+            read.clone()
+        } else {
+            rescore_reviewed(&text, &hints, &mut libraries, &mine)
+        };
+        for (i, rate) in out.iter_mut().enumerate() {
+            let (a, b) = (read.phases[i].recomputed, reviewed.phases[i].recomputed);
+            if matches!(a, Some(Outcome::Success | Outcome::Fail)) {
+                rate.n += 1;
+                rate.read += usize::from(a == Some(Outcome::Success));
+                rate.reviewed += usize::from(b == Some(Outcome::Success));
+            }
+        }
+    }
+    out
+}
+
 /// The review queue of `records`: every reply a fall-back rule read, then, when `sample`
 /// names a phase, a size and a seed, that many replies of the phase drawn at random
 /// (seeded, so the same records give the same draw) and not already listed. A reply is
@@ -474,6 +529,37 @@ mod tests {
         assert_eq!(q.len(), 2, "the fall-back and the one recognition reply");
         assert_eq!((q[1].phase, q[1].why), (Phase::Recognize, Why::Sampled));
         assert_eq!(q[1].reading.value, Extracted::Shape(Shape::Square));
+    }
+
+    #[test]
+    fn the_rates_as_reviewed_replay_the_reviewed_replies() {
+        use crate::play::player::{play_ready, tests::trials, Oracle, PlayerKind};
+        use crate::play::trial::Protocol;
+        use crate::results::record::PlayerInfo;
+        let mut t = trials(Protocol::Stepwise).remove(0);
+        play_ready(&mut t, &mut Oracle);
+        let record = TrialRecord::of(
+            &t,
+            PlayerInfo::builtin(PlayerKind::Oracle),
+            Default::default(),
+            None,
+            None,
+        );
+        let trial = ExportPath::of_record(&record).render();
+        let records = vec![record];
+        let none = rates_as_reviewed(&records, &[]);
+        assert_eq!(none.map(|r| (r.n, r.read, r.reviewed)), [(1, 1, 1); 3]);
+        // A reviewer reads no shape in the oracle's recognition: it fails as reviewed.
+        let reviews = vec![review(
+            &trial,
+            Phase::Recognize,
+            0,
+            Extracted::Nothing,
+            false,
+        )];
+        let r = rates_as_reviewed(&records, &reviews);
+        assert_eq!((r[1].read, r[1].reviewed), (1, 0));
+        assert_eq!((r[0].read, r[0].reviewed), (1, 1));
     }
 
     #[test]
