@@ -41,38 +41,72 @@ pub enum Reasoning {
 pub struct Plain {
     /// The text read.
     pub text: String,
-    /// For each byte of `text`, the offset in the reply of the character it came from.
-    from: Vec<usize>,
-    /// For each byte of `text`, the offset in the reply just past that character.
-    to: Vec<usize>,
+    /// For each byte of `text`, the offset in the reply of the character it came from, and
+    /// just past it; `None` when the text is the reply itself (nothing set apart, mapped or
+    /// dropped), so a byte stands where it stands.
+    map: Option<(Vec<usize>, Vec<usize>)>,
     /// The reply's length.
     len: usize,
     /// The reasoning, if any.
     pub reasoning: Reasoning,
 }
 
+/// Whether the character is one that [`ascii_form`] changes.
+fn mapped(ch: char) -> bool {
+    ascii_form(ch) != ch
+}
+
+/// The markup the readers drop, in the order they drop it.
+const MARKUP: [&str; 3] = ["**", "__", "`"];
+
 impl Plain {
     /// Reads `reply` once (see the module documentation).
     pub fn of(reply: &str) -> Plain {
         let mut plain = Plain::answer_of(reply);
-        for pattern in ["**", "__", "`"] {
+        for pattern in MARKUP {
             plain.remove(pattern);
         }
         plain
+    }
+
+    /// The text alone of [`Plain::of`] (no places kept): what most readers need, made
+    /// without the cost of keeping each byte's place.
+    pub fn text_of(reply: &str) -> String {
+        let (_, [a, b]) = answer_region(reply);
+        let region = &reply[a..b];
+        let mut text: String = if region.chars().any(mapped) {
+            region.chars().map(ascii_form).collect()
+        } else {
+            region.to_string()
+        };
+        for pattern in MARKUP {
+            if text.contains(pattern) {
+                text = text.replace(pattern, "");
+            }
+        }
+        text
     }
 
     /// The reply's answer with full-width forms read as ASCII, markup kept (the maze
     /// reader drops markup itself and says so).
     pub fn answer_of(reply: &str) -> Plain {
         let (reasoning, [a, b]) = answer_region(reply);
+        let region = &reply[a..b];
+        if a == 0 && b == reply.len() && !region.chars().any(mapped) {
+            return Plain {
+                text: reply.to_string(),
+                map: None,
+                len: reply.len(),
+                reasoning,
+            };
+        }
         let mut text = String::with_capacity(b - a);
         let mut from = Vec::with_capacity(b - a);
         let mut to = Vec::with_capacity(b - a);
-        for (i, ch) in reply[a..b].char_indices() {
+        for (i, ch) in region.char_indices() {
             let at = a + i;
-            let mapped = ascii_form(ch);
             let start = text.len();
-            text.push(mapped);
+            text.push(ascii_form(ch));
             for _ in start..text.len() {
                 from.push(at);
                 to.push(at + ch.len_utf8());
@@ -80,11 +114,27 @@ impl Plain {
         }
         Plain {
             text,
-            from,
-            to,
+            map: Some((from, to)),
             len: reply.len(),
             reasoning,
         }
+    }
+
+    /// The places of the text's bytes, made explicit.
+    fn places(&mut self) -> &mut (Vec<usize>, Vec<usize>) {
+        let n = self.text.len();
+        let text = &self.text;
+        self.map.get_or_insert_with(|| {
+            let mut from = Vec::with_capacity(n);
+            let mut to = Vec::with_capacity(n);
+            for (i, ch) in text.char_indices() {
+                for _ in 0..ch.len_utf8() {
+                    from.push(i);
+                    to.push(i + ch.len_utf8());
+                }
+            }
+            (from, to)
+        })
     }
 
     /// Drops every occurrence of `pattern`, left to right.
@@ -103,34 +153,49 @@ impl Plain {
                 at += 1;
             }
         }
-        let text: Vec<u8> = keep.iter().map(|&k| bytes[k]).collect();
+        let kept: Vec<u8> = keep.iter().map(|&k| bytes[k]).collect();
         // Whole patterns of ASCII bytes were removed, so the rest is still UTF-8.
-        self.text = String::from_utf8(text).unwrap_or_default();
-        self.from = keep.iter().map(|&k| self.from[k]).collect();
-        self.to = keep.iter().map(|&k| self.to[k]).collect();
+        let text = String::from_utf8(kept).unwrap_or_default();
+        let (from, to) = self.places();
+        let from: Vec<usize> = keep.iter().map(|&k| from[k]).collect();
+        let to: Vec<usize> = keep.iter().map(|&k| to[k]).collect();
+        self.text = text;
+        self.map = Some((from, to));
     }
 
     /// Where the range `[start, end)` of [`Plain::text`] stands in the reply.
     pub fn span(&self, start: usize, end: usize) -> [usize; 2] {
         let end = end.max(start);
-        let first = self.from.get(start).copied().unwrap_or_else(|| {
+        let Some((from, to)) = &self.map else {
+            let s = start.min(self.len);
+            return [s, end.min(self.len).max(s)];
+        };
+        let first = from.get(start).copied().unwrap_or_else(|| {
             // Past the end: just past the last character read, or the reply's end.
-            self.to.last().copied().unwrap_or(self.len)
+            to.last().copied().unwrap_or(self.len)
         });
         if end == start {
             return [first, first];
         }
-        let last = self
-            .to
+        let last = to
             .get(end - 1)
             .copied()
-            .unwrap_or_else(|| self.to.last().copied().unwrap_or(self.len));
+            .unwrap_or_else(|| to.last().copied().unwrap_or(self.len));
         [first, last.max(first)]
     }
 
     /// Whether the reply was cut off inside a reasoning block, before any answer.
     pub fn cut_in_reasoning(&self) -> bool {
         matches!(self.reasoning, Reasoning::Unclosed(_)) && self.text.trim().is_empty()
+    }
+}
+
+/// Whether `reply` was cut off inside a reasoning block before any answer
+/// ([`Plain::cut_in_reasoning`], without reading the reply whole).
+pub fn cut_in_reasoning(reply: &str) -> bool {
+    match answer_region(reply) {
+        (Reasoning::Unclosed(_), [a, b]) => reply[a..b].trim().is_empty(),
+        _ => false,
     }
 }
 

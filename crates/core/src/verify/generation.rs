@@ -25,7 +25,6 @@ use crate::maze::grid::{Mask, Maze, MazeError, Tile, MAX_SIZE};
 use crate::maze::shape::Shape;
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
-use crate::reply::Plain;
 
 /// Verifies a generated maze against the original (as first shown), a matrix in the
 /// design's symbols `1 0 P G`.
@@ -50,7 +49,7 @@ pub fn verify_generation_in(
     reply: &str,
 ) -> Verdict {
     let (rows, cols) = (original.rows(), original.cols());
-    if Plain::of(reply).cut_in_reasoning() {
+    if crate::reply::cut_in_reasoning(reply) {
         let mut v = Verdict::cut_in_reasoning(Reason::NoMazeFound, "maze");
         v.checks = Some(GenerationChecks::default());
         return v;

@@ -477,7 +477,7 @@ impl Verdict {
 /// reasoning before it, markdown emphasis and code ticks removed (labels like `**Move:**`
 /// read as `Move:`), full-width punctuation read as ASCII.
 fn plain(reply: &str) -> String {
-    Plain::of(reply).text
+    Plain::text_of(reply)
 }
 
 /// Where a byte range of [`plain`]'s text stands in the reply it came from: `[start, end)`

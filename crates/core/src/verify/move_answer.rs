@@ -65,7 +65,7 @@ fn json_cell(value: &serde_json::Value) -> Option<Pos> {
             let col = json_key(o, &["col", "column", "c"]).and_then(n)?;
             Some(Pos::new(row, col))
         }
-        serde_json::Value::String(s) => match coordinates(&Plain::of(s).text)[..] {
+        serde_json::Value::String(s) => match coordinates(&Plain::text_of(s))[..] {
             [c] => Some(c.pos),
             _ => None,
         },

@@ -14,7 +14,7 @@ use super::reader::read_move_in;
 use super::{plain, Extracted, Reason, Verdict};
 use crate::maze::coords::coordinates;
 use crate::maze::grid::{Maze, Movement, Pos, Tile};
-use crate::reply::Plain;
+use crate::reply::cut_in_reasoning;
 
 /// Checks one step of the player from its cell in `maze` to `to` under `movement`.
 /// `Ok` holds [`Reason::ValidMove`] or [`Reason::ReachedGoal`].
@@ -68,11 +68,10 @@ pub fn check_step(maze: &Maze, movement: Movement, to: Pos) -> (Reason, String) 
 
 /// Verifies a reply's next move from the player's cell in `maze`.
 pub fn verify_move(maze: &Maze, movement: Movement, reply: &str) -> Verdict {
-    let plain = Plain::of(reply);
-    if plain.cut_in_reasoning() {
+    if cut_in_reasoning(reply) {
         return Verdict::cut_in_reasoning(Reason::NoCoordinate, "move");
     }
-    let read = read_move_in(&plain.text);
+    let read = read_move_in(&plain(reply));
     let Some(to) = read.coord.map(|c| c.pos) else {
         let why = if read.set_aside > 0 {
             format!(

@@ -75,7 +75,7 @@ pub fn maze_reading(
     cols: usize,
     symbols: Symbols,
 ) -> Reading {
-    if Plain::of(reply).cut_in_reasoning() {
+    if crate::reply::cut_in_reasoning(reply) {
         return Reading::none(Rule::CutInReasoning);
     }
     let read = encoding.read_reply_in(reply, rows, cols, symbols);

@@ -27,7 +27,6 @@ use super::{
     Reason, Verdict,
 };
 use crate::maze::shape::{Shape, ShapeSet};
-use crate::reply::Plain;
 use crate::text::find_words;
 
 /// A shape named in a reply.
@@ -382,11 +381,10 @@ fn lists_every_shape(text: &str, ms: &[Mention], i: usize, shapes: ShapeSet) -> 
 
 /// Verifies a recognition reply against the maze's true shape, `shapes` in play.
 pub fn verify_recognition(expected: Shape, reply: &str, shapes: ShapeSet) -> Verdict {
-    let plain = Plain::of(reply);
-    if plain.cut_in_reasoning() {
+    if crate::reply::cut_in_reasoning(reply) {
         return Verdict::cut_in_reasoning(Reason::NoShapeNamed, "shape");
     }
-    let read = answer_mention(&plain.text, reply, shapes);
+    let read = answer_mention(&plain(reply), reply, shapes);
     let rule = read.map_or(Rule::NoAnswer, |(_, r)| r);
     verdict_of(expected, read.map(|(m, _)| m.shape)).read_by(rule)
 }
