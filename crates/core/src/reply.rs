@@ -145,14 +145,11 @@ impl Plain {
         let bytes = self.text.as_bytes();
         let mut keep = Vec::with_capacity(bytes.len());
         let mut at = 0;
-        while at < bytes.len() {
-            if bytes[at..].starts_with(pattern.as_bytes()) {
-                at += pattern.len();
-            } else {
-                keep.push(at);
-                at += 1;
-            }
+        for (found, _) in self.text.match_indices(pattern) {
+            keep.extend(at..found);
+            at = found + pattern.len();
         }
+        keep.extend(at..bytes.len());
         let kept: Vec<u8> = keep.iter().map(|&k| bytes[k]).collect();
         // Whole patterns of ASCII bytes were removed, so the rest is still UTF-8.
         let text = String::from_utf8(kept).unwrap_or_default();
@@ -201,7 +198,12 @@ pub fn cut_in_reasoning(reply: &str) -> bool {
 
 /// The reasoning of a reply and the range of the reply that holds its answer.
 fn answer_region(reply: &str) -> (Reasoning, [usize; 2]) {
-    if !reply.contains('<') {
+    // Every tag ends in `k>` or `g>`, in any case: most replies hold neither.
+    let tagged = reply.contains('<')
+        && ["k>", "K>", "g>", "G>"]
+            .iter()
+            .any(|end| reply.contains(end));
+    if !tagged {
         return (Reasoning::None, [0, reply.len()]);
     }
     let lower = reply.to_ascii_lowercase();

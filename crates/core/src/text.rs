@@ -229,13 +229,20 @@ pub fn is_ideograph(c: char) -> bool {
 /// still stand alone as a whole.
 pub fn find_words(hay: &str, needle: &str, ignore_case: bool) -> Vec<usize> {
     let mut out = Vec::new();
-    if needle.is_empty() || needle.len() > hay.len() {
+    if needle.is_empty() || needle.len() > hay.len() || (!needle.is_ascii() && hay.is_ascii()) {
         return out;
     }
     let hb = hay.as_bytes();
     let nb = needle.as_bytes();
     for start in 0..=hb.len() - nb.len() {
-        if !hay.is_char_boundary(start) || !hay.is_char_boundary(start + nb.len()) {
+        // The first byte first: most windows differ there, and no call is made for them.
+        let first_differs = if ignore_case {
+            !hb[start].eq_ignore_ascii_case(&nb[0])
+        } else {
+            hb[start] != nb[0]
+        };
+        if first_differs || !hay.is_char_boundary(start) || !hay.is_char_boundary(start + nb.len())
+        {
             continue;
         }
         let window = &hb[start..start + nb.len()];

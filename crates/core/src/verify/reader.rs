@@ -381,9 +381,6 @@ fn read_move_by_rules(text: &str) -> MoveRead {
     }
     // The last answer line, else the last concluding sentence: whichever comes later. A
     // reply that gives up or is cut off is read at a concluding sentence only.
-    let line = (!gives_up(text))
-        .then(|| last_answer_line(text, &all, |k| standing[k] == Standing::Open))
-        .flatten();
     let sentence = concluded(text, &all, &roles)
         .filter(|&k| !masked(all[k].start))
         .or_else(|| {
@@ -391,13 +388,16 @@ fn read_move_by_rules(text: &str) -> MoveRead {
                 matches!(standing[k], Standing::Open | Standing::Described)
             })
         });
+    // (Whether the reply gives up is asked only of an answer line that would count.)
+    let line = last_answer_line(text, &all, |k| standing[k] == Standing::Open)
+        .filter(|c| sentence.is_none_or(|k| c.start > all[k].start))
+        .filter(|_| !gives_up(text));
     match (line, sentence) {
-        (Some(c), Some(k)) if c.start > all[k].start => return read(Rule::AnswerLabel, Some(c)),
-        (_, Some(k)) => {
+        (Some(c), _) => return read(Rule::AnswerLabel, Some(c)),
+        (None, Some(k)) => {
             let kept = (!taken_back_after(text, all[k].end)).then_some(all[k]);
             return read(Rule::Concluded, kept);
         }
-        (Some(c), None) => return read(Rule::AnswerLabel, Some(c)),
         (None, None) => {}
     }
     if gives_up(text) {
