@@ -34,9 +34,14 @@ impl Reviews {
         })
     }
 
-    /// The reviews of the transcript at `file` (its path under the folder).
-    pub fn of(&self, file: &str) -> Vec<&Review> {
-        self.all.iter().filter(|r| r.trial == file).collect()
+    /// The reviews of the transcript at `file` (its path under the folder), each with its
+    /// index in [`Reviews::all`].
+    pub fn of(&self, file: &str) -> Vec<(usize, &Review)> {
+        self.all
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.trial == file)
+            .collect()
     }
 }
 
@@ -64,7 +69,7 @@ pub fn apply(
     let replies = replies_read(text, hints);
     let mut read = Vec::new();
     let mut reviewed: Vec<Reviewed> = Vec::new();
-    for r in mine {
+    for (i, r) in mine {
         let phase = shapemaze_core::analysis::review::phase_index(r.phase);
         let Some(found) = replies
             .iter()
@@ -72,9 +77,7 @@ pub fn apply(
         else {
             continue;
         };
-        if let Some(i) = reviews.all.iter().position(|x| std::ptr::eq(x, r)) {
-            read.push((i, found.reading.value.clone()));
-        }
+        read.push((i, found.reading.value.clone()));
         reviewed.push((phase, r.step, r.value.clone()));
     }
     Some(ReviewedTranscript {
@@ -148,12 +151,7 @@ pub fn over_folder(root: &std::path::Path, reviews: &Reviews) -> Result<ReviewRe
         };
         let (_, hints) = super::score::hints_for(&path, &text, in_play);
         let replies = replies_read(&text, &hints);
-        for (i, r) in reviews
-            .all
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| r.trial == file)
-        {
+        for (i, r) in reviews.of(&file) {
             let phase = shapemaze_core::analysis::review::phase_index(r.phase);
             if let Some(found) = replies
                 .iter()

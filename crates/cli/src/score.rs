@@ -12,7 +12,6 @@ use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::original::audit::{Scoring, Skipped};
-use shapemaze_core::play::trial::Phase;
 use shapemaze_core::results::layout::ExportPath;
 use shapemaze_core::results::rescore::replies_read;
 use shapemaze_core::results::rescore::{rescore, Basis, Hints, Libraries, Rescored};
@@ -407,7 +406,7 @@ fn to_ask(file: &str, text: &str, hints: &Hints) -> Vec<Asked> {
         .into_iter()
         .map(|r| Asked {
             trial: file.to_string(),
-            phase: [Phase::Solve, Phase::Recognize, Phase::Generate][r.phase.min(2)],
+            phase: shapemaze_core::analysis::review::phase_at(r.phase),
             step: r.step,
             reply: r.reply,
             read: r.reading.value,

@@ -176,10 +176,15 @@ pub fn agreement(
     counts
         .into_iter()
         .map(|(i, (agree, n))| Agreement {
-            phase: [Phase::Solve, Phase::Recognize, Phase::Generate][i],
+            phase: phase_at(i),
             agreement: wilson(agree, n),
         })
         .collect()
+}
+
+/// The phase of index 0, 1, 2 (anything higher is the generation).
+pub fn phase_at(index: usize) -> Phase {
+    [Phase::Solve, Phase::Recognize, Phase::Generate][index.min(2)]
 }
 
 /// 0, 1, 2 for the three phases that have replies (`Done` counts as generate).
@@ -248,16 +253,10 @@ fn all_replies(records: &[TrialRecord]) -> Vec<QueueItem> {
             continue;
         };
         let trial = ExportPath::of_record(record).render();
-        let hints = Hints {
-            encoding: Some(record.encoding),
-            shape: Some(record.shape),
-            size: Some((record.size, record.size)),
-            in_play: Some(record.shapes),
-            maze: None,
-        };
+        let hints = Hints::from(record);
         let first = record.first_maze().ok();
         for read in replies_read(&text, &hints) {
-            let phase = [Phase::Solve, Phase::Recognize, Phase::Generate][read.phase.min(2)];
+            let phase = phase_at(read.phase);
             // The player stood at the path's cell before this move (the start first).
             let maze = first
                 .as_ref()
@@ -302,44 +301,39 @@ pub struct ReviewedRate {
     pub reviewed: usize,
 }
 
-/// Each phase's rate as read and as reviewed (solve, recognize, generate): every record
-/// with reviews is replayed with its reviewed replies in place (as `shapemaze score
-/// --reviews` does); the others count the same both ways.
+/// Each phase's rate as read and as reviewed (solve, recognize, generate). As read is the
+/// records' own verdicts, as the page's analysis counts them; a record with reviews is
+/// replayed with its reviewed replies in place (as `shapemaze score --reviews` does) and
+/// only it, so a review costs one replay; the others count the same both ways.
 pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> [ReviewedRate; 3] {
-    use crate::results::rescore::{rescore, rescore_reviewed, Libraries};
+    use crate::results::rescore::{rescore_reviewed, Libraries, Reviewed};
     use crate::verify::Outcome;
-    let in_force = latest(reviews);
+    let mut by_trial: BTreeMap<&str, Vec<Reviewed>> = BTreeMap::new();
+    for ((_, phase, step), r) in latest(reviews) {
+        by_trial.entry(r.trial.as_str()).or_default().push((
+            phase_index(phase),
+            step,
+            r.value.clone(),
+        ));
+    }
     let mut libraries = Libraries::new();
     let mut out = [ReviewedRate::default(); 3];
     for record in records {
-        let Some(text) = record.transcript() else {
-            continue;
-        };
-        let trial = ExportPath::of_record(record).render();
-        let hints = Hints {
-            encoding: Some(record.encoding),
-            shape: Some(record.shape),
-            size: Some((record.size, record.size)),
-            in_play: Some(record.shapes),
-            maze: None,
-        };
-        let mine: Vec<crate::results::rescore::Reviewed> = in_force
-            .iter()
-            .filter(|((t, _, _), _)| *t == trial)
-            .map(|((_, phase, step), r)| (phase_index(*phase), *step, r.value.clone()))
-            .collect();
-        let read = rescore(&text, &hints, &mut libraries);
-        let reviewed = if mine.is_empty() {
-            read.clone()
-        } else {
-            rescore_reviewed(&text, &hints, &mut libraries, &mine)
+        let read = record.verdicts.all().map(|v| v.map(|v| v.outcome));
+        let mine = by_trial.get(ExportPath::of_record(record).render().as_str());
+        let reviewed = match (mine, record.transcript()) {
+            (Some(mine), Some(text)) => {
+                rescore_reviewed(&text, &Hints::from(record), &mut libraries, mine)
+                    .phases
+                    .map(|p| p.recomputed)
+            }
+            _ => read,
         };
         for (i, rate) in out.iter_mut().enumerate() {
-            let (a, b) = (read.phases[i].recomputed, reviewed.phases[i].recomputed);
-            if matches!(a, Some(Outcome::Success | Outcome::Fail)) {
+            if matches!(read[i], Some(Outcome::Success | Outcome::Fail)) {
                 rate.n += 1;
-                rate.read += usize::from(a == Some(Outcome::Success));
-                rate.reviewed += usize::from(b == Some(Outcome::Success));
+                rate.read += usize::from(read[i] == Some(Outcome::Success));
+                rate.reviewed += usize::from(reviewed[i] == Some(Outcome::Success));
             }
         }
     }

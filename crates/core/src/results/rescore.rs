@@ -95,6 +95,19 @@ pub struct Hints {
     pub maze: Option<Grid>,
 }
 
+impl From<&TrialRecord> for Hints {
+    /// What a record says about its transcript: encoding, shape, size, shapes in play.
+    fn from(r: &TrialRecord) -> Hints {
+        Hints {
+            encoding: Some(r.encoding),
+            shape: Some(r.shape),
+            size: Some((r.size, r.size)),
+            in_play: Some(r.shapes),
+            maze: None,
+        }
+    }
+}
+
 impl From<&ExportPath> for Hints {
     fn from(p: &ExportPath) -> Hints {
         Hints {

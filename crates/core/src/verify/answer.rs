@@ -186,9 +186,9 @@ const DATA_LEADS: [&str; 30] = [
 
 /// English words that, anywhere in a lead, make it name the maze's data or the reply's
 /// own bookkeeping (`Current player position:`, `Visited:`).
-const DATA_WORDS: [&str; 13] = [
+const DATA_WORDS: [&str; 12] = [
     "player", "current", "goal", "start", "starting", "wall", "walls", "empty", "target",
-    "visited", "queue", "previous", "note",
+    "visited", "queue", "previous",
 ];
 
 /// English words that make a lead weigh options or plan ahead rather than answer.

@@ -260,7 +260,7 @@ pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
 
 /// The shape a JSON object in the reply gives: `{"shape": "spiral"}` (also `answer`,
 /// `final_answer`, `name`), the last such object.
-fn json_shape(text: &str, reply: &str, shapes: ShapeSet) -> Option<Mention> {
+fn json_shape(text: &str, shapes: ShapeSet) -> Option<Mention> {
     if !text.contains('{') {
         return None;
     }
@@ -277,7 +277,6 @@ fn json_shape(text: &str, reply: &str, shapes: ShapeSet) -> Option<Mention> {
             let first = found.iter().find(|m| !m.negated)?;
             // Where the name stands in the text: its first occurrence in the object.
             let at = text[start..].find(name).map_or(start, |i| start + i);
-            let _ = reply;
             Some(Mention {
                 at: at + first.at,
                 ..*first
@@ -313,7 +312,7 @@ fn answer_line_shape(all: &[Mention], text: &str) -> Option<Mention> {
 }
 
 pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<(Mention, Rule)> {
-    if let Some(m) = json_shape(text, reply, shapes) {
+    if let Some(m) = json_shape(text, shapes) {
         return Some((m, Rule::Json));
     }
     let all: Vec<Mention> = mentions_in(reply, shapes)
