@@ -15,15 +15,18 @@ PUBLIC_URL ?= /
 .NOTPARALLEL:
 
 .PHONY: serve test setup setup-build fmt lint test-native test-browser build-release \
-        build-subpath e2e size bench check test-real test-recorded
+        build-subpath check-builds e2e size bench check test-real test-recorded
 
-## serve: install what is missing, then serve the whole app on http://127.0.0.1:8080 (a debug
-## build in dist-serve/, never over the release build in dist/ that the tests use)
+## serve: install what is missing, then build both of the site's builds (the people's pages
+## and the lab, scripts/site.sh) in debug and serve them on http://127.0.0.1:8080, with the
+## DashScope proxies (a debug build in dist-serve/, never over the release build in dist/ that
+## the tests use; run it again after a change)
 serve: setup-build
-	trunk serve --dist dist-serve --address 127.0.0.1 --port 8080
+	scripts/site.sh debug dist-serve /
+	node scripts/serve-dist.mjs 8080 dist-serve / --proxy
 
 ## test: install what is missing, then run everything CI runs, stopping at the first failure
-test: setup fmt lint test-native test-browser build-release build-subpath e2e size
+test: setup fmt lint test-native test-browser build-release check-builds build-subpath e2e size
 	@echo "make test: all checks passed"
 
 setup:
@@ -38,6 +41,7 @@ fmt:
 lint:
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+	cargo clippy --target wasm32-unknown-unknown -p shapemaze-web --bin shapemaze-people --features people -- -D warnings
 
 test-native:
 	cargo test
@@ -45,20 +49,24 @@ test-native:
 test-browser:
 	cargo test --target wasm32-unknown-unknown --test browser
 
-## build-release: the release build in dist/, for PUBLIC_URL (default /)
+## build-release: the release build of both builds in one dist/, for PUBLIC_URL (default /)
 build-release:
-	trunk build --release --offline --public-url "$(PUBLIC_URL)"
+	scripts/site.sh release dist "$(PUBLIC_URL)"
+
+## check-builds: the people's wasm links none of the lab's code (scripts/check-builds.sh)
+check-builds:
+	scripts/check-builds.sh
 
 ## build-subpath: the release build for /shapemaze/ in target/dist-subpath/ (the e2e test of
 ## a static host that serves the site under a sub-path)
 build-subpath:
-	trunk build --release --offline --public-url /shapemaze/ --dist target/dist-subpath
+	scripts/site.sh release target/dist-subpath /shapemaze/
 
 e2e:
 	scripts/e2e.sh $(E2E_PORT)
 
-## size: the release build's wasm + js + css, gzipped (a 1 MB tripwire, not a budget: the
-## budget is the load time, `make bench`)
+## size: each build's page, wasm and js, gzipped (tripwires of 512 KB for the people's
+## build and 1 MB for the lab's, not budgets: the budget is the load time, `make bench`)
 size:
 	scripts/size.sh
 

@@ -6,11 +6,19 @@ const BUILD = '__SHAPEMAZE_BUILD__';
 // The site's public URL (`/`, or a sub-path such as /shapemaze/): the worker's scope.
 const BASE = new URL(self.registration.scope).pathname;
 const CACHE = `shapemaze-${BASE}-${BUILD}`;
+// The site is two builds (scripts/site.sh): the lab's pages are lab.html, every other address
+// the people's index.html (crates/core/src/site.rs, `Build::pages`). Offline, each address
+// gets its own build's page, never the other's.
+const LAB = ['model', 'experiment', 'results', 'study/manage'];
+const pageOf = (pathname) => {
+  const page = pathname.slice(BASE.length).replace(/(^|\/)(index|404)\.html$/, '').replace(/\/+$/, '');
+  return `${BASE}${LAB.includes(page) ? 'lab.html' : 'index.html'}`;
+};
 
 self.addEventListener('install', (event) => {
   // Cache the app shell now; hashed assets are cached as the page loads them.
   event.waitUntil(
-    caches.open(CACHE).then((c) => c.addAll([BASE, `${BASE}index.html`, `${BASE}trials/index.json`])).then(() => self.skipWaiting()),
+    caches.open(CACHE).then((c) => c.addAll([`${BASE}index.html`, `${BASE}lab.html`, `${BASE}trials/index.json`])).then(() => self.skipWaiting()),
   );
 });
 
@@ -32,18 +40,20 @@ self.addEventListener('fetch', (event) => {
     return;
   }
   if (req.mode === 'navigate') {
-    // Pages: the network first (a new deploy shows at once), the cached shell offline.
+    // Pages: the network first (a new deploy shows at once), the cached page of the
+    // address's build offline.
+    const page = pageOf(url.pathname);
     event.respondWith(
       fetch(req)
         .then((res) => {
-          // A static host answers a deep link with its 404.html, which is the app too.
-          if (res.ok || res.status === 404) {
+          // A static host answers an unknown address with its 404.html, the people's page.
+          if (res.ok || (res.status === 404 && page.endsWith('index.html'))) {
             const copy = res.clone();
-            caches.open(CACHE).then((c) => c.put(`${BASE}index.html`, copy));
+            caches.open(CACHE).then((c) => c.put(page, copy));
           }
           return res;
         })
-        .catch(() => caches.match(`${BASE}index.html`)),
+        .catch(() => caches.match(page)),
     );
     return;
   }

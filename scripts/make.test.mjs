@@ -11,20 +11,23 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dryRun = (target, env = {}) =>
   execFileSync('make', ['-n', '--no-print-directory', target], { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' })
     .split('\n')
-    .find((l) => l.startsWith('trunk '));
-const distOf = (line) => /--dist\s+(\S+)/.exec(line)?.[1] ?? 'dist';
+    .find((l) => /^(trunk|scripts\/site\.sh) /.test(l));
+// scripts/site.sh MODE DIST PUBLIC_URL
+const distOf = (line) => line.split(/\s+/)[2];
+const urlOf = (line) => line.split(/\s+/)[3];
 
 test('make serve builds into a folder of its own, apart from the release build', () => {
   const serve = dryRun('serve');
   const release = dryRun('build-release');
-  assert.match(serve, /^trunk serve /);
+  assert.match(serve, /^scripts\/site\.sh debug /);
+  assert.match(dryRun('build-release'), /^scripts\/site\.sh release /);
   assert.equal(distOf(release), 'dist');
   assert.notEqual(distOf(serve), distOf(release), `make serve writes into ${distOf(serve)}`);
   assert.notEqual(distOf(serve), distOf(dryRun('build-subpath')));
 });
 
 test('PUBLIC_URL sets the public URL of the release build (default /)', () => {
-  assert.match(dryRun('build-release'), /--public-url "\/"/);
-  assert.match(dryRun('build-release', { PUBLIC_URL: '/shapemaze/' }), /--public-url "\/shapemaze\/"/);
-  assert.match(dryRun('build-subpath'), /--public-url \/shapemaze\//);
+  assert.equal(urlOf(dryRun('build-release')), '"/"');
+  assert.equal(urlOf(dryRun('build-release', { PUBLIC_URL: '/shapemaze/' })), '"/shapemaze/"');
+  assert.equal(urlOf(dryRun('build-subpath')), '/shapemaze/');
 });

@@ -2,16 +2,23 @@
 // - the app's own way (no base given): any path without a file serves index.html with 200,
 //   so deep links like /play?shape=Z work (the e2e tests, `make bench`);
 // - a GitHub Pages-style host (a base given, such as /shapemaze/): the build's files are
-//   served under the base only, a folder serves its index.html, the base without its last
-//   slash is redirected to it, and every unknown path is answered 404 with the build's
-//   404.html (or a plain 404 when the build has none), as such hosts do.
+//   served under the base only, a folder serves its index.html, a folder named without its
+//   last slash (the base too) is redirected to it, query kept, and every unknown path is
+//   answered 404 with the build's 404.html (or a plain 404 when the build has none), as such
+//   hosts do.
+// In the app's way a folder named without its slash serves its index.html at once (each page
+// of the site's two builds has one: scripts/site.sh).
 // Both compress what they send as static hosts do: a browser that accepts brotli gets the
 // build's precompressed `FILE.br` (written beside each file by scripts/compress-dist.mjs, run
 // at build time), else gzip (the build's `FILE.gz`, or compressed here once per version of the
 // file). Both cache as `shapemaze serve` does: files whose names carry trunk's content hash are
 // immutable for a year (so are the files in trunk's `snippets/CRATE-HASH/` folders), everything
 // else is revalidated on every visit (an ETag, answered 304 when unchanged).
-// Usage: node scripts/serve-dist.mjs [port] [dir] [base]
+// With --proxy (`make serve`) it also forwards the app's DashScope presets'
+// `POST /proxy/dashscope-*/chat/completions`, headers and body unchanged, to that region's
+// compatible-mode endpoint (Alibaba refuses cross-origin requests from pages; a static host
+// of dist/ needs the same three rules, docs/guides/deploying.md).
+// Usage: node scripts/serve-dist.mjs [port] [dir] [base] [--proxy]
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -49,6 +56,51 @@ function accepts(req, coding) {
     .some(([c, ...params]) => c.trim() === coding && !params.some((q) => /^\s*q=0(\.0*)?\s*$/.test(q)));
 }
 
+/** The upstreams `--proxy` forwards to, by the first part of the path after /proxy/. */
+export const proxies = {
+  'dashscope-intl': 'https://dashscope-intl.aliyuncs.com/compatible-mode/v1/',
+  'dashscope-cn': 'https://dashscope.aliyuncs.com/compatible-mode/v1/',
+  'dashscope-us': 'https://dashscope-us.aliyuncs.com/compatible-mode/v1/',
+};
+
+/** Forwards a request under /proxy/NAME/ to its upstream, answering 404 for another name and
+ *  502 with the reason when the upstream cannot be reached. */
+async function forward(req, res, path) {
+  const [, , name, ...rest] = path.split('/');
+  const upstream = proxies[name];
+  if (!upstream) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`404: no proxy named ${name}`);
+    return;
+  }
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  const headers = { ...req.headers };
+  for (const h of ['host', 'connection', 'origin', 'referer', 'content-length']) delete headers[h];
+  try {
+    const answer = await fetch(upstream + rest.join('/') + new URL(req.url, 'http://localhost').search, {
+      method: req.method,
+      headers,
+      body: ['GET', 'HEAD'].includes(req.method) ? undefined : Buffer.concat(chunks),
+    });
+    const out = {};
+    answer.headers.forEach((v, k) => {
+      if (!['content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(k)) out[k] = v;
+    });
+    res.writeHead(answer.status, out);
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  } catch (e) {
+    res.writeHead(502, { 'content-type': 'text/plain' }).end(`502: ${upstream} could not be reached: ${e.cause?.message ?? e.message}`);
+  }
+}
+
+async function isDir(file) {
+  try {
+    return (await stat(file)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function isFile(file) {
   try {
     return (await stat(file)).isFile();
@@ -58,8 +110,10 @@ async function isFile(file) {
 }
 
 /** The server for `dir`; with `base` it behaves like a static host serving a project site.
- *  `brotli: false` ignores the build's .br files (a host that only gzips). */
-export function staticServer(dir, base, { brotli = true } = {}) {
+ *  `brotli: false` ignores the build's .br files (a host that only gzips); `maxAge: 600`
+ *  caches every file for ten minutes, as GitHub Pages does; `proxy: true` forwards the
+ *  DashScope paths (`make serve`). */
+export function staticServer(dir, base, { brotli = true, proxy = false, maxAge } = {}) {
   const root = resolve(dir);
   const gzipped = new Map();
   // A content hash in the file's name or in a folder's (trunk's `snippets/CRATE-HASH/`).
@@ -70,7 +124,7 @@ export function staticServer(dir, base, { brotli = true } = {}) {
     const headers = {
       'content-type': type ?? 'application/octet-stream',
       vary: 'accept-encoding',
-      'cache-control': status === 200 && hashed(file) ? immutable : revalidate,
+      'cache-control': maxAge !== undefined ? `max-age=${maxAge}` : status === 200 && hashed(file) ? immutable : revalidate,
     };
     // One representation per encoding, each with its own validator.
     let encoding;
@@ -104,11 +158,13 @@ export function staticServer(dir, base, { brotli = true } = {}) {
   };
   return createServer(async (req, res) => {
     try {
-      let path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      const url = new URL(req.url, 'http://localhost');
+      let path = decodeURIComponent(url.pathname);
+      if (proxy && path.startsWith('/proxy/')) return await forward(req, res, path);
       if (base) {
         const stem = base.replace(/\/$/, '');
         if (path === stem) {
-          res.writeHead(301, { location: base }).end();
+          res.writeHead(301, { location: base + url.search }).end();
           return;
         }
         if (!path.startsWith(base)) {
@@ -121,6 +177,13 @@ export function staticServer(dir, base, { brotli = true } = {}) {
       if (file !== root && !file.startsWith(root + sep)) {
         res.writeHead(403).end('forbidden');
         return;
+      }
+      if (!path.endsWith('/') && (await isDir(file)) && (await isFile(join(file, 'index.html')))) {
+        if (base) {
+          res.writeHead(301, { location: `${base}${path.slice(1)}/${url.search}` }).end();
+          return;
+        }
+        file = join(file, 'index.html');
       }
       if (path.endsWith('/')) file = join(file, 'index.html');
       if (await isFile(file)) return await send(req, res, 200, file);
@@ -135,11 +198,13 @@ export function staticServer(dir, base, { brotli = true } = {}) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const port = Number(process.argv[2] ?? 8091);
-  const dir = process.argv[3] ?? 'dist';
-  const raw = process.argv[4];
+  const args = process.argv.slice(2).filter((a) => a !== '--proxy');
+  const proxy = process.argv.includes('--proxy');
+  const port = Number(args[0] ?? 8091);
+  const dir = args[1] ?? 'dist';
+  const raw = args[2];
   const base = raw ? `/${raw.replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/') : undefined;
-  staticServer(dir, base).listen(port, '127.0.0.1', () =>
+  staticServer(dir, base, { proxy }).listen(port, '127.0.0.1', () =>
     console.log(`serving ${resolve(dir)} on http://127.0.0.1:${port}${base ?? '/'}`),
   );
 }

@@ -137,3 +137,39 @@ test("trunk's snippets folder carries the hash: its files are immutable too", as
     assert.match(r.headers.get('cache-control'), /immutable/);
   });
 });
+
+test('a page of its own in a folder: a Pages-style host redirects to the folder, query kept; the app\'s way serves it at once', async () => {
+  const dir = site();
+  mkdirSync(join(dir, 'results'));
+  writeFileSync(join(dir, 'results', 'index.html'), '<p>lab</p>');
+  await withServer(dir, '/shapemaze/', async (url) => {
+    let r = await fetch(`${url}/shapemaze/results?x=1`, { redirect: 'manual' });
+    assert.equal(r.status, 301);
+    assert.equal(r.headers.get('location'), '/shapemaze/results/?x=1');
+    r = await fetch(`${url}/shapemaze/results/?x=1`);
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), '<p>lab</p>');
+    r = await fetch(`${url}/shapemaze?study=a`, { redirect: 'manual' });
+    assert.equal(r.headers.get('location'), '/shapemaze/?study=a', 'the base keeps its query too');
+  });
+  await withServer(dir, undefined, async (url) => {
+    let r = await fetch(`${url}/results?x=1`, { redirect: 'manual' });
+    assert.equal(r.status, 200);
+    assert.equal(await r.text(), '<p>lab</p>');
+    r = await fetch(`${url}/trials`, { redirect: 'manual' });
+    assert.equal(await r.text(), '<p>app</p>', 'a folder without a page of its own is no page');
+  });
+});
+
+test('with --proxy the DashScope paths are forwarded, and an unknown proxy is refused', async () => {
+  const server = staticServer(site(), undefined, { proxy: true });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const r = await fetch(`${url}/proxy/nowhere/chat/completions`, { method: 'POST', body: '{}' });
+    assert.equal(r.status, 404);
+    assert.match(await r.text(), /no proxy named nowhere/);
+  } finally {
+    server.close();
+  }
+});

@@ -62,6 +62,7 @@ impl Drop for TempDir {
 }
 
 const INDEX: &str = "<!doctype html><html><body>shapemaze index</body></html>";
+const LAB: &str = "<!doctype html><html><body>shapemaze lab</body></html>";
 const WASM: &str = "shapemaze-web-0123456789abcdef_bg.wasm";
 const JS: &str = "shapemaze-web-0123456789abcdef.js";
 
@@ -351,6 +352,10 @@ async fn the_app_is_served_with_deep_links_content_types_cache_headers_and_compr
     bounded(async {
         let dir = TempDir::new("static");
         let s = start(&dir, |_| {}).await;
+        // The lab build's page in its folder (scripts/site.sh writes one for each lab page).
+        let lab_page = dir.0.join("dist/results/index.html");
+        std::fs::create_dir_all(lab_page.parent().expect("a folder")).expect("results/");
+        std::fs::write(&lab_page, LAB).expect("results/index.html");
         let c = client();
         let get = |path: &str| c.get(s.url(path)).send();
 
@@ -358,8 +363,19 @@ async fn the_app_is_served_with_deep_links_content_types_cache_headers_and_compr
         assert_eq!(health.status(), 200, "healthz answers 200");
         assert_eq!(health.text().await.expect("body"), "ok", "healthz says ok");
 
-        for path in ["/", "/index.html", "/play", "/study/manage", "/results?x=1"] {
+        for (path, page) in [
+            ("/", INDEX),
+            ("/index.html", INDEX),
+            ("/play", INDEX),
+            ("/study/manage", INDEX),
+            ("/results?x=1", LAB),
+            ("/results/?x=1", LAB),
+        ] {
             let r = get(path).await.expect("page");
+            if page == LAB {
+                assert_eq!(r.url().path(), "/results/", "{path}: the folder's page");
+                assert_eq!(r.url().query(), Some("x=1"), "{path}: the query is kept");
+            }
             assert_eq!(r.status(), 200, "{path} is served");
             let ct = r.headers()["content-type"]
                 .to_str()
@@ -373,8 +389,8 @@ async fn the_app_is_served_with_deep_links_content_types_cache_headers_and_compr
             );
             assert_eq!(
                 r.text().await.expect("body"),
-                INDEX,
-                "{path} falls back to index.html"
+                page,
+                "{path}: a folder's index.html, else the front door's"
             );
         }
 

@@ -53,7 +53,7 @@ test('on the sub-path the navigation moves between pages, a study link is shared
     await page.waitForSelector('[data-testid="home-doors"]');
     await page.click('[data-testid="nav"] >> text=Results');
     await page.waitForSelector('[data-testid="results-import"]');
-    assert.equal(new URL(page.url()).pathname, `${base}results`);
+    assert.equal(new URL(page.url()).pathname, `${base}results/`);
     await page.goBack();
     await page.waitForSelector('[data-testid="home-doors"]');
     assert.equal(new URL(page.url()).pathname, base);

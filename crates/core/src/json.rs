@@ -62,9 +62,12 @@ impl From<serde_path_to_error::Error<serde_json::Error>> for JsonError {
 
 /// Reads a `T` from JSON text by its `Deserialize`, as `serde_json::from_str` does, the
 /// error naming the field and its place.
+///
+/// With the `short-json-errors` feature (the people's build) the error is serde's reason with
+/// its line and column, without the place.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de)?;
+    let value = read(&mut de)?;
     de.end().map_err(|e| JsonError {
         at: String::new(),
         reason: e.to_string(),
@@ -75,7 +78,30 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
 /// Reads a `T` from a JSON value by its `Deserialize`, as `serde_json::from_value` does,
 /// the error naming the field and its place.
 pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, JsonError> {
-    Ok(serde_path_to_error::deserialize(value)?)
+    read(value)
+}
+
+/// A `T` from a deserializer, the error naming the place.
+#[cfg(not(feature = "short-json-errors"))]
+fn read<'de, T, D>(d: D) -> Result<T, JsonError>
+where
+    T: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de, Error = serde_json::Error>,
+{
+    Ok(serde_path_to_error::deserialize(d)?)
+}
+
+/// A `T` from a deserializer, the error serde's own (`short-json-errors`).
+#[cfg(feature = "short-json-errors")]
+fn read<'de, T, D>(d: D) -> Result<T, JsonError>
+where
+    T: serde::Deserialize<'de>,
+    D: serde::Deserializer<'de, Error = serde_json::Error>,
+{
+    T::deserialize(d).map_err(|e| JsonError {
+        at: String::new(),
+        reason: e.to_string(),
+    })
 }
 
 /// Reads a flattened `T` (`#[serde(flatten, deserialize_with = "json::flattened")]`)
@@ -84,6 +110,24 @@ pub fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, Js
 /// and [`JsonError`] puts it after the place of the value around it
 /// (`messages[1].latency_ms`).
 pub fn flattened<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    flattened_read(d)
+}
+
+#[cfg(feature = "short-json-errors")]
+fn flattened_read<'de, D, T>(d: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::Deserialize<'de>,
+{
+    T::deserialize(d)
+}
+
+#[cfg(not(feature = "short-json-errors"))]
+fn flattened_read<'de, D, T>(d: D) -> Result<T, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: serde::Deserialize<'de>,

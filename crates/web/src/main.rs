@@ -1,12 +1,9 @@
-//! The web app's entry point, built to WebAssembly by trunk (`data-bin="shapemaze-web"`).
+//! The lab build's entry point (`lab.html`, `data-bin="shapemaze-web"`): `/model`,
+//! `/experiment`, `/results` and `/study/manage`.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    // A panic is a bug: say so in the console with its message and place.
-    std::panic::set_hook(Box::new(|info| {
-        web_sys::console::error_1(&format!("Shapemaze hit a bug: {info}").into());
-    }));
-    leptos::mount::mount_to_body(shapemaze_web::App);
+    shapemaze_web::start(shapemaze_web::LabApp);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -6,7 +6,7 @@
 //! ([`shapemaze_core::site`]).
 
 use leptos::prelude::*;
-use shapemaze_core::site;
+use shapemaze_core::site::{self, Build};
 use std::sync::OnceLock;
 use wasm_bindgen::JsValue;
 
@@ -47,6 +47,9 @@ pub struct Location {
     /// Set while leaving the page would lose something (a trial in progress): navigating
     /// away asks first, and closing or reloading the tab makes the browser ask.
     pub unsaved: RwSignal<Option<&'static str>>,
+    /// The build this page belongs to (`None`: every page is here, as in the browser
+    /// tests). A path of the other build is a plain page load, never an in-app change.
+    pub build: Option<Build>,
 }
 
 fn read_window() -> (String, String) {
@@ -66,11 +69,17 @@ impl Location {
     /// Reads the window's address, follows the back and forward buttons, and puts the
     /// location into context for [`use_location`].
     pub fn provide() -> Location {
+        Location::provide_for(None)
+    }
+
+    /// [`Location::provide`] for one of the site's two builds.
+    pub fn provide_for(build: Option<Build>) -> Location {
         let (path, query) = read_window();
         let loc = Location {
             path: RwSignal::new(path),
             query: RwSignal::new(query),
             unsaved: RwSignal::new(None),
+            build,
         };
         let back = window_event_listener(leptos::ev::popstate, move |_| loc.sync());
         let unload = window_event_listener(leptos::ev::beforeunload, move |ev| {
@@ -105,13 +114,29 @@ impl Location {
         }
     }
 
+    /// Whether the page at the app's `url` is served by this build (else going there
+    /// loads the other build's page).
+    pub fn serves(self, url: &str) -> bool {
+        match (self.build, Build::of(url)) {
+            (Some(here), Some(there)) => here == there,
+            _ => true,
+        }
+    }
+
     /// Goes to `url` (the app's path with an optional query), adding a history entry, after
-    /// asking when something would be lost (see [`Location::may_leave`]).
+    /// asking when something would be lost (see [`Location::may_leave`]). A page of the
+    /// other build is loaded as a plain link would.
     pub fn navigate(self, url: &str) {
         if !self.may_leave() {
             return;
         }
         self.unsaved.set(None);
+        if !self.serves(url) {
+            if let Some(w) = web_sys::window() {
+                let _ = w.location().set_href(&href(&site::folder_url(url)));
+            }
+            return;
+        }
         let url = &href(url);
         if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
             if history
@@ -148,7 +173,8 @@ pub fn use_location() -> Location {
     use_context::<Location>().unwrap_or_else(Location::provide)
 }
 
-/// An in-app link: a plain left click changes the page without reloading.
+/// An in-app link: a plain left click changes the page without reloading (a page of the
+/// other build is a plain link).
 #[component]
 pub fn Link(
     /// Where it goes.
@@ -160,13 +186,19 @@ pub fn Link(
     children: Children,
 ) -> impl IntoView {
     let loc = use_location();
+    let serves = loc.serves(href);
+    let target = if serves {
+        self::href(href)
+    } else {
+        self::href(&site::folder_url(href))
+    };
     view! {
         <a
-            href=self::href(href)
+            href=target
             class=class
-            aria-current=move || (loc.path.get() == href).then_some("page")
+            aria-current=move || (site::page(&loc.path.get()) == site::page(href)).then_some("page")
             on:click=move |ev: web_sys::MouseEvent| {
-                if ev.button() == 0 && !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && !ev.alt_key() {
+                if serves && ev.button() == 0 && !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && !ev.alt_key() {
                     ev.prevent_default();
                     loc.navigate(href);
                 }

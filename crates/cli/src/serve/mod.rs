@@ -36,7 +36,7 @@ line on stderr and exit status 2 (a bad option or address) or 4 (a config file t
 cannot be read or is not valid)."
 )]
 pub struct ServeArgs {
-    /// the built app (trunk build --release); default dist
+    /// the built app (make build-release); default dist
     #[arg(long, value_name = "DIR")]
     pub dist: Option<PathBuf>,
     /// where to listen; default 127.0.0.1:8080 (0.0.0.0:8080 for a network)
@@ -142,7 +142,7 @@ pub fn describe(cfg: &ServeConfig, addr: std::net::SocketAddr) -> Vec<String> {
     ];
     if !cfg.dist.join("index.html").is_file() {
         lines.push(format!(
-            "warning: {} has no index.html: build the app with `trunk build --release` (or pass --dist); the API routes work meanwhile",
+            "warning: {} has no index.html: build the app with `make build-release` (or pass --dist); the API routes work meanwhile",
             cfg.dist.join("index.html").display()
         ));
     }

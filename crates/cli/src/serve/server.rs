@@ -691,7 +691,7 @@ fn no_app(dist: &std::path::Path) -> Response {
     (
         StatusCode::NOT_FOUND,
         format!(
-            "No built app in {}: build it with `trunk build --release` (or pass --dist DIR).\n",
+            "No built app in {}: build it with `make build-release` (or pass --dist DIR).\n",
             dist.display()
         ),
     )

@@ -1,0 +1,62 @@
+// The page's first moments, inlined into both builds' pages (index.html and lab.html) by
+// trunk: names the page in the static shell, preloads the data the page fetches first, removes
+// the shell the moment the app mounts, and registers the service worker.
+(function () {
+  var shell = document.getElementById('shell');
+  var base = new URL(document.baseURI).pathname;
+  var path = location.pathname.indexOf(base) === 0 ? location.pathname.slice(base.length) : '';
+  // The page, as the app names it: `study/index.html` and `study/` are `study`.
+  var page = path.replace(/(^|\/)(index|404)\.html$/, '').replace(/\/+$/, '');
+  var titles = { play: 'Play', demo: 'Demo', model: 'Model', experiment: 'Experiments', results: 'Results', 'study/manage': 'Studies' };
+  // The data the page will fetch as soon as it runs, asked for now, beside the wasm: on
+  // a slow link each request waits a round trip (URLs as crates/web/src/study.rs and demo.rs
+  // build them, relative to the <base>).
+  var query = new URLSearchParams(location.search);
+  var preload = function (href) {
+    var link = document.createElement('link');
+    link.rel = 'preload';
+    link.as = 'fetch';
+    link.crossOrigin = 'anonymous';
+    link.href = href;
+    document.head.appendChild(link);
+  };
+  var study = query.get('study') || '';
+  var trial = query.get('trial') || '';
+  if (page === 'study') {
+    document.getElementById('shell-brand').textContent = 'Shapemaze study';
+    document.getElementById('shell-line').textContent = 'Loading the study…';
+    if (/^[A-Za-z0-9_-]+$/.test(study) && !query.has('config')) preload('studies/' + study + '.json');
+  } else if (titles[page]) {
+    var h1 = document.getElementById('shell-title');
+    h1.textContent = titles[page];
+    h1.hidden = false;
+    if (page === 'demo') {
+      preload('trials/index.json');
+      if (/^[A-Za-z0-9_.-]+$/.test(trial)) preload('trials/' + trial + '.json');
+    }
+  }
+  new MutationObserver(function (records, observer) {
+    for (var i = 0; i < records.length; i++) {
+      var added = records[i].addedNodes;
+      for (var j = 0; j < added.length; j++) {
+        var n = added[j];
+        if (n.nodeType === 1 && n !== shell && n.tagName !== 'SCRIPT' && n.tagName !== 'NOSCRIPT') {
+          shell.remove();
+          observer.disconnect();
+          return;
+        }
+      }
+    }
+  }).observe(document.body, { childList: true });
+  addEventListener('unhandledrejection', function () {
+    if (shell.isConnected) {
+      document.getElementById('shell-line').textContent =
+        'Shapemaze could not start here: it needs a browser with WebAssembly. Reload to try again.';
+    }
+  });
+})();
+// Offline after the first visit (public/sw.js); browsers allow it on https and localhost.
+// 'sw.js' is relative to the <base> above, so its scope is the site's public URL.
+if ('serviceWorker' in navigator) {
+  addEventListener('load', () => navigator.serviceWorker.register('sw.js').catch(() => {}));
+}
