@@ -410,3 +410,122 @@ fn no_function_over_150_lines_is_a_lint_the_workspace_denies() {
         );
     }
 }
+
+/// The lines of code of each function marked `#[component]` (clippy's count: blank lines
+/// and comment lines left out), by file and name. Clippy's `too_many_lines` does not see
+/// inside them (their bodies come out of a macro), so this test counts them itself.
+fn component_lengths(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim() != "#[component]" {
+            i += 1;
+            continue;
+        }
+        // The signature: the first line from here with `fn NAME`.
+        let Some(start) = (i..lines.len()).find(|&j| lines[j].contains("fn ")) else {
+            break;
+        };
+        let name = lines[start]
+            .split("fn ")
+            .nth(1)
+            .and_then(|rest| rest.split(['(', '<']).next())
+            .unwrap_or("?")
+            .to_string();
+        let (end, code) = body_extent(&lines, start);
+        out.push((name, code));
+        i = end + 1;
+    }
+    out
+}
+
+/// From the line where a function starts: the line of its closing brace and its lines of
+/// code. Braces in strings, character literals and comments do not count.
+fn body_extent(lines: &[&str], start: usize) -> (usize, usize) {
+    let mut depth = 0i64;
+    let mut opened = false;
+    let mut in_block_comment = false;
+    let mut code = 0;
+    for (j, line) in lines.iter().enumerate().skip(start) {
+        let t = line.trim();
+        let is_code =
+            !t.is_empty() && !t.starts_with("//") && !t.starts_with("/*") && !in_block_comment;
+        let chars: Vec<char> = line.chars().collect();
+        let mut k = 0;
+        let mut in_str = false;
+        while k < chars.len() {
+            let c = chars[k];
+            if in_block_comment {
+                if c == '*' && chars.get(k + 1) == Some(&'/') {
+                    in_block_comment = false;
+                    k += 1;
+                }
+            } else if in_str {
+                if c == '\\' {
+                    k += 1;
+                } else if c == '"' {
+                    in_str = false;
+                }
+            } else if c == '/' && chars.get(k + 1) == Some(&'/') {
+                break;
+            } else if c == '/' && chars.get(k + 1) == Some(&'*') {
+                in_block_comment = true;
+                k += 1;
+            } else if c == '"' {
+                in_str = true;
+            } else if c == '\'' && chars.get(k + 2) == Some(&'\'') {
+                k += 2;
+            } else if c == '\'' && chars.get(k + 1) == Some(&'\\') {
+                while k + 1 < chars.len() && chars[k + 1] != '\'' {
+                    k += 1;
+                }
+                k += 1;
+            } else if c == '{' {
+                depth += 1;
+                opened = true;
+            } else if c == '}' {
+                depth -= 1;
+            }
+            k += 1;
+        }
+        if is_code {
+            code += 1;
+        }
+        if opened && depth == 0 {
+            return (j, code);
+        }
+    }
+    (lines.len(), code)
+}
+
+#[test]
+fn no_component_over_150_lines() {
+    // Issue 41: the same rule as clippy's too_many_lines (clippy.toml), for the bodies clippy
+    // cannot see.
+    let mut long = Vec::new();
+    let mut counted = 0;
+    for (file, text) in sources() {
+        for (name, lines) in component_lengths(&text) {
+            counted += 1;
+            if lines > 150 {
+                long.push(format!("{file}: {name} has {lines} lines of code"));
+            }
+        }
+    }
+    assert!(counted > 20, "the components were found ({counted})");
+    assert!(
+        long.is_empty(),
+        "split these components:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn a_component_is_measured_as_clippy_measures_a_function() {
+    let text = "#[component]\npub fn Page(x: u32) -> impl IntoView {\n    // a comment\n\n    let open = '{';\n    view! { <p>\"}}}\"</p> }\n}\n\n#[component]\nfn Other() -> impl IntoView {\n    /* { */\n    ()\n}\n";
+    assert_eq!(
+        component_lengths(text),
+        [("Page".to_string(), 4), ("Other".to_string(), 3)]
+    );
+}

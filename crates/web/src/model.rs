@@ -16,13 +16,15 @@ use shapemaze_core::model::reply::EndpointInfo;
 use shapemaze_core::model::settings::EndpointSettings;
 use shapemaze_core::play::endpoint::EndpointPlayer;
 use shapemaze_core::play::player::PlayerKind;
-use shapemaze_core::play::player::{Oracle, Player, PlayerError, PlayerEvent, RandomWalker, Reply};
+use shapemaze_core::play::player::{play_watched, Oracle, Player, PlayerError, PlayerEvent};
+use shapemaze_core::play::player::{RandomWalker, Reply};
 use shapemaze_core::play::settings::PlaySettings;
 use shapemaze_core::play::trial::{Phase, Trial, TrialSetup};
 use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
 use shapemaze_core::text::{format_decimal, parse_decimal};
 use shapemaze_view::html;
 use std::cell::Cell;
+use std::ops::ControlFlow;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -32,13 +34,23 @@ const KEY_STORAGE: &str = "shapemaze.endpoint-key";
 const LEAVE_WARNING: &str =
     "Leave this trial? Its replies are lost unless you download the record or transcript first.";
 
-/// The players offered (the `agent` select's values).
-const AGENTS: [(&str, &str); 4] = [
-    ("oracle", "Oracle (perfect, built in)"),
-    ("random", "Random walker (seeded, built in)"),
-    ("endpoint", "Chat model (OpenAI-compatible endpoint)"),
-    ("human", "A person (the Play page)"),
+/// The players offered (the `agent` select's values are their kinds' names).
+const AGENTS: [(PlayerKind, &str); 4] = [
+    (PlayerKind::Oracle, "Oracle (perfect, built in)"),
+    (PlayerKind::Random, "Random walker (seeded, built in)"),
+    (
+        PlayerKind::Endpoint,
+        "Chat model (OpenAI-compatible endpoint)",
+    ),
+    (PlayerKind::Human, "A person (the Play page)"),
 ];
+
+/// The player an `agent` value names, if the page offers it.
+fn offered(value: &str) -> Option<PlayerKind> {
+    PlayerKind::parse(value)
+        .ok()
+        .filter(|k| AGENTS.iter().any(|(a, _)| a == k))
+}
 
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.local_storage().ok().flatten())
@@ -53,9 +65,7 @@ pub fn ModelPage() -> impl IntoView {
     let warnings = Memo::new(move |_| {
         let mut w = parsed.get().1;
         let q = loc.query.get();
-        if let Some(a) =
-            Location::param(&q, "agent").filter(|a| !AGENTS.iter().any(|(v, _)| v == a))
-        {
+        if let Some(a) = Location::param(&q, "agent").filter(|a| offered(a).is_none()) {
             w.push(format!(
                 "URL parameter agent: '{a}' is not a player (oracle, random, endpoint or human); using the oracle instead."
             ));
@@ -65,8 +75,8 @@ pub fn ModelPage() -> impl IntoView {
     let go =
         Callback::new(move |s: PlaySettings| loc.navigate(&format!("/model?{}", s.to_query())));
     let initial_agent = Location::param(&loc.query.get_untracked(), "agent")
-        .filter(|a| AGENTS.iter().any(|(v, _)| v == a))
-        .unwrap_or_else(|| "oracle".into());
+        .and_then(|a| offered(&a))
+        .unwrap_or(PlayerKind::Oracle);
     let agent = RwSignal::new(initial_agent);
     let endpoint = RwSignal::new(EndpointSettings::for_preset(Preset::DashScopeIntl));
     let stored_key = storage().and_then(|s| s.get_item(KEY_STORAGE).ok().flatten());
@@ -115,7 +125,7 @@ pub fn ModelPage() -> impl IntoView {
 /// The player's settings, shared by the panel and the runner.
 #[derive(Clone, Copy)]
 struct PlayerConfig {
-    agent: RwSignal<String>,
+    agent: RwSignal<PlayerKind>,
     endpoint: RwSignal<EndpointSettings>,
     api_key: RwSignal<String>,
     system_prompt: RwSignal<String>,
@@ -173,20 +183,24 @@ fn PlayerPanel(config: PlayerConfig, remember: RwSignal<bool>) -> impl IntoView 
                     <span>"Player"</span>
                     <select
                         data-testid="agent"
-                        prop:value=move || agent.get()
-                        on:change=move |ev| agent.set(event_target_value(&ev))
+                        prop:value=move || agent.get().name()
+                        on:change=move |ev| {
+                            if let Some(k) = offered(&event_target_value(&ev)) {
+                                agent.set(k);
+                            }
+                        }
                     >
-                        {AGENTS.into_iter().map(|(v, text)| view! {
-                            <option value=v selected=move || agent.get() == v>{text}</option>
+                        {AGENTS.into_iter().map(|(k, text)| view! {
+                            <option value=k.name() selected=move || agent.get() == k>{text}</option>
                         }).collect_view()}
                     </select>
                 </label>
             </div>
-            {move || match agent.get().as_str() {
-                "human" => view! {
+            {move || match agent.get() {
+                PlayerKind::Human => view! {
                     <p class="help">"A person plays the same trials on the "<a href="/play">"Play page"</a>", scored by the same verifiers."</p>
                 }.into_any(),
-                "endpoint" => view! {
+                PlayerKind::Endpoint => view! {
                     <div class="endpoint">
                         <div class="row wrap">
                             <label class="field">
@@ -358,6 +372,93 @@ struct RunState {
     ended_ms: Option<f64>,
 }
 
+/// The player chosen in the panel, ready to play, and what the record says of it; or why
+/// it cannot play here, for people.
+fn chosen_player(
+    config: PlayerConfig,
+    settings: PlaySettings,
+    transport: &BrowserTransport,
+) -> Result<(AnyPlayer, PlayerInfo), String> {
+    let system = config.system_prompt.get_untracked();
+    let system = (!system.trim().is_empty()).then_some(system);
+    let player = match config.agent.get_untracked() {
+        PlayerKind::Random => AnyPlayer::Random(Box::new(RandomWalker::new(
+            settings.seed ^ (settings.sample as u64).rotate_left(17),
+        ))),
+        PlayerKind::Endpoint => {
+            let e = config.endpoint.get_untracked();
+            e.validate().map_err(|why| why.to_string())?;
+            AnyPlayer::Endpoint(Box::new(EndpointPlayer::new(
+                transport.clone(),
+                e,
+                config.api_key.get_untracked(),
+                system.clone(),
+            )))
+        }
+        PlayerKind::Human => {
+            return Err("A person plays on the Play page: choose another player here.".into())
+        }
+        PlayerKind::Oracle | PlayerKind::Scripted => AnyPlayer::Oracle(Oracle),
+    };
+    let info = PlayerInfo {
+        kind: player.kind(),
+        model: player.name(),
+        endpoint: match &player {
+            AnyPlayer::Endpoint(p) => Some(EndpointInfo::from(p.settings())),
+            _ => None,
+        },
+        system_prompt: system,
+    };
+    Ok((player, info))
+}
+
+/// Plays `t` to its end with `player` through the core's loop, the trial so far shown in
+/// `trial` before each prompt and the reply arriving in `state`; `stop` ends it before the
+/// next prompt.
+fn play_live(
+    mut t: Trial,
+    mut player: AnyPlayer,
+    trial: RwSignal<Trial>,
+    state: RwSignal<RunState>,
+    stop: Rc<Cell<bool>>,
+) {
+    let settle = move |s: &mut RunState| {
+        s.retry = None;
+        s.live.clear();
+        s.live_reasoning.clear();
+    };
+    spawn_local(async move {
+        let mut on_event = |ev: PlayerEvent| match ev {
+            PlayerEvent::Delta { content, reasoning } => state.update(|s| {
+                s.retry = None;
+                s.live.push_str(&content);
+                s.live_reasoning.push_str(&reasoning);
+            }),
+            PlayerEvent::Retrying(why) => state.update(|s| s.retry = Some(why)),
+            PlayerEvent::Attempt(_) => state.update(|s| {
+                s.live.clear();
+                s.live_reasoning.clear();
+            }),
+        };
+        play_watched(&mut t, &mut player, &mut on_event, &mut |now| {
+            state.update(settle);
+            trial.set(now.clone());
+            if stop.get() {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+        .await;
+        trial.set(t);
+        state.update(|s| {
+            settle(s);
+            s.running = false;
+            s.ended_ms = Some(js_sys::Date::now());
+        });
+    });
+}
+
 /// One trial for fixed settings, run on demand.
 #[component]
 fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) -> impl IntoView {
@@ -379,9 +480,6 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         ..TrialSetup::new(settings.shape, settings.encoding, maze)
     };
     let fresh = Trial::new(setup, library);
-    let shape = settings.shape;
-    let (rows, cols) = (settings.size, settings.size);
-    let limit = fresh.setup().move_limit;
     let trial = RwSignal::new(fresh.clone());
     let state = RwSignal::new(RunState::default());
     let downloaded = RwSignal::new(false);
@@ -412,42 +510,9 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         if state.with_untracked(|s| s.running) {
             return;
         }
-        let system = config.system_prompt.get_untracked();
-        let system = (!system.trim().is_empty()).then_some(system);
-        let mut player = match config.agent.get_untracked().as_str() {
-            "random" => AnyPlayer::Random(Box::new(RandomWalker::new(
-                settings.seed ^ (settings.sample as u64).rotate_left(17),
-            ))),
-            "endpoint" => {
-                let e = config.endpoint.get_untracked();
-                if let Err(why) = e.validate() {
-                    state.update(|s| s.refused = Some(why.to_string()));
-                    return;
-                }
-                AnyPlayer::Endpoint(Box::new(EndpointPlayer::new(
-                    transport_for_run.clone(),
-                    e,
-                    config.api_key.get_untracked(),
-                    system.clone(),
-                )))
-            }
-            "human" => {
-                state.update(|s| {
-                    s.refused =
-                        Some("A person plays on the Play page: choose another player here.".into())
-                });
-                return;
-            }
-            _ => AnyPlayer::Oracle(Oracle),
-        };
-        let info = PlayerInfo {
-            kind: player.kind(),
-            model: player.name(),
-            endpoint: match &player {
-                AnyPlayer::Endpoint(p) => Some(EndpointInfo::from(p.settings())),
-                _ => None,
-            },
-            system_prompt: system,
+        let (player, info) = match chosen_player(config, settings, &transport_for_run) {
+            Ok(chosen) => chosen,
+            Err(why) => return state.update(|s| s.refused = Some(why)),
         };
         trial.set(fresh.clone());
         downloaded.set(false);
@@ -459,57 +524,107 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
             started_ms: Some(js_sys::Date::now()),
             ..RunState::default()
         });
-        let stop = stop_for_run.clone();
-        spawn_local(async move {
-            let mut t = trial.get_untracked();
-            while t.pending_prompt().is_some() {
-                if stop.get() {
-                    t.stop();
-                    break;
-                }
-                let mut on_event = |ev: PlayerEvent| match ev {
-                    PlayerEvent::Delta { content, reasoning } => state.update(|s| {
-                        s.retry = None;
-                        s.live.push_str(&content);
-                        s.live_reasoning.push_str(&reasoning);
-                    }),
-                    PlayerEvent::Retrying(why) => state.update(|s| s.retry = Some(why)),
-                    PlayerEvent::Attempt(_) => state.update(|s| {
-                        s.live.clear();
-                        s.live_reasoning.clear();
-                    }),
-                };
-                let answer = player.respond(&t, &mut on_event).await;
-                match answer {
-                    Ok(reply) => {
-                        t.respond(&reply.text, reply.meta);
-                    }
-                    Err(PlayerError::Api(f)) => t.fail_api(f),
-                    Err(PlayerError::Stopped) => t.stop(),
-                }
-                state.update(|s| {
-                    s.retry = None;
-                    s.live.clear();
-                    s.live_reasoning.clear();
-                });
-                trial.set(t.clone());
-            }
-            trial.set(t);
-            state.update(|s| {
-                s.running = false;
-                s.ended_ms = Some(js_sys::Date::now());
-            });
-        });
+        play_live(fresh.clone(), player, trial, state, stop_for_run.clone());
     };
-    let stop = {
-        let flag = stop_flag.clone();
-        let transport = transport.clone();
-        move |_| {
-            flag.set(true);
-            transport.abort();
-        }
+    let stop = move |_| {
+        stop_flag.set(true);
+        transport.abort();
     };
+    let running = Signal::derive(move || state.with(|s| s.running));
+    view! {
+        <div class="trial">
+            <div class="trial-main">
+                <div class="row">
+                    <button type="button" class="button primary" data-testid="run-trial"
+                        disabled=move || running.get() on:click=run>
+                        {move || if state.with(|s| s.player.is_some()) { "Run again" } else { "Run trial" }}
+                    </button>
+                    <button type="button" class="button" data-testid="stop-trial"
+                        disabled=move || !running.get() on:click=stop>
+                        "Stop"
+                    </button>
+                </div>
+                {move || state.with(|s| s.refused.clone()).map(|why| view! {
+                    <p class="notice error" role="alert" data-testid="settings-error">{why}</p>
+                })}
+                <RunBoard settings=settings trial=trial state=state />
+                <Verdicts trial=trial />
+                <RunDownloads settings=settings trial=trial state=state downloaded=downloaded restart=restart />
+            </div>
+            <aside class="trial-side">
+                <div class="panel">
+                    <div class="panel-head"><h2>"Transcript"</h2></div>
+                    <ol
+                        class="transcript"
+                        data-testid="transcript"
+                        inner_html=move || {
+                            let (live, reasoning) = state.with(|s| (s.live.clone(), s.live_reasoning.clone()));
+                            trial.with(|t| html::transcript(t.turns(), Some((&live, &reasoning))))
+                        }
+                    ></ol>
+                </div>
+            </aside>
+        </div>
+    }
+    .into_any()
+}
 
+/// The run's phases, the maze being solved and what the run says about itself (a retry
+/// under way, an endpoint's failure, a stop).
+#[component]
+fn RunBoard(
+    settings: PlaySettings,
+    trial: RwSignal<Trial>,
+    state: RwSignal<RunState>,
+) -> impl IntoView {
+    let shape = settings.shape;
+    let (rows, cols) = (settings.size, settings.size);
+    let limit = trial.with_untracked(|t| t.setup().move_limit);
+    let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
+    let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
+    view! {
+        <PhaseSteps trial=trial />
+        <div class="status">
+            <span class="pill">{format!("{} · {rows}x{cols} · {} · {}", shape.name(), settings.encoding.label(), settings.protocol.name())}</span>
+            <span class="moves">
+                "Moves " <strong data-testid="moves">{move || trial.with(|t| t.moves())}</strong>
+                {format!(" / {limit}")}
+            </span>
+        </div>
+        <MazeBoard
+            grid=board
+            shape=shape
+            ids=SOLVE_BOARD
+            on_press=Callback::new(|_| {})
+            trail=trail
+            active=Signal::derive(|| false)
+            label="Maze being solved"
+        />
+        {move || state.with(|s| s.retry.clone()).map(|why| view! {
+            <p class="notice warn" role="status" data-testid="retry-status">{why}</p>
+        })}
+        // The message says how many attempts were made when there was more than one.
+        {move || trial.with(|t| t.api_error().cloned()).map(|f| view! {
+            <div class="notice error" role="alert" data-testid="api-error">
+                <strong>"The endpoint failed; the trial ended as an API error (not a model failure). "</strong>
+                {f.message}
+            </div>
+        })}
+        {move || trial.with(|t| t.stopped()).then(|| view! {
+            <p class="notice warn" data-testid="stopped">"The trial was stopped. Its replies so far are kept in the record; run it again to score it."</p>
+        })}
+    }
+}
+
+/// Once the run is over: its record and transcript as files, and a reset.
+#[component]
+fn RunDownloads(
+    settings: PlaySettings,
+    trial: RwSignal<Trial>,
+    state: RwSignal<RunState>,
+    downloaded: RwSignal<bool>,
+    restart: RwSignal<u32>,
+) -> impl IntoView {
     let record = move || {
         let s = state.get_untracked();
         let player = s.player?;
@@ -535,11 +650,12 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
                 .unwrap_or_default()
         });
         format!(
-            "{rows}x{cols}_{}_{}_{}_seed{}_{model}",
-            shape.name(),
+            "{n}x{n}_{}_{}_{}_seed{}_{model}",
+            settings.shape.name(),
             settings.sample,
             settings.encoding.name(),
-            settings.seed
+            settings.seed,
+            n = settings.size,
         )
     };
     let download_error = RwSignal::new(None::<String>);
@@ -562,93 +678,27 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
             download_error.set(result.err());
         }
     };
-
-    let board = Signal::derive(move || trial.with(|t| t.shown_maze().display_grid()));
-    let trail = Signal::derive(move || trial.with(|t| t.path().to_vec()));
-    let running = Signal::derive(move || state.with(|s| s.running));
-    let finished =
-        Signal::derive(move || trial.with(|t| t.phase() == Phase::Done) && !running.get());
-
+    let finished = Signal::derive(move || {
+        trial.with(|t| t.phase() == Phase::Done) && !state.with(|s| s.running)
+    });
     view! {
-        <div class="trial">
-            <div class="trial-main">
-                <div class="row">
-                    <button type="button" class="button primary" data-testid="run-trial"
-                        disabled=move || running.get() on:click=run>
-                        {move || if state.with(|s| s.player.is_some()) { "Run again" } else { "Run trial" }}
+        {move || finished.get().then(|| view! {
+            <div class="row">
+                <button type="button" class="button" data-testid="download-record" on:click=download_record>
+                    "Download record (JSON)"
+                </button>
+                {move || trial.with(|t| t.transcript().is_some()).then(|| view! {
+                    <button type="button" class="button" data-testid="download-transcript" on:click=download_transcript>
+                        "Download transcript"
                     </button>
-                    <button type="button" class="button" data-testid="stop-trial"
-                        disabled=move || !running.get() on:click=stop>
-                        "Stop"
-                    </button>
-                </div>
-                {move || state.with(|s| s.refused.clone()).map(|why| view! {
-                    <p class="notice error" role="alert" data-testid="settings-error">{why}</p>
                 })}
-                <PhaseSteps trial=trial />
-                <div class="status">
-                    <span class="pill">{format!("{} · {rows}x{cols} · {} · {}", shape.name(), settings.encoding.label(), settings.protocol.name())}</span>
-                    <span class="moves">
-                        "Moves " <strong data-testid="moves">{move || trial.with(|t| t.moves())}</strong>
-                        {format!(" / {limit}")}
-                    </span>
-                </div>
-                <MazeBoard
-                    grid=board
-                    shape=shape
-                    ids=SOLVE_BOARD
-                    on_press=Callback::new(|_| {})
-                    trail=trail
-                    active=Signal::derive(|| false)
-                    label="Maze being solved"
-                />
-                {move || state.with(|s| s.retry.clone()).map(|why| view! {
-                    <p class="notice warn" role="status" data-testid="retry-status">{why}</p>
-                })}
-                // The message says how many attempts were made when there was more than one.
-                {move || trial.with(|t| t.api_error().cloned()).map(|f| view! {
-                    <div class="notice error" role="alert" data-testid="api-error">
-                        <strong>"The endpoint failed; the trial ended as an API error (not a model failure). "</strong>
-                        {f.message}
-                    </div>
-                })}
-                {move || trial.with(|t| t.stopped()).then(|| view! {
-                    <p class="notice warn" data-testid="stopped">"The trial was stopped. Its replies so far are kept in the record; run it again to score it."</p>
-                })}
-                <Verdicts trial=trial />
-                {move || finished.get().then(|| view! {
-                    <div class="row">
-                        <button type="button" class="button" data-testid="download-record" on:click=download_record>
-                            "Download record (JSON)"
-                        </button>
-                        {move || trial.with(|t| t.transcript().is_some()).then(|| view! {
-                            <button type="button" class="button" data-testid="download-transcript" on:click=download_transcript>
-                                "Download transcript"
-                            </button>
-                        })}
-                        <button type="button" class="button ghost" on:click=move |_| restart.update(|n| *n += 1)>
-                            "Reset"
-                        </button>
-                    </div>
-                })}
-                {move || download_error.get().map(|e| view! {
-                    <p class="notice error">{format!("The download failed: {e}. The trial is still here; try again.")}</p>
-                })}
+                <button type="button" class="button ghost" on:click=move |_| restart.update(|n| *n += 1)>
+                    "Reset"
+                </button>
             </div>
-            <aside class="trial-side">
-                <div class="panel">
-                    <div class="panel-head"><h2>"Transcript"</h2></div>
-                    <ol
-                        class="transcript"
-                        data-testid="transcript"
-                        inner_html=move || {
-                            let (live, reasoning) = state.with(|s| (s.live.clone(), s.live_reasoning.clone()));
-                            trial.with(|t| html::transcript(t.turns(), Some((&live, &reasoning))))
-                        }
-                    ></ol>
-                </div>
-            </aside>
-        </div>
+        })}
+        {move || download_error.get().map(|e| view! {
+            <p class="notice error">{format!("The download failed: {e}. The trial is still here; try again.")}</p>
+        })}
     }
-    .into_any()
 }

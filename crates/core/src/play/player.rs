@@ -33,6 +33,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::future::Future;
+use std::ops::ControlFlow;
 
 /// Who played a trial.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -151,7 +152,23 @@ pub async fn play<P: Player>(
     player: &mut P,
     on_event: &mut dyn FnMut(PlayerEvent),
 ) {
+    play_watched(trial, player, on_event, &mut |_| ControlFlow::Continue(())).await;
+}
+
+/// [`play`], with `before_step` called with the trial before each prompt goes to the
+/// player (a page shows the trial so far): `ControlFlow::Break` stops the trial there, as a
+/// person's stop does.
+pub async fn play_watched<P: Player>(
+    trial: &mut Trial,
+    player: &mut P,
+    on_event: &mut dyn FnMut(PlayerEvent),
+    before_step: &mut dyn FnMut(&Trial) -> ControlFlow<()>,
+) {
     while trial.pending_prompt().is_some() {
+        if before_step(trial).is_break() {
+            trial.stop();
+            break;
+        }
         match player.respond(trial, on_event).await {
             Ok(reply) => {
                 trial.respond(&reply.text, reply.meta);
@@ -585,6 +602,48 @@ pub(crate) mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_watched_trial_shows_each_step_and_stops_when_told() {
+        let t0 = trials(Protocol::Stepwise).swap_remove(0);
+        // Watched to the end: the same trial as unwatched, seen once before each prompt.
+        let (mut watched, mut plain) = (t0.clone(), t0.clone());
+        let mut seen = Vec::new();
+        block_on(play_watched(
+            &mut watched,
+            &mut Oracle,
+            &mut |_| {},
+            &mut |t| {
+                seen.push(t.messages().len());
+                ControlFlow::Continue(())
+            },
+        ));
+        play_ready(&mut plain, &mut Oracle);
+        assert_eq!(watched.messages(), plain.messages());
+        assert_eq!(seen.len(), plain.messages().len() / 2, "once per prompt");
+        assert!(
+            seen.windows(2).all(|w| w[0] < w[1]),
+            "each time further on: {seen:?}"
+        );
+        // Told to stop before the third prompt: two replies, and the trial stopped.
+        let mut stopped = t0;
+        let mut steps = 0;
+        block_on(play_watched(
+            &mut stopped,
+            &mut Oracle,
+            &mut |_| {},
+            &mut |_| {
+                steps += 1;
+                if steps > 2 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            },
+        ));
+        assert!(stopped.stopped());
+        assert_eq!(stopped.moves(), 2);
     }
 
     #[test]
