@@ -309,7 +309,7 @@ fn trial(participant: &str, index: i64, actions: usize, finished: bool) -> Study
 }
 
 fn body_of(trials: &[StudyTrialData]) -> String {
-    study::upload_body(UploadKind::Json, None, Parcel::Trials(trials))
+    study::upload_body(UploadKind::Json, None, Parcel::Trials(trials)).expect("written")
 }
 
 /// The last upload of `participant`, who was given `code` after playing `played`.
@@ -326,7 +326,7 @@ fn outcome_of(participant: &str, code: &str, played: &[i64]) -> String {
         planned: 3,
         played: played.to_vec(),
     };
-    study::upload_body(UploadKind::Json, None, Parcel::Outcome(&o))
+    study::upload_body(UploadKind::Json, None, Parcel::Outcome(&o)).expect("written")
 }
 
 async fn post_upload(c: &reqwest::Client, s: &Running, body: String) -> (StatusCode, String) {

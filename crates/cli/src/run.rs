@@ -798,7 +798,10 @@ fn resume_folder(
         trials_jsonl(&records).map_err(|e| CliError::unwritable(e.to_string()))?,
     )
     .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", jsonl.display())))?;
-    std::fs::write(&experiment, design.to_json())
+    let design_json = design.to_json().map_err(|e| {
+        CliError::unwritable(format!("the design of {}: {e}", experiment.display()))
+    })?;
+    std::fs::write(&experiment, design_json)
         .map_err(|e| CliError::unwritable(format!("cannot write {}: {e}", experiment.display())))?;
     let retried = before - records.len();
     Ok((records, retried))

@@ -224,6 +224,9 @@ pub fn run(
             }
         }
     }
+    // A value as the disagreement says it (its JSON, or why it has none).
+    let shown =
+        |v: &Extracted| shapemaze_core::json::to_string(v).unwrap_or_else(|e| e.to_string());
     let mut pairs: BTreeMap<Phase, Vec<(Extracted, Extracted)>> = BTreeMap::new();
     let mut disagreements = Vec::new();
     for a in asked {
@@ -236,8 +239,8 @@ pub fn run(
                 a.trial,
                 a.phase.name(),
                 a.step,
-                serde_json::to_string(&a.read).unwrap_or_default(),
-                serde_json::to_string(second).unwrap_or_default()
+                shown(&a.read),
+                shown(second)
             ));
         }
         pairs

@@ -60,6 +60,34 @@ impl From<serde_path_to_error::Error<serde_json::Error>> for JsonError {
     }
 }
 
+/// Writes `value` as JSON by its `Serialize`, as `serde_json::to_string` does; a value that
+/// cannot be written (a map whose keys are not text, a serializer's own error) is an error
+/// that says so, never an empty text.
+pub fn to_string<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, JsonError> {
+    serde_json::to_string(value).map_err(unwritable)
+}
+
+/// [`to_string`], indented for a person to read.
+pub fn to_string_pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, JsonError> {
+    serde_json::to_string_pretty(value).map_err(unwritable)
+}
+
+/// `items` as JSON lines (one value a line, each line ended with `\n`), or the first that
+/// cannot be written.
+pub fn lines<T: serde::Serialize>(items: &[T]) -> Result<String, JsonError> {
+    items
+        .iter()
+        .map(|item| to_string(item).map(|line| line + "\n"))
+        .collect()
+}
+
+fn unwritable(e: serde_json::Error) -> JsonError {
+    JsonError {
+        at: String::new(),
+        reason: format!("cannot be written as JSON: {e}"),
+    }
+}
+
 /// Reads a `T` from JSON text by its `Deserialize`, as `serde_json::from_str` does, the
 /// error naming the field and its place.
 ///
@@ -143,4 +171,24 @@ where
             }),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_that_cannot_be_written_is_an_error_not_an_empty_text() {
+        let mut keys_not_text = std::collections::BTreeMap::new();
+        keys_not_text.insert((1, 2), "cell");
+        let e = to_string(&keys_not_text).expect_err("tuple keys");
+        assert!(
+            e.to_string().starts_with("cannot be written as JSON: "),
+            "{e}"
+        );
+        assert_eq!(to_string(&[1, 2]).expect("written"), "[1,2]");
+        assert_eq!(to_string_pretty(&[1]).expect("written"), "[\n  1\n]");
+        assert_eq!(lines(&[[1], [2]]).expect("written"), "[1]\n[2]\n");
+        assert!(lines(&[keys_not_text]).is_err());
+    }
 }

@@ -47,7 +47,7 @@ fn each_endpoint_player_runs_once_per_effort_under_its_own_name() {
     // Without efforts, nothing changes: one run per player, no effort field.
     let plain = design(&[]);
     assert_eq!(plain.runs(), plain.players);
-    assert!(!plain.to_json().contains("efforts"));
+    assert!(!plain.to_json().expect("written").contains("efforts"));
     let info = plain.players[1].endpoint_info().expect("an endpoint");
     assert!(!serde_json::to_string(&info)
         .expect("json")
@@ -74,7 +74,7 @@ fn efforts_without_a_model_twice_or_beside_a_player_s_own_are_refused() {
 #[test]
 fn a_design_file_names_its_efforts_and_reads_back() {
     let d = design(&[Effort::Thinking, Effort::NoThinking]);
-    let text = d.to_json();
+    let text = d.to_json().expect("written");
     assert!(
         text.contains("\"efforts\": [\n    \"thinking\",\n    \"no-thinking\"\n  ]"),
         "{text}"

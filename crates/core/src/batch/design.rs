@@ -481,8 +481,8 @@ impl ExperimentDesign {
     }
 
     /// The design as indented JSON (`experiment.json`). Never holds a key.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    pub fn to_json(&self) -> Result<String, crate::json::JsonError> {
+        crate::json::to_string_pretty(self)
     }
 
     /// Every trial, in this order: repeat, then maze (sample), then size, shape, encoding
@@ -768,7 +768,8 @@ mod tests {
             "note".into(),
             serde_json::json!({"from": "a newer version"}),
         );
-        let back = ExperimentDesign::from_json(&d.to_json()).expect("the design reads back");
+        let back = ExperimentDesign::from_json(&d.to_json().expect("written"))
+            .expect("the design reads back");
         assert_eq!(
             back, d,
             "the round trip keeps every field, unknown ones included"

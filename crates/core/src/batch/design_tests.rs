@@ -85,10 +85,10 @@ fn full() -> ExperimentDesign {
 #[test]
 fn every_field_written_reads_back() {
     let d = full();
-    let v: Value = serde_json::from_str(&d.to_json()).expect("json");
+    let v: Value = serde_json::from_str(&d.to_json().expect("written")).expect("json");
     assert_eq!(read(v).expect("reads"), d);
     let standard = ExperimentDesign::default();
-    let v: Value = serde_json::from_str(&standard.to_json()).expect("json");
+    let v: Value = serde_json::from_str(&standard.to_json().expect("written")).expect("json");
     assert_eq!(read(v).expect("reads"), standard);
 }
 

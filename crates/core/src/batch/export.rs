@@ -356,9 +356,13 @@ pub fn export_files(
         path: path.to_string(),
         bytes,
     };
-    export
-        .files
-        .push(file(EXPERIMENT_FILE, design.to_json().into_bytes()));
+    export.files.push(file(
+        EXPERIMENT_FILE,
+        design
+            .to_json()
+            .map_err(|e| RecordError::Unwritable(e.to_string()))?
+            .into_bytes(),
+    ));
     export
         .files
         .push(file(CSV_FILE, trials_csv(records).into_bytes()));

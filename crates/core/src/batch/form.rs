@@ -747,8 +747,8 @@ impl std::error::Error for StoredError {}
 
 impl StoredExperiment {
     /// The stored JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
+    pub fn to_json(&self) -> Result<String, JsonError> {
+        crate::json::to_string(self)
     }
 
     /// Reads the stored JSON back, checking the design.

@@ -169,7 +169,7 @@ fn reconcile_lists_each_participants_missing_trials_against_their_outcome() {
 #[test]
 fn the_outcome_travels_as_the_last_cheap_upload_and_reads_back() {
     let o = outcome("a", "completed", 2, &[0, 1]);
-    let body = upload_body(UploadKind::Json, None, Parcel::Outcome(&o));
+    let body = upload_body(UploadKind::Json, None, Parcel::Outcome(&o)).expect("written");
     let read: UploadJson = serde_json::from_str(&body).expect("reads");
     assert!(read.trials.is_empty());
     assert_eq!(read.outcome, Some(o.clone()));
@@ -178,11 +178,9 @@ fn the_outcome_travels_as_the_last_cheap_upload_and_reads_back() {
         "a cheap confirmation: {} bytes",
         body.len()
     );
-    let pipe: serde_json::Value = serde_json::from_str(&upload_body(
-        UploadKind::Datapipe,
-        Some("x"),
-        Parcel::Outcome(&o),
-    ))
+    let pipe: serde_json::Value = serde_json::from_str(
+        &upload_body(UploadKind::Datapipe, Some("x"), Parcel::Outcome(&o)).expect("written"),
+    )
     .expect("json");
     assert_eq!(pipe["filename"], "Pilot--1_a_outcome.json");
     assert_eq!(

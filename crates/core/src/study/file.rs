@@ -372,8 +372,8 @@ impl Study {
     }
 
     /// The `config` URL parameter that carries this study.
-    pub fn to_config_param(&self) -> String {
-        base64url_encode(serde_json::to_string(self).unwrap_or_default().as_bytes())
+    pub fn to_config_param(&self) -> Result<String, JsonError> {
+        Ok(base64url_encode(crate::json::to_string(self)?.as_bytes()))
     }
 
     /// Checks what serde cannot: at least one trial, supported sizes, an upload URL where

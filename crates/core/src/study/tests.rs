@@ -21,7 +21,8 @@ fn the_contract_example_reads_and_survives_the_link_round_trip() {
         Some("ABC123")
     );
     assert_eq!(s.upload.as_ref().map(|u| u.kind), Some(UploadKind::Json));
-    let back = Study::from_config_param(&s.to_config_param()).expect("round trip");
+    let back =
+        Study::from_config_param(&s.to_config_param().expect("written")).expect("round trip");
     assert_eq!(back, s);
 }
 
@@ -291,14 +292,17 @@ fn the_event_csv_has_one_row_per_action_under_a_documented_header() {
 #[test]
 fn upload_bodies_follow_plain_json_and_datapipe() {
     let d = [data()];
-    let plain: serde_json::Value =
-        serde_json::from_str(&upload_body(UploadKind::Json, None, Parcel::Trials(&d)))
-            .expect("json");
+    let plain: serde_json::Value = serde_json::from_str(
+        &upload_body(UploadKind::Json, None, Parcel::Trials(&d)).expect("written"),
+    )
+    .expect("json");
     assert_eq!(plain["trials"][0]["participant"]["id"], "p1");
     assert_eq!(plain["trials"][0]["record"]["player"], "human");
     let pipe = |parcel| -> serde_json::Value {
-        serde_json::from_str(&upload_body(UploadKind::Datapipe, Some("exp42"), parcel))
-            .expect("json")
+        serde_json::from_str(
+            &upload_body(UploadKind::Datapipe, Some("exp42"), parcel).expect("written"),
+        )
+        .expect("json")
     };
     let two = [data(), data()];
     assert_eq!(pipe(Parcel::Trials(&two))["filename"], "Pilot--1_p1.csv");
@@ -564,16 +568,18 @@ fn each_outcome_has_its_code_or_none() {
     .expect_err("a bad redirect for any outcome");
     assert!(bad.to_string().contains("not a web address"), "{bad}");
     // Default rules stay out of the link; set ones survive it.
-    assert!(!resumable("").to_config_param().is_empty());
-    let text = String::from_utf8(base64url_decode(&resumable("").to_config_param()).expect("b64"))
-        .expect("text");
+    assert!(!resumable("").to_config_param().expect("written").is_empty());
+    let text = String::from_utf8(
+        base64url_decode(&resumable("").to_config_param().expect("written")).expect("b64"),
+    )
+    .expect("text");
     assert!(
         !text.contains("resume") && !text.contains("timed_out"),
         "{text}"
     );
     let set = resumable(r#", "resume": {"policy": "block", "max_age_minutes": 30}"#);
     assert_eq!(
-        Study::from_config_param(&set.to_config_param()).expect("reads"),
+        Study::from_config_param(&set.to_config_param().expect("written")).expect("reads"),
         set
     );
 }
@@ -995,7 +1001,7 @@ fn a_staircase_study_is_refused_with_what_to_change() {
         })
     );
     assert_eq!(
-        Study::from_config_param(&ok.to_config_param()).expect("reads"),
+        Study::from_config_param(&ok.to_config_param().expect("written")).expect("reads"),
         ok
     );
 }

@@ -2,6 +2,7 @@
 //! the reader of uploaded or exported data.
 
 use super::{events_csv, OutcomeRecord, StudyTrialData, UploadKind};
+use crate::json::JsonError;
 use serde::{Deserialize, Serialize};
 
 /// The plain JSON upload: some of the participant's trials (one, as each ends), and, last,
@@ -43,7 +44,11 @@ pub enum Parcel<'a> {
 /// file of its own: `{study}_{participant}_{trial}.csv` for one trial (the trial index as
 /// `practice` or a number, the attempt added from the second on), `{study}_{participant}.csv`
 /// for several, `{study}_{participant}_outcome.json` for the outcome.
-pub fn upload_body(kind: UploadKind, experiment_id: Option<&str>, parcel: Parcel) -> String {
+pub fn upload_body(
+    kind: UploadKind,
+    experiment_id: Option<&str>,
+    parcel: Parcel,
+) -> Result<String, JsonError> {
     if kind == UploadKind::Json {
         let (trials, outcome) = match parcel {
             Parcel::Trials(data) => (data.to_vec(), None),
@@ -54,7 +59,7 @@ pub fn upload_body(kind: UploadKind, experiment_id: Option<&str>, parcel: Parcel
             trials,
             outcome,
         };
-        return serde_json::to_string(&body).unwrap_or_default();
+        return crate::json::to_string(&body);
     }
     let name = crate::results::layout::model_dir_name;
     let (filename, data) = match parcel {
@@ -76,15 +81,14 @@ pub fn upload_body(kind: UploadKind, experiment_id: Option<&str>, parcel: Parcel
                 name(&o.study),
                 name(&o.participant_key())
             ),
-            serde_json::to_string(o).unwrap_or_default(),
+            crate::json::to_string(o)?,
         ),
     };
-    serde_json::to_string(&DataPipe {
+    crate::json::to_string(&DataPipe {
         experiment_id: experiment_id.unwrap_or_default(),
         filename,
         data,
     })
-    .unwrap_or_default()
 }
 
 /// Reads study data: an upload body (`{"format": ..., "trials": [...]}`) or JSONL with one

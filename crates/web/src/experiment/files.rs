@@ -228,7 +228,11 @@ pub(super) async fn import(lab: &Shared, name: &str, bytes: &[u8]) {
             created_ms: now() as u64,
             design: design.clone(),
         };
-        if let Err(e) = db.put(EXPERIMENTS, &id, &stored.to_json()).await {
+        let json = match stored.to_json() {
+            Ok(json) => json,
+            Err(e) => return lab.fail(format!("Could not keep the imported experiment: {e}")),
+        };
+        if let Err(e) = db.put(EXPERIMENTS, &id, &json).await {
             return lab.fail(format!("Could not keep the imported experiment: {e}"));
         }
     }

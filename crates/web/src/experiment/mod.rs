@@ -499,7 +499,9 @@ fn on_action(
             match read {
                 Ok(d) => report(
                     lab,
-                    download_file(EXPERIMENT_FILE, &d.to_json(), "application/json"),
+                    d.to_json()
+                        .map_err(|e| e.to_string())
+                        .and_then(|json| download_file(EXPERIMENT_FILE, &json, "application/json")),
                 ),
                 Err(e) => lab.fail(format!("The design cannot be saved yet: {}", e.sentences())),
             }
@@ -814,7 +816,10 @@ async fn create(lab: &Shared, design: ExperimentDesign) -> Result<(), String> {
         created_ms: t as u64,
         design: design.clone(),
     };
-    db.put(EXPERIMENTS, &id, &stored.to_json())
+    let json = stored
+        .to_json()
+        .map_err(|e| format!("Could not keep the new experiment: {e}. Nothing was started."))?;
+    db.put(EXPERIMENTS, &id, &json)
         .await
         .map_err(|e| format!("Could not keep the new experiment: {e}. Nothing was started."))?;
     lab.listed.borrow_mut().push(ListedExperiment {
@@ -1009,7 +1014,11 @@ async fn manage(lab: &Shared, action: LabAction, id: &str) {
                 return;
             }
             stored.name = name;
-            if let Err(e) = db.put(EXPERIMENTS, id, &stored.to_json()).await {
+            let json = match stored.to_json() {
+                Ok(json) => json,
+                Err(e) => return lab.fail(format!("Could not rename: {e}")),
+            };
+            if let Err(e) = db.put(EXPERIMENTS, id, &json).await {
                 return lab.fail(format!("Could not rename: {e}"));
             }
             if let Some(o) = lab.open.borrow_mut().as_mut().filter(|o| o.id == id) {
@@ -1023,7 +1032,11 @@ async fn manage(lab: &Shared, action: LabAction, id: &str) {
                 created_ms: now() as u64,
                 design: stored.design,
             };
-            if let Err(e) = db.put(EXPERIMENTS, &new_id, &copy.to_json()).await {
+            let json = match copy.to_json() {
+                Ok(json) => json,
+                Err(e) => return lab.fail(format!("Could not duplicate: {e}")),
+            };
+            if let Err(e) = db.put(EXPERIMENTS, &new_id, &json).await {
                 return lab.fail(format!("Could not duplicate: {e}"));
             }
             refresh_list(lab).await;

@@ -8,6 +8,7 @@ use crate::download::download_file;
 use crate::storage::Db;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use shapemaze_core::json;
 use shapemaze_core::study::{
     waiting_message, Completion as Code, Outcome, OutcomeRecord, StudySession, StudyTrialData,
 };
@@ -65,9 +66,16 @@ pub(super) fn Completion(
             data.set(all.clone());
             if let Some(c) = courier {
                 let record = OutcomeRecord::of(&session, &study, outcome, &all);
-                let json = serde_json::to_string(&record).unwrap_or_default();
-                if store_outcome(&db, &session.prefix(), &json).await.is_ok() {
-                    c.finish();
+                match json::to_string(&record) {
+                    Ok(json) => {
+                        if store_outcome(&db, &session.prefix(), &json).await.is_ok() {
+                            c.finish();
+                        }
+                    }
+                    Err(e) => {
+                        let why = format!("Shapemaze could not save the study's outcome: {e}");
+                        web_sys::console::error_1(&why.into());
+                    }
                 }
             }
         });
@@ -98,12 +106,15 @@ pub(super) fn Completion(
     let participant = session.participant.id.clone();
     let pid = session.participant.id.clone();
     let download = move |_: leptos::ev::MouseEvent| {
-        let text: String = data
-            .get_untracked()
-            .iter()
-            .map(|d| serde_json::to_string(d).unwrap_or_default() + "\n")
-            .collect();
-        let _ = download_file(&format!("study-{pid}.jsonl"), &text, "application/x-ndjson");
+        let saved = json::lines(&data.get_untracked())
+            .map_err(|e| e.to_string())
+            .and_then(|text| {
+                download_file(&format!("study-{pid}.jsonl"), &text, "application/x-ndjson")
+            });
+        if let Err(e) = saved {
+            let why = format!("Shapemaze could not save the study's answers as a file: {e}");
+            web_sys::console::error_1(&why.into());
+        }
     };
     let timed_out = outcome == Outcome::TimedOut;
     view! {

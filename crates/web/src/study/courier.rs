@@ -162,7 +162,7 @@ impl Courier {
             let Ok(trial) = serde_json::from_str::<StudyTrialData>(json) else {
                 continue;
             };
-            let body = self.body(Parcel::Trials(std::slice::from_ref(&trial)));
+            let body = self.body(Parcel::Trials(std::slice::from_ref(&trial)))?;
             self.send(&body).await?;
             if let Some(sent) = sent_key(key) {
                 self.mark(&sent, json).await?;
@@ -172,7 +172,7 @@ impl Courier {
         }
         for (key, json) in outcomes {
             if let Ok(record) = serde_json::from_str(&json) {
-                self.send(&self.body(Parcel::Outcome(&record))).await?;
+                self.send(&self.body(Parcel::Outcome(&record))?).await?;
             }
             self.mark(&format!("{key}-sent"), &json).await?;
         }
@@ -185,12 +185,15 @@ impl Courier {
         Ok(())
     }
 
-    fn body(&self, parcel: Parcel) -> String {
+    /// The upload's body; a body that cannot be written is an error (the trials stay kept
+    /// and unsent), never an empty upload.
+    fn body(&self, parcel: Parcel) -> Result<String, String> {
         upload_body(
             self.upload.kind,
             self.upload.experiment_id.as_deref(),
             parcel,
         )
+        .map_err(|e| format!("the upload could not be written: {e}"))
     }
 
     /// Posts one body; `Ok` only on a 2xx answer.

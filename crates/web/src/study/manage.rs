@@ -8,6 +8,7 @@ use crate::fetch::picked_text;
 use crate::storage::{Db, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use shapemaze_core::json;
 use shapemaze_core::study::reconcile::reconcile;
 use shapemaze_core::study::{events_csv, read_study_data, OutcomeRecord, Study, StudyTrialData};
 
@@ -47,11 +48,11 @@ pub fn StudyManagePage() -> impl IntoView {
             let result = if csv {
                 download_file("study-data.csv", &events_csv(&all), "text/csv")
             } else {
-                let lines: String = all
-                    .iter()
-                    .map(|d| serde_json::to_string(d).unwrap_or_default() + "\n")
-                    .collect();
-                download_file("study-data.jsonl", &lines, "application/x-ndjson")
+                json::lines(&all)
+                    .map_err(|e| e.to_string())
+                    .and_then(|lines| {
+                        download_file("study-data.jsonl", &lines, "application/x-ndjson")
+                    })
             };
             status.set(match result {
                 Ok(()) => format!(
@@ -71,20 +72,26 @@ pub fn StudyManagePage() -> impl IntoView {
                 Err(e) => return status.set(e),
             };
             let (trials, bad) = read_study_data(&body);
-            let entries: Vec<(String, String)> = trials
+            let entries: Result<Vec<(String, String)>, _> = trials
                 .iter()
                 .map(|d| {
-                    (
-                        format!(
-                            "imported-{}/{}/trial/{}",
-                            d.study,
-                            d.participant_key(),
-                            d.trial_index
-                        ),
-                        serde_json::to_string(d).unwrap_or_default(),
-                    )
+                    let key = format!(
+                        "imported-{}/{}/trial/{}",
+                        d.study,
+                        d.participant_key(),
+                        d.trial_index
+                    );
+                    json::to_string(d).map(|json| (key, json))
                 })
                 .collect();
+            let entries = match entries {
+                Ok(entries) => entries,
+                Err(e) => {
+                    return status.set(format!(
+                        "Nothing was imported from {name}: a trial could not be stored ({e})."
+                    ))
+                }
+            };
             let saved = match Db::open().await {
                 Ok(db) => db.put_all(STUDY, &entries).await.map(|_| entries.len()),
                 Err(e) => Err(e),
@@ -111,7 +118,11 @@ pub fn StudyManagePage() -> impl IntoView {
             </label>
             {move || match parsed.get() {
                 Ok(s) => {
-                    let link = crate::route::absolute_url(&format!("/study?config={}", s.to_config_param()));
+                    let param = match s.to_config_param() {
+                        Ok(p) => p,
+                        Err(e) => return view! { <p class="notice error" data-testid="study-json-error">{format!("The study's link cannot be made: {e}")}</p> }.into_any(),
+                    };
+                    let link = crate::route::absolute_url(&format!("/study?config={param}"));
                     view! {
                         <p class="notice" data-testid="study-link-box">"Link for participants (Prolific adds its parameters): "
                             <a data-testid="study-link" href=link.clone()>{link.clone()}</a></p>

@@ -19,6 +19,7 @@ use super::storage::{Db, STUDY};
 use courier::Courier;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use shapemaze_core::json;
 use shapemaze_core::study::{inline_name, Opening, Participant, Stage, Study, StudySession};
 
 thread_local! {
@@ -92,9 +93,16 @@ impl Page {
         if let Some(r) = self.ready.get_untracked() {
             spawn_local(async move {
                 let key = s.session_key();
-                let text = serde_json::to_string(&s).unwrap_or_default();
-                if let Err(e) = r.db.put(STUDY, &key, &text).await {
-                    self.error.set(Some(e.to_string()));
+                let saved = match json::to_string(&s) {
+                    Ok(text) => {
+                        r.db.put(STUDY, &key, &text)
+                            .await
+                            .map_err(|e| e.to_string())
+                    }
+                    Err(e) => Err(e.to_string()),
+                };
+                if let Err(e) = saved {
+                    self.error.set(Some(e));
                 }
             });
         }
@@ -168,7 +176,7 @@ async fn open_session(
         let _ = tab.set_item(&open_mark, "1");
     }
     let (opened, opening) = StudySession::open(name, study, participant, restored, now(), reloaded);
-    let text = serde_json::to_string(&opened).unwrap_or_default();
+    let text = json::to_string(&opened).map_err(|e| e.to_string())?;
     db.put(STUDY, &opened.session_key(), &text)
         .await
         .map_err(|e| e.to_string())?;

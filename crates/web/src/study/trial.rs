@@ -7,6 +7,7 @@ use crate::play::{PlayOptions, TrialPlay};
 use crate::storage::{Db, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use shapemaze_core::json;
 use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::play::player::PlayerKind;
@@ -198,7 +199,14 @@ pub(super) fn StudyTrialView(
             let (db, key, d) = (db.clone(), key.clone(), meta.data(live));
             let courier = courier.clone();
             spawn_local(async move {
-                let text = serde_json::to_string(&d).unwrap_or_default();
+                // A trial that cannot be written keeps its last saved copy, never an empty one.
+                let text = match json::to_string(&d) {
+                    Ok(text) => text,
+                    Err(e) => {
+                        let why = format!("Shapemaze could not save a study trial: {e}");
+                        return web_sys::console::error_1(&why.into());
+                    }
+                };
                 if db.put(STUDY, &key, &text).await.is_ok() && d.finished() {
                     if let Some(c) = courier {
                         c.kick();
