@@ -416,3 +416,70 @@ fn the_text_html_and_csv_reports_carry_the_same_table() {
     ]);
     wrong.assert_usage_error("people-models", "an unknown table lists the tables");
 }
+
+/// The fields of one CSV line (RFC 4180 quoting).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', _) => quoted = !quoted,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            _ => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
+#[test]
+fn every_table_s_csv_reads_as_numbers_one_column_per_number() {
+    // Issue 42: what a researcher loads with pandas.read_csv or R's read.csv needs no
+    // cleaning: every column is a label or holds numbers only (empty where there is none).
+    const LABELS: &[&str] = &[
+        "experiment",
+        "model",
+        "encoding",
+        "shape",
+        "group",
+        "phase",
+        "phases",
+        "true",
+        "test",
+    ];
+    let dir = fixture();
+    let listed = shapemaze(&["report", path_str(&dir), "--format", "csv", "--table", "?"]);
+    let ids: Vec<String> = listed
+        .stderr
+        .rsplit("it has ")
+        .next()
+        .expect("the tables listed")
+        .trim()
+        .split(", ")
+        .map(str::to_string)
+        .collect();
+    assert!(ids.len() > 10, "the report's tables: {ids:?}");
+    for id in &ids {
+        let csv = shapemaze(&["report", path_str(&dir), "--format", "csv", "--table", id]);
+        assert_eq!(csv.code, 0, "{id}: {}", csv.stderr);
+        let mut lines = csv.stdout.lines();
+        let header = csv_fields(lines.next().expect("a header"));
+        for line in lines {
+            let fields = csv_fields(line);
+            assert_eq!(fields.len(), header.len(), "{id}: {line}");
+            for (key, value) in header.iter().zip(&fields) {
+                if LABELS.contains(&key.as_str()) || key.ends_with("_test") || value.is_empty() {
+                    continue;
+                }
+                assert!(
+                    value.parse::<f64>().is_ok_and(f64::is_finite),
+                    "{id}: column {key} holds {value:?}, not a number"
+                );
+            }
+        }
+    }
+}

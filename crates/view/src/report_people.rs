@@ -9,7 +9,6 @@ use super::document::{Block, Cell, Section, Table};
 use super::html::escape;
 use super::report::Chart;
 use shapemaze_core::analysis::analyze::Analysis;
-use shapemaze_core::analysis::hypotheses::fmt_p;
 use shapemaze_core::analysis::people::{PeopleModelRow, PeopleVsModels};
 use shapemaze_core::text::Fixed;
 use std::fmt::Write as _;
@@ -25,10 +24,6 @@ fn test_name(test: &str) -> &'static str {
         "wilcoxon_signed_rank" => "Wilcoxon signed-rank on per-maze rates",
         _ => "none",
     }
-}
-
-fn signed_percent(x: f64) -> String {
-    format!("{:+.1}", Fixed(100.0 * x))
 }
 
 /// The paired table: one row per model and phase.
@@ -57,21 +52,20 @@ fn paired_table(p: &PeopleVsModels) -> Table {
         t.empty = Some(note.clone());
     }
     for r in &p.rows {
-        let ci = match (r.ci_low, r.ci_high) {
-            (Some(low), Some(high)) => {
-                format!(" [{}, {}]", signed_percent(low), signed_percent(high))
-            }
-            _ => String::new(),
-        };
         t.row(vec![
             Cell::text(&r.model),
             Cell::text(&r.phase),
             Cell::Count(r.mazes),
             Cell::Rate(r.model_rate),
             Cell::Rate(r.people_rate),
-            Cell::Text(format!("{}{ci}", signed_percent(r.difference))),
+            Cell::Interval {
+                value: r.difference,
+                low: r.ci_low,
+                high: r.ci_high,
+                points: true,
+            },
             Cell::Text(test_name(&r.test).into()),
-            Cell::Text(fmt_p(r.p)),
+            Cell::P(r.p),
             Cell::Count(r.participants),
             Cell::Number(r.percentile),
         ]);
@@ -229,19 +223,20 @@ fn people_line(
     );
 }
 
-/// The section on people and models (anchor [`ANCHOR`]): the paired table and, when
-/// something was paired, the solves against the people's and (with `charts`) the chart;
-/// one line when there is nothing to pair.
+/// The section on people and models (anchor [`ANCHOR`]): the paired table, the solves
+/// against the people's (each with a line in place of rows when nothing pairs, so both
+/// tables are always there to ask for) and, when something was paired and with `charts`,
+/// the chart.
 pub(crate) fn people_section(a: &Analysis, charts: bool) -> Section {
     let p = &a.people_vs_models;
     let mut section = Section::new("People and models on the same mazes".into())
         .in_part(Part::PeopleModels)
         .paragraph("For each model and phase, on the maze instances both the model and people played: the rates, their paired difference with a paired test (McNemar's when every maze has one play a side, else the Wilcoxon signed-rank test on the per-maze differences of success proportions, whose mean is the difference, with a Student-t interval), and where the model stands among the participants' own rates on those mazes (the share of participants below it plus half the share equal).")
-        .table(paired_table(p));
+        .table(paired_table(p))
+        .table(efficiency_table(p));
     if p.rows.is_empty() {
         return section;
     }
-    section = section.table(efficiency_table(p));
     if charts {
         section.blocks.push(Block::Charts(vec![Chart {
             id: ANCHOR.into(),

@@ -4,7 +4,7 @@
 
 use super::chart::*;
 use super::contents::Part;
-use super::document::{two_decimals, Block, Cell, Chip, Section, Table, Verdict};
+use super::document::{two_decimals, Block, Cell, Chip, Section, Table, TestResult, Verdict};
 use super::report::{
     capitalized, confusion_chart, groups_table, overview_chart, phase_bars, progression_chart,
     Chart,
@@ -411,29 +411,30 @@ fn encodings_table(a: &Analysis) -> Table {
         ],
     );
     for c in &a.encoding_comparison {
-        let (diff, test) = c.test.map_or(("n/a".into(), "n/a".into()), |t| {
-            (
-                format!(
-                    "{:+.1} [{:+.1}, {:+.1}]",
-                    Fixed(100.0 * t.difference),
-                    Fixed(100.0 * t.ci_low),
-                    Fixed(100.0 * t.ci_high)
-                ),
-                format!(
-                    "{} {:.2}, p {}",
-                    if t.exact { "exact, k =" } else { "chi2 =" },
-                    Fixed(t.statistic),
-                    fmt_p(t.p)
-                ),
-            )
-        });
+        let (diff, test) = c
+            .test
+            .map_or((Cell::Number(None), Cell::Number(None)), |t| {
+                (
+                    Cell::Interval {
+                        value: t.difference,
+                        low: Some(t.ci_low),
+                        high: Some(t.ci_high),
+                        points: true,
+                    },
+                    Cell::Test(TestResult {
+                        statistic_name: if t.exact { "exact, k" } else { "chi2" }.into(),
+                        statistic: Some(t.statistic),
+                        p: t.p,
+                    }),
+                )
+            });
         encodings.row(vec![
             Cell::text(&c.model),
             Cell::text(&c.phase),
             Cell::Rate(c.matrix),
             Cell::Rate(c.coord_list),
-            Cell::Text(diff),
-            Cell::Text(test),
+            diff,
+            test,
         ]);
     }
     encodings
@@ -456,14 +457,12 @@ fn correlations_table(a: &Analysis) -> Table {
             Cell::text(&c.model),
             Cell::Text(format!("{} / {}", c.first, c.second)),
             Cell::Count(c.counts.n()),
-            Cell::Text(c.phi.map_or("n/a".into(), |p| {
-                format!(
-                    "{:.2} [{:.2}, {:.2}]",
-                    Fixed(p.phi),
-                    Fixed(p.ci_low),
-                    Fixed(p.ci_high)
-                )
-            })),
+            c.phi.map_or(Cell::Number(None), |p| Cell::Interval {
+                value: p.phi,
+                low: Some(p.ci_low),
+                high: Some(p.ci_high),
+                points: false,
+            }),
         ]);
     }
     correlations
@@ -693,27 +692,24 @@ pub(crate) fn shapes_section(a: &Analysis, charts: bool) -> Section {
         ],
     );
     for p in &a.shape_effects.phases {
-        let chi = p.chi_square.map_or("n/a".into(), |c| {
-            format!(
-                "chi2({}) = {:.2}, p {}",
-                c.df,
-                Fixed(c.statistic),
-                fmt_p(c.p)
-            )
+        let chi = p.chi_square.map_or(Cell::Number(None), |c| {
+            Cell::Test(TestResult {
+                statistic_name: format!("chi2({})", c.df),
+                statistic: Some(c.statistic),
+                p: c.p,
+            })
         });
-        let anova = p.anova.map_or("n/a".into(), |x| {
-            format!(
-                "F({}, {}) = {:.2}, p {}",
-                x.df1,
-                x.df2,
-                Fixed(x.f),
-                fmt_p(x.p)
-            )
+        let anova = p.anova.map_or(Cell::Number(None), |x| {
+            Cell::Test(TestResult {
+                statistic_name: format!("F({}, {})", x.df1, x.df2),
+                statistic: Some(x.f),
+                p: x.p,
+            })
         });
         effects.row(vec![
             Cell::text(&p.phase),
-            Cell::Text(chi),
-            Cell::noted(Cell::Text(anova), format!("{} mazes", p.mazes)),
+            chi,
+            Cell::noted(anova, format!("{} mazes", p.mazes)),
         ]);
     }
     let mut ranking = Table::new(
@@ -721,7 +717,7 @@ pub(crate) fn shapes_section(a: &Analysis, charts: bool) -> Section {
         "Observed difficulty (mean of the three phase rates) beside the predicted ranking".into(),
         &[
             ("shape", "shape"),
-            ("score", "score"),
+            ("score", "score (%)"),
             ("observed_rank", "observed rank"),
             ("predicted_rank", "predicted rank"),
         ],
@@ -729,10 +725,10 @@ pub(crate) fn shapes_section(a: &Analysis, charts: bool) -> Section {
     for r in &a.shape_effects.ranking {
         ranking.row(vec![
             Cell::text(&r.shape),
-            Cell::Text(format!("{:.1}%", Fixed(100.0 * r.score))),
-            // Average ranks are whole or halves, which this writes as `f64`'s `Display` does.
-            Cell::Text(shapemaze_core::text::format_decimal(r.observed, 1)),
-            Cell::Text(r.predicted.to_string()),
+            Cell::Number(Some(100.0 * r.score)),
+            // Average ranks are whole or halves.
+            Cell::Number(Some(r.observed)),
+            Cell::Count(r.predicted),
         ]);
     }
     let mut section = Section::new("Shape effects".into()).in_part(Part::Shapes);

@@ -203,6 +203,17 @@ pub struct McNemar {
     pub ci_high: f64,
 }
 
+/// An exact test's two-sided p-value as a researcher expects it: at most 1, and 1 where a
+/// sum of probabilities falls short of it by rounding alone (`2 * 0.49999999999999956`
+/// from a binomial distribution's cumulative function is 1).
+fn exact_p(p: f64) -> f64 {
+    if p >= 1.0 - 1e-12 {
+        1.0
+    } else {
+        p.max(0.0)
+    }
+}
+
 /// McNemar's test for `counts` (exact below [`MCNEMAR_EXACT_BELOW`] discordant pairs), and
 /// the paired difference in proportions with Newcombe's (1998) method-10 interval. `None`
 /// without pairs.
@@ -219,7 +230,7 @@ pub fn mcnemar(counts: PairedCounts) -> Option<McNemar> {
     } else if exact {
         let k = b.min(c);
         let tail = Binomial::new(0.5, discordant as u64).ok()?.cdf(k as u64);
-        (k as f64, (2.0 * tail).min(1.0))
+        (k as f64, exact_p(2.0 * tail))
     } else {
         let d = (b as f64 - c as f64).abs() - 1.0;
         let x = d * d / discordant as f64;
@@ -662,7 +673,7 @@ pub fn wilcoxon_signed_rank(d: &[f64]) -> Option<SignedRank> {
         let all: f64 = ways.iter().sum();
         let low = (2.0 * statistic).round() as usize;
         let tail: f64 = ways[..=low.min(top)].iter().sum();
-        ((2.0 * tail / all).min(1.0), true)
+        (exact_p(2.0 * tail / all), true)
     } else {
         let mut sorted = r.clone();
         crate::sort::sort_by(&mut sorted, f64::total_cmp);
@@ -738,6 +749,24 @@ mod tests {
             only_b,
             neither,
         }
+    }
+
+    #[test]
+    fn an_exact_test_that_cannot_tell_the_two_apart_has_p_one_exactly() {
+        // Equal discordant pairs: the two-sided exact p is 1, not 1 less a rounding error.
+        for k in 1..12 {
+            let m = mcnemar(PairedCounts {
+                both: 3,
+                only_a: k,
+                only_b: k,
+                neither: 2,
+            })
+            .expect("pairs");
+            assert_eq!(m.p, 1.0, "{k} and {k} discordant pairs");
+        }
+        assert_eq!(exact_p(0.999_999_999_999_999_1), 1.0);
+        assert_eq!(exact_p(1.000_000_000_000_002), 1.0);
+        assert_eq!(exact_p(0.25), 0.25);
     }
 
     #[test]

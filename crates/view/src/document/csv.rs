@@ -1,59 +1,138 @@
 //! The CSV writer: one table of a [`super::Document`] as CSV with a header of the columns'
 //! keys, every field quoted by [`csv_field`] (the one quoting rule, which also defuses
-//! spreadsheet formulas). A rate's column becomes six: successes, n, rate and the 95%
-//! interval's ends, the fractions with six decimals, and the distinct mazes it counts
-//! (empty unless its interval is clustered by maze).
+//! spreadsheet formulas, so only on text). One column per number: a rate's column becomes
+//! six (successes, n, rate and the 95% interval's ends, the fractions with six decimals, and
+//! the distinct mazes it counts, empty unless its interval is clustered by maze); an
+//! estimate with its interval three (`KEY`, `KEY_low`, `KEY_high`, fractions); a test three
+//! (`KEY_test`, the statistic's name; `KEY_statistic`; `KEY_p`); a p-value one number.
 
 use super::{Cell, Table};
 use shapemaze_core::text::csv_field;
 use shapemaze_core::text::Fixed;
 use std::fmt::Write as _;
 
-/// `table` as CSV, a header line first.
+/// The columns a table column becomes in CSV, by the kind of its cells: a rate six, a
+/// difference three, a test three, anything else one (its key).
+fn parts(table: &Table, i: usize) -> &'static [&'static str] {
+    const RATE: &[&str] = &["_successes", "_n", "_rate", "_ci_low", "_ci_high", "_mazes"];
+    const INTERVAL: &[&str] = &["", "_low", "_high"];
+    const TEST: &[&str] = &["_test", "_statistic", "_p"];
+    if table.columns[i].rate {
+        return RATE;
+    }
+    let kinds = table.rows.iter().filter_map(|r| r.cells.get(i).map(kind));
+    for k in kinds {
+        match k {
+            Kind::Rate => return RATE,
+            Kind::Interval => return INTERVAL,
+            Kind::Test => return TEST,
+            Kind::One => {}
+        }
+    }
+    &[""]
+}
+
+enum Kind {
+    Rate,
+    Interval,
+    Test,
+    One,
+}
+
+/// What kind of CSV columns a cell (a noted one by its main cell) asks for.
+fn kind(c: &Cell) -> Kind {
+    match c {
+        Cell::Rate(_) => Kind::Rate,
+        Cell::Interval { .. } => Kind::Interval,
+        Cell::Test(_) => Kind::Test,
+        Cell::Noted(main, _) => kind(main),
+        _ => Kind::One,
+    }
+}
+
+/// `table` as CSV, a header line first: one column per number, every number a plain
+/// decimal a spreadsheet, pandas or R reads as a number (the formula guard only on text).
 pub fn write(table: &Table) -> String {
-    let rates: Vec<bool> = (0..table.columns.len())
-        .map(|i| {
-            table.columns[i].rate
-                || table
-                    .rows
-                    .iter()
-                    .any(|r| r.cells.get(i).is_some_and(is_rate))
-        })
-        .collect();
+    let widths: Vec<&[&str]> = (0..table.columns.len()).map(|i| parts(table, i)).collect();
     let mut header = Vec::new();
-    for (c, &rate) in table.columns.iter().zip(&rates) {
-        if rate {
-            for part in ["successes", "n", "rate", "ci_low", "ci_high", "mazes"] {
-                header.push(csv_field(&format!("{}_{part}", c.key)));
-            }
-        } else {
-            header.push(csv_field(&c.key));
+    for (c, parts) in table.columns.iter().zip(&widths) {
+        for part in *parts {
+            header.push(csv_field(&format!("{}{part}", c.key)));
         }
     }
     let mut out = header.join(",");
     out.push('\n');
     for r in &table.rows {
-        let fields: Vec<String> = r.cells.iter().map(field).collect();
+        let fields: Vec<String> = r
+            .cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, parts)| fields(c, parts.len()))
+            .collect();
         out.push_str(&fields.join(","));
         out.push('\n');
     }
     out
 }
 
-/// Whether a cell holds a rate (a noted one too): its column becomes six.
-fn is_rate(c: &Cell) -> bool {
-    match c {
-        Cell::Rate(_) => true,
-        Cell::Noted(main, _) => is_rate(main),
-        _ => false,
+/// A cell's fields, `width` of them (a cell of another kind than its column's fills the
+/// rest with empty fields).
+fn fields(c: &Cell, width: usize) -> String {
+    let mut f = field(c);
+    let have = f.split(',').count();
+    // Only the multi-field kinds write commas outside quotes; a quoted text counts as one.
+    let have = if matches!(kind(c), Kind::One) {
+        1
+    } else {
+        have
+    };
+    for _ in have..width {
+        f.push(',');
     }
+    f
+}
+
+/// A p-value as a number: six decimals, or in scientific notation below 0.0001, kept
+/// within 0 and 1 (an exact test's sum can pass 1 by a rounding error).
+pub fn p_number(p: f64) -> String {
+    let p = p.clamp(0.0, 1.0);
+    if p == 0.0 || p >= 1e-4 {
+        format!("{:.6}", Fixed(p))
+    } else {
+        format!("{p:.4e}")
+    }
+}
+
+fn is_rate(c: &Cell) -> bool {
+    matches!(kind(c), Kind::Rate)
+}
+
+fn number(x: Option<f64>) -> String {
+    x.map_or(String::new(), |x| format!("{:.6}", Fixed(x)))
 }
 
 fn field(c: &Cell) -> String {
     match c {
         Cell::Text(s) | Cell::Heading(s) | Cell::Link { text: s, .. } => csv_field(s),
         Cell::Count(n) => n.to_string(),
-        Cell::Number(x) => x.map_or(String::new(), |x| format!("{x:.6}", x = Fixed(x))),
+        Cell::Number(x) => number(*x),
+        Cell::Interval {
+            value, low, high, ..
+        } => {
+            format!(
+                "{},{},{}",
+                number(Some(*value)),
+                number(*low),
+                number(*high)
+            )
+        }
+        Cell::Test(t) => format!(
+            "{},{},{}",
+            csv_field(&t.statistic_name),
+            number(t.statistic),
+            p_number(t.p)
+        ),
+        Cell::P(p) => p_number(*p),
         Cell::Rate(p) => {
             let mut s = format!("{},{}", p.successes, p.n);
             let _ = write!(
@@ -68,8 +147,11 @@ fn field(c: &Cell) -> String {
             }
             s
         }
-        // A rate keeps its six fields; its note has no column of its own.
-        Cell::Noted(main, note) if note.is_empty() || is_rate(main) => field(main),
+        // A number keeps its fields; a note has no column of its own (the text and HTML
+        // reports show it).
+        Cell::Noted(main, note) if note.is_empty() || main.is_numeric() || is_rate(main) => {
+            field(main)
+        }
         Cell::Noted(main, note) => {
             csv_field(&format!("{} ({note})", super::text::cell(main, false)))
         }

@@ -105,6 +105,22 @@ fn content(s: &mut String, c: &Cell, dense: bool) {
     let _ = match c {
         Cell::Heading(t) | Cell::Text(t) => write!(s, "{}", escape(t)),
         Cell::Count(n) => write!(s, "{n}"),
+        Cell::Interval {
+            value,
+            low,
+            high,
+            points,
+        } => write!(
+            s,
+            "{}",
+            super::text::interval_text(*value, *low, *high, *points)
+        ),
+        Cell::Test(t) => write!(s, "{}", escape(&super::text::test_text(t))),
+        Cell::P(p) => write!(
+            s,
+            "{}",
+            escape(&shapemaze_core::analysis::hypotheses::fmt_p(*p))
+        ),
         Cell::Number(x) => write!(s, "{}", two_decimals(*x)),
         Cell::Rate(p) => match rate_parts(p, dense) {
             None => write!(s, "n/a"),

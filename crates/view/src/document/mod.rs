@@ -225,6 +225,26 @@ pub enum Cell {
     Rate(Proportion),
     /// A cell with a smaller note after it (none when the note is empty).
     Noted(Box<Cell>, String),
+    /// An estimate with its 95% interval when there is one: a difference of two rates
+    /// (fractions) shown in percentage points (`+25.0 [-7.7, +57.7]`), or a coefficient
+    /// shown with two decimals (`0.45 [-0.06, 0.77]`); in CSV three numbers (`KEY`,
+    /// `KEY_low`, `KEY_high`).
+    Interval {
+        /// The estimate.
+        value: f64,
+        /// The interval's lower end.
+        low: Option<f64>,
+        /// The interval's upper end.
+        high: Option<f64>,
+        /// Shown in signed percentage points (a difference of rates), else with two
+        /// decimals.
+        points: bool,
+    },
+    /// A statistical test's result: shown as `chi2(5) = 12.30, p = 0.010`; in CSV its name,
+    /// statistic and p-value in columns of their own.
+    Test(TestResult),
+    /// A p-value: shown as `= 0.125` or `< 0.001`; in CSV the number.
+    P(f64),
     /// Text a page can follow: a link carrying `data-` attributes (`href` is `#target`).
     Link {
         /// What it says.
@@ -234,6 +254,18 @@ pub enum Cell {
         /// Its `data-` attributes, without the prefix: `("action", "audit-cause")`.
         data: Vec<(&'static str, String)>,
     },
+}
+
+/// A test's name, statistic and p-value ([`Cell::Test`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestResult {
+    /// How the statistic is written before its value (`chi2(5)`, `F(2, 30)`, `k`,
+    /// `Wilcoxon W`).
+    pub statistic_name: String,
+    /// The statistic, if the test has one.
+    pub statistic: Option<f64>,
+    /// The p-value.
+    pub p: f64,
 }
 
 impl Cell {
@@ -249,7 +281,10 @@ impl Cell {
 
     /// Whether the cell is a number, set right in a text table.
     pub fn is_numeric(&self) -> bool {
-        matches!(self, Cell::Count(_) | Cell::Number(_))
+        matches!(
+            self,
+            Cell::Count(_) | Cell::Number(_) | Cell::Interval { .. } | Cell::Test(_) | Cell::P(_)
+        )
     }
 }
 
@@ -444,6 +479,58 @@ name       count   mean  solve                   failures
     }
 
     #[test]
+    fn estimates_tests_and_p_values_are_numbers_in_csv_and_read_as_before_elsewhere() {
+        let mut t = Table::new(
+            "t",
+            String::new(),
+            &[("d", "difference"), ("x", "test"), ("p", "p")],
+        );
+        let test = TestResult {
+            statistic_name: "chi2(5)".into(),
+            statistic: Some(12.3),
+            p: 0.999_999_999_999_999_1,
+        };
+        t.row(vec![
+            Cell::Interval {
+                value: 0.25,
+                low: Some(-0.077),
+                high: Some(0.577),
+                points: true,
+            },
+            Cell::Test(test.clone()),
+            Cell::P(0.000_012),
+        ]);
+        // A row without them: empty fields, as many as the columns take.
+        t.row(vec![
+            Cell::Number(None),
+            Cell::Number(None),
+            Cell::Number(None),
+        ]);
+        assert_eq!(
+            csv::write(&t),
+            "d,d_low,d_high,x_test,x_statistic,x_p,p\n\
+0.250000,-0.077000,0.577000,chi2(5),12.300000,1.000000,1.2000e-5\n\
+,,,,,,\n"
+        );
+        assert_eq!(
+            text::cell(&t.rows[0].cells[0], false),
+            "+25.0 [-7.7, +57.7]"
+        );
+        assert_eq!(
+            text::cell(&Cell::Test(test), false),
+            "chi2(5) = 12.30, p = 1.000"
+        );
+        assert_eq!(text::cell(&t.rows[0].cells[2], false), "< 0.001");
+        let phi = Cell::Interval {
+            value: 0.447,
+            low: Some(-0.06),
+            high: Some(0.77),
+            points: false,
+        };
+        assert_eq!(text::cell(&phi, false), "0.45 [-0.06, 0.77]");
+    }
+
+    #[test]
     fn csv_keeps_every_number_and_defuses_formulas() {
         let Block::Table(t) = &sample().sections[2].blocks[0] else {
             panic!("a table")
@@ -452,7 +539,7 @@ name       count   mean  solve                   failures
         assert_eq!(
             csv,
             "name,count,mean,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,failures\n\
-'=cmd(),12,1.234000,3,4,0.750000,0.300642,0.954413,,2 (wall 2)\n\
+'=cmd(),12,1.234000,3,4,0.750000,0.300642,0.954413,,2\n\
 <b>x</b>,7,,0,0,0.000000,0.000000,1.000000,,0\n"
         );
     }

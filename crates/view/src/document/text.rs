@@ -65,8 +65,47 @@ pub fn cell(c: &Cell, dense: bool) -> String {
             Some((k, _, _)) if dense => k,
             Some((k, r, ci)) => format!("{k} {r} {ci}"),
         },
+        Cell::Interval {
+            value,
+            low,
+            high,
+            points,
+        } => interval_text(*value, *low, *high, *points),
+        Cell::Test(t) => test_text(t),
+        Cell::P(p) => shapemaze_core::analysis::hypotheses::fmt_p(*p),
         Cell::Noted(main, note) if note.is_empty() => cell(main, dense),
         Cell::Noted(main, note) => format!("{} ({note})", cell(main, dense)),
+    }
+}
+
+/// An estimate with its interval: a difference of rates in signed percentage points
+/// (`+25.0 [-7.7, +57.7]`), or a coefficient with two decimals (`0.45 [-0.06, 0.77]`).
+pub fn interval_text(value: f64, low: Option<f64>, high: Option<f64>, points: bool) -> String {
+    use shapemaze_core::text::Fixed;
+    let show = |x: f64| {
+        if points {
+            format!("{:+.1}", Fixed(100.0 * x))
+        } else {
+            format!("{:.2}", Fixed(x))
+        }
+    };
+    match (low, high) {
+        (Some(l), Some(h)) => format!("{} [{}, {}]", show(value), show(l), show(h)),
+        _ => show(value),
+    }
+}
+
+/// A test as a person reads it: `chi2(5) = 12.30, p = 0.010` (`p < 0.001` below that).
+pub fn test_text(t: &super::TestResult) -> String {
+    let p = shapemaze_core::analysis::hypotheses::fmt_p(t.p);
+    match t.statistic {
+        Some(s) => format!(
+            "{} = {:.2}, p {p}",
+            t.statistic_name,
+            shapemaze_core::text::Fixed(s)
+        ),
+        None if t.statistic_name.is_empty() => format!("p {p}"),
+        None => format!("{}, p {p}", t.statistic_name),
     }
 }
 
