@@ -963,3 +963,74 @@ fn reasoning_efforts_run_each_model_once_per_effort_and_compare_like_models() {
         assert_eq!(effort, Some(expected), "{line}");
     }
 }
+
+#[test]
+fn a_run_and_a_merge_write_their_provenance_and_the_report_shows_it() {
+    let tmp = TempDir::new("run-provenance");
+    let design = write_design(tmp.path(), &oracle_design());
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    run_ok(&["run", &design, "--out", path_str(&a), "--shard", "1/2"]);
+    run_ok(&["run", &design, "--out", path_str(&b), "--shard", "2/2"]);
+    let provenance = |dir: &Path| -> Value {
+        let text = std::fs::read_to_string(dir.join("provenance.json")).expect("provenance.json");
+        serde_json::from_str(&text).expect("JSON")
+    };
+    let p = provenance(&a);
+    assert_eq!(p["format"], "shapemaze-provenance/1");
+    assert_eq!(p["trials"], 8);
+    assert_eq!(p["seeds"], serde_json::json!([4]));
+    let written = std::fs::read_to_string(a.join("experiment.json")).expect("the design");
+    assert_eq!(
+        p["design_sha256"],
+        shapemaze::core::batch::provenance::sha256_hex(&written)
+    );
+    assert!(
+        p["machine"].as_str().is_some_and(|m| m.contains("cores")),
+        "{p}"
+    );
+    assert!(
+        p["started"].as_str().is_some_and(|t| t.ends_with('Z')),
+        "{p}"
+    );
+    let items = std::fs::read_to_string(a.join("items.csv")).expect("items.csv");
+    assert_eq!(
+        items.lines().count(),
+        1 + 8,
+        "a header and one row per maze and model"
+    );
+    // Shards of different reader versions are merged, and the merge says so.
+    let jsonl = b.join("trials.jsonl");
+    let older = std::fs::read_to_string(&jsonl)
+        .expect("jsonl")
+        .replace("\"verifier\":5", "\"verifier\":4");
+    std::fs::write(&jsonl, older).expect("rewrite");
+    let merged = tmp.path().join("merged");
+    let m = run_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
+    let warnings = m["warnings"].as_array().expect("warnings");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.as_str().is_some_and(|w| w.contains("different versions"))),
+        "{m}"
+    );
+    assert_eq!(
+        provenance(&merged)["record_versions"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    let report = shapemaze(&["report", path_str(&merged), "--format", "json"]);
+    assert_eq!(report.code, 0, "{}", report.stderr);
+    assert_eq!(report.json()["provenance"]["trials"], 16);
+    let text = shapemaze(&["report", path_str(&merged)]);
+    assert!(
+        text.stdout.contains("Provenance: Shapemaze"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("different versions"),
+        "{}",
+        text.stdout
+    );
+}

@@ -11,6 +11,7 @@ use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
 use shapemaze_core::analysis::compare::{compare, Comparison};
 use shapemaze_core::analysis::groups::GroupRow;
 use shapemaze_core::analysis::observation::{observations_csv, Observation};
+use shapemaze_core::batch::provenance::{Provenance, PROVENANCE_FILE};
 use shapemaze_core::original::audit::{Audited, Scoring, Skipped};
 use shapemaze_core::results::filter::TrialFilter;
 use shapemaze_core::results::record::TrialRecord;
@@ -163,6 +164,33 @@ struct Report<'a> {
     /// With `--compare A,B`: the two compared on every phase.
     #[serde(skip_serializing_if = "Option::is_none")]
     comparison: Option<Comparison>,
+    /// The folder's `provenance.json`, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provenance: Option<Provenance>,
+}
+
+/// The folder's `provenance.json` (a run folder or an unzipped export), when there is one
+/// that reads; one that does not is said on stderr and left out.
+fn provenance_of(root: &Path, io: &mut Io<'_>) -> Result<Option<Provenance>, CliError> {
+    let folder = if root.is_file() {
+        root.parent().unwrap_or(root)
+    } else {
+        root
+    };
+    let path = folder.join(PROVENANCE_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(None);
+    };
+    match Provenance::from_json(&text) {
+        Ok(p) => Ok(Some(p)),
+        Err(e) => {
+            io.note(&format!(
+                "{} is not a provenance file ({e}); left out",
+                path.display()
+            ))?;
+            Ok(None)
+        }
+    }
 }
 
 /// Runs `report`.
@@ -178,10 +206,15 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         )?),
         None => None,
     };
+    let provenance = provenance_of(root, io)?;
     let review_text = review
         .as_ref()
         .map(super::reviews::render)
-        .unwrap_or_default();
+        .unwrap_or_default()
+        + &provenance
+            .as_ref()
+            .map(|p| p.summary() + "\n")
+            .unwrap_or_default();
     // Words and phrases search the messages, which only trial records keep.
     if asked.filter.searches_text() && !(ours(root, dir) && audited.is_none()) {
         return Err(CliError::usage(format!(
@@ -244,6 +277,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             analysis: &analysis,
             review,
             comparison,
+            provenance,
         }),
         "csv" if args.table.is_some() => {
             let id = args.table.as_deref().unwrap_or_default();
@@ -470,17 +504,20 @@ fn comparison_text(c: &Comparison) -> String {
     format!("\nComparison\n{}", text::table(&comparison_table(c)))
 }
 
-/// The experiment's label: the folder's own name.
+/// The experiment's label: the folder's own name, however the path names it
+/// (`trials.jsonl` from inside the folder, `.`, `exp/../exp`); `trials` for a folder
+/// without a name (the file system's root).
 fn label_of(root: &Path) -> String {
-    let base = if root.is_file() {
-        root.parent().unwrap_or(root)
+    let full = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let base = if full.is_file() {
+        full.parent().unwrap_or(&full)
     } else {
-        root
+        &full
     };
     base.file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| !n.is_empty())
-        .unwrap_or_else(|| base.to_string_lossy().into_owned())
+        .filter(|n| !n.is_empty() && n != "." && n != "..")
+        .unwrap_or_else(|| "trials".to_string())
 }
 
 /// Reads the observations of `root`: its `trials.jsonl` when there is one (or `root` is a
@@ -710,4 +747,28 @@ fn render_text(dir: &str, s: &Sources, a: &Analysis) -> String {
         }
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_experiment_is_named_after_its_folder_however_the_path_names_it() {
+        let dir = std::env::temp_dir().join(format!("shapemaze-label-{}", std::process::id()));
+        let exp = dir.join("exp-7");
+        std::fs::create_dir_all(exp.join("sub")).expect("folders");
+        std::fs::write(exp.join("trials.jsonl"), "").expect("a file");
+        for path in [
+            exp.clone(),
+            exp.join("trials.jsonl"),
+            exp.join("."),
+            exp.join("sub").join(".."),
+            exp.join("sub").join("..").join("trials.jsonl"),
+        ] {
+            assert_eq!(label_of(&path), "exp-7", "{}", path.display());
+        }
+        assert_eq!(label_of(Path::new("/")), "trials");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

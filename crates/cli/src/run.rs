@@ -16,6 +16,7 @@ use shapemaze_core::batch::export::{
     export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
     JSONL_FILE,
 };
+use shapemaze_core::batch::provenance::Provenance;
 use shapemaze_core::batch::runner::TrialError;
 use shapemaze_core::batch::runner::{
     endpoint_settings, error_causes, play_trial, progress_line, random_seed, sort_by_design,
@@ -416,6 +417,17 @@ fn keep(
     Ok(())
 }
 
+/// Where this runs, for the provenance: the operating system, architecture and cores.
+fn machine() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, usize::from);
+    format!(
+        "shapemaze {} on {} {} ({cores} cores)",
+        env!("CARGO_PKG_VERSION"),
+        std::env::consts::OS,
+        std::env::consts::ARCH
+    )
+}
+
 /// Writes the export folder of `records` under `dir`, leaving out the files in `written`
 /// (transcripts already written as their trials finished).
 fn write_export(
@@ -425,8 +437,8 @@ fn write_export(
     written: &HashSet<String>,
 ) -> Result<(), CliError> {
     sort_by_design(design, records);
-    let mut export =
-        export_files(design, records).map_err(|e| CliError::unwritable(e.to_string()))?;
+    let mut export = export_files(design, records, &machine())
+        .map_err(|e| CliError::unwritable(e.to_string()))?;
     export.files.retain(|f| !written.contains(&f.path));
     write_folder(dir, &export.files).map_err(|e| {
         CliError::unwritable(format!(
@@ -868,9 +880,17 @@ pub fn merge_command(args: &MergeArgs, io: &mut Io<'_>) -> Result<(), CliError> 
     let mut all: Vec<TrialRecord> = Vec::new();
     let mut duplicates = 0;
     let mut conflicts = Vec::new();
+    let mut warnings = Vec::new();
     for dir in dirs {
         let d = read_design(&dir.join(EXPERIMENT_FILE))?;
         match &design {
+            Some(first) if first.same_trials(&d) && first.to_json().ok() != d.to_json().ok() => {
+                warnings.push(format!(
+                    "{} differs from {} in more than its trials (its name, prices or settings); the merged folder keeps the first",
+                    dir.join(EXPERIMENT_FILE).display(),
+                    dirs[0].join(EXPERIMENT_FILE).display()
+                ));
+            }
             None => design = Some(d),
             Some(first) if !first.same_trials(&d) => {
                 return Err(CliError::data(format!(
@@ -911,12 +931,19 @@ pub fn merge_command(args: &MergeArgs, io: &mut Io<'_>) -> Result<(), CliError> 
         return Err(CliError::usage("`shapemaze merge` needs at least one DIR"));
     };
     write_export(out, &design, &mut all, &HashSet::new())?;
+    if let Ok(p) = Provenance::of(&design, &all, &machine()) {
+        warnings.extend(p.warnings());
+    }
+    for w in &warnings {
+        io.note(&format!("warning: {w}"))?;
+    }
     io.json_line(&serde_json::json!({
         "out": out.display().to_string(),
         "folders": dirs.len(),
         "trials": design.trial_count(),
         "records": all.len(),
         "duplicates": duplicates,
+        "warnings": warnings,
     }))
 }
 

@@ -7,6 +7,8 @@
 //! experiment.json                       the design (never a key)
 //! trials.csv                            one row per trial, columns in CSV_COLUMNS
 //! trials.jsonl                          one full record per line
+//! provenance.json                       what the run was (batch::provenance)
+//! items.csv                             maze instance x model, success per phase
 //! experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy                     maze i
 //! {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt   trial k
 //! ```
@@ -17,6 +19,7 @@
 //! adds the records to a stored set without losing or duplicating any.
 
 use crate::batch::design::{ExperimentDesign, TrialKey};
+use crate::batch::provenance::{item_matrix_csv, Provenance, ITEMS_FILE, PROVENANCE_FILE};
 use crate::maze::npy;
 use crate::play::transcript::Role;
 use crate::results::layout::{maze_file_path, ExportPath};
@@ -328,6 +331,7 @@ pub struct Export {
 pub fn export_files(
     design: &ExperimentDesign,
     records: &[TrialRecord],
+    machine: &str,
 ) -> Result<Export, RecordError> {
     let mut export = Export::default();
     let mut mazes: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -369,6 +373,15 @@ pub fn export_files(
     export
         .files
         .push(file(JSONL_FILE, trials_jsonl(records)?.into_bytes()));
+    let provenance = Provenance::of(design, records, machine)
+        .and_then(|p| p.to_json())
+        .map_err(|e| RecordError::Unwritable(e.to_string()))?;
+    export
+        .files
+        .push(file(PROVENANCE_FILE, provenance.into_bytes()));
+    export
+        .files
+        .push(file(ITEMS_FILE, item_matrix_csv(records).into_bytes()));
     for (path, rows) in mazes {
         // A record's maze is checked when it is read; an unreadable one is skipped here.
         let Some(r) = records
@@ -686,7 +699,7 @@ mod tests {
     }
 
     fn files_of(records: &[TrialRecord]) -> Vec<ExportFile> {
-        export_files(&ExperimentDesign::default(), records)
+        export_files(&ExperimentDesign::default(), records, "test machine")
             .expect("written")
             .files
     }
@@ -709,6 +722,58 @@ mod tests {
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn an_export_carries_its_provenance_and_item_matrix() {
+        let records = records();
+        let files = files_of(&records);
+        let text = |name: &str| {
+            let f = files.iter().find(|f| f.path == name).expect(name);
+            String::from_utf8(f.bytes.clone()).expect("text")
+        };
+        let p = Provenance::from_json(&text(PROVENANCE_FILE)).expect("reads back");
+        assert_eq!(p.format, crate::batch::provenance::PROVENANCE_FORMAT);
+        assert_eq!(p.trials, records.len());
+        assert_eq!(p.machine, "test machine");
+        assert_eq!(p.design_sha256.len(), 64);
+        assert_eq!(
+            p.design_sha256,
+            crate::batch::provenance::sha256_hex(
+                &ExperimentDesign::default().to_json().expect("written")
+            ),
+            "the hash of experiment.json as written"
+        );
+        assert_eq!(
+            text(EXPERIMENT_FILE),
+            ExperimentDesign::default().to_json().expect("written")
+        );
+        assert!(p.record_versions.iter().map(|v| v.records).sum::<usize>() == records.len());
+        let items = text(ITEMS_FILE);
+        let mut lines = items.lines();
+        assert_eq!(
+            lines.next(),
+            Some("shape,size,seed,sample,encoding,model,trials,solve,recognize,generate")
+        );
+        let rows: Vec<&str> = lines.collect();
+        assert!(!rows.is_empty());
+        let trials: usize = rows
+            .iter()
+            .map(|r| {
+                r.split(',')
+                    .nth(6)
+                    .expect("trials")
+                    .parse::<usize>()
+                    .expect("a count")
+            })
+            .sum();
+        assert_eq!(trials, records.len(), "every trial in one row");
+        for r in &rows {
+            for share in r.split(',').skip(7).filter(|f| !f.is_empty()) {
+                let x: f64 = share.parse().expect("a number");
+                assert!((0.0..=1.0).contains(&x), "{r}");
+            }
+        }
     }
 
     #[test]
@@ -829,7 +894,8 @@ mod tests {
     #[test]
     fn the_exported_folder_is_rescored_to_the_records_verdicts() {
         let records = records();
-        let export = export_files(&ExperimentDesign::default(), &records).expect("written");
+        let export =
+            export_files(&ExperimentDesign::default(), &records, "test machine").expect("written");
         assert!(
             export.without_transcript.is_empty(),
             "every record finished"

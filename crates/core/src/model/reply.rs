@@ -66,6 +66,12 @@ pub struct ReplyMeta {
     /// try answered).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub retried: Vec<FailedAttempt>,
+    /// The model that answered, as the response named it (its `model` field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served_model: Option<String>,
+    /// The response's `system_fingerprint`, when sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_fingerprint: Option<String>,
 }
 
 /// An attempt at a call that failed and was retried: what failed and when.

@@ -36,6 +36,11 @@ pub struct ChatReply {
     pub streamed: bool,
     /// The attempts that failed and were retried before it.
     pub retried: Vec<crate::model::reply::FailedAttempt>,
+    /// The model that answered, as the response names it (its `model` field), which may
+    /// differ from the one asked for (an alias, a dated snapshot, a router's choice).
+    pub served_model: Option<String>,
+    /// The response's `system_fingerprint`, when the endpoint sends one.
+    pub system_fingerprint: Option<String>,
 }
 
 impl ChatReply {
@@ -107,11 +112,23 @@ pub fn parse_response(body: &str) -> Result<ChatReply, ChatError> {
         ..ChatReply::default()
     };
     read_usage(&v, &mut reply);
+    read_served(&v, &mut reply);
     Ok(reply.with_inline_reasoning())
 }
 
 fn str_field(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(str::to_string)
+}
+
+/// The response's `model` and `system_fingerprint`, where given (a stream's chunks each carry
+/// them; the last one given counts).
+pub(super) fn read_served(v: &Value, reply: &mut ChatReply) {
+    if let Some(m) = str_field(v, "model").filter(|m| !m.trim().is_empty()) {
+        reply.served_model = Some(m);
+    }
+    if let Some(f) = str_field(v, "system_fingerprint").filter(|f| !f.trim().is_empty()) {
+        reply.system_fingerprint = Some(f);
+    }
 }
 
 pub(super) fn read_usage(v: &Value, reply: &mut ChatReply) {
@@ -208,6 +225,28 @@ mod tests {
     use super::super::preset::Preset;
     use super::super::test_support::OK_BODY;
     use super::*;
+
+    #[test]
+    fn the_model_that_answered_is_read_beside_the_reply() {
+        let body = r#"{"model":"qwen3-8b-2026-04-01","system_fingerprint":"fp_7","choices":[{"message":{"content":"(1, 2)"},"finish_reason":"stop"}]}"#;
+        let r = parse_response(body).expect("parses");
+        assert_eq!(r.served_model.as_deref(), Some("qwen3-8b-2026-04-01"));
+        assert_eq!(r.system_fingerprint.as_deref(), Some("fp_7"));
+        let r = parse_response(OK_BODY).expect("parses");
+        assert_eq!(r.system_fingerprint, None, "not sent, not made up");
+        let mut s = super::super::stream::StreamAccumulator::new();
+        for chunk in [
+            r#"{"model":"m-1","choices":[{"delta":{"content":"(1, "}}]}"#,
+            r#"{"model":"m-1","system_fingerprint":"fp_2","choices":[{"delta":{"content":"2)"},"finish_reason":"stop"}]}"#,
+        ] {
+            s.push(chunk).expect("a chunk");
+        }
+        let r = s.finish().expect("a reply");
+        assert_eq!(
+            (r.served_model.as_deref(), r.system_fingerprint.as_deref()),
+            (Some("m-1"), Some("fp_2"))
+        );
+    }
 
     #[test]
     fn a_whole_reply_is_read_with_usage_and_without_logprobs() {

@@ -154,6 +154,7 @@ impl StreamAccumulator {
             return Err(err);
         }
         read_usage_if_present(&v, &mut self.reply);
+        super::response::read_served(&v, &mut self.reply);
         let mut delta = StreamDelta::default();
         let Some(choice) = v
             .get("choices")

@@ -151,6 +151,8 @@ pub fn reply_meta(reply: &ChatReply, max_tokens: u32) -> ReplyMeta {
             .filter(|e| e.hit_the_limit())
             .map(|_| max_tokens),
         retried: reply.retried.clone(),
+        served_model: reply.served_model.clone(),
+        system_fingerprint: reply.system_fingerprint.clone(),
     }
 }
 

@@ -125,6 +125,8 @@ fn corpus() -> Vec<TrialRecord> {
                                 error: "HTTP 429".into(),
                                 wait_ms: 2000,
                             }],
+                            served_model: Some("qwen3-8b-2026-04-01".into()),
+                            system_fingerprint: Some("fp_1".into()),
                         },
                         m.verdict.clone(),
                     );

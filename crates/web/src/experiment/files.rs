@@ -47,7 +47,11 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
             .and_then(|text| download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")),
         _ => {
             lab.say("Preparing the ZIP…");
-            let mut export = match export_files(&design, &records) {
+            // Where it ran, for the export's provenance.json: the browser's own description.
+            let machine = web_sys::window()
+                .and_then(|w| w.navigator().user_agent().ok())
+                .map_or_else(|| "a browser".to_string(), |ua| format!("a browser: {ua}"));
+            let mut export = match export_files(&design, &records, &machine) {
                 Ok(e) => e,
                 Err(e) => return lab.fail(format!("Could not build the ZIP: {e}")),
             };
