@@ -234,15 +234,23 @@ pub fn find_words(hay: &str, needle: &str, ignore_case: bool) -> Vec<usize> {
     }
     let hb = hay.as_bytes();
     let nb = needle.as_bytes();
-    for start in 0..=hb.len() - nb.len() {
-        // The first byte first: most windows differ there, and no call is made for them.
-        let first_differs = if ignore_case {
-            !hb[start].eq_ignore_ascii_case(&nb[0])
+    let last = hb.len() - nb.len();
+    let (lower, upper) = (nb[0].to_ascii_lowercase(), nb[0].to_ascii_uppercase());
+    let mut from = 0;
+    while from <= last {
+        // The windows that start with the needle's first byte (either case), found by
+        // memchr's SIMD search: most of a reply is skipped without a comparison.
+        let found = if ignore_case && lower != upper {
+            memchr::memchr2(lower, upper, &hb[from..=last])
         } else {
-            hb[start] != nb[0]
+            memchr::memchr(nb[0], &hb[from..=last])
         };
-        if first_differs || !hay.is_char_boundary(start) || !hay.is_char_boundary(start + nb.len())
-        {
+        let Some(offset) = found else {
+            break;
+        };
+        let start = from + offset;
+        from = start + 1;
+        if !hay.is_char_boundary(start) || !hay.is_char_boundary(start + nb.len()) {
             continue;
         }
         let window = &hb[start..start + nb.len()];
@@ -484,6 +492,58 @@ mod tests {
             strip_markup("> `Player position: (0,1)`"),
             "Player position: (0,1)"
         );
+    }
+
+    #[test]
+    fn the_word_search_finds_what_a_window_by_window_search_finds() {
+        // The search before memchr: every window compared, the same whole-word rule.
+        fn windows(hay: &str, needle: &str, ignore_case: bool) -> Vec<usize> {
+            let (hb, nb) = (hay.as_bytes(), needle.as_bytes());
+            let joins = |c: char| is_word_char(c) && !is_ideograph(c);
+            (0..=hb.len().saturating_sub(nb.len()))
+                .filter(|&i| i + nb.len() <= hb.len())
+                .filter(|&i| hay.is_char_boundary(i) && hay.is_char_boundary(i + nb.len()))
+                .filter(|&i| {
+                    let w = &hb[i..i + nb.len()];
+                    if ignore_case {
+                        w.eq_ignore_ascii_case(nb)
+                    } else {
+                        w == nb
+                    }
+                })
+                .filter(|&i| {
+                    !hay[..i].chars().next_back().is_some_and(joins)
+                        && !hay[i + nb.len()..].chars().next().is_some_and(joins)
+                })
+                .collect()
+        }
+        let parts = [
+            "C", "c", "shape", "Shape", " ", "-", "形", "é", "(1, 2)", "square", "SQUARE", ".",
+            "\n",
+        ];
+        let mut seed = 7u64;
+        for _ in 0..3000 {
+            let mut hay = String::new();
+            for _ in 0..(seed % 9) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                hay.push_str(parts[(seed >> 33) as usize % parts.len()]);
+            }
+            for needle in ["C", "c", "shape", "square", "形", "é", "(1, 2)"] {
+                for ignore_case in [false, true] {
+                    assert_eq!(
+                        find_words(&hay, needle, ignore_case),
+                        if needle.len() > hay.len() || (!needle.is_ascii() && hay.is_ascii()) {
+                            Vec::new()
+                        } else {
+                            windows(&hay, needle, ignore_case)
+                        },
+                        "{hay:?} {needle:?} {ignore_case}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
