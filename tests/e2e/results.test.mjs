@@ -504,3 +504,30 @@ test('a study\'s people and a model on the same mazes are paired in a table and 
     await chart.screenshot({ path: `${SHOTS}/results-people-models-chart.png` });
   });
 });
+
+test("an imported run's provenance is shown under its name", async () => {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { execFileSync } = await import('node:child_process');
+  const bin = process.env.SHAPEMAZE_BIN ?? 'target/debug/shapemaze';
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-provenance-'));
+  const design = path.join(root, 'design.json');
+  fs.writeFileSync(design, JSON.stringify({ name: 'cited-run', players: [{ kind: 'oracle' }], encodings: ['matrix'], shapes: ['square'], samples_per_shape: 2, seed: 9 }));
+  const dir = path.join(root, 'cited-run');
+  execFileSync(bin, ['run', design, '--out', dir], { stdio: 'pipe' });
+  const written = JSON.parse(fs.readFileSync(path.join(dir, 'provenance.json'), 'utf8'));
+  await withPage(async (page) => {
+    await page.goto(`${BASE}/results`);
+    await page.waitForSelector('[data-testid="results-import-folder"]');
+    await page.setInputFiles('[data-testid="results-import-folder"]', dir);
+    await page.waitForSelector('[data-testid="source-provenance"]');
+    await page.click('[data-testid="source-provenance"] summary');
+    const text = await page.locator('[data-testid="source-provenance"] pre').textContent();
+    assert.match(text, /^Provenance: Shapemaze /);
+    assert.ok(text.includes(written.design_sha256.slice(0, 12)), text);
+    assert.match(text, /seeds 9; 2 trials/);
+    assert.match(text, /oracle \(oracle, 2 trials\)/);
+    await page.screenshot({ path: `${SHOTS}/results-provenance.png` });
+  });
+});

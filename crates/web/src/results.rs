@@ -21,6 +21,7 @@ use shapemaze_core::analysis::compare::{compare, pick_pair, sides};
 use shapemaze_core::analysis::groups::in_group;
 use shapemaze_core::analysis::observation::{observations_csv, Observation};
 use shapemaze_core::batch::form::StoredExperiment;
+use shapemaze_core::batch::provenance::Provenance;
 use shapemaze_core::original::audit::{audit_records, AuditSummary, Scoring};
 use shapemaze_core::original::score::Cause;
 use shapemaze_core::results::filter::{TrialFilter, HELP as FILTER_HELP};
@@ -59,6 +60,8 @@ pub(super) struct Source {
     pub(super) transcripts: Vec<Observation>,
     /// The audit of an imported folder of the design's original runs (three scorings).
     pub(super) audit: Option<Rc<AuditSummary>>,
+    /// An imported export's `provenance.json`, when it has one.
+    pub(super) provenance: Option<Rc<Provenance>>,
     pub(super) chosen: bool,
 }
 
@@ -145,6 +148,14 @@ impl Dashboard {
                 escape(&s.label),
                 if s.id.is_none() && !s.label.starts_with("people: ") { " (imported)" } else { "" }
             );
+            if let Some(p) = &s.provenance {
+                let _ = write!(
+                    h,
+                    "<details class=\"provenance\" data-testid=\"source-provenance\"><summary>Provenance of {}</summary><pre>{}</pre></details>",
+                    escape(&s.label),
+                    escape(&p.summary())
+                );
+            }
         }
         if h.is_empty() {
             h.push_str("<p class=\"muted\">No experiments are stored in this browser: run one on the Experiments page, or import an exported ZIP or trials.jsonl.</p>");
@@ -219,6 +230,7 @@ async fn load_stored(dash: Shared) {
                     people: Vec::new(),
                     transcripts: Vec::new(),
                     audit: None,
+                    provenance: None,
                     chosen: true,
                 });
             }

@@ -6,6 +6,7 @@ use super::experiment::files::{entry_bytes, read_results_file};
 use super::results::Source;
 use shapemaze_core::analysis::observation::Observation;
 use shapemaze_core::batch::export::find_trials_entry;
+use shapemaze_core::batch::provenance::{Provenance, PROVENANCE_FILE};
 use shapemaze_core::maze::npy;
 use shapemaze_core::original::audit::{
     is_original_run, maze_file_path, read_maze_file, transcript_maze_file, Auditor, Scoring,
@@ -33,6 +34,7 @@ pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source,
     };
     if let Some((name, bytes)) = export {
         let (records, design) = read_results_file(name, bytes).await?;
+        let provenance = provenance_of(&files, name, bytes).await.map(Rc::new);
         let label = design
             .map(|d| d.name)
             .filter(|n| !n.is_empty())
@@ -44,6 +46,7 @@ pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source,
             people: Vec::new(),
             transcripts: Vec::new(),
             audit: None,
+            provenance,
             chosen: true,
         });
     }
@@ -122,6 +125,7 @@ pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source,
         people: Vec::new(),
         transcripts,
         audit: None,
+        provenance: None,
         chosen: true,
     })
 }
@@ -186,8 +190,33 @@ fn audit_folder(
         records: Vec::new(),
         people: Vec::new(),
         transcripts,
+        provenance: None,
         chosen: true,
     })
+}
+
+/// The `provenance.json` beside an export's `trials.jsonl`: in the chosen folder, or in the
+/// ZIP. One that does not read is left out (the records still are).
+async fn provenance_of(
+    files: &[(String, Vec<u8>)],
+    name: &str,
+    bytes: &[u8],
+) -> Option<Provenance> {
+    let beside = format!("{}{PROVENANCE_FILE}", name.trim_end_matches("trials.jsonl"));
+    let text = if bytes.starts_with(b"PK") {
+        let entries = read_zip(bytes).ok()?;
+        let jsonl = find_trials_entry(&entries)?;
+        let wanted = format!(
+            "{}{PROVENANCE_FILE}",
+            jsonl.name.trim_end_matches("trials.jsonl")
+        );
+        let entry = entries.iter().find(|e| e.name == wanted)?;
+        String::from_utf8(entry_bytes(entry).await.ok()?).ok()?
+    } else {
+        let (_, b) = files.iter().find(|(n, _)| *n == beside)?;
+        String::from_utf8(b.clone()).ok()?
+    };
+    Provenance::from_json(&text).ok()
 }
 
 /// Whether a ZIP holds no trials.jsonl (a zipped results folder of transcripts).

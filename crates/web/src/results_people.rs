@@ -35,6 +35,7 @@ pub(super) fn people_sources(entries: Vec<(String, String)>) -> Vec<Source> {
                 people: vec![person],
                 transcripts: Vec::new(),
                 audit: None,
+                provenance: None,
                 chosen: true,
             }),
         }
