@@ -14,8 +14,8 @@ use super::experiment::{notice, picked_files};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::analysis::review::{
-    agreement, latest, parse_reviews, queue, rates_as_reviewed, readings, write_reviews, QueueItem,
-    Review, Why,
+    agreement, all_replies, latest, parse_reviews, queue_of, rates_as_reviewed, readings_of,
+    write_reviews, QueueItem, Review, Why,
 };
 use shapemaze_core::maze::grid::{Grid, Pos};
 use shapemaze_core::maze::shape::Shape;
@@ -175,7 +175,9 @@ pub fn ReviewPart(
     records: Signal<Vec<TrialRecord>>,
 ) -> impl IntoView {
     let sample = RwSignal::new(None::<(Phase, usize, u64)>);
-    let items = Memo::new(move |_| records.with(|r| queue(r, sample.get())));
+    // Every reply read once, for the queue and for the agreement alike.
+    let all = Memo::new(move |_| records.with(|r| all_replies(r)));
+    let items = Memo::new(move |_| all.with(|a| queue_of(a, sample.get())));
     let state = State {
         reviews: RwSignal::new(stored_reviews()),
         reviewer: RwSignal::new(
@@ -192,7 +194,7 @@ pub fn ReviewPart(
         records.track();
         state.reviews.set(stored_reviews());
     });
-    let read = Memo::new(move |_| records.with(|r| readings(r)));
+    let read = Memo::new(move |_| all.with(|a| readings_of(a)));
     let agreement_lines = move || {
         let rs = state.reviews.get();
         read.with(|read| agreement(&rs, |k| read.get(k).cloned()))

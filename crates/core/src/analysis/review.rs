@@ -245,8 +245,9 @@ impl QueueItem {
     }
 }
 
-/// Every reply of `records` with what its reader reads, in order.
-fn all_replies(records: &[TrialRecord]) -> Vec<QueueItem> {
+/// Every reply of `records` with what its reader reads, in order: read once, then handed
+/// to [`queue_of`] and [`readings_of`] (a page reads every reply once, not once each).
+pub fn all_replies(records: &[TrialRecord]) -> Vec<QueueItem> {
     let mut out = Vec::new();
     for (i, record) in records.iter().enumerate() {
         let Some(text) = record.transcript() else {
@@ -284,9 +285,13 @@ fn all_replies(records: &[TrialRecord]) -> Vec<QueueItem> {
 /// What the readers read in every reply of `records`, by reply (the agreement's side of
 /// the reader).
 pub fn readings(records: &[TrialRecord]) -> BTreeMap<ReplyKey, Extracted> {
-    all_replies(records)
-        .into_iter()
-        .map(|q| (q.key(), q.reading.value))
+    readings_of(&all_replies(records))
+}
+
+/// [`readings`] of replies already read ([`all_replies`]).
+pub fn readings_of(all: &[QueueItem]) -> BTreeMap<ReplyKey, Extracted> {
+    all.iter()
+        .map(|q| (q.key(), q.reading.value.clone()))
         .collect()
 }
 
@@ -345,7 +350,11 @@ pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> [Review
 /// (seeded, so the same records give the same draw) and not already listed. A reply is
 /// listed once.
 pub fn queue(records: &[TrialRecord], sample: Option<(Phase, usize, u64)>) -> Vec<QueueItem> {
-    let all = all_replies(records);
+    queue_of(&all_replies(records), sample)
+}
+
+/// [`queue`] of replies already read ([`all_replies`]).
+pub fn queue_of(all: &[QueueItem], sample: Option<(Phase, usize, u64)>) -> Vec<QueueItem> {
     let mut out: Vec<QueueItem> = all
         .iter()
         .filter(|q| !q.reading.rule.sure())
