@@ -19,16 +19,19 @@ fn pairs(both: usize, only_a: usize, only_b: usize, neither: usize) -> PairedCou
 
 #[test]
 fn an_exact_test_that_cannot_tell_the_two_apart_has_p_one_exactly() {
-    // Equal discordant pairs: the two-sided exact p is 1, not 1 less a rounding error.
+    // k and k + 1 discordant pairs: the exact two-sided p is twice a cumulative probability
+    // of one half, so 1, not 1 less a rounding error (as statrs' sum can give); k and k too.
     for k in 1..12 {
-        let m = mcnemar(PairedCounts {
-            both: 3,
-            only_a: k,
-            only_b: k,
-            neither: 2,
-        })
-        .expect("pairs");
-        assert_eq!(m.p, 1.0, "{k} and {k} discordant pairs");
+        for other in [k, k + 1] {
+            let m = mcnemar(PairedCounts {
+                both: 3,
+                only_a: k,
+                only_b: other,
+                neither: 2,
+            })
+            .expect("pairs");
+            assert_eq!(m.p, 1.0, "{k} and {other} discordant pairs");
+        }
     }
     assert_eq!(exact_p(0.999_999_999_999_999_1), 1.0);
     assert_eq!(exact_p(1.000_000_000_000_002), 1.0);

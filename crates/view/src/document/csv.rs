@@ -11,25 +11,19 @@ use shapemaze_core::text::csv_field;
 use shapemaze_core::text::Fixed;
 use std::fmt::Write as _;
 
-/// The columns a table column becomes in CSV, by the kind of its cells: a rate six, a
-/// difference three, a test three, anything else one (its key).
+/// The columns a table column becomes in CSV, by the kind of its cells: a rate six, an
+/// estimate with its interval three, a test three, anything else one (its key).
 fn parts(table: &Table, i: usize) -> &'static [&'static str] {
-    const RATE: &[&str] = &["_successes", "_n", "_rate", "_ci_low", "_ci_high", "_mazes"];
-    const INTERVAL: &[&str] = &["", "_low", "_high"];
-    const TEST: &[&str] = &["_test", "_statistic", "_p"];
     if table.columns[i].rate {
-        return RATE;
+        return Kind::Rate.parts();
     }
-    let kinds = table.rows.iter().filter_map(|r| r.cells.get(i).map(kind));
-    for k in kinds {
-        match k {
-            Kind::Rate => return RATE,
-            Kind::Interval => return INTERVAL,
-            Kind::Test => return TEST,
-            Kind::One => {}
-        }
-    }
-    &[""]
+    table
+        .rows
+        .iter()
+        .filter_map(|r| r.cells.get(i).map(kind))
+        .find(|k| !matches!(k, Kind::One))
+        .unwrap_or(Kind::One)
+        .parts()
 }
 
 enum Kind {
@@ -37,6 +31,18 @@ enum Kind {
     Interval,
     Test,
     One,
+}
+
+impl Kind {
+    /// The suffixes of the columns a cell of this kind fills.
+    fn parts(&self) -> &'static [&'static str] {
+        match self {
+            Kind::Rate => &["_successes", "_n", "_rate", "_ci_low", "_ci_high", "_mazes"],
+            Kind::Interval => &["", "_low", "_high"],
+            Kind::Test => &["_test", "_statistic", "_p"],
+            Kind::One => &[""],
+        }
+    }
 }
 
 /// What kind of CSV columns a cell (a noted one by its main cell) asks for.
@@ -79,14 +85,7 @@ pub fn write(table: &Table) -> String {
 /// rest with empty fields).
 fn fields(c: &Cell, width: usize) -> String {
     let mut f = field(c);
-    let have = f.split(',').count();
-    // Only the multi-field kinds write commas outside quotes; a quoted text counts as one.
-    let have = if matches!(kind(c), Kind::One) {
-        1
-    } else {
-        have
-    };
-    for _ in have..width {
+    for _ in kind(c).parts().len()..width {
         f.push(',');
     }
     f
