@@ -60,6 +60,9 @@
 //            limit); recognizes and generates like `good`.
 //   think    `good` plus `reasoning_content` (streamed as reasoning deltas before the content).
 //   (any other name plays like `good`.)
+// A conversation whose system message is Shapemaze's second-reader prompt ("You read replies
+// that language models gave ...") is answered as a judge, whatever the model: JSON with the
+// reply's last `(r, c)` as the move, the word after `Shape:` as the shape, and no maze.
 // Phases are read from the last user message: `Phase 1 of 3` or a message starting with
 // `Updated maze:` wants a move (or the whole path if it says `whole path`), `Phases 2 and 3`
 // recognition and generation in one reply, `Phase 2 of 3` recognition, `Phase 3 of 3`
@@ -337,8 +340,28 @@ function goodStep(maze, movement) {
   return neighbours(maze, maze.player, movement).find((p) => isOpen(maze, p)) ?? neighbours(maze, maze.player, movement)[0];
 }
 
+/** A second reader's answer (Shapemaze's judge prompt: the system message says it reads
+ * replies): the move is the reply's last `(r, c)`, the shape the word after `Shape:`, and
+ * it gives no maze, so that it disagrees with the rules reader on every maze. */
+export function judge(messages) {
+  const user = textOf((messages ?? []).filter((m) => m && m.role === 'user').pop()?.content ?? '');
+  const reply = user.match(/<<<\n([\s\S]*)\n>>>/)?.[1] ?? '';
+  if (user.includes('{"move":')) {
+    const cells = [...reply.matchAll(/\((\d+),\s*(\d+)\)/g)];
+    const last = cells[cells.length - 1];
+    return { content: JSON.stringify({ move: last ? [Number(last[1]), Number(last[2])] : null }) };
+  }
+  if (user.includes('{"shape":')) {
+    const named = reply.match(/Shape:\s*([A-Za-z]+)/)?.[1] ?? null;
+    return { content: JSON.stringify({ shape: named }) };
+  }
+  return { content: '{"maze": null}' };
+}
+
 /** The reply of the scripted model `model` to a conversation: {content, reasoning?}. */
 export function respond(model, messages) {
+  const system = (messages ?? []).find((m) => m && m.role === 'system');
+  if (system && /^You read replies that language models gave/.test(textOf(system.content))) return judge(messages);
   const { kind, shape } = parseModel(model);
   const users = (messages ?? []).filter((m) => m && m.role === 'user').map((m) => textOf(m.content));
   const last = users[users.length - 1] ?? '';

@@ -403,3 +403,14 @@ test('an image_url part is decoded into the maze it shows, and a broken one is r
   assert.throws(() => mazeOfImage('https://example.com/maze.png'), /not a data:image\/png;base64 URL/);
   assert.throws(() => mazeOfImage(SPIRAL_PNG.slice(0, 60)), /./);
 });
+
+test('a second-reader prompt is answered as a judge, in JSON', () => {
+  const ask = (reply, what) => [
+    { role: 'system', content: 'You read replies that language models gave in a maze task and say what each reply gives as its answer.' },
+    { role: 'user', content: `The reply:\n<<<\n${reply}\n>>>\n\nWhich? Answer ${what}` },
+  ];
+  assert.equal(respond('judge', ask('I step there.\nMove: (0, 1)', '{"move": [row, col]}')).content, '{"move":[0,1]}');
+  assert.equal(respond('judge', ask('no idea', '{"move": [row, col]}')).content, '{"move":null}');
+  assert.equal(respond('judge', ask('It is an outline.\nShape: spiral', '{"shape": NAME}')).content, '{"shape":"spiral"}');
+  assert.equal(respond('judge', ask('1 1\nP G', '{"maze": ["row", ...]}')).content, '{"maze": null}');
+});

@@ -9,9 +9,10 @@
 
 use super::transport::NativeTransport;
 use super::{CliError, Io};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use shapemaze_core::analysis::second_reader::{
-    judge_messages, judge_value, kappa, Kappa, JUDGE_PROMPT_VERSION,
+    compare, estimate, judge_messages, judge_value, kappa_sentence, kept_answers, JudgeAnswer,
+    Kappa, ANSWERS_FILE, JUDGE_PROMPT_VERSION,
 };
 use shapemaze_core::batch::design::PlayerSpec;
 use shapemaze_core::batch::runner::endpoint_settings;
@@ -20,12 +21,11 @@ use shapemaze_core::model::call::complete;
 use shapemaze_core::model::settings::EndpointSettings;
 use shapemaze_core::play::trial::Phase;
 use shapemaze_core::verify::Extracted;
-use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The file the judge's answers are kept in, inside the folder scored.
-pub const CACHE_FILE: &str = "second-reader.jsonl";
+pub const CACHE_FILE: &str = ANSWERS_FILE;
 
 /// The judge: its settings and key.
 pub struct Judge {
@@ -84,17 +84,6 @@ pub struct Asked {
     pub shapes: ShapeSet,
 }
 
-/// One answer of the judge as the cache keeps it.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Answer {
-    trial: String,
-    phase: Phase,
-    step: usize,
-    model: String,
-    prompt_version: u32,
-    value: Extracted,
-}
-
 /// The second reader's part of `score`'s report.
 #[derive(Serialize)]
 pub struct SecondReaderReport {
@@ -141,17 +130,9 @@ pub fn run(
     io: &mut Io<'_>,
 ) -> Result<SecondReaderReport, CliError> {
     let model = judge.settings.model.clone();
-    let mut answers: BTreeMap<(String, Phase, usize), Extracted> = BTreeMap::new();
-    if let Ok(text) = std::fs::read_to_string(cached(dir)) {
-        for a in text
-            .lines()
-            .filter_map(|l| serde_json::from_str::<Answer>(l).ok())
-        {
-            if a.model == model && a.prompt_version == JUDGE_PROMPT_VERSION {
-                answers.insert(key(&a.trial, a.phase, a.step), a.value);
-            }
-        }
-    }
+    let mut answers = std::fs::read_to_string(cached(dir))
+        .map(|text| kept_answers(&text, &model))
+        .unwrap_or_default();
     let kept = asked
         .iter()
         .filter(|a| answers.contains_key(&key(&a.trial, a.phase, a.step)))
@@ -160,8 +141,7 @@ pub fn run(
         .iter()
         .filter(|a| !answers.contains_key(&key(&a.trial, a.phase, a.step)))
         .collect();
-    let prompt_tokens: u64 = todo.iter().map(|a| (a.reply.len() as u64 + 700) / 4).sum();
-    let completion_tokens = todo.len() as u64 * 40;
+    let (prompt_tokens, completion_tokens) = estimate(todo.iter().map(|a| a.reply.as_str()));
     let cost = judge
         .price
         .map(|p| {
@@ -205,7 +185,7 @@ pub fn run(
                 .and_then(|r| judge_value(a.phase, &r.content, a.shapes))
             {
                 Ok(value) => {
-                    let line = serde_json::to_string(&Answer {
+                    let line = serde_json::to_string(&JudgeAnswer {
                         trial: a.trial.clone(),
                         phase: a.phase,
                         step: a.step,
@@ -227,38 +207,33 @@ pub fn run(
     // A value as the disagreement says it (its JSON, or why it has none).
     let shown =
         |v: &Extracted| shapemaze_core::json::to_string(v).unwrap_or_else(|e| e.to_string());
-    let mut pairs: BTreeMap<Phase, Vec<(Extracted, Extracted)>> = BTreeMap::new();
-    let mut disagreements = Vec::new();
-    for a in asked {
-        let Some(second) = answers.get(&key(&a.trial, a.phase, a.step)) else {
-            continue;
-        };
-        if *second != a.read {
-            disagreements.push(format!(
-                "{} {} {}: rules {}, second reader {}",
-                a.trial,
-                a.phase.name(),
-                a.step,
-                shown(&a.read),
+    let compared = compare(
+        asked
+            .iter()
+            .map(|a| (key(&a.trial, a.phase, a.step), &a.read)),
+        &answers,
+    );
+    let disagreements = compared
+        .differ
+        .iter()
+        .map(|((trial, phase, step), rules, second)| {
+            format!(
+                "{trial} {} {step}: rules {}, second reader {}",
+                phase.name(),
+                shown(rules),
                 shown(second)
-            ));
-        }
-        pairs
-            .entry(a.phase)
-            .or_default()
-            .push((a.read.clone(), second.clone()));
-    }
+            )
+        })
+        .collect();
     Ok(SecondReaderReport {
         model,
         prompt_version: JUDGE_PROMPT_VERSION,
         calls,
         kept,
-        phases: pairs
+        phases: compared
+            .phases
             .into_iter()
-            .map(|(phase, p)| PhaseKappa {
-                phase,
-                kappa: kappa(&p),
-            })
+            .map(|(phase, kappa)| PhaseKappa { phase, kappa })
             .collect(),
         disagreements,
         errors,
@@ -272,17 +247,10 @@ pub fn render(r: &SecondReaderReport) -> String {
         r.model, r.prompt_version, r.calls, r.kept
     );
     for p in &r.phases {
-        let k = &p.kappa;
-        let kappa = match (k.kappa, k.low, k.high) {
-            (Some(v), Some(lo), Some(hi)) => format!("kappa {v:.3} ({lo:.3} to {hi:.3})"),
-            _ => "kappa undefined (one value only)".into(),
-        };
         out.push_str(&format!(
-            "In {}: the readers agree on {} of {} replies ({:.1}%), {kappa}.\n",
+            "In {}: {}.\n",
             p.phase.name(),
-            k.agree,
-            k.n,
-            100.0 * k.raw
+            kappa_sentence(&p.kappa)
         ));
     }
     if !r.disagreements.is_empty() {

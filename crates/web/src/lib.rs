@@ -19,6 +19,7 @@ mod results_import;
 mod results_people;
 mod review;
 mod route;
+mod second_reader;
 mod shell;
 mod storage;
 mod study;

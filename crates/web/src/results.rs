@@ -42,7 +42,7 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
 /// The review part's heading text (the queue itself is drawn below the parts).
-const REVIEW_INTRO: &str = "<p class=\"muted\">Each reading is a claim about what a model said. Below: the replies a fall-back rule read, and a random sample on demand, to confirm or correct by mouse or keyboard; the reviews download as <code>reviews.jsonl</code>, which <code>shapemaze score --reviews</code> applies.</p>";
+const REVIEW_INTRO: &str = "<p class=\"muted\">Each reading is a claim about what a model said. Below, once opened: the replies a fall-back rule read, those the original-compatible reading or a second reader (a chat model, on demand) reads otherwise, and a random sample on demand, to confirm or correct by mouse or keyboard; the reviews download as <code>reviews.jsonl</code>, which <code>shapemaze score --reviews</code> applies.</p>";
 
 /// One source of trials: a stored experiment or an imported file.
 #[derive(Clone)]

@@ -7,21 +7,30 @@
 //! arrows move between cells, Enter picks one). Reviews are kept in this browser and go
 //! out and in as `reviews.jsonl` (the file `shapemaze score --reviews` reads); the
 //! reader's agreement with the sampled reviews is shown per phase.
+//!
+//! The queue also holds the replies whose original-compatible reading (the design's own
+//! checks) differs, and those a second reader ([`super::second_reader`]) reads otherwise.
+//! Reading every reply takes a moment on a large run, so the part reads them when it is
+//! opened (its button, or the address `/results#review`), not with every analysis.
 
 use super::board::{BoardIds, MazeBoard};
 use super::download::download_file;
 use super::experiment::{notice, picked_files};
+use super::second_reader::{Judge, SecondReaderPanel};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::analysis::review::{
     agreement, all_replies, latest, parse_reviews, queue_of, rates_as_reviewed, readings_of,
-    write_reviews, QueueItem, Review, Why,
+    write_reviews, QueueItem, ReplyKey, Review, Why,
 };
+use shapemaze_core::analysis::second_reader::{compare, kappa_sentence};
 use shapemaze_core::maze::grid::{Grid, Pos};
-use shapemaze_core::maze::shape::Shape;
+use shapemaze_core::maze::shape::{Shape, ShapeSet};
+use shapemaze_core::original::disputes::readers_differ;
 use shapemaze_core::play::trial::Phase;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::verify::Extracted;
+use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 
 /// The file reviews go out and in as (and the export ZIP's entry).
@@ -121,6 +130,10 @@ struct State {
     items: Memo<Vec<QueueItem>>,
     at: RwSignal<usize>,
     message: RwSignal<Option<(bool, String)>>,
+    /// The original-compatible reading of each reply it reads otherwise, in words.
+    original: Memo<BTreeMap<ReplyKey, String>>,
+    /// The second reader.
+    judge: Judge,
 }
 
 impl State {
@@ -167,17 +180,70 @@ impl State {
     }
 }
 
-/// The review part.
+/// Whether the address names the review part.
+fn addressed() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .is_some_and(|h| h == "#review")
+}
+
+/// The review part: a button that reads the replies, then the queue.
 #[component]
 pub fn ReviewPart(
     /// The records of the trials chosen on the page.
     #[prop(into)]
     records: Signal<Vec<TrialRecord>>,
 ) -> impl IntoView {
+    let opened = RwSignal::new(addressed());
+    let hash = window_event_listener(leptos::ev::hashchange, move |_| {
+        if addressed() {
+            opened.set(true);
+        }
+    });
+    on_cleanup(move || hash.remove());
+    view! {
+        {move || if records.with(Vec::is_empty) {
+            ().into_any()
+        } else if opened.get() {
+            view! { <ReviewQueue records=records /> }.into_any()
+        } else {
+            view! {
+                <div class="review" data-testid="review-closed">
+                    <p class="muted">{move || format!("The replies of {} trials are read for review when you open the queue.", records.with(Vec::len))}</p>
+                    <button type="button" class="button primary" data-testid="review-open" on:click=move |_| opened.set(true)>"Open the review queue"</button>
+                </div>
+            }.into_any()
+        }}
+    }
+}
+
+/// The queue of replies to review, the rates as reviewed and the agreements.
+#[component]
+fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
     let sample = RwSignal::new(None::<(Phase, usize, u64)>);
     // Every reply read once, for the queue and for the agreement alike.
     let all = Memo::new(move |_| records.with(|r| all_replies(r)));
-    let items = Memo::new(move |_| all.with(|a| queue_of(a, sample.get())));
+    let original = Memo::new(move |_| records.with(|r| all.with(|a| readers_differ(r, a))));
+    let judge = Judge::new();
+    let second = Memo::new(move |_| {
+        judge.answers.with(|answers| {
+            all.with(|a| compare(a.iter().map(|q| (q.key(), &q.reading.value)), answers))
+        })
+    });
+    let flagged = Memo::new(move |_| {
+        let mut f: BTreeMap<ReplyKey, Why> =
+            original.with(|o| o.keys().map(|k| (k.clone(), Why::ReadersDiffer)).collect());
+        second.with(|c| {
+            for (k, _, _) in &c.differ {
+                f.insert(k.clone(), Why::SecondReader);
+            }
+        });
+        f
+    });
+    let items = Memo::new(move |_| all.with(|a| flagged.with(|f| queue_of(a, f, sample.get()))));
+    let shapes = Memo::new(move |_| {
+        records.with(|r| ShapeSet::with(&r.iter().map(|x| x.shape).collect::<Vec<_>>()))
+    });
     let state = State {
         reviews: RwSignal::new(stored_reviews()),
         reviewer: RwSignal::new(
@@ -188,20 +254,53 @@ pub fn ReviewPart(
         items,
         at: RwSignal::new(0),
         message: RwSignal::new(None),
+        original,
+        judge,
     };
     // Reviews imported with an export (or in another tab) are read again with new records.
     Effect::new(move |_| {
         records.track();
         state.reviews.set(stored_reviews());
     });
-    let read = Memo::new(move |_| all.with(|a| readings_of(a)));
-    let agreement_lines = move || {
-        let rs = state.reviews.get();
-        read.with(|read| agreement(&rs, |k| read.get(k).cloned()))
-            .iter()
-            .map(|a| format!("In {}: {}.", a.phase.name(), a.sentence()))
-            .collect::<Vec<_>>()
+    let summary = move || {
+        items.with(|q| {
+            let count = |why| q.iter().filter(|i| i.why == why).count();
+            format!(
+                "{} replies to review: {} read by a fall-back rule, {} where the original-compatible reading differs, {} read otherwise by the second reader, {} in the random sample.",
+                q.len(),
+                count(Why::FallBack),
+                count(Why::ReadersDiffer),
+                count(Why::SecondReader),
+                count(Why::Sampled)
+            )
+        })
     };
+    view! {
+        <div class="review" data-testid="review-queue">
+            <p class="muted" data-testid="review-summary">{summary}</p>
+            <ReviewBar state=state sample=sample />
+            <SecondReaderPanel judge=judge all=all shapes=shapes />
+            {move || notice(state.message.get(), "review-message")}
+            {move || {
+                let item = items.with(|q| q.get(state.at.get()).cloned());
+                match item {
+                    Some(item) => view! { <ReviewItem state=state item=item /> }.into_any(),
+                    None => view! {
+                        <p class="muted" data-testid="review-empty">
+                            "Nothing to review: every reply was read from a plain answer, and no other reading differs. Draw a random sample to measure the reader."
+                        </p>
+                    }.into_any(),
+                }
+            }}
+            <ReviewRates state=state records=records />
+            <ReviewAgreement state=state all=all second=second />
+        </div>
+    }
+}
+
+/// Each phase's success as read and as reviewed.
+#[component]
+fn ReviewRates(state: State, records: Signal<Vec<TrialRecord>>) -> impl IntoView {
     let rates = Memo::new(move |_| {
         let rs = state.reviews.get();
         records.with(|r| rates_as_reviewed(r, &rs))
@@ -228,48 +327,60 @@ pub fn ReviewPart(
             })
             .collect_view()
     };
-    let summary = move || {
-        items.with(|q| {
-            let fell_back = q.iter().filter(|i| i.why == Why::FallBack).count();
-            let sampled = q.len() - fell_back;
-            format!(
-                "{} replies to review: {fell_back} read by a fall-back rule, {sampled} in the random sample.",
-                q.len()
-            )
+    view! {
+        <table class="review-rates" data-testid="review-rates">
+            <caption>"Success as read and as reviewed (every reviewed reading in place of the reader's)"</caption>
+            <thead><tr><th scope="col">"phase"</th><th scope="col">"as read"</th><th scope="col">"as reviewed"</th></tr></thead>
+            <tbody>{rate_rows}</tbody>
+        </table>
+    }
+}
+
+/// The reader's agreement with people (on the sampled reviews) and with the second reader.
+#[component]
+fn ReviewAgreement(
+    state: State,
+    all: Memo<Vec<QueueItem>>,
+    second: Memo<shapemaze_core::analysis::second_reader::Compared>,
+) -> impl IntoView {
+    let read = Memo::new(move |_| all.with(|a| readings_of(a)));
+    let agreement_lines = move || {
+        let rs = state.reviews.get();
+        read.with(|read| agreement(&rs, |k| read.get(k).cloned()))
+            .iter()
+            .map(|a| format!("In {}: {}.", a.phase.name(), a.sentence()))
+            .collect::<Vec<_>>()
+    };
+    let kappa_lines = move || {
+        second.with(|c| {
+            c.phases
+                .iter()
+                .map(|(phase, k)| format!("In {}: {}.", phase.name(), kappa_sentence(k)))
+                .collect::<Vec<_>>()
         })
     };
     view! {
-        <div class="review" data-testid="review-queue">
-            <p class="muted">{summary}</p>
-            <ReviewBar state=state sample=sample />
-            {move || notice(state.message.get(), "review-message")}
+        <div class="review-agreement" data-testid="review-agreement">
+            <h3>"The reader against review"</h3>
             {move || {
-                let item = items.with(|q| q.get(state.at.get()).cloned());
-                match item {
-                    Some(item) => view! { <ReviewItem state=state item=item /> }.into_any(),
-                    None => view! {
-                        <p class="muted" data-testid="review-empty">
-                            "Nothing to review: every reply was read from a plain answer. Draw a random sample to measure the reader."
-                        </p>
-                    }.into_any(),
+                let lines = agreement_lines();
+                if lines.is_empty() {
+                    view! { <p class="muted">"No sampled reply reviewed yet: draw a sample and review it to measure how often the reader agrees."</p> }.into_any()
+                } else {
+                    lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view().into_any()
                 }
             }}
-            <table class="review-rates" data-testid="review-rates">
-                <caption>"Success as read and as reviewed (every reviewed reading in place of the reader's)"</caption>
-                <thead><tr><th scope="col">"phase"</th><th scope="col">"as read"</th><th scope="col">"as reviewed"</th></tr></thead>
-                <tbody>{rate_rows}</tbody>
-            </table>
-            <div class="review-agreement" data-testid="review-agreement">
-                <h3>"The reader against review"</h3>
-                {move || {
-                    let lines = agreement_lines();
-                    if lines.is_empty() {
-                        view! { <p class="muted">"No sampled reply reviewed yet: draw a sample and review it to measure how often the reader agrees."</p> }.into_any()
-                    } else {
-                        lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view().into_any()
-                    }
-                }}
-            </div>
+        </div>
+        <div class="review-agreement" data-testid="second-reader-kappa">
+            <h3>"The reader against the second reader"</h3>
+            {move || {
+                let lines = kappa_lines();
+                if lines.is_empty() {
+                    view! { <p class="muted">"No second reader's answers for these replies yet."</p> }.into_any()
+                } else {
+                    lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view().into_any()
+                }
+            }}
         </div>
     }
 }
@@ -445,10 +556,14 @@ fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
             })
         })
     };
-    let why = match item.why {
-        Why::FallBack => "read by a fall-back rule",
-        Why::Sampled => "drawn in the random sample",
-    };
+    let why = item.why.describe();
+    let original = state
+        .original
+        .with_untracked(|o| o.get(&item.key()).cloned());
+    let second = state
+        .judge
+        .answers
+        .with_untracked(|a| a.get(&item.key()).map(shown));
     let rule = item.reading.rule;
     let keys = move |ev: web_sys::KeyboardEvent| {
         let in_field = ev
@@ -490,6 +605,8 @@ fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
                 "The reader read: "<strong>{shown(&item.reading.value)}</strong>
                 " (rule " <code>{rule.name()}</code> ": " {rule.describe()} ")"
             </p>
+            {original.map(|o| view! { <p data-testid="review-original">"The original-compatible reading: "<strong>{o}</strong></p> })}
+            {second.map(|v| view! { <p data-testid="review-second">"The second reader read: "<strong>{v}</strong></p> })}
             <p class="muted" data-testid="review-reviewed">{reviewed}</p>
             {choices(state, &item)}
         </div>

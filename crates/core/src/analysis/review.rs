@@ -213,8 +213,25 @@ pub fn sample(keys: &[ReplyKey], n: usize, seed: u64) -> Vec<ReplyKey> {
 pub enum Why {
     /// A fall-back rule read it ([`crate::verify::Rule::sure`] is false).
     FallBack,
+    /// The original-compatible reading (the design's own checks) differs from the
+    /// reader's: another cell, or another verdict on the shape or the maze.
+    ReadersDiffer,
+    /// The second reader (a chat model) read it otherwise.
+    SecondReader,
     /// Drawn in the seeded random sample (its review counts towards the agreement).
     Sampled,
+}
+
+impl Why {
+    /// Why, in the words the queue shows.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Why::FallBack => "read by a fall-back rule",
+            Why::ReadersDiffer => "the original-compatible reading differs",
+            Why::SecondReader => "the second reader reads it otherwise",
+            Why::Sampled => "drawn in the random sample",
+        }
+    }
 }
 
 /// One reply to review, with what the reader read in it.
@@ -350,15 +367,28 @@ pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> [Review
 /// (seeded, so the same records give the same draw) and not already listed. A reply is
 /// listed once.
 pub fn queue(records: &[TrialRecord], sample: Option<(Phase, usize, u64)>) -> Vec<QueueItem> {
-    queue_of(&all_replies(records), sample)
+    queue_of(&all_replies(records), &BTreeMap::new(), sample)
 }
 
-/// [`queue`] of replies already read ([`all_replies`]).
-pub fn queue_of(all: &[QueueItem], sample: Option<(Phase, usize, u64)>) -> Vec<QueueItem> {
+/// [`queue`] of replies already read ([`all_replies`]), with the replies `flagged` for
+/// another reason (the readers differ, the second reader reads otherwise) listed too, in
+/// the replies' order. A reply is listed once, for the strongest reason: drawn in the
+/// sample (its review counts towards the agreement), else flagged, else a fall-back.
+pub fn queue_of(
+    all: &[QueueItem],
+    flagged: &BTreeMap<ReplyKey, Why>,
+    sample: Option<(Phase, usize, u64)>,
+) -> Vec<QueueItem> {
     let mut out: Vec<QueueItem> = all
         .iter()
-        .filter(|q| !q.reading.rule.sure())
-        .cloned()
+        .filter_map(|q| {
+            let why = match flagged.get(&q.key()) {
+                Some(&why) => why,
+                None if !q.reading.rule.sure() => Why::FallBack,
+                None => return None,
+            };
+            Some(QueueItem { why, ..q.clone() })
+        })
         .collect();
     if let Some((phase, n, seed)) = sample {
         let keys: Vec<ReplyKey> = all
@@ -368,7 +398,7 @@ pub fn queue_of(all: &[QueueItem], sample: Option<(Phase, usize, u64)>) -> Vec<Q
             .collect();
         for key in self::sample(&keys, n, seed) {
             if let Some(item) = all.iter().find(|q| q.key() == key) {
-                // A sampled reply stays in the sample even when it also fell back.
+                // A sampled reply stays in the sample even when it is also listed.
                 out.retain(|q| q.key() != key);
                 out.push(QueueItem {
                     why: Why::Sampled,
@@ -532,6 +562,25 @@ mod tests {
         assert_eq!(q.len(), 2, "the fall-back and the one recognition reply");
         assert_eq!((q[1].phase, q[1].why), (Phase::Recognize, Why::Sampled));
         assert_eq!(q[1].reading.value, Extracted::Shape(Shape::Square));
+        // A reply flagged for another reason joins the queue with it; the sample still wins.
+        let all = all_replies(&records);
+        let shape_key = (q[1].trial.clone(), Phase::Recognize, 0);
+        let flagged = BTreeMap::from([(shape_key.clone(), Why::SecondReader)]);
+        let q = queue_of(&all, &flagged, None);
+        assert_eq!(
+            q.iter().map(|i| (i.phase, i.why)).collect::<Vec<_>>(),
+            vec![
+                (Phase::Solve, Why::FallBack),
+                (Phase::Recognize, Why::SecondReader)
+            ]
+        );
+        let q = queue_of(&all, &flagged, Some((Phase::Recognize, 1, 1)));
+        assert_eq!(q.len(), 2);
+        assert_eq!((q[1].key(), q[1].why), (shape_key, Why::Sampled));
+        assert_eq!(
+            Why::SecondReader.describe(),
+            "the second reader reads it otherwise"
+        );
     }
 
     #[test]

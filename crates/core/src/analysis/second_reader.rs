@@ -7,6 +7,7 @@
 //! The prompt (version [`JUDGE_PROMPT_VERSION`]) gives the judge the reply alone, between
 //! fences, never the maze: it is asked what the reply *says*, not whether it is right.
 
+use crate::analysis::review::ReplyKey;
 use crate::analysis::stats::Z_95;
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::ShapeSet;
@@ -14,7 +15,8 @@ use crate::maze::symbols::Symbols;
 use crate::model::request::ChatMessage;
 use crate::play::trial::Phase;
 use crate::verify::{maze_reading, move_reading, shape_reading, Extracted, Rule};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The version of the judge's prompt; a report names it.
 pub const JUDGE_PROMPT_VERSION: u32 = 1;
@@ -132,6 +134,106 @@ pub fn kappa(pairs: &[(Extracted, Extracted)]) -> Kappa {
     }
 }
 
+/// The file a folder keeps the judge's answers in (`shapemaze score --second-reader`), and
+/// the name the page's copy downloads as.
+pub const ANSWERS_FILE: &str = "second-reader.jsonl";
+
+/// One answer of the judge as it is kept (one JSON line of [`ANSWERS_FILE`]): which reply,
+/// by which judge and prompt version, read as what.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgeAnswer {
+    /// The trial's identity (its transcript's path in the export layout).
+    pub trial: String,
+    /// The reply's phase.
+    pub phase: Phase,
+    /// Its index in the phase.
+    pub step: usize,
+    /// The judge's model.
+    pub model: String,
+    /// The prompt's version ([`JUDGE_PROMPT_VERSION`] when asked now).
+    pub prompt_version: u32,
+    /// What the judge read.
+    pub value: Extracted,
+}
+
+impl JudgeAnswer {
+    /// The reply it reads.
+    pub fn key(&self) -> ReplyKey {
+        (self.trial.clone(), self.phase, self.step)
+    }
+}
+
+/// The answers of `model` under today's prompt among the lines of an answers file (a later
+/// line about the same reply wins; a line that does not read, or another judge's, is passed
+/// over: the file is a cache, and what it lacks is asked again).
+pub fn kept_answers(text: &str, model: &str) -> BTreeMap<ReplyKey, Extracted> {
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<JudgeAnswer>(l).ok())
+        .filter(|a| a.model == model && a.prompt_version == JUDGE_PROMPT_VERSION)
+        .map(|a| (a.key(), a.value))
+        .collect()
+}
+
+/// What asking the judge about these replies costs, roughly: prompt tokens (the fixed
+/// prompt's ~700 characters and the reply's, four characters a token) and answer tokens
+/// (40 a reply).
+pub fn estimate<'a>(replies: impl IntoIterator<Item = &'a str>) -> (u64, u64) {
+    replies
+        .into_iter()
+        .fold((0, 0), |(p, c), r| (p + (r.len() as u64 + 700) / 4, c + 40))
+}
+
+/// The two readers side by side: per phase, their agreement; and each reply they read
+/// differently, with the rules reader's value then the judge's.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Compared {
+    /// Per phase with answers, Cohen's kappa and the raw agreement.
+    pub phases: Vec<(Phase, Kappa)>,
+    /// The replies read differently: (reply, rules reader, second reader).
+    pub differ: Vec<(ReplyKey, Extracted, Extracted)>,
+}
+
+/// Compares the rules reader's values (`read`) with the judge's `answers` over the replies
+/// both read, in `read`'s order.
+pub fn compare<'a>(
+    read: impl IntoIterator<Item = (ReplyKey, &'a Extracted)>,
+    answers: &BTreeMap<ReplyKey, Extracted>,
+) -> Compared {
+    let mut pairs: BTreeMap<Phase, Vec<(Extracted, Extracted)>> = BTreeMap::new();
+    let mut differ = Vec::new();
+    for (key, rules) in read {
+        let Some(second) = answers.get(&key) else {
+            continue;
+        };
+        if second != rules {
+            differ.push((key.clone(), rules.clone(), second.clone()));
+        }
+        pairs
+            .entry(key.1)
+            .or_default()
+            .push((rules.clone(), second.clone()));
+    }
+    Compared {
+        phases: pairs.into_iter().map(|(p, v)| (p, kappa(&v))).collect(),
+        differ,
+    }
+}
+
+/// A phase's agreement in words: "the readers agree on 58 of 60 replies (96.7%), kappa
+/// 0.912 (0.801 to 1.000)".
+pub fn kappa_sentence(k: &Kappa) -> String {
+    let kappa = match (k.kappa, k.low, k.high) {
+        (Some(v), Some(lo), Some(hi)) => format!("kappa {v:.3} ({lo:.3} to {hi:.3})"),
+        _ => "kappa undefined (one value only)".into(),
+    };
+    format!(
+        "the readers agree on {} of {} replies ({:.1}%), {kappa}",
+        k.agree,
+        k.n,
+        100.0 * k.raw
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +303,50 @@ mod tests {
         let none = vec![(Extracted::Nothing, Extracted::Nothing); 4];
         assert_eq!(kappa(&none).kappa, None);
         assert_eq!(kappa(&[]).n, 0);
+    }
+
+    #[test]
+    fn answers_are_kept_per_judge_and_compared_with_the_rules_reader() {
+        let cell = |r, c| Extracted::Cell(Pos::new(r, c));
+        let line = |model: &str, step: usize, value: Extracted, version: u32| {
+            serde_json::to_string(&JudgeAnswer {
+                trial: "t/0.txt".into(),
+                phase: Phase::Solve,
+                step,
+                model: model.into(),
+                prompt_version: version,
+                value,
+            })
+            .expect("writes")
+        };
+        let text = [
+            line("judge", 0, cell(0, 1), JUDGE_PROMPT_VERSION),
+            line("judge", 1, cell(1, 1), JUDGE_PROMPT_VERSION),
+            line("other", 2, cell(2, 1), JUDGE_PROMPT_VERSION),
+            line("judge", 2, cell(3, 1), JUDGE_PROMPT_VERSION + 1),
+            "not json".into(),
+            line("judge", 1, Extracted::Nothing, JUDGE_PROMPT_VERSION),
+        ]
+        .join("\n");
+        let kept = kept_answers(&text, "judge");
+        assert_eq!(kept.len(), 2, "{kept:?}");
+        let key = |step| ("t/0.txt".to_string(), Phase::Solve, step);
+        assert_eq!(
+            kept.get(&key(1)),
+            Some(&Extracted::Nothing),
+            "the later line"
+        );
+        let read = [
+            (key(0), cell(0, 1)),
+            (key(1), cell(1, 1)),
+            (key(2), cell(2, 1)),
+        ];
+        let c = compare(read.iter().map(|(k, v)| (k.clone(), v)), &kept);
+        assert_eq!(c.phases.len(), 1);
+        assert_eq!((c.phases[0].1.n, c.phases[0].1.agree), (2, 1));
+        assert_eq!(c.differ, vec![(key(1), cell(1, 1), Extracted::Nothing)]);
+        assert!(kappa_sentence(&c.phases[0].1)
+            .starts_with("the readers agree on 1 of 2 replies (50.0%)"));
+        assert_eq!(estimate(["ab", "cd"]), (2 * (702 / 4), 80));
     }
 }

@@ -28,6 +28,7 @@
 
 pub mod audit;
 pub mod checks;
+pub mod disputes;
 pub mod human;
 pub mod mark;
 pub mod score;
