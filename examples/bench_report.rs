@@ -23,7 +23,8 @@ fn main() {
     use shapemaze::core::play::player::PlayerKind;
     use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
     use shapemaze::view::document::csv;
-    use shapemaze::view::report::{groups_table, report_html};
+    use shapemaze::view::report::report_html;
+    use shapemaze::view::report_charts::groups_table;
     use std::time::{Duration, Instant};
 
     let rounds: usize = std::env::args()

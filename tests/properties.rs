@@ -10,7 +10,8 @@
 
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
-use shapemaze::core::maze::encoding::{CoordStyle, Encoding, ParseError};
+use shapemaze::core::maze::encoding::{CoordStyle, Encoding};
+use shapemaze::core::maze::extraction::ParseError;
 use shapemaze::core::maze::generate::{distinct_mazes, generate_set, MAX_PATH, MIN_PATH};
 use shapemaze::core::maze::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE, SIZES};
 use shapemaze::core::maze::shape::{Shape, ShapeSet};

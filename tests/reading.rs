@@ -13,7 +13,8 @@
 //! must stay green.
 #![cfg(not(target_arch = "wasm32"))]
 
-use shapemaze::core::maze::encoding::{CoordStyle, Encoding, ParseError};
+use shapemaze::core::maze::encoding::{CoordStyle, Encoding};
+use shapemaze::core::maze::extraction::ParseError;
 use shapemaze::core::maze::grid::{Grid, Maze, Movement, Pos};
 use shapemaze::core::maze::shape::Shape;
 use shapemaze::core::maze::templates::TemplateLibrary;

@@ -6,7 +6,8 @@
 mod support;
 
 use serde_json::Value;
-use shapemaze::core::maze::encoding::{Encoding, ParseError};
+use shapemaze::core::maze::encoding::Encoding;
+use shapemaze::core::maze::extraction::ParseError;
 use shapemaze::core::maze::grid::{Maze, Tile};
 use shapemaze::core::maze::shape::Shape;
 use shapemaze::core::maze::symbols::Symbols;

@@ -19,7 +19,8 @@ use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
 use shapemaze_core::study::StudyTrialData;
 use shapemaze_view::audit::{audit_document, audit_html, render_text as render_audit_text};
 use shapemaze_view::document::{csv, text};
-use shapemaze_view::report::{analysis_document, comparison_table, groups_table, report_html};
+use shapemaze_view::report::{analysis_document, comparison_table, report_html};
+use shapemaze_view::report_charts::groups_table;
 use std::fmt::Write as _;
 use std::path::Path;
 

@@ -173,6 +173,12 @@ where
     })
 }
 
+/// Whether a value is its type's default, 0 for a count (serde's `skip_serializing_if` for
+/// fields left out when there is nothing to say).
+pub fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,10 +2,10 @@
 //! written as text (the tables `score --scoring` prints) and as HTML (the results page's
 //! audit section and the report file's, with each cause's trials and what each scorer read).
 
+use super::chart::Chart;
 use super::chart::{bar_chart, count_chart, Bar, BarSeries};
 use super::document::{html, text, Block, Cell, Document, Section, Table};
 use super::html::escape;
-use super::report::Chart;
 use shapemaze_core::original::audit::{
     phase_index, AuditGroup, AuditSummary, AuditTrial, Scorer, Scoring, PHASES,
 };

@@ -22,6 +22,17 @@ use shapemaze_core::analysis::stats::Proportion;
 use shapemaze_core::text::Fixed;
 use std::fmt::Write as _;
 
+/// One chart of a report, ready to embed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// Its id (`data-testid="chart-{id}"`).
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// The SVG.
+    pub svg: String,
+}
+
 /// The Okabe-Ito palette (Okabe & Ito 2008), black left out, in drawing order.
 pub const PALETTE: [&str; 7] = [
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",

@@ -11,6 +11,7 @@ pub mod document;
 pub mod experiment;
 pub mod html;
 pub mod report;
+pub mod report_charts;
 pub mod report_people;
 mod report_sections;
 pub mod study;

@@ -2,7 +2,6 @@
 //! analysis drawn as charts and tables in one self-contained HTML page, and the
 //! standard charts the results page shows.
 
-use super::chart::*;
 use super::contents::{Part, Parts, PARTS_CSS};
 use super::document::{html, Cell, Document, Table};
 use super::html::escape;
@@ -12,152 +11,8 @@ use super::report_sections::{
 };
 use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::compare::Comparison;
-use shapemaze_core::analysis::groups::GroupRow;
-use shapemaze_core::analysis::observation::{ALL, PHASE_NAMES};
 use shapemaze_core::text::Fixed;
 use std::fmt::Write as _;
-
-/// One chart of a report, ready to embed.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Chart {
-    /// Its id (`data-testid="chart-{id}"`).
-    pub id: String,
-    /// Its title.
-    pub title: String,
-    /// The SVG.
-    pub svg: String,
-}
-
-fn phase_series(rows: &[&GroupRow]) -> Vec<BarSeries> {
-    PHASE_NAMES
-        .iter()
-        .enumerate()
-        .map(|(i, name)| BarSeries {
-            name: name.to_string(),
-            values: rows
-                .iter()
-                .map(|r| Some(Bar::from(r.phases()[i])))
-                .collect(),
-        })
-        .collect()
-}
-
-/// The pooled rows of one model each (all encodings and shapes).
-fn by_model(a: &Analysis) -> Vec<&GroupRow> {
-    a.pooled
-        .iter()
-        .filter(|r| r.model != ALL && r.encoding == ALL && r.shape == ALL)
-        .collect()
-}
-
-/// A model's name on a chart: with its experiment when there are several.
-fn model_name(a: &Analysis, r: &GroupRow) -> String {
-    if a.experiments.len() > 1 {
-        format!("{}: {}", r.experiment, r.model)
-    } else {
-        r.model.clone()
-    }
-}
-
-/// The overview's chart (`chart-overview`): every model's three phase rates with their
-/// 95% intervals, a row per model, compact enough for the first screen and a phone.
-pub fn overview_chart(a: &Analysis) -> Chart {
-    let title = "Success with 95% intervals";
-    let columns: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
-    let rows: Vec<(String, Vec<Option<Bar>>)> = by_model(a)
-        .into_iter()
-        .map(|r| {
-            let bars = r.phases().iter().map(|p| Some(Bar::from(*p))).collect();
-            (model_name(a, r), bars)
-        })
-        .collect();
-    Chart {
-        id: "overview".into(),
-        title: title.into(),
-        svg: phase_grid("overview", title, &columns, &rows),
-    }
-}
-
-/// The phases by encoding (`phases-by-encoding`) or by shape (`phases-by-shape`): bars
-/// with whiskers, from the pooled rows.
-pub fn phase_bars(a: &Analysis, by_shape: bool) -> Chart {
-    let (id, title) = match by_shape {
-        true => ("phases-by-shape", "Success by shape and phase"),
-        false => ("phases-by-encoding", "Success by encoding and phase"),
-    };
-    // The pooled rows of one shape each (all encodings), or of one encoding each.
-    let category = |r: &GroupRow| match by_shape {
-        true => (r.encoding == ALL).then(|| r.shape.clone()),
-        false => (r.shape == ALL).then(|| r.encoding.clone()),
-    };
-    let (rows, cats): (Vec<&GroupRow>, Vec<String>) = a
-        .pooled
-        .iter()
-        .filter(|r| r.model == ALL)
-        .filter_map(|r| Some((r, category(r).filter(|c| c != ALL)?)))
-        .unzip();
-    Chart {
-        id: id.into(),
-        title: title.into(),
-        svg: bar_chart(id, title, &cats, &phase_series(&rows)),
-    }
-}
-
-/// The phase progression per model (`progression`): a line per model across the phases.
-pub fn progression_chart(a: &Analysis) -> Chart {
-    let x: Vec<String> = PHASE_NAMES.iter().map(|s| s.to_string()).collect();
-    let lines: Vec<LineSeries> = a
-        .phase_progression
-        .iter()
-        .map(|r| LineSeries {
-            name: model_name(a, r),
-            points: r.phases().iter().map(|p| Some(Bar::from(*p))).collect(),
-        })
-        .collect();
-    let title = "Phase progression per model";
-    Chart {
-        id: "progression".into(),
-        title: title.into(),
-        svg: line_chart("progression", title, &x, &lines),
-    }
-}
-
-/// The shape confusion matrix of all trials as a heatmap (`confusion`).
-pub fn confusion_chart(a: &Analysis) -> Chart {
-    let title = "Shape confusion matrix: true shape x shape named";
-    let (rows, cols, counts) = a
-        .confusion
-        .first()
-        .map(|c| (c.rows.clone(), c.cols.clone(), c.counts.clone()))
-        .unwrap_or_default();
-    Chart {
-        id: "confusion".into(),
-        title: title.into(),
-        svg: heatmap(
-            "confusion",
-            title,
-            "true shape",
-            "shape named",
-            &rows,
-            &cols,
-            &counts,
-        ),
-    }
-}
-
-/// The standard charts of an analysis, in the order the report shows them: the
-/// overview, the phases by encoding, the phase progression per model, the phases by
-/// shape and the confusion matrix. The page, the report file and the command line all
-/// draw these.
-pub fn standard_charts(a: &Analysis) -> Vec<Chart> {
-    vec![
-        overview_chart(a),
-        phase_bars(a, false),
-        progression_chart(a),
-        phase_bars(a, true),
-        confusion_chart(a),
-    ]
-}
 
 const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-height:1.45;max-width:1320px;margin:0 auto;padding:1rem 1.5rem;color:#111;background:#fff}h1{font-size:2rem}h2{margin-top:2.2rem;border-bottom:2px solid #0072B2}h3{margin:1.6rem 0 .4rem}table{border-collapse:collapse;margin:1rem 0;font-size:16px}caption{text-align:left;font-weight:bold;padding:.3rem 0}th,td{border:1px solid #999;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#eef3f8}.verdict{font-weight:bold;padding:.1rem .5rem;border:2px solid #000;border-radius:4px}.supported{background:#cfe8dd}.not_supported{background:#f6dccb}.insufficient{background:#eeeeee;border-style:dashed}.warning{color:#8a3b00}pre{background:#f6f6f6;padding:.6rem;overflow:auto;font-size:14px}figure{margin:1.5rem 0}small{color:#444}.results-main{min-width:0}@media print{body{max-width:none;font-size:12pt}h2{break-after:avoid}figure,tr{break-inside:avoid}}";
 
@@ -273,57 +128,6 @@ pub fn comparison_section(names: &[String], c: &Comparison) -> String {
     h
 }
 
-/// The group rows as a table: the experiment (when `with_experiment`), model, encoding,
-/// shape, trials, API errors and the three phases' rates. Its CSV is `report --format
-/// csv`'s (docs/CONTRACT.md).
-pub fn groups_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment: bool) -> Table {
-    let mut columns = vec![
-        ("model", "model"),
-        ("encoding", "encoding"),
-        ("shape", "shape"),
-        ("trials", "trials"),
-        ("api_errors", "API errors"),
-        ("solve", "solve"),
-        ("recognize", "recognize"),
-        ("generate", "generate"),
-    ];
-    if with_experiment {
-        columns.insert(0, ("experiment", "experiment"));
-    }
-    let mut t =
-        Table::new(id, caption.to_string(), &columns).rates(&["solve", "recognize", "generate"]);
-    for (i, r) in rows.iter().enumerate() {
-        let mut cells = Vec::with_capacity(9);
-        if with_experiment {
-            cells.push(Cell::text(&r.experiment));
-        }
-        cells.extend([
-            Cell::text(&r.model),
-            Cell::text(&r.encoding),
-            Cell::text(&r.shape),
-            Cell::Count(r.trials),
-            Cell::Count(r.api_errors),
-            Cell::Rate(r.solve),
-            Cell::Rate(r.recognize),
-            Cell::Rate(r.generate),
-        ]);
-        t.row(cells);
-        if id == "groups" {
-            if let Some(last) = t.rows.last_mut() {
-                last.group = Some(i);
-            }
-        }
-    }
-    t
-}
-
-pub(crate) fn capitalized(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or(String::new(), |f| {
-        f.to_uppercase().collect::<String>() + c.as_str()
-    })
-}
-
 /// The analysis as a report, part by part in the contents' order
 /// ([`crate::contents::Part`]): the overview (counts, every model's phase rates,
 /// the verdicts as chips), the verdicts on H1-H4, the rates by group, solving,
@@ -356,6 +160,8 @@ mod tests {
     use crate::chart::tests::{
         assert_no_text_overlaps, sample_analysis, sample_observations, well_formed,
     };
+    use crate::chart::*;
+    use crate::report_charts::{groups_table, standard_charts};
     use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
 
     #[test]

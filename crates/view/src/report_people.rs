@@ -3,11 +3,11 @@
 //! (`table-people-models-efficiency`) and a chart of each model's rate against the
 //! people's distribution (`chart-people-models`).
 
+use super::chart::Chart;
 use super::chart::{open_svg, percent, PALETTE};
 use super::contents::Part;
 use super::document::{Block, Cell, Section, Table};
 use super::html::escape;
-use super::report::Chart;
 use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::people::{PeopleModelRow, PeopleVsModels};
 use shapemaze_core::text::Fixed;

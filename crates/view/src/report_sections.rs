@@ -5,9 +5,8 @@
 use super::chart::*;
 use super::contents::Part;
 use super::document::{two_decimals, Block, Cell, Chip, Section, Table, TestResult, Verdict};
-use super::report::{
+use super::report_charts::{
     capitalized, confusion_chart, groups_table, overview_chart, phase_bars, progression_chart,
-    Chart,
 };
 use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::groups::{EmptyAnswers, GroupDetail};

@@ -13,6 +13,7 @@ mod experiment;
 mod fetch;
 mod model;
 mod play;
+mod playback;
 mod race;
 mod results;
 mod results_import;

@@ -6,8 +6,8 @@
 //! `results::race`.
 
 use super::board::{BoardIds, MazeBoard, RACE_BOARDS};
-use super::demo::{drive_playhead, fullscreen, played_by};
 use super::fetch::get_text;
+use super::playback::{drive_playhead, fullscreen, played_by};
 use super::storage::{Db, TRIALS};
 use leptos::prelude::*;
 use shapemaze_core::play::player::PlayerKind;

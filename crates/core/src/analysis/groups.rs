@@ -5,12 +5,12 @@
 use crate::analysis::observation::{rate_by_maze, share_by_maze, MazeId, Observation, ALL, NONE};
 use crate::analysis::stats::{chi_square_independence, clustered, mean, median, Proportion};
 use crate::analysis::trace::{Place, SolveTrace};
+use crate::json::is_zero;
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::model::reply::EmptyReason;
 use crate::play::trial::FailureKind;
 use crate::results::record::Tokens;
-use crate::results::tally::is_zero;
 use crate::verify::{GenerationChecks, Outcome};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -3,6 +3,7 @@
 
 use crate::analysis::stats::{clustered, Proportion};
 use crate::analysis::trace::{trace, SolveTrace};
+use crate::json::is_zero;
 use crate::maze::encoding::Encoding;
 use crate::maze::grid::Maze;
 use crate::maze::shape::Shape;
@@ -15,7 +16,6 @@ use crate::results::filter::Facts;
 use crate::results::layout::ExportPath;
 use crate::results::record::{RecordMessage, Tokens, TrialRecord};
 use crate::results::rescore::{rescore, Basis, Hints, Libraries};
-use crate::results::tally::is_zero;
 use crate::text::csv_field;
 use crate::verify::{GenerationChecks, Outcome, Reason};
 use serde::Serialize;

@@ -3,6 +3,7 @@
 //! level that threshold is nearest.
 
 use crate::analysis::observation::Observation;
+use crate::json::is_zero;
 use crate::maze::shape::Shape;
 use crate::play::staircase::{reversals, threshold};
 use serde::Serialize;
@@ -41,10 +42,6 @@ pub struct StairRow {
     pub nearest: Option<String>,
     /// Each level the walk played: level, grid size and shape.
     pub named: Vec<(usize, usize, Shape)>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
 }
 
 /// The walks among `observations` (those with a staircase step), in the order they first

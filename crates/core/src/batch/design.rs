@@ -19,6 +19,7 @@
 
 use crate::batch::error::{DesignError, MazeLookupError};
 use crate::batch::imported::ImportedMaze;
+use crate::json::is_zero;
 use crate::maze::encoding::Encoding;
 use crate::maze::generate::{generate_one, generate_set};
 use crate::maze::grid::Maze;
@@ -34,7 +35,6 @@ use crate::play::staircase::Staircase;
 use crate::play::trial::{Protocol, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::results::layout::model_dir_name;
 use crate::results::record::{PlayerInfo, TrialRecord};
-use crate::results::tally::is_zero;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;

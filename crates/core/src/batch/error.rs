@@ -1,7 +1,8 @@
 //! Why a design cannot run (or its mazes cannot be imported).
 
-use super::imported::StoredMazeError;
+use crate::maze::extraction::ParseError;
 use crate::maze::generate::GenerateError;
+use crate::maze::grid::MazeError;
 use crate::maze::shape::Shape;
 use std::fmt;
 
@@ -85,3 +86,23 @@ impl fmt::Display for MazeLookupError {
 }
 
 impl std::error::Error for MazeLookupError {}
+
+/// Why an imported maze kept in a design cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredMazeError {
+    /// Its rows are not a maze in the matrix encoding.
+    Unreadable(ParseError),
+    /// Its grid is not a playable maze.
+    NotPlayable(MazeError),
+}
+
+impl std::fmt::Display for StoredMazeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoredMazeError::Unreadable(e) => write!(f, "cannot be read: {e}"),
+            StoredMazeError::NotPlayable(e) => write!(f, "is not playable: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoredMazeError {}

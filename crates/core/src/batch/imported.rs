@@ -1,8 +1,8 @@
 //! Mazes imported into a design from `.npy` files (the design's original maze sets or any
 //! others): each file read, checked and named, so a design can run on exactly those mazes.
 
-use crate::batch::error::DesignError;
-use crate::maze::encoding::{Encoding, ParseError};
+use crate::batch::error::{DesignError, StoredMazeError};
+use crate::maze::encoding::Encoding;
 use crate::maze::grid::{check_size, Maze, MazeError, SizeError};
 use crate::maze::npy::{self, NpyError};
 use crate::maze::shape::Shape;
@@ -153,26 +153,6 @@ impl std::fmt::Display for MazeFileError {
 }
 
 impl std::error::Error for MazeFileError {}
-
-/// Why an imported maze kept in a design cannot be played.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StoredMazeError {
-    /// Its rows are not a maze in the matrix encoding.
-    Unreadable(ParseError),
-    /// Its grid is not a playable maze.
-    NotPlayable(MazeError),
-}
-
-impl std::fmt::Display for StoredMazeError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StoredMazeError::Unreadable(e) => write!(f, "cannot be read: {e}"),
-            StoredMazeError::NotPlayable(e) => write!(f, "is not playable: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for StoredMazeError {}
 
 /// Reads every `.npy` file of an imported folder or ZIP (`(path, bytes)` pairs; other
 /// files are skipped) into a design's `mazes`, sorted by size, shape and index. Refuses

@@ -1,7 +1,7 @@
 //! The matrix encoding's renderer and its reader of replies ([`super::encoding::Encoding`]'s
 //! matrix half), in the symbols a trial uses ([`Symbols`]).
 
-use super::encoding::{choose_block, Dropped, Extraction, ParseError};
+use super::extraction::{choose_block, Dropped, Extraction, ParseError};
 use super::symbols::Symbols;
 use crate::maze::grid::{Grid, Pos, Tile};
 use crate::reply::Plain;

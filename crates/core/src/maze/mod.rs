@@ -5,6 +5,7 @@
 
 pub mod coords;
 pub mod encoding;
+pub mod extraction;
 pub mod generate;
 pub mod grid;
 pub mod image;

@@ -8,7 +8,6 @@
 //! space and the characters a matrix row may be decorated with (`[ ] , | `` " '`); the four
 //! differ.
 
-use crate::maze::encoding::Encoding;
 use crate::maze::grid::Tile;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -90,15 +89,6 @@ impl Symbols {
     /// Whether these are the design's `1 0 P G`.
     pub fn is_standard(&self) -> bool {
         *self == Symbols::STANDARD
-    }
-
-    /// The symbols a trial in `encoding` uses: these for the matrix; the standard set
-    /// for a coordinate list, which has no symbols (its records keep none).
-    pub fn for_encoding(self, encoding: Encoding) -> Symbols {
-        match encoding {
-            Encoding::Matrix => self,
-            Encoding::CoordList => Symbols::STANDARD,
-        }
     }
 
     fn index(tile: Tile) -> usize {

@@ -2,7 +2,7 @@
 //! serde type that every view is made from (the transcript text, the JSON download, the
 //! stored rows, the exports and the dashboard).
 
-use super::tally::is_zero;
+use crate::json::is_zero;
 use crate::json::JsonError;
 use crate::maze::encoding::Encoding;
 use crate::maze::grid::{Maze, Pos, MAX_SIZE};

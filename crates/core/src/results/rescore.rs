@@ -23,7 +23,8 @@
 //! ```
 
 use crate::maze::coords::coordinates;
-use crate::maze::encoding::{Encoding, ParseError, KEY_EMPTY, KEY_WALLS};
+use crate::maze::encoding::{Encoding, KEY_EMPTY, KEY_WALLS};
+use crate::maze::extraction::ParseError;
 use crate::maze::grid::{Grid, Maze, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;

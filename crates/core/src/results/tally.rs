@@ -14,6 +14,7 @@
 //! assert_eq!((t.totals[0].recognize.success, t.totals[0].solve.fail), (1, 1));
 //! ```
 
+use crate::json::is_zero;
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::Shape;
 use crate::results::rescore::{Basis, Rescored};
@@ -38,11 +39,6 @@ pub struct Counts {
     /// errors read as before.
     #[serde(skip_serializing_if = "is_zero")]
     pub api_error: usize,
-}
-
-/// Whether a count is 0 (serde's `skip_serializing_if` for counts left out when none).
-pub fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 impl Counts {

@@ -3,13 +3,13 @@
 
 use super::base64url::{base64url_decode, base64url_encode};
 use super::session::Resume;
+use crate::json::is_zero;
 use crate::json::JsonError;
 use crate::maze::encoding::Encoding;
 use crate::maze::grid::check_size;
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::play::staircase::Staircase;
-use crate::results::tally::is_zero;
 use serde::{Deserialize, Serialize};
 
 /// One trial of a study: which maze, shown how.

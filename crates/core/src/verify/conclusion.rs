@@ -26,7 +26,7 @@
 //! label, the move phrase, the last coordinate.
 
 use super::answer::MOVE_LABELS;
-use super::{normal_word, word_spans, Span, NEGATORS};
+use super::words::{normal_word, word_spans, Span, NEGATORS};
 use crate::maze::coords::Coord;
 
 /// Conclusion phrases, as words in lower case without apostrophes (`I'll` is `ill`). The

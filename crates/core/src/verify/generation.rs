@@ -17,10 +17,10 @@
 //! size). `path_exists` is still measured on its own, so a maze of the wrong shape says
 //! whether P reaches G.
 
-use super::Rule;
-use super::{Extracted, GenerationChecks, Reason, Verdict};
+use super::answer::Rule;
+use super::verdict::{Extracted, GenerationChecks, Reason, Verdict};
 use crate::maze::encoding::Encoding;
-use crate::maze::encoding::Extraction;
+use crate::maze::extraction::Extraction;
 use crate::maze::grid::{Mask, Maze, MazeError, Tile, MAX_SIZE};
 use crate::maze::shape::Shape;
 use crate::maze::symbols::Symbols;

@@ -4,7 +4,7 @@
 
 use super::answer::{alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine};
 use super::conclusion::TAKING_BACK;
-use super::{normal_word, word_spans};
+use super::words::{normal_word, word_spans};
 use crate::maze::coords::{coordinates, Coord};
 use crate::maze::grid::Pos;
 use crate::reply::Plain;

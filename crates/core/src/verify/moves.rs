@@ -11,7 +11,8 @@
 //! must be a valid move; success when the trace reaches the player.
 
 use super::reader::read_move_in;
-use super::{plain, Extracted, Reason, Verdict};
+use super::verdict::{Extracted, Reason, Verdict};
+use super::words::plain;
 use crate::maze::coords::coordinates;
 use crate::maze::grid::{Maze, Movement, Pos, Tile};
 use crate::reply::cut_in_reasoning;

@@ -50,7 +50,7 @@
 use super::answer::{Rule, MOVE_LABELS};
 use super::conclusion::{concluded, gives_up, taken_back_after, Role, DIRECTIONS};
 use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
-use super::{
+use super::words::{
     is_negated, normal_word, plain, span_in_reply, word_spans, words_before, Span, NEGATORS,
 };
 use crate::maze::coords::{coordinates, Coord};

@@ -6,7 +6,7 @@ use super::answer::Rule;
 use super::generation::maze_rule;
 use super::reader::read_move_in;
 use super::recognition::answer_mention;
-use super::Extracted;
+use super::verdict::Extracted;
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::ShapeSet;
 use crate::maze::symbols::Symbols;

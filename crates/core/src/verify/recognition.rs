@@ -22,10 +22,8 @@
 use super::answer::{
     alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine, Rule,
 };
-use super::{
-    end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before, Extracted,
-    Reason, Verdict,
-};
+use super::verdict::{Extracted, Reason, Verdict};
+use super::words::{end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::text::find_words;
 

@@ -9,8 +9,8 @@ pub mod csv;
 pub mod html;
 pub mod text;
 
+use super::chart::Chart;
 use super::contents::Part;
-use super::report::Chart;
 use shapemaze_core::analysis::stats::Proportion;
 use shapemaze_core::text::Fixed;
 
