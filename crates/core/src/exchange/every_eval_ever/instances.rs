@@ -222,22 +222,43 @@ pub fn rows_of(record: &TrialRecord, identity: &Identity) -> Vec<InstanceRow> {
             };
             let ended = record.verdicts.all()[phase_index(phase)]
                 .filter(|v| last_of_phase && v.outcome != Outcome::Error);
-            out.push(row(record, identity, turn, phase, own, ended));
+            let scored = Scored {
+                record,
+                turn,
+                phase,
+                own,
+                ended,
+            };
+            out.push(row(&scored, identity));
         }
     }
     out
 }
 
-/// The row of the reply `turn` for `phase`: `own` the verdict on the reply, `ended` the
-/// phase's verdict when the reply ended the phase.
-fn row(
-    record: &TrialRecord,
-    identity: &Identity,
-    turn: &ReplyTurn,
+/// A reply of a record as one phase scores it.
+#[derive(Clone, Copy)]
+struct Scored<'a> {
+    /// The trial.
+    record: &'a TrialRecord,
+    /// The reply.
+    turn: &'a ReplyTurn,
+    /// The phase it is scored for.
     phase: Phase,
-    own: Option<&Verdict>,
-    ended: Option<&Verdict>,
-) -> InstanceRow {
+    /// The verdict on the reply.
+    own: Option<&'a Verdict>,
+    /// The phase's verdict, when the reply ended the phase.
+    ended: Option<&'a Verdict>,
+}
+
+/// The row of a scored reply of the model `identity` names.
+fn row(scored: &Scored<'_>, identity: &Identity) -> InstanceRow {
+    let Scored {
+        record,
+        turn,
+        phase,
+        own,
+        ended,
+    } = *scored;
     let offset = usize::from(record.system_prompt.is_some());
     let mut messages: Vec<Message> = record
         .system_prompt
@@ -320,7 +341,7 @@ fn row(
             .latency_ms
             .filter(|ms| ms.is_finite() && *ms >= 0.0)
             .map(|latency_ms| Performance { latency_ms }),
-        metadata: metadata(record, turn, phase, own, ended),
+        metadata: metadata(scored),
     }
 }
 
@@ -338,13 +359,8 @@ fn token_usage(reply: &RecordMessage) -> Option<TokenUsage> {
 
 /// The row's `metadata`: the trial, the phase and step, the reading, both verdicts, and
 /// what the endpoint said about the reply.
-fn metadata(
-    record: &TrialRecord,
-    turn: &ReplyTurn,
-    phase: Phase,
-    own: Option<&Verdict>,
-    ended: Option<&Verdict>,
-) -> Details {
+fn metadata(scored: &Scored<'_>) -> Details {
+    let (record, own) = (scored.record, scored.own);
     let mut d = Details::new();
     for (key, column) in [
         ("trial", "id"),
@@ -363,8 +379,8 @@ fn metadata(
             d.insert(key.to_string(), v);
         }
     }
-    d.insert("phase".into(), phase.name().to_string());
-    d.insert("step".into(), turn.step.to_string());
+    d.insert("phase".into(), scored.phase.name().to_string());
+    d.insert("step".into(), scored.turn.step.to_string());
     let verdict = |d: &mut Details, lead: &str, v: Option<&Verdict>| {
         let (outcome, reason) = v.map_or(("not_judged", ""), |v| {
             (v.outcome.name(), v.reason.as_str())
@@ -375,8 +391,8 @@ fn metadata(
         }
     };
     verdict(&mut d, "reply", own);
-    if ended.is_some() {
-        verdict(&mut d, "phase", ended);
+    if scored.ended.is_some() {
+        verdict(&mut d, "phase", scored.ended);
     }
     if let Some(v) = own {
         d.insert("explanation".into(), v.explanation.clone());
@@ -387,7 +403,7 @@ fn metadata(
             d.insert("sure".into(), sure.to_string());
         }
     }
-    let meta = &record.messages[turn.index].meta;
+    let meta = &record.messages[scored.turn.index].meta;
     let texts = [
         ("finish_reason", meta.finish_reason.clone()),
         ("served_model", meta.served_model.clone()),

@@ -32,7 +32,7 @@ use std::fmt;
 pub const FORMAT: &str = "every-eval-ever";
 
 /// What the export of one model wrote.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ModelFiles {
     /// The player's name (the records' `model`).
     pub model: String,
