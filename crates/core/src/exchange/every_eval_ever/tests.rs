@@ -300,3 +300,91 @@ fn the_same_run_exported_twice_gives_the_same_files() {
         "the files are named by the run, not by when they were made"
     );
 }
+
+#[test]
+fn a_model_s_settings_system_prompt_tokens_and_reasoning_are_kept() {
+    use crate::model::reply::EndpointInfo;
+    let mut records = played(Protocol::Stepwise, 2);
+    records.retain(|r| r.player == PlayerKind::Oracle);
+    for r in &mut records {
+        r.player = PlayerKind::Endpoint;
+        r.model = "local-qwen".into();
+        r.system_prompt = Some("Answer briefly.".into());
+        r.endpoint = Some(EndpointInfo {
+            preset: "ollama".into(),
+            base_url: "http://localhost:11434/v1".into(),
+            model: "qwen2.5:7b".into(),
+            temperature: 0.7,
+            top_p: 0.9,
+            max_tokens: 512,
+            seed: Some(3),
+            stream: true,
+            logprobs: false,
+            thinking: false,
+            effort: None,
+            extra: String::new(),
+            price: None,
+        });
+        for m in r.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
+            m.meta.latency_ms = Some(250.0);
+            m.meta.prompt_tokens = Some(100);
+            m.meta.completion_tokens = Some(20);
+            m.meta.reasoning = Some("I look at the maze.".into());
+            m.meta.served_model = Some("qwen2.5:7b-instruct".into());
+        }
+    }
+    let e = export(&records);
+    let m = &e.models[0];
+    assert!(
+        m.aggregate.starts_with("data/shapemaze/ollama/qwen2.5_7b/"),
+        "no developer in the name: the preset's folder; {}",
+        m.aggregate
+    );
+    let log = json(file(&e, &m.aggregate));
+    let info = &log["model_info"];
+    assert_eq!(
+        (&info["id"], &info["name"]),
+        (&Value::from("qwen2.5:7b"), &Value::from("local-qwen"))
+    );
+    assert!(info.get("developer").is_none(), "not recorded, not guessed");
+    assert_eq!(info["inference_engine"]["name"], "Ollama");
+    assert_eq!(
+        info["additional_details"]["deployment_type"],
+        "self_deployed"
+    );
+    assert_eq!(
+        info["additional_details"]["served_models"],
+        "qwen2.5:7b-instruct"
+    );
+    assert_eq!(
+        log["source_metadata"]["evaluator_relationship"],
+        "third_party"
+    );
+    let config = &log["evaluation_results"][0]["generation_config"];
+    assert_eq!(config["generation_args"]["temperature"], 0.7);
+    assert_eq!(config["generation_args"]["max_tokens"], 512);
+    assert_eq!(config["generation_args"]["reasoning"], false);
+    assert_eq!(config["additional_details"]["seed"], "3");
+    assert_eq!(
+        config["additional_details"]["system_prompt"],
+        "Answer briefly."
+    );
+    let rows = lines(file(&e, m.samples.as_deref().expect("replies")));
+    let first = &rows[0];
+    let messages = first["messages"].as_array().expect("messages");
+    assert_eq!(messages[0]["role"], "system");
+    assert_eq!(messages[0]["turn_idx"], 0);
+    assert_eq!(
+        messages[2]["turn_idx"], 2,
+        "the reply after the system prompt"
+    );
+    assert_eq!(messages[2]["reasoning_trace"], "I look at the maze.");
+    assert_eq!(first["answer_attribution"][0]["turn_idx"], 2);
+    assert_eq!(
+        first["answer_attribution"][0]["source"],
+        "messages[2].content"
+    );
+    assert_eq!(first["token_usage"]["total_tokens"], 120);
+    assert_eq!(first["performance"]["latency_ms"], 250.0);
+    assert_eq!(first["metadata"]["served_model"], "qwen2.5:7b-instruct");
+}
