@@ -164,6 +164,8 @@ pub fn path_component(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::preset::Preset;
+    use crate::model::settings::EndpointSettings;
 
     #[test]
     fn a_uuid_is_a_version_4_uuid_and_the_same_for_the_same_key() {
@@ -193,21 +195,10 @@ mod tests {
 
     #[test]
     fn a_model_s_namespace_is_its_developer_and_a_built_in_player_is_shapemaze_s() {
-        let mut e = EndpointInfo {
-            preset: "openrouter".into(),
-            base_url: String::new(),
+        let mut e = EndpointInfo::from(&EndpointSettings {
             model: "qwen/qwen-2.5-72b-instruct".into(),
-            temperature: 0.0,
-            top_p: 1.0,
-            max_tokens: 100,
-            seed: None,
-            stream: false,
-            logprobs: false,
-            thinking: false,
-            effort: None,
-            extra: String::new(),
-            price: None,
-        };
+            ..EndpointSettings::for_preset(Preset::OpenRouter)
+        });
         let id = Identity::of("q", Some(&e), "d", "0123456789abcdef", Some(5));
         assert_eq!(id.model_id, "qwen/qwen-2.5-72b-instruct");
         assert_eq!(id.developer.as_deref(), Some("qwen"));

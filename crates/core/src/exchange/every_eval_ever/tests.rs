@@ -303,28 +303,23 @@ fn the_same_run_exported_twice_gives_the_same_files() {
 
 #[test]
 fn a_model_s_settings_system_prompt_tokens_and_reasoning_are_kept() {
+    use crate::model::preset::Preset;
     use crate::model::reply::EndpointInfo;
+    use crate::model::settings::EndpointSettings;
     let mut records = played(Protocol::Stepwise, 2);
     records.retain(|r| r.player == PlayerKind::Oracle);
     for r in &mut records {
         r.player = PlayerKind::Endpoint;
         r.model = "local-qwen".into();
         r.system_prompt = Some("Answer briefly.".into());
-        r.endpoint = Some(EndpointInfo {
-            preset: "ollama".into(),
-            base_url: "http://localhost:11434/v1".into(),
+        r.endpoint = Some(EndpointInfo::from(&EndpointSettings {
             model: "qwen2.5:7b".into(),
             temperature: 0.7,
             top_p: 0.9,
             max_tokens: 512,
             seed: Some(3),
-            stream: true,
-            logprobs: false,
-            thinking: false,
-            effort: None,
-            extra: String::new(),
-            price: None,
-        });
+            ..EndpointSettings::for_preset(Preset::Ollama)
+        }));
         for m in r.messages.iter_mut().filter(|m| m.role == Role::Assistant) {
             m.meta.latency_ms = Some(250.0);
             m.meta.prompt_tokens = Some(100);
