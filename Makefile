@@ -15,7 +15,7 @@ PUBLIC_URL ?= /
 .NOTPARALLEL:
 
 .PHONY: serve test setup setup-build fmt lint test-native test-browser build-release \
-        build-subpath check-builds e2e size bench check test-real test-recorded
+        build-subpath check-builds e2e size bench check test-real test-recorded test-eee
 
 ## serve: install what is missing, then build both of the site's builds (the people's pages
 ## and the lab, scripts/site.sh) in debug and serve them on http://127.0.0.1:8080, with the
@@ -82,6 +82,15 @@ test-real: setup build-release
 test-recorded:
 	@test -n "$${SHAPEMAZE_RECORDED:-}" || { echo "make test-recorded: set SHAPEMAZE_RECORDED to the recorded study's data/ folder (see tests/recorded.rs and docs/guides/results-and-audits.md)" >&2; exit 2; }
 	cargo test --test recorded -- --nocapture
+
+## test-eee: opt-in, not part of `test`: `shapemaze export --format every-eval-ever` of an
+## oracle-and-random run validated against Every Eval Ever's published schemas:
+## SHAPEMAZE_EEE_SCHEMAS=DIR, a folder holding eval.schema.json and
+## instance_level_eval.schema.json (evaleval/every_eval_ever, every_eval_ever/schemas/;
+## fetched by you, never committed). `test` validates it against our own fixture schemas.
+test-eee:
+	@test -n "$${SHAPEMAZE_EEE_SCHEMAS:-}" || { echo "make test-eee: set SHAPEMAZE_EEE_SCHEMAS to a folder holding Every Eval Ever's eval.schema.json and instance_level_eval.schema.json (see docs/cli.md, shapemaze export)" >&2; exit 2; }
+	cargo test -p shapemaze-cli --test every_eval_ever -- --nocapture published_schemas
 
 ## bench: the speed budgets (see README): native, browser, and each page's load time on Fast
 ## and Slow 4G, cold and warm (scripts/bench-load.mjs, written to docs/size.md)

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("core/analysis", &["core/results"]),
     ("core/study", &["core/results"]),
     ("core/original", &["core/analysis", "core/batch"]),
+    ("core/exchange", &["core/analysis", "core/batch"]),
 ];
 
 /// The domains `domain` may import: the transitive closure of [`LAYERS`].

@@ -8,6 +8,7 @@
 //! phases, encodings, scorings) stay text here and are read by the core's own parsers, so a
 //! mistake gets the same message in the terminal as on the page.
 
+use super::export::ExportArgs;
 use super::generate::GenerateArgs;
 use super::report::ReportArgs;
 use super::run::{MergeArgs, RunArgs};
@@ -24,7 +25,7 @@ use shapemaze_core::maze::shape::Shape;
 pub const COMMAND_HELP: &str =
     "{name}: {about}\n\n{usage-heading} {usage}\n\n{all-args}{after-help}";
 
-const COMMANDS: &str = "generate, verify, score, report, run, merge or serve";
+const COMMANDS: &str = "generate, verify, score, report, run, merge, export or serve";
 
 /// `shapemaze`: the whole command line.
 #[derive(Debug, Parser)]
@@ -44,6 +45,7 @@ Examples:
   echo 'Shape: a spiral' | shapemaze verify --phase recognize --shape spiral --response -
   shapemaze score export/
   shapemaze run experiment.json --out results/ --shard 1/4
+  shapemaze export --format every-eval-ever results/
 
 Exit status: 0 when the command ran (whatever the verdicts); 3 when `run` finished with
 trials that ended as API errors; and with one line on stderr saying what to fix: 2 for bad
@@ -74,6 +76,8 @@ pub enum Command {
     Run(RunArgs),
     /// Join the export folders of sharded runs into one.
     Merge(MergeArgs),
+    /// Write a run folder in a shared evaluation format (every-eval-ever).
+    Export(ExportArgs),
     /// This text, or a command's options with `shapemaze help <command>`.
     #[command(help_template = COMMAND_HELP, display_name = "shapemaze help")]
     Help {
@@ -115,7 +119,7 @@ pub fn help(command: Option<&str>) -> Result<String, CliError> {
     let known = cli.get_subcommands().any(|s| s.get_name() == name) && name != "help";
     if !known {
         return Err(CliError::usage(format!(
-            "no help for '{name}': the commands are generate, verify, score, serve, report, run and merge"
+            "no help for '{name}': the commands are generate, verify, score, serve, report, run, merge and export"
         )));
     }
     // The command's own `--help`, so it reads the same whichever way it is asked for.
@@ -159,7 +163,7 @@ pub fn dollars(value: &str) -> Result<f64, String> {
 fn positionals(command: &str) -> Option<(&'static str, &'static str)> {
     // (what a missing one is called, what one too many is called)
     match command {
-        "score" | "report" => Some(("a folder", "one folder")),
+        "score" | "report" | "export" => Some(("a folder", "one folder")),
         "run" => Some(("a design file", "one design file")),
         "merge" => Some(("OUT and at least one DIR", "OUT and DIRs")),
         "help" => Some(("a command", "one command")),
@@ -190,6 +194,11 @@ fn context_text(e: &clap::Error, kind: ContextKind) -> Option<String> {
         ContextValue::Strings(list) => list.first().cloned(),
         _ => None,
     }
+}
+
+/// The value a clap error refuses (empty when none was given).
+fn given_value(e: &clap::Error) -> String {
+    context_text(e, ContextKind::InvalidValue).unwrap_or_default()
 }
 
 /// Translates clap's refusal of the arguments of `command` (the first argument) into one
@@ -246,6 +255,14 @@ fn refusal(e: &clap::Error, command: Option<&str>) -> CliError {
                 why
             }
         }
+        ErrorKind::InvalidValue if !given_value(e).is_empty() => {
+            // A value outside a fixed list (`--format csv`): name the list.
+            let valid = match e.get(ContextKind::ValidValue) {
+                Some(ContextValue::Strings(list)) => list.join(", "),
+                _ => String::new(),
+            };
+            format!("unknown {arg} '{}': choose {valid}", given_value(e))
+        }
         ErrorKind::InvalidValue | ErrorKind::WrongNumberOfValues | ErrorKind::NoEquals => {
             // `--upstream <NAME=URL>` -> `--upstream NAME=URL`
             let spelled = context_text(e, ContextKind::InvalidArg)
@@ -297,7 +314,7 @@ mod tests {
 
     #[test]
     fn mistakes_are_explained_in_one_line() {
-        let cases: [(&[&str], &str); 15] = [
+        let cases: [(&[&str], &str); 18] = [
             (
                 &["verify", "--shap", "C"],
                 "unknown option --shap for `shapemaze verify` (see `shapemaze verify --help`)",
@@ -341,6 +358,15 @@ mod tests {
             (
                 &["run", "d.json", "--out", "o", "--retry-errors=yes"],
                 "--retry-errors takes no value",
+            ),
+            (
+                &["export", "--format", "csv", "d"],
+                "unknown --format 'csv': choose every-eval-ever",
+            ),
+            (&["export", "d"], "`shapemaze export` needs --format"),
+            (
+                &["export", "--format", "every-eval-ever"],
+                "`shapemaze export` needs a folder",
             ),
             (&[], "no command given"),
             (&["solve"], "unknown command 'solve'"),

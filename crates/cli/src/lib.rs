@@ -1,5 +1,5 @@
 //! The `shapemaze` command line (native only): `generate`, `verify`, `score`, `report`,
-//! `serve`, `run` and `merge`, each a thin
+//! `serve`, `run`, `merge` and `export`, each a thin
 //! layer over [`shapemaze_core`] so a terminal applies exactly the rules the app does.
 //!
 //! [`run`] takes the arguments and the three standard streams and returns the exit status,
@@ -15,6 +15,7 @@
 
 pub mod args;
 pub mod audit;
+pub mod export;
 pub mod files;
 pub mod generate;
 pub mod report;
@@ -201,6 +202,7 @@ fn dispatch(args: &[String], io: &mut Io<'_>) -> Result<i32, CliError> {
         // run has an exit status of its own (API errors).
         Command::Run(a) => return run::run(&a, io),
         Command::Merge(a) => run::merge_command(&a, io),
+        Command::Export(a) => export::run(&a, io),
         // Read by args::parse, which answers it with the help text.
         Command::Help { command } => io.out(&args::help(command.as_deref())?),
     };

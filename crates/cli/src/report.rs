@@ -172,7 +172,7 @@ struct Report<'a> {
 
 /// The folder's `provenance.json` (a run folder or an unzipped export), when there is one
 /// that reads; one that does not is said on stderr and left out.
-fn provenance_of(root: &Path, io: &mut Io<'_>) -> Result<Option<Provenance>, CliError> {
+pub(crate) fn provenance_of(root: &Path, io: &mut Io<'_>) -> Result<Option<Provenance>, CliError> {
     let folder = if root.is_file() {
         root.parent().unwrap_or(root)
     } else {
@@ -560,7 +560,7 @@ pub fn read_observations(
 
 /// A person's trial as a study's data gives it: the experiment label, the participant and
 /// the solve phase's milliseconds.
-type Person = (String, String, Option<f64>);
+pub type Person = (String, String, Option<f64>);
 
 /// A line of a trials.jsonl (a record) or of a study's data (a participant's trial, its
 /// record inside): the record, and for a person's trial their experiment label
@@ -588,6 +588,35 @@ fn read_jsonl(
     label: &str,
     filter: &TrialFilter,
 ) -> Result<(Vec<Observation>, Sources), CliError> {
+    let mut out = Vec::new();
+    let mut filtered_out = 0;
+    let mut sources = each_record(path, |stored, rescored, person| {
+        let r = rescored.as_ref().unwrap_or(&stored);
+        let experiment = person.as_ref().map_or(label, |p| p.0.as_str());
+        if filter.matches_in(experiment, r) {
+            let o = Observation::from_record(experiment, r);
+            out.push(match person {
+                Some((_, who, ms)) => o.played_by(who, ms),
+                None => o,
+            });
+        } else {
+            filtered_out += 1;
+        }
+    })?;
+    sources.filtered_out = filtered_out;
+    Ok((out, sources))
+}
+
+/// Reads the records of `path` (a trials.jsonl, or a study's data) line by line and hands
+/// each to `keep`: the record as stored, its re-scoring by today's verifiers (`None` when
+/// it cannot be replayed, and its stored verdicts stand), and for a person's trial who
+/// played it. Stored verdicts are never trusted. Lines that are not records are counted in
+/// the sources' `skipped`, with their file and line; only the file failing to open is an
+/// error.
+pub fn each_record(
+    path: &Path,
+    mut keep: impl FnMut(TrialRecord, Option<TrialRecord>, Option<Person>),
+) -> Result<Sources, CliError> {
     let bytes = std::fs::read(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
     let text = String::from_utf8(bytes)
@@ -597,7 +626,6 @@ fn read_jsonl(
         ..Sources::default()
     };
     let mut libraries = Libraries::new();
-    let mut out = Vec::new();
     let name = path
         .file_name()
         .map_or(TRIALS_JSONL.into(), |n| n.to_string_lossy().into_owned());
@@ -615,7 +643,6 @@ fn read_jsonl(
                 continue;
             }
         };
-        // Stored verdicts are never trusted: replay the replies by today's rules.
         let fits = record.size <= shapemaze_core::maze::grid::MAX_SIZE;
         let rescored = if fits {
             record.rescored(libraries.of_record(&record).clone()).ok()
@@ -626,19 +653,9 @@ fn read_jsonl(
             Some(_) => sources.rescored += 1,
             None => sources.stored_verdicts += 1,
         }
-        let r = rescored.as_ref().unwrap_or(&record);
-        let experiment = person.as_ref().map_or(label, |p| p.0.as_str());
-        if filter.matches_in(experiment, r) {
-            let o = Observation::from_record(experiment, r);
-            out.push(match person {
-                Some((_, who, ms)) => o.played_by(who, ms),
-                None => o,
-            });
-        } else {
-            sources.filtered_out += 1;
-        }
+        keep(record, rescored, person);
     }
-    Ok((out, sources))
+    Ok(sources)
 }
 
 fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sources), CliError> {

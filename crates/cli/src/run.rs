@@ -330,13 +330,13 @@ fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, C
     Ok(keys)
 }
 
-fn epoch_ms() -> f64 {
+pub(crate) fn epoch_ms() -> f64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
-fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
+pub(crate) fn read_design(path: &Path) -> Result<ExperimentDesign, CliError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", path.display())))?;
     ExperimentDesign::from_json(&text)

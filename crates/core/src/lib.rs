@@ -20,10 +20,13 @@
 //!   export;
 //! - [`analysis`]: observations, groups, shape effects, hypotheses and their statistics;
 //! - [`original`]: reading and scoring the design's original recorded runs, and the audit;
-//! - [`study`]: human studies.
+//! - [`study`]: human studies;
+//! - [`exchange`]: shared evaluation formats (Every Eval Ever): a run's records and
+//!   provenance written as other projects' tools read them.
 
 pub mod analysis;
 pub mod batch;
+pub mod exchange;
 pub mod json;
 pub mod maze;
 pub mod model;

@@ -42,8 +42,9 @@ pub struct Frame {
     pub choice: Option<Choice>,
 }
 
-/// The phase a prompt opens, from its heading (updates and unknown text keep the phase).
-fn phase_of(prompt: &str, current: Phase) -> Phase {
+/// The phase a prompt opens, from its heading (updates and unknown text keep the phase):
+/// where a record's reply belongs, walking its messages in order.
+pub fn phase_of(prompt: &str, current: Phase) -> Phase {
     use crate::play::prompt::{read_heading, Heading};
     match read_heading(prompt) {
         Some(Heading::Solve | Heading::SolvePath) => Phase::Solve,

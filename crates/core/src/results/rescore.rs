@@ -319,14 +319,24 @@ pub fn rescore(text: &str, hints: &Hints, libraries: &mut Libraries) -> Rescored
 /// model's gives the rates as reviewed.
 pub fn reply_for(value: &Extracted, encoding: Encoding) -> String {
     match value {
-        Extracted::Nothing => String::new(),
         Extracted::Cell(p) => format!("Move: {p}"),
+        Extracted::Shape(s) => format!("Shape: {}", s.name()),
+        _ => value_text(value, encoding),
+    }
+}
+
+/// A reading's value as plain text: `(r, c)` for a move, the cells of a path separated by
+/// spaces, the shape's name, the maze's rows in `encoding`, or nothing.
+pub fn value_text(value: &Extracted, encoding: Encoding) -> String {
+    match value {
+        Extracted::Nothing => String::new(),
+        Extracted::Cell(p) => p.to_string(),
         Extracted::Cells(ps) => ps
             .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join(" "),
-        Extracted::Shape(s) => format!("Shape: {}", s.name()),
+        Extracted::Shape(s) => s.name().to_string(),
         Extracted::Grid(g) => encoding.render(g),
     }
 }
