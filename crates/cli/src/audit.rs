@@ -4,7 +4,7 @@
 //! draws the tables, as it does for the results page.
 
 use super::files::display;
-use super::{CliError, Io};
+use crate::io::{CliError, Io};
 use shapemaze_core::maze::grid::Maze;
 use shapemaze_core::original::audit::{
     audit_transcript, is_original_run, maze_file_path, read_maze_file, transcript_maze_file, Scored,

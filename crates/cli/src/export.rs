@@ -4,10 +4,10 @@
 //! made from the folder's design and records, and the files come from
 //! [`shapemaze_core::exchange`]; this module only reads and writes.
 
-use super::args::COMMAND_HELP;
 use super::report::{each_record, provenance_of, TRIALS_JSONL};
 use super::run::{epoch_ms, read_design};
-use super::{CliError, Io};
+use crate::io::{CliError, Io};
+use crate::values::COMMAND_HELP;
 use serde::Serialize;
 use shapemaze_core::batch::export::{write_folder, EXPERIMENT_FILE};
 use shapemaze_core::batch::provenance::Provenance;

@@ -1,8 +1,8 @@
 //! `shapemaze generate`: maze sets as JSON lines, and optionally as `.npy` maze files in the
 //! export layout.
 
-use super::args::{shapes_with, whole, COMMAND_HELP};
-use super::{write_file, CliError, Io};
+use crate::io::{write_file, CliError, Io};
+use crate::values::{shapes_with, whole, COMMAND_HELP};
 use serde::Serialize;
 use shapemaze_core::maze::encoding::Encoding;
 use shapemaze_core::maze::generate::{generate_set, path_length_histogram, DEFAULT_SAMPLES};

@@ -18,6 +18,7 @@ pub mod audit;
 pub mod export;
 pub mod files;
 pub mod generate;
+pub mod io;
 pub mod report;
 pub mod reviews;
 pub mod run;
@@ -25,151 +26,16 @@ pub mod score;
 pub mod second_reader;
 pub mod serve;
 pub mod transport;
+pub mod values;
 pub mod verify;
 
+pub use io::{
+    read_file, write_file, CliError, Io, EXIT_API_ERRORS, EXIT_DATA, EXIT_INPUT, EXIT_OK,
+    EXIT_OUTPUT, EXIT_USAGE,
+};
+
 use args::{Command, Parsed};
-use serde::Serialize;
-use std::io::{self, BufWriter, Read, Write};
-use std::path::Path;
-
-/// Exit status of a command that ran, whatever it found.
-pub const EXIT_OK: i32 = 0;
-/// Exit status for bad arguments: an unknown command or option, a bad or missing value.
-pub const EXIT_USAGE: i32 = 2;
-/// Exit status when a file or folder named cannot be read or is not what it should be.
-pub const EXIT_INPUT: i32 = 4;
-/// Exit status when the inputs cannot be used together: a design asking for more mazes
-/// than exist, a folder holding another design's run, shards that disagree, a trial the
-/// design cannot play.
-pub const EXIT_DATA: i32 = 5;
-/// Exit status when the output cannot be written (a file, a folder, stdout).
-pub const EXIT_OUTPUT: i32 = 6;
-/// Exit status of a `shapemaze run` that finished with trials ended as API errors (the
-/// endpoint failed; they were not judged): a script can tell, and rerun them with
-/// `--retry-errors`.
-pub const EXIT_API_ERRORS: i32 = 3;
-
-/// The standard streams a command reads and writes.
-pub struct Io<'a> {
-    /// Where `verify --response -` reads from.
-    pub stdin: &'a mut dyn Read,
-    /// Where results go.
-    pub stdout: &'a mut dyn Write,
-    /// Where errors and side information go.
-    pub stderr: &'a mut dyn Write,
-}
-
-impl Io<'_> {
-    /// Writes `text` to stdout.
-    pub fn out(&mut self, text: &str) -> Result<(), CliError> {
-        self.stdout
-            .write_all(text.as_bytes())
-            .map_err(CliError::Output)
-    }
-
-    /// Writes `value` to stdout as one line of JSON.
-    pub fn json_line<T: Serialize>(&mut self, value: &T) -> Result<(), CliError> {
-        let text = serde_json::to_string(value)
-            .map_err(|e| CliError::unwritable(format!("cannot write JSON: {e}")))?;
-        self.out(&text)?;
-        self.out("\n")
-    }
-
-    /// Writes one line of side information to stderr.
-    pub fn note(&mut self, line: &str) -> Result<(), CliError> {
-        writeln!(self.stderr, "shapemaze: {line}").map_err(CliError::Output)
-    }
-}
-
-/// Why a command stopped, each kind with its exit status.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad arguments ([`EXIT_USAGE`]).
-    Usage(String),
-    /// A file or folder that cannot be read or is not what it should be ([`EXIT_INPUT`]).
-    Input(String),
-    /// Inputs that cannot be used together ([`EXIT_DATA`]).
-    Data(String),
-    /// A file or folder that cannot be written ([`EXIT_OUTPUT`]).
-    Unwritable(String),
-    /// Writing to stdout failed ([`EXIT_OUTPUT`]; a closed pipe is not reported).
-    Output(io::Error),
-}
-
-impl CliError {
-    /// A usage error with `message`.
-    pub fn usage(message: impl Into<String>) -> Self {
-        CliError::Usage(message.into())
-    }
-
-    /// An input error with `message`.
-    pub fn input(message: impl Into<String>) -> Self {
-        CliError::Input(message.into())
-    }
-
-    /// A data error with `message`.
-    pub fn data(message: impl Into<String>) -> Self {
-        CliError::Data(message.into())
-    }
-
-    /// An output error with `message`.
-    pub fn unwritable(message: impl Into<String>) -> Self {
-        CliError::Unwritable(message.into())
-    }
-
-    /// The exit status of this error.
-    pub fn status(&self) -> i32 {
-        match self {
-            CliError::Usage(_) => EXIT_USAGE,
-            CliError::Input(_) => EXIT_INPUT,
-            CliError::Data(_) => EXIT_DATA,
-            CliError::Unwritable(_) | CliError::Output(_) => EXIT_OUTPUT,
-        }
-    }
-
-    /// The one line that says what to fix.
-    pub fn message(&self) -> String {
-        match self {
-            CliError::Usage(m)
-            | CliError::Input(m)
-            | CliError::Data(m)
-            | CliError::Unwritable(m) => m.clone(),
-            CliError::Output(e) => format!("cannot write the output: {e}"),
-        }
-    }
-}
-
-impl From<shapemaze_core::text::UnknownName> for CliError {
-    fn from(e: shapemaze_core::text::UnknownName) -> Self {
-        CliError::Usage(e.to_string())
-    }
-}
-
-impl From<shapemaze_core::maze::grid::SizeError> for CliError {
-    fn from(e: shapemaze_core::maze::grid::SizeError) -> Self {
-        CliError::Usage(e.to_string())
-    }
-}
-
-impl From<String> for CliError {
-    fn from(message: String) -> Self {
-        CliError::Usage(message)
-    }
-}
-
-/// Reads a whole file, with a one-line error naming it.
-pub fn read_file(path: &str) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {path}: {e}")))
-}
-
-/// Writes a whole file, creating its folders first.
-pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let fail = |e: io::Error| CliError::unwritable(format!("cannot write {}: {e}", path.display()));
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(fail)?;
-    }
-    std::fs::write(path, bytes).map_err(fail)
-}
+use std::io::{BufWriter, Write};
 
 /// Runs the command line on `args` (without the program name); returns the exit status.
 pub fn run(args: &[String], io: &mut Io<'_>) -> i32 {
@@ -177,7 +43,7 @@ pub fn run(args: &[String], io: &mut Io<'_>) -> i32 {
         .and_then(|status| io.stdout.flush().map(|()| status).map_err(CliError::Output));
     match result {
         Ok(status) => status,
-        Err(CliError::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
         Err(e) => {
             let one_line = e.message().replace(['\n', '\r'], " ");
             // Nothing more can be done when stderr itself is gone.
@@ -218,7 +84,7 @@ pub fn main() -> i32 {
             Ok(s) => args.push(s),
             Err(_) => {
                 let _ = writeln!(
-                    io::stderr(),
+                    std::io::stderr(),
                     "shapemaze: error: argument {} is not valid UTF-8",
                     i + 1
                 );
@@ -226,10 +92,10 @@ pub fn main() -> i32 {
             }
         }
     }
-    let stdout = io::stdout();
+    let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let mut err = io::stderr();
-    let mut input = io::stdin();
+    let mut err = std::io::stderr();
+    let mut input = std::io::stdin();
     let mut io = Io {
         stdin: &mut input,
         stdout: &mut out,

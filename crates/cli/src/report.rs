@@ -2,10 +2,10 @@
 //! verdicts for an export folder, as text, JSON or CSV, and the same self-contained HTML
 //! report file the page downloads. All figures come from [`shapemaze_core::analysis`].
 
-use super::args::COMMAND_HELP;
 use super::audit;
 use super::files::{display, list_transcripts, maze_beside};
-use super::{write_file, CliError, Io};
+use crate::io::{write_file, CliError, Io};
+use crate::values::COMMAND_HELP;
 use serde::Serialize;
 use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
 use shapemaze_core::analysis::compare::{compare, Comparison};

@@ -3,7 +3,7 @@
 //! as read and as reviewed side by side, and the reader's agreement with the reviews made
 //! on a random sample.
 
-use super::CliError;
+use crate::io::CliError;
 use serde::Serialize;
 use shapemaze_core::analysis::review::{agreement, latest, parse_reviews, Agreement, Review};
 use shapemaze_core::results::rescore::{

@@ -8,9 +8,9 @@
 //! the maze files, the transcripts), the same files as the page's ZIP. A second run on the
 //! same folder reads `trials.jsonl` back and plays only the trials it lacks.
 
-use super::args::{dollars as dollars_arg, whole, COMMAND_HELP};
 use super::transport::NativeTransport;
-use super::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
+use crate::io::{CliError, Io, EXIT_API_ERRORS, EXIT_OK};
+use crate::values::{dollars as dollars_arg, whole, COMMAND_HELP};
 use shapemaze_core::batch::design::{ExperimentDesign, TrialKey};
 use shapemaze_core::batch::export::{
     export_files, merge, parse_jsonl, transcript_path, trials_jsonl, write_folder, EXPERIMENT_FILE,
@@ -401,7 +401,7 @@ fn keep(
     if let Some(text) = record.transcript() {
         let path = transcript_path(record);
         let file = path.split('/').fold(out.to_path_buf(), |p, c| p.join(c));
-        super::write_file(&file, text.as_bytes())?;
+        crate::io::write_file(&file, text.as_bytes())?;
         written.insert(path);
     }
     let maze_path = maze_file_path(record.size, record.size, record.shape, record.sample);
@@ -410,7 +410,7 @@ fn keep(
             let file = maze_path
                 .split('/')
                 .fold(out.to_path_buf(), |p, c| p.join(c));
-            super::write_file(&file, &npy::write(maze.grid()))?;
+            crate::io::write_file(&file, &npy::write(maze.grid()))?;
             written.insert(maze_path);
         }
     }

@@ -1,12 +1,12 @@
 //! `shapemaze score DIR`: re-scores every transcript under a folder from its reply text and
 //! reports totals, the trials whose recorded verdicts differ, and what could not be re-run.
 
-use super::args::COMMAND_HELP;
 use super::audit;
 use super::files::{display, list_transcripts, maze_beside};
 use super::reviews::{self, ReviewReport, Reviews};
 use super::second_reader::{self, Asked, Judge, SecondReaderReport};
-use super::{CliError, Io};
+use crate::io::{CliError, Io};
+use crate::values::COMMAND_HELP;
 use serde::Serialize;
 use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::maze::shape::Shape;

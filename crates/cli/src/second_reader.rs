@@ -8,7 +8,7 @@
 //! replies the two readers read differently: the ones to review first.
 
 use super::transport::NativeTransport;
-use super::{CliError, Io};
+use crate::io::{CliError, Io};
 use serde::Serialize;
 use shapemaze_core::analysis::second_reader::{
     compare, estimate, judge_messages, judge_value, kappa_sentence, kept_answers, JudgeAnswer,

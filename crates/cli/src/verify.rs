@@ -1,7 +1,7 @@
 //! `shapemaze verify`: one reply checked against one maze, printed as the JSON verdict.
 
-use super::args::{shapes_with, COMMAND_HELP};
-use super::{read_file, CliError, Io};
+use crate::io::{read_file, CliError, Io};
+use crate::values::{shapes_with, COMMAND_HELP};
 use shapemaze_core::maze::encoding::Encoding;
 use shapemaze_core::maze::grid::{check_size, Maze, MAX_SIZE};
 use shapemaze_core::maze::npy::{self, NpyError};

@@ -10,7 +10,8 @@
 
 use super::demo::{load, Loaded, Replay};
 use super::download::download_file;
-use super::experiment::{decorate, notice, picked_files, stored_records};
+use super::experiment::lab::{decorate, stored_records};
+use super::experiment::{notice, picked_files};
 use super::race::{RaceView, Racing};
 use super::review::ReviewPart;
 use super::storage::{Db, EXPERIMENTS, STUDY};

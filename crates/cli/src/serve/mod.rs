@@ -10,8 +10,8 @@ pub mod config;
 pub mod server;
 pub mod store;
 
-use super::args::{whole, COMMAND_HELP};
-use super::{CliError, Io};
+use crate::io::{CliError, Io};
+use crate::values::{whole, COMMAND_HELP};
 use config::{ConfigFile, ServeConfig, Upstream};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -169,7 +169,7 @@ pub fn describe(cfg: &ServeConfig, addr: std::net::SocketAddr) -> Vec<String> {
 /// Runs `shapemaze serve` with `args` (after the command name) until Ctrl-C or SIGTERM.
 pub fn command(args: &ServeArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     let read = |path: &str| -> Result<String, CliError> {
-        String::from_utf8(super::read_file(path)?)
+        String::from_utf8(crate::io::read_file(path)?)
             .map_err(|_| CliError::input(format!("{path} is not UTF-8 text")))
     };
     let env = |name: &str| std::env::var(name).ok();

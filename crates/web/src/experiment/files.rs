@@ -3,7 +3,22 @@
 //! files the results page reads the same way, and a design or maze files loaded into the
 //! form.
 
-use super::*;
+use super::super::download::{download_bytes, download_file};
+use super::super::storage::{EXPERIMENTS, TRIALS};
+use super::lab::{
+    deflate_raw, form_with_stored_keys, now, open_experiment, refresh_list, report, stored_records,
+    unreadable, Shared,
+};
+use shapemaze_core::batch::design::ExperimentDesign;
+use shapemaze_core::batch::export::{
+    export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, ExportFile,
+    EXPERIMENT_FILE,
+};
+use shapemaze_core::batch::form::{new_experiment_id, trials_prefix, StoredExperiment};
+use shapemaze_core::batch::runner::sort_by_design;
+use shapemaze_core::results::record::TrialRecord;
+use shapemaze_core::results::zip::{read_zip, Method, ZipWriter};
+use shapemaze_view::experiment::LabAction;
 
 pub(super) async fn export(lab: &Shared, action: LabAction) {
     let Some((id, name, design)) = lab

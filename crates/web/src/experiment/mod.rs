@@ -10,56 +10,35 @@
 //! name and value pairs.
 
 pub(crate) mod files;
+pub(crate) mod lab;
 
-use super::download::{download_bytes, download_file};
-use super::route::{use_location, Location};
+use super::download::download_file;
+use super::route::use_location;
 use super::storage::{Db, EXPERIMENTS, TRIALS};
 use super::transport::BrowserTransport;
 use files::{export, import, load_design, use_mazes};
+use lab::{
+    file_bytes, form_with_stored_keys, local, new_run, now, open_experiment, refresh_list, report,
+    session, Lab, Open, Run, Shared, KEY_PREFIX, OPEN_KEY,
+};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::batch::design::{ExperimentDesign, TrialKey};
-use shapemaze_core::batch::export::{
-    export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, ExportFile,
-    EXPERIMENT_FILE,
-};
-use shapemaze_core::batch::form::{new_experiment_id, trials_prefix, DesignForm, StoredExperiment};
-use shapemaze_core::batch::runner::{endpoint_settings, play_trial, sort_by_design};
-use shapemaze_core::batch::session::{Effect, Notice, Session};
-use shapemaze_core::maze::shape::ShapeSet;
-use shapemaze_core::maze::templates::TemplateLibrary;
+use shapemaze_core::batch::export::EXPERIMENT_FILE;
+use shapemaze_core::batch::form::{new_experiment_id, trials_prefix, StoredExperiment};
+use shapemaze_core::batch::runner::{endpoint_settings, play_trial};
+use shapemaze_core::batch::session::{Effect, Notice};
 use shapemaze_core::model::preset::Preset;
 use shapemaze_core::model::transport::Transport;
 use shapemaze_core::play::player::PlayerKind;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::rescore::Libraries;
-use shapemaze_core::results::zip::{read_zip, Method, ZipWriter};
 use shapemaze_view::experiment::LabAction;
-use shapemaze_view::experiment::{
-    design_form, estimate_line, experiment_list, progress_panel, toolbar, ListedExperiment,
-    ToolbarState,
-};
+use shapemaze_view::experiment::ListedExperiment;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
-use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-
-#[wasm_bindgen(module = "/js/lab.js")]
-extern "C" {
-    /// Raw deflate (or, with `inflate`, inflate) through the browser's streams.
-    #[wasm_bindgen(catch)]
-    async fn deflate_raw(bytes: &[u8], inflate: bool) -> Result<JsValue, JsValue>;
-    /// The names and bytes of the files chosen in a file input: name, bytes, name, ...
-    #[wasm_bindgen(catch)]
-    async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
-    /// Adds a "Download SVG" button after each chart and a "Download CSV" button after each
-    /// table of the results page.
-    pub(crate) fn decorate(root: &web_sys::Element, table_action: &str, chart_action: &str);
-    /// Every named field of a form as name, value, name, value... (ticked checkboxes only).
-    fn form_fields(form: &web_sys::Element) -> js_sys::Array;
-}
 
 /// A lab page's message: an error (`bad`) or a plain notice, with its test id.
 pub(crate) fn notice(message: Option<(bool, String)>, testid: &'static str) -> impl IntoView {
@@ -70,219 +49,6 @@ pub(crate) fn notice(message: Option<(bool, String)>, testid: &'static str) -> i
             </p>
         }
     })
-}
-
-/// Where the page remembers the open experiment (this browser).
-const OPEN_KEY: &str = "shapemaze.lab-open";
-/// Where a player's API key is kept for this tab only (sessionStorage), by player name.
-const KEY_PREFIX: &str = "shapemaze.lab-key.";
-
-/// The form of `design`, each endpoint row's API key filled in from this tab's store (a
-/// key typed before, under the player's name). Only a form made from a design is filled:
-/// a key the person clears stays cleared.
-fn form_with_stored_keys(design: &ExperimentDesign) -> DesignForm {
-    let mut form = DesignForm::of(design);
-    if let Some(s) = session() {
-        for row in form.players.iter_mut() {
-            let stored = s.get_item(&format!("{KEY_PREFIX}{}", row.player_name()));
-            if let Some(v) = stored.ok().flatten() {
-                row.key = v;
-            }
-        }
-    }
-    form
-}
-
-fn now() -> f64 {
-    js_sys::Date::now()
-}
-
-fn local() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
-fn session() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.session_storage().ok().flatten())
-}
-
-/// A run of the open experiment: the core's session, and the transports of the trials
-/// it has in flight (by trial id and generation), which cancel aborts.
-struct Run {
-    /// The experiment's storage id: its trials are saved under it, whatever is open.
-    id: String,
-    session: RefCell<Session>,
-    transports: RefCell<HashMap<(String, u32), BrowserTransport>>,
-}
-
-/// The open experiment.
-struct Open {
-    id: String,
-    stored: StoredExperiment,
-    run: Rc<Run>,
-}
-
-/// The page's state.
-struct Lab {
-    db: RefCell<Option<Db>>,
-    fields: RefCell<DesignForm>,
-    base: RefCell<ExperimentDesign>,
-    open: RefCell<Option<Open>>,
-    listed: RefCell<Vec<ListedExperiment>>,
-    libraries: RefCell<Libraries>,
-    form: RwSignal<String>,
-    estimate: RwSignal<String>,
-    tools: RwSignal<String>,
-    progress: RwSignal<String>,
-    list: RwSignal<String>,
-    message: RwSignal<Option<(bool, String)>>,
-    /// Set while a new experiment is being created (a second click does nothing).
-    starting: Cell<bool>,
-    /// Bumped by every open or start, and by a design or maze files loaded: an open that
-    /// finds it changed after its reads gives way to the newer one.
-    view: Cell<u32>,
-    /// Set once IndexedDB has been asked for (its answer may still be pending).
-    db_tried: Cell<bool>,
-    /// The address: leaving while a run is under way asks first ([`Lab::leave_warning`]).
-    loc: Location,
-}
-
-/// Asked before leaving the page while a run is under way (it stops when the page goes).
-const LEAVE_RUN: &str = "A run is under way. Leave this page and it stops: every finished trial is kept, and the trials in flight are played again when you resume it.";
-
-/// Asked before leaving the page while finished trials are not saved yet.
-const LEAVE_UNSAVED: &str = "Some finished trials are not saved yet: stay and press Resume to save them. Leave this page and they are lost.";
-
-type Shared = Rc<Lab>;
-
-impl Lab {
-    fn library(&self, size: usize, shapes: ShapeSet) -> Arc<TemplateLibrary> {
-        self.libraries.borrow_mut().get(size, shapes).clone()
-    }
-
-    /// Something newer than any open still reading: that open gives way.
-    fn supersede(&self) {
-        self.view.set(self.view.get() + 1);
-    }
-
-    fn say(&self, text: impl Into<String>) {
-        self.message.set(Some((false, text.into())));
-    }
-
-    fn fail(&self, text: impl Into<String>) {
-        self.message.set(Some((true, text.into())));
-    }
-
-    fn db(&self) -> Result<Db, String> {
-        if !self.db_tried.get() {
-            return Err("The browser's storage is still opening: try again in a moment.".into());
-        }
-        self.db.borrow().clone().ok_or_else(|| {
-            "This browser's storage (IndexedDB) is not available (private mode, or storage blocked for this site): nothing can be kept. Allow site data and reload.".to_string()
-        })
-    }
-
-    /// Reads the form as it stands into `fields` (with the keys), if it is on the page.
-    fn read_form(&self) {
-        let Some(form) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.get_element_by_id("lab-design"))
-        else {
-            return;
-        };
-        let flat = form_fields(&form);
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i + 1 < flat.length() {
-            let k = flat.get(i).as_string().unwrap_or_default();
-            let v = flat.get(i + 1).as_string().unwrap_or_default();
-            out.push((k, v));
-            i += 2;
-        }
-        *self.fields.borrow_mut() = DesignForm::from_fields(&out);
-    }
-
-    /// Draws the form from `fields` (the keys filled in from this tab's store).
-    fn draw_form(&self) {
-        let locked = self.running();
-        let form = self.fields.borrow().clone();
-        self.form.set(design_form(&form, locked));
-        self.draw_estimate();
-    }
-
-    fn running(&self) -> bool {
-        self.open
-            .borrow()
-            .as_ref()
-            .is_some_and(|o| o.run.session.borrow().running(now()))
-    }
-
-    /// Redraws the buttons, the progress and the list.
-    fn draw_state(&self) {
-        if self.gone() {
-            return;
-        }
-        self.loc.unsaved.set(self.leave_warning());
-        let open = self.open.borrow();
-        let mut state = ToolbarState::default();
-        if let Some(o) = open.as_ref() {
-            let s = o.run.session.borrow();
-            let t = now();
-            let p = s.progress(t);
-            let lanes = s.lanes(t);
-            state = ToolbarState {
-                open: true,
-                running: s.running(t),
-                stored: s.stored(t),
-                total: p.overall.total,
-                // A staircase does not rerun its API errors: no button for them.
-                api_errors: match s.design().staircase {
-                    Some(_) => 0,
-                    None => p.overall.api_errors,
-                },
-            };
-            self.progress.set(progress_panel(&p, &lanes, t));
-        } else {
-            self.progress.set(String::new());
-        }
-        self.tools.set(toolbar(state));
-        let open_id = open.as_ref().map(|o| o.id.clone());
-        let mut listed = self.listed.borrow_mut();
-        for e in listed.iter_mut() {
-            e.open = Some(&e.id) == open_id.as_ref();
-            e.running = e.open && state.running;
-            if e.open {
-                e.done = state.stored;
-                e.total = state.total;
-                e.api_errors = state.api_errors;
-            }
-        }
-        self.list.set(experiment_list(&listed));
-    }
-
-    /// What leaving the page now would cost, if anything: finished trials not saved, or
-    /// a run under way (stopped when the page goes).
-    fn leave_warning(&self) -> Option<&'static str> {
-        let run = self.open.borrow().as_ref()?.run.clone();
-        let s = run.session.borrow();
-        if s.unsaved() > 0 {
-            Some(LEAVE_UNSAVED)
-        } else {
-            s.busy(now()).map(|_| LEAVE_RUN)
-        }
-    }
-
-    /// Whether the page was left (its signals are gone with it).
-    fn gone(&self) -> bool {
-        self.form.try_with_untracked(|_| ()).is_none()
-    }
-
-    /// Why the open experiment cannot be left now (a run under way, trials in flight,
-    /// records not saved yet), if it cannot.
-    fn busy(&self) -> Option<String> {
-        let run = self.open.borrow().as_ref()?.run.clone();
-        let why = run.session.borrow().busy(now());
-        why
-    }
 }
 
 /// The experiment page.
@@ -390,20 +156,6 @@ pub fn ExperimentPage() -> impl IntoView {
             <h2>"Stored in this browser"</h2>
             <div data-testid="experiment-list" inner_html=move || list.get()></div>
         </section>
-    }
-}
-
-impl Lab {
-    fn draw_estimate(&self) {
-        let form = self.fields.borrow().clone();
-        let base = self.base.borrow().clone();
-        self.estimate.set(match form.design(&base) {
-            Ok(d) => {
-                let est = d.estimate(|s| self.library(s, d.shape_set()));
-                estimate_line(&est, d.runs().len())
-            }
-            Err(e) => format!("Not ready to run: {}", e.sentences()),
-        });
     }
 }
 
@@ -559,162 +311,6 @@ pub(crate) async fn picked_files(input: &web_sys::Element) -> Vec<(String, Vec<u
         i += 2;
     }
     files
-}
-
-fn report(lab: &Shared, result: Result<(), String>) {
-    if let Err(e) = result {
-        lab.fail(e);
-    }
-}
-
-/// Reads the stored experiments into the list.
-async fn refresh_list(lab: &Shared) {
-    let Ok(db) = lab.db() else {
-        lab.draw_state();
-        return;
-    };
-    let mut listed = Vec::new();
-    match db.entries(EXPERIMENTS, "").await {
-        Ok(entries) => {
-            for (id, text) in entries {
-                let Ok(e) = StoredExperiment::from_json(&text) else {
-                    continue;
-                };
-                let done = db
-                    .keys(TRIALS, &trials_prefix(&id))
-                    .await
-                    .map_or(0, |k| k.len());
-                listed.push(ListedExperiment {
-                    name: if e.name.is_empty() {
-                        id.clone()
-                    } else {
-                        e.name.clone()
-                    },
-                    id,
-                    done,
-                    total: e.design.trial_count(),
-                    api_errors: 0,
-                    open: false,
-                    running: false,
-                });
-            }
-        }
-        Err(e) => lab.fail(format!("Could not read the stored experiments: {e}")),
-    }
-    *lab.listed.borrow_mut() = listed;
-    lab.draw_state();
-}
-
-/// The records stored for experiment `id`.
-pub(crate) async fn stored_records(
-    db: &Db,
-    id: &str,
-) -> Result<(Vec<TrialRecord>, Vec<String>), String> {
-    let entries = db
-        .entries(TRIALS, &trials_prefix(id))
-        .await
-        .map_err(|e| e.to_string())?;
-    let mut out = Vec::with_capacity(entries.len());
-    let mut bad = Vec::new();
-    for (key, text) in entries {
-        match TrialRecord::from_json(&text) {
-            Ok(r) => out.push(r),
-            Err(e) => bad.push(format!(
-                "{} ({e})",
-                key.trim_start_matches(&trials_prefix(id))
-            )),
-        }
-    }
-    Ok((out, bad))
-}
-
-/// A sentence naming the stored trials that could not be read (left out; they rerun).
-fn unreadable(bad: &[String]) -> Option<String> {
-    (!bad.is_empty()).then(|| {
-        format!(
-            "{} stored trials could not be read and are left out (they run again on resume): {}.",
-            bad.len(),
-            bad.iter().take(3).cloned().collect::<Vec<_>>().join("; ")
-        )
-    })
-}
-
-fn new_run(lab: &Shared, id: &str, design: &ExperimentDesign, records: &[TrialRecord]) -> Rc<Run> {
-    let mut session = Session::new(design, design.trials(), None);
-    session.restore(records);
-    if design.cost_limit.is_some() {
-        // What a player's trial may cost before one has finished, for the cost limit.
-        let est = design.estimate(|s| lab.library(s, design.shape_set()));
-        session.expect_costs(est.cost_per_trial);
-    }
-    // A run waits for Resume; pausing says nothing here.
-    let _ = session.pause(now());
-    Rc::new(Run {
-        id: id.to_string(),
-        session: RefCell::new(session),
-        transports: RefCell::new(HashMap::new()),
-    })
-}
-
-async fn open_experiment(lab: &Shared, id: &str) -> bool {
-    if let Some(why) = lab.busy() {
-        lab.fail(format!("Cannot open another experiment now. {why}"));
-        return false;
-    }
-    lab.supersede();
-    let view = lab.view.get();
-    let db = match lab.db() {
-        Ok(db) => db,
-        Err(e) => {
-            lab.fail(e);
-            return false;
-        }
-    };
-    let stored = match db.get(EXPERIMENTS, id).await {
-        Ok(Some(text)) => match StoredExperiment::from_json(&text) {
-            Ok(e) => e,
-            Err(e) => {
-                lab.fail(format!("The stored experiment {id} cannot be read: {e}"));
-                return false;
-            }
-        },
-        Ok(None) => {
-            lab.fail(format!("No experiment {id} is stored in this browser."));
-            return false;
-        }
-        Err(e) => {
-            lab.fail(e.to_string());
-            return false;
-        }
-    };
-    let (records, bad) = match stored_records(&db, id).await {
-        Ok(r) => r,
-        Err(e) => {
-            lab.fail(format!("Could not read the trials of {}: {e}", stored.name));
-            return false;
-        }
-    };
-    // Something else was opened or started meanwhile, or a run began: it stands.
-    if lab.view.get() != view || lab.busy().is_some() {
-        return false;
-    }
-    if let Some(m) = unreadable(&bad) {
-        lab.fail(m);
-    }
-    *lab.fields.borrow_mut() = form_with_stored_keys(&stored.design);
-    *lab.base.borrow_mut() = stored.design.clone();
-    let run = new_run(lab, id, &stored.design, &records);
-    *lab.open.borrow_mut() = Some(Open {
-        id: id.to_string(),
-        stored,
-        run,
-    });
-    if let Some(s) = local() {
-        let _ = s.set_item(OPEN_KEY, id);
-    }
-    lab.draw_form();
-    lab.draw_state();
-    true
 }
 
 /// The API keys of the design's endpoint players from the form, kept for this tab.
