@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::Router;
 use shapemaze::cli::serve::config::{self, ServeConfig};
-use shapemaze::cli::serve::server::Server;
+use shapemaze::cli::serve::server::{ServeError, Server};
 use shapemaze::cli::serve::store::Store;
 use shapemaze::core::study::{
     self, ActionLog, OutcomeRecord, Parcel, Participant, StudyTrialData, UploadKind,
@@ -100,7 +100,7 @@ struct Running {
     addr: SocketAddr,
     db: PathBuf,
     stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<Result<(), String>>>,
+    task: Option<JoinHandle<Result<(), ServeError>>>,
 }
 
 impl Running {
@@ -108,7 +108,7 @@ impl Running {
         format!("http://{}{path}", self.addr)
     }
 
-    async fn stop(mut self) -> Result<(), String> {
+    async fn stop(mut self) -> Result<(), ServeError> {
         if let Some(tx) = self.stop.take() {
             let _ = tx.send(());
         }

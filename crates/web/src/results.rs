@@ -14,7 +14,8 @@ use super::experiment::lab::{decorate, stored_records};
 use super::experiment::{notice, picked_files};
 use super::race::{RaceView, Racing};
 use super::review::ReviewPart;
-use super::storage::{Db, EXPERIMENTS, STUDY};
+use super::storage::{Db, EXPERIMENTS};
+use super::study::store::{self, StudyStore};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
@@ -28,6 +29,7 @@ use shapemaze_core::original::score::Cause;
 use shapemaze_core::results::filter::{TrialFilter, HELP as FILTER_HELP};
 use shapemaze_core::results::race::Race;
 use shapemaze_core::results::record::TrialRecord;
+use shapemaze_core::study::Scope;
 use shapemaze_core::verify::Outcome;
 use shapemaze_view::actions::ResultsAction;
 use shapemaze_view::audit::{audit_document, audit_drill_html, audit_html, AUDIT_CSS};
@@ -211,11 +213,16 @@ async fn load_stored(dash: Shared) {
         }
     };
     // People: the scored trials of the studies run in this browser, one group per
-    // study, on the same measures as the models.
-    if let Ok(entries) = db.entries(STUDY, "").await {
-        for g in super::results_people::people_sources(entries) {
-            dash.add_source(g);
+    // study, on the same measures as the models (what cannot be read is left out, and
+    // written to the console).
+    match StudyStore::over(db.clone()).trials(&Scope::All).await {
+        Ok(read) => {
+            store::warn(&read.unreadable);
+            for g in super::results_people::people_sources(read.values) {
+                dash.add_source(g);
+            }
         }
+        Err(e) => store::warn(&[e]),
     }
     if let Ok(entries) = db.entries(EXPERIMENTS, "").await {
         for (id, text) in entries {

@@ -7,17 +7,11 @@
 use super::results::Source;
 use shapemaze_core::study::StudyTrialData;
 
-/// The people's sources among the study store's `entries` (key, JSON): practice trials and
-/// what cannot be read are left out.
-pub(super) fn people_sources(entries: Vec<(String, String)>) -> Vec<Source> {
+/// The people's sources among the study trials stored in this browser: practice trials are
+/// left out.
+pub(super) fn people_sources(trials: Vec<StudyTrialData>) -> Vec<Source> {
     let mut groups: Vec<Source> = Vec::new();
-    for (key, text) in entries {
-        if !key.contains("/trial/") {
-            continue;
-        }
-        let Ok(d) = serde_json::from_str::<StudyTrialData>(&text) else {
-            continue;
-        };
+    for d in trials {
         if d.practice {
             continue;
         }

@@ -17,7 +17,8 @@ pub const DB_VERSION: u32 = 1;
 pub const EXPERIMENTS: &str = "experiments";
 /// Trial records, keyed `{experiment id}/{trial id}`.
 pub const TRIALS: &str = "trials";
-/// Study participants' data, keyed `{study}/{participant}/...`.
+/// Study participants' data, keyed by the core's `StudyKey`: read and written through the
+/// study's typed store (`study::store`) only.
 pub const STUDY: &str = "study";
 const STORES: [&str; 3] = [EXPERIMENTS, TRIALS, STUDY];
 

@@ -15,7 +15,7 @@
 //! Every API error is JSON, `{"error": "..."}`, with a message a person can act on.
 
 use super::config::{ServeConfig, Upstream, EXPORT_TOKEN_ENV};
-use super::store::{self, Store};
+use super::store::{self, Store, StoreError};
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
@@ -24,6 +24,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::StreamExt;
 use std::collections::HashMap;
+use std::fmt;
 use std::future::{Future, IntoFuture};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -113,12 +114,12 @@ pub struct AppState {
 
 impl AppState {
     /// Opens the store and builds the HTTP client for `config`.
-    pub fn new(config: ServeConfig) -> Result<AppState, String> {
-        let store = Store::open(&config.db)?;
+    pub fn new(config: ServeConfig) -> Result<AppState, ServeError> {
+        let store = Store::open(&config.db).map_err(ServeError::Store)?;
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10))
             .build()
-            .map_err(|e| format!("cannot set up the HTTP client for the proxy: {e}"))?;
+            .map_err(ServeError::Client)?;
         Ok(AppState {
             limiter: Arc::new(RateLimiter::new(config.rate_per_min)),
             config: Arc::new(config),
@@ -297,12 +298,37 @@ async fn proxy(
     let bytes = read_body(&headers, body, state.config.max_upload).await?;
     forward(&state, &upstream, &headers, bytes)
         .await
-        .map_err(|message| {
+        .map_err(|e| {
             if state.config.log {
-                eprintln!("shapemaze: proxy {}: {message}", upstream.name);
+                eprintln!("shapemaze: proxy {}: {e}", upstream.name);
             }
-            ApiError::new(StatusCode::BAD_GATEWAY, message)
+            ApiError::new(StatusCode::BAD_GATEWAY, e.to_string())
         })
+}
+
+/// Why a request could not be passed to its upstream (answered 502).
+#[derive(Debug)]
+enum ProxyError {
+    /// The upstream did not answer: its name, and the error with its causes.
+    Unreachable(String, String),
+    /// Its answer cannot be passed on.
+    Unpassable(String, axum::http::Error),
+}
+
+impl fmt::Display for ProxyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProxyError::Unreachable(name, why) => {
+                write!(f, "upstream '{name}' could not be reached: {why}")
+            }
+            ProxyError::Unpassable(name, e) => {
+                write!(
+                    f,
+                    "upstream '{name}' sent a reply that cannot be passed on: {e}"
+                )
+            }
+        }
+    }
 }
 
 async fn forward(
@@ -310,7 +336,7 @@ async fn forward(
     upstream: &Upstream,
     headers: &HeaderMap,
     body: Vec<u8>,
-) -> Result<Response, String> {
+) -> Result<Response, ProxyError> {
     let url = format!("{}/chat/completions", upstream.url);
     let mut request = state.client.post(&url).body(body);
     // Only what a chat request needs goes on; the browser's Authorization (and cookies)
@@ -325,11 +351,8 @@ async fn forward(
     }
     let reply = request.send().await.map_err(|e| {
         let why = e.without_url();
-        format!(
-            "upstream '{}' could not be reached: {why}{}",
-            upstream.name,
-            source_chain(&why)
-        )
+        let chain = source_chain(&why);
+        ProxyError::Unreachable(upstream.name.clone(), format!("{why}{chain}"))
     })?;
     let mut response = Response::builder().status(reply.status().as_u16());
     let is_stream = reply
@@ -348,12 +371,7 @@ async fn forward(
     }
     response
         .body(Body::from_stream(reply.bytes_stream()))
-        .map_err(|e| {
-            format!(
-                "upstream '{}' sent a reply that cannot be passed on: {e}",
-                upstream.name
-            )
-        })
+        .map_err(|e| ProxyError::Unpassable(upstream.name.clone(), e))
 }
 
 fn source_chain(e: &dyn std::error::Error) -> String {
@@ -393,19 +411,10 @@ async fn upload(State(state): State<AppState>, request: Request) -> Response {
     };
     let upload = match store::parse_upload(&bytes) {
         Ok(u) => u,
-        Err(message) => return json_error(StatusCode::BAD_REQUEST, message),
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, e.to_string()),
     };
-    let shared = state.store.clone();
     // The answer waits for the commit: a 200 means the trials are on disk.
-    let put = tokio::task::spawn_blocking(move || {
-        shared
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .put(&upload)
-    })
-    .await
-    .map_err(|e| format!("the store task failed: {e}"))
-    .and_then(|r| r);
+    let put = in_store(&state, move |s| s.put(&upload)).await;
     match put {
         Ok(outcome) => {
             if state.config.log {
@@ -420,9 +429,9 @@ async fn upload(State(state): State<AppState>, request: Request) -> Response {
             }
             Json(outcome).into_response()
         }
-        Err(message) => {
-            eprintln!("shapemaze: upload from {client} not stored: {message}");
-            json_error(StatusCode::INTERNAL_SERVER_ERROR, message)
+        Err(e) => {
+            eprintln!("shapemaze: upload from {client} not stored: {e}");
+            json_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string())
         }
     }
 }
@@ -475,19 +484,13 @@ async fn study_order(State(state): State<AppState>, request: Request) -> Respons
             format!("orders must be from 1 to {MAX_ORDERS}, not {}", ask.orders),
         );
     }
-    let shared = state.store.clone();
-    let assigned = tokio::task::spawn_blocking(move || {
-        shared
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .assign_order(&ask.study, &ask.participant, ask.orders)
+    let assigned = in_store(&state, move |s| {
+        s.assign_order(&ask.study, &ask.participant, ask.orders)
     })
-    .await
-    .map_err(|e| format!("the store task failed: {e}"))
-    .and_then(|r| r);
+    .await;
     match assigned {
         Ok((order, counts)) => Json(OrderAnswer { order, counts }).into_response(),
-        Err(message) => json_error(StatusCode::INTERNAL_SERVER_ERROR, message),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }
 }
 
@@ -517,23 +520,31 @@ fn check_export_token(state: &AppState, headers: &HeaderMap) -> Result<(), ApiEr
     }
 }
 
-/// What `read` gives from the store, read off the async threads.
-async fn read_store<T: Send + 'static>(
+/// What `work` does with the store, done off the async threads.
+async fn in_store<T: Send + 'static>(
     state: &AppState,
-    read: impl FnOnce(&Store) -> Result<T, String> + Send + 'static,
-) -> Result<T, ApiError> {
+    work: impl FnOnce(&mut Store) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
     let shared = state.store.clone();
     tokio::task::spawn_blocking(move || {
-        read(
-            &shared
+        work(
+            &mut shared
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner),
         )
     })
     .await
-    .map_err(|e| format!("the store task failed: {e}"))
-    .and_then(|r| r)
-    .map_err(|m| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m))
+    .map_err(StoreError::Task)?
+}
+
+/// What `read` gives from the store, read off the async threads.
+async fn read_store<T: Send + 'static>(
+    state: &AppState,
+    read: impl FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, ApiError> {
+    in_store(state, move |s| read(s))
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
 }
 
 async fn stored_trials(state: &AppState) -> Result<Vec<store::StoredTrial>, ApiError> {
@@ -708,20 +719,18 @@ pub struct Server {
 
 impl Server {
     /// Opens the store and binds `config.addr` (port 0 picks a free port).
-    pub async fn bind(config: ServeConfig) -> Result<Server, String> {
+    pub async fn bind(config: ServeConfig) -> Result<Server, ServeError> {
         let addr = config.addr;
         let state = AppState::new(config)?;
         let listener = tokio::net::TcpListener::bind(addr)
             .await
-            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+            .map_err(|e| ServeError::Listen(addr, e))?;
         Ok(Server { listener, state })
     }
 
     /// The address it listens on.
-    pub fn local_addr(&self) -> Result<SocketAddr, String> {
-        self.listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the listening address: {e}"))
+    pub fn local_addr(&self) -> Result<SocketAddr, ServeError> {
+        self.listener.local_addr().map_err(ServeError::Address)
     }
 
     /// Serves until `shutdown` completes, then stops accepting, lets the requests in
@@ -730,7 +739,7 @@ impl Server {
     pub async fn run(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> Result<(), String> {
+    ) -> Result<(), ServeError> {
         let drain = self.state.config.drain_timeout;
         let app = router(self.state).into_make_service_with_connect_info::<SocketAddr>();
         let (fired_tx, fired_rx) = tokio::sync::oneshot::channel::<()>();
@@ -748,12 +757,55 @@ impl Server {
             }
         };
         tokio::select! {
-            result = serve => result.map_err(|e| format!("the server stopped: {e}")),
-            () = deadline => Err(format!(
+            result = serve => result.map_err(ServeError::Stopped),
+            () = deadline => Err(ServeError::Drain(drain)),
+        }
+    }
+}
+
+/// Why the server could not start, or stopped.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The store cannot be opened.
+    Store(StoreError),
+    /// The proxy's HTTP client cannot be set up.
+    Client(reqwest::Error),
+    /// The address cannot be listened on.
+    Listen(SocketAddr, std::io::Error),
+    /// The listening address cannot be read.
+    Address(std::io::Error),
+    /// The server stopped on an error.
+    Stopped(std::io::Error),
+    /// Requests were still running this long after the shutdown signal.
+    Drain(Duration),
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::Store(e) => e.fmt(f),
+            ServeError::Client(e) => {
+                write!(f, "cannot set up the HTTP client for the proxy: {e}")
+            }
+            ServeError::Listen(addr, e) => write!(f, "cannot listen on {addr}: {e}"),
+            ServeError::Address(e) => write!(f, "cannot read the listening address: {e}"),
+            ServeError::Stopped(e) => write!(f, "the server stopped: {e}"),
+            ServeError::Drain(drain) => write!(
+                f,
                 "requests were still running {} s after the shutdown signal; stopped without them",
                 drain.as_secs()
-            )),
+            ),
         }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+impl From<ServeError> for crate::CliError {
+    /// A server that cannot start or stopped on an error is a usage error (exit 2), as
+    /// a bad address is.
+    fn from(e: ServeError) -> Self {
+        crate::CliError::usage(e.to_string())
     }
 }
 

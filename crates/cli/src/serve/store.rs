@@ -10,11 +10,20 @@
 //!
 //! The participant's outcome (`completed` with its code, or `timed_out`) comes last, one
 //! row per participant; the reconcile CSV sets it against the trials held.
+//!
+//! An upload is read by serde into its typed body, the page's [`study::UploadJson`] part by
+//! part ([`parse_upload`]): each trial and the outcome is kept as the JSON received (the
+//! text stored) beside its typed reading, and a body that is not an upload is refused with
+//! an [`UploadError`] that names what is wrong.
 
 use rusqlite::{params, Connection, OptionalExtension};
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::{Deserialize, Deserializer};
+use shapemaze_core::json::JsonError;
 use shapemaze_core::study::reconcile::{reconcile, reconcile_csv};
 use shapemaze_core::study::{self, OutcomeRecord, StudyTrialData};
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// The upload body's `format`.
 pub use shapemaze_core::study::UPLOAD_FORMAT;
@@ -59,72 +68,217 @@ pub struct Parsed {
     pub outcome: Option<(OutcomeRecord, String)>,
 }
 
-/// Reads an upload body in the app's plain JSON format
-/// (`{"format": "shapemaze-study-1", "trials": [...], "outcome": {...}}`), saying what is
-/// wrong otherwise.
-pub fn parse_upload(body: &[u8]) -> Result<Parsed, String> {
-    let value: serde_json::Value = serde_json::from_slice(body)
-        .map_err(|e| format!("the body is not JSON ({e}); send the study's plain JSON upload"))?;
-    let Some(object) = value.as_object() else {
-        return Err("the body must be a JSON object with \"format\" and \"trials\"".to_string());
-    };
-    if object.contains_key("experimentID") {
-        return Err(
-            "this is a DataPipe body; set the study's upload kind to \"json\" to send to this server"
-                .to_string(),
-        );
-    }
-    match object.get("format").and_then(|f| f.as_str()) {
-        Some(UPLOAD_FORMAT) => {}
-        Some(other) => {
-            return Err(format!(
-                "\"format\" is \"{other}\"; this server reads \"{UPLOAD_FORMAT}\""
-            ))
-        }
-        None => {
-            return Err(format!(
-                "\"format\" is missing or not a string; expected \"{UPLOAD_FORMAT}\""
-            ))
-        }
-    }
-    let outcome = match object.get("outcome") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(o) => {
-            let record: OutcomeRecord = shapemaze_core::json::from_value(o.clone())
-                .map_err(|e| format!("\"outcome\" is not a participant's outcome: {e}"))?;
-            if record.participant.id.trim().is_empty() {
-                return Err("\"outcome\" has an empty participant id".to_string());
+/// Why an upload body is refused, for whoever set up the study's upload.
+#[derive(Debug)]
+pub enum UploadError {
+    /// The body is not JSON.
+    NotJson(serde_json::Error),
+    /// The body is JSON but no object.
+    NotObject,
+    /// A DataPipe body (`experimentID`), sent here by a study set to upload to DataPipe.
+    DataPipe,
+    /// `format` is missing, or not a string.
+    NoFormat,
+    /// `format` names another format.
+    OtherFormat(String),
+    /// `outcome` is not a participant's outcome.
+    Outcome(JsonError),
+    /// `outcome` names no participant.
+    OutcomeWithoutParticipant,
+    /// `trials` is missing (with no outcome), or not a list.
+    NoTrials,
+    /// `trials` is empty and there is no outcome.
+    Nothing,
+    /// Trial `i` of `trials` is not a study trial.
+    Trial(usize, JsonError),
+    /// Trial `i` of `trials` names no participant.
+    TrialWithoutParticipant(usize),
+}
+
+impl fmt::Display for UploadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UploadError::NotJson(e) => write!(
+                f,
+                "the body is not JSON ({e}); send the study's plain JSON upload"
+            ),
+            UploadError::NotObject => {
+                f.write_str("the body must be a JSON object with \"format\" and \"trials\"")
             }
-            Some((record, o.to_string()))
+            UploadError::DataPipe => f.write_str(
+                "this is a DataPipe body; set the study's upload kind to \"json\" to send to this server",
+            ),
+            UploadError::NoFormat => write!(
+                f,
+                "\"format\" is missing or not a string; expected \"{UPLOAD_FORMAT}\""
+            ),
+            UploadError::OtherFormat(other) => write!(
+                f,
+                "\"format\" is \"{other}\"; this server reads \"{UPLOAD_FORMAT}\""
+            ),
+            UploadError::Outcome(e) => {
+                write!(f, "\"outcome\" is not a participant's outcome: {e}")
+            }
+            UploadError::OutcomeWithoutParticipant => {
+                f.write_str("\"outcome\" has an empty participant id")
+            }
+            UploadError::NoTrials => f.write_str("\"trials\" is missing or not a list"),
+            UploadError::Nothing => f.write_str(
+                "\"trials\" is empty and there is no \"outcome\": nothing to store",
+            ),
+            UploadError::Trial(i, e) => write!(f, "trials[{i}] is not a study trial: {e}"),
+            UploadError::TrialWithoutParticipant(i) => {
+                write!(f, "trials[{i}] has an empty participant id")
+            }
+        }
+    }
+}
+
+impl std::error::Error for UploadError {}
+
+/// A JSON value as received: its text as it is stored (compact, the keys of its objects
+/// in order), and the value read from it by serde as a `T`, or why it does not read. Reading
+/// one never fails, so an upload's parts are judged in the order [`parse_upload`] gives.
+struct Received<T> {
+    json: String,
+    read: Result<T, JsonError>,
+}
+
+impl<T: DeserializeOwned> Received<T> {
+    fn of(value: serde_json::Value) -> Received<T> {
+        Received {
+            json: value.to_string(),
+            read: shapemaze_core::json::from_value(value),
+        }
+    }
+}
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Received<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(d).map(Received::of)
+    }
+}
+
+/// A JSON value received where a list is expected: its items, each [`Received`], or none
+/// when it is no list.
+struct Listed<T>(Option<Vec<Received<T>>>);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Listed<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Listed(match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Array(items) => Some(items.into_iter().map(Received::of).collect()),
+            _ => None,
+        }))
+    }
+}
+
+/// The plain JSON upload ([`study::UploadJson`]) as this server reads it: each part as
+/// received, so that what is wrong is named part by part, and a DataPipe body is told apart.
+#[derive(Deserialize)]
+struct UploadBody {
+    /// DataPipe's field: present (even `null`), the body is DataPipe's.
+    #[serde(rename = "experimentID", default, deserialize_with = "present")]
+    datapipe: Option<IgnoredAny>,
+    #[serde(default)]
+    format: Option<Received<String>>,
+    /// Present (even `null`), it must be a list.
+    #[serde(default, deserialize_with = "present")]
+    trials: Option<Listed<StudyTrialData>>,
+    #[serde(default)]
+    outcome: Option<Received<OutcomeRecord>>,
+}
+
+/// A field that is there, whatever its value (`null` included).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+/// Reads an upload body in the app's plain JSON format
+/// (`{"format": "shapemaze-study-1", "trials": [...], "outcome": {...}}`) by serde,
+/// saying what is wrong otherwise: the body, then its format, its outcome, its trials.
+pub fn parse_upload(body: &[u8]) -> Result<Parsed, UploadError> {
+    // serde reads a struct from a JSON list too (its fields in order): only an object is
+    // an upload.
+    if body.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(match serde_json::from_slice::<IgnoredAny>(body) {
+            Ok(_) => UploadError::NotObject,
+            Err(e) => UploadError::NotJson(e),
+        });
+    }
+    let upload: UploadBody = serde_json::from_slice(body).map_err(UploadError::NotJson)?;
+    if upload.datapipe.is_some() {
+        return Err(UploadError::DataPipe);
+    }
+    match upload.format.map(|f| f.read) {
+        Some(Ok(f)) if f == UPLOAD_FORMAT => {}
+        Some(Ok(other)) => return Err(UploadError::OtherFormat(other)),
+        Some(Err(_)) | None => return Err(UploadError::NoFormat),
+    }
+    let outcome = match upload.outcome {
+        None => None,
+        Some(o) => {
+            let record = o.read.map_err(UploadError::Outcome)?;
+            if record.participant.id.trim().is_empty() {
+                return Err(UploadError::OutcomeWithoutParticipant);
+            }
+            Some((record, o.json))
         }
     };
-    let trials = match object.get("trials") {
-        Some(serde_json::Value::Array(t)) => t.as_slice(),
-        None if outcome.is_some() => &[],
-        _ => return Err("\"trials\" is missing or not a list".to_string()),
+    let trials = match upload.trials {
+        Some(Listed(Some(trials))) => trials,
+        None if outcome.is_some() => Vec::new(),
+        _ => return Err(UploadError::NoTrials),
     };
     if trials.is_empty() && outcome.is_none() {
-        return Err(
-            "\"trials\" is empty and there is no \"outcome\": nothing to store".to_string(),
-        );
+        return Err(UploadError::Nothing);
     }
     let trials = trials
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, t)| {
-            let trial: StudyTrialData = shapemaze_core::json::from_value(t.clone())
-                .map_err(|e| format!("trials[{i}] is not a study trial: {e}"))?;
+            let trial = t.read.map_err(|e| UploadError::Trial(i, e))?;
             if trial.participant.id.trim().is_empty() {
-                return Err(format!("trials[{i}] has an empty participant id"));
+                return Err(UploadError::TrialWithoutParticipant(i));
             }
             Ok(Incoming {
                 trial,
-                json: t.to_string(),
+                json: t.json,
             })
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, UploadError>>()?;
     Ok(Parsed { trials, outcome })
 }
+
+/// Why the SQLite store failed.
+#[derive(Debug)]
+pub enum StoreError {
+    /// The database file cannot be opened (or set up).
+    Open(PathBuf, rusqlite::Error),
+    /// An upload cannot be stored (nothing of it is).
+    Write(rusqlite::Error),
+    /// An order cannot be assigned.
+    Order(rusqlite::Error),
+    /// The database cannot be read.
+    Read(rusqlite::Error),
+    /// The task that runs the store off the server's threads failed.
+    Task(tokio::task::JoinError),
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreError::Open(path, e) => {
+                write!(f, "cannot open the database {}: {e}", path.display())
+            }
+            StoreError::Write(e) => write!(f, "cannot store the upload: {e}"),
+            StoreError::Order(e) => write!(f, "cannot assign an order: {e}"),
+            StoreError::Read(e) => write!(f, "cannot read the database: {e}"),
+            StoreError::Task(e) => write!(f, "the store task failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
 
 /// What an upload did to the store.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -159,8 +313,8 @@ pub struct Store {
 
 impl Store {
     /// Opens (creating if needed) the store at `path`.
-    pub fn open(path: &Path) -> Result<Store, String> {
-        let fail = |e: rusqlite::Error| format!("cannot open the database {}: {e}", path.display());
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let fail = |e| StoreError::Open(path.to_path_buf(), e);
         let conn = Connection::open(path).map_err(fail)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))
             .map_err(fail)?;
@@ -201,8 +355,8 @@ impl Store {
     /// Stores an upload's trials in one transaction, each only if new or fuller than the
     /// stored copy, and its outcome (one per participant: a repeat replaces it); returns
     /// what happened once the transaction is committed.
-    pub fn put(&mut self, upload: &Parsed) -> Result<PutOutcome, String> {
-        let fail = |e: rusqlite::Error| format!("cannot store the upload: {e}");
+    pub fn put(&mut self, upload: &Parsed) -> Result<PutOutcome, StoreError> {
+        let fail = StoreError::Write;
         let tx = self.conn.transaction().map_err(fail)?;
         let mut out = PutOutcome {
             received: upload.trials.len(),
@@ -272,8 +426,8 @@ impl Store {
         study: &str,
         participant: &str,
         orders: usize,
-    ) -> Result<(usize, Vec<usize>), String> {
-        let fail = |e: rusqlite::Error| format!("cannot assign an order: {e}");
+    ) -> Result<(usize, Vec<usize>), StoreError> {
+        let fail = StoreError::Order;
         let tx = self.conn.transaction().map_err(fail)?;
         let given: Option<i64> = tx
             .query_row(
@@ -324,8 +478,8 @@ impl Store {
     }
 
     /// Every stored trial, ordered by study, participant and trial index.
-    pub fn all(&self) -> Result<Vec<StoredTrial>, String> {
-        let fail = |e: rusqlite::Error| format!("cannot read the database: {e}");
+    pub fn all(&self) -> Result<Vec<StoredTrial>, StoreError> {
+        let fail = StoreError::Read;
         let mut stmt = self
             .conn
             .prepare(
@@ -346,8 +500,8 @@ impl Store {
     }
 
     /// Every stored outcome, as received, by study and participant.
-    pub fn outcomes(&self) -> Result<Vec<String>, String> {
-        let fail = |e: rusqlite::Error| format!("cannot read the database: {e}");
+    pub fn outcomes(&self) -> Result<Vec<String>, StoreError> {
+        let fail = StoreError::Read;
         let mut stmt = self
             .conn
             .prepare("SELECT data FROM study_outcomes ORDER BY study, participant")
@@ -357,13 +511,13 @@ impl Store {
     }
 
     /// How many trials are stored.
-    pub fn count(&self) -> Result<usize, String> {
+    pub fn count(&self) -> Result<usize, StoreError> {
         self.conn
             .query_row("SELECT COUNT(*) FROM study_trials", [], |r| {
                 r.get::<_, i64>(0)
             })
             .map(|n| usize::try_from(n).unwrap_or(0))
-            .map_err(|e| format!("cannot read the database: {e}"))
+            .map_err(StoreError::Read)
     }
 }
 
@@ -400,3 +554,7 @@ pub fn participants_csv(stored: &[StoredTrial], outcomes: &[String]) -> (String,
     }
     (reconcile_csv(&reconcile(&trials, &read)), unreadable)
 }
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod tests;

@@ -1,13 +1,17 @@
 //! Study data that never goes missing: each finished trial is uploaded as it ends, and what
 //! the server has not acknowledged stays queued in the browser and is sent again (on a
 //! back-off, when the browser comes back online, and on the next page load). The page
-//! keeps, beside each stored trial (`.../trial/N`), the hash of the copy the server
-//! acknowledged (`.../sent/N`): a trial is pending while the two differ, so a trial that
-//! changed after it was sent goes again, and the server keeps the fuller copy. The
-//! participant's outcome goes last, as a cheap confirmation ([`OutcomeRecord`]); the
-//! completion code or redirect is shown only once nothing is pending.
+//! keeps, beside each stored trial ([`StudyKey::Trial`]), the hash of the copy the server
+//! acknowledged ([`StudyKey::Sent`]): a trial is pending while the two differ, so a trial
+//! that changed after it was sent goes again, and the server keeps the fuller copy. The
+//! participant's outcome goes last, as a cheap confirmation ([`OutcomeRecord`]), and is
+//! acknowledged the same way; the completion code or redirect is shown only once nothing is
+//! pending.
 
-use super::{fnv1a, Outcome, Participant, Study, StudySession, StudyTrialData, UploadKind};
+use super::key::stored_participant;
+use super::{
+    fnv1a, Outcome, Participant, Study, StudyKey, StudySession, StudyTrialData, UploadKind,
+};
 use serde::{Deserialize, Serialize};
 
 /// How a participant's study ended, as the page tells the server once every trial is
@@ -64,15 +68,7 @@ impl OutcomeRecord {
 
     /// The participant as stored (as [`StudyTrialData::participant_key`]).
     pub fn participant_key(&self) -> String {
-        participant_key(&self.participant.id, self.attempt)
-    }
-}
-
-/// The participant as stored: the id, with `#attempt-N` from the second attempt on.
-pub(crate) fn participant_key(id: &str, attempt: u32) -> String {
-    match attempt {
-        0 => id.to_string(),
-        n => format!("{id}#attempt-{n}"),
+        stored_participant(&self.participant.id, self.attempt)
     }
 }
 
@@ -82,31 +78,35 @@ pub fn content_hash(json: &str) -> String {
     format!("{:016x}", fnv1a(json.as_bytes()))
 }
 
-/// Where the page keeps the acknowledged hash of the trial stored at `trial_key`
-/// (`{prefix}trial/N` gives `{prefix}sent/N`); none for a key that is not a trial's.
-pub fn sent_key(trial_key: &str) -> Option<String> {
-    let (prefix, index) = trial_key.rsplit_once("trial/")?;
-    Some(format!("{prefix}sent/{index}"))
-}
-
-/// Where the page keeps a participant's outcome record, under `prefix` (the attempt's
-/// storage prefix).
-pub fn outcome_key(prefix: &str) -> String {
-    format!("{prefix}outcome")
-}
-
-/// The stored entries (key, JSON) still to upload: trials whose acknowledged hash (in the
-/// same entries, at [`sent_key`]) is missing or differs from their JSON now, in the order
-/// given. Entries that are neither trials nor acknowledgements are left out.
-pub fn pending(entries: &[(String, String)]) -> Vec<&(String, String)> {
-    let acked = |key: &str| {
-        let sent = sent_key(key)?;
-        entries.iter().find(|(k, _)| *k == sent).map(|(_, h)| h)
+/// Whether `entries` (key, stored text) hold, as the acknowledged copy of what is stored at
+/// `key`, the hash of `text`: under either spelling of the outcome's receipt, which read as
+/// the same [`StudyKey::Sent`].
+pub fn is_acknowledged(entries: &[(StudyKey, String)], key: &StudyKey, text: &str) -> bool {
+    let Some(sent) = key.sent() else {
+        return false;
     };
+    let hash = content_hash(text);
+    entries.iter().any(|(k, h)| *k == sent && *h == hash)
+}
+
+/// The stored trials (key, text) still to upload: those whose acknowledged hash (in the
+/// same entries) is missing or differs from their text now, in the order given.
+pub fn pending(entries: &[(StudyKey, String)]) -> Vec<&(StudyKey, String)> {
+    unacknowledged(entries, |k| matches!(k, StudyKey::Trial(..)))
+}
+
+/// The stored outcomes (key, text) the server has not acknowledged as they are now.
+pub fn pending_outcomes(entries: &[(StudyKey, String)]) -> Vec<&(StudyKey, String)> {
+    unacknowledged(entries, |k| matches!(k, StudyKey::Outcome(_)))
+}
+
+fn unacknowledged(
+    entries: &[(StudyKey, String)],
+    kind: fn(&StudyKey) -> bool,
+) -> Vec<&(StudyKey, String)> {
     entries
         .iter()
-        .filter(|(k, _)| k.contains("/trial/") || k.starts_with("trial/"))
-        .filter(|(k, v)| acked(k).is_none_or(|h| *h != content_hash(v)))
+        .filter(|(k, v)| kind(k) && !is_acknowledged(entries, k, v))
         .collect()
 }
 

@@ -9,24 +9,29 @@ use crate::maze::generate::{distinct_mazes, generate_one};
 use crate::maze::shape::Shape;
 use crate::maze::templates::TemplateLibrary;
 
-fn entry(key: &str, value: &str) -> (String, String) {
-    (key.to_string(), value.to_string())
+/// An entry as the store lists it: a key (read from its text) and the stored text.
+fn entry(key: &str, value: &str) -> (StudyKey, String) {
+    (
+        StudyKey::parse(key).expect("a study key"),
+        value.to_string(),
+    )
 }
 
 #[test]
 fn a_trial_is_pending_until_the_server_acknowledged_its_very_copy() {
     let a = "pilot/p1/trial/0";
     let b = "pilot/p1/attempt-1/trial/-1";
-    assert_eq!(sent_key(a).as_deref(), Some("pilot/p1/sent/0"));
-    assert_eq!(sent_key(b).as_deref(), Some("pilot/p1/attempt-1/sent/-1"));
-    assert_eq!(sent_key("pilot/p1/session"), None);
+    let sent = |k: &str| entry(k, "").0.sent().map(|s| s.render());
+    assert_eq!(sent(a).as_deref(), Some("pilot/p1/sent/0"));
+    assert_eq!(sent(b).as_deref(), Some("pilot/p1/attempt-1/sent/-1"));
+    assert_eq!(sent("pilot/p1/session"), None);
     let mut entries = vec![
         entry("pilot/p1/session", "{}"),
         entry(a, r#"{"v":1}"#),
         entry(b, r#"{"v":2}"#),
     ];
-    let keys = |e: &[(String, String)]| -> Vec<String> {
-        pending(e).iter().map(|(k, _)| k.clone()).collect()
+    let keys = |e: &[(StudyKey, String)]| -> Vec<String> {
+        pending(e).iter().map(|(k, _)| k.render()).collect()
     };
     assert_eq!(
         keys(&entries),
@@ -44,7 +49,40 @@ fn a_trial_is_pending_until_the_server_acknowledged_its_very_copy() {
     ));
     entries[1].1 = r#"{"v":1}"#.to_string();
     assert!(keys(&entries).is_empty(), "every copy acknowledged");
-    assert_eq!(outcome_key("pilot/p1/"), "pilot/p1/outcome");
+    assert!(pending_outcomes(&entries).is_empty(), "no outcome stored");
+}
+
+#[test]
+fn an_outcome_is_pending_until_acknowledged_under_either_spelling_of_its_receipt() {
+    let outcome = r#"{"outcome":"completed"}"#;
+    let keys = |e: &[(StudyKey, String)]| -> Vec<String> {
+        pending_outcomes(e)
+            .iter()
+            .map(|(k, _)| k.render())
+            .collect()
+    };
+    let mut entries = vec![
+        entry("pilot/p1/outcome", outcome),
+        entry("pilot/p1/attempt-1/outcome", outcome),
+    ];
+    assert_eq!(
+        keys(&entries),
+        ["pilot/p1/outcome", "pilot/p1/attempt-1/outcome"]
+    );
+    assert!(pending(&entries).is_empty(), "an outcome is no trial");
+    // Acknowledged before issue 41, at `{key}-sent`: still acknowledged.
+    entries.push(entry("pilot/p1/outcome-sent", &content_hash(outcome)));
+    assert_eq!(keys(&entries), ["pilot/p1/attempt-1/outcome"]);
+    // Acknowledged now, at `sent/outcome`.
+    let receipt = entries[1].0.sent().expect("an outcome is sent");
+    assert_eq!(receipt.render(), "pilot/p1/attempt-1/sent/outcome");
+    entries.push((receipt, content_hash(outcome)));
+    assert!(keys(&entries).is_empty(), "both acknowledged");
+    // An outcome that changed after its receipt (a second ending) goes again, whichever
+    // spelling the older receipt has.
+    entries[0].1 = r#"{"outcome":"timed_out"}"#.to_string();
+    assert_eq!(keys(&entries), ["pilot/p1/outcome"]);
+    assert!(is_acknowledged(&entries, &entries[1].0, outcome));
 }
 
 #[test]

@@ -15,6 +15,9 @@
 //! first, and each participant's next trial follows from their outcomes so far
 //! ([`Study::stair_next`], kept in [`StudySession::stair_levels`] and
 //! [`StudySession::stair_outcomes`]).
+//!
+//! Everything a participant's browser keeps of a study is named by one typed key,
+//! [`StudyKey`] (`key.rs`): no other file spells a stored key.
 
 mod base64url;
 #[cfg(test)]
@@ -24,6 +27,9 @@ mod delivery;
 mod delivery_tests;
 mod events;
 mod file;
+mod key;
+#[cfg(test)]
+mod key_tests;
 mod log;
 mod order;
 mod participant;
@@ -35,14 +41,15 @@ mod upload;
 
 pub use base64url::{base64url_decode, base64url_encode};
 pub use delivery::{
-    acknowledged, content_hash, outcome_key, pending, played, refusal, retry_delay_ms, sent_key,
-    waiting_message, OutcomeRecord,
+    acknowledged, content_hash, is_acknowledged, pending, pending_outcomes, played, refusal,
+    retry_delay_ms, waiting_message, OutcomeRecord,
 };
 pub use events::{events_csv, EVENT_COLUMNS};
 pub use file::{
     Assignment, Completion, Condition, Outcome, RecognitionMode, Study, StudyError, StudyTrial,
     TimeLimits, Upload, UploadKind,
 };
+pub use key::{Attempt, KeyError, KeyProblem, Scope, Sendable, StudyKey, Who};
 pub use log::{Action, ActionLog, HelpSignals};
 pub use order::{latin_row, order_request, read_order_answer, OrderError};
 pub(crate) use participant::fnv1a;

@@ -15,12 +15,13 @@
 //!    study open is no return: it resumes whatever the policy (`reloaded`);
 //! 4. then the study's time limit is checked (`timed_out`).
 //!
-//! A new attempt keeps the earlier attempts' data (stored under `attempt-N/`, uploaded with
-//! the rest, [`StudyTrialData::attempt`](super::StudyTrialData::attempt)) and the log.
+//! A new attempt keeps the earlier attempts' data (stored apart, [`StudySession::this_attempt`],
+//! uploaded with the rest, [`StudyTrialData::attempt`](super::StudyTrialData::attempt)) and
+//! the log.
 
 #[cfg(doc)]
 use super::TimeLimits;
-use super::{fnv1a, Participant, Study, StudyTrial};
+use super::{fnv1a, Attempt, Participant, Study, StudyKey, StudyTrial, Who};
 use crate::play::staircase::StairStep;
 use crate::text::Fixed;
 use serde::{Deserialize, Serialize};
@@ -332,25 +333,20 @@ impl StudySession {
         Some(start + f64::from(limit) * 1000.0 - now_ms)
     }
 
-    /// The storage key of this participant's session (`{study}/{participant}/session`),
-    /// the same for every attempt.
-    pub fn session_key(&self) -> String {
-        format!("{}session", self.participant_prefix())
+    /// Whose data this is where it is stored: the study's storage name and the
+    /// participant's id, the same for every attempt.
+    pub fn who(&self) -> Who {
+        Who::new(&self.study, &self.participant.id)
     }
 
-    /// The storage key prefix of everything this participant left, every attempt
-    /// (`{study}/{participant}/`).
-    pub fn participant_prefix(&self) -> String {
-        format!("{}/{}/", self.study, self.participant.id)
+    /// Where this attempt's data is stored.
+    pub fn this_attempt(&self) -> Attempt {
+        self.who().attempt(self.attempt)
     }
 
-    /// The storage key prefix of this attempt's data: `{study}/{participant}/`, then
-    /// `attempt-N/` from the second attempt on.
-    pub fn prefix(&self) -> String {
-        match self.attempt {
-            0 => self.participant_prefix(),
-            n => format!("{}attempt-{n}/", self.participant_prefix()),
-        }
+    /// The storage key of this participant's session, the same for every attempt.
+    pub fn session_key(&self) -> StudyKey {
+        StudyKey::Session(self.who())
     }
 
     /// Consent to `study` given at `at_ms`: recorded, and on to the instructions.

@@ -335,8 +335,8 @@ fn a_participant_goes_from_consent_through_practice_and_every_trial_to_completio
         },
         1_763_999_000_000.0,
     );
-    assert_eq!(s.prefix(), "pilot/p1/");
-    assert_eq!(s.session_key(), "pilot/p1/session");
+    assert_eq!(s.this_attempt(), Who::new("pilot", "p1").attempt(0));
+    assert_eq!(s.session_key().render(), "pilot/p1/session");
     s.next(true);
     assert_eq!(s.stage, Stage::Consent, "no skipping consent");
     assert_eq!(s.consent, None);
@@ -450,9 +450,12 @@ fn the_resume_policy_decides_what_a_return_to_the_link_does() {
         (Opening::Continue, Stage::Consent, 1)
     );
     assert_eq!(kinds(&s), ["started", "restarted", "started"]);
-    assert_eq!(s.prefix(), "pilot/p1/attempt-1/");
     assert_eq!(
-        s.session_key(),
+        Scope::Attempt(s.this_attempt()).render(),
+        "pilot/p1/attempt-1/"
+    );
+    assert_eq!(
+        s.session_key().render(),
         "pilot/p1/session",
         "one session key for every attempt"
     );

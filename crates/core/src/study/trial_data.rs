@@ -45,12 +45,7 @@ pub struct StudyTrialData {
 impl StudyTrialData {
     /// The storage and upload key: study, participant, index (unique per participant-trial).
     pub fn key(&self) -> String {
-        format!(
-            "{}/{}/{}",
-            self.study,
-            self.participant_key(),
-            self.trial_index
-        )
+        super::key::server_row(&self.study, &self.participant_key(), self.trial_index)
     }
 
     /// Whether the trial had ended (its end time or its generation verdict is set): a
@@ -69,6 +64,6 @@ impl StudyTrialData {
     /// The participant as stored: the id, with `#attempt-N` from the second attempt on (so
     /// a restarted participant's trials never replace the first attempt's).
     pub fn participant_key(&self) -> String {
-        super::delivery::participant_key(&self.participant.id, self.attempt)
+        super::key::stored_participant(&self.participant.id, self.attempt)
     }
 }

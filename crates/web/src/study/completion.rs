@@ -2,21 +2,30 @@
 //! the completion code or redirect follows only once the server holds all of it. Until
 //! then the page says how many trials wait and why, and offers the data to download.
 
-use super::courier::{store_outcome, Courier};
-use super::Ready;
-use crate::download::download_file;
-use crate::storage::Db;
+use super::browser::download_trials;
+use super::courier::Courier;
+use super::page::Ready;
+use super::store::{self, StudyStore};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use shapemaze_core::json;
 use shapemaze_core::study::{
-    waiting_message, Completion as Code, Outcome, OutcomeRecord, StudySession, StudyTrialData,
+    waiting_message, Completion as Code, Outcome, OutcomeRecord, Scope, StudySession,
+    StudyTrialData,
 };
 
-/// Every stored trial of this participant, every attempt, in order.
-pub(super) async fn participant_data(db: &Db, session: &StudySession) -> Vec<StudyTrialData> {
-    let mut out: Vec<StudyTrialData> =
-        super::stored(db, &session.participant_prefix(), |k| k.contains("/trial/")).await;
+/// Every stored trial of this participant, every attempt, in order (what cannot be read
+/// is left out, and written to the console).
+async fn participant_data(store: &StudyStore, session: &StudySession) -> Vec<StudyTrialData> {
+    let mut out = match store.trials(&Scope::Participant(session.who())).await {
+        Ok(read) => {
+            store::warn(&read.unreadable);
+            read.values
+        }
+        Err(e) => {
+            store::warn(&[e]);
+            Vec::new()
+        }
+    };
     shapemaze_core::sort::sort_by_key(&mut out, |d| (d.attempt, d.trial_index));
     out
 }
@@ -60,18 +69,14 @@ pub(super) fn Completion(
     let data = RwSignal::new(Vec::<StudyTrialData>::new());
     let state = courier.as_ref().map(|c| c.state);
     {
-        let (db, study, session) = (ready.db.clone(), ready.study.clone(), session.clone());
+        let (store, study, session) = (ready.store.clone(), ready.study.clone(), session.clone());
         spawn_local(async move {
-            let all = participant_data(&db, &session).await;
+            let all = participant_data(&store, &session).await;
             data.set(all.clone());
             if let Some(c) = courier {
                 let record = OutcomeRecord::of(&session, &study, outcome, &all);
-                match json::to_string(&record) {
-                    Ok(json) => {
-                        if store_outcome(&db, &session.prefix(), &json).await.is_ok() {
-                            c.finish();
-                        }
-                    }
+                match store.put_outcome(&session.this_attempt(), &record).await {
+                    Ok(()) => c.finish(),
                     Err(e) => {
                         let why = format!("Shapemaze could not save the study's outcome: {e}");
                         web_sys::console::error_1(&why.into());
@@ -106,11 +111,7 @@ pub(super) fn Completion(
     let participant = session.participant.id.clone();
     let pid = session.participant.id.clone();
     let download = move |_: leptos::ev::MouseEvent| {
-        let saved = json::lines(&data.get_untracked())
-            .map_err(|e| e.to_string())
-            .and_then(|text| {
-                download_file(&format!("study-{pid}.jsonl"), &text, "application/x-ndjson")
-            });
+        let saved = download_trials(&format!("study-{pid}.jsonl"), &data.get_untracked());
         if let Err(e) = saved {
             let why = format!("Shapemaze could not save the study's answers as a file: {e}");
             web_sys::console::error_1(&why.into());

@@ -4,15 +4,16 @@
 //! soon as the browser is back online, and on the next page load. The participant's
 //! outcome goes last; the completion code follows only once nothing is pending.
 
-use super::gloo_sleep;
+use super::browser::gloo_sleep;
+use super::store::{StoreError, StudyStore};
 use crate::fetch::post_json;
-use crate::storage::{Db, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use shapemaze_core::json::JsonError;
 use shapemaze_core::study::{
-    acknowledged, content_hash, outcome_key, pending, refusal, retry_delay_ms, sent_key,
-    upload_body, Parcel, StudyTrialData, Upload,
+    acknowledged, refusal, retry_delay_ms, upload_body, Parcel, Scope, Upload, Who,
 };
+use std::fmt;
 
 /// Where the participant's data stands, for the page.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,13 +30,42 @@ pub struct Delivery {
     pub all_sent: bool,
 }
 
+/// Why a pass over the queue stopped (it tries again on a back-off).
+#[derive(Clone, Debug)]
+enum SendError {
+    /// The browser's storage failed.
+    Store(StoreError),
+    /// The upload's body could not be written (the trials stay kept and unsent).
+    Body(JsonError),
+    /// No answer came (why, from the fetch).
+    Unreachable(String),
+    /// The server answered, but not with an acknowledgement (what it said).
+    Refused(String),
+}
+
+impl fmt::Display for SendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendError::Store(e) => e.fmt(f),
+            SendError::Body(e) => write!(f, "the upload could not be written: {e}"),
+            SendError::Unreachable(why) | SendError::Refused(why) => f.write_str(why),
+        }
+    }
+}
+
+impl From<StoreError> for SendError {
+    fn from(e: StoreError) -> Self {
+        SendError::Store(e)
+    }
+}
+
 /// One participant's upload queue.
 #[derive(Clone)]
 pub struct Courier {
-    db: Db,
+    store: StudyStore,
     upload: Upload,
-    /// The participant's storage prefix (every attempt).
-    prefix: String,
+    /// Whose data (every attempt).
+    who: Who,
     /// Where things stand (the page draws from it).
     pub state: RwSignal<Delivery>,
     /// Whether a drain runs now (one at a time).
@@ -58,13 +88,13 @@ fn online() -> bool {
 }
 
 impl Courier {
-    /// The queue of the participant stored under `prefix`, sending to `upload`; it drains
-    /// now (what an earlier visit left) and whenever the browser comes back online.
-    pub fn new(db: Db, upload: Upload, prefix: String) -> Courier {
+    /// The queue of participant `who`, sending to `upload`; it drains now (what an earlier
+    /// visit left) and whenever the browser comes back online.
+    pub fn new(store: StudyStore, upload: Upload, who: Who) -> Courier {
         let courier = Courier {
-            db,
+            store,
             upload,
-            prefix,
+            who,
             state: RwSignal::new(Delivery {
                 online: online(),
                 ..Delivery::default()
@@ -116,7 +146,7 @@ impl Courier {
                     Err(e) => {
                         me.state.try_update(|s| {
                             s.failures += 1;
-                            s.last_error = Some(e);
+                            s.last_error = Some(e.to_string());
                             s.online = online();
                         });
                     }
@@ -134,47 +164,42 @@ impl Courier {
 
     /// One pass over the queue: every pending trial (only finished ones while the study
     /// runs), then the outcome once the study is over. `Ok` when nothing is left.
-    async fn send_pending(&self) -> Result<(), String> {
-        let entries = self
-            .db
-            .entries(STUDY, &self.prefix)
-            .await
-            .map_err(|e| e.to_string())?;
+    async fn send_pending(&self) -> Result<(), SendError> {
+        let listing = self
+            .store
+            .list(&Scope::Participant(self.who.clone()))
+            .await?;
         let finished = self.finished.try_get_untracked().unwrap_or(false);
-        let todo: Vec<(String, String)> = pending(&entries)
+        let todo: Vec<_> = listing
+            .pending_trials()
             .into_iter()
-            .filter(|(_, v)| {
-                finished || serde_json::from_str::<StudyTrialData>(v).is_ok_and(|d| d.finished())
-            })
-            .cloned()
+            .filter(|p| finished || p.value.as_ref().is_ok_and(|d| d.finished()))
             .collect();
-        let outcomes: Vec<(String, String)> = entries
-            .iter()
-            .filter(|(k, v)| {
-                finished && k.ends_with("/outcome") && !acked(&entries, &format!("{k}-sent"), v)
-            })
-            .cloned()
-            .collect();
+        let outcomes = if finished {
+            listing.pending_outcomes()
+        } else {
+            Vec::new()
+        };
         // The trials waiting (the outcome, small and last, is not counted).
         let mut left = todo.len();
         self.state.try_update(|s| s.pending = left);
-        for (key, json) in &todo {
-            let Ok(trial) = serde_json::from_str::<StudyTrialData>(json) else {
+        for sent in &todo {
+            // A copy that does not read stays as it is (the export still has it).
+            let Ok(trial) = &sent.value else {
                 continue;
             };
-            let body = self.body(Parcel::Trials(std::slice::from_ref(&trial)))?;
+            let body = self.body(Parcel::Trials(std::slice::from_ref(trial)))?;
             self.send(&body).await?;
-            if let Some(sent) = sent_key(key) {
-                self.mark(&sent, json).await?;
-            }
+            self.store.put_receipt(sent).await?;
             left -= 1;
             self.state.try_update(|s| s.pending = left);
         }
-        for (key, json) in outcomes {
-            if let Ok(record) = serde_json::from_str(&json) {
-                self.send(&self.body(Parcel::Outcome(&record))?).await?;
+        for sent in &outcomes {
+            // An outcome that does not read is not sent, and not asked for again.
+            if let Ok(record) = &sent.value {
+                self.send(&self.body(Parcel::Outcome(record))?).await?;
             }
-            self.mark(&format!("{key}-sent"), &json).await?;
+            self.store.put_receipt(sent).await?;
         }
         self.state.try_update(|s| {
             s.pending = 0;
@@ -187,44 +212,24 @@ impl Courier {
 
     /// The upload's body; a body that cannot be written is an error (the trials stay kept
     /// and unsent), never an empty upload.
-    fn body(&self, parcel: Parcel) -> Result<String, String> {
+    fn body(&self, parcel: Parcel) -> Result<String, SendError> {
         upload_body(
             self.upload.kind,
             self.upload.experiment_id.as_deref(),
             parcel,
         )
-        .map_err(|e| format!("the upload could not be written: {e}"))
+        .map_err(SendError::Body)
     }
 
-    /// Posts one body; `Ok` only on a 2xx answer.
-    async fn send(&self, body: &str) -> Result<(), String> {
-        let (status, text) = post_json(&self.upload.url, body).await?;
+    /// Posts one body; `Ok` only on an acknowledgement.
+    async fn send(&self, body: &str) -> Result<(), SendError> {
+        let (status, text) = post_json(&self.upload.url, body)
+            .await
+            .map_err(SendError::Unreachable)?;
         if acknowledged(self.upload.kind, status, &text) {
             Ok(())
         } else {
-            Err(refusal(status, &text))
+            Err(SendError::Refused(refusal(status, &text)))
         }
     }
-
-    /// Keeps the hash of the copy the server acknowledged.
-    async fn mark(&self, key: &str, json: &str) -> Result<(), String> {
-        self.db
-            .put(STUDY, key, &content_hash(json))
-            .await
-            .map_err(|e| e.to_string())
-    }
-}
-
-/// Whether `entries` hold, at `key`, the hash of `json`.
-fn acked(entries: &[(String, String)], key: &str, json: &str) -> bool {
-    entries
-        .iter()
-        .any(|(k, h)| k == key && *h == content_hash(json))
-}
-
-/// Stores the participant's outcome record (under the attempt's `prefix`) for the courier.
-pub async fn store_outcome(db: &Db, prefix: &str, json: &str) -> Result<(), String> {
-    db.put(STUDY, &outcome_key(prefix), json)
-        .await
-        .map_err(|e| e.to_string())
 }

@@ -2,30 +2,30 @@
 //! the study data in this browser, and reconcile each participant's outcome against the
 //! trials held.
 
-use super::stored;
-use crate::download::download_file;
+use super::browser::{download_csv, download_trials};
+use super::store::{self, StoreError, StudyStore};
 use crate::fetch::picked_text;
-use crate::storage::{Db, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use shapemaze_core::json;
 use shapemaze_core::study::reconcile::reconcile;
-use shapemaze_core::study::{events_csv, read_study_data, OutcomeRecord, Study, StudyTrialData};
+use shapemaze_core::study::{events_csv, read_study_data, Scope, Study, StudyTrialData};
 
 /// The experimenter's page: build a study and its link; export and import study data.
 #[component]
 pub fn StudyManagePage() -> impl IntoView {
     let text = RwSignal::new(EXAMPLE.to_string());
-    let parsed = Memo::new(move |_| Study::from_json(&text.get()).map_err(|e| e.to_string()));
+    let parsed = Memo::new(move |_| Study::from_json(&text.get()));
     let status = RwSignal::new(String::new());
     // Each participant's outcome against the trials held, and the trials stored here
     // with their signs of help (drawn as tables below).
     let stored = RwSignal::new(String::new());
     let show_stored = move || {
         spawn_local(async move {
-            if let Ok(db) = Db::open().await {
-                let all = stored_trials(&db).await;
-                let outcomes = stored_outcomes(&db).await;
+            if let Ok(listing) = listed().await {
+                let (all, outcomes) = (listing.trials(), listing.outcomes());
+                store::warn(&all.unreadable);
+                store::warn(&outcomes.unreadable);
+                let (all, outcomes) = (all.values, outcomes.values);
                 let mut html = String::new();
                 for table in [
                     shapemaze_view::study::participants_table(&reconcile(&all, &outcomes)),
@@ -40,19 +40,14 @@ pub fn StudyManagePage() -> impl IntoView {
     show_stored();
     let export = move |csv: bool| {
         spawn_local(async move {
-            let db = match Db::open().await {
-                Ok(db) => db,
+            let all = match stored_trials().await {
+                Ok(all) => all,
                 Err(e) => return status.set(e.to_string()),
             };
-            let all = stored_trials(&db).await;
             let result = if csv {
-                download_file("study-data.csv", &events_csv(&all), "text/csv")
+                download_csv("study-data.csv", &events_csv(&all))
             } else {
-                json::lines(&all)
-                    .map_err(|e| e.to_string())
-                    .and_then(|lines| {
-                        download_file("study-data.jsonl", &lines, "application/x-ndjson")
-                    })
+                download_trials("study-data.jsonl", &all)
             };
             status.set(match result {
                 Ok(()) => format!(
@@ -72,28 +67,8 @@ pub fn StudyManagePage() -> impl IntoView {
                 Err(e) => return status.set(e),
             };
             let (trials, bad) = read_study_data(&body);
-            let entries: Result<Vec<(String, String)>, _> = trials
-                .iter()
-                .map(|d| {
-                    let key = format!(
-                        "imported-{}/{}/trial/{}",
-                        d.study,
-                        d.participant_key(),
-                        d.trial_index
-                    );
-                    json::to_string(d).map(|json| (key, json))
-                })
-                .collect();
-            let entries = match entries {
-                Ok(entries) => entries,
-                Err(e) => {
-                    return status.set(format!(
-                        "Nothing was imported from {name}: a trial could not be stored ({e})."
-                    ))
-                }
-            };
-            let saved = match Db::open().await {
-                Ok(db) => db.put_all(STUDY, &entries).await.map(|_| entries.len()),
+            let saved = match StudyStore::open().await {
+                Ok(store) => store.import(&trials).await,
                 Err(e) => Err(e),
             };
             show_stored();
@@ -104,6 +79,9 @@ pub fn StudyManagePage() -> impl IntoView {
                     bad.len(),
                     bad.join("; ")
                 ),
+                Err(e @ StoreError::Unwritable { .. }) => {
+                    format!("Nothing was imported from {name}: {e}")
+                }
                 Err(e) => e.to_string(),
             });
         });
@@ -128,7 +106,7 @@ pub fn StudyManagePage() -> impl IntoView {
                             <a data-testid="study-link" href=link.clone()>{link.clone()}</a></p>
                     }.into_any()
                 }
-                Err(e) => view! { <p class="notice error" data-testid="study-json-error">{e}</p> }.into_any(),
+                Err(e) => view! { <p class="notice error" data-testid="study-json-error">{e.to_string()}</p> }.into_any(),
             }}
             <h2>"Data collected in this browser"</h2>
             <div class="row">
@@ -145,14 +123,17 @@ pub fn StudyManagePage() -> impl IntoView {
     }
 }
 
-/// Every study trial stored in this browser (uploaded or imported).
-async fn stored_trials(db: &Db) -> Vec<StudyTrialData> {
-    stored(db, "", |k| k.contains("/trial/")).await
+/// Everything of every study stored in this browser (run here or imported).
+async fn listed() -> Result<store::Listing, StoreError> {
+    StudyStore::open().await?.list(&Scope::All).await
 }
 
-/// Every participant's outcome stored in this browser.
-async fn stored_outcomes(db: &Db) -> Vec<OutcomeRecord> {
-    stored(db, "", |k| k.ends_with("/outcome")).await
+/// Every study trial stored in this browser (what cannot be read is left out, and written
+/// to the console).
+async fn stored_trials() -> Result<Vec<StudyTrialData>, StoreError> {
+    let read = listed().await?.trials();
+    store::warn(&read.unreadable);
+    Ok(read.values)
 }
 
 /// The study the builder starts from.

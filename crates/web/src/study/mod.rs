@@ -3,38 +3,36 @@
 //! happens, so a reload resumes exactly where the participant was. Each trial is uploaded
 //! as it ends and kept queued until the server has it ([`courier`]); the completion code
 //! or redirect follows only once the server holds every trial. `/study/manage`: the
-//! experimenter's side ([`manage`]).
+//! experimenter's side ([`manage`]). Whatever these pages keep goes through the study's
+//! typed store ([`store`]).
 
+mod browser;
 mod completion;
 mod courier;
 mod manage;
+mod page;
 mod stage;
+pub(crate) mod store;
 mod trial;
 
+pub(crate) use browser::gloo_sleep;
 pub use manage::StudyManagePage;
 
 use super::fetch::get_text;
 use super::route::{use_location, Location};
-use super::storage::{Db, STUDY};
+use browser::now;
 use courier::Courier;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use shapemaze_core::json;
-use shapemaze_core::study::{inline_name, Opening, Participant, Stage, Study, StudySession};
-
-thread_local! {
-    /// The trials this page load has shown (by storage key): finding one stored that is
-    /// not here means the page was reloaded during it.
-    static SHOWN: std::cell::RefCell<std::collections::HashSet<String>> =
-        std::cell::RefCell::new(std::collections::HashSet::new());
-}
+use page::{Page, Ready};
+use shapemaze_core::study::{
+    inline_name, Opening, Participant, Stage, Study, StudyError, StudyKey, StudySession, Who,
+};
+use std::fmt;
+use store::{StoreError, StudyStore};
 
 /// Where the tab keeps its made-up participant id (one per tab, so two tabs never mix).
 const TAB_ID: &str = "shapemaze.participant";
-
-fn now() -> f64 {
-    js_sys::Date::now()
-}
 
 /// The participant id of this tab when the link names nobody.
 fn tab_participant() -> String {
@@ -55,96 +53,55 @@ fn tab_participant() -> String {
     id
 }
 
-fn window_size() -> String {
-    web_sys::window()
-        .map(|w| {
-            let n = |v: Result<wasm_bindgen::JsValue, _>| {
-                v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0) as u32
-            };
-            format!("{}x{}", n(w.inner_width()), n(w.inner_height()))
-        })
-        .unwrap_or_default()
+/// Why the study the link names cannot start.
+#[derive(Clone, Debug)]
+enum LoadError {
+    /// The link names no study.
+    Unnamed,
+    /// The study's name is not a file's name.
+    BadName(String),
+    /// The study's file could not be fetched (why, from the fetch).
+    Fetch(String),
+    /// The study (in its file or the link) is not a study.
+    Study(StudyError),
 }
 
-/// A loaded study, its storage name and the database.
-#[derive(Clone)]
-struct Ready {
-    study: Study,
-    db: Db,
-}
-
-/// The page's state, shared with the stages' views.
-#[derive(Clone, Copy)]
-struct Page {
-    error: RwSignal<Option<String>>,
-    ready: RwSignal<Option<Ready>>,
-    session: RwSignal<Option<StudySession>>,
-    /// The participant's upload queue (none when the study uploads nowhere).
-    courier: RwSignal<Option<Courier>>,
-    /// The study's resume policy turned this visit away.
-    blocked: RwSignal<bool>,
-    /// The link gives the counterbalancing order itself (`order=`).
-    order_in_link: bool,
-}
-
-impl Page {
-    /// Saves the session; a failure is shown.
-    fn save(self, s: StudySession) {
-        if let Some(r) = self.ready.get_untracked() {
-            spawn_local(async move {
-                let key = s.session_key();
-                let saved = match json::to_string(&s) {
-                    Ok(text) => {
-                        r.db.put(STUDY, &key, &text)
-                            .await
-                            .map_err(|e| e.to_string())
-                    }
-                    Err(e) => Err(e.to_string()),
-                };
-                if let Err(e) = saved {
-                    self.error.set(Some(e));
-                }
-            });
-        }
-    }
-
-    /// Changes the session by `f`, then saves it before anything else happens on the page.
-    fn update(self, f: impl Fn(&mut StudySession, &Study)) {
-        // Nothing to update once the page is gone (a timer may outlive it).
-        let Some(r) = self.ready.try_get_untracked().flatten() else {
-            return;
-        };
-        self.session.update(|s| {
-            if let Some(s) = s.as_mut() {
-                f(s, &r.study);
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Unnamed => {
+                f.write_str("the link names no study (it needs ?study=NAME or ?config=...)")
             }
-        });
-        if let Some(s) = self.session.get_untracked() {
-            self.save(s);
+            LoadError::BadName(name) => write!(
+                f,
+                "'{name}' is not a study's name (letters, digits, - and _ only)"
+            ),
+            LoadError::Fetch(why) => f.write_str(why),
+            LoadError::Study(e) => e.fmt(f),
         }
     }
 }
 
 /// The study the link names: its storage name and the study, or why it cannot start.
-async fn load_study(q: &str) -> Result<(String, Study), String> {
+async fn load_study(q: &str) -> Result<(String, Study), LoadError> {
     if let Some(config) = Location::param(q, "config") {
-        let study = Study::from_config_param(&config).map_err(|e| e.to_string())?;
+        let study = Study::from_config_param(&config).map_err(LoadError::Study)?;
         return Ok((inline_name(&config), study));
     }
     let Some(name) = Location::param(q, "study") else {
-        return Err("the link names no study (it needs ?study=NAME or ?config=...)".into());
+        return Err(LoadError::Unnamed);
     };
     let ok = !name.is_empty()
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
     if !ok {
-        return Err(format!(
-            "'{name}' is not a study's name (letters, digits, - and _ only)"
-        ));
+        return Err(LoadError::BadName(name));
     }
-    let text = get_text(&format!("/studies/{name}.json")).await?;
-    let study = Study::from_json(&text).map_err(|e| e.to_string())?;
+    let text = get_text(&format!("/studies/{name}.json"))
+        .await
+        .map_err(LoadError::Fetch)?;
+    let study = Study::from_json(&text).map_err(LoadError::Study)?;
     Ok((name, study))
 }
 
@@ -155,19 +112,19 @@ async fn open_session(
     q: &str,
     name: &str,
     study: &Study,
-    db: &Db,
-) -> Result<(StudySession, Opening), String> {
+    store: &StudyStore,
+) -> Result<(StudySession, Opening), StoreError> {
     let participant = Participant::from_params(|k| Location::param(q, k), &tab_participant());
-    let key = format!("{name}/{}/session", participant.id);
-    let restored = db
-        .get(STUDY, &key)
-        .await
-        .ok()
-        .flatten()
-        .and_then(|t| serde_json::from_str::<StudySession>(&t).ok());
+    let who = Who::new(name, &participant.id);
+    // A session that cannot be read back (or storage that cannot be read) starts afresh,
+    // as a first visit does; why goes to the console.
+    let restored = store.session(&who).await.unwrap_or_else(|e| {
+        store::warn(&[e]);
+        None
+    });
     // A reload of a tab that had this study open is no return (sessionStorage lives as
     // long as the tab): it resumes whatever the study's policy.
-    let open_mark = format!("shapemaze.study-open.{key}");
+    let open_mark = format!("shapemaze.study-open.{}", StudyKey::Session(who));
     let tab = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
     let reloaded = tab
         .as_ref()
@@ -176,10 +133,7 @@ async fn open_session(
         let _ = tab.set_item(&open_mark, "1");
     }
     let (opened, opening) = StudySession::open(name, study, participant, restored, now(), reloaded);
-    let text = json::to_string(&opened).map_err(|e| e.to_string())?;
-    db.put(STUDY, &opened.session_key(), &text)
-        .await
-        .map_err(|e| e.to_string())?;
+    store.put_session(&opened).await?;
     Ok((opened, opening))
 }
 
@@ -197,8 +151,8 @@ fn start(page: Page, q: String) {
                 return;
             }
         };
-        let db = match Db::open().await {
-            Ok(db) => db,
+        let store = match StudyStore::open().await {
+            Ok(store) => store,
             Err(e) => {
                 page.error.set(Some(format!(
                     "{e} Your answers could not be kept, so the study cannot start here."
@@ -206,22 +160,22 @@ fn start(page: Page, q: String) {
                 return;
             }
         };
-        let (opened, opening) = match open_session(&q, &name, &study, &db).await {
+        let (opened, opening) = match open_session(&q, &name, &study, &store).await {
             Ok(x) => x,
             Err(e) => {
-                page.error.set(Some(e));
+                page.error.set(Some(e.to_string()));
                 return;
             }
         };
         // What an earlier visit left unsent goes now.
         if let (Some(upload), Some(owner)) = (study.upload.clone(), owner) {
-            let prefix = opened.participant_prefix();
-            let courier = owner.with(|| Courier::new(db.clone(), upload, prefix));
+            let who = opened.who();
+            let courier = owner.with(|| Courier::new(store.clone(), upload, who));
             page.courier.set(Some(courier));
         }
         page.blocked.set(opening == Opening::Blocked);
         page.session.set(Some(opened));
-        page.ready.set(Some(Ready { study, db }));
+        page.ready.set(Some(Ready { study, store }));
     });
 }
 
@@ -295,38 +249,4 @@ pub fn StudyPage() -> impl IntoView {
             {move || stage::study_view(page)}
         </section>
     }
-}
-
-fn paragraphs(text: &str) -> impl IntoView {
-    text.split("\n\n")
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .map(|p| view! { <p>{p}</p> })
-        .collect_view()
-}
-
-/// What is stored under `prefix` at the keys `keep` accepts, read as `T` (what cannot be
-/// read is left out).
-async fn stored<T: serde::de::DeserializeOwned>(
-    db: &Db,
-    prefix: &str,
-    keep: fn(&str) -> bool,
-) -> Vec<T> {
-    db.entries(STUDY, prefix)
-        .await
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|(k, _)| keep(k))
-        .filter_map(|(_, v)| serde_json::from_str(&v).ok())
-        .collect()
-}
-
-/// Waits `ms` milliseconds (letting the page draw).
-pub(crate) async fn gloo_sleep(ms: u32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }

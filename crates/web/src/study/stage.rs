@@ -2,17 +2,27 @@
 //! taken), the instructions, a trial, the end; with the progress and, while trials wait to
 //! upload, how many.
 
+use super::browser::now;
 use super::completion::{Completion, OutcomeNote};
+use super::page::{Page, Ready};
+use super::store;
 use super::trial::StudyTrialView;
-use super::{now, paragraphs, Page, Ready};
 use crate::fetch::post_json;
-use crate::storage::STUDY;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::study::{
-    order_request, read_order_answer, waiting_message, Assignment, Outcome, Stage, Study,
-    StudySession,
+    order_request, read_order_answer, waiting_message, Assignment, OrderError, Outcome, Stage,
+    Study, StudySession,
 };
+use std::fmt;
+
+fn paragraphs(text: &str) -> impl IntoView {
+    text.split("\n\n")
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .map(|p| view! { <p>{p}</p> })
+        .collect_view()
+}
 
 /// The page for the session's stage, under the study's title.
 pub(super) fn study_view(page: Page) -> AnyView {
@@ -110,13 +120,33 @@ fn stage_body(page: Page, r: &Ready, s: &StudySession) -> AnyView {
     }
 }
 
+/// Why no order came from the server (the id's hash stays).
+#[derive(Clone, Debug)]
+enum NoOrder {
+    /// No answer came (why, from the fetch).
+    Unreachable(String),
+    /// The answer gives no order.
+    Answer(OrderError),
+}
+
+impl fmt::Display for NoOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NoOrder::Unreachable(why) => f.write_str(why),
+            NoOrder::Answer(e) => e.fmt(f),
+        }
+    }
+}
+
 /// The counterbalancing order `shapemaze serve` gives this participant, asked at consent
 /// (so a link opened and closed uses up no order): `Ok` with the order and what to log,
 /// or `Err` with why the id's hash stays.
-async fn server_order(study: &Study, s: &StudySession) -> Result<(u64, String), String> {
+async fn server_order(study: &Study, s: &StudySession) -> Result<(u64, String), NoOrder> {
     let body = order_request(&s.study, study, &s.participant.id);
-    let (status, text) = post_json(&crate::route::href("/api/study-order"), &body).await?;
-    let k = read_order_answer(status, &text, study).map_err(|e| e.to_string())?;
+    let (status, text) = post_json(&crate::route::href("/api/study-order"), &body)
+        .await
+        .map_err(NoOrder::Unreachable)?;
+    let k = read_order_answer(status, &text, study).map_err(NoOrder::Answer)?;
     Ok((k, format!("order {k} from the server")))
 }
 
@@ -157,7 +187,9 @@ fn ConsentPanel(page: Page, study: Study) -> impl IntoView {
         page.update(|s, _| s.decline());
         if let (Some(r), Some(s)) = (page.ready.get_untracked(), page.session.get_untracked()) {
             spawn_local(async move {
-                let _ = r.db.delete_prefix(STUDY, &s.prefix()).await;
+                if let Err(e) = r.store.delete_attempt(&s.this_attempt()).await {
+                    store::warn(&[e]);
+                }
             });
         }
     };

@@ -1,13 +1,13 @@
 //! One trial of the study: every action timed and saved as it happens, restored after a
 //! reload, and handed to the upload queue once it ends.
 
+use super::browser::{now, window_size};
 use super::courier::Courier;
-use super::{now, window_size, Ready, SHOWN};
+use super::page::Ready;
+use super::store::{self, StudyStore};
 use crate::play::{PlayOptions, TrialPlay};
-use crate::storage::{Db, STUDY};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use shapemaze_core::json;
 use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::play::player::PlayerKind;
@@ -15,8 +15,17 @@ use shapemaze_core::play::staircase::StairStep;
 use shapemaze_core::play::transcript::Role;
 use shapemaze_core::play::trial::{Phase, Trial, TrialSetup};
 use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
-use shapemaze_core::study::{ActionLog, StudySession, StudyTrial, StudyTrialData};
+use shapemaze_core::study::{
+    ActionLog, Attempt, StudyKey, StudySession, StudyTrial, StudyTrialData,
+};
 use std::sync::Arc;
+
+thread_local! {
+    /// The trials this page load has shown: finding one stored that is not here means the
+    /// page was reloaded during it.
+    static SHOWN: std::cell::RefCell<std::collections::HashSet<StudyKey>> =
+        std::cell::RefCell::new(std::collections::HashSet::new());
+}
 
 /// What a trial's data says besides the play itself: who, where in the study, what was
 /// consented to.
@@ -79,27 +88,27 @@ impl Meta {
     }
 }
 
-/// Replays a trial saved before a reload on a fresh one; logs the reload (once per page
-/// load) or, for a new trial, its start. False when the trial's view was gone before its
-/// saved copy was read (nothing is restored then).
-async fn restore(db: &Db, key: &str, fresh: &Trial, live: Live) -> bool {
+/// Replays trial `index` of attempt `at` saved before a reload on a fresh one; logs the
+/// reload (once per page load) or, for a new trial, its start (a saved copy that cannot be
+/// read back is taken as none, and why goes to the console). False when the trial's view
+/// was gone before its saved copy was read (nothing is restored then).
+async fn restore(store: &StudyStore, at: &Attempt, index: i64, fresh: &Trial, live: Live) -> bool {
     let Live {
         trial,
         log,
         started,
     } = live;
-    let saved = db
-        .get(STUDY, key)
-        .await
-        .ok()
-        .flatten()
-        .and_then(|t| serde_json::from_str::<StudyTrialData>(&t).ok());
+    let saved = store.trial(at, index).await.unwrap_or_else(|e| {
+        store::warn(&[e]);
+        None
+    });
+    let key = StudyKey::Trial(at.clone(), index);
     // The study moved on (or the page was left) while the trial was read: nothing to show.
     if trial.try_with_untracked(|_| ()).is_none() {
         return false;
     }
     let Some(d) = saved else {
-        SHOWN.with(|shown| shown.borrow_mut().insert(key.to_string()));
+        SHOWN.with(|shown| shown.borrow_mut().insert(key));
         log.update(|l| l.push("start", "solve", window_size(), 0.0));
         return true;
     };
@@ -119,7 +128,7 @@ async fn restore(db: &Db, key: &str, fresh: &Trial, live: Live) -> bool {
     log.set(d.log);
     // A reload only when this page load has not shown the trial yet (the view is drawn
     // again when the study moves on, which is no reload).
-    if SHOWN.with(|shown| shown.borrow_mut().insert(key.to_string())) {
+    if SHOWN.with(|shown| shown.borrow_mut().insert(key)) {
         let phase = trial.with_untracked(|t| t.phase().name());
         let at = now() - started.get_untracked();
         log.update(|l| l.push("reload", phase, "", at));
@@ -159,8 +168,8 @@ pub(super) fn StudyTrialView(
     on_finished: Callback<[bool; 3]>,
     on_next: Callback<()>,
 ) -> impl IntoView {
-    let Ready { study, db } = ready;
-    let key = format!("{}trial/{index}", session.prefix());
+    let Ready { study, store } = ready;
+    let at = session.this_attempt();
     let library = Arc::new(TemplateLibrary::of_set(spec.size, study.shape_set()));
     let maze = match generate_one(spec.shape, spec.sample, spec.seed, &library) {
         Ok(m) => m,
@@ -194,22 +203,22 @@ pub(super) fn StudyTrialView(
     };
     // Every change is saved; a finished trial then goes to the upload queue.
     let persist = {
-        let (db, key) = (db.clone(), key.clone());
+        let (store, at) = (store.clone(), at.clone());
         move || {
-            let (db, key, d) = (db.clone(), key.clone(), meta.data(live));
+            let (store, at, d) = (store.clone(), at.clone(), meta.data(live));
             let courier = courier.clone();
             spawn_local(async move {
                 // A trial that cannot be written keeps its last saved copy, never an empty one.
-                let text = match json::to_string(&d) {
-                    Ok(text) => text,
+                match store.put_trial(&at, &d).await {
+                    Ok(()) if d.finished() => {
+                        if let Some(c) = courier {
+                            c.kick();
+                        }
+                    }
+                    Ok(()) => {}
                     Err(e) => {
                         let why = format!("Shapemaze could not save a study trial: {e}");
-                        return web_sys::console::error_1(&why.into());
-                    }
-                };
-                if db.put(STUDY, &key, &text).await.is_ok() && d.finished() {
-                    if let Some(c) = courier {
-                        c.kick();
+                        web_sys::console::error_1(&why.into());
                     }
                 }
             });
@@ -222,7 +231,7 @@ pub(super) fn StudyTrialView(
     {
         let persist = persist.clone();
         spawn_local(async move {
-            if !restore(&db, &key, &fresh, live).await {
+            if !restore(&store, &at, index, &fresh, live).await {
                 return;
             }
             let phase = trial.with_untracked(|t| t.phase().name());
