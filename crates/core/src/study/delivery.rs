@@ -8,10 +8,12 @@
 //! acknowledged the same way; the completion code or redirect is shown only once nothing is
 //! pending.
 
+use super::file::{Outcome, Study, UploadKind};
 use super::key::stored_participant;
-use super::{
-    fnv1a, Outcome, Participant, Study, StudyKey, StudySession, StudyTrialData, UploadKind,
-};
+use super::key::StudyKey;
+use super::participant::{fnv1a, Participant};
+use super::session::StudySession;
+use super::trial_data::StudyTrialData;
 use serde::{Deserialize, Serialize};
 
 /// How a participant's study ended, as the page tells the server once every trial is

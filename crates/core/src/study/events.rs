@@ -1,6 +1,6 @@
 //! The study CSV: one row per action, jsPsych-like columns first.
 
-use super::StudyTrialData;
+use super::trial_data::StudyTrialData;
 use crate::text::{csv_field, Fixed};
 
 /// The columns of the study CSV (one row per action), jsPsych-like first.

@@ -46,17 +46,14 @@ pub use delivery::{
 };
 pub use events::{events_csv, EVENT_COLUMNS};
 pub use file::{
-    Assignment, Completion, Condition, Outcome, RecognitionMode, Study, StudyError, StudyTrial,
-    TimeLimits, Upload, UploadKind,
+    Assignment, Completion, Condition, Outcome, RecognitionMode, Resume, ResumePolicy, Study,
+    StudyError, StudyTrial, TimeLimits, Upload, UploadKind,
 };
 pub use key::{Attempt, KeyError, KeyProblem, Scope, Sendable, StudyKey, Who};
 pub use log::{Action, ActionLog, HelpSignals};
 pub use order::{latin_row, order_request, read_order_answer, OrderError};
-pub(crate) use participant::fnv1a;
 pub use participant::{inline_name, Participant};
-pub use session::{
-    ConsentRecord, Opening, Resume, ResumePolicy, SessionEvent, Stage, StudySession,
-};
+pub use session::{ConsentRecord, Opening, SessionEvent, Stage, StudySession};
 pub use trial_data::StudyTrialData;
 pub use upload::{read_study_data, upload_body, Parcel, UploadJson, UPLOAD_FORMAT};
 

@@ -1,8 +1,8 @@
 //! The counterbalanced order of a study's trials: the balanced Latin square (see the
 //! study module's documentation) and the order `shapemaze serve` assigns.
 
-use super::Study;
-use super::StudyTrial;
+use super::file::Study;
+use super::file::StudyTrial;
 
 /// The body of `POST /api/study-order` for `participant` of the study stored as `study`.
 pub fn order_request(study_name: &str, study: &Study, participant: &str) -> String {

@@ -3,7 +3,8 @@
 //! `shapemaze serve` over its store (`GET /api/study-reconcile.csv`) and by
 //! `/study/manage` over the data in the browser.
 
-use super::{OutcomeRecord, StudyTrialData};
+use super::delivery::OutcomeRecord;
+use super::trial_data::StudyTrialData;
 use crate::text::csv_field;
 
 /// One participant (one attempt) of one study, reconciled.

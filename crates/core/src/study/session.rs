@@ -20,8 +20,10 @@
 //! the log.
 
 #[cfg(doc)]
-use super::TimeLimits;
-use super::{fnv1a, Attempt, Participant, Study, StudyKey, StudyTrial, Who};
+use super::file::TimeLimits;
+use super::file::{ResumePolicy, Study, StudyTrial};
+use super::key::{Attempt, StudyKey, Who};
+use super::participant::{fnv1a, Participant};
 use crate::play::staircase::StairStep;
 use crate::text::Fixed;
 use serde::{Deserialize, Serialize};
@@ -51,56 +53,6 @@ impl Stage {
     /// Whether the study is over for this participant (completed, declined or timed out).
     pub fn is_final(self) -> bool {
         matches!(self, Stage::Complete | Stage::Declined | Stage::TimedOut)
-    }
-}
-
-/// What a return to the study's link does with a session saved before.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResumePolicy {
-    /// Take it up where the participant left off (the default).
-    #[default]
-    Resume,
-    /// Start the study again as a new attempt (the earlier attempt's data is kept).
-    Restart,
-    /// Do not let the participant go on: a page says so (the data is kept).
-    Block,
-}
-
-impl ResumePolicy {
-    /// Every policy, in order.
-    pub const ALL: [ResumePolicy; 3] = [
-        ResumePolicy::Resume,
-        ResumePolicy::Restart,
-        ResumePolicy::Block,
-    ];
-
-    /// The policy's name in study files.
-    pub fn name(self) -> &'static str {
-        match self {
-            ResumePolicy::Resume => "resume",
-            ResumePolicy::Restart => "restart",
-            ResumePolicy::Block => "block",
-        }
-    }
-}
-
-/// The study's resume rules: `"resume": {"policy": "restart", "max_age_minutes": 120}`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Resume {
-    /// What a return does.
-    #[serde(default)]
-    pub policy: ResumePolicy,
-    /// Minutes after its start past which a saved session is not taken up again (a new
-    /// attempt starts instead); none: no limit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_age_minutes: Option<u32>,
-}
-
-impl Resume {
-    /// Whether these are the default rules (left out of a study's link).
-    pub fn is_default(&self) -> bool {
-        *self == Resume::default()
     }
 }
 

@@ -1,7 +1,7 @@
 //! A staircase study's walk: which trial comes next from the participant's outcomes so far,
 //! and where a level's mazes come from once its set is used up.
 
-use super::{Study, StudyTrial};
+use super::file::{Study, StudyTrial};
 use crate::maze::generate::distinct_mazes;
 use crate::maze::templates::TemplateLibrary;
 use crate::play::staircase::Walk;

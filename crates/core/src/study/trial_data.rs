@@ -1,6 +1,8 @@
 //! One participant's trial as stored and uploaded.
 
-use super::{ActionLog, ConsentRecord, HelpSignals, Participant, SessionEvent};
+use super::log::{ActionLog, HelpSignals};
+use super::participant::Participant;
+use super::session::{ConsentRecord, SessionEvent};
 use crate::results::record::TrialRecord;
 use serde::{Deserialize, Serialize};
 

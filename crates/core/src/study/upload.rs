@@ -1,7 +1,10 @@
 //! The bodies a study's data leaves in (plain JSON for `shapemaze serve`, DataPipe's) and
 //! the reader of uploaded or exported data.
 
-use super::{events_csv, OutcomeRecord, StudyTrialData, UploadKind};
+use super::delivery::OutcomeRecord;
+use super::events::events_csv;
+use super::file::UploadKind;
+use super::trial_data::StudyTrialData;
 use crate::json::JsonError;
 use serde::{Deserialize, Serialize};
 

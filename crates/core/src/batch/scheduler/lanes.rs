@@ -1,11 +1,25 @@
 //! The scheduler's lanes: one per endpoint, each with its queue of waiting trials, its
 //! learned concurrency (stepped down on a 429, crept back up after a run of successes),
 //! its requests-per-minute window and its `Retry-After` hold; and the lanes' state as the
-//! page shows it ([`Scheduler::lanes`]).
+//! page shows it ([`super::Scheduler::lanes`]).
 
-use super::{RetryNotice, Scheduler, Slot};
 use serde::Serialize;
 use std::collections::VecDeque;
+
+/// A retry under way, as the page's chat client reports it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RetryNotice {
+    /// The HTTP status that caused it, if any (`429` teaches the lane its rate limit).
+    pub status: Option<u16>,
+    /// Why, for people (`429 rate limited`, `network error`, ...).
+    pub cause: String,
+    /// The attempt that failed (from 1).
+    pub attempt: u32,
+    /// Most attempts.
+    pub max_attempts: u32,
+    /// Milliseconds until the next attempt (`Retry-After` when the endpoint sent one).
+    pub wait_ms: f64,
+}
 
 /// The sliding window of the requests-per-minute limit.
 pub const MINUTE_MS: f64 = 60_000.0;
@@ -94,7 +108,7 @@ impl Queue {
     }
 
     /// How many trials wait.
-    fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.0.len()
     }
 }
@@ -113,13 +127,13 @@ pub(super) struct Lane {
     /// Successful calls in a row since the last retry or step.
     pub(super) success_run: u32,
     /// When the concurrency last stepped down for a 429.
-    last_step_down: Option<f64>,
+    pub(super) last_step_down: Option<f64>,
     /// New calls are held until this time by `Retry-After`.
-    blocked_until: f64,
+    pub(super) blocked_until: f64,
     /// When the calls of the last minute were (or will be) sent, in time order.
     pub(super) window: VecDeque<f64>,
     /// The last retry's cause, for people.
-    last_cause: Option<String>,
+    pub(super) last_cause: Option<String>,
 }
 
 impl Lane {
@@ -143,7 +157,7 @@ impl Lane {
     }
 
     /// Drops the window's calls older than a minute.
-    fn prune(&mut self, now: f64) {
+    pub(super) fn prune(&mut self, now: f64) {
         while self.window.front().is_some_and(|&t| t <= now - MINUTE_MS) {
             self.window.pop_front();
         }
@@ -203,40 +217,5 @@ impl Lane {
             self.success_run = 0;
             self.current = (self.current + 1).min(self.config.max_concurrency);
         }
-    }
-}
-
-impl Scheduler {
-    /// Each lane's state, in lane order.
-    pub fn lanes(&mut self, now_ms: f64) -> Vec<LaneStatus> {
-        let mut retrying = vec![0; self.lanes.len()];
-        for s in &self.slots {
-            if let Slot::Running {
-                lane,
-                retrying: true,
-                ..
-            } = s
-            {
-                retrying[*lane] += 1;
-            }
-        }
-        self.lanes
-            .iter_mut()
-            .zip(retrying)
-            .map(|(lane, retrying)| {
-                let free = lane.free_at(now_ms);
-                LaneStatus {
-                    name: lane.config.name.clone(),
-                    concurrency: lane.current,
-                    max_concurrency: lane.config.max_concurrency,
-                    in_flight: lane.in_flight,
-                    queued: lane.queue.len(),
-                    retrying,
-                    last_cause: lane.last_cause.clone(),
-                    wait_until: (free > now_ms).then_some(free),
-                    requests_last_minute: lane.window.len(),
-                }
-            })
-            .collect()
     }
 }

@@ -42,10 +42,11 @@ mod progress;
 #[cfg(test)]
 mod tests;
 
-pub use lanes::{LaneConfig, LaneStatus, Tuning, MINUTE_MS};
-pub use progress::{PlayerProgress, Progress, Tally, TrialSummary};
+pub use lanes::{LaneConfig, LaneStatus, RetryNotice, Tuning, MINUTE_MS};
+pub use progress::{PlayerProgress, Progress, RunState, Tally, TrialSummary};
 
 use crate::batch::design::{ExperimentDesign, TrialKey, DEFAULT_CONCURRENCY};
+use crate::verify::Outcome;
 use lanes::Lane;
 use serde::Serialize;
 use std::collections::{HashMap, VecDeque};
@@ -94,33 +95,6 @@ pub enum CallPermit {
     Go,
     /// Ask again at this time (ms).
     WaitUntil(f64),
-}
-
-/// Whether the run goes on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RunState {
-    /// Trials start as lanes allow.
-    Running,
-    /// No new starts; trials in flight may finish.
-    Paused,
-    /// No new starts; the trials that were in flight were requeued.
-    Cancelled,
-}
-
-/// A retry under way, as the page's chat client reports it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RetryNotice {
-    /// The HTTP status that caused it, if any (`429` teaches the lane its rate limit).
-    pub status: Option<u16>,
-    /// Why, for people (`429 rate limited`, `network error`, ...).
-    pub cause: String,
-    /// The attempt that failed (from 1).
-    pub attempt: u32,
-    /// Most attempts.
-    pub max_attempts: u32,
-    /// Milliseconds until the next attempt (`Retry-After` when the endpoint sent one).
-    pub wait_ms: f64,
 }
 
 /// Where one trial is: waiting on its lane, in flight, or done (with what it counts for).
@@ -504,4 +478,127 @@ impl Scheduler {
         }
         out
     }
+}
+
+// The lanes' state as the page shows it.
+impl Scheduler {
+    /// Each lane's state, in lane order.
+    pub fn lanes(&mut self, now_ms: f64) -> Vec<LaneStatus> {
+        let mut retrying = vec![0; self.lanes.len()];
+        for s in &self.slots {
+            if let Slot::Running {
+                lane,
+                retrying: true,
+                ..
+            } = s
+            {
+                retrying[*lane] += 1;
+            }
+        }
+        self.lanes
+            .iter_mut()
+            .zip(retrying)
+            .map(|(lane, retrying)| {
+                let free = lane.free_at(now_ms);
+                LaneStatus {
+                    name: lane.config.name.clone(),
+                    concurrency: lane.current,
+                    max_concurrency: lane.config.max_concurrency,
+                    in_flight: lane.in_flight,
+                    queued: lane.queue.len(),
+                    retrying,
+                    last_cause: lane.last_cause.clone(),
+                    wait_until: (free > now_ms).then_some(free),
+                    requests_last_minute: lane.window.len(),
+                }
+            })
+            .collect()
+    }
+}
+
+// Progress: the tallies and the time left.
+impl Scheduler {
+    /// The progress bar's numbers, overall and per player.
+    pub fn progress(&self, now_ms: f64) -> Progress {
+        let elapsed = self.active_now(now_ms);
+        let mut overall = Tally::default();
+        let mut per_lane = vec![Tally::default(); self.lanes.len()];
+        for (i, slot) in self.slots.iter().enumerate() {
+            let lane = &mut per_lane[self.lane_of[i]];
+            for t in [&mut overall, lane] {
+                t.total += 1;
+                match slot {
+                    Slot::Queued => {}
+                    Slot::Running { .. } => t.in_flight += 1,
+                    Slot::Done(s) => {
+                        t.done += 1;
+                        t.tokens += s.tokens;
+                        if s.api_error.is_some() {
+                            t.api_errors += 1;
+                        }
+                        for (n, o) in t.successes.iter_mut().zip(s.outcomes) {
+                            *n += usize::from(o == Some(Outcome::Success));
+                        }
+                    }
+                }
+            }
+        }
+        for (t, &n) in per_lane.iter_mut().zip(&self.planned) {
+            t.total += n;
+            overall.total += n;
+        }
+        let window = self.tuning.eta_window.max(1);
+        overall.eta_ms = eta(&overall, &self.completions, elapsed, window);
+        let players = per_lane
+            .into_iter()
+            .enumerate()
+            .map(|(l, mut tally)| {
+                tally.eta_ms = eta(&tally, &self.lane_completions[l], elapsed, window);
+                PlayerProgress {
+                    player: self.lanes[l].config.name.clone(),
+                    tally,
+                }
+            })
+            .collect();
+        Progress {
+            state: self.state,
+            overall,
+            players,
+            elapsed_ms: elapsed,
+        }
+    }
+
+    /// Stamps a completion on lane `l` at the active time `now_ms` gives, overall and for
+    /// the lane, keeping only what the ETA's window needs.
+    pub(super) fn stamp_completion(&mut self, l: usize, now_ms: f64) {
+        let stamp = self.active_now(now_ms);
+        let keep = self.tuning.eta_window.max(1) + 1;
+        push_capped(&mut self.completions, stamp, keep);
+        push_capped(&mut self.lane_completions[l], stamp, keep);
+    }
+}
+
+/// Appends `t`, dropping the oldest beyond `cap`.
+fn push_capped(q: &mut VecDeque<f64>, t: f64, cap: usize) {
+    q.push_back(t);
+    while q.len() > cap {
+        q.pop_front();
+    }
+}
+
+/// The time left at the recent throughput: over the last `window` completions once there
+/// are that many (trials in flight side by side finish in bursts, so a few stamps close
+/// together would promise far too much), else over the whole active time so far.
+fn eta(t: &Tally, stamps: &VecDeque<f64>, elapsed: f64, window: usize) -> Option<f64> {
+    let left = t.total - t.done;
+    if left == 0 {
+        return Some(0.0);
+    }
+    let (&first, &last) = (stamps.front()?, stamps.back()?);
+    let (n, span) = if stamps.len() > window && last > first {
+        ((stamps.len() - 1) as f64, last - first)
+    } else {
+        (stamps.len() as f64, elapsed.max(last))
+    };
+    (span > 0.0).then(|| left as f64 * span / n)
 }

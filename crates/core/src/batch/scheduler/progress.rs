@@ -1,13 +1,23 @@
 //! The scheduler's progress: what a finished trial counts for ([`TrialSummary`]), the
-//! tallies overall and per player ([`Scheduler::progress`]), and the time left at the
+//! tallies overall and per player ([`super::Scheduler::progress`]), and the time left at the
 //! recent throughput.
 
-use super::{RunState, Scheduler, Slot};
 use crate::batch::design::TrialKey;
 use crate::results::record::TrialRecord;
 use crate::verify::Outcome;
 use serde::Serialize;
-use std::collections::VecDeque;
+
+/// Whether the run goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Trials start as lanes allow.
+    Running,
+    /// No new starts; trials in flight may finish.
+    Paused,
+    /// No new starts; the trials that were in flight were requeued.
+    Cancelled,
+}
 
 /// What a finished trial counts for, kept for progress (and rebuilt from stored records on
 /// resume with [`TrialSummary::of`]).
@@ -55,7 +65,7 @@ pub struct Tally {
     pub in_flight: usize,
     /// Successes so far per phase: solve, recognize, generate.
     pub successes: [usize; 3],
-    /// Trials that ended as API errors (not judged; [`Scheduler::requeue_errors`]).
+    /// Trials that ended as API errors (not judged; [`super::Scheduler::requeue_errors`]).
     pub api_errors: usize,
     /// Tokens used by the finished trials.
     pub tokens: u64,
@@ -84,90 +94,4 @@ pub struct Progress {
     pub players: Vec<PlayerProgress>,
     /// Milliseconds spent running in this session (pauses not counted).
     pub elapsed_ms: f64,
-}
-
-impl Scheduler {
-    /// The progress bar's numbers, overall and per player.
-    pub fn progress(&self, now_ms: f64) -> Progress {
-        let elapsed = self.active_now(now_ms);
-        let mut overall = Tally::default();
-        let mut per_lane = vec![Tally::default(); self.lanes.len()];
-        for (i, slot) in self.slots.iter().enumerate() {
-            let lane = &mut per_lane[self.lane_of[i]];
-            for t in [&mut overall, lane] {
-                t.total += 1;
-                match slot {
-                    Slot::Queued => {}
-                    Slot::Running { .. } => t.in_flight += 1,
-                    Slot::Done(s) => {
-                        t.done += 1;
-                        t.tokens += s.tokens;
-                        if s.api_error.is_some() {
-                            t.api_errors += 1;
-                        }
-                        for (n, o) in t.successes.iter_mut().zip(s.outcomes) {
-                            *n += usize::from(o == Some(Outcome::Success));
-                        }
-                    }
-                }
-            }
-        }
-        for (t, &n) in per_lane.iter_mut().zip(&self.planned) {
-            t.total += n;
-            overall.total += n;
-        }
-        let window = self.tuning.eta_window.max(1);
-        overall.eta_ms = eta(&overall, &self.completions, elapsed, window);
-        let players = per_lane
-            .into_iter()
-            .enumerate()
-            .map(|(l, mut tally)| {
-                tally.eta_ms = eta(&tally, &self.lane_completions[l], elapsed, window);
-                PlayerProgress {
-                    player: self.lanes[l].config.name.clone(),
-                    tally,
-                }
-            })
-            .collect();
-        Progress {
-            state: self.state,
-            overall,
-            players,
-            elapsed_ms: elapsed,
-        }
-    }
-
-    /// Stamps a completion on lane `l` at the active time `now_ms` gives, overall and for
-    /// the lane, keeping only what the ETA's window needs.
-    pub(super) fn stamp_completion(&mut self, l: usize, now_ms: f64) {
-        let stamp = self.active_now(now_ms);
-        let keep = self.tuning.eta_window.max(1) + 1;
-        push_capped(&mut self.completions, stamp, keep);
-        push_capped(&mut self.lane_completions[l], stamp, keep);
-    }
-}
-
-/// Appends `t`, dropping the oldest beyond `cap`.
-fn push_capped(q: &mut VecDeque<f64>, t: f64, cap: usize) {
-    q.push_back(t);
-    while q.len() > cap {
-        q.pop_front();
-    }
-}
-
-/// The time left at the recent throughput: over the last `window` completions once there
-/// are that many (trials in flight side by side finish in bursts, so a few stamps close
-/// together would promise far too much), else over the whole active time so far.
-fn eta(t: &Tally, stamps: &VecDeque<f64>, elapsed: f64, window: usize) -> Option<f64> {
-    let left = t.total - t.done;
-    if left == 0 {
-        return Some(0.0);
-    }
-    let (&first, &last) = (stamps.front()?, stamps.back()?);
-    let (n, span) = if stamps.len() > window && last > first {
-        ((stamps.len() - 1) as f64, last - first)
-    } else {
-        (stamps.len() as f64, elapsed.max(last))
-    };
-    (span > 0.0).then(|| left as f64 * span / n)
 }
