@@ -41,7 +41,7 @@ fn a_second_reader_reads_every_reply_once_and_its_kappa_is_reported() {
     let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
     let second = &report["second_reader"];
     assert_eq!(second["model"], "judge-1");
-    assert_eq!(second["prompt_version"], 1);
+    assert_eq!(second["prompt_version"], 2);
     let calls = second["calls"].as_u64().expect("calls");
     assert!(calls >= 12 * 3, "every reply of 12 transcripts: {calls}");
     assert_eq!(second["kept"], 0);
@@ -101,7 +101,7 @@ fn a_second_reader_reads_every_reply_once_and_its_kappa_is_reported() {
     let text = shapemaze_env(&text_args, &env, Duration::from_secs(60));
     assert!(
         text.stdout
-            .contains("Second reader judge-1 (prompt version 1)"),
+            .contains("Second reader judge-1 (prompt version 2)"),
         "{}",
         text.stdout
     );

@@ -255,7 +255,7 @@ pub fn SecondReaderPanel(
     view! {
         <details class="second-reader" data-testid="second-reader">
             <summary>"A second reader (a chat model)"</summary>
-            <p class="muted">"Any OpenAI-compatible endpoint reads every reply again with one fixed prompt (version "{JUDGE_PROMPT_VERSION}", in the results guide) and answers in JSON; each reply it reads otherwise joins the queue. The key is used for these calls only and never stored."</p>
+            <p class="muted">"Any OpenAI-compatible endpoint reads every reply again with one fixed prompt (version "{JUDGE_PROMPT_VERSION}", described in docs/cli.md) and answers in JSON; each reply it reads otherwise joins the queue. The key is used for these calls only and never stored."</p>
             <div class="review-bar">
                 <label class="field"><span>"Endpoint"</span>
                     <select data-testid="second-reader-preset" on:change=preset_changed>

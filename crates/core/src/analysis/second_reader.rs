@@ -18,8 +18,11 @@ use crate::verify::{maze_reading, move_reading, shape_reading, Extracted, Rule};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The version of the judge's prompt; a report names it.
-pub const JUDGE_PROMPT_VERSION: u32 = 1;
+/// The version of the judge's prompt and of how its answer is read; a report names it, and
+/// answers kept under another version are asked again. 2: the answer must be the JSON
+/// object alone (version 1 also took a `"move": null` found anywhere in the answer, so a
+/// small model that echoed the question read as "no answer" everywhere).
+pub const JUDGE_PROMPT_VERSION: u32 = 2;
 
 /// The system message: what the judge is for.
 const SYSTEM: &str = "You read replies that language models gave in a maze task and say what each reply gives as its answer. You do not solve the task and you do not judge whether the answer is right. You answer with one JSON object and nothing else.";
@@ -41,23 +44,34 @@ pub fn judge_messages(phase: Phase, reply: &str, shapes: ShapeSet) -> Vec<ChatMe
 }
 
 /// What the judge answered, read: its JSON object's value for the phase (`null` is no
-/// answer). An answer that is not such an object is an error saying what came back.
+/// answer). The answer must be that object alone (in a code fence or not): an answer that
+/// is anything else, such as the question echoed back with its own `{"move": null}`, is an
+/// error saying what came back, never a reading of "no answer".
 pub fn judge_value(phase: Phase, answer: &str, shapes: ShapeSet) -> Result<Extracted, String> {
-    let (key, reading) = match phase {
-        Phase::Solve => ("move", move_reading(answer)),
-        Phase::Recognize => ("shape", shape_reading(answer, shapes)),
-        Phase::Generate | Phase::Done => (
-            "maze",
-            maze_reading(answer, Encoding::Matrix, 0, 0, Symbols::STANDARD),
-        ),
+    let key = match phase {
+        Phase::Solve => "move",
+        Phase::Recognize => "shape",
+        Phase::Generate | Phase::Done => "maze",
     };
-    if reading.rule == Rule::Json {
-        return Ok(reading.value);
-    }
-    let null = format!("\"{key}\": null");
-    let compact = answer.replace(char::is_whitespace, "");
-    if compact.contains(&null.replace(' ', "")) {
-        return Ok(Extracted::Nothing);
+    let body = unfenced(answer);
+    let object = (body.starts_with('{') && body.ends_with('}'))
+        .then(|| serde_json::from_str::<serde_json::Value>(body).ok())
+        .flatten();
+    match object.as_ref().and_then(|o| o.get(key)) {
+        Some(serde_json::Value::Null) => return Ok(Extracted::Nothing),
+        Some(_) => {
+            let reading = match phase {
+                Phase::Solve => move_reading(body),
+                Phase::Recognize => shape_reading(body, shapes),
+                Phase::Generate | Phase::Done => {
+                    maze_reading(body, Encoding::Matrix, 0, 0, Symbols::STANDARD)
+                }
+            };
+            if reading.rule == Rule::Json {
+                return Ok(reading.value);
+            }
+        }
+        None => {}
     }
     let mut shown: String = answer.chars().take(120).collect();
     if shown.len() < answer.len() {
@@ -66,6 +80,18 @@ pub fn judge_value(phase: Phase, answer: &str, shapes: ShapeSet) -> Result<Extra
     Err(format!(
         "the second reader did not answer with a JSON object holding \"{key}\" (it said: {shown})"
     ))
+}
+
+/// The answer without the code fence around it (```json ... ```), trimmed.
+fn unfenced(answer: &str) -> &str {
+    let t = answer.trim();
+    match t.strip_prefix("```") {
+        Some(rest) => {
+            let rest = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric());
+            rest.strip_suffix("```").unwrap_or(rest).trim()
+        }
+        None => t,
+    }
 }
 
 /// Cohen's kappa of two readers over the same replies, with the raw agreement.
@@ -277,6 +303,22 @@ mod tests {
         ));
         let err = judge_value(Phase::Solve, "The move is (1, 0).", ShapeSet::STANDARD)
             .expect_err("no JSON");
+        // A small model echoes the question, whose template holds `{"move": null}`: that is
+        // no answer of the judge's, not a reading of "no move".
+        let echoed = format!(
+            "{}\nmendatang",
+            judge_messages(Phase::Solve, "Move: (2, 1)", ShapeSet::STANDARD)[1].content
+        );
+        assert!(judge_value(Phase::Solve, &echoed, ShapeSet::STANDARD).is_err());
+        assert_eq!(
+            judge_value(
+                Phase::Recognize,
+                "{\"shape\": null, \"why\": \"none named\"}",
+                ShapeSet::STANDARD
+            ),
+            Ok(Extracted::Nothing)
+        );
+        assert!(judge_value(Phase::Recognize, "{\"answer\": \"Z\"}", ShapeSet::STANDARD).is_err());
         assert!(
             err.contains("\"move\"") && err.contains("The move is"),
             "{err}"
