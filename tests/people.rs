@@ -387,7 +387,9 @@ fn the_text_html_and_csv_reports_carry_the_same_table() {
     assert_eq!(csv.code, 0, "{}", csv.stderr);
     let lines: Vec<&str> = csv.stdout.lines().collect();
     assert!(
-        lines[0].starts_with("model,phase,mazes,model_rate_successes,model_rate_n,"),
+        lines[0].starts_with(
+            "pair,model,encoding,people,phase,mazes,model_rate_successes,model_rate_n,"
+        ),
         "{}",
         lines[0]
     );
@@ -442,6 +444,8 @@ fn every_table_s_csv_reads_as_numbers_one_column_per_number() {
     // cleaning: every column is a label or holds numbers only (empty where there is none).
     const LABELS: &[&str] = &[
         "experiment",
+        "pair",
+        "people",
         "model",
         "encoding",
         "shape",

@@ -3,7 +3,7 @@
 // file downloads; two experiments compare side by side; a bad import is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, withPage, analyzeOnly, runOracle } from './helpers.mjs';
+import { BASE, SHOTS, withPage, analyzeOnly, runOracle, unzipEntry, zipNames } from './helpers.mjs';
 
 const rand = () => Math.random().toString(36).slice(2, 10);
 
@@ -484,21 +484,28 @@ test('a study\'s people and a model on the same mazes are paired in a table and 
     const rows = await table.locator('tbody tr').all();
     assert.equal(rows.length, 3, 'one model x three phases');
     const solve = await rows[0].locator('td').allTextContents();
-    // Model, phase, mazes, the two rates, the difference, the test, p, participants, percentile.
-    assert.equal(solve[1], 'solve');
-    assert.equal(solve[2], '4');
-    assert.match(solve[3], /^6\/8 \(4 mazes\) 75\.0%/);
-    assert.match(solve[4], /^4\/8 \(4 mazes\) 50\.0%/);
-    assert.match(solve[5], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
-    assert.equal(solve[6], 'Wilcoxon signed-rank on per-maze rates');
-    assert.equal(solve[7], '= 0.500');
-    assert.deepEqual(solve.slice(8), ['3', '100.00']);
+    // What the row pairs (the fixture's study data is from before the condition was kept,
+    // so it pairs by the encoding and says so), model, encoding, people, phase, mazes, the
+    // two rates, the difference, the test, p, participants, their trials, percentile.
+    assert.match(solve[0], /, matrix vs people, condition not recorded \(matrix\)$/);
+    assert.equal(solve[2], 'matrix');
+    assert.equal(solve[3], 'condition not recorded (matrix)');
+    assert.equal(solve[4], 'solve');
+    assert.equal(solve[5], '4');
+    assert.match(solve[6], /^6\/8 \(4 mazes\) 75\.0%/);
+    assert.match(solve[7], /^4\/8 \(4 mazes\) 50\.0%/);
+    assert.match(solve[8], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
+    assert.equal(solve[9], 'Wilcoxon signed-rank on per-maze rates');
+    assert.equal(solve[10], '= 0.500');
+    assert.deepEqual(solve.slice(11), ['3', '8', '100.00']);
+    // The headline counts who was paired of who took part.
+    assert.match(await table.locator('caption').textContent(), /3 of 3 participants and 8 of their 8 trials paired/);
     assert.equal(await page.locator('section#people-models').count(), 1, 'the section has its anchor');
     const chart = page.locator('[data-testid="chart-people-models"]');
     assert.match(await chart.textContent(), /solve[\s\S]*recognize[\s\S]*generate/);
     assert.equal(await chart.locator('circle').count(), 9, 'three participants in each of three phases');
     const eff = await page.locator('[data-testid="table-people-models-efficiency"] tbody tr td').allTextContents();
-    assert.deepEqual(eff.slice(1, 8), ['3', '4.67', '7.00', '6.33', '1.52', '0.40', '320.00']);
+    assert.deepEqual(eff.slice(4, 11), ['3', '4.67', '7.00', '6.33', '1.52', '0.40', '320.00']);
     await page.locator('section#people-models').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/results-people-models.png` });
     await chart.screenshot({ path: `${SHOTS}/results-people-models-chart.png` });
@@ -531,3 +538,31 @@ test("an imported run's provenance is shown under its name", async () => {
     await page.screenshot({ path: `${SHOTS}/results-provenance.png` });
   });
 });
+
+test('the chosen experiment downloads in the Every Eval Ever schema: an aggregate per model, its instance rows', async () => {
+  await withPage(async (page) => {
+    const name = `eee ${Math.random().toString(36).slice(2, 8)}`;
+    await runOracle(page, name, 1, '5', 1, ['square']);
+    await analyzeOnly(page, name);
+    await page.waitForSelector('[data-testid="table-groups"]');
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="download-every-eval-ever"]')]);
+    assert.equal(dl.suggestedFilename(), 'every-eval-ever.zip');
+    const { readFileSync } = await import('node:fs');
+    const zip = readFileSync(await dl.path());
+    const names = zipNames(zip);
+    const aggregates = names.filter((n) => /^data\/shapemaze\/.+\/[0-9a-f-]{36}\.json$/.test(n));
+    const samples = names.filter((n) => /^data\/shapemaze\/.+\/[0-9a-f-]{36}_samples\.jsonl$/.test(n));
+    assert.equal(aggregates.length, 1, `one model, one aggregate: ${names}`);
+    assert.equal(samples.length, 1, `and its rows: ${names}`);
+    const aggregate = JSON.parse(unzipEntry(zip, aggregates[0]).toString('utf8'));
+    assert.ok(aggregate.schema_version, 'the schema version is named');
+    assert.equal(aggregate.model_info.id, 'shapemaze/oracle');
+    const results = aggregate.evaluation_results.map((r) => [r.evaluation_name, r.score_details.score]);
+    assert.deepEqual(results, [['shapemaze.solve', 1], ['shapemaze.recognize', 1], ['shapemaze.generate', 1]]);
+    const rows = unzipEntry(zip, samples[0]).toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.ok(rows.length >= 6, `a row per reply and phase: ${rows.length}`);
+    assert.ok(rows.every((r) => r.evaluation_id === aggregate.evaluation_id));
+    assert.match(await page.textContent('[data-testid="results-message"]'), /Downloaded every-eval-ever\.zip/);
+  });
+});
+

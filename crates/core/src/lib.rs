@@ -69,7 +69,8 @@ mod enum_name_tests {
         check(&Protocol::ALL, |v| v.name());
         check(&Outcome::ALL, |v| v.name());
         check(crate::verify::Reason::ALL, |v| v.as_str());
-        use crate::study::{Assignment, Condition, RecognitionMode, ResumePolicy, UploadKind};
+        use crate::play::condition::Condition;
+        use crate::study::{Assignment, RecognitionMode, ResumePolicy, UploadKind};
         check(&Condition::ALL, |v| v.name());
         check(&RecognitionMode::ALL, |v| v.name());
         check(&UploadKind::ALL, |v| v.name());

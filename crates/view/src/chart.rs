@@ -826,6 +826,7 @@ pub(crate) mod tests {
                         retried_moves: 0,
                         staircase: None,
                         person: None,
+                        condition: None,
                         solve_ms: None,
                         solve_tokens: None,
                     });

@@ -26,16 +26,32 @@ fn test_name(test: &str) -> &'static str {
     }
 }
 
-/// The paired table: one row per model and phase.
+/// What a row pairs, in words: "oracle, matrix vs people, grid".
+pub fn pair_name(model: &str, encoding: &str, people: &str) -> String {
+    format!("{model}, {encoding} vs people, {people}")
+}
+
+/// The headline: how many participants and trials were paired, of how many took part.
+pub fn headline(p: &PeopleVsModels) -> String {
+    format!(
+        "{} of {} participants and {} of their {} trials paired with a model on the same maze (shape, size, seed, sample)",
+        p.paired_people, p.people, p.paired_trials, p.people_trials
+    )
+}
+
+/// The paired table: one row per model, encoding, people's condition and phase.
 fn paired_table(p: &PeopleVsModels) -> Table {
     let mut t = Table::new(
         ANCHOR,
         format!(
-            "Each model against the people ({} participants, {} trials) on the maze instances both played (shape, size, encoding, seed, sample)",
-            p.people, p.people_trials
+            "Each model against the people, per encoding the model saw and how the people saw the mazes: {}",
+            headline(p)
         ),
         &[
+            ("pair", "model vs people"),
             ("model", "model"),
+            ("encoding", "model's encoding"),
+            ("people", "people's condition"),
             ("phase", "phase"),
             ("mazes", "mazes paired"),
             ("model_rate", "model's rate"),
@@ -44,6 +60,7 @@ fn paired_table(p: &PeopleVsModels) -> Table {
             ("test", "paired test"),
             ("p", "p"),
             ("participants", "participants"),
+            ("people_trials", "people's trials"),
             ("percentile", "model's percentile among the people"),
         ],
     )
@@ -53,7 +70,10 @@ fn paired_table(p: &PeopleVsModels) -> Table {
     }
     for r in &p.rows {
         t.row(vec![
+            Cell::text(pair_name(&r.model, &r.encoding, &r.people)),
             Cell::text(&r.model),
+            Cell::text(&r.encoding),
+            Cell::text(&r.people),
             Cell::text(&r.phase),
             Cell::Count(r.mazes),
             Cell::Rate(r.model_rate),
@@ -67,6 +87,7 @@ fn paired_table(p: &PeopleVsModels) -> Table {
             Cell::Text(test_name(&r.test).into()),
             Cell::P(r.p),
             Cell::Count(r.participants),
+            Cell::Count(r.people_trials),
             Cell::Number(r.percentile),
         ]);
     }
@@ -79,7 +100,10 @@ fn efficiency_table(p: &PeopleVsModels) -> Table {
         "people-models-efficiency",
         "Solves of the mazes both solved: the model's moves against the median and the best person's on the same maze (averaged over the mazes), and the time and tokens a move took".into(),
         &[
+            ("pair", "model vs people"),
             ("model", "model"),
+            ("encoding", "model's encoding"),
+            ("people", "people's condition"),
             ("mazes", "mazes solved by both"),
             ("model_moves", "model moves per solve"),
             ("median_person_moves", "median person's moves"),
@@ -92,7 +116,10 @@ fn efficiency_table(p: &PeopleVsModels) -> Table {
     t.empty = Some("No maze was solved by a model and by a person.".into());
     for e in &p.efficiency {
         t.row(vec![
+            Cell::text(pair_name(&e.model, &e.encoding, &e.people)),
             Cell::text(&e.model),
+            Cell::text(&e.encoding),
+            Cell::text(&e.people),
             Cell::Count(e.mazes),
             Cell::Number(Some(e.model_moves)),
             Cell::Number(Some(e.median_person_moves)),
@@ -106,15 +133,19 @@ fn efficiency_table(p: &PeopleVsModels) -> Table {
 }
 
 /// Each model's rate (a coloured diamond, per phase) against the people's per-person
-/// rates on the same mazes (grey circles, their median a black bar): the model's name over
-/// its lines, one line per phase, on a 0-100% axis.
+/// rates on the same mazes (grey circles, their median a black bar): what a row pairs
+/// ("oracle, matrix vs people, grid") over its lines, one line per phase, on a 0-100% axis.
 pub fn people_chart(rows: &[PeopleModelRow]) -> String {
     let title = "Each model's rate against the people's, per phase";
     let (left, right, top, step, heading) = (170.0, 880.0, 80.0, 40.0, 34.0);
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| pair_name(&r.model, &r.encoding, &r.people))
+        .collect();
     let mut models: Vec<&str> = Vec::new();
-    for r in rows {
-        if !models.contains(&r.model.as_str()) {
-            models.push(&r.model);
+    for n in &names {
+        if !models.contains(&n.as_str()) {
+            models.push(n);
         }
     }
     let bottom = top + heading * models.len() as f64 + step * rows.len().max(1) as f64;
@@ -147,18 +178,18 @@ pub fn people_chart(rows: &[PeopleModelRow]) -> String {
     }
     let mut y = top;
     let mut current: Option<&str> = None;
-    for r in rows {
-        if current != Some(r.model.as_str()) {
-            current = Some(&r.model);
+    for (r, name) in rows.iter().zip(&names) {
+        if current != Some(name.as_str()) {
+            current = Some(name);
             let _ = write!(
                 s,
                 "<text x=\"16\" y=\"{:.1}\" font-weight=\"bold\">{}</text>",
                 Fixed(y + 6.0),
-                escape(&r.model)
+                escape(name)
             );
             y += heading;
         }
-        let i = models.iter().position(|m| *m == r.model).unwrap_or(0);
+        let i = models.iter().position(|m| *m == name).unwrap_or(0);
         people_line(&mut s, r, y, (left, right), PALETTE[i % PALETTE.len()]);
         y += step;
     }

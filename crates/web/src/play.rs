@@ -9,9 +9,10 @@ use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::grid::{Grid, Pos, Tile, SIZES};
 use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::maze::templates::TemplateLibrary;
+use shapemaze_core::play::condition::Condition;
 use shapemaze_core::play::settings::{key_target, paint, PlaySettings, MAX_SAMPLE};
 use shapemaze_core::play::trial::{Phase, Protocol, Trial, TrialSetup};
-use shapemaze_core::study::{Condition, RecognitionMode};
+use shapemaze_core::study::RecognitionMode;
 use shapemaze_core::verify::{Outcome, Verdict};
 use std::sync::Arc;
 

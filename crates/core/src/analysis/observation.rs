@@ -8,6 +8,7 @@ use crate::maze::encoding::Encoding;
 use crate::maze::grid::Maze;
 use crate::maze::shape::Shape;
 use crate::model::reply::EmptyReason;
+use crate::play::condition::Condition;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::Role;
@@ -89,6 +90,10 @@ pub struct Observation {
     /// `player` `human` alone). `None` for models and built-in players.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub person: Option<String>,
+    /// How a person was shown the maze (the record's `condition`; `None` for models and
+    /// for people's records from before it was kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
     /// Milliseconds the solve phase took: a person's from the study's action log, a
     /// model's as the sum of its solve replies' latencies (records only, when known).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -255,6 +260,7 @@ impl Observation {
                 .any(|m| m.meta.attempts.is_some_and(|a| a > 1) || !m.meta.retried.is_empty()),
             staircase: r.staircase,
             person: (r.player == PlayerKind::Human).then(String::new),
+            condition: r.condition,
             solve_ms: solve_latency(r),
             solve_tokens: solve_tokens(r),
         }
@@ -335,6 +341,7 @@ impl Observation {
             retried_moves: 0,
             staircase: None,
             person: None,
+            condition: None,
             solve_ms: None,
             solve_tokens: None,
         }

@@ -4,9 +4,14 @@
 //! moves (and seconds, and tokens) a solve took each.
 //!
 //! People's trials are those with a [`Observation::person`] (a study's); every other
-//! trial is a model's (a built-in player's too), named as the analysis names models. The
-//! unit of pairing is the maze instance ([`MazeInstance`]): shape, size, encoding shown,
-//! seed and sample. The test that fits:
+//! trial is a model's (a built-in player's too), named as the analysis names models. A
+//! person is paired with a model on the same maze: shape, size, seed and sample. The rows
+//! are per model, the encoding the model saw, and how the people saw the maze
+//! ([`Seen`]: the grid, or the text in an encoding), each named ("oracle, matrix vs people,
+//! grid"), so grid participants pair with a model's trials in both encodings, each in a row
+//! of its own. A person's trial from before the condition was kept says so ("people,
+//! condition not recorded") and pairs, as it did then, only with the model's trials in the
+//! encoding of the person's record. The test that fits:
 //! - **McNemar's test** (exact below [`crate::analysis::stats::MCNEMAR_EXACT_BELOW`]
 //!   discordant pairs) when every paired maze has exactly one judged play on each side; the
 //!   difference's interval is Newcombe's (method 10).
@@ -15,11 +20,14 @@
 //!   (exact up to 50 non-zero differences); the difference is the mean per-maze difference
 //!   (each maze weighs the same) with a Student-t interval (cut to [-1, 1]).
 
-use crate::analysis::observation::{share_by_maze, MazeInstance, Observation, PHASE_NAMES};
+use crate::analysis::observation::{share_by_maze, Observation, PHASE_NAMES};
 use crate::analysis::stats::{
     mcnemar, mean, mean_t_interval, median, percentile_rank, wilcoxon_signed_rank, PairedCounts,
     Proportion,
 };
+use crate::maze::encoding::Encoding;
+use crate::maze::shape::Shape;
+use crate::play::condition::Condition;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -30,6 +38,10 @@ pub struct PeopleVsModels {
     pub people: usize,
     /// Their trials.
     pub people_trials: usize,
+    /// Participants with a judged trial on a maze some row pairs (of [`Self::people`]).
+    pub paired_people: usize,
+    /// Their trials on such mazes (of [`Self::people_trials`]).
+    pub paired_trials: usize,
     /// Why there is nothing to compare, in one line (no people, no model, or no maze in
     /// common); `None` when there are rows.
     pub note: Option<String>,
@@ -44,6 +56,11 @@ pub struct PeopleVsModels {
 pub struct PeopleModelRow {
     /// The model.
     pub model: String,
+    /// The encoding the model saw (`matrix`, `coord_list`).
+    pub encoding: String,
+    /// How the people saw the mazes: `grid`, `text (matrix)`, or `condition not recorded
+    /// (matrix)` for older study data (paired by the encoding, as then).
+    pub people: String,
     /// `solve`, `recognize` or `generate`.
     pub phase: String,
     /// Maze instances paired: judged in this phase for the model and for a person.
@@ -68,6 +85,8 @@ pub struct PeopleModelRow {
     pub p: f64,
     /// Participants with a judged trial on these mazes.
     pub participants: usize,
+    /// Their judged trials on these mazes in this phase.
+    pub people_trials: usize,
     /// Each participant's success rate on these mazes, lowest first (the people's
     /// distribution).
     pub people_rates: Vec<f64>,
@@ -81,6 +100,10 @@ pub struct PeopleModelRow {
 pub struct Efficiency {
     /// The model.
     pub model: String,
+    /// The encoding the model saw.
+    pub encoding: String,
+    /// How the people saw the mazes (as [`PeopleModelRow::people`]).
+    pub people: String,
     /// Maze instances solved by the model and by at least one person (moves known).
     pub mazes: usize,
     /// The model's moves per solve (its mean on each maze, averaged over the mazes).
@@ -97,18 +120,64 @@ pub struct Efficiency {
     pub model_tokens_per_move: Option<f64>,
 }
 
-type ByMaze<'a> = BTreeMap<MazeInstance, Vec<&'a Observation>>;
+/// A maze as people and models share it: shape, size, seed and sample (the encoding is
+/// the row's).
+type Maze = (Shape, usize, u64, usize);
+
+type ByMaze<'a> = BTreeMap<Maze, Vec<&'a Observation>>;
 
 fn by_maze<'a>(obs: impl Iterator<Item = &'a Observation>) -> ByMaze<'a> {
     let mut out: ByMaze<'a> = BTreeMap::new();
     for o in obs {
-        out.entry(o.instance()).or_default().push(o);
+        out.entry((o.shape, o.size, o.seed, o.sample))
+            .or_default()
+            .push(o);
     }
     out
 }
 
+/// How the people of a row saw the mazes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Seen {
+    /// The clickable grid.
+    Grid,
+    /// The text a model sees, in this encoding.
+    Text(Encoding),
+    /// Not recorded (study data from before the condition was kept): the record's encoding,
+    /// which pairs only with a model's trials in that encoding.
+    Unrecorded(Encoding),
+}
+
+impl Seen {
+    /// How the person of `o` saw its maze.
+    pub fn of(o: &Observation) -> Seen {
+        match o.condition {
+            Some(Condition::Grid) => Seen::Grid,
+            Some(Condition::Text) => Seen::Text(o.encoding),
+            None => Seen::Unrecorded(o.encoding),
+        }
+    }
+
+    /// The row's words for it: `grid`, `text (matrix)`, `condition not recorded (matrix)`.
+    pub fn name(self) -> String {
+        match self {
+            Seen::Grid => "grid".into(),
+            Seen::Text(e) => format!("text ({e})"),
+            Seen::Unrecorded(e) => format!("condition not recorded ({e})"),
+        }
+    }
+
+    /// Whether people who saw the maze so pair with a model's trials in `encoding`.
+    fn pairs_with(self, encoding: Encoding) -> bool {
+        match self {
+            Seen::Unrecorded(e) => e == encoding,
+            Seen::Grid | Seen::Text(_) => true,
+        }
+    }
+}
+
 /// The paired comparison of `observations`: people's trials against each model's, the
-/// models named by `label`.
+/// models named by `label`; a row per model, encoding, people's condition and phase.
 pub fn people_vs_models(
     observations: &[Observation],
     label: impl Fn(&Observation) -> String,
@@ -116,9 +185,9 @@ pub fn people_vs_models(
     let people: Vec<&Observation> = observations.iter().filter(|o| o.person.is_some()).collect();
     let mut participants: Vec<&str> = people.iter().filter_map(|o| o.person.as_deref()).collect();
     crate::sort::sort_dedup(&mut participants);
-    let mut models: BTreeMap<String, Vec<&Observation>> = BTreeMap::new();
+    let mut models: BTreeMap<(String, Encoding), Vec<&Observation>> = BTreeMap::new();
     for o in observations.iter().filter(|o| o.person.is_none()) {
-        models.entry(label(o)).or_default().push(o);
+        models.entry((label(o), o.encoding)).or_default().push(o);
     }
     let mut out = PeopleVsModels {
         people: participants.len(),
@@ -134,23 +203,60 @@ pub fn people_vs_models(
         });
         return out;
     }
-    let people_mazes = by_maze(people.iter().copied());
-    for (model, obs) in &models {
-        let model_mazes = by_maze(obs.iter().copied());
-        for phase in 0..3 {
-            out.rows
-                .extend(phase_row(model, phase, &model_mazes, &people_mazes));
-        }
-        out.efficiency
-            .extend(efficiency(model, &model_mazes, &people_mazes));
+    let mut seen: BTreeMap<Seen, Vec<&Observation>> = BTreeMap::new();
+    for o in &people {
+        seen.entry(Seen::of(o)).or_default().push(o);
     }
+    // Which people's trials some row pairs: (how they saw it, phase, mazes).
+    let mut paired: Vec<(Seen, usize, Vec<Maze>)> = Vec::new();
+    for ((model, encoding), obs) in &models {
+        let model_mazes = by_maze(obs.iter().copied());
+        for (how, theirs) in seen.iter().filter(|(h, _)| h.pairs_with(*encoding)) {
+            let people_mazes = by_maze(theirs.iter().copied());
+            let row = Row {
+                model,
+                encoding: *encoding,
+                people: *how,
+            };
+            for phase in 0..3 {
+                if let Some((r, mazes)) = phase_row(&row, phase, &model_mazes, &people_mazes) {
+                    out.rows.push(r);
+                    paired.push((*how, phase, mazes));
+                }
+            }
+            out.efficiency
+                .extend(efficiency(&row, &model_mazes, &people_mazes));
+        }
+    }
+    let is_paired = |o: &Observation| {
+        paired.iter().any(|(how, phase, mazes)| {
+            *how == Seen::of(o)
+                && o.scored(*phase).is_some()
+                && mazes.contains(&(o.shape, o.size, o.seed, o.sample))
+        })
+    };
+    let paired_obs: Vec<&Observation> = people.iter().copied().filter(|o| is_paired(o)).collect();
+    let mut who: Vec<&str> = paired_obs
+        .iter()
+        .filter_map(|o| o.person.as_deref())
+        .collect();
+    crate::sort::sort_dedup(&mut who);
+    out.paired_people = who.len();
+    out.paired_trials = paired_obs.len();
     if out.rows.is_empty() {
         out.note = Some(
-            "People and models played no maze in common (shape, size, encoding, seed and sample)."
+            "People and models played no maze in common (shape, size, seed and sample; for people's data without a condition, the encoding too)."
                 .into(),
         );
     }
     out
+}
+
+/// Which model, encoding and people a row pairs.
+struct Row<'a> {
+    model: &'a str,
+    encoding: Encoding,
+    people: Seen,
 }
 
 /// The judged outcomes of `obs` in `phase`.
@@ -165,12 +271,12 @@ fn share(v: &[bool]) -> f64 {
 /// One model against the people in `phase`, on the mazes both had judged: `None` without
 /// any.
 fn phase_row(
-    model: &str,
+    row: &Row<'_>,
     phase: usize,
     model_mazes: &ByMaze<'_>,
     people_mazes: &ByMaze<'_>,
-) -> Option<PeopleModelRow> {
-    let mut pairs: Vec<(MazeInstance, Vec<bool>, Vec<bool>)> = Vec::new();
+) -> Option<(PeopleModelRow, Vec<Maze>)> {
+    let mut pairs: Vec<(Maze, Vec<bool>, Vec<bool>)> = Vec::new();
     for (maze, obs) in model_mazes {
         let Some(theirs) = people_mazes.get(maze) else {
             continue;
@@ -206,8 +312,11 @@ fn phase_row(
         .map(|&(k, n)| k as f64 / n as f64)
         .collect();
     crate::sort::sort_by(&mut people_rates, f64::total_cmp);
-    Some(PeopleModelRow {
-        model: model.to_string(),
+    let people_trials = per_person.values().map(|&(_, n)| n).sum();
+    let row = PeopleModelRow {
+        model: row.model.to_string(),
+        encoding: row.encoding.name().into(),
+        people: row.people.name(),
         phase: PHASE_NAMES[phase].into(),
         mazes: pairs.len(),
         model_rate,
@@ -219,9 +328,11 @@ fn phase_row(
         statistic: test.statistic,
         p: test.p,
         participants: people_rates.len(),
+        people_trials,
         percentile: percentile_rank(&people_rates, model_rate.rate),
         people_rates,
-    })
+    };
+    Some((row, pairs.into_iter().map(|(maze, _, _)| maze).collect()))
 }
 
 /// A paired test's outcome.
@@ -235,7 +346,7 @@ struct Paired {
 
 /// McNemar's test when every maze has one judged play a side, else the signed-rank test on
 /// the per-maze differences of success proportions (model minus people).
-fn paired_test(pairs: &[(MazeInstance, Vec<bool>, Vec<bool>)]) -> Paired {
+fn paired_test(pairs: &[(Maze, Vec<bool>, Vec<bool>)]) -> Paired {
     if pairs.iter().all(|(_, m, h)| m.len() == 1 && h.len() == 1) {
         let mut counts = PairedCounts::default();
         for (_, m, h) in pairs {
@@ -286,7 +397,7 @@ fn per_move(solved: &[&Observation], amount: impl Fn(&Observation) -> Option<f64
 
 /// One model's solves against the people's on the mazes both solved: `None` without any.
 fn efficiency(
-    model: &str,
+    row: &Row<'_>,
     model_mazes: &ByMaze<'_>,
     people_mazes: &ByMaze<'_>,
 ) -> Option<Efficiency> {
@@ -314,7 +425,9 @@ fn efficiency(
         theirs.extend(h);
     }
     Some(Efficiency {
-        model: model.to_string(),
+        model: row.model.to_string(),
+        encoding: row.encoding.name().into(),
+        people: row.people.name(),
         mazes: model_moves.len(),
         model_moves: mean(&model_moves)?,
         median_person_moves: mean(&median_moves)?,
@@ -329,8 +442,6 @@ fn efficiency(
 mod tests {
     use super::*;
     use crate::analysis::test_support::obs;
-    use crate::maze::encoding::Encoding;
-    use crate::maze::shape::Shape;
 
     fn close(got: f64, want: f64, what: &str) {
         assert!((got - want).abs() < 1e-9, "{what}: got {got}, want {want}");
@@ -553,5 +664,77 @@ mod tests {
             .as_deref()
             .is_some_and(|n| n.contains("no maze in common")));
         assert_eq!(c.people, 3);
+    }
+
+    /// A person's trial of maze `sample`, seen as `condition` (`None`: not recorded), the
+    /// record's encoding `encoding`, judged in every phase as `ok`.
+    fn seen(
+        who: &str,
+        sample: usize,
+        encoding: Encoding,
+        condition: Option<Condition>,
+        ok: bool,
+    ) -> Observation {
+        let mut o = trial(Some(who), sample, ok, 4);
+        o.encoding = encoding;
+        o.condition = condition;
+        o
+    }
+
+    #[test]
+    fn grid_and_text_people_pair_with_both_encodings_each_row_named_and_old_data_by_encoding() {
+        let (m, c) = (Encoding::Matrix, Encoding::CoordList);
+        let mut v = Vec::new();
+        for sample in 0..2 {
+            for enc in [m, c] {
+                let mut o = trial(None, sample, true, 4);
+                o.encoding = enc;
+                v.push(o);
+            }
+        }
+        // A grid participant (whose study's encoding was the matrix), a text participant
+        // shown coordinate lists, and one from before the condition was kept.
+        v.push(seen("g", 0, m, Some(Condition::Grid), true));
+        v.push(seen("g", 1, m, Some(Condition::Grid), false));
+        v.push(seen("t", 0, c, Some(Condition::Text), true));
+        v.push(seen("old", 1, m, None, true));
+        // A participant on a maze no model played is not paired.
+        v.push(seen("far", 9, m, Some(Condition::Grid), true));
+        let r = compare(&v);
+        let names: Vec<(String, String)> = r
+            .rows
+            .iter()
+            .filter(|r| r.phase == "solve")
+            .map(|r| (r.encoding.clone(), r.people.clone()))
+            .collect();
+        let pair = |e: &str, p: &str| (e.to_string(), p.to_string());
+        assert_eq!(
+            names,
+            vec![
+                pair("matrix", "grid"),
+                pair("matrix", "text (coord_list)"),
+                pair("matrix", "condition not recorded (matrix)"),
+                pair("coord_list", "grid"),
+                pair("coord_list", "text (coord_list)"),
+            ],
+            "the old data pairs only with the matrix trials; the others with both"
+        );
+        let grid = r
+            .rows
+            .iter()
+            .find(|r| r.phase == "solve" && r.encoding == "coord_list" && r.people == "grid")
+            .expect("grid people against the coordinate lists");
+        assert_eq!(
+            (grid.mazes, grid.participants, grid.people_trials),
+            (2, 1, 2)
+        );
+        assert_eq!((grid.people_rate.successes, grid.people_rate.n), (1, 2));
+        // The headline: 3 of the 4 participants and 4 of their 5 trials were paired.
+        assert_eq!((r.people, r.people_trials), (4, 5));
+        assert_eq!((r.paired_people, r.paired_trials), (3, 4));
+        assert!(r
+            .efficiency
+            .iter()
+            .any(|e| e.encoding == "coord_list" && e.people == "grid"));
     }
 }

@@ -45,6 +45,7 @@ pub fn obs(
         retried_moves: 0,
         staircase: None,
         person: None,
+        condition: None,
         solve_ms: None,
         solve_tokens: None,
     }

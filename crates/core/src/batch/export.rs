@@ -176,6 +176,10 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
         "level",
         "the staircase level it was played at (0 the easiest; empty outside a staircase)",
     ),
+    (
+        "condition",
+        "how a person was shown the maze: grid, or text (in the encoding above); empty for models and for people's records from before it was kept",
+    ),
 ];
 
 fn outcome(v: Option<&Verdict>) -> String {
@@ -219,6 +223,7 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "vision" => opt(r.vision.shows_image().then(|| r.vision.name().to_string())),
         "step" => opt(r.staircase.map(|s| s.step.to_string())),
         "level" => opt(r.staircase.map(|s| s.level.to_string())),
+        "condition" => opt(r.condition.map(|c| c.name())),
         "lenient" => r.lenient.to_string(),
         "retried_moves" => r.retried_moves.to_string(),
         "protocol" => r.protocol.name().to_string(),

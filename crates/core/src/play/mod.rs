@@ -4,6 +4,7 @@
 //! [`crate::maze`], [`crate::verify`], [`crate::model`] and
 //! [`crate::text`].
 
+pub mod condition;
 pub mod endpoint;
 pub mod player;
 pub mod prompt;

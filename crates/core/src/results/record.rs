@@ -11,6 +11,7 @@ use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
 use crate::model::reply::{EmptyReason, EndpointInfo, ReplyMeta};
+use crate::play::condition::Condition;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::{self, Message, Role};
@@ -199,6 +200,11 @@ pub struct TrialRecord {
     /// Where it stands in a staircase walk (left out for a trial of no staircase).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub staircase: Option<StairStep>,
+    /// How a person was shown the maze (`grid`, or `text`: the encoding above, as a model
+    /// sees it); left out for models and built-in players, and absent in a person's record
+    /// from before it was kept (then pairing with models falls back to the encoding).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
     /// What made it.
     pub versions: Versions,
 }
@@ -376,6 +382,7 @@ impl TrialRecord {
             started_ms,
             ended_ms,
             staircase: None,
+            condition: None,
             versions: Versions::current(),
         }
     }
@@ -526,9 +533,11 @@ impl TrialRecord {
             self.started_ms,
             self.ended_ms,
         );
-        // Where it stood in a staircase is the run's, not the replay's.
+        // Where it stood in a staircase and how a person was shown the maze are the
+        // run's, not the replay's.
         Ok(TrialRecord {
             staircase: self.staircase,
+            condition: self.condition,
             ..replayed
         })
     }

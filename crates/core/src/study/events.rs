@@ -25,7 +25,7 @@ pub const EVENT_COLUMNS: &[(&str, &str)] = &[
     ("practice", "true for the practice trial"),
     ("shape", "the maze's shape"),
     ("size", "the grid side"),
-    ("encoding", "the encoding (text condition)"),
+    ("encoding", "the encoding (what the text condition shows)"),
     ("seed", "the maze set's seed"),
     ("sample", "the maze's index in its set"),
     ("phase", "the phase the action happened in"),
@@ -70,6 +70,10 @@ pub const EVENT_COLUMNS: &[(&str, &str)] = &[
     (
         "level",
         "the staircase level it was played at (0 the easiest; empty outside a staircase)",
+    ),
+    (
+        "condition",
+        "how the maze was shown: grid, or text (in the encoding above); empty in data from before it was kept",
     ),
 ];
 
@@ -131,6 +135,7 @@ pub fn events_csv(data: &[StudyTrialData]) -> String {
                 events.clone(),
                 r.staircase.map_or(String::new(), |s| s.step.to_string()),
                 r.staircase.map_or(String::new(), |s| s.level.to_string()),
+                r.condition.map_or(String::new(), |c| c.name().to_string()),
             ];
             let line: Vec<String> = row.iter().map(|f| csv_field(f)).collect();
             out.push_str(&line.join(","));

@@ -8,6 +8,7 @@ use crate::maze::encoding::Encoding;
 use crate::maze::grid::check_size;
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
+use crate::play::condition::Condition;
 use crate::play::staircase::Staircase;
 use serde::{Deserialize, Serialize};
 
@@ -36,30 +37,6 @@ fn default_size() -> usize {
 
 fn default_encoding() -> Encoding {
     Encoding::Matrix
-}
-
-/// How a study shows its mazes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Condition {
-    /// The clickable grid, drawing for generation.
-    #[default]
-    Grid,
-    /// The very text a model sees; moves typed as coordinates, the new maze typed.
-    Text,
-}
-
-impl Condition {
-    /// Every condition, in order.
-    pub const ALL: [Condition; 2] = [Condition::Grid, Condition::Text];
-
-    /// Its name in study files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Condition::Grid => "grid",
-            Condition::Text => "text",
-        }
-    }
 }
 
 /// How a study asks for the shape.

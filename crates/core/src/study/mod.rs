@@ -46,8 +46,8 @@ pub use delivery::{
 };
 pub use events::{events_csv, EVENT_COLUMNS};
 pub use file::{
-    Assignment, Completion, Condition, Outcome, RecognitionMode, Resume, ResumePolicy, Study,
-    StudyError, StudyTrial, TimeLimits, Upload, UploadKind,
+    Assignment, Completion, Outcome, RecognitionMode, Resume, ResumePolicy, Study, StudyError,
+    StudyTrial, TimeLimits, Upload, UploadKind,
 };
 pub use key::{Attempt, KeyError, KeyProblem, Scope, Sendable, StudyKey, Who};
 pub use log::{Action, ActionLog, HelpSignals};

@@ -243,23 +243,24 @@ fn help_signals_count_pastes_time_away_and_answer_speed() {
     assert!(
         csv.lines()
             .nth(1)
-            .is_some_and(|r| r.ends_with(",1,2,8500,10.0,0,,,")),
+            .is_some_and(|r| r.ends_with(",1,2,8500,10.0,0,,,,")),
         "{csv}"
     );
-    // A staircase trial's row ends with its step and level.
+    // A staircase trial's row ends with its step and level, then how the maze was shown.
     let mut d = data();
     d.record.staircase = Some(crate::play::staircase::StairStep {
         step: 4,
         level: 2,
         walk: 99,
     });
+    d.record.condition = Some(crate::play::condition::Condition::Text);
     let csv = events_csv(&[d]);
     assert!(csv
         .lines()
         .next()
-        .is_some_and(|h| h.ends_with(",session_events,step,level")));
+        .is_some_and(|h| h.ends_with(",session_events,step,level,condition")));
     assert!(
-        csv.lines().nth(1).is_some_and(|r| r.ends_with(",4,2")),
+        csv.lines().nth(1).is_some_and(|r| r.ends_with(",4,2,text")),
         "{csv}"
     );
 }

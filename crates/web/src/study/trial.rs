@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::templates::TemplateLibrary;
+use shapemaze_core::play::condition::Condition;
 use shapemaze_core::play::player::PlayerKind;
 use shapemaze_core::play::staircase::StairStep;
 use shapemaze_core::play::transcript::Role;
@@ -38,6 +39,9 @@ struct Meta {
     practice: bool,
     spec: StudyTrial,
     stair: Option<StairStep>,
+    /// How the study shows its mazes (kept in every record, so that pairing with models
+    /// knows it).
+    condition: Condition,
 }
 
 /// The trial's live state.
@@ -70,6 +74,7 @@ impl Meta {
             )
         });
         record.staircase = self.stair;
+        record.condition = Some(self.condition);
         let s = &self.session;
         StudyTrialData {
             study: self.title.clone(),
@@ -200,6 +205,7 @@ pub(super) fn StudyTrialView(
         stair: usize::try_from(index)
             .ok()
             .and_then(|i| session.stair_step(i)),
+        condition: study.condition,
     };
     // Every change is saved; a finished trial then goes to the upload queue.
     let persist = {
