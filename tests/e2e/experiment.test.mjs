@@ -3,8 +3,7 @@
 // storm, export, delete, import, and a corrupt import.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inflateRawSync } from 'node:zlib';
-import { BASE, SHOTS, MOCK_URL, NETWORK_NOISE, analyzeOnly, mockLog, withPage as withPageBase } from './helpers.mjs';
+import { BASE, SHOTS, MOCK_URL, NETWORK_NOISE, analyzeOnly, mockLog, unzipEntry, withPage as withPageBase, zipNames } from './helpers.mjs';
 
 const withPage = (fn) => withPageBase(fn, /Failed to load resource|status of 429/i);
 
@@ -81,20 +80,6 @@ test('the standard design runs with the oracle, every trial stored once, and exp
   });
 });
 
-/** The file names in a ZIP's central directory. */
-function zipNames(buf) {
-  const names = [];
-  let eocd = buf.length - 22;
-  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
-  let off = buf.readUInt32LE(eocd + 16);
-  const count = buf.readUInt16LE(eocd + 10);
-  for (let i = 0; i < count; i++) {
-    const n = buf.readUInt16LE(off + 28), m = buf.readUInt16LE(off + 30), k = buf.readUInt16LE(off + 32);
-    names.push(buf.subarray(off + 46, off + 46 + n).toString());
-    off += 46 + n + m + k;
-  }
-  return names;
-}
 
 async function modelDesign(page, scenario, { samples = 2, concurrency = 4, name }) {
   await openLab(page);
@@ -256,26 +241,6 @@ test('the page and shapemaze run give the same verdicts for the same replies', a
     assert.ok(outcomes.size >= 3, `the design exercises several verdicts: ${[...outcomes]}`);
   });
 });
-
-/** The contents of a stored or deflated entry of a ZIP (deflate through zlib). */
-function unzipEntry(buf, name) {
-  let eocd = buf.length - 22;
-  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
-  let off = buf.readUInt32LE(eocd + 16);
-  const count = buf.readUInt16LE(eocd + 10);
-  for (let i = 0; i < count; i++) {
-    const method = buf.readUInt16LE(off + 10), size = buf.readUInt32LE(off + 20);
-    const n = buf.readUInt16LE(off + 28), m = buf.readUInt16LE(off + 30), k = buf.readUInt16LE(off + 32);
-    const local = buf.readUInt32LE(off + 42);
-    if (buf.subarray(off + 46, off + 46 + n).toString() === name) {
-      const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
-      const data = buf.subarray(start, start + size);
-      return method === 0 ? data : inflateRawSync(data);
-    }
-    off += 46 + n + m + k;
-  }
-  throw new Error(`${name} is not in the ZIP`);
-}
 
 test('leaving the page mid-run asks first, and leaving stops the run; resuming plays each trial once', async () => {
   await withPage(async (page) => {

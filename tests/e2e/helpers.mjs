@@ -1,6 +1,7 @@
 // Shared helpers for the end-to-end tests: launching Debian's Chromium through
 // playwright-core, reading the maze from the page's test ids, and shortest paths.
 import { chromium } from 'playwright-core';
+import { inflateRawSync } from 'node:zlib';
 import { AxeBuilder } from '@axe-core/playwright';
 
 export const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:8091';
@@ -287,4 +288,39 @@ export async function runOracle(page, name, samples, sizes = '5', repeats = 1, s
   // This experiment's row says complete (the page may show an earlier one's progress first).
   await page.waitForFunction((name) => [...document.querySelectorAll('[data-testid="experiment-row"]')]
     .some((r) => r.textContent.includes(name) && r.textContent.includes('complete')), name, { timeout: 60000 });
+}
+
+/** The file names in a ZIP's central directory. */
+export function zipNames(buf) {
+  const names = [];
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  let off = buf.readUInt32LE(eocd + 16);
+  const count = buf.readUInt16LE(eocd + 10);
+  for (let i = 0; i < count; i++) {
+    const n = buf.readUInt16LE(off + 28), m = buf.readUInt16LE(off + 30), k = buf.readUInt16LE(off + 32);
+    names.push(buf.subarray(off + 46, off + 46 + n).toString());
+    off += 46 + n + m + k;
+  }
+  return names;
+}
+
+/** The contents of a stored or deflated entry of a ZIP (deflate through zlib). */
+export function unzipEntry(buf, name) {
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  let off = buf.readUInt32LE(eocd + 16);
+  const count = buf.readUInt16LE(eocd + 10);
+  for (let i = 0; i < count; i++) {
+    const method = buf.readUInt16LE(off + 10), size = buf.readUInt32LE(off + 20);
+    const n = buf.readUInt16LE(off + 28), m = buf.readUInt16LE(off + 30), k = buf.readUInt16LE(off + 32);
+    const local = buf.readUInt32LE(off + 42);
+    if (buf.subarray(off + 46, off + 46 + n).toString() === name) {
+      const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+      const data = buf.subarray(start, start + size);
+      return method === 0 ? data : inflateRawSync(data);
+    }
+    off += 46 + n + m + k;
+  }
+  throw new Error(`${name} is not in the ZIP`);
 }

@@ -16,6 +16,7 @@ mod play;
 mod playback;
 mod race;
 mod results;
+mod results_exchange;
 mod results_import;
 mod results_people;
 mod review;

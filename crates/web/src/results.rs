@@ -358,6 +358,19 @@ pub fn ResultsPage() -> impl IntoView {
     on_cleanup(move || hash.remove());
     let (racing, race_dash) = (dash.racing, StoredValue::new_local(dash.clone()));
     let review_records = dash.review_records;
+    let every_eval_ever = {
+        let dash = dash.clone();
+        move |_| {
+            let dash = dash.clone();
+            spawn_local(async move {
+                let sources = dash.sources.borrow().clone();
+                match super::results_exchange::download(sources).await {
+                    Ok(line) => dash.message.set(Some((false, line))),
+                    Err(e) => dash.fail(e),
+                }
+            });
+        }
+    };
     let (list, body, nav, drill, replay, message, order, audit_own, filter_line) = (
         dash.list,
         dash.body,
@@ -400,6 +413,7 @@ pub fn ResultsPage() -> impl IntoView {
                     <input type="file" prop:webkitdirectory=true data-action=ResultsAction::Import.name() data-testid="results-import-folder" />
                 </label>
                 <button type="button" class="button primary" data-action=ResultsAction::Report.name() data-testid="download-report">"Download the report (HTML)"</button>
+                <button type="button" class="button" data-testid="download-every-eval-ever" title="The chosen experiments in the Every Eval Ever schema (one aggregate file per model, the instance rows), as shapemaze export --format every-eval-ever writes them" on:click=every_eval_ever>"Download Every Eval Ever (ZIP)"</button>
             </div>
             <div class="results-filter">
                 <label class="field">
