@@ -2,6 +2,7 @@
 //! sleep, a seeded jitter. Replies stream in chunk by chunk (`bytes_stream`), each text
 //! chunk handed on as it arrives; every attempt has its own time limit.
 
+use crate::io::CliError;
 use futures_util::StreamExt;
 use shapemaze_core::model::transport::{HttpRequest, HttpResponse, Transport, TransportError};
 use std::cell::Cell;
@@ -26,11 +27,11 @@ impl NativeTransport {
     }
 
     /// An HTTP client fit for chat endpoints (no overall timeout: each attempt has its own).
-    pub fn client() -> Result<reqwest::Client, String> {
+    pub fn client() -> Result<reqwest::Client, CliError> {
         reqwest::Client::builder()
             .user_agent(concat!("shapemaze/", env!("CARGO_PKG_VERSION")))
             .build()
-            .map_err(|e| format!("cannot start the HTTP client: {e}"))
+            .map_err(|e| CliError::usage(format!("cannot start the HTTP client: {e}")))
     }
 
     async fn attempt(

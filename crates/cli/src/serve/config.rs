@@ -115,11 +115,60 @@ pub struct UpstreamFile {
     pub key_env: Option<String>,
 }
 
+/// Why the server's configuration cannot be used: each says what to change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigError {
+    /// The config file is not a serve config (its path, TOML's reason on one line).
+    File {
+        /// The file.
+        path: String,
+        /// Why, on one line.
+        reason: String,
+    },
+    /// An upstream's name is not letters, digits, `-` and `_`.
+    Name(String),
+    /// An upstream's URL does not start with `http://` or `https://` (name, URL).
+    Scheme(String, String),
+    /// An upstream's URL names no host (name, URL).
+    NoHost(String, String),
+    /// A `--upstream` value is not `NAME=URL`.
+    Flag(String),
+}
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConfigError::File { path, reason } => {
+                write!(f, "{path} is not a valid serve config: {reason}")
+            }
+            ConfigError::Name(name) => write!(
+                f,
+                "upstream name '{name}' must be letters, digits, '-' or '_' (it appears in /proxy/NAME/...)"
+            ),
+            ConfigError::Scheme(name, url) => write!(
+                f,
+                "upstream '{name}': the URL '{url}' must start with http:// or https://"
+            ),
+            ConfigError::NoHost(name, url) => {
+                write!(f, "upstream '{name}': the URL '{url}' names no host")
+            }
+            ConfigError::Flag(value) => write!(
+                f,
+                "--upstream takes NAME=URL (e.g. dashscope=https://dashscope-intl.aliyuncs.com/compatible-mode/v1), not '{value}'"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
 impl ConfigFile {
     /// Parses the TOML text of `path` (named in errors).
-    pub fn parse(text: &str, path: &str) -> Result<ConfigFile, String> {
-        toml::from_str(text)
-            .map_err(|e| format!("{path} is not a valid serve config: {}", one_line(&e)))
+    pub fn parse(text: &str, path: &str) -> Result<ConfigFile, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::File {
+            path: path.to_string(),
+            reason: one_line(&e),
+        })
     }
 }
 
@@ -142,30 +191,26 @@ pub fn key_env_for(name: &str) -> String {
 }
 
 /// Checks an upstream name: letters, digits, `-` and `_`, as it appears in the URL path.
-pub fn check_name(name: &str) -> Result<(), String> {
+pub fn check_name(name: &str) -> Result<(), ConfigError> {
     if name.is_empty()
         || !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
     {
-        return Err(format!(
-            "upstream name '{name}' must be letters, digits, '-' or '_' (it appears in /proxy/NAME/...)"
-        ));
+        return Err(ConfigError::Name(name.to_string()));
     }
     Ok(())
 }
 
 /// Checks an upstream base URL and drops a trailing `/`.
-pub fn check_url(name: &str, url: &str) -> Result<String, String> {
+pub fn check_url(name: &str, url: &str) -> Result<String, ConfigError> {
     let url = url.trim();
     let rest = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"))
-        .ok_or_else(|| {
-            format!("upstream '{name}': the URL '{url}' must start with http:// or https://")
-        })?;
+        .ok_or_else(|| ConfigError::Scheme(name.to_string(), url.to_string()))?;
     if rest.is_empty() || rest.starts_with('/') {
-        return Err(format!("upstream '{name}': the URL '{url}' names no host"));
+        return Err(ConfigError::NoHost(name.to_string(), url.to_string()));
     }
     Ok(url.trim_end_matches('/').to_string())
 }
@@ -176,7 +221,7 @@ pub fn upstream(
     url: &str,
     key_env: Option<&str>,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Upstream, String> {
+) -> Result<Upstream, ConfigError> {
     check_name(name)?;
     let url = check_url(name, url)?;
     let key_env = key_env.map_or_else(|| key_env_for(name), str::to_string);
@@ -193,11 +238,9 @@ pub fn upstream(
 pub fn upstream_flag(
     value: &str,
     env: &dyn Fn(&str) -> Option<String>,
-) -> Result<Upstream, String> {
+) -> Result<Upstream, ConfigError> {
     let Some((name, url)) = value.split_once('=') else {
-        return Err(format!(
-            "--upstream takes NAME=URL (e.g. dashscope=https://dashscope-intl.aliyuncs.com/compatible-mode/v1), not '{value}'"
-        ));
+        return Err(ConfigError::Flag(value.to_string()));
     };
     upstream(name.trim(), url, None, env)
 }
@@ -232,11 +275,21 @@ mod tests {
     #[test]
     fn bad_upstreams_are_refused_with_what_to_fix() {
         let no_eq = upstream_flag("dashscope", &env).expect_err("no =");
-        assert!(no_eq.contains("NAME=URL"), "{no_eq}");
+        assert_eq!(no_eq, ConfigError::Flag("dashscope".into()));
+        assert!(no_eq.to_string().contains("NAME=URL"), "{no_eq}");
         let bad_url = upstream_flag("a=ftp://x", &env).expect_err("scheme");
-        assert!(bad_url.contains("http://"), "{bad_url}");
+        assert!(matches!(bad_url, ConfigError::Scheme(..)), "{bad_url}");
+        assert!(bad_url.to_string().contains("http://"), "{bad_url}");
         let bad_name = upstream_flag("a/b=http://x", &env).expect_err("name");
-        assert!(bad_name.contains("letters, digits"), "{bad_name}");
+        assert!(
+            bad_name.to_string().contains("letters, digits"),
+            "{bad_name}"
+        );
+        let no_host = upstream_flag("a=https:///v1", &env).expect_err("host");
+        assert_eq!(
+            no_host.to_string(),
+            "upstream 'a': the URL 'https:///v1' names no host"
+        );
     }
 
     #[test]
@@ -256,6 +309,7 @@ mod tests {
             "s.toml",
         )
         .expect_err("unknown field");
+        let bad = bad.to_string();
         assert!(
             bad.contains("s.toml") && bad.contains("key"),
             "names the file and the field: {bad}"

@@ -77,7 +77,9 @@ pub fn config_from(
     read: &dyn Fn(&str) -> Result<String, CliError>,
 ) -> Result<ServeConfig, CliError> {
     let file = match parsed.config.as_deref() {
-        Some(path) => ConfigFile::parse(&read(path)?, path).map_err(CliError::input)?,
+        Some(path) => {
+            ConfigFile::parse(&read(path)?, path).map_err(|e| CliError::input(e.to_string()))?
+        }
         None => ConfigFile::default(),
     };
     let addr_text = parsed
@@ -110,12 +112,13 @@ pub fn config_from(
     };
     let mut upstreams: BTreeMap<String, Upstream> = BTreeMap::new();
     for (name, u) in &file.upstreams {
-        let up = config::upstream(name, &u.url, u.key_env.as_deref(), env)?;
+        let up = config::upstream(name, &u.url, u.key_env.as_deref(), env)
+            .map_err(|e| CliError::usage(e.to_string()))?;
         upstreams.insert(name.clone(), up);
     }
     let mut from_flags = std::collections::BTreeSet::new();
     for value in &parsed.upstream {
-        let up = config::upstream_flag(value, env)?;
+        let up = config::upstream_flag(value, env).map_err(|e| CliError::usage(e.to_string()))?;
         if !from_flags.insert(up.name.clone()) {
             return Err(CliError::usage(format!(
                 "--upstream {} is given more than once",
