@@ -36,6 +36,7 @@ use shapemaze::core::study::{ActionLog, Participant, StudyTrialData};
 use std::path::PathBuf;
 use std::sync::Arc;
 use support::run::{path_str, shapemaze};
+use support::TempDir;
 
 /// The fixture folder.
 fn fixture() -> PathBuf {
@@ -486,4 +487,68 @@ fn every_table_s_csv_reads_as_numbers_one_column_per_number() {
             }
         }
     }
+}
+
+#[test]
+fn a_run_s_trials_and_items_csv_read_as_numbers_beside_their_labels() {
+    // Issue 42: the CSVs a run's folder and export ZIP hold (trials.csv, items.csv), read as
+    // pandas.read_csv would: every column but the labels holds numbers (or nothing).
+    const LABELS: &[&str] = &[
+        "id",
+        "player",
+        "model",
+        "endpoint_model",
+        "protocol",
+        "encoding",
+        "shape",
+        "solve",
+        "recognize",
+        "generate",
+        "solve_reason",
+        "recognize_reason",
+        "generate_reason",
+        "failure",
+        "predicted_shape",
+        "effort",
+        "symbols",
+        "vision",
+        "condition",
+        "shapemaze_version",
+    ];
+    let dir = TempDir::new("csv-numbers");
+    let design = dir.path().join("design.json");
+    support::write(
+        &design,
+        br#"{"name": "csv", "players": [{"kind": "oracle", "name": "oracle"}, {"kind": "random", "name": "random"}], "encodings": ["matrix", "coord_list"], "shapes": ["square", "Z", "spiral"], "size": 5, "samples_per_shape": 2, "repeats": 1, "seed": 3}"#,
+    );
+    let out = dir.path().join("run");
+    let run = shapemaze(&["run", path_str(&design), "--out", path_str(&out)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut numbers = 0;
+    for name in ["trials.csv", "items.csv"] {
+        let text = std::fs::read_to_string(out.join(name)).expect("written");
+        let mut lines = text.lines();
+        let header = csv_fields(lines.next().expect("a header"));
+        let rows: Vec<Vec<String>> = lines.map(csv_fields).collect();
+        assert!(!rows.is_empty(), "{name} has rows");
+        for fields in &rows {
+            assert_eq!(fields.len(), header.len(), "{name}: {fields:?}");
+            for (key, value) in header.iter().zip(fields) {
+                // true and false read as booleans (pandas and R both type them).
+                if LABELS.contains(&key.as_str())
+                    || value.is_empty()
+                    || value == "true"
+                    || value == "false"
+                {
+                    continue;
+                }
+                assert!(
+                    value.parse::<f64>().is_ok_and(f64::is_finite),
+                    "{name}: column {key} holds {value:?}, not a number"
+                );
+                numbers += 1;
+            }
+        }
+    }
+    assert!(numbers > 200, "numbers were read: {numbers}");
 }
