@@ -21,6 +21,7 @@ fn main() {
     use shapemaze::core::maze::shape::Shape;
     use shapemaze::core::maze::templates::TemplateLibrary;
     use shapemaze::core::play::player::PlayerKind;
+    use shapemaze::core::results::items::item_matrix_csv;
     use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
     use shapemaze::view::document::csv;
     use shapemaze::view::report::report_html;
@@ -83,7 +84,8 @@ fn main() {
         let t2 = Instant::now();
         let json = serde_json::to_string(&analysis).expect("serializes");
         let csv = csv::write(&groups_table("csv", "", &analysis.groups, true));
-        let html = report_html(&analysis, "", "bench", &observations_csv(&obs));
+        let items = item_matrix_csv(obs.iter().map(|o| o.item()));
+        let html = report_html(&analysis, "", "bench", &observations_csv(&obs), &items);
         let t3 = Instant::now();
         sizes = (json.len(), csv.len(), html.len());
         for (b, d) in best.iter_mut().zip([t1 - t0, t2 - t1, t3 - t2, t3 - t0]) {

@@ -167,6 +167,16 @@ fn the_html_report_is_one_self_contained_file() {
     assert!(!html.contains("<script"), "no script");
     assert!(!html.contains("src=\""), "nothing loaded from outside");
     assert!(html.contains("<details>"), "the data is inside");
+    // The item matrix too, one row per maze instance and model (six shapes, two mazes each,
+    // two encodings, one model), as items.csv has it.
+    let items = html
+        .split("data-testid=\"table-items\">")
+        .nth(1)
+        .and_then(|t| t.split("</pre>").next())
+        .expect("the item matrix in the file");
+    assert!(items
+        .starts_with("shape,size,seed,sample,encoding,model,trials,solve,recognize,generate\n"));
+    assert_eq!(items.lines().count(), 1 + 6 * 2 * 2, "{items}");
     assert!(
         html.contains("<title>Shape confusion matrix"),
         "the confusion chart carries the design's name"

@@ -14,6 +14,7 @@ use shapemaze_core::analysis::observation::{observations_csv, Observation};
 use shapemaze_core::batch::provenance::{Provenance, PROVENANCE_FILE};
 use shapemaze_core::original::audit::{Audited, Scoring, Skipped};
 use shapemaze_core::results::filter::TrialFilter;
+use shapemaze_core::results::items::item_matrix_csv;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
 use shapemaze_core::study::StudyTrialData;
@@ -263,6 +264,7 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 }
             ),
             &observations_csv(&observations),
+            &item_matrix_csv(observations.iter().map(Observation::item)),
         );
         write_file(Path::new(file), html.as_bytes())?;
         io.note(&format!("wrote the HTML report to {file}"))?;

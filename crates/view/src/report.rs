@@ -19,17 +19,19 @@ const CSS: &str = "body{font-family:system-ui,sans-serif;font-size:18px;line-hei
 /// The whole analysis as one self-contained HTML file (inline CSS and SVG, no script, no
 /// outside resource): the contents list (in-page links: a sidebar on wide screens, a menu
 /// on narrow ones, left out in print), then every part in order ([`report_parts`]), the
-/// audit, the data (`csv`, one row per trial, inside a `<details><pre>`) and `settings`
+/// audit, the data (`csv`, one row per trial, and `items`, the item matrix, each inside a
+/// `<details><pre>`) and `settings`
 /// (the design and settings, as text). Long tables show their first rows with "show
 /// all"; printed, every row shows. It is also well-formed XML, so it opens anywhere.
-pub fn report_html(a: &Analysis, audit: &str, settings: &str, csv: &str) -> String {
+pub fn report_html(a: &Analysis, audit: &str, settings: &str, csv: &str, items: &str) -> String {
     let mut parts = report_parts(a, "");
     parts.add(Part::Audit, audit);
     parts.add(
         Part::Trials,
         &format!(
-            "<h3>Data</h3><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details>",
-            escape(csv)
+            "<h3>Data</h3><details><summary>The data as CSV, one row per trial</summary><pre data-testid=\"table-data\">{}</pre></details><details><summary>The item matrix as CSV (items.csv): one row per maze instance and model, the share of its trials that passed each phase</summary><pre data-testid=\"table-items\">{}</pre></details>",
+            escape(csv),
+            escape(items)
         ),
     );
     parts.add(Part::Settings, &format!("<pre>{}</pre>", escape(settings)));
@@ -419,7 +421,9 @@ mod tests {
     fn hostile_labels_are_escaped_everywhere() {
         let (a, v) = sample_analysis("<script>alert('x')</script>");
         let csv = shapemaze_core::analysis::observation::observations_csv(&v);
-        let html = report_html(&a, "", "design <b>&</b>", &csv);
+        let items = shapemaze_core::results::items::item_matrix_csv(v.iter().map(|o| o.item()));
+        let html = report_html(&a, "", "design <b>&</b>", &csv, &items);
+        assert!(html.contains("data-testid=\"table-items\">shape,size,seed,sample,encoding,model,trials,solve,recognize,generate\n"), "the item matrix is in the file");
         assert!(!html.contains("<script>"), "no live script tag");
         assert!(
             html.contains("&lt;script&gt;"),
@@ -454,7 +458,7 @@ mod tests {
             well_formed(&c.svg).unwrap_or_else(|e| panic!("{}: {e}", c.id));
             assert!(c.svg.contains("No data"), "{} says there is no data", c.id);
         }
-        let html = report_html(&a, "", "", "");
+        let html = report_html(&a, "", "", "", "");
         well_formed(&html).unwrap_or_else(|e| panic!("{e}"));
         for k in ["H1", "H2", "H3", "H4"] {
             assert!(
@@ -470,7 +474,7 @@ mod tests {
     fn the_report_is_self_contained_and_holds_the_data() {
         let (a, v) = sample_analysis("qwen");
         let csv = shapemaze_core::analysis::observation::observations_csv(&v);
-        let html = report_html(&a, "", "5x5, six shapes", &csv);
+        let html = report_html(&a, "", "5x5, six shapes", &csv, "");
         for outside in ["<script", "src=", "@import", "url(http"] {
             assert!(!html.contains(outside), "no outside resource ({outside})");
         }
@@ -504,7 +508,7 @@ mod tests {
         let mut v = sample_observations("day one", "oracle");
         v.extend(sample_observations("day two", "qwen"));
         let a = analyze(&v, &AnalysisOptions::default());
-        let html = report_html(&a, "<section class=\"audit\"></section>", "s", "c");
+        let html = report_html(&a, "<section class=\"audit\"></section>", "s", "c", "");
         well_formed(&html).unwrap_or_else(|e| panic!("{e}"));
         let ids = attributes(&html, "id");
         let hrefs = attributes(&html, "href");

@@ -27,6 +27,7 @@ use shapemaze_core::batch::provenance::Provenance;
 use shapemaze_core::original::audit::{audit_records, AuditSummary, Scoring};
 use shapemaze_core::original::score::Cause;
 use shapemaze_core::results::filter::{TrialFilter, HELP as FILTER_HELP};
+use shapemaze_core::results::items::item_matrix_csv;
 use shapemaze_core::results::race::Race;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::study::Scope;
@@ -609,7 +610,8 @@ fn download_report(dash: &Dashboard) {
         env!("CARGO_PKG_VERSION")
     );
     let audits = audits_html(&dash.audit_summaries.borrow());
-    let html = report_html(a, &audits, &settings, &observations_csv(&obs));
+    let items = item_matrix_csv(obs.iter().map(Observation::item));
+    let html = report_html(a, &audits, &settings, &observations_csv(&obs), &items);
     if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
         dash.fail(e);
     }

@@ -14,6 +14,7 @@ use crate::play::staircase::StairStep;
 use crate::play::transcript::Role;
 use crate::play::trial::FailureKind;
 use crate::results::filter::Facts;
+use crate::results::items::Item;
 use crate::results::layout::ExportPath;
 use crate::results::record::{RecordMessage, Tokens, TrialRecord};
 use crate::results::rescore::{rescore, Basis, Hints, Libraries};
@@ -405,6 +406,19 @@ impl Observation {
             person: Some(person),
             solve_ms: solve_ms.or(self.solve_ms),
             ..self
+        }
+    }
+
+    /// This trial as the item matrix counts it ([`crate::results::items`]).
+    pub fn item(&self) -> Item<'_> {
+        Item {
+            shape: self.shape,
+            size: self.size,
+            seed: self.seed,
+            sample: self.sample,
+            encoding: self.encoding,
+            model: &self.model,
+            outcomes: self.outcomes,
         }
     }
 

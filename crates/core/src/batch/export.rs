@@ -19,9 +19,10 @@
 //! adds the records to a stored set without losing or duplicating any.
 
 use crate::batch::design::{ExperimentDesign, TrialKey};
-use crate::batch::provenance::{item_matrix_csv, Provenance, ITEMS_FILE, PROVENANCE_FILE};
+use crate::batch::provenance::{Provenance, ITEMS_FILE, PROVENANCE_FILE};
 use crate::maze::npy;
 use crate::play::transcript::Role;
+use crate::results::items::{item_matrix_csv, Item};
 use crate::results::layout::{maze_file_path, ExportPath};
 use crate::results::record::{RecordError, TrialRecord};
 use crate::results::zip::{read_zip, DeflateFn, InflateFn, ZipEntry, ZipError, ZipWriter};
@@ -384,9 +385,10 @@ pub fn export_files(
     export
         .files
         .push(file(PROVENANCE_FILE, provenance.into_bytes()));
-    export
-        .files
-        .push(file(ITEMS_FILE, item_matrix_csv(records).into_bytes()));
+    export.files.push(file(
+        ITEMS_FILE,
+        item_matrix_csv(records.iter().map(Item::of_record)).into_bytes(),
+    ));
     for (path, rows) in mazes {
         // A record's maze is checked when it is read; an unreadable one is skipped here.
         let Some(r) = records

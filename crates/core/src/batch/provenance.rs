@@ -11,11 +11,8 @@ use crate::json::JsonError;
 use crate::model::price::Price;
 use crate::model::reply::EndpointInfo;
 use crate::results::record::{TrialRecord, Versions};
-use crate::text::csv_field;
-use crate::verify::Outcome;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The format's name and version, the first field of every `provenance.json`.
@@ -305,58 +302,6 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
     let y = yoe + era * 400 + i64::from(m <= 2);
     (y, m, d)
-}
-
-/// The item matrix: one row per maze instance (shape, size, seed, sample, encoding) and
-/// model, with its trials and, per phase, the share of them that passed (empty where no
-/// trial was scored in that phase; an API error is not scored).
-pub fn item_matrix_csv(records: &[TrialRecord]) -> String {
-    type Key = (String, usize, u64, usize, String, String);
-    let mut cells: BTreeMap<Key, (usize, [(usize, usize); 3])> = BTreeMap::new();
-    for r in records {
-        let key = (
-            r.shape.name().to_string(),
-            r.size,
-            r.seed,
-            r.sample,
-            r.encoding.name().to_string(),
-            r.model.clone(),
-        );
-        let cell = cells.entry(key).or_insert((0, [(0, 0); 3]));
-        cell.0 += 1;
-        for (i, v) in r.verdicts.all().into_iter().enumerate() {
-            if let Some(v) = v.filter(|v| v.outcome != Outcome::Error) {
-                cell.1[i].1 += 1;
-                if v.outcome == Outcome::Success {
-                    cell.1[i].0 += 1;
-                }
-            }
-        }
-    }
-    let mut out =
-        String::from("shape,size,seed,sample,encoding,model,trials,solve,recognize,generate\n");
-    for ((shape, size, seed, sample, encoding, model), (trials, phases)) in cells {
-        let _ = write!(
-            out,
-            "{},{size},{seed},{sample},{},{},{trials}",
-            csv_field(&shape),
-            csv_field(&encoding),
-            csv_field(&model)
-        );
-        for (passed, scored) in phases {
-            if scored == 0 {
-                out.push(',');
-            } else {
-                let _ = write!(
-                    out,
-                    ",{:.6}",
-                    crate::text::Fixed(passed as f64 / scored as f64)
-                );
-            }
-        }
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]

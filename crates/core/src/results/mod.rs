@@ -6,6 +6,7 @@
 
 pub mod choice;
 pub mod filter;
+pub mod items;
 pub mod layout;
 pub mod race;
 pub mod record;
