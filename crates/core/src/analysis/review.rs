@@ -506,29 +506,13 @@ mod tests {
 
     #[test]
     fn the_queue_holds_fall_back_readings_and_the_seeded_sample_of_a_phase() {
-        use crate::maze::generate::generate_set;
-        use crate::maze::grid::Movement;
         use crate::maze::templates::TemplateLibrary;
         use crate::play::player::PlayerKind;
         use crate::play::trial::{Trial, TrialSetup};
         use crate::results::record::PlayerInfo;
         use std::sync::Arc;
+        let (maze, next) = crate::analysis::test_support::square_and_a_step();
         let lib = Arc::new(TemplateLibrary::for_shape(5, Shape::Square));
-        let maze = generate_set(Shape::Square, 1, 3, &lib)
-            .expect("a maze")
-            .remove(0);
-        let at = maze.player();
-        let open = maze.open_mask();
-        let next = [(0, 1), (1, 0), (-1, 0), (0, -1)]
-            .iter()
-            .filter_map(|&(dr, dc): &(i64, i64)| {
-                let r = usize::try_from(at.row as i64 + dr).ok()?;
-                let c = usize::try_from(at.col as i64 + dc).ok()?;
-                let p = Pos::new(r, c);
-                (open.contains(p) && Movement::Four.is_step(at, p)).then_some(p)
-            })
-            .next()
-            .expect("an open neighbour");
         let setup = TrialSetup::new(Shape::Square, Encoding::Matrix, maze.clone());
         let mut t = Trial::new(setup, lib);
         // Two bare cells: the last is read, by a fall-back.

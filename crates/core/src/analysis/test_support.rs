@@ -50,3 +50,28 @@ pub fn obs(
         solve_tokens: None,
     }
 }
+
+/// A 5x5 square maze (the first of seed 3's set) and an open cell one step from its player:
+/// a first move the tests can name.
+pub fn square_and_a_step() -> (crate::maze::grid::Maze, crate::maze::grid::Pos) {
+    use crate::maze::grid::{Movement, Pos};
+    let lib = std::sync::Arc::new(crate::maze::templates::TemplateLibrary::for_shape(
+        5,
+        Shape::Square,
+    ));
+    let maze = crate::maze::generate::generate_set(Shape::Square, 1, 3, &lib)
+        .expect("a maze")
+        .remove(0);
+    let (at, open) = (maze.player(), maze.open_mask());
+    let next = [(0, 1), (1, 0), (-1, 0), (0, -1)]
+        .iter()
+        .filter_map(|&(dr, dc): &(i64, i64)| {
+            let r = usize::try_from(at.row as i64 + dr).ok()?;
+            let c = usize::try_from(at.col as i64 + dc).ok()?;
+            let p = Pos::new(r, c);
+            (open.contains(p) && Movement::Four.is_step(at, p)).then_some(p)
+        })
+        .next()
+        .expect("an open neighbour");
+    (maze, next)
+}

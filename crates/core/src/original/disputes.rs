@@ -90,7 +90,6 @@ mod tests {
     use super::*;
     use crate::analysis::review::all_replies;
     use crate::maze::encoding::Encoding;
-    use crate::maze::generate::generate_set;
     use crate::maze::templates::TemplateLibrary;
     use crate::play::player::{play_ready, tests::trials, Oracle, PlayerKind};
     use crate::play::trial::{Protocol, Trial, TrialSetup};
@@ -117,22 +116,8 @@ mod tests {
 
     #[test]
     fn a_move_or_a_shape_the_original_reads_otherwise_is_disputed() {
-        use crate::maze::grid::Movement;
+        let (maze, next) = crate::analysis::test_support::square_and_a_step();
         let lib = Arc::new(TemplateLibrary::for_shape(5, Shape::Square));
-        let maze = generate_set(Shape::Square, 1, 3, &lib)
-            .expect("a maze")
-            .remove(0);
-        let (at, open) = (maze.player(), maze.open_mask());
-        let next = [(0, 1), (1, 0), (-1, 0), (0, -1)]
-            .iter()
-            .filter_map(|&(dr, dc): &(i64, i64)| {
-                let r = usize::try_from(at.row as i64 + dr).ok()?;
-                let c = usize::try_from(at.col as i64 + dc).ok()?;
-                let p = Pos::new(r, c);
-                (open.contains(p) && Movement::Four.is_step(at, p)).then_some(p)
-            })
-            .next()
-            .expect("an open neighbour");
         let mut t = Trial::new(TrialSetup::new(Shape::Square, Encoding::Matrix, maze), lib);
         // The answer is labelled; the cell named after it (the original's last) is not it.
         t.submit(&format!("Move: {next}. That keeps me away from (4, 0)."));
