@@ -485,19 +485,18 @@ test('a study\'s people and a model on the same mazes are paired in a table and 
     assert.equal(rows.length, 3, 'one model x three phases');
     const solve = await rows[0].locator('td').allTextContents();
     // What the row pairs (the fixture's study data is from before the condition was kept,
-    // so it pairs by the encoding and says so), model, encoding, people, phase, mazes, the
-    // two rates, the difference, the test, p, participants, their trials, percentile.
+    // so it pairs by the encoding and says so; the CSV has model, encoding and people in
+    // columns of their own), phase, mazes, the two rates, the difference, the test, p,
+    // participants, their trials, percentile.
     assert.match(solve[0], /, matrix vs people, condition not recorded \(matrix\)$/);
-    assert.equal(solve[2], 'matrix');
-    assert.equal(solve[3], 'condition not recorded (matrix)');
-    assert.equal(solve[4], 'solve');
-    assert.equal(solve[5], '4');
-    assert.match(solve[6], /^6\/8 \(4 mazes\) 75\.0%/);
-    assert.match(solve[7], /^4\/8 \(4 mazes\) 50\.0%/);
-    assert.match(solve[8], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
-    assert.equal(solve[9], 'Wilcoxon signed-rank on per-maze rates');
-    assert.equal(solve[10], '= 0.500');
-    assert.deepEqual(solve.slice(11), ['3', '8', '100.00']);
+    assert.equal(solve[1], 'solve');
+    assert.equal(solve[2], '4');
+    assert.match(solve[3], /^6\/8 \(4 mazes\) 75\.0%/);
+    assert.match(solve[4], /^4\/8 \(4 mazes\) 50\.0%/);
+    assert.match(solve[5], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
+    assert.equal(solve[6], 'Wilcoxon signed-rank on per-maze rates');
+    assert.equal(solve[7], '= 0.500');
+    assert.deepEqual(solve.slice(8), ['3', '8', '100.00']);
     // The headline counts who was paired of who took part.
     assert.match(await table.locator('caption').textContent(), /3 of 3 participants and 8 of their 8 trials paired/);
     assert.equal(await page.locator('section#people-models').count(), 1, 'the section has its anchor');
@@ -505,7 +504,7 @@ test('a study\'s people and a model on the same mazes are paired in a table and 
     assert.match(await chart.textContent(), /solve[\s\S]*recognize[\s\S]*generate/);
     assert.equal(await chart.locator('circle').count(), 9, 'three participants in each of three phases');
     const eff = await page.locator('[data-testid="table-people-models-efficiency"] tbody tr td').allTextContents();
-    assert.deepEqual(eff.slice(4, 11), ['3', '4.67', '7.00', '6.33', '1.52', '0.40', '320.00']);
+    assert.deepEqual(eff.slice(1, 8), ['3', '4.67', '7.00', '6.33', '1.52', '0.40', '320.00']);
     await page.locator('section#people-models').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/results-people-models.png` });
     await chart.screenshot({ path: `${SHOTS}/results-people-models-chart.png` });

@@ -64,7 +64,8 @@ fn paired_table(p: &PeopleVsModels) -> Table {
             ("percentile", "model's percentile among the people"),
         ],
     )
-    .rates(&["model_rate", "people_rate"]);
+    .rates(&["model_rate", "people_rate"])
+    .csv_only(&["model", "encoding", "people"]);
     if let Some(note) = &p.note {
         t.empty = Some(note.clone());
     }
@@ -112,7 +113,8 @@ fn efficiency_table(p: &PeopleVsModels) -> Table {
             ("model_seconds_per_move", "model's seconds per move"),
             ("model_tokens_per_move", "model's tokens per move"),
         ],
-    );
+    )
+    .csv_only(&["model", "encoding", "people"]);
     t.empty = Some("No maze was solved by a model and by a person.".into());
     for e in &p.efficiency {
         t.row(vec![

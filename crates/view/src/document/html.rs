@@ -149,6 +149,7 @@ fn content(s: &mut String, c: &Cell, dense: bool) {
 /// screen. A table longer than [`LONG`] rows shows its first [`SHOWN`]; a checkbox after
 /// it ("show all", no script needed) shows the others, and printing shows every row.
 pub fn table(s: &mut String, t: &Table) {
+    let t = &*t.for_people();
     let long = t.rows.len() > LONG;
     s.push_str(if long {
         "<div class=\"table-wrap long-table\">"

@@ -163,6 +163,7 @@ impl Table {
                     key: key.to_string(),
                     label: label.to_string(),
                     rate: false,
+                    csv_only: false,
                 })
                 .collect(),
             spans: Vec::new(),
@@ -180,9 +181,52 @@ impl Table {
         self
     }
 
+    /// Declares the columns named by `keys` as the CSV's alone: a table for people (HTML,
+    /// text) leaves them out, as another column already says what they hold (a row's name
+    /// "oracle, matrix vs people, grid" over its model, encoding and people's condition).
+    pub fn csv_only(mut self, keys: &[&str]) -> Self {
+        for c in &mut self.columns {
+            c.csv_only |= keys.contains(&c.key.as_str());
+        }
+        self
+    }
+
     /// Adds a row of `cells`.
     pub fn row(&mut self, cells: Vec<Cell>) {
         self.rows.push(Row { cells, group: None });
+    }
+
+    /// The table as people read it: without its CSV-only columns ([`Table::csv_only`]).
+    pub fn for_people(&self) -> std::borrow::Cow<'_, Table> {
+        if !self.columns.iter().any(|c| c.csv_only) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let keep: Vec<bool> = self.columns.iter().map(|c| !c.csv_only).collect();
+        let kept = |cells: &[Cell]| -> Vec<Cell> {
+            cells
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(c, _)| c.clone())
+                .collect()
+        };
+        std::borrow::Cow::Owned(Table {
+            columns: self
+                .columns
+                .iter()
+                .filter(|c| !c.csv_only)
+                .cloned()
+                .collect(),
+            rows: self
+                .rows
+                .iter()
+                .map(|r| Row {
+                    cells: kept(&r.cells),
+                    group: r.group,
+                })
+                .collect(),
+            ..self.clone()
+        })
     }
 }
 
@@ -198,6 +242,8 @@ pub struct Column {
     /// Whether it holds rates ([`Cell::Rate`]): the CSV gives it six columns even when
     /// the table has no rows, so the header never depends on the data.
     pub rate: bool,
+    /// Whether only the CSV has it ([`Table::csv_only`]).
+    pub csv_only: bool,
 }
 
 /// A row of cells.
@@ -541,6 +587,40 @@ name       count   mean  solve                   failures
             "name,count,mean,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,failures\n\
 '=cmd(),12,1.234000,3,4,0.750000,0.300642,0.954413,,2\n\
 <b>x</b>,7,,0,0,0.000000,0.000000,1.000000,,0\n"
+        );
+    }
+
+    #[test]
+    fn a_csv_only_column_is_in_the_csv_and_not_in_the_tables_people_read() {
+        let mut t = Table::new(
+            "pairs",
+            "Pairs".into(),
+            &[("pair", "what it pairs"), ("model", "model"), ("n", "n")],
+        )
+        .csv_only(&["model"]);
+        t.row(vec![
+            Cell::text("oracle, matrix vs people, grid"),
+            Cell::text("oracle"),
+            Cell::Count(3),
+        ]);
+        let csv = csv::write(&t);
+        assert!(csv.starts_with("pair,model,n\n"), "{csv}");
+        assert!(
+            csv.contains("\"oracle, matrix vs people, grid\",oracle,3"),
+            "{csv}"
+        );
+        let mut h = String::new();
+        html::table(&mut h, &t);
+        assert!(
+            h.contains("<th scope=\"col\">what it pairs</th>") || h.contains(">what it pairs<"),
+            "{h}"
+        );
+        assert!(!h.contains(">model<"), "{h}");
+        assert!(!h.contains(">oracle<"), "{h}");
+        let text = text::table(&t);
+        assert!(
+            text.contains("what it pairs") && !text.contains(" model "),
+            "{text}"
         );
     }
 }

@@ -112,6 +112,7 @@ pub fn test_text(t: &super::TestResult) -> String {
 /// One table: its caption on a line, then its heading row and rows (or what stands in
 /// for them).
 pub fn table(t: &Table) -> String {
+    let t = &*t.for_people();
     let mut out = String::new();
     if !t.caption.is_empty() {
         let _ = writeln!(out, "{}", t.caption);
