@@ -109,8 +109,9 @@ struct Dashboard {
     generation: std::cell::Cell<u32>,
     /// The two sides chosen for the side-by-side comparison (empty: the default pair).
     compare: RefCell<(String, String)>,
-    /// The records of the trials the filter shows, for the review part.
-    review_records: RwSignal<Vec<TrialRecord>>,
+    /// Which trials the filter shows that have records, for the review part (which reads
+    /// the records only when opened).
+    review_shown: RwSignal<Vec<usize>>,
 }
 
 type Shared = Rc<Dashboard>;
@@ -196,7 +197,7 @@ impl Dashboard {
             audit_own: RwSignal::new(false),
             generation: std::cell::Cell::new(0),
             compare: RefCell::new(Default::default()),
-            review_records: RwSignal::new(Vec::new()),
+            review_shown: RwSignal::new(Vec::new()),
         })
     }
 }
@@ -358,20 +359,8 @@ pub fn ResultsPage() -> impl IntoView {
     });
     on_cleanup(move || hash.remove());
     let (racing, race_dash) = (dash.racing, StoredValue::new_local(dash.clone()));
-    let review_records = dash.review_records;
-    let every_eval_ever = {
-        let dash = dash.clone();
-        move |_| {
-            let dash = dash.clone();
-            spawn_local(async move {
-                let sources = dash.sources.borrow().clone();
-                match super::results_exchange::download(sources).await {
-                    Ok(line) => dash.message.set(Some((false, line))),
-                    Err(e) => dash.fail(e),
-                }
-            });
-        }
-    };
+    let (review_records, review_count) = review_signals(&dash);
+    let every_eval_ever = every_eval_ever_click(&dash);
     let (list, body, nav, drill, replay, message, order, audit_own, filter_line) = (
         dash.list,
         dash.body,
@@ -430,7 +419,7 @@ pub fn ResultsPage() -> impl IntoView {
                 </p>
             </div>
             <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
-            <ReviewPart records=review_records />
+            <ReviewPart records=review_records count=review_count />
             <div class="drill" inner_html=move || drill.get()></div>
             {move || match (racing.get(), replay.get()) {
                 (Some(r), _) => view! {
@@ -573,6 +562,40 @@ fn on_click(dash: &Shared, action: ResultsAction, index: Option<usize>, el: &web
         }
         ResultsAction::Report => download_report(dash),
         _ => {}
+    }
+}
+
+/// The review part's records, cloned only when it reads them (once opened), and their
+/// number.
+fn review_signals(dash: &Shared) -> (Signal<Vec<TrialRecord>, LocalStorage>, Signal<usize>) {
+    let shown = dash.review_shown;
+    let records = {
+        let dash = dash.clone();
+        Signal::derive_local(move || {
+            shown.with(|shown| {
+                let records = dash.records.borrow();
+                shown
+                    .iter()
+                    .filter_map(|&i| records.get(i).cloned().flatten())
+                    .collect::<Vec<TrialRecord>>()
+            })
+        })
+    };
+    (records, Signal::derive(move || shown.with(Vec::len)))
+}
+
+/// *Download Every Eval Ever (ZIP)*: the chosen sources in that schema, the outcome said.
+fn every_eval_ever_click(dash: &Shared) -> impl Fn(web_sys::MouseEvent) + 'static {
+    let dash = dash.clone();
+    move |_| {
+        let dash = dash.clone();
+        spawn_local(async move {
+            let sources = dash.sources.borrow().clone();
+            match super::results_exchange::download(sources).await {
+                Ok(line) => dash.message.set(Some((false, line))),
+                Err(e) => dash.fail(e),
+            }
+        });
     }
 }
 
@@ -789,11 +812,15 @@ fn draw(dash: &Dashboard) {
         (String::new(), parts)
     };
     parts.add(Part::Audit, &audits);
-    let reviewable: Vec<TrialRecord> = shown.iter().filter_map(|&i| records[i].clone()).collect();
+    let reviewable: Vec<usize> = shown
+        .iter()
+        .copied()
+        .filter(|&i| records[i].is_some())
+        .collect();
     if !reviewable.is_empty() {
         parts.add(Part::Review, REVIEW_INTRO);
     }
-    dash.review_records.set(reviewable);
+    dash.review_shown.set(reviewable);
     // Wide screens show the contents as a sidebar; narrow ones fold it into a menu.
     dash.nav.set(parts.nav(&page, !narrow()));
     dash.body.set(empty + &parts.body());

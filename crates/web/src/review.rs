@@ -187,12 +187,16 @@ fn addressed() -> bool {
         .is_some_and(|h| h == "#review")
 }
 
-/// The review part: a button that reads the replies, then the queue.
+/// The review part: a button that reads the replies, then the queue. The records are
+/// fetched (`records` clones them) only once the part is opened, and again when the
+/// analysis changes while it is open.
 #[component]
 pub fn ReviewPart(
-    /// The records of the trials chosen on the page.
+    /// The records of the trials chosen on the page (read when opened).
+    records: Signal<Vec<TrialRecord>, LocalStorage>,
+    /// How many there are.
     #[prop(into)]
-    records: Signal<Vec<TrialRecord>>,
+    count: Signal<usize>,
 ) -> impl IntoView {
     let opened = RwSignal::new(addressed());
     let hash = window_event_listener(leptos::ev::hashchange, move |_| {
@@ -201,15 +205,21 @@ pub fn ReviewPart(
         }
     });
     on_cleanup(move || hash.remove());
+    let held = RwSignal::new(Vec::<TrialRecord>::new());
+    Effect::new(move |_| {
+        if opened.get() {
+            held.set(records.get());
+        }
+    });
     view! {
-        {move || if records.with(Vec::is_empty) {
+        {move || if count.get() == 0 {
             ().into_any()
         } else if opened.get() {
-            view! { <ReviewQueue records=records /> }.into_any()
+            view! { <ReviewQueue records=held.into() /> }.into_any()
         } else {
             view! {
                 <div class="review" data-testid="review-closed">
-                    <p class="muted">{move || format!("The replies of {} trials are read for review when you open the queue.", records.with(Vec::len))}</p>
+                    <p class="muted">{move || format!("The replies of {} trials are read for review when you open the queue.", count.get())}</p>
                     <button type="button" class="button primary" data-testid="review-open" on:click=move |_| opened.set(true)>"Open the review queue"</button>
                 </div>
             }.into_any()
