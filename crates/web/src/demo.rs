@@ -197,10 +197,7 @@ pub fn DemoPage() -> impl IntoView {
         current.set(name.clone());
         let ticket = requests.next();
         spawn_local(async move {
-            let result = get_text(&format!("/trials/{name}.json"))
-                .await
-                .and_then(|t| TrialRecord::from_json(&t).map_err(|e| e.to_string()))
-                .and_then(|r| load(r, format!("bundled trial {name}")));
+            let result = bundled_trial(&name).await;
             if !requests.settle(ticket) {
                 return;
             }
@@ -248,11 +245,7 @@ pub fn DemoPage() -> impl IntoView {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);
         let ticket = requests.next();
         spawn_local(async move {
-            let result = picked_text(&input).await.and_then(|(name, text)| {
-                TrialRecord::from_json(&text)
-                    .map_err(|e| format!("{name} is not a trial record: {e}"))
-                    .and_then(|r| load(r, name))
-            });
+            let result = picked_trial(&input).await;
             if !requests.settle(ticket) {
                 return;
             }
@@ -325,6 +318,21 @@ pub fn DemoPage() -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// The bundled trial `name` (`/trials/NAME.json`), ready to replay.
+async fn bundled_trial(name: &str) -> Result<Loaded, String> {
+    let text = get_text(&format!("/trials/{name}.json")).await?;
+    let record = TrialRecord::from_json(&text).map_err(|e| e.to_string())?;
+    load(record, format!("bundled trial {name}"))
+}
+
+/// The trial record chosen in `input`, ready to replay.
+async fn picked_trial(input: &web_sys::HtmlInputElement) -> Result<Loaded, String> {
+    let (name, text) = picked_text(input).await?;
+    let record =
+        TrialRecord::from_json(&text).map_err(|e| format!("{name} is not a trial record: {e}"))?;
+    load(record, name)
 }
 
 /// The frame on screen, read in place: only its position is tracked, so frames are never

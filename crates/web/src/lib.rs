@@ -11,6 +11,7 @@ mod demo;
 mod download;
 mod experiment;
 mod fetch;
+mod local;
 mod model;
 mod play;
 mod playback;

@@ -4,6 +4,7 @@
 
 use super::board::{MazeBoard, SOLVE_BOARD};
 use super::download::{download_file, download_text};
+use super::local;
 use super::play::{url_settings, PhaseSteps, SettingsBar, Verdicts};
 use super::route::{use_location, Location};
 use super::transport::BrowserTransport;
@@ -52,10 +53,6 @@ fn offered(value: &str) -> Option<PlayerKind> {
         .filter(|k| AGENTS.iter().any(|(a, _)| a == k))
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 /// The model page: settings, the player, and a trial for them.
 #[component]
 pub fn ModelPage() -> impl IntoView {
@@ -79,13 +76,13 @@ pub fn ModelPage() -> impl IntoView {
         .unwrap_or(PlayerKind::Oracle);
     let agent = RwSignal::new(initial_agent);
     let endpoint = RwSignal::new(EndpointSettings::for_preset(Preset::DashScopeIntl));
-    let stored_key = storage().and_then(|s| s.get_item(KEY_STORAGE).ok().flatten());
+    let stored_key = local::read(KEY_STORAGE);
     let remember = RwSignal::new(stored_key.is_some());
     let api_key = RwSignal::new(stored_key.unwrap_or_default());
     let system_prompt = RwSignal::new(String::new());
     Effect::new(move |_| {
         let (keep, key) = (remember.get(), api_key.get());
-        if let Some(s) = storage() {
+        if let Some(s) = local::local() {
             let _ = if keep && !key.is_empty() {
                 s.set_item(KEY_STORAGE, &key)
             } else {
@@ -663,7 +660,7 @@ fn RunDownloads(
         if let Some(text) = record().and_then(|r| r.transcript()) {
             let result = download_text(&format!("{}.txt", file_stem()), &text);
             downloaded.set(result.is_ok());
-            download_error.set(result.err());
+            download_error.set(result.err().map(String::from));
         }
     };
     let download_record = move |_| {
@@ -673,6 +670,7 @@ fn RunDownloads(
                 .map_err(|e| e.to_string())
                 .and_then(|json| {
                     download_file(&format!("{}.json", file_stem()), &json, "application/json")
+                        .map_err(String::from)
                 });
             downloaded.set(result.is_ok());
             download_error.set(result.err());

@@ -639,7 +639,7 @@ fn TrialBoard(
             );
             let result = download_text(&name, &text);
             downloaded.set(result.is_ok());
-            download_error.set(result.err());
+            download_error.set(result.err().map(String::from));
         }
     };
     let options = PlayOptions {

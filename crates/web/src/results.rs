@@ -548,9 +548,11 @@ fn on_click(dash: &Shared, action: ResultsAction, index: Option<usize>, el: &web
                     &node.outer_html(),
                     "image/svg+xml",
                 )
+                .map_err(String::from)
             } else {
                 match table_csv(dash, &node, &target) {
-                    Some(csv) => download_file(&format!("{target}.csv"), &csv, "text/csv"),
+                    Some(csv) => download_file(&format!("{target}.csv"), &csv, "text/csv")
+                        .map_err(String::from),
                     None => Err(format!(
                         "The table {target} is no longer shown: update the analysis and try again."
                     )),

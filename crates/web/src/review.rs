@@ -16,6 +16,7 @@
 use super::board::{BoardIds, MazeBoard};
 use super::download::download_file;
 use super::experiment::{notice, picked_files};
+use super::local::{self, KeepError};
 use super::second_reader::{Judge, SecondReaderPanel};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -58,7 +59,7 @@ pub fn take_in(text: &str) -> Result<usize, String> {
     let n = more.len();
     let mut all = stored_reviews();
     all.extend(more);
-    keep(&all)?;
+    keep(&all).map_err(|e| not_kept(&e))?;
     Ok(n)
 }
 
@@ -72,30 +73,22 @@ const REVIEW_BOARD: BoardIds = BoardIds {
     cell: "review-cell",
 };
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 /// The reviews this browser keeps (none when there are none, or they cannot be read).
 fn stored_reviews() -> Vec<Review> {
-    storage()
-        .and_then(|s| s.get_item(REVIEWS_KEY).ok().flatten())
+    local::read(REVIEWS_KEY)
         .and_then(|t| parse_reviews(&t).ok())
         .unwrap_or_default()
 }
 
 /// Keeps `reviews` in this browser; an error says why they could not be kept.
-fn keep(reviews: &[Review]) -> Result<(), String> {
-    let text = write_reviews(reviews).map_err(|e| format!("the reviews cannot be written: {e}"))?;
-    storage()
-        .ok_or(
-            "this browser keeps no local storage (private mode?): export the reviews to keep them",
-        )?
-        .set_item(REVIEWS_KEY, &text)
-        .map_err(|_| {
-            "the browser refused to keep the reviews (storage full?): export them to keep them"
-                .to_string()
-        })
+fn keep(reviews: &[Review]) -> Result<(), KeepError> {
+    local::keep(REVIEWS_KEY, &write_reviews(reviews)?)?;
+    Ok(())
+}
+
+/// Why reviews could not be kept, and what to do.
+fn not_kept(e: &KeepError) -> String {
+    format!("The reviews could not be kept in this browser: {e}. Download them to keep them.")
 }
 
 /// A reviewed or read value for people: `(1, 0)`, `spiral`, `a 5x5 maze`, `no answer`.
@@ -156,7 +149,7 @@ impl State {
         };
         self.reviews.update(|rs| rs.push(review));
         if let Err(e) = self.reviews.with_untracked(|rs| keep(rs)) {
-            self.message.set(Some((true, e)));
+            self.message.set(Some((true, not_kept(&e))));
         }
         self.step(1);
     }
@@ -256,11 +249,7 @@ fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
     });
     let state = State {
         reviews: RwSignal::new(stored_reviews()),
-        reviewer: RwSignal::new(
-            storage()
-                .and_then(|s| s.get_item(REVIEWER_KEY).ok().flatten())
-                .unwrap_or_default(),
-        ),
+        reviewer: RwSignal::new(local::read(REVIEWER_KEY).unwrap_or_default()),
         items,
         at: RwSignal::new(0),
         message: RwSignal::new(None),
@@ -425,9 +414,9 @@ fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> imp
     };
     let export = move |_| {
         let text = state.reviews.with_untracked(|rs| write_reviews(rs));
-        let result = text
-            .map_err(|e| e.to_string())
-            .and_then(|t| download_file(REVIEWS_FILE, &t, "application/x-ndjson"));
+        let result = text.map_err(|e| e.to_string()).and_then(|t| {
+            download_file(REVIEWS_FILE, &t, "application/x-ndjson").map_err(String::from)
+        });
         if let Err(e) = result {
             state.message.set(Some((
                 true,
@@ -459,9 +448,8 @@ fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> imp
     };
     let name_changed = move |ev: web_sys::Event| {
         let v = event_target_value(&ev);
-        if let Some(s) = storage() {
-            let _ = s.set_item(REVIEWER_KEY, &v);
-        }
+        // The name is a convenience: a browser that keeps nothing asks for it again.
+        let _ = local::keep(REVIEWER_KEY, &v);
         state.reviewer.set(v);
     };
     let count = move || state.reviews.with(|rs| latest(rs).len());

@@ -8,6 +8,7 @@
 //! agreement per phase (Cohen's kappa) and queues every reply they read differently.
 
 use super::download::download_file;
+use super::local::{self, KeepError};
 use super::transport::BrowserTransport;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -27,30 +28,16 @@ use std::collections::BTreeMap;
 /// Where this browser keeps the judge's answers (`second-reader.jsonl`'s lines).
 const ANSWERS_KEY: &str = "shapemaze-second-reader";
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 /// The answers this browser keeps, every judge's, as the file's text.
 fn stored_text() -> String {
-    storage()
-        .and_then(|s| s.get_item(ANSWERS_KEY).ok().flatten())
-        .unwrap_or_default()
+    local::read(ANSWERS_KEY).unwrap_or_default()
 }
 
 /// Keeps one more answer; an error says why it could not be kept.
-fn keep(answer: &JudgeAnswer) -> Result<(), String> {
-    let line = serde_json::to_string(answer)
-        .map_err(|e| format!("the second reader's answer cannot be written: {e}"))?;
-    let text = stored_text() + &line + "\n";
-    storage()
-        .ok_or(
-            "this browser keeps no local storage (private mode?): the answers are lost on reload",
-        )?
-        .set_item(ANSWERS_KEY, &text)
-        .map_err(|_| {
-            "the browser refused to keep the second reader's answers (storage full?)".to_string()
-        })
+fn keep(answer: &JudgeAnswer) -> Result<(), KeepError> {
+    let line = serde_json::to_string(answer)?;
+    local::keep(ANSWERS_KEY, &(stored_text() + &line + "\n"))?;
+    Ok(())
 }
 
 /// The second reader's settings, its answers and its run.
@@ -169,7 +156,10 @@ impl Judge {
                             value: value.clone(),
                         };
                         if let Err(e) = keep(&answer) {
-                            self.progress.set(Some((true, e)));
+                            self.progress.set(Some((
+                                true,
+                                format!("The second reader's answers could not be kept in this browser ({e}): download them before you reload."),
+                            )));
                         }
                         self.answers.update(|a| {
                             a.insert(q.key(), value);

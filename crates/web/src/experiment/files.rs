@@ -56,10 +56,14 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
     let result = match action {
         LabAction::ExportCsv => {
             download_file(&format!("{stem}.csv"), &trials_csv(&records), "text/csv")
+                .map_err(String::from)
         }
         LabAction::ExportJsonl => trials_jsonl(&records)
             .map_err(|e| format!("Could not write the JSONL: {e}"))
-            .and_then(|text| download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")),
+            .and_then(|text| {
+                download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")
+                    .map_err(String::from)
+            }),
         _ => {
             lab.say("Preparing the ZIP…");
             // Where it ran, for the export's provenance.json: the browser's own description.
@@ -102,6 +106,7 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
                         export.files.len()
                     ));
                     download_bytes(&format!("{stem}.zip"), &bytes, "application/zip")
+                        .map_err(String::from)
                 }
                 Err(e) => Err(format!("Could not build the ZIP: {e}")),
             }

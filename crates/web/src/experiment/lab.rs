@@ -63,10 +63,6 @@ pub(crate) fn now() -> f64 {
     js_sys::Date::now()
 }
 
-pub(crate) fn local() -> Option<web_sys::Storage> {
-    web_sys::window().and_then(|w| w.local_storage().ok().flatten())
-}
-
 pub(crate) fn session() -> Option<web_sys::Storage> {
     web_sys::window().and_then(|w| w.session_storage().ok().flatten())
 }
@@ -418,7 +414,7 @@ pub(crate) async fn open_experiment(lab: &Shared, id: &str) -> bool {
         stored,
         run,
     });
-    if let Some(s) = local() {
+    if let Some(s) = crate::local::local() {
         let _ = s.set_item(OPEN_KEY, id);
     }
     lab.draw_form();

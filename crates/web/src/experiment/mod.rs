@@ -13,12 +13,13 @@ pub(crate) mod files;
 pub(crate) mod lab;
 
 use super::download::download_file;
+use super::local::local;
 use super::route::use_location;
 use super::storage::{Db, EXPERIMENTS, TRIALS};
 use super::transport::BrowserTransport;
 use files::{export, import, load_design, use_mazes};
 use lab::{
-    file_bytes, form_with_stored_keys, local, new_run, now, open_experiment, refresh_list, report,
+    file_bytes, form_with_stored_keys, new_run, now, open_experiment, refresh_list, report,
     session, Lab, Open, Run, Shared, KEY_PREFIX, OPEN_KEY,
 };
 use leptos::prelude::*;
@@ -251,9 +252,10 @@ fn on_action(
             match read {
                 Ok(d) => report(
                     lab,
-                    d.to_json()
-                        .map_err(|e| e.to_string())
-                        .and_then(|json| download_file(EXPERIMENT_FILE, &json, "application/json")),
+                    d.to_json().map_err(|e| e.to_string()).and_then(|json| {
+                        download_file(EXPERIMENT_FILE, &json, "application/json")
+                            .map_err(String::from)
+                    }),
                 ),
                 Err(e) => lab.fail(format!("The design cannot be saved yet: {}", e.sentences())),
             }

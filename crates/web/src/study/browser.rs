@@ -54,10 +54,11 @@ impl fmt::Display for DownloadError {
 /// Saves `trials` as a JSON-lines file named `file` (one trial a line).
 pub(super) fn download_trials(file: &str, trials: &[StudyTrialData]) -> Result<(), DownloadError> {
     let text = json::lines(trials).map_err(DownloadError::Unwritable)?;
-    download_file(file, &text, "application/x-ndjson").map_err(DownloadError::Refused)
+    download_file(file, &text, "application/x-ndjson")
+        .map_err(|e| DownloadError::Refused(e.to_string()))
 }
 
 /// Saves `text` as a CSV file named `file`.
 pub(super) fn download_csv(file: &str, text: &str) -> Result<(), DownloadError> {
-    download_file(file, text, "text/csv").map_err(DownloadError::Refused)
+    download_file(file, text, "text/csv").map_err(|e| DownloadError::Refused(e.to_string()))
 }

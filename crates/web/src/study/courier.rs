@@ -225,7 +225,7 @@ impl Courier {
     async fn send(&self, body: &str) -> Result<(), SendError> {
         let (status, text) = post_json(&self.upload.url, body)
             .await
-            .map_err(SendError::Unreachable)?;
+            .map_err(|e| SendError::Unreachable(e.to_string()))?;
         if acknowledged(self.upload.kind, status, &text) {
             Ok(())
         } else {

@@ -64,7 +64,7 @@ pub fn StudyManagePage() -> impl IntoView {
         spawn_local(async move {
             let (name, body) = match picked_text(&input).await {
                 Ok(x) => x,
-                Err(e) => return status.set(e),
+                Err(e) => return status.set(e.to_string()),
             };
             let (trials, bad) = read_study_data(&body);
             let saved = match StudyStore::open().await {

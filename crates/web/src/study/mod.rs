@@ -100,7 +100,7 @@ async fn load_study(q: &str) -> Result<(String, Study), LoadError> {
     }
     let text = get_text(&format!("/studies/{name}.json"))
         .await
-        .map_err(LoadError::Fetch)?;
+        .map_err(|e| LoadError::Fetch(e.to_string()))?;
     let study = Study::from_json(&text).map_err(LoadError::Study)?;
     Ok((name, study))
 }

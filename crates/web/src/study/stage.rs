@@ -145,7 +145,7 @@ async fn server_order(study: &Study, s: &StudySession) -> Result<(u64, String), 
     let body = order_request(&s.study, study, &s.participant.id);
     let (status, text) = post_json(&crate::route::href("/api/study-order"), &body)
         .await
-        .map_err(NoOrder::Unreachable)?;
+        .map_err(|e| NoOrder::Unreachable(e.to_string()))?;
     let k = read_order_answer(status, &text, study).map_err(NoOrder::Answer)?;
     Ok((k, format!("order {k} from the server")))
 }
