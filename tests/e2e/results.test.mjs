@@ -535,6 +535,11 @@ test("an imported run's provenance is shown under its name", async () => {
     assert.match(text, /seeds 9; 2 trials/);
     assert.match(text, /oracle \(oracle, 2 trials\)/);
     await page.screenshot({ path: `${SHOTS}/results-provenance.png` });
+    // The report file downloaded from the page carries it too, and the item matrix.
+    await page.waitForSelector('[data-testid="table-groups"]');
+    const report = await download(page, page.locator('[data-testid="download-report"]'));
+    assert.ok(report.text.includes('Provenance of ') && report.text.includes(written.design_sha256.slice(0, 12)), 'the provenance in the report file');
+    assert.match(report.text, /data-testid="table-items">shape,size,seed,sample,encoding,model,trials,solve,recognize,generate\n/);
   });
 });
 

@@ -601,6 +601,20 @@ fn every_eval_ever_click(dash: &Shared) -> impl Fn(web_sys::MouseEvent) + 'stati
     }
 }
 
+/// The provenance of each chosen source that carries one (an imported export's
+/// `provenance.json`), as the report file's settings say it.
+fn provenance_text(sources: &[Source]) -> String {
+    sources
+        .iter()
+        .filter(|s| s.chosen)
+        .filter_map(|s| {
+            s.provenance
+                .as_ref()
+                .map(|p| format!("\n\nProvenance of {}:\n{}", s.label, p.summary()))
+        })
+        .collect()
+}
+
 /// Saves the report file of what the page shows: the analysis of the trials the filter
 /// matches, and the audits.
 fn download_report(dash: &Dashboard) {
@@ -633,7 +647,7 @@ fn download_report(dash: &Dashboard) {
         a.experiments.join(", "),
         a.model_order.join(" < "),
         env!("CARGO_PKG_VERSION")
-    );
+    ) + &provenance_text(&dash.sources.borrow());
     let audits = audits_html(&dash.audit_summaries.borrow());
     let items = item_matrix_csv(obs.iter().map(Observation::item));
     let html = report_html(a, &audits, &settings, &observations_csv(&obs), &items);

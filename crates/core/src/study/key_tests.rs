@@ -3,7 +3,6 @@
 //! read, and what is no key says why.
 
 use super::key::{stored_participant, KeyProblem, Scope, Sendable, StudyKey, Who};
-use proptest::prelude::*;
 
 fn pilot(n: u32) -> super::key::Attempt {
     Who::new("pilot", "p1").attempt(n)
@@ -177,55 +176,62 @@ fn the_server_names_a_later_attempt_apart() {
     assert_eq!(stored_participant("p1", 2), "p1#attempt-2");
 }
 
-fn any_key() -> impl Strategy<Value = StudyKey> {
-    let study = "[A-Za-z0-9_-]{1,10}|inline-[0-9a-f]{16}|imported-[^/]{0,8}";
-    let participant = "[^/]{1,10}|sent|session|outcome|trial|attempt-[0-9]{1,2}";
-    let index = prop_oneof![Just(-1i64), 0i64..40, any::<i64>()];
-    (study, participant, 0u32..5, index, 0..5u8).prop_map(|(s, p, n, i, kind)| {
-        let a = Who::new(s, p).attempt(n);
-        match kind {
-            0 => StudyKey::Session(a.who),
-            1 => StudyKey::Trial(a, i),
-            2 => StudyKey::Outcome(a),
-            3 => StudyKey::Sent(a, Sendable::Trial(i)),
-            _ => StudyKey::Sent(a, Sendable::Outcome),
-        }
-    })
-}
+/// Round trips over generated keys and texts (proptest, native only).
+#[cfg(not(target_arch = "wasm32"))]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
 
-/// Texts made of key parts, most of them keys, some not.
-fn any_text() -> impl Strategy<Value = String> {
-    let part = prop::sample::select(vec![
-        "pilot",
-        "p1",
-        "session",
-        "trial",
-        "sent",
-        "outcome",
-        "outcome-sent",
-        "attempt-1",
-        "attempt-0",
-        "attempt-01",
-        "3",
-        "-1",
-        "03",
-        "",
-        "x",
-    ]);
-    prop::collection::vec(part, 1..7).prop_map(|parts| parts.join("/"))
-}
-
-proptest! {
-    #[test]
-    fn every_key_reads_back_as_itself(key in any_key()) {
-        prop_assert_eq!(StudyKey::parse(&key.render()), Ok(key));
+    fn any_key() -> impl Strategy<Value = StudyKey> {
+        let study = "[A-Za-z0-9_-]{1,10}|inline-[0-9a-f]{16}|imported-[^/]{0,8}";
+        let participant = "[^/]{1,10}|sent|session|outcome|trial|attempt-[0-9]{1,2}";
+        let index = prop_oneof![Just(-1i64), 0i64..40, any::<i64>()];
+        (study, participant, 0u32..5, index, 0..5u8).prop_map(|(s, p, n, i, kind)| {
+            let a = Who::new(s, p).attempt(n);
+            match kind {
+                0 => StudyKey::Session(a.who),
+                1 => StudyKey::Trial(a, i),
+                2 => StudyKey::Outcome(a),
+                3 => StudyKey::Sent(a, Sendable::Trial(i)),
+                _ => StudyKey::Sent(a, Sendable::Outcome),
+            }
+        })
     }
 
-    #[test]
-    fn every_text_read_renders_back_as_itself_but_the_old_outcome_receipt(text in any_text()) {
-        if let Ok(key) = StudyKey::parse(&text) {
-            if !text.ends_with("/outcome-sent") {
-                prop_assert_eq!(key.render(), text);
+    /// Texts made of key parts, most of them keys, some not.
+    fn any_text() -> impl Strategy<Value = String> {
+        let part = prop::sample::select(vec![
+            "pilot",
+            "p1",
+            "session",
+            "trial",
+            "sent",
+            "outcome",
+            "outcome-sent",
+            "attempt-1",
+            "attempt-0",
+            "attempt-01",
+            "3",
+            "-1",
+            "03",
+            "",
+            "x",
+        ]);
+        prop::collection::vec(part, 1..7).prop_map(|parts| parts.join("/"))
+    }
+
+    proptest! {
+        #[test]
+        fn every_key_reads_back_as_itself(key in any_key()) {
+            prop_assert_eq!(StudyKey::parse(&key.render()), Ok(key));
+        }
+
+        #[test]
+        fn every_text_read_renders_back_as_itself_but_the_old_outcome_receipt(text in any_text()) {
+            if let Ok(key) = StudyKey::parse(&text) {
+                if !text.ends_with("/outcome-sent") {
+                    prop_assert_eq!(key.render(), text);
+                }
             }
         }
     }

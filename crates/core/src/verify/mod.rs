@@ -39,15 +39,17 @@ pub use reading::{maze_reading, move_reading, shape_reading, Reading};
 pub use verdict::{Extracted, GenerationChecks, Outcome, Reason, Verdict};
 pub use words::span_in_reply;
 
-// What the tests of this folder (`use super::*`) share.
+// What the tests of this folder (`use super::*`) share; the serde tests run natively only.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+use crate::maze::grid::Pos;
 #[cfg(test)]
-use crate::maze::{encoding::Encoding, grid::Pos, shape::Shape};
+use crate::maze::{encoding::Encoding, shape::Shape};
 pub use recognition::{
     mentions, mentions_in, recognize, recognize_at, recognize_in, verify_recognition, Mention,
 };
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 use serde::{Deserialize, Serialize};
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 use std::fmt;
 #[cfg(test)]
 use words::plain;
