@@ -223,6 +223,18 @@ pub fn ReviewPart(
 /// The queue of replies to review, the rates as reviewed and the agreements.
 #[component]
 fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
+    // Opened by the address: the browser jumped to #review while the page ended just below
+    // it (too short to bring it to the top); once the queue is drawn, jump again.
+    if addressed() {
+        request_animation_frame(|| {
+            if let Some(el) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.get_element_by_id("review"))
+            {
+                el.scroll_into_view();
+            }
+        });
+    }
     let sample = RwSignal::new(None::<(Phase, usize, u64)>);
     // Every reply read once, for the queue and for the agreement alike.
     let all = Memo::new(move |_| records.with(|r| all_replies(r)));
