@@ -33,10 +33,18 @@ fn stored_text() -> String {
     local::read(ANSWERS_KEY).unwrap_or_default()
 }
 
-/// Keeps one more answer; an error says why it could not be kept.
-fn keep(answer: &JudgeAnswer) -> Result<(), KeepError> {
-    let line = serde_json::to_string(answer)?;
-    local::keep(ANSWERS_KEY, &(stored_text() + &line + "\n"))?;
+/// How many answers are kept in memory between writes of the browser's copy (the whole
+/// text is written each time, so writing after every answer grows quadratically).
+const SAVE_EVERY: usize = 20;
+
+/// Adds one answer to `text` (the browser's copy of `second-reader.jsonl`), and writes the
+/// copy when `save`; an error says why it could not be kept.
+fn keep(text: &mut String, answer: &JudgeAnswer, save: bool) -> Result<(), KeepError> {
+    text.push_str(&serde_json::to_string(answer)?);
+    text.push('\n');
+    if save {
+        local::keep(ANSWERS_KEY, text)?;
+    }
     Ok(())
 }
 
@@ -136,6 +144,7 @@ impl Judge {
                 .filter(|q| !answered.contains_key(&q.key()))
                 .collect();
             let (n, mut unread) = (todo.len(), Vec::new());
+            let (mut kept, mut not_kept) = (stored_text(), None);
             for (i, q) in todo.iter().enumerate() {
                 if transport.is_stopped() {
                     break;
@@ -155,11 +164,8 @@ impl Judge {
                             prompt_version: JUDGE_PROMPT_VERSION,
                             value: value.clone(),
                         };
-                        if let Err(e) = keep(&answer) {
-                            self.progress.set(Some((
-                                true,
-                                format!("The second reader's answers could not be kept in this browser ({e}): download them before you reload."),
-                            )));
+                        if let Err(e) = keep(&mut kept, &answer, (i + 1) % SAVE_EVERY == 0) {
+                            not_kept = Some(e);
                         }
                         self.answers.update(|a| {
                             a.insert(q.key(), value);
@@ -175,9 +181,12 @@ impl Judge {
                     format!("{} of {n} replies read by the second reader.", i + 1),
                 )));
             }
+            if let Err(e) = local::keep(ANSWERS_KEY, &kept) {
+                not_kept = Some(e.into());
+            }
             self.running.set(false);
             let stopped = transport.is_stopped();
-            let line = match (stopped, unread.first()) {
+            let mut line = match (stopped, unread.first()) {
                 (true, _) => "Stopped: the answers so far are kept; start again to go on.".to_string(),
                 (false, None) => format!("Done: {n} replies read by the second reader."),
                 (false, Some(first)) => format!(
@@ -185,8 +194,11 @@ impl Judge {
                     unread.len()
                 ),
             };
-            self.progress
-                .set(Some((!unread.is_empty() && !stopped, line)));
+            let failed = (!unread.is_empty() && !stopped) || not_kept.is_some();
+            if let Some(e) = not_kept {
+                line.push_str(&format!(" The answers could not be kept in this browser ({e}): download {ANSWERS_FILE} before you reload."));
+            }
+            self.progress.set(Some((failed, line)));
         });
     }
 }

@@ -5,21 +5,22 @@
 //! template check accepts, or refuses, against the reader's verdict. Such a reply is a
 //! disputed reading: one of the two is wrong about what the model said.
 
-use super::checks::{last_coordinate, original_generation, original_mentions, OriginalFamily};
+use super::checks::{last_coordinate, original_generation, original_mentions};
+use super::score::AuditCache;
 use crate::analysis::review::{QueueItem, ReplyKey};
 use crate::maze::grid::Pos;
-use crate::maze::shape::Shape;
 use crate::play::trial::Phase;
 use crate::results::record::TrialRecord;
 use crate::verify::{Extracted, Outcome};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The replies of `all` (read from `records` by [`crate::analysis::review::all_replies`])
 /// whose original-compatible reading differs from the reader's, each with that reading in
 /// words (`(4, 0)`, `no move`, `the word "square" found: success`), to flag as
 /// [`crate::analysis::review::Why::ReadersDiffer`].
 pub fn readers_differ(records: &[TrialRecord], all: &[QueueItem]) -> BTreeMap<ReplyKey, String> {
-    let mut families: HashMap<(Shape, usize), OriginalFamily> = HashMap::new();
+    // The original families, built once per shape and size (the audit's own cache).
+    let mut cache = AuditCache::new();
     let mut out = BTreeMap::new();
     for q in all {
         let Some(record) = records.get(q.record) else {
@@ -51,11 +52,9 @@ pub fn readers_differ(records: &[TrialRecord], all: &[QueueItem]) -> BTreeMap<Re
                     None => first,
                 };
                 let grid = after.grid();
-                let family = families
-                    .entry((record.shape, grid.rows()))
-                    .or_insert_with(|| OriginalFamily::new(record.shape, grid.rows(), grid.cols()));
+                let family = cache.family(record.shape, grid.rows(), grid.cols());
                 let read = record.verdicts.all()[2].is_some_and(|v| v.outcome == Outcome::Success);
-                let accepted = original_generation(family, grid, record.encoding, &q.reply);
+                let accepted = original_generation(&family, grid, record.encoding, &q.reply);
                 (read != accepted).then(|| {
                     if accepted {
                         "a template of the shape found verbatim: success".to_string()
@@ -90,6 +89,7 @@ mod tests {
     use super::*;
     use crate::analysis::review::all_replies;
     use crate::maze::encoding::Encoding;
+    use crate::maze::shape::Shape;
     use crate::maze::templates::TemplateLibrary;
     use crate::play::player::{play_ready, tests::trials, Oracle, PlayerKind};
     use crate::play::trial::{Protocol, Trial, TrialSetup};
