@@ -1446,17 +1446,20 @@ fn realistic_generation_replies_yield_the_maze_a_careful_grader_would_read() {
             "0000P\n01110\n01110\n01110\nG0000".into(),
             Encoding::Matrix.parse_grid("0 0 0 0 P\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\nG 0 0 0 0", 5, 5),
         ),
-        // Judgement call, kept: bare row numbers ("0: ...") and a markdown table with an
-        // index column are not the matrix encoding ("Row 0: ..." labels are tolerated).
+        // Judgement call, kept: bare row numbers ("0: ...") are not the matrix encoding
+        // ("Row 0: ..." labels are tolerated).
         (
             Encoding::Matrix,
             "0: 0 0 0 0 P\n1: 0 1 1 1 0\n2: 0 1 1 1 0\n3: 0 1 1 1 0\n4: G 0 0 0 0".into(),
             Err(ParseError::NoMazeFound),
         ),
+        // Judgement call, changed in verifier 6 (issue 39): a markdown table's column of row
+        // numbers is dropped as a `Row 0:` label is (a grader who had not read our rules
+        // read the maze in such a table, crates/core/tests/heldout/replies-2.json).
         (
             Encoding::Matrix,
             "|   | 0 | 1 | 2 | 3 | 4 |\n|---|---|---|---|---|---|\n| 0 | 0 | 0 | 0 | 0 | P |\n| 1 | 0 | 1 | 1 | 1 | 0 |\n| 2 | 0 | 1 | 1 | 1 | 0 |\n| 3 | 0 | 1 | 1 | 1 | 0 |\n| 4 | G | 0 | 0 | 0 | 0 |".into(),
-            Err(ParseError::InvalidSymbol { symbol: "2".into(), row: 2 }),
+            Encoding::Matrix.parse_grid("0 0 0 0 P\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\nG 0 0 0 0", 5, 5),
         ),
         (Encoding::CoordList, coords.clone(), Ok(new.clone())),
         (

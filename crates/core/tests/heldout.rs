@@ -43,9 +43,10 @@ const PHASES: [&str; 3] = ["move", "shape", "maze"];
 
 /// The second set, `heldout/replies-2.json` (77 items), was written later by another hand
 /// that had read neither the readers' rules nor their tests (only the first set, whose forms
-/// it avoids), under the same rules as the first. Its floor was first measured before any
-/// rule saw it: 53 of 77 (moves 19/33, shapes 21/28, mazes 13/16).
-const FLOOR_2: usize = 53;
+/// it avoids), under the same rules as the first. First measured before any rule saw it:
+/// 53 of 77 (moves 19/33, shapes 21/28, mazes 13/16) on verifier 5; 72 of 77 on verifier 6
+/// (30/33, 26/28, 16/16), the floor.
+const FLOOR_2: usize = 72;
 
 fn items_of(text: &str, name: &str) -> Vec<Value> {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{name} is not a JSON array: {e}"))

@@ -515,8 +515,9 @@ mod tests {
         let lib = Arc::new(TemplateLibrary::for_shape(5, Shape::Square));
         let setup = TrialSetup::new(Shape::Square, Encoding::Matrix, maze.clone());
         let mut t = Trial::new(setup, lib);
-        // Two bare cells: the last is read, by a fall-back.
-        t.submit(&format!("(9, 9) and then {next}"));
+        // Two bare cells: the last is read, by a fall-back. (Not "(9, 9) and then ...":
+        // a cell after "then" is a later step of a route.)
+        t.submit(&format!("Looking at (9, 9) and {next}."));
         t.submit("no idea"); // no move: the phase ends
         t.submit("A square.");
         t.submit("No maze from me.");

@@ -20,7 +20,9 @@ const MAX_COORD_DIGITS: usize = 4;
 /// Every coordinate mentioned in `text`, in order. Understood forms: a pair of numbers in
 /// any bracket, `(2, 3)`, `(2,3)`, `[2, 3]`, `{2, 3}`, `<2, 3>`, `(2; 3)`; the row and the
 /// column named, `row 2, column 3`, `row 2 col 3`, `(row 2, col 3)`, `row=2, col=3`, `row 2
-/// and column 3`, and in short, `r2c3`, `r2 c3`, `R2 C3`, `r=2, c=3`; a cell named with a
+/// and column 3`, in the languages of [`ROW_WORDS`] and [`COLUMN_WORDS`] too (`fila 1,
+/// columna 0`, `Zeile 1, Spalte 0`), and as keys of a structure whose markup stands between
+/// them (`row: 1` and `col: 0` on lines of their own, `<row>1</row><col>0</col>`); in short, `r2c3`, `r2 c3`, `R2 C3`, `r=2, c=3`; a cell named with a
 /// hyphen or comma, `cell 2-3`, `cell 2,3`; LaTeX's `\left( 2, \ 3\right)`. Full-width
 /// brackets and commas read so once the reply is made plain ([`crate::reply::Plain`]).
 pub fn coordinates(text: &str) -> Vec<Coord> {
@@ -33,6 +35,7 @@ pub fn coordinates(text: &str) -> Vec<Coord> {
             b'r' | b'R' => row_col(b, i).or_else(|| short_row_col(b, i)),
             b'c' | b'C' => named_cell(b, i),
             b'\\' => latex(b, i),
+            _ if starts_a_word(b, i) => row_col(b, i),
             _ => None,
         };
         match found {
@@ -126,21 +129,84 @@ fn word_at(b: &[u8], i: usize, word: &str) -> Option<usize> {
     (before_ok && after_ok).then_some(end)
 }
 
-/// `row 2, column 3` / `row 2 col 3` / `row: 2, col: 3` starting at `i`.
+/// Words that name a row, in the languages models answer in most (English, Spanish,
+/// Portuguese, French, Italian, German, Dutch), compared in any case.
+const ROW_WORDS: [&str; 7] = ["row", "fila", "linha", "ligne", "riga", "zeile", "rij"];
+
+/// Words that name a column, as [`ROW_WORDS`] (the short `col` and `spalte`'s like).
+const COLUMN_WORDS: [&str; 8] = [
+    "column", "col", "columna", "coluna", "colonne", "colonna", "spalte", "kolom",
+];
+
+/// Words that join the row to the column ("row 2 and column 3", "fila 2 y columna 3").
+const JOINERS: [&str; 5] = ["and", "y", "e", "et", "und"];
+
+/// Whether a word could start at `i`: a letter with no letter or digit right before it.
+fn starts_a_word(b: &[u8], i: usize) -> bool {
+    b[i].is_ascii_alphabetic() && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+}
+
+/// The end of the first of `words` that stands at `i` as a whole word.
+fn one_of(b: &[u8], i: usize, words: &[&str]) -> Option<usize> {
+    words.iter().find_map(|w| word_at(b, i, w))
+}
+
+/// `row 2, column 3` / `row 2 col 3` / `row: 2, col: 3` / `fila 2, columna 3` starting at
+/// `i`; between the row's number and the column's word, only blanks, one comma or
+/// semicolon, a joining word, or a structure's markup (a line break and its indent, tags:
+/// `</row><col>`).
 fn row_col(b: &[u8], i: usize) -> Option<(Pos, usize)> {
-    let j = word_at(b, i, "row")?;
+    let j = one_of(b, i, &ROW_WORDS)?;
     let j = skip_sep(b, j);
     let (r, j) = number(b, j)?;
-    let mut j = skip_ws(b, j);
+    let mut j = skip_markup(b, j);
     if matches!(b.get(j), Some(b',') | Some(b';')) {
-        j = skip_ws(b, j + 1);
+        j = skip_markup(b, j + 1);
     }
-    if let Some(k) = word_at(b, j, "and") {
+    if let Some(k) = one_of(b, j, &JOINERS) {
         j = skip_ws(b, k);
     }
-    let j = word_at(b, j, "column").or_else(|| word_at(b, j, "col"))?;
+    let j = one_of(b, j, &COLUMN_WORDS)?;
     let (c, j) = number(b, skip_sep(b, j))?;
     Some((Pos::new(r, c), j))
+}
+
+/// Past blanks and a structure's markup between a row's number and its column's key: at
+/// most one line break (and the indent after it, as in YAML), and closing or opening tags
+/// (`</row>`, `<col>`, as in XML), so that the column's key is next.
+fn skip_markup(b: &[u8], i: usize) -> usize {
+    let mut j = skip_ws(b, i);
+    let mut breaks = 0;
+    loop {
+        match b.get(j) {
+            Some(b'\n') if breaks == 0 => {
+                breaks += 1;
+                j = skip_ws(b, j + 1);
+            }
+            Some(b'\r') => j += 1,
+            Some(b'<') => {
+                // A tag is `<`, an optional `/`, letters, `>`; the column's own opening
+                // tag is skipped too, so its key stands next.
+                let mut k = j + 1;
+                if b.get(k) == Some(&b'/') {
+                    k += 1;
+                }
+                let letters = k;
+                while b.get(k).is_some_and(u8::is_ascii_alphabetic) {
+                    k += 1;
+                }
+                if k == letters || b.get(k) != Some(&b'>') {
+                    return j;
+                }
+                if b.get(j + 1) != Some(&b'/') {
+                    // An opening tag: the key is its name.
+                    return j + 1;
+                }
+                j = skip_ws(b, k + 1);
+            }
+            _ => return j,
+        }
+    }
 }
 
 /// `r2c3`, `r2 c3`, `r=2, c=3`, `r: 2, c: 3` starting at `i`: a lone `r` (not inside a
@@ -184,7 +250,7 @@ fn named_cell(b: &[u8], i: usize) -> Option<(Pos, usize)> {
 }
 
 fn skip_sep(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b':' | b'=' | b'#') {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b':' | b'=' | b'#' | b'>') {
         i += 1;
     }
     i
@@ -242,5 +308,27 @@ mod tests {
         assert_eq!(cells("the cell 3-2 is open"), vec![(3, 2)]);
         assert_eq!(cells("Cell 0,3"), vec![(0, 3)]);
         assert_eq!(cells("row=1, col=0"), vec![(1, 0)]);
+    }
+
+    #[test]
+    fn a_row_and_a_column_named_in_other_languages_or_as_keys_are_read() {
+        assert_eq!(cells("Voy a la fila 3 y columna 2."), vec![(3, 2)]);
+        assert_eq!(cells("linha 0, coluna 4"), vec![(0, 4)]);
+        assert_eq!(cells("la case ligne 2, colonne 0"), vec![(2, 0)]);
+        assert_eq!(cells("Riga 1 colonna 1"), vec![(1, 1)]);
+        assert_eq!(cells("Feld: Zeile 4, Spalte 3"), vec![(4, 3)]);
+        assert_eq!(cells("rij 2 kolom 2"), vec![(2, 2)]);
+        // Keys of a structure: YAML's lines, XML's elements.
+        assert_eq!(cells("step:\n  row: 3\n  col: 4\nwhy: open"), vec![(3, 4)]);
+        assert_eq!(
+            cells("<cell><row>2</row><column>1</column></cell>"),
+            vec![(2, 1)]
+        );
+        assert_eq!(cells("<row> 0 </row>\n<col> 3 </col>"), vec![(0, 3)]);
+        // Not a cell: a row alone, two line breaks apart, a word that only ends in a key.
+        assert!(cells("row 3 is all walls; column 2 too").is_empty());
+        assert!(cells("row: 1\n\ncol: 2").is_empty());
+        assert!(cells("arrow 1, column 2").is_empty());
+        assert!(cells("Barrow 1 col 2").is_empty());
     }
 }

@@ -336,8 +336,14 @@ fn line_blocks(reply: &str, s: Symbols) -> Vec<MatrixBlock> {
     let mut run: Vec<(RowLine, [usize; 2])> = Vec::new();
     let mut label: Option<String> = None;
     let mut offset = 0;
+    // Rows each under a label of its own (`Apex:` / `1 1 0 1 1` / `Base:` / ...): while
+    // every row of the run came right after a label line, the next label line keeps the
+    // run going (a label above a run of rows written together still ends it).
+    let mut labelled_rows = true;
+    let mut after_label = false;
     for raw in reply.split_inclusive('\n') {
         let line = raw.trim_end_matches('\n').trim_end_matches('\r');
+        let was_after_label = std::mem::replace(&mut after_label, false);
         if !run.is_empty() && table_rule(line) {
             offset += raw.len();
             continue;
@@ -358,7 +364,17 @@ fn line_blocks(reply: &str, s: Symbols) -> Vec<MatrixBlock> {
             continue;
         }
         match read_row_line(line, s) {
-            Some(row) => run.push((row, [offset, offset + line.len()])),
+            Some(row) => {
+                labelled_rows = if run.is_empty() {
+                    was_after_label
+                } else {
+                    labelled_rows && was_after_label
+                };
+                run.push((row, [offset, offset + line.len()]));
+            }
+            None if !run.is_empty() && labelled_rows && row_label(line) => {
+                after_label = true;
+            }
             None => {
                 if !run.is_empty() {
                     close_run(std::mem::take(&mut run), label.take(), &mut blocks);
@@ -366,6 +382,7 @@ fn line_blocks(reply: &str, s: Symbols) -> Vec<MatrixBlock> {
                 let t = line.trim();
                 if !t.is_empty() && !t.starts_with("```") && !t.starts_with("~~~") {
                     label = Some(t.to_string());
+                    after_label = row_label(t);
                 }
             }
         }
@@ -395,6 +412,15 @@ fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut V
             width = Some((w, n));
         }
     }
+    // A run whose every row carries a note after its cells (`P 0 0 0 0   # top bar`): the
+    // rows are read when they all hold one number of cells, three or more.
+    let all_noted = widths.is_empty()
+        && run.len() >= 2
+        && run[0].0.cells.len() >= 3
+        && run
+            .iter()
+            .all(|(r, _)| r.cells.len() == run[0].0.cells.len());
+    let width = width.or_else(|| all_noted.then(|| (run[0].0.cells.len(), run.len())));
     let Some((width, _)) = width else {
         return;
     };
@@ -416,6 +442,7 @@ fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut V
             );
             cells.push(row.cells);
         }
+        drop_index_column(&mut cells, &mut dropped);
         out.push(MatrixBlock {
             rows: cells,
             unspaced,
@@ -433,6 +460,33 @@ fn close_run(run: Vec<(RowLine, [usize; 2])>, label: Option<String>, out: &mut V
         current.push((row, span));
     }
     emit(current, &mut label);
+}
+
+/// Drops a column of row numbers that opens every row (a table's index: `| 2 | 1 | 0 |`):
+/// three or more rows whose first cells read 0, 1, 2, ... or 1, 2, 3, ... in order, each
+/// row holding more cells besides.
+fn drop_index_column(rows: &mut [Vec<String>], dropped: &mut Vec<Dropped>) {
+    let counts_from = |first: usize| {
+        rows.iter()
+            .enumerate()
+            .all(|(i, r)| r.len() > 2 && r[0] == (first + i).to_string())
+    };
+    if rows.len() < 3 || !(counts_from(0) || counts_from(1)) {
+        return;
+    }
+    for (i, row) in rows.iter_mut().enumerate() {
+        dropped.push(Dropped {
+            line: i,
+            text: row.remove(0),
+        });
+    }
+}
+
+/// Whether a line that is no row labels the row below it (`Apex:`): short prose ending in
+/// a colon.
+fn row_label(line: &str) -> bool {
+    let t = line.trim();
+    t.ends_with(':') && t.split_whitespace().count() <= 8
 }
 
 /// [`Encoding::read_reply`] for the matrix: read in the reply's answer, full-width forms

@@ -104,6 +104,14 @@ pub const SPECS: [ShapeSpec; 8] = [
             "正方形",
             "方框",
             "环形",
+            // Spanish, Portuguese, French, Italian, German, Dutch (as the answer leads
+            // and the row and column words of the move reader).
+            "cuadrado",
+            "quadrado",
+            "carré",
+            "quadrato",
+            "Quadrat",
+            "vierkant",
         ],
         description: "the outline of a square, one cell wide",
         patterns: square_patterns,
@@ -125,6 +133,12 @@ pub const SPECS: [ShapeSpec; 8] = [
             "十字",
             "十字形",
             "交叉形",
+            // Spanish and Portuguese, French, Italian, German, Dutch.
+            "cruz",
+            "croix",
+            "croce",
+            "Kreuz",
+            "kruis",
         ],
         description: "an X: the two diagonals of a square crossing in the middle",
         patterns: cross_patterns,
@@ -137,6 +151,8 @@ pub const SPECS: [ShapeSpec; 8] = [
             "spiral", "spirals", "helix", "coil", "whorl", "swirl", "vortex",
             // Chinese: spiral, spiral-shaped.
             "螺旋", "螺旋形",
+            // Spanish and Portuguese, French, Italian and German, Dutch.
+            "espiral", "spirale", "spiraal",
         ],
         description: "a corridor running round the edge and winding inward",
         patterns: spiral_patterns,
@@ -155,6 +171,13 @@ pub const SPECS: [ShapeSpec; 8] = [
             // Chinese: triangle.
             "三角形",
             "三角",
+            // Spanish, Portuguese, Italian, German, Dutch (French writes "triangle").
+            "triángulo",
+            "triangulo",
+            "triângulo",
+            "triangolo",
+            "Dreieck",
+            "driehoek",
         ],
         description: "a triangle's outline, flat-based or right-angled, in any orientation",
         patterns: triangle_patterns,

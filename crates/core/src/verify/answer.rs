@@ -10,6 +10,12 @@
 //! arrow may stand alone at the line's start. List markers (`-`, `*`, `•`, `>`, `#`) before
 //! the lead are dropped. What reads the value is the reader's own (one cell, one shape).
 //!
+//! Markup gives a lead too: a line that wraps its value in a tag, `<answer>(0, 1)</answer>`,
+//! `<shape>spiral</shape>`, is an answer line whose lead is the tag's name. And a reply may
+//! put its answer first and its reasons after: a first line that holds its value alone
+//! (at most three words, no lead: `(0, 1)`, `**Spiral**`) is an answer line with no lead,
+//! when more lines follow it.
+//!
 //! Leads are not answers when they name the maze's data or weigh options; English words do
 //! that in the hint lists below ([`DATA_LEADS`], [`WEIGHING_LEADS`]), and structure does it
 //! in any language: a lead whose last word is a single letter or a number (`Option B:`,
@@ -224,6 +230,35 @@ const SEPARATORS: [&str; 9] = [
     "=",
 ];
 
+/// A line that wraps its value in a tag (`<answer>(0, 1)</answer>`): the lead's
+/// `[start, end)` (the tag's name) and the value's, in `line`.
+fn tag_line(line: &str) -> Option<[usize; 4]> {
+    let name_end = line.strip_prefix('<')?.find('>')? + 1;
+    let name = &line[1..name_end];
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let close = format!("</{name}>");
+    let value_end = line.rfind(&close)?;
+    let value_start = name_end + 1;
+    (value_end > value_start && line[value_end + close.len()..].trim().is_empty()).then_some([
+        1,
+        name_end,
+        value_start,
+        value_end,
+    ])
+}
+
+/// Whether a line holds a value alone: at most three words, no lead, no question.
+fn value_alone(line: &str) -> bool {
+    let words = line
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count();
+    let t = line.trim();
+    (1..=3).contains(&words) && !t.ends_with(['?', ':']) && split_lead(t).is_none()
+}
+
 /// The answer lines of `text` in order (see the module documentation).
 pub(super) fn answer_lines(text: &str) -> Vec<AnswerLine> {
     let mut out = Vec::new();
@@ -262,6 +297,23 @@ pub(super) fn answer_lines(text: &str) -> Vec<AnswerLine> {
                 .len();
         let from = start + marker;
         let rest = &text[from..start + body.len()];
+        if let Some([ls, le, vs, ve]) = tag_line(rest) {
+            out.push(AnswerLine {
+                lead: [from + ls, from + le],
+                value: [from + vs, from + ve],
+                row: i,
+            });
+            continue;
+        }
+        let first = text[..start].trim().is_empty();
+        if first && value_alone(rest) && !text[start + line.len()..].trim().is_empty() {
+            out.push(AnswerLine {
+                lead: [from, from],
+                value: [from, start + body.len()],
+                row: i,
+            });
+            continue;
+        }
         if let Some(found) = split_lead(rest) {
             let [ls, le, vs] = found;
             out.push(AnswerLine {
@@ -323,16 +375,23 @@ fn split_lead(line: &str) -> Option<[usize; 3]> {
 
 /// Whether a value opens with its answer: the answer starts within its first five words
 /// (`at` is where the answer starts in `value`), and the value holds at most twelve words
-/// besides (a line of prose that names a cell is no answer line).
+/// besides (a line of prose that names a cell is no answer line). In scripts written
+/// without spaces (Chinese, Japanese) each character counts as a word.
 pub(super) fn opens_with_answer(value: &str, at: usize, len: usize) -> bool {
     let count = |t: &str| {
         t.split_whitespace()
             .filter(|w| w.chars().any(char::is_alphanumeric))
-            .count()
+            .map(|w| w.chars().filter(|&c| unspaced(c)).count().max(1))
+            .sum::<usize>()
     };
     let at = at.min(value.len());
     let end = (at + len).min(value.len());
     count(&value[..at]) <= 5 && count(&value[..at]) + count(&value[end..]) <= 12
+}
+
+/// Whether `c` is of a script written without spaces between words (CJK ideographs, kana).
+fn unspaced(c: char) -> bool {
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}')
 }
 
 /// Every JSON object or array in `text` that parses, with its `[start, end)`, in order;
@@ -399,6 +458,39 @@ mod tests {
         assert_eq!(leads("结论: spiral"), vec![("结论", "spiral")]);
         assert_eq!(leads("\u{2192} (1, 0)"), vec![("", "(1, 0)")]);
         assert_eq!(leads("Verdict \u{2014} cross"), vec![("Verdict", "cross")]);
+    }
+
+    #[test]
+    fn a_tag_around_a_value_and_a_value_first_are_answer_lines() {
+        assert_eq!(leads("<final>(3, 2)</final>"), vec![("final", "(3, 2)")]);
+        assert_eq!(leads("  <forme>croix</forme>"), vec![("forme", "croix")]);
+        assert_eq!(
+            leads("(2, 2)\n\nThe corridor bends there, so the next cells are (3, 2)."),
+            vec![("", "(2, 2)")]
+        );
+        assert_eq!(leads("Spiral.\nIt winds inward."), vec![("", "Spiral.")]);
+        // Not: tags that do not close on the line, a reply of one line, a question, a
+        // sentence.
+        for text in [
+            "<answer>(3, 2)",
+            "<a href>x</a>",
+            "(2, 2)",
+            "Which one?\nDown.",
+            "I will go down now.\nIt is open.",
+        ] {
+            assert!(answer_lines(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_value_of_unspaced_script_counts_its_characters_as_words() {
+        // "go right, along the top edge to (0, 4), then down to the goal": prose, no
+        // answer opening it.
+        let value = "向右走，沿着上边一直到 (0, 4)，再向下到终点。";
+        let at = value.find('(').unwrap_or(0);
+        assert!(!opens_with_answer(value, at, 6));
+        let value = "移动到 (0, 1)";
+        assert!(opens_with_answer(value, value.find('(').unwrap_or(0), 6));
     }
 
     #[test]

@@ -346,6 +346,9 @@ pub(super) fn concluded(text: &str, all: &[Coord], roles: &[Role]) -> Option<usi
     while i > 0 {
         i -= 1;
         let (mut start, end) = sentence_around(text, all[i].start);
+        // A cell written over a line break (a structure's keys, `row: 1` and `col: 0` on
+        // lines of their own) ends its sentence no earlier than itself.
+        let end = end.max(all[i].end);
         // "... my next move will be:\n\n(5, 1)": the answer on its own line after a colon.
         if text[start..all[i].start].trim().is_empty() {
             let above = text[..start].trim_end();

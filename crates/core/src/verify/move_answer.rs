@@ -202,8 +202,12 @@ pub(super) fn corrected(text: &str, chosen: Coord) -> Coord {
         .iter()
         .map(|w| normal_word(w.text))
         .collect();
-    let takes_back = words.iter().any(|w| {
-        TAKING_BACK.contains(&w.as_str()) || matches!(w.as_str(), "scratch" | "rather" | "strike")
+    // "rather" takes back ("(1, 0), or rather (0, 1)"), "rather than" sets the next cell
+    // aside instead ("(1, 0) rather than (0, 1)").
+    let takes_back = words.iter().enumerate().any(|(i, w)| {
+        TAKING_BACK.contains(&w.as_str())
+            || matches!(w.as_str(), "scratch" | "strike")
+            || (w == "rather" && words.get(i + 1).is_none_or(|n| n != "than"))
     }) || between.contains("不对")
         || between.contains("更正");
     if takes_back && later.len() == 1 {

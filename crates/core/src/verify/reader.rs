@@ -18,7 +18,11 @@
 //!   or the one before, nor followed by "now"), and walls ("(1, 1) is a wall", "there is
 //!   a wall at (1, 1)", "(0, 1) and (1, 0) are walls").
 //! - *The start*: right after "from" ("from (0, 0) to (0, 1)"); *refused*: right after a
-//!   negated move phrase ("I can't go to (1, 1)").
+//!   negated move phrase ("I can't go to (1, 1)"), set against the move ("rather than",
+//!   "instead of", "not" right before it) or weighed as what only would, could or might do
+//!   ("(0, 1) would be just as short").
+//! - *Later*: a step of a route planned after a cell the sentence puts forward, its clause
+//!   led by "then" ("down to (1, 0), then along to (4, 0)").
 //! - A cell in a move narrated for another player, named by a single letter other than P
 //!   ("Q moves to cell (0, 1)"), is described; a key of a single letter other than `A`,
 //!   `P` and `G` (`S:`, `E:`, `Q:`) labels a list of data like the maze keys.
@@ -276,6 +280,9 @@ enum Standing {
     Data,
     /// Inside a question ("Should I go to (1, 0)?"): never the move.
     Asked,
+    /// A later step of a route the reply plans after the cell it puts forward: after
+    /// "then" in the same sentence ("down to (1, 0), then along to (4, 0)").
+    Later,
 }
 
 /// The move a reply's text names, and how many coordinates were set aside as restated or
@@ -372,7 +379,11 @@ fn read_move_by_rules(text: &str) -> MoveRead {
         .map(|s| match s {
             Standing::Open => Role::Open,
             Standing::Described => Role::Described,
-            Standing::Start | Standing::Refused | Standing::Data | Standing::Asked => Role::Passed,
+            Standing::Start
+            | Standing::Refused
+            | Standing::Data
+            | Standing::Asked
+            | Standing::Later => Role::Passed,
         })
         .collect();
     // A JSON answer: `{"move": [0, 1]}`.
@@ -639,7 +650,7 @@ fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> Vec<Standin
             out[i] = Standing::Data;
         } else if words_before(text, c.start, 1) == ["from"] {
             out[i] = Standing::Start;
-        } else if refused(text, c) {
+        } else if refused(text, c) || set_against(text, c) {
             out[i] = Standing::Refused;
         } else if described_before(text, c)
             || described_after(&text[c.end..]).is_some()
@@ -652,6 +663,15 @@ fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> Vec<Standin
     for (i, c) in all.iter().enumerate() {
         if out[i] == Standing::Open && in_question(text, c) {
             out[i] = Standing::Asked;
+        }
+    }
+    // A cell after "then" in the sentence of an open cell before it is a later step.
+    for i in 1..all.len() {
+        if out[i] == Standing::Open {
+            let earlier = (0..i).rev().find(|&j| out[j] == Standing::Open);
+            if earlier.is_some_and(|j| later_step(text, &all[j], &all[i])) {
+                out[i] = Standing::Later;
+            }
         }
     }
     // A wall named before a list ("walls at (1, 1), (1, 2)") or after it ("(0, 1) and
@@ -835,6 +855,43 @@ fn refused(text: &str, c: &Coord) -> bool {
                 .iter()
                 .any(|w| NEGATORS.contains(&w.as_str()))
     })
+}
+
+/// Whether the coordinate is set against the move rather than put forward: rejected right
+/// before it ("rather than (0, 1)", "instead of (0, 1)", "not (1, 1)"), or weighed as an
+/// alternative that only would, could or might do ("(0, 1) would be just as short"; not
+/// "(1, 0) would be my move").
+fn set_against(text: &str, c: &Coord) -> bool {
+    let before = words_before(text, c.start, 2);
+    let rejected = matches!(
+        before.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        [.., "rather", "than"] | [.., "instead", "of"] | [.., "not"]
+    );
+    let after: Vec<String> = word_spans(&text[c.end..])
+        .iter()
+        .take(4)
+        .map(|w| normal_word(w.text))
+        .collect();
+    let weighed = after
+        .first()
+        .is_some_and(|w| matches!(w.as_str(), "would" | "could" | "might"))
+        && !after[1..].iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "my" | "our" | "the" | "answer" | "choice" | "move"
+            )
+        });
+    rejected || weighed
+}
+
+/// Whether `later` is a later step of a route that puts `earlier` forward: no sentence ends
+/// between them, and "then" (or "afterwards") leads the clause of `later` within its eight
+/// words before it ("..., then along the bottom row to (4, 4)").
+fn later_step(text: &str, earlier: &Coord, later: &Coord) -> bool {
+    !text[earlier.end..later.start].contains(['\n', '.', '!', '?', ';'])
+        && words_before(text, later.start, 8)
+            .iter()
+            .any(|w| matches!(w.as_str(), "then" | "afterwards"))
 }
 
 /// Whether a wall is named right before the coordinate ("there is a wall at (1, 1)").

@@ -309,6 +309,54 @@ fn answer_line_shape(all: &[Mention], text: &str) -> Option<Mention> {
         })
 }
 
+/// The option a reply chooses by its letter among options of its own: lines `D) triangle`,
+/// `(D) triangle`, `D. triangle` or `D: triangle` list them, and the last answer line whose
+/// value is one of their letters alone (`Answer: D`, `Final answer: (D)`) chooses one.
+fn chosen_option(all: &[Mention], text: &str) -> Option<Mention> {
+    let mut options: Vec<(char, Mention)> = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let body = line.trim_start_matches([' ', '\t', '-', '*']);
+        let lead = start + line.len() - body.len();
+        let body = body.strip_prefix('(').unwrap_or(body);
+        let mut chars = body.chars();
+        let (Some(letter), Some(mark)) = (chars.next(), chars.next()) else {
+            continue;
+        };
+        if !letter.is_ascii_uppercase() || !matches!(mark, ')' | '.' | ':') {
+            continue;
+        }
+        // The option's name: the first mention on the line after its letter.
+        let named = all
+            .iter()
+            .find(|m| m.at > lead + 1 && m.at < start + line.len());
+        if let Some(m) = named {
+            options.push((letter, *m));
+        }
+    }
+    if options.len() < 2 {
+        return None;
+    }
+    let letter_of = |value: &str| {
+        let v = value
+            .trim()
+            .trim_end_matches(['.', '!'])
+            .trim_start_matches(['(', '['])
+            .trim_end_matches([')', ']']);
+        let mut chars = v.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => Some(c),
+            _ => None,
+        }
+    };
+    answer_lines(text).into_iter().rev().find_map(|line| {
+        let letter = letter_of(&text[line.value[0]..line.value[1]])?;
+        options.iter().find(|(l, _)| *l == letter).map(|(_, m)| *m)
+    })
+}
+
 pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<(Mention, Rule)> {
     if let Some(m) = json_shape(text, shapes) {
         return Some((m, Rule::Json));
@@ -317,6 +365,9 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
         .into_iter()
         .filter(|m| !m.negated && !m.asked)
         .collect();
+    if let Some(m) = chosen_option(&all, text) {
+        return Some((m, Rule::AnswerLabel));
+    }
     if let Some(m) = answer_line_shape(&all, text) {
         return Some((m, Rule::AnswerLabel));
     }

@@ -254,3 +254,183 @@ fn mazes_as_tables_json_and_one_line_rows_are_read_whole() {
         "a maze only in the reasoning"
     );
 }
+
+/// The readers are total on text assembled from the pieces their rules look at (keys,
+/// tags, brackets, numbers, line breaks, labels, reasoning tags, full-width forms, CJK):
+/// random text of any character seldom forms these, so the pieces are drawn instead.
+#[cfg(not(target_arch = "wasm32"))]
+mod never_panic {
+    use super::*;
+    use crate::maze::encoding::Encoding;
+    use proptest::prelude::*;
+
+    const PIECES: [&str; 40] = [
+        "row",
+        "col",
+        "fila",
+        "Spalte",
+        ": ",
+        "=",
+        " ",
+        "  ",
+        "\n",
+        "\n  ",
+        "<row>",
+        "</row>",
+        "<col>",
+        "</col>",
+        "<answer>",
+        "</answer>",
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        "1",
+        "0",
+        "4",
+        "P",
+        "G",
+        "|",
+        "---",
+        "move to ",
+        "Answer:",
+        ". ",
+        "?",
+        "答案",
+        "：",
+        "（",
+        "，",
+        "<think>",
+        "</think>",
+        "**",
+        "rather than ",
+    ];
+
+    proptest! {
+        #[test]
+        fn reading_text_made_of_the_readers_pieces_never_panics(
+            picks in prop::collection::vec(0..PIECES.len(), 0..60)
+        ) {
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let _ = read_move(&text);
+            let _ = read_move_at(&text);
+            let _ = recognize(&text);
+            let _ = verify_move(&ring(), Movement::Four, &text);
+            let _ = Encoding::Matrix.extract(&text, 5, 5);
+            let _ = Encoding::CoordList.extract(&text, 5, 5);
+        }
+    }
+}
+
+#[test]
+fn a_cell_rejected_weighed_or_planned_for_later_is_not_the_move() {
+    let cases = [
+        // Rejected right before it.
+        ("Heading down to (1, 0) instead of (0, 1).", Some((1, 0))),
+        ("My pick is (0, 1), rather than (1, 0).", Some((0, 1))),
+        (
+            "Down, so (1, 0) (not (1, 1): that one is a wall).",
+            Some((1, 0)),
+        ),
+        // "or rather" still takes back.
+        ("I go to (1, 0), or rather (0, 1).", Some((0, 1))),
+        // Weighed as an alternative that only would do.
+        (
+            "(0, 1) it is. Going down to (1, 0) could work as well.",
+            Some((0, 1)),
+        ),
+        ("I think (1, 0) would be my move.", Some((1, 0))),
+        // The rest of a planned route after "then".
+        (
+            "I'll take (0, 1) and then keep right to (0, 4), then down to (4, 4).",
+            Some((0, 1)),
+        ),
+        // Two sentences: the later one is not a step planned in the first.
+        (
+            "First thought: (0, 1). Then again, (1, 0) is better.",
+            Some((1, 0)),
+        ),
+    ];
+    for (reply, want) in cases {
+        assert_eq!(cell(reply), want, "{reply}");
+    }
+}
+
+#[test]
+fn answers_first_in_tags_and_keys_of_structures_are_read() {
+    let cases = [
+        (
+            "<final_answer>(1, 0)</final_answer>\nThe column is open down to (4, 0).",
+            Some((1, 0)),
+        ),
+        (
+            "(0, 1)\n\nReason: the top row is open all the way to (0, 4).",
+            Some((0, 1)),
+        ),
+        ("```\nstep:\n  row: 1\n  column: 0\n```", Some((1, 0))),
+        ("<step><row>0</row><col>1</col></step>", Some((0, 1))),
+        ("Voy hacia abajo: fila 1, columna 0.", Some((1, 0))),
+        ("Ich nehme Zeile 0, Spalte 1.", Some((0, 1))),
+        // A labelled line of Chinese prose after the answer line is no second answer line
+        // (its characters count as words). (A move phrase in it, 走到, still concludes.)
+        (
+            "下一步：(1, 0)\n说明：左边一列都是空的，可以一直往下 (4, 0)。",
+            Some((1, 0)),
+        ),
+    ];
+    for (reply, want) in cases {
+        assert_eq!(cell(reply), want, "{reply}");
+    }
+}
+
+#[test]
+fn shapes_named_in_other_languages_or_by_the_reply_s_own_option_letter_are_read() {
+    let cases = [
+        ("Es un cuadrado hueco.", Some(Shape::Square)),
+        ("Réponse : une croix.", Some(Shape::Cross)),
+        (
+            "Sieht aus wie ein Quadrat? Nein: ein Kreuz.",
+            Some(Shape::Cross),
+        ),
+        ("La forma è una spirale.", Some(Shape::Spiral)),
+        ("Het is een driehoek.", Some(Shape::Triangle)),
+        ("Um triângulo.", Some(Shape::Triangle)),
+        (
+            "Which is it?\n(A) spiral\n(B) square\n(C) Z\nFinal answer: (B)",
+            Some(Shape::Square),
+        ),
+        ("A. cross\nB. C\nAnswer: A", Some(Shape::Cross)),
+        // A lone letter with no options of the reply's own names the C as before.
+        ("Answer: C", Some(Shape::C)),
+    ];
+    for (reply, want) in cases {
+        assert_eq!(recognize(reply), want, "{reply}");
+    }
+}
+
+#[test]
+fn mazes_with_notes_labels_between_rows_or_an_index_column_are_read() {
+    let want = "1 1 P 1 1\n1 0 0 0 1\n0 0 1 0 0\n1 0 0 0 1\n1 1 G 1 1";
+    let cases = [
+        // A note after every row.
+        "1 1 P 1 1  <- start\n1 0 0 0 1  <- ring\n0 0 1 0 0  <- middle\n1 0 0 0 1  <- ring\n1 1 G 1 1  <- goal",
+        // A label above every row.
+        "Top:\n1 1 P 1 1\nUpper:\n1 0 0 0 1\nMiddle row:\n0 0 1 0 0\nLower:\n1 0 0 0 1\nBottom:\n1 1 G 1 1",
+        // A table whose first column counts the rows from 1, its header the columns.
+        "| # | a | b | c | d | e |\n|---|---|---|---|---|---|\n| 1 | 1 | 1 | P | 1 | 1 |\n| 2 | 1 | 0 | 0 | 0 | 1 |\n| 3 | 0 | 0 | 1 | 0 | 0 |\n| 4 | 1 | 0 | 0 | 0 | 1 |\n| 5 | 1 | 1 | G | 1 | 1 |",
+    ];
+    for reply in cases {
+        let grid = Encoding::Matrix
+            .extract(reply, 5, 5)
+            .unwrap_or_else(|e| panic!("{reply}: {e:?}"));
+        assert_eq!(Encoding::Matrix.render(&grid), want, "{reply}");
+    }
+    // Two mazes each under its label stay two: the second is read.
+    let two = "Original:\n1 1 P 1 1\n1 0 0 0 1\n0 0 1 0 0\n1 0 0 0 1\n1 1 G 1 1\nNew:\n1 1 P 1 1\n1 0 0 0 1\n0 0 0 0 0\n1 0 0 0 1\n1 1 G 1 1";
+    let grid = Encoding::Matrix.extract(two, 5, 5).expect("the new maze");
+    assert_eq!(
+        Encoding::Matrix.render(&grid),
+        "1 1 P 1 1\n1 0 0 0 1\n0 0 0 0 0\n1 0 0 0 1\n1 1 G 1 1"
+    );
+}
