@@ -25,7 +25,7 @@
 use crate::maze::coords::coordinates;
 use crate::maze::encoding::{Encoding, KEY_EMPTY, KEY_WALLS};
 use crate::maze::extraction::ParseError;
-use crate::maze::grid::{Grid, Maze, MAX_SIZE};
+use crate::maze::grid::{Grid, Maze, MazeError, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
@@ -437,7 +437,7 @@ pub fn rescore_reviewed(
     let symbols = announced_symbols(&first.content).unwrap_or_default();
     let maze = match first_maze(&first.content, hints, encoding, symbols, image_only) {
         Ok(m) => m,
-        Err(note) => return closing_only(note),
+        Err(why) => return closing_only(why.to_string()),
     };
     let mut notes = Vec::new();
     let size = (maze.rows(), maze.cols());
@@ -449,7 +449,7 @@ pub fn rescore_reviewed(
     }
     let (shape, library) = match scored_shape(&maze, hints, libraries, &mut notes) {
         Ok(found) => found,
-        Err(note) => return closing_only(note),
+        Err(why) => return closing_only(why.to_string()),
     };
     let protocol = protocol_of(&first.content, &parsed);
     let setup = TrialSetup {
@@ -494,27 +494,52 @@ fn first_maze(
     encoding: Encoding,
     symbols: Symbols,
     image_only: bool,
-) -> Result<Maze, String> {
+) -> Result<Maze, Unreplayable> {
     let shown = match (&hints.maze, image_only) {
         (Some(g), true) => Ok(g.clone()),
         _ => read_shown_maze_in(first, encoding, symbols),
     };
     let grid = match shown {
         Ok(g) if fits(&g) => g,
-        Ok(g) => {
-            return Err(format!(
-                "the maze in the first message is {}x{}, larger than {MAX_SIZE}x{MAX_SIZE}",
-                g.rows(),
-                g.cols()
-            ))
-        }
-        Err(e) => {
-            return Err(format!(
-                "the maze in the first message cannot be read in the {encoding} encoding: {e}"
-            ))
-        }
+        Ok(g) => return Err(Unreplayable::TooLarge(g.rows(), g.cols())),
+        Err(e) => return Err(Unreplayable::Unreadable(encoding, e)),
     };
-    Maze::from_grid(grid).map_err(|e| format!("the maze in the first message is not playable: {e}"))
+    Maze::from_grid(grid).map_err(Unreplayable::NotPlayable)
+}
+
+/// Why a marked transcript cannot be replayed on its maze (it is then counted from its
+/// closing lines, with this as the note).
+#[derive(Debug)]
+enum Unreplayable {
+    /// The first message's maze is larger than [`MAX_SIZE`] (rows, columns).
+    TooLarge(usize, usize),
+    /// The first message's maze cannot be read in the encoding.
+    Unreadable(Encoding, ParseError),
+    /// The maze read is no playable maze.
+    NotPlayable(MazeError),
+    /// Neither the folder nor the corridor says the shape.
+    UnknownShape,
+}
+
+impl std::fmt::Display for Unreplayable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreplayable::TooLarge(rows, cols) => write!(
+                f,
+                "the maze in the first message is {rows}x{cols}, larger than {MAX_SIZE}x{MAX_SIZE}"
+            ),
+            Unreplayable::Unreadable(encoding, e) => write!(
+                f,
+                "the maze in the first message cannot be read in the {encoding} encoding: {e}"
+            ),
+            Unreplayable::NotPlayable(e) => {
+                write!(f, "the maze in the first message is not playable: {e}")
+            }
+            Unreplayable::UnknownShape => f.write_str(
+                "the shape is unknown: the path does not say and the corridor is none of our shapes",
+            ),
+        }
+    }
 }
 
 /// The shape the maze is scored as, with the template library of the shapes in play; a
@@ -524,7 +549,7 @@ fn scored_shape(
     hints: &Hints,
     libraries: &mut Libraries,
     notes: &mut Vec<String>,
-) -> Result<(Shape, Arc<TemplateLibrary>), String> {
+) -> Result<(Shape, Arc<TemplateLibrary>), Unreplayable> {
     // The folder's design says what is in play; a folder that names U or N puts it in
     // play. Without either the corridor says: one of the design's six (a C opening up is
     // a C then), else an N.
@@ -549,10 +574,7 @@ fn scored_shape(
             s
         }
         (Some(s), _) | (None, Some(s)) => s,
-        (None, None) => return Err(
-            "the shape is unknown: the path does not say and the corridor is none of our shapes"
-                .into(),
-        ),
+        (None, None) => return Err(Unreplayable::UnknownShape),
     };
     Ok((shape, library))
 }
