@@ -182,11 +182,11 @@ pub fn people_vs_models(
     observations: &[Observation],
     label: impl Fn(&Observation) -> String,
 ) -> PeopleVsModels {
-    let people: Vec<&Observation> = observations.iter().filter(|o| o.person.is_some()).collect();
-    let mut participants: Vec<&str> = people.iter().filter_map(|o| o.person.as_deref()).collect();
+    let people: Vec<&Observation> = observations.iter().filter(|o| o.who.is_person()).collect();
+    let mut participants: Vec<&str> = people.iter().filter_map(|o| o.who.participant()).collect();
     crate::sort::sort_dedup(&mut participants);
     let mut models: BTreeMap<(String, Encoding), Vec<&Observation>> = BTreeMap::new();
-    for o in observations.iter().filter(|o| o.person.is_none()) {
+    for o in observations.iter().filter(|o| o.who.is_model()) {
         models.entry((label(o), o.encoding)).or_default().push(o);
     }
     let mut out = PeopleVsModels {
@@ -238,7 +238,7 @@ pub fn people_vs_models(
     let paired_obs: Vec<&Observation> = people.iter().copied().filter(|o| is_paired(o)).collect();
     let mut who: Vec<&str> = paired_obs
         .iter()
-        .filter_map(|o| o.person.as_deref())
+        .filter_map(|o| o.who.participant())
         .collect();
     crate::sort::sort_dedup(&mut who);
     out.paired_people = who.len();
@@ -301,7 +301,7 @@ fn phase_row(
     let mut per_person: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (maze, _, _) in &pairs {
         for o in &people_mazes[maze] {
-            if let (Some(ok), Some(who)) = (o.scored(phase), o.person.as_deref()) {
+            if let (Some(ok), Some(who)) = (o.scored(phase), o.who.participant()) {
                 let c = per_person.entry(who).or_default();
                 *c = (c.0 + usize::from(ok), c.1 + 1);
             }
@@ -441,6 +441,7 @@ fn efficiency(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::observation::Who;
     use crate::analysis::test_support::obs;
 
     fn close(got: f64, want: f64, what: &str) {
@@ -460,7 +461,7 @@ mod tests {
         o.moves = Some(moves);
         if let Some(p) = who {
             o.model = "human".into();
-            o.person = Some(p.into());
+            o.who = Who::Person(p.into());
         }
         o
     }
@@ -639,8 +640,8 @@ mod tests {
     #[test]
     fn without_people_models_or_a_maze_in_common_one_line_says_so() {
         let v = several_plays();
-        let models: Vec<Observation> = v.iter().filter(|o| o.person.is_none()).cloned().collect();
-        let people: Vec<Observation> = v.iter().filter(|o| o.person.is_some()).cloned().collect();
+        let models: Vec<Observation> = v.iter().filter(|o| o.who.is_model()).cloned().collect();
+        let people: Vec<Observation> = v.iter().filter(|o| o.who.is_person()).cloned().collect();
         for (data, starts) in [
             (models.clone(), "No people's trials"),
             (people.clone(), "No model's trials"),
