@@ -12,7 +12,7 @@ use crate::play::condition::Condition;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::Role;
-use crate::play::trial::FailureKind;
+use crate::play::trial::{FailureKind, Phase};
 use crate::results::filter::Facts;
 use crate::results::items::Item;
 use crate::results::layout::ExportPath;
@@ -419,10 +419,10 @@ impl Observation {
         }
     }
 
-    /// Whether phase `i` (0 solve, 1 recognize, 2 generate) was judged a success (`Some(true)`)
-    /// or a failure (`Some(false)`); `None` for an API error or a phase not reached.
-    pub fn scored(&self, i: usize) -> Option<bool> {
-        match self.outcomes.get(i).copied().flatten() {
+    /// Whether `phase` was judged a success (`Some(true)`) or a failure (`Some(false)`);
+    /// `None` for an API error or a phase not reached.
+    pub fn scored(&self, phase: Phase) -> Option<bool> {
+        match self.outcomes[phase.index()] {
             Some(Outcome::Success) => Some(true),
             Some(Outcome::Fail) => Some(false),
             Some(Outcome::Error) | None => None,

@@ -20,7 +20,7 @@
 //!   (exact up to 50 non-zero differences); the difference is the mean per-maze difference
 //!   (each maze weighs the same) with a Student-t interval (cut to [-1, 1]).
 
-use crate::analysis::observation::{share_by_maze, Observation, PHASE_NAMES};
+use crate::analysis::observation::{share_by_maze, Observation};
 use crate::analysis::stats::{
     mcnemar, mean, mean_t_interval, median, percentile_rank, wilcoxon_signed_rank, PairedCounts,
     Proportion,
@@ -28,6 +28,7 @@ use crate::analysis::stats::{
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::Shape;
 use crate::play::condition::Condition;
+use crate::play::trial::Phase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -208,7 +209,7 @@ pub fn people_vs_models(
         seen.entry(Seen::of(o)).or_default().push(o);
     }
     // Which people's trials some row pairs: (how they saw it, phase, mazes).
-    let mut paired: Vec<(Seen, usize, Vec<Maze>)> = Vec::new();
+    let mut paired: Vec<(Seen, Phase, Vec<Maze>)> = Vec::new();
     for ((model, encoding), obs) in &models {
         let model_mazes = by_maze(obs.iter().copied());
         for (how, theirs) in seen.iter().filter(|(h, _)| h.pairs_with(*encoding)) {
@@ -218,7 +219,7 @@ pub fn people_vs_models(
                 encoding: *encoding,
                 people: *how,
             };
-            for phase in 0..3 {
+            for phase in Phase::PLAYED {
                 if let Some((r, mazes)) = phase_row(&row, phase, &model_mazes, &people_mazes) {
                     out.rows.push(r);
                     paired.push((*how, phase, mazes));
@@ -260,7 +261,7 @@ struct Row<'a> {
 }
 
 /// The judged outcomes of `obs` in `phase`.
-fn judged(obs: &[&Observation], phase: usize) -> Vec<bool> {
+fn judged(obs: &[&Observation], phase: Phase) -> Vec<bool> {
     obs.iter().filter_map(|o| o.scored(phase)).collect()
 }
 
@@ -272,7 +273,7 @@ fn share(v: &[bool]) -> f64 {
 /// any.
 fn phase_row(
     row: &Row<'_>,
-    phase: usize,
+    phase: Phase,
     model_mazes: &ByMaze<'_>,
     people_mazes: &ByMaze<'_>,
 ) -> Option<(PeopleModelRow, Vec<Maze>)> {
@@ -317,7 +318,7 @@ fn phase_row(
         model: row.model.to_string(),
         encoding: row.encoding.name().into(),
         people: row.people.name(),
-        phase: PHASE_NAMES[phase].into(),
+        phase: phase.name().into(),
         mazes: pairs.len(),
         model_rate,
         people_rate,
@@ -382,7 +383,7 @@ fn paired_test(pairs: &[(Maze, Vec<bool>, Vec<bool>)]) -> Paired {
 fn solves<'a>(obs: &[&'a Observation]) -> Vec<&'a Observation> {
     obs.iter()
         .copied()
-        .filter(|o| o.scored(0) == Some(true) && o.moves.is_some())
+        .filter(|o| o.scored(Phase::Solve) == Some(true) && o.moves.is_some())
         .collect()
 }
 
