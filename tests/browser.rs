@@ -234,18 +234,20 @@ fn reviews_are_kept_exported_with_their_trials_and_taken_back_in() {
         r#"{"trial":"b/0.txt","phase":"recognize","step":0,"value":"spiral"}"#,
         "\n"
     );
-    assert_eq!(take_in(lines), Ok(2));
+    assert_eq!(take_in(lines).ok(), Some(2));
     let out = reviews_of(&["a/0.txt".to_string()])
         .expect("written")
         .expect("one");
     assert_eq!(out.lines().count(), 1);
     assert!(out.contains("\"a/0.txt\""), "{out}");
-    assert_eq!(reviews_of(&["c/0.txt".to_string()]), Ok(None));
-    let err = take_in("not a review").expect_err("refused");
+    assert_eq!(reviews_of(&["c/0.txt".to_string()]).ok(), Some(None));
+    let err = take_in("not a review").expect_err("refused").to_string();
     assert!(err.contains("line 1"), "{err}");
     assert_eq!(
-        reviews_of(&["b/0.txt".to_string()]).map(|o| o.is_some()),
-        Ok(true),
+        reviews_of(&["b/0.txt".to_string()])
+            .map(|o| o.is_some())
+            .ok(),
+        Some(true),
         "a refused file changes nothing"
     );
     storage.remove_item("shapemaze-reviews").expect("cleared");

@@ -6,6 +6,7 @@ mod support;
 
 use serde_json::{json, Value};
 use shapemaze::core::maze::shape::Shape;
+use shapemaze::core::play::trial::Phase;
 use shapemaze::core::results::layout::ExportPath;
 use shapemaze::core::results::rescore::{replies_read, Hints};
 use shapemaze::core::verify::Extracted;
@@ -35,14 +36,14 @@ fn reviews_give_the_rates_as_reviewed_and_the_readers_agreement_on_the_sample() 
     let replies = replies_read(&text, &Hints::default());
     let first_move = replies
         .iter()
-        .find(|r| r.phase == 0 && r.step == 0)
+        .find(|r| r.phase == Phase::Solve && r.step == 0)
         .expect("a first move")
         .reading
         .value
         .clone();
     let shape_read = replies
         .iter()
-        .find(|r| r.phase == 1)
+        .find(|r| r.phase == Phase::Recognize)
         .expect("a recognition reply")
         .reading
         .value

@@ -15,7 +15,7 @@ use shapemaze_core::batch::provenance::{Provenance, PROVENANCE_FILE};
 use shapemaze_core::original::audit::{Audited, Scoring, Skipped};
 use shapemaze_core::results::filter::TrialFilter;
 use shapemaze_core::results::items::item_matrix_csv;
-use shapemaze_core::results::record::TrialRecord;
+use shapemaze_core::results::record::{RecordError, TrialRecord};
 use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
 use shapemaze_core::study::StudyTrialData;
 use shapemaze_view::audit::{audit_document, audit_html, render_text as render_audit_text};
@@ -567,11 +567,11 @@ pub type Person = (String, String, Option<f64>);
 /// A line of a trials.jsonl (a record) or of a study's data (a participant's trial, its
 /// record inside): the record, and for a person's trial their experiment label
 /// (`people: STUDY`, as the results page names it), participant and solve time.
-fn read_line(line: &str) -> Result<(TrialRecord, Option<Person>), String> {
+fn read_line(line: &str) -> Result<(TrialRecord, Option<Person>), Unscored> {
     match TrialRecord::from_json(line) {
         Ok(r) => Ok((r, None)),
         Err(e) => match serde_json::from_str::<StudyTrialData>(line) {
-            Ok(d) if d.practice => Err("a practice trial (never scored)".into()),
+            Ok(d) if d.practice => Err(Unscored::Practice),
             Ok(d) => {
                 let who = (
                     format!("people: {}", d.study),
@@ -580,8 +580,26 @@ fn read_line(line: &str) -> Result<(TrialRecord, Option<Person>), String> {
                 );
                 Ok((d.record, Some(who)))
             }
-            Err(_) => Err(e.to_string()),
+            Err(_) => Err(Unscored::NotARecord(e)),
         },
+    }
+}
+
+/// Why a line of a trials.jsonl or a study's data is skipped.
+#[derive(Debug)]
+enum Unscored {
+    /// A participant's practice trial.
+    Practice,
+    /// Neither a record nor a participant's trial (the record's error says why).
+    NotARecord(RecordError),
+}
+
+impl std::fmt::Display for Unscored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unscored::Practice => f.write_str("a practice trial (never scored)"),
+            Unscored::NotARecord(e) => e.fmt(f),
+        }
     }
 }
 
@@ -640,7 +658,7 @@ pub fn each_record(
             Err(why) => {
                 sources.skipped.push(Skipped {
                     file: format!("{name}:{}", i + 1),
-                    why,
+                    why: why.to_string(),
                 });
                 continue;
             }

@@ -6,6 +6,7 @@
 use crate::io::CliError;
 use serde::Serialize;
 use shapemaze_core::analysis::review::{agreement, latest, parse_reviews, Agreement, Review};
+use shapemaze_core::play::trial::Phase;
 use shapemaze_core::results::rescore::{
     replies_read, rescore_reviewed, Hints, Libraries, Rescored, Reviewed,
 };
@@ -70,7 +71,8 @@ pub fn apply(
     let mut read = Vec::new();
     let mut reviewed: Vec<Reviewed> = Vec::new();
     for (i, r) in mine {
-        let phase = shapemaze_core::analysis::review::phase_index(r.phase);
+        // A review of `done` stands for the generation, as every phase index has it.
+        let phase = Phase::at(r.phase.index());
         let Some(found) = replies
             .iter()
             .find(|x| x.phase == phase && x.step == r.step)
@@ -152,7 +154,7 @@ pub fn over_folder(root: &std::path::Path, reviews: &Reviews) -> Result<ReviewRe
         let (_, hints) = super::score::hints_for(&path, &text, in_play);
         let replies = replies_read(&text, &hints);
         for (i, r) in reviews.of(&file) {
-            let phase = shapemaze_core::analysis::review::phase_index(r.phase);
+            let phase = Phase::at(r.phase.index());
             if let Some(found) = replies
                 .iter()
                 .find(|x| x.phase == phase && x.step == r.step)

@@ -213,8 +213,8 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `I/N` (1 <= I <= N).
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard must be I/N with 1 <= I <= N (e.g. 2/8), not '{text}'");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError::NotIOfN(text.to_string());
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
         let index: usize = i.trim().parse().map_err(|_| bad())?;
         let count: usize = n.trim().parse().map_err(|_| bad())?;
@@ -229,50 +229,41 @@ impl Shard {
     /// (`SLURM_ARRAY_TASK_ID` counted from `SLURM_ARRAY_TASK_MIN`, of
     /// `SLURM_ARRAY_TASK_COUNT`) or a Kubernetes indexed Job (`JOB_COMPLETION_INDEX`, from
     /// 0, of `SHAPEMAZE_SHARD_COUNT`, which the Job sets to its `completions`).
-    pub fn from_arg(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard, String> {
+    pub fn from_arg(text: &str, env: impl Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
         if text.trim() != "auto" {
             return Shard::parse(text);
         }
-        let number = |name: &str| -> Result<Option<usize>, String> {
+        let number = |name: &'static str| -> Result<Option<usize>, ShardError> {
             match env(name) {
                 None => Ok(None),
                 Some(v) => v
                     .trim()
                     .parse()
                     .map(Some)
-                    .map_err(|_| format!("--shard auto: {name} is '{v}', not a whole number")),
+                    .map_err(|_| ShardError::NotWhole { name, value: v }),
             }
         };
-        let checked = |index: usize, count: usize, from: &str| {
+        let checked = |index: usize, count: usize, from: &'static str| {
             if count == 0 || index == 0 || index > count {
-                Err(format!(
-                    "--shard auto: {from} gives shard {index} of {count}, which is not a shard"
-                ))
+                Err(ShardError::NotAShard { from, index, count })
             } else {
                 Ok(Shard { index, count })
             }
         };
         if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
             if number("SLURM_ARRAY_TASK_STEP")?.is_some_and(|s| s != 1) {
-                return Err(
-                    "--shard auto: the Slurm array has a step other than 1; give --shard I/N"
-                        .into(),
-                );
+                return Err(ShardError::SlurmStep);
             }
-            let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(
-                "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not",
-            )?;
+            let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or(ShardError::NoSlurmCount)?;
             let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
             let index = (id + 1).saturating_sub(min);
             return checked(index, count, "the Slurm array");
         }
         if let Some(i) = number("JOB_COMPLETION_INDEX")? {
-            let count = number("SHAPEMAZE_SHARD_COUNT")?.ok_or(
-                "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job) but SHAPEMAZE_SHARD_COUNT is not: set it to the Job's completions",
-            )?;
+            let count = number("SHAPEMAZE_SHARD_COUNT")?.ok_or(ShardError::NoJobCount)?;
             return checked(i + 1, count, "the Kubernetes indexed Job");
         }
-        Err("--shard auto needs a Slurm job array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job (JOB_COMPLETION_INDEX, SHAPEMAZE_SHARD_COUNT); otherwise give --shard I/N".into())
+        Err(ShardError::NoScheduler)
     }
 
     /// The design's trials this shard plays: those whose position in
@@ -285,6 +276,75 @@ impl Shard {
             .filter(|(i, _)| i % self.count == self.index - 1)
             .map(|(_, k)| k)
             .collect()
+    }
+}
+
+/// Why `--shard` names no shard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShardError {
+    /// Not `I/N` with 1 <= I <= N (the text given).
+    NotIOfN(String),
+    /// `--shard auto`: the environment variable `name` holds `value`, not a whole number.
+    NotWhole {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// `--shard auto`: the scheduler (`from`) gives a shard outside 1..=count.
+    NotAShard {
+        /// The scheduler, as a phrase (`the Slurm array`).
+        from: &'static str,
+        /// The shard it gives, from 1.
+        index: usize,
+        /// Of how many.
+        count: usize,
+    },
+    /// `--shard auto`: the Slurm array steps by more than 1.
+    SlurmStep,
+    /// `--shard auto`: `SLURM_ARRAY_TASK_ID` is set without `SLURM_ARRAY_TASK_COUNT`.
+    NoSlurmCount,
+    /// `--shard auto`: `JOB_COMPLETION_INDEX` is set without `SHAPEMAZE_SHARD_COUNT`.
+    NoJobCount,
+    /// `--shard auto` outside a Slurm array or a Kubernetes indexed Job.
+    NoScheduler,
+}
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ShardError::NotIOfN(text) => write!(
+                f,
+                "--shard must be I/N with 1 <= I <= N (e.g. 2/8), not '{text}'"
+            ),
+            ShardError::NotWhole { name, value } => {
+                write!(f, "--shard auto: {name} is '{value}', not a whole number")
+            }
+            ShardError::NotAShard { from, index, count } => write!(
+                f,
+                "--shard auto: {from} gives shard {index} of {count}, which is not a shard"
+            ),
+            ShardError::SlurmStep => f.write_str(
+                "--shard auto: the Slurm array has a step other than 1; give --shard I/N",
+            ),
+            ShardError::NoSlurmCount => f.write_str(
+                "--shard auto: SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not",
+            ),
+            ShardError::NoJobCount => f.write_str(
+                "--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes indexed Job) but SHAPEMAZE_SHARD_COUNT is not: set it to the Job's completions",
+            ),
+            ShardError::NoScheduler => f.write_str(
+                "--shard auto needs a Slurm job array (SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_COUNT) or a Kubernetes indexed Job (JOB_COMPLETION_INDEX, SHAPEMAZE_SHARD_COUNT); otherwise give --shard I/N",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ShardError {}
+
+impl From<ShardError> for CliError {
+    fn from(e: ShardError) -> Self {
+        CliError::Usage(e.to_string())
     }
 }
 
@@ -304,10 +364,11 @@ fn keys_from_env(design: &ExperimentDesign) -> Result<HashMap<String, String>, C
                     })?,
                     _ => String::new(),
                 };
-                let settings = endpoint_settings(p)
-                    .map_err(String::from)
-                    .and_then(|s| s.validate().map(|()| s).map_err(|e| e.to_string()))
-                    .map_err(|e| CliError::input(format!("player '{}': {e}", p.name())))?;
+                let refused = |e: &dyn std::fmt::Display| {
+                    CliError::input(format!("player '{}': {e}", p.name()))
+                };
+                let settings = endpoint_settings(p).map_err(|e| refused(&e))?;
+                settings.validate().map_err(|e| refused(&e))?;
                 if key.is_empty() && settings.preset.needs_key() {
                     return Err(CliError::usage(format!(
                         "player '{}' uses {}, which needs an API key: name the environment variable holding it in the player's key_env",

@@ -54,6 +54,7 @@ fn an_auto_shard_is_read_from_slurm_or_kubernetes_and_says_what_is_missing() {
     let no_count = [("JOB_COMPLETION_INDEX", "0")];
     assert!(Shard::from_arg("auto", env(&no_count))
         .expect_err("refused")
+        .to_string()
         .contains("SHAPEMAZE_SHARD_COUNT"));
     let stepped = [
         ("SLURM_ARRAY_TASK_ID", "2"),
@@ -62,6 +63,7 @@ fn an_auto_shard_is_read_from_slurm_or_kubernetes_and_says_what_is_missing() {
     ];
     assert!(Shard::from_arg("auto", env(&stepped))
         .expect_err("refused")
+        .to_string()
         .contains("step"));
     let outside = [
         ("JOB_COMPLETION_INDEX", "8"),
@@ -69,13 +71,16 @@ fn an_auto_shard_is_read_from_slurm_or_kubernetes_and_says_what_is_missing() {
     ];
     assert!(Shard::from_arg("auto", env(&outside))
         .expect_err("refused")
+        .to_string()
         .contains("shard 9 of 8"));
     let junk = [("SLURM_ARRAY_TASK_ID", "x")];
     assert!(Shard::from_arg("auto", env(&junk))
         .expect_err("refused")
+        .to_string()
         .contains("'x'"));
     assert!(Shard::from_arg("auto", env(&[]))
         .expect_err("refused")
+        .to_string()
         .contains("--shard I/N"));
 }
 

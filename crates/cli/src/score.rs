@@ -406,7 +406,7 @@ fn to_ask(file: &str, text: &str, hints: &Hints) -> Vec<Asked> {
         .into_iter()
         .map(|r| Asked {
             trial: file.to_string(),
-            phase: shapemaze_core::analysis::review::phase_at(r.phase),
+            phase: r.phase,
             step: r.step,
             reply: r.reply,
             read: r.reading.value,

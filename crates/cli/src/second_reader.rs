@@ -48,9 +48,10 @@ impl Judge {
                 "{file}: not a player's settings ({e}); write it as a design's endpoint player: {{\"kind\": \"endpoint\", \"base_url\": \"...\", \"model\": \"...\", \"key_env\": \"...\"}}"
             ))
         })?;
-        let settings = endpoint_settings(&spec)
-            .map_err(|e| e.to_string())
-            .and_then(|s| s.validate().map(|()| s).map_err(|e| e.to_string()))
+        let settings =
+            endpoint_settings(&spec).map_err(|e| CliError::input(format!("{file}: {e}")))?;
+        settings
+            .validate()
             .map_err(|e| CliError::input(format!("{file}: {e}")))?;
         let key = match spec.key_env.as_deref().map(str::trim) {
             Some(var) if !var.is_empty() => std::env::var(var).map_err(|_| {
@@ -182,7 +183,7 @@ pub fn run(
             let where_ = format!("{} {} {}", a.trial, a.phase.name(), a.step);
             match reply
                 .map_err(|e| e.to_string())
-                .and_then(|r| judge_value(a.phase, &r.content, a.shapes))
+                .and_then(|r| judge_value(a.phase, &r.content, a.shapes).map_err(|e| e.to_string()))
             {
                 Ok(value) => {
                     let line = serde_json::to_string(&JudgeAnswer {

@@ -9,6 +9,7 @@ use shapemaze_core::maze::shape::{Shape, ShapeSet};
 use shapemaze_core::maze::symbols::Symbols;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::results::rescore::{detect_encoding, fits, read_shown_maze};
+use shapemaze_core::text::UnknownName;
 use shapemaze_core::verify::{verify_generation_in, verify_move, verify_path, verify_recognition};
 
 /// `shapemaze verify`'s options.
@@ -86,11 +87,11 @@ impl VerifyPhase {
         }
     }
 
-    fn parse(s: &str) -> Result<Self, String> {
+    fn parse(s: &str) -> Result<Self, UnknownName> {
         Self::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown phase '{s}': choose move, path, recognize or generate"))
+            .ok_or_else(|| UnknownName::new("phase", s, "move, path, recognize or generate"))
     }
 
     fn needs_maze(self) -> bool {

@@ -7,10 +7,11 @@ use super::chart::{bar_chart, count_chart, Bar, BarSeries};
 use super::document::{html, text, Block, Cell, Document, Section, Table};
 use super::html::escape;
 use shapemaze_core::original::audit::{
-    phase_index, AuditGroup, AuditSummary, AuditTrial, Scorer, Scoring, PHASES,
+    AuditGroup, AuditSummary, AuditTrial, Scorer, Scoring, PHASES,
 };
 use shapemaze_core::original::mark::Mark;
 use shapemaze_core::original::score::{Cause, Difference};
+use shapemaze_core::play::trial::Phase;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -37,8 +38,7 @@ pub const DRILL_LIMIT: usize = 50;
 fn causes_by_phase(r: &AuditSummary) -> BTreeMap<Cause, [usize; 3]> {
     let mut by_cause: BTreeMap<Cause, [usize; 3]> = BTreeMap::new();
     for c in &r.causes {
-        let i = PHASES.iter().position(|p| *p == c.phase).unwrap_or(0);
-        by_cause.entry(c.cause).or_default()[i] += c.count;
+        by_cause.entry(c.cause).or_default()[c.phase.index()] += c.count;
     }
     by_cause
 }
@@ -53,9 +53,10 @@ fn audit_charts(r: &AuditSummary) -> Vec<Chart> {
             .iter()
             .map(|&scorer| BarSeries {
                 name: scorer.name().to_string(),
-                values: (0..PHASES.len())
-                    .map(|i| {
-                        let p = all.rate(scorer, i);
+                values: Phase::PLAYED
+                    .into_iter()
+                    .map(|phase| {
+                        let p = all.rate(scorer, phase);
                         (p.n > 0).then(|| Bar::from(&p))
                     })
                     .collect(),
@@ -185,7 +186,7 @@ pub fn audit_document(
         let target = format!("audit-{section}-{n}");
         causes.row(vec![
             Cell::text(&c.group),
-            Cell::text(c.phase),
+            Cell::text(c.phase.name()),
             Cell::Link {
                 text: n.replace('_', " "),
                 target: target.clone(),
@@ -198,7 +199,7 @@ pub fn audit_document(
                     ("target", target),
                     ("section", section.to_string()),
                     ("group", c.group.clone()),
-                    ("phase", c.phase.to_string()),
+                    ("phase", c.phase.name().to_string()),
                 ],
             },
             Cell::Count(c.count),
@@ -304,7 +305,7 @@ pub fn audit_drill_html(r: &AuditSummary, group: &str, phase: &str, cause: Cause
             .audit
             .causes
             .iter()
-            .filter(|d| d.cause == cause && PHASES[phase_index(d.phase)] == phase)
+            .filter(|d| d.cause == cause && d.phase.name() == phase)
         {
             n += 1;
             drill_item(&mut items, t, d);
@@ -324,14 +325,14 @@ pub fn audit_drill_html(r: &AuditSummary, group: &str, phase: &str, cause: Cause
 
 /// One trial of a cause's drill-down.
 fn drill_item(s: &mut String, t: &AuditTrial, d: &Difference) {
-    let i = phase_index(d.phase);
+    let i = d.phase.index();
     let mark = |m: Option<Mark>| m.map_or("n/a", Mark::name);
     let _ = write!(
         s,
         "<li data-testid=\"audit-trial\"><b>{}</b> ({}), {}{}: recorded {}, strict {}, original {}.",
         escape(&t.file),
         escape(&t.group()),
-        PHASES[i],
+        d.phase.name(),
         d.read
             .as_ref()
             .and_then(|r| r.step)
@@ -402,15 +403,15 @@ fn rate_cells(g: &AuditGroup, scorers: &[Scorer]) -> Vec<Cell> {
         Cell::Count(g.mazes),
         Cell::Count(g.api_errors),
     ];
-    for i in 0..3 {
+    for phase in Phase::PLAYED {
         for &scorer in scorers {
-            let t = g.tallies(scorer)[i];
+            let t = g.tallies(scorer)[phase.index()];
             let diverged = if t.diverged > 0 {
                 format!("~{}", t.diverged)
             } else {
                 String::new()
             };
-            cells.push(Cell::noted(Cell::Rate(g.rate(scorer, i)), diverged));
+            cells.push(Cell::noted(Cell::Rate(g.rate(scorer, phase)), diverged));
         }
     }
     cells
@@ -507,7 +508,7 @@ mod tests {
         let summary = auditor.finish().summarize("runs", Scoring::All);
         let all = &summary.groups[0];
         assert_eq!((all.trials, all.mazes), (10, 1));
-        let recorded = all.rate(Scorer::Recorded, 0);
+        let recorded = all.rate(Scorer::Recorded, Phase::Solve);
         assert_eq!(
             (recorded.successes, recorded.n, recorded.mazes),
             (4, 10, Some(1))

@@ -7,16 +7,16 @@ use super::document::{Cell, Table};
 use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::groups::GroupRow;
 use shapemaze_core::analysis::observation::{ALL, PHASE_NAMES};
+use shapemaze_core::play::trial::Phase;
 
 fn phase_series(rows: &[&GroupRow]) -> Vec<BarSeries> {
-    PHASE_NAMES
-        .iter()
-        .enumerate()
-        .map(|(i, name)| BarSeries {
-            name: name.to_string(),
+    Phase::PLAYED
+        .into_iter()
+        .map(|phase| BarSeries {
+            name: phase.name().to_string(),
             values: rows
                 .iter()
-                .map(|r| Some(Bar::from(r.phases()[i])))
+                .map(|r| Some(Bar::from(r.phases()[phase.index()])))
                 .collect(),
         })
         .collect()

@@ -10,6 +10,7 @@ use super::board::{MazeBoard, SOLVE_BOARD};
 use super::fetch::{get_text, picked_text};
 use super::playback::{drive_playhead, fullscreen, played_by};
 use super::race::{race_record, RaceView, Racing};
+use super::replay_error::ReplayError;
 use super::route::{use_location, Location};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -49,8 +50,8 @@ pub(crate) struct Loaded {
     source: String,
 }
 
-pub(crate) fn load(record: TrialRecord, source: String) -> Result<Loaded, String> {
-    let frames = frames(&record).map_err(|e| e.to_string())?;
+pub(crate) fn load(record: TrialRecord, source: String) -> Result<Loaded, ReplayError> {
+    let frames = frames(&record).map_err(ReplayError::Frames)?;
     Ok(Loaded {
         record,
         frames,
@@ -59,9 +60,9 @@ pub(crate) fn load(record: TrialRecord, source: String) -> Result<Loaded, String
 }
 
 /// The oracle's trial on the maze of `s`, as a record.
-fn oracle_record(s: PlaySettings) -> Result<TrialRecord, String> {
+fn oracle_record(s: PlaySettings) -> Result<TrialRecord, ReplayError> {
     let lib = TemplateLibrary::for_shape(s.size, s.shape);
-    let maze = generate_one(s.shape, s.sample, s.seed, &lib).map_err(|e| e.to_string())?;
+    let maze = generate_one(s.shape, s.sample, s.seed, &lib).map_err(ReplayError::Maze)?;
     let mut t = Trial::start(TrialSetup {
         protocol: s.protocol,
         ..TrialSetup::new(s.shape, s.encoding, maze)
@@ -137,8 +138,8 @@ fn open_race(
         let result = async {
             let ra = race_record(&a).await?;
             let rb = race_record(&b).await?;
-            let race = Race::of(&ra, &rb).map_err(|e| e.to_string())?;
-            Ok::<Racing, String>(Racing { race, a: ra, b: rb })
+            let race = Race::of(&ra, &rb).map_err(ReplayError::Race)?;
+            Ok::<Racing, ReplayError>(Racing { race, a: ra, b: rb })
         }
         .await;
         if !requests.settle(ticket) {
@@ -321,17 +322,19 @@ pub fn DemoPage() -> impl IntoView {
 }
 
 /// The bundled trial `name` (`/trials/NAME.json`), ready to replay.
-async fn bundled_trial(name: &str) -> Result<Loaded, String> {
-    let text = get_text(&format!("/trials/{name}.json")).await?;
-    let record = TrialRecord::from_json(&text).map_err(|e| e.to_string())?;
+async fn bundled_trial(name: &str) -> Result<Loaded, ReplayError> {
+    let text = get_text(&format!("/trials/{name}.json"))
+        .await
+        .map_err(ReplayError::Fetch)?;
+    let record = TrialRecord::from_json(&text).map_err(|e| ReplayError::NotARecord(None, e))?;
     load(record, format!("bundled trial {name}"))
 }
 
 /// The trial record chosen in `input`, ready to replay.
-async fn picked_trial(input: &web_sys::HtmlInputElement) -> Result<Loaded, String> {
-    let (name, text) = picked_text(input).await?;
-    let record =
-        TrialRecord::from_json(&text).map_err(|e| format!("{name} is not a trial record: {e}"))?;
+async fn picked_trial(input: &web_sys::HtmlInputElement) -> Result<Loaded, ReplayError> {
+    let (name, text) = picked_text(input).await.map_err(ReplayError::Fetch)?;
+    let record = TrialRecord::from_json(&text)
+        .map_err(|e| ReplayError::NotARecord(Some(name.clone()), e))?;
     load(record, name)
 }
 

@@ -14,7 +14,7 @@ use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::model::preset::Preset;
 use shapemaze_core::model::reply::EndpointInfo;
-use shapemaze_core::model::settings::EndpointSettings;
+use shapemaze_core::model::settings::{EndpointSettings, SettingsError};
 use shapemaze_core::play::endpoint::EndpointPlayer;
 use shapemaze_core::play::player::PlayerKind;
 use shapemaze_core::play::player::{play_watched, Oracle, Player, PlayerError, PlayerEvent};
@@ -369,13 +369,33 @@ struct RunState {
     ended_ms: Option<f64>,
 }
 
+/// Why the player chosen in the panel cannot play on this page.
+#[derive(Debug)]
+enum NotHere {
+    /// The endpoint's settings are refused.
+    Settings(SettingsError),
+    /// A person was chosen: people play on the Play page.
+    Person,
+}
+
+impl std::fmt::Display for NotHere {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotHere::Settings(e) => e.fmt(f),
+            NotHere::Person => {
+                f.write_str("A person plays on the Play page: choose another player here.")
+            }
+        }
+    }
+}
+
 /// The player chosen in the panel, ready to play, and what the record says of it; or why
 /// it cannot play here, for people.
 fn chosen_player(
     config: PlayerConfig,
     settings: PlaySettings,
     transport: &BrowserTransport,
-) -> Result<(AnyPlayer, PlayerInfo), String> {
+) -> Result<(AnyPlayer, PlayerInfo), NotHere> {
     let system = config.system_prompt.get_untracked();
     let system = (!system.trim().is_empty()).then_some(system);
     let player = match config.agent.get_untracked() {
@@ -384,7 +404,7 @@ fn chosen_player(
         ))),
         PlayerKind::Endpoint => {
             let e = config.endpoint.get_untracked();
-            e.validate().map_err(|why| why.to_string())?;
+            e.validate().map_err(NotHere::Settings)?;
             AnyPlayer::Endpoint(Box::new(EndpointPlayer::new(
                 transport.clone(),
                 e,
@@ -392,9 +412,7 @@ fn chosen_player(
                 system.clone(),
             )))
         }
-        PlayerKind::Human => {
-            return Err("A person plays on the Play page: choose another player here.".into())
-        }
+        PlayerKind::Human => return Err(NotHere::Person),
         PlayerKind::Oracle | PlayerKind::Scripted => AnyPlayer::Oracle(Oracle),
     };
     let info = PlayerInfo {
@@ -509,7 +527,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         }
         let (player, info) = match chosen_player(config, settings, &transport_for_run) {
             Ok(chosen) => chosen,
-            Err(why) => return state.update(|s| s.refused = Some(why)),
+            Err(why) => return state.update(|s| s.refused = Some(why.to_string())),
         };
         trial.set(fresh.clone());
         downloaded.set(false);

@@ -8,6 +8,7 @@
 use super::board::{BoardIds, MazeBoard, RACE_BOARDS};
 use super::fetch::get_text;
 use super::playback::{drive_playhead, fullscreen, played_by};
+use super::replay_error::ReplayError;
 use super::storage::{Db, TRIALS};
 use leptos::prelude::*;
 use shapemaze_core::play::player::PlayerKind;
@@ -18,22 +19,21 @@ use shapemaze_core::verify::Outcome;
 
 /// Reads one side of a race: a bundled trial from the site, or a trial stored in this
 /// browser's results.
-pub(crate) async fn race_record(side: &RaceSide) -> Result<TrialRecord, String> {
+pub(crate) async fn race_record(side: &RaceSide) -> Result<TrialRecord, ReplayError> {
     let text = match side {
         RaceSide::Bundled(name) => get_text(&format!("/trials/{name}.json"))
             .await
-            .map_err(|e| format!("the bundled trial '{name}' could not be fetched: {e}"))?,
+            .map_err(|e| ReplayError::BundledFetch(name.clone(), e))?,
         RaceSide::Stored(key) => {
-            let db = Db::open().await.map_err(|e| e.to_string())?;
-            db.get(TRIALS, key).await.map_err(|e| e.to_string())?.ok_or_else(|| {
-                format!(
-                    "no trial '{key}' is stored in this browser (a stored trial's race link opens only where its results are)"
-                )
-            })?
+            let db = Db::open().await.map_err(ReplayError::Storage)?;
+            db.get(TRIALS, key)
+                .await
+                .map_err(ReplayError::Storage)?
+                .ok_or_else(|| ReplayError::NotStored(key.clone()))?
         }
     };
     TrialRecord::from_json(&text)
-        .map_err(|e| format!("'{}' is not a trial record: {e}", side.param()))
+        .map_err(|e| ReplayError::NotARecord(Some(format!("'{}'", side.param())), e))
 }
 
 /// Two trials racing, with who played each.

@@ -138,8 +138,8 @@ impl Dashboard {
         self.order.try_with_untracked(|_| ()).is_none()
     }
 
-    fn fail(&self, text: impl Into<String>) {
-        self.message.set(Some((true, text.into())));
+    fn fail(&self, text: impl std::fmt::Display) {
+        self.message.set(Some((true, text.to_string())));
     }
 
     fn draw_sources(&self) {

@@ -3,6 +3,7 @@
 //! (audited three ways), each read into one [`Source`].
 
 use super::experiment::files::{entry_bytes, read_results_file};
+use super::file_error::FileError;
 use super::results::Source;
 use shapemaze_core::analysis::observation::Observation;
 use shapemaze_core::batch::export::find_trials_entry;
@@ -19,7 +20,7 @@ use std::rc::Rc;
 /// An imported source: an exported ZIP or `trials.jsonl` (records), or a results folder
 /// of transcripts, chosen as a folder or zipped (each transcript re-scored, or counted
 /// from its closing lines, as `shapemaze report` does).
-pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, String> {
+pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source, FileError> {
     let first = files[0].0.clone();
     let folder = first.split('/').next().unwrap_or(&first).to_string();
     // One export: a trials.jsonl (alone or in the chosen folder), or a ZIP holding one.
@@ -71,13 +72,14 @@ pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source,
     };
     for (name, bytes) in files {
         if bytes.starts_with(b"PK") {
-            let entries = read_zip(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            let entries =
+                read_zip(&bytes).map_err(|e| FileError::inside(&name, FileError::Zip(e)))?;
             for e in entries.iter().filter(|e| {
                 e.name.ends_with(".txt") || e.name.ends_with(".npy") || e.name.ends_with(".json")
             }) {
                 let data = entry_bytes(e)
                     .await
-                    .map_err(|err| format!("{name}: {err}"))?;
+                    .map_err(|err| FileError::inside(&name, err))?;
                 keep(&e.name, data);
             }
         } else {
@@ -92,9 +94,7 @@ pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source,
         }
     }
     if texts.is_empty() {
-        return Err(format!(
-            "{first}: no trials.jsonl and no transcripts (.txt) in it: choose an exported ZIP, a trials.jsonl, or a results folder of transcripts."
-        ));
+        return Err(FileError::NoResults(first));
     }
     let mut libraries = Libraries::new();
     let mut transcripts = Vec::new();
@@ -113,10 +113,7 @@ pub(super) async fn read_import(files: Vec<(String, Vec<u8>)>) -> Result<Source,
         }
     }
     if transcripts.is_empty() {
-        return Err(format!(
-            "{first}: none of its {} .txt files is a transcript in the results layout ({{encoding}}_{{model}}_results/RxC/shape/RxC_shape_i.npy/k.txt).",
-            texts.len()
-        ));
+        return Err(FileError::NoTranscripts(first, texts.len()));
     }
     Ok(Source {
         label: format!("{folder} (transcripts)"),

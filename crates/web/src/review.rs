@@ -17,6 +17,7 @@ use super::board::{BoardIds, MazeBoard};
 use super::download::download_file;
 use super::experiment::{notice, picked_files};
 use super::local::{self, KeepError};
+use super::review_error::{not_kept, ReviewsError};
 use super::second_reader::{Judge, SecondReaderPanel};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -39,7 +40,7 @@ pub const REVIEWS_FILE: &str = "reviews.jsonl";
 
 /// The reviews this browser keeps of the trials at `paths` (transcript paths of an
 /// export), as `reviews.jsonl`'s text; `None` when there are none.
-pub fn reviews_of(paths: &[String]) -> Result<Option<String>, String> {
+pub fn reviews_of(paths: &[String]) -> Result<Option<String>, ReviewsError> {
     let mine: Vec<Review> = stored_reviews()
         .into_iter()
         .filter(|r| paths.contains(&r.trial))
@@ -49,17 +50,17 @@ pub fn reviews_of(paths: &[String]) -> Result<Option<String>, String> {
     }
     write_reviews(&mine)
         .map(Some)
-        .map_err(|e| format!("the reviews cannot be written: {e}"))
+        .map_err(ReviewsError::Unwritable)
 }
 
 /// Keeps the reviews of `text` (`reviews.jsonl`) beside those this browser has; the number
 /// read, or why the file is not one.
-pub fn take_in(text: &str) -> Result<usize, String> {
-    let more = parse_reviews(text).map_err(|e| e.to_string())?;
+pub fn take_in(text: &str) -> Result<usize, ReviewsError> {
+    let more = parse_reviews(text).map_err(ReviewsError::NotReviews)?;
     let n = more.len();
     let mut all = stored_reviews();
     all.extend(more);
-    keep(&all).map_err(|e| not_kept(&e))?;
+    keep(&all).map_err(ReviewsError::NotKept)?;
     Ok(n)
 }
 
@@ -84,11 +85,6 @@ fn stored_reviews() -> Vec<Review> {
 fn keep(reviews: &[Review]) -> Result<(), KeepError> {
     local::keep(REVIEWS_KEY, &write_reviews(reviews)?)?;
     Ok(())
-}
-
-/// Why reviews could not be kept, and what to do.
-fn not_kept(e: &KeepError) -> String {
-    format!("The reviews could not be kept in this browser: {e}. Download them to keep them.")
 }
 
 /// A reviewed or read value for people: `(1, 0)`, `spiral`, `a 5x5 maze`, `no answer`.

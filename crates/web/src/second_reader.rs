@@ -151,9 +151,9 @@ impl Judge {
                 }
                 let messages = judge_messages(q.phase, &q.reply, shapes);
                 let reply = complete(&transport, &settings, &key, &messages, &mut |_| {}).await;
-                let read = reply
-                    .map_err(|e| e.to_string())
-                    .and_then(|r| judge_value(q.phase, &r.content, shapes));
+                let read = reply.map_err(|e| e.to_string()).and_then(|r| {
+                    judge_value(q.phase, &r.content, shapes).map_err(|e| e.to_string())
+                });
                 match read {
                     Ok(value) => {
                         let answer = JudgeAnswer {

@@ -11,7 +11,7 @@ pub mod server;
 pub mod store;
 
 use crate::io::{CliError, Io};
-use crate::values::{whole, COMMAND_HELP};
+use crate::values::{self, whole, COMMAND_HELP};
 use config::{ConfigFile, ServeConfig, Upstream};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -62,13 +62,6 @@ pub struct ServeArgs {
     pub rate: Option<String>,
 }
 
-/// Parses `--rate`: `N` or `N/min`.
-fn parse_rate(value: &str) -> Result<u32, String> {
-    let n = value.trim().trim_end_matches("/min");
-    n.parse()
-        .map_err(|_| format!("--rate must be a whole number of uploads per minute (e.g. 60 or 60/min), not '{value}'"))
-}
-
 /// Builds the configuration from the options, reading the config file with `read` and
 /// keys and the export token with `env`.
 pub fn config_from(
@@ -107,7 +100,7 @@ pub fn config_from(
         return Err(CliError::usage("--max-upload must be more than 0 bytes"));
     }
     cfg.rate_per_min = match parsed.rate.as_deref() {
-        Some(v) => parse_rate(v)?,
+        Some(v) => values::rate(v)?,
         None => file.rate.unwrap_or(config::DEFAULT_RATE),
     };
     let mut upstreams: BTreeMap<String, Upstream> = BTreeMap::new();

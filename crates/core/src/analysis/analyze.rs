@@ -9,11 +9,12 @@ use crate::analysis::groups::{
 use crate::analysis::hypotheses::{
     compare_encodings, h1, h2, h3, h4, paired, EncodingComparison, Hypotheses, DEFAULT_MODEL_ORDER,
 };
-use crate::analysis::observation::{Observation, ALL, PHASE_NAMES};
+use crate::analysis::observation::{Observation, ALL};
 use crate::analysis::people::{people_vs_models, PeopleVsModels};
 use crate::analysis::shapes::{shape_effects, PhaseCorrelation, ShapeEffects};
 use crate::analysis::staircase::{stair_rows, StairRow};
 use crate::analysis::stats::phi;
+use crate::play::trial::Phase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -171,17 +172,26 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
     let by_size = size_rows(&scopes);
     let encoding_comparison: Vec<EncodingComparison> = scopes
         .iter()
-        .flat_map(|(m, obs)| (0..3).filter_map(move |i| compare_encodings(m, obs, i)))
+        .flat_map(|(m, obs)| {
+            Phase::PLAYED
+                .into_iter()
+                .filter_map(move |p| compare_encodings(m, obs, p))
+        })
         .collect();
     let phase_correlations = scopes
         .iter()
         .flat_map(|(m, obs)| {
-            [(0, 1), (1, 2), (0, 2)].map(|(a, b)| {
+            [
+                (Phase::Solve, Phase::Recognize),
+                (Phase::Recognize, Phase::Generate),
+                (Phase::Solve, Phase::Generate),
+            ]
+            .map(|(a, b)| {
                 let counts = paired(obs, a, b);
                 PhaseCorrelation {
                     model: m.clone(),
-                    first: PHASE_NAMES[a].into(),
-                    second: PHASE_NAMES[b].into(),
+                    first: a.name().into(),
+                    second: b.name().into(),
                     counts,
                     phi: phi(counts),
                 }

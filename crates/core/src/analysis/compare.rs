@@ -8,8 +8,9 @@
 //! Pearson's chi-square test on the 2 x 2 table. Only trials judged in a phase count in
 //! it (an API error is no answer).
 
-use crate::analysis::observation::{share_by_maze, Observation, PHASE_NAMES};
+use crate::analysis::observation::{share_by_maze, Observation};
 use crate::analysis::stats::{chi_square_independence, mcnemar, McNemar, PairedCounts, Proportion};
+use crate::play::trial::Phase;
 use crate::sort::sort_by_key;
 use serde::Serialize;
 
@@ -98,17 +99,16 @@ pub fn compare(observations: &[Observation], a: &str, b: &str) -> Comparison {
                 .map(|i| (*oa, sb[i].1))
         })
         .collect();
-    let rate = |s: &[(PairKey, &Observation)], i: usize| {
-        share_by_maze(s.iter().map(|(_, o)| *o), |o| o.scored(i))
+    let rate = |s: &[(PairKey, &Observation)], phase: Phase| {
+        share_by_maze(s.iter().map(|(_, o)| *o), |o| o.scored(phase))
     };
-    let phases = PHASE_NAMES
-        .iter()
-        .enumerate()
-        .map(|(i, name)| {
-            let (ra, rb) = (rate(&sa, i), rate(&sb, i));
+    let phases = Phase::PLAYED
+        .into_iter()
+        .map(|phase| {
+            let (ra, rb) = (rate(&sa, phase), rate(&sb, phase));
             let mut counts = PairedCounts::default();
             for (oa, ob) in &pairs {
-                if let (Some(x), Some(y)) = (oa.scored(i), ob.scored(i)) {
+                if let (Some(x), Some(y)) = (oa.scored(phase), ob.scored(phase)) {
                     counts.add(x, y);
                 }
             }
@@ -131,7 +131,7 @@ pub fn compare(observations: &[Observation], a: &str, b: &str) -> Comparison {
                 (None, None) => ("none", None),
             };
             PhaseComparison {
-                phase: name.to_string(),
+                phase: phase.name().to_string(),
                 a: ra,
                 b: rb,
                 test: test.into(),

@@ -9,7 +9,7 @@ use crate::json::is_zero;
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::model::reply::EmptyReason;
-use crate::play::trial::FailureKind;
+use crate::play::trial::{FailureKind, Phase};
 use crate::results::record::Tokens;
 use crate::verify::{GenerationChecks, Outcome};
 use serde::Serialize;
@@ -199,7 +199,7 @@ impl TokenUse {
         let total: u64 = used.iter().map(|(_, t)| t.total()).sum();
         let solved = used
             .iter()
-            .filter(|(o, _)| o.scored(0) == Some(true))
+            .filter(|(o, _)| o.scored(Phase::Solve) == Some(true))
             .count();
         let per = |n: usize| (n > 0).then(|| total as f64 / n as f64);
         let priced: Vec<(&Observation, f64)> =
@@ -207,7 +207,7 @@ impl TokenUse {
         let cost = (!priced.is_empty()).then(|| priced.iter().map(|(_, c)| c).sum::<f64>());
         let priced_solves = priced
             .iter()
-            .filter(|(o, _)| o.scored(0) == Some(true))
+            .filter(|(o, _)| o.scored(Phase::Solve) == Some(true))
             .count();
         let per_cost = |n: usize| cost.filter(|_| n > 0).map(|c| c / n as f64);
         TokenUse {
@@ -247,7 +247,7 @@ impl RetryUse {
     fn of(obs: &[&Observation]) -> RetryUse {
         let judged = |retried: bool| {
             share_by_maze(obs.iter().copied().filter(|o| o.retried == retried), |o| {
-                o.scored(0)
+                o.scored(Phase::Solve)
             })
         };
         let (retried, others) = (judged(true), judged(false));
@@ -395,10 +395,10 @@ pub(crate) fn repeat_row(k: &Key, obs: &[&Observation]) -> Option<RepeatRow> {
     if most < 2 {
         return None;
     }
-    let pass = |i: usize| {
+    let pass = |phase: Phase| {
         let (mut judged, mut any, mut all) = (0, 0, 0);
         for trials in mazes.values() {
-            let scored: Vec<bool> = trials.iter().filter_map(|o| o.scored(i)).collect();
+            let scored: Vec<bool> = trials.iter().filter_map(|o| o.scored(phase)).collect();
             if scored.is_empty() {
                 continue;
             }
@@ -424,9 +424,9 @@ pub(crate) fn repeat_row(k: &Key, obs: &[&Observation]) -> Option<RepeatRow> {
         shape: k.3.clone(),
         k: most,
         mazes: mazes.len(),
-        solve: pass(0),
-        recognize: pass(1),
-        generate: pass(2),
+        solve: pass(Phase::Solve),
+        recognize: pass(Phase::Recognize),
+        generate: pass(Phase::Generate),
     })
 }
 
@@ -494,7 +494,7 @@ pub(crate) fn key(e: &str, m: &str, enc: &str, s: &str) -> Key {
 }
 
 pub(crate) fn row_of(k: &Key, obs: &[&Observation]) -> GroupRow {
-    let prop = |i: usize| share_by_maze(obs.iter().copied(), |o| o.scored(i));
+    let prop = |phase: Phase| share_by_maze(obs.iter().copied(), |o| o.scored(phase));
     GroupRow {
         experiment: k.0.clone(),
         model: k.1.clone(),
@@ -502,14 +502,17 @@ pub(crate) fn row_of(k: &Key, obs: &[&Observation]) -> GroupRow {
         shape: k.3.clone(),
         trials: obs.len(),
         api_errors: obs.iter().filter(|o| o.api_error()).count(),
-        solve: prop(0),
-        recognize: prop(1),
-        generate: prop(2),
+        solve: prop(Phase::Solve),
+        recognize: prop(Phase::Recognize),
+        generate: prop(Phase::Generate),
     }
 }
 
 pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
-    let solved: Vec<&&Observation> = obs.iter().filter(|o| o.scored(0) == Some(true)).collect();
+    let solved: Vec<&&Observation> = obs
+        .iter()
+        .filter(|o| o.scored(Phase::Solve) == Some(true))
+        .collect();
     let moves: Vec<f64> = solved
         .iter()
         .filter_map(|o| o.moves.map(|m| m as f64))

@@ -8,6 +8,7 @@ use crate::analysis::stats::{
     PairedCounts, Proportion, ALPHA,
 };
 use crate::maze::encoding::Encoding;
+use crate::play::trial::Phase;
 use crate::text::Fixed;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -134,7 +135,7 @@ impl Hypotheses {
 pub(crate) fn compare_encodings(
     model: &str,
     obs: &[&Observation],
-    phase: usize,
+    phase: Phase,
 ) -> Option<EncodingComparison> {
     let mut by_maze: BTreeMap<(MazeId, usize), [Option<bool>; 2]> = BTreeMap::new();
     for o in obs {
@@ -162,14 +163,14 @@ pub(crate) fn compare_encodings(
     let side = |i: usize| clustered(&margins.values().map(|m| m[i]).collect::<Vec<_>>());
     Some(EncodingComparison {
         model: model.to_string(),
-        phase: PHASE_NAMES[phase].into(),
+        phase: phase.name().into(),
         matrix: side(0),
         coord_list: side(1),
         test: mcnemar(counts),
     })
 }
 
-pub(crate) fn paired(obs: &[&Observation], a: usize, b: usize) -> PairedCounts {
+pub(crate) fn paired(obs: &[&Observation], a: Phase, b: Phase) -> PairedCounts {
     let mut counts = PairedCounts::default();
     for o in obs {
         if let (Some(x), Some(y)) = (o.scored(a), o.scored(b)) {
@@ -253,8 +254,11 @@ pub(crate) fn h2(observations: &[Observation]) -> Hypothesis {
     const TEST: &str = "chi-square tests of independence, recognition and generation success x shape (Bonferroni over the two)";
     let mut results = Vec::new();
     let mut n_total = 0;
-    for (i, name) in [(1, "recognition"), (2, "generation")] {
-        let table = shape_table(observations, i);
+    for (phase, name) in [
+        (Phase::Recognize, "recognition"),
+        (Phase::Generate, "generation"),
+    ] {
+        let table = shape_table(observations, phase);
         let n: usize = table.iter().map(|t| t.2).sum();
         n_total = n_total.max(n);
         let enough = table.iter().filter(|t| t.2 >= MIN_PER_SHAPE).count() >= 2;
@@ -349,7 +353,7 @@ pub(crate) fn h3(observations: &[Observation], order: &[String]) -> Hypothesis {
                         .contains(&n.to_ascii_lowercase())
                 })
             })
-            .filter_map(|o| o.scored(0))
+            .filter_map(|o| o.scored(Phase::Solve))
             .collect();
         if scored.len() >= MIN_PER_MODEL {
             levels.push((
@@ -411,7 +415,13 @@ pub(crate) fn h4(observations: &[Observation]) -> Hypothesis {
     const TEST: &str = "pairwise McNemar, solve vs recognize and recognize vs generate within trials (both must hold); statistic: Cochran's Q over the three phases";
     let rows: Vec<Vec<bool>> = observations
         .iter()
-        .filter_map(|o| Some(vec![o.scored(0)?, o.scored(1)?, o.scored(2)?]))
+        .filter_map(|o| {
+            Some(vec![
+                o.scored(Phase::Solve)?,
+                o.scored(Phase::Recognize)?,
+                o.scored(Phase::Generate)?,
+            ])
+        })
         .collect();
     let n = rows.len();
     if n < MIN_PAIRS {

@@ -12,7 +12,7 @@ use crate::play::condition::Condition;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::Role;
-use crate::play::trial::FailureKind;
+use crate::play::trial::{FailureKind, Phase};
 use crate::results::filter::Facts;
 use crate::results::items::Item;
 use crate::results::layout::ExportPath;
@@ -32,6 +32,47 @@ pub const NONE: &str = "none";
 
 /// The three phases, in order, as named in JSON.
 pub const PHASE_NAMES: [&str; 3] = ["solve", "recognize", "generate"];
+
+/// Who played a trial.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// A chat model or a built-in player: anything but a person.
+    Model,
+    /// A person: the participant (their id as stored, from study data); empty for a
+    /// person's trial whose participant is not known (a record of `player` `human` alone).
+    Person(String),
+}
+
+impl Who {
+    /// Whether a model (or a built-in player) played.
+    pub fn is_model(&self) -> bool {
+        matches!(self, Who::Model)
+    }
+
+    /// Whether a person played.
+    pub fn is_person(&self) -> bool {
+        matches!(self, Who::Person(_))
+    }
+
+    /// The participant who played (empty when not known); `None` for a model.
+    pub fn participant(&self) -> Option<&str> {
+        match self {
+            Who::Person(id) => Some(id),
+            Who::Model => None,
+        }
+    }
+}
+
+/// As JSON: the participant's id for a person, `null` for a model (which an
+/// [`Observation`] leaves out).
+impl Serialize for Who {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Who::Person(id) => serializer.serialize_str(id),
+            Who::Model => serializer.serialize_none(),
+        }
+    }
+}
 
 /// One trial as the analysis sees it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -86,11 +127,10 @@ pub struct Observation {
     /// Where the trial stands in a staircase walk (records of a staircase only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub staircase: Option<StairStep>,
-    /// Who played, when a person did: the participant (their id as stored, from study
-    /// data); empty for a person's trial whose participant is not known (a record of
-    /// `player` `human` alone). `None` for models and built-in players.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub person: Option<String>,
+    /// Who played: a person (with their participant, when known) or a model. In JSON
+    /// `person`: the participant's id, absent for a model.
+    #[serde(rename = "person", skip_serializing_if = "Who::is_model")]
+    pub who: Who,
     /// How a person was shown the maze (the record's `condition`; `None` for models and
     /// for people's records from before it was kept).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -260,7 +300,11 @@ impl Observation {
                 .iter()
                 .any(|m| m.meta.attempts.is_some_and(|a| a > 1) || !m.meta.retried.is_empty()),
             staircase: r.staircase,
-            person: (r.player == PlayerKind::Human).then(String::new),
+            who: if r.player == PlayerKind::Human {
+                Who::Person(String::new())
+            } else {
+                Who::Model
+            },
             condition: r.condition,
             solve_ms: solve_latency(r),
             solve_tokens: solve_tokens(r),
@@ -341,7 +385,7 @@ impl Observation {
             retried: false,
             retried_moves: 0,
             staircase: None,
-            person: None,
+            who: Who::Model,
             condition: None,
             solve_ms: None,
             solve_tokens: None,
@@ -375,10 +419,10 @@ impl Observation {
         }
     }
 
-    /// Whether phase `i` (0 solve, 1 recognize, 2 generate) was judged a success (`Some(true)`)
-    /// or a failure (`Some(false)`); `None` for an API error or a phase not reached.
-    pub fn scored(&self, i: usize) -> Option<bool> {
-        match self.outcomes.get(i).copied().flatten() {
+    /// Whether `phase` was judged a success (`Some(true)`) or a failure (`Some(false)`);
+    /// `None` for an API error or a phase not reached.
+    pub fn scored(&self, phase: Phase) -> Option<bool> {
+        match self.outcomes[phase.index()] {
             Some(Outcome::Success) => Some(true),
             Some(Outcome::Fail) => Some(false),
             Some(Outcome::Error) | None => None,
@@ -403,7 +447,7 @@ impl Observation {
     /// took `solve_ms` by the study's log (the caller reads both from the study data).
     pub fn played_by(self, person: String, solve_ms: Option<f64>) -> Observation {
         Observation {
-            person: Some(person),
+            who: Who::Person(person),
             solve_ms: solve_ms.or(self.solve_ms),
             ..self
         }
@@ -495,6 +539,28 @@ mod tests {
     use crate::analysis::analyze::{analyze, AnalysisOptions};
     use crate::analysis::groups::shape_rank;
     use crate::analysis::test_support::obs;
+
+    #[test]
+    fn who_played_is_written_as_the_person_field_a_model_leaving_it_out() {
+        let model = obs("m", Encoding::Matrix, Shape::C, 0, [true, true, true]);
+        let json = serde_json::to_value(&model).expect("writes");
+        assert!(
+            json.get("person").is_none(),
+            "a model has no person: {json}"
+        );
+        let person = model.clone().played_by("p1".into(), None);
+        let json = serde_json::to_value(&person).expect("writes");
+        assert_eq!(json["person"], "p1");
+        let unknown = Observation {
+            who: Who::Person(String::new()),
+            ..model
+        };
+        let json = serde_json::to_value(&unknown).expect("writes");
+        assert_eq!(
+            json["person"], "",
+            "a person whose participant is not known"
+        );
+    }
 
     #[test]
     fn a_filter_sees_an_observation_by_the_fields_it_has() {

@@ -20,7 +20,7 @@
 //!   (exact up to 50 non-zero differences); the difference is the mean per-maze difference
 //!   (each maze weighs the same) with a Student-t interval (cut to [-1, 1]).
 
-use crate::analysis::observation::{share_by_maze, Observation, PHASE_NAMES};
+use crate::analysis::observation::{share_by_maze, Observation};
 use crate::analysis::stats::{
     mcnemar, mean, mean_t_interval, median, percentile_rank, wilcoxon_signed_rank, PairedCounts,
     Proportion,
@@ -28,6 +28,7 @@ use crate::analysis::stats::{
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::Shape;
 use crate::play::condition::Condition;
+use crate::play::trial::Phase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -182,11 +183,11 @@ pub fn people_vs_models(
     observations: &[Observation],
     label: impl Fn(&Observation) -> String,
 ) -> PeopleVsModels {
-    let people: Vec<&Observation> = observations.iter().filter(|o| o.person.is_some()).collect();
-    let mut participants: Vec<&str> = people.iter().filter_map(|o| o.person.as_deref()).collect();
+    let people: Vec<&Observation> = observations.iter().filter(|o| o.who.is_person()).collect();
+    let mut participants: Vec<&str> = people.iter().filter_map(|o| o.who.participant()).collect();
     crate::sort::sort_dedup(&mut participants);
     let mut models: BTreeMap<(String, Encoding), Vec<&Observation>> = BTreeMap::new();
-    for o in observations.iter().filter(|o| o.person.is_none()) {
+    for o in observations.iter().filter(|o| o.who.is_model()) {
         models.entry((label(o), o.encoding)).or_default().push(o);
     }
     let mut out = PeopleVsModels {
@@ -208,7 +209,7 @@ pub fn people_vs_models(
         seen.entry(Seen::of(o)).or_default().push(o);
     }
     // Which people's trials some row pairs: (how they saw it, phase, mazes).
-    let mut paired: Vec<(Seen, usize, Vec<Maze>)> = Vec::new();
+    let mut paired: Vec<(Seen, Phase, Vec<Maze>)> = Vec::new();
     for ((model, encoding), obs) in &models {
         let model_mazes = by_maze(obs.iter().copied());
         for (how, theirs) in seen.iter().filter(|(h, _)| h.pairs_with(*encoding)) {
@@ -218,7 +219,7 @@ pub fn people_vs_models(
                 encoding: *encoding,
                 people: *how,
             };
-            for phase in 0..3 {
+            for phase in Phase::PLAYED {
                 if let Some((r, mazes)) = phase_row(&row, phase, &model_mazes, &people_mazes) {
                     out.rows.push(r);
                     paired.push((*how, phase, mazes));
@@ -238,7 +239,7 @@ pub fn people_vs_models(
     let paired_obs: Vec<&Observation> = people.iter().copied().filter(|o| is_paired(o)).collect();
     let mut who: Vec<&str> = paired_obs
         .iter()
-        .filter_map(|o| o.person.as_deref())
+        .filter_map(|o| o.who.participant())
         .collect();
     crate::sort::sort_dedup(&mut who);
     out.paired_people = who.len();
@@ -260,7 +261,7 @@ struct Row<'a> {
 }
 
 /// The judged outcomes of `obs` in `phase`.
-fn judged(obs: &[&Observation], phase: usize) -> Vec<bool> {
+fn judged(obs: &[&Observation], phase: Phase) -> Vec<bool> {
     obs.iter().filter_map(|o| o.scored(phase)).collect()
 }
 
@@ -272,7 +273,7 @@ fn share(v: &[bool]) -> f64 {
 /// any.
 fn phase_row(
     row: &Row<'_>,
-    phase: usize,
+    phase: Phase,
     model_mazes: &ByMaze<'_>,
     people_mazes: &ByMaze<'_>,
 ) -> Option<(PeopleModelRow, Vec<Maze>)> {
@@ -301,7 +302,7 @@ fn phase_row(
     let mut per_person: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for (maze, _, _) in &pairs {
         for o in &people_mazes[maze] {
-            if let (Some(ok), Some(who)) = (o.scored(phase), o.person.as_deref()) {
+            if let (Some(ok), Some(who)) = (o.scored(phase), o.who.participant()) {
                 let c = per_person.entry(who).or_default();
                 *c = (c.0 + usize::from(ok), c.1 + 1);
             }
@@ -317,7 +318,7 @@ fn phase_row(
         model: row.model.to_string(),
         encoding: row.encoding.name().into(),
         people: row.people.name(),
-        phase: PHASE_NAMES[phase].into(),
+        phase: phase.name().into(),
         mazes: pairs.len(),
         model_rate,
         people_rate,
@@ -382,7 +383,7 @@ fn paired_test(pairs: &[(Maze, Vec<bool>, Vec<bool>)]) -> Paired {
 fn solves<'a>(obs: &[&'a Observation]) -> Vec<&'a Observation> {
     obs.iter()
         .copied()
-        .filter(|o| o.scored(0) == Some(true) && o.moves.is_some())
+        .filter(|o| o.scored(Phase::Solve) == Some(true) && o.moves.is_some())
         .collect()
 }
 
@@ -441,6 +442,7 @@ fn efficiency(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::observation::Who;
     use crate::analysis::test_support::obs;
 
     fn close(got: f64, want: f64, what: &str) {
@@ -460,7 +462,7 @@ mod tests {
         o.moves = Some(moves);
         if let Some(p) = who {
             o.model = "human".into();
-            o.person = Some(p.into());
+            o.who = Who::Person(p.into());
         }
         o
     }
@@ -639,8 +641,8 @@ mod tests {
     #[test]
     fn without_people_models_or_a_maze_in_common_one_line_says_so() {
         let v = several_plays();
-        let models: Vec<Observation> = v.iter().filter(|o| o.person.is_none()).cloned().collect();
-        let people: Vec<Observation> = v.iter().filter(|o| o.person.is_some()).cloned().collect();
+        let models: Vec<Observation> = v.iter().filter(|o| o.who.is_model()).cloned().collect();
+        let people: Vec<Observation> = v.iter().filter(|o| o.who.is_person()).cloned().collect();
         for (data, starts) in [
             (models.clone(), "No people's trials"),
             (people.clone(), "No model's trials"),

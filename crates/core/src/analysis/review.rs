@@ -160,14 +160,13 @@ pub fn agreement(
     reviews: &[Review],
     read: impl Fn(&ReplyKey) -> Option<Extracted>,
 ) -> Vec<Agreement> {
-    let mut counts: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
+    let mut counts: BTreeMap<Phase, (usize, usize)> = BTreeMap::new();
     for (key, review) in latest(reviews) {
         if !review.sampled {
             continue;
         }
         let Some(value) = read(&key) else { continue };
-        let i = phase_index(key.1);
-        let c = counts.entry(i).or_default();
+        let c = counts.entry(Phase::at(key.1.index())).or_default();
         c.1 += 1;
         if value == review.value {
             c.0 += 1;
@@ -175,25 +174,11 @@ pub fn agreement(
     }
     counts
         .into_iter()
-        .map(|(i, (agree, n))| Agreement {
-            phase: phase_at(i),
+        .map(|(phase, (agree, n))| Agreement {
+            phase,
             agreement: wilson(agree, n),
         })
         .collect()
-}
-
-/// The phase of index 0, 1, 2 (anything higher is the generation).
-pub fn phase_at(index: usize) -> Phase {
-    [Phase::Solve, Phase::Recognize, Phase::Generate][index.min(2)]
-}
-
-/// 0, 1, 2 for the three phases that have replies (`Done` counts as generate).
-pub fn phase_index(phase: Phase) -> usize {
-    match phase {
-        Phase::Solve => 0,
-        Phase::Recognize => 1,
-        Phase::Generate | Phase::Done => 2,
-    }
 }
 
 /// A seeded random sample of `n` of `keys` (all of them when there are fewer), in the
@@ -274,7 +259,7 @@ pub fn all_replies(records: &[TrialRecord]) -> Vec<QueueItem> {
         let hints = Hints::from(record);
         let first = record.first_maze().ok();
         for read in replies_read(&text, &hints) {
-            let phase = phase_at(read.phase);
+            let phase = read.phase;
             // The player stood at the path's cell before this move (the start first).
             let maze = first
                 .as_ref()
@@ -333,7 +318,7 @@ pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> [Review
     let mut by_trial: BTreeMap<&str, Vec<Reviewed>> = BTreeMap::new();
     for ((_, phase, step), r) in latest(reviews) {
         by_trial.entry(r.trial.as_str()).or_default().push((
-            phase_index(phase),
+            Phase::at(phase.index()),
             step,
             r.value.clone(),
         ));

@@ -47,7 +47,7 @@ pub fn judge_messages(phase: Phase, reply: &str, shapes: ShapeSet) -> Vec<ChatMe
 /// answer). The answer must be that object alone (in a code fence or not): an answer that
 /// is anything else, such as the question echoed back with its own `{"move": null}`, is an
 /// error saying what came back, never a reading of "no answer".
-pub fn judge_value(phase: Phase, answer: &str, shapes: ShapeSet) -> Result<Extracted, String> {
+pub fn judge_value(phase: Phase, answer: &str, shapes: ShapeSet) -> Result<Extracted, NotAnAnswer> {
     let key = match phase {
         Phase::Solve => "move",
         Phase::Recognize => "shape",
@@ -77,10 +77,29 @@ pub fn judge_value(phase: Phase, answer: &str, shapes: ShapeSet) -> Result<Extra
     if shown.len() < answer.len() {
         shown.push('…');
     }
-    Err(format!(
-        "the second reader did not answer with a JSON object holding \"{key}\" (it said: {shown})"
-    ))
+    Err(NotAnAnswer { key, shown })
 }
+
+/// The judge's answer was not the JSON object [`judge_value`] asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotAnAnswer {
+    /// The key the object should have held (`move`, `shape`, `maze`).
+    pub key: &'static str,
+    /// What the judge said, cut to 120 characters (`…` marks a cut).
+    pub shown: String,
+}
+
+impl std::fmt::Display for NotAnAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the second reader did not answer with a JSON object holding \"{}\" (it said: {})",
+            self.key, self.shown
+        )
+    }
+}
+
+impl std::error::Error for NotAnAnswer {}
 
 /// The answer without the code fence around it (```json ... ```), trimmed.
 fn unfenced(answer: &str) -> &str {
@@ -302,7 +321,8 @@ mod tests {
             Ok(Extracted::Grid(_))
         ));
         let err = judge_value(Phase::Solve, "The move is (1, 0).", ShapeSet::STANDARD)
-            .expect_err("no JSON");
+            .expect_err("no JSON")
+            .to_string();
         // A small model echoes the question, whose template holds `{"move": null}`: that is
         // no answer of the judge's, not a reading of "no move".
         let echoed = format!(

@@ -1,12 +1,13 @@
 //! Shape effects: each shape's rates per phase ranked against the design's predicted
 //! difficulty, and how the phases' successes go together.
 
-use crate::analysis::observation::{share_by_maze, MazeId, Observation, PHASE_NAMES};
+use crate::analysis::observation::{share_by_maze, MazeId, Observation};
 use crate::analysis::stats::{
     chi_square_independence, mean, one_way_anova, spearman, Anova, ChiSquare, Correlation,
     PairedCounts, Phi, Proportion,
 };
 use crate::maze::shape::Shape;
+use crate::play::trial::Phase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -76,7 +77,7 @@ pub struct PhaseCorrelation {
 
 pub(crate) fn shape_table(
     observations: &[Observation],
-    phase: usize,
+    phase: Phase,
 ) -> Vec<(Shape, usize, usize)> {
     Shape::ALL
         .iter()
@@ -99,8 +100,9 @@ pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
     // Per maze (per model and encoding): the phase's success rate, and the overall score.
     let mut overall: BTreeMap<Shape, BTreeMap<MazeKey, Vec<f64>>> = BTreeMap::new();
     for o in observations {
-        let scores: Vec<f64> = (0..3)
-            .filter_map(|i| o.scored(i).map(|x| f64::from(u8::from(x))))
+        let scores: Vec<f64> = Phase::PLAYED
+            .into_iter()
+            .filter_map(|p| o.scored(p).map(|x| f64::from(u8::from(x))))
             .collect();
         if let Some(m) = mean(&scores) {
             overall
@@ -119,11 +121,11 @@ pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
         let n = groups.iter().map(Vec::len).sum();
         (groups, n)
     };
-    for (i, name) in PHASE_NAMES.iter().enumerate() {
-        let table = shape_table(observations, i);
+    for phase in Phase::PLAYED {
+        let table = shape_table(observations, phase);
         let mut per_maze: BTreeMap<Shape, BTreeMap<MazeKey, Vec<f64>>> = BTreeMap::new();
         for o in observations {
-            if let Some(x) = o.scored(i) {
+            if let Some(x) = o.scored(phase) {
                 per_maze
                     .entry(o.shape)
                     .or_default()
@@ -134,14 +136,14 @@ pub(crate) fn shape_effects(observations: &[Observation]) -> ShapeEffects {
         }
         let (groups, mazes) = maze_means(&per_maze);
         phases.push(ShapePhase {
-            phase: name.to_string(),
+            phase: phase.name().to_string(),
             rates: table
                 .iter()
                 .map(|&(s, _, _)| {
                     let of_shape = observations.iter().filter(|o| o.shape == s);
                     (
                         s.name().to_string(),
-                        share_by_maze(of_shape, |o| o.scored(i)),
+                        share_by_maze(of_shape, |o| o.scored(phase)),
                     )
                 })
                 .collect(),

@@ -6,6 +6,7 @@ use crate::analysis::observation::Observation;
 use crate::json::is_zero;
 use crate::maze::shape::Shape;
 use crate::play::staircase::{reversals, threshold};
+use crate::play::trial::Phase;
 use serde::Serialize;
 
 /// One staircase walk.
@@ -94,7 +95,10 @@ pub fn stair_rows(observations: &[Observation]) -> Vec<StairRow> {
                 model: model.to_string(),
                 encoding: encoding.to_string(),
                 trials: steps.len(),
-                solved: steps.iter().filter(|o| o.scored(0) == Some(true)).count(),
+                solved: steps
+                    .iter()
+                    .filter(|o| o.scored(Phase::Solve) == Some(true))
+                    .count(),
                 api_errors: steps.iter().filter(|o| o.api_error()).count(),
                 reversals: reversals(&levels),
                 threshold: t.map(|t| t.level),

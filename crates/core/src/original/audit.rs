@@ -23,6 +23,7 @@ use crate::original::transcript::FIRST_PROMPT_START;
 use crate::original::transcript::QUERY_FAILED;
 use crate::original::transcript::VISION_START;
 use crate::play::transcript::{ASSISTANT_MARKER, USER_MARKER};
+use crate::play::trial::Phase;
 use crate::results::layout::ExportPath;
 use crate::results::rescore::Hints;
 use crate::results::tally::UNKNOWN;
@@ -331,15 +332,15 @@ impl AuditGroup {
         }
     }
 
-    /// One scorer's rate of phase `phase` (an index into [`PHASES`]) with its 95% interval
+    /// One scorer's rate of `phase` with its 95% interval
     /// clustered by maze instance ([`crate::analysis::stats::clustered`]): a maze several
     /// trials played (repeats, participants) counts as one maze. The mazes count only
     /// those where the phase was scored.
-    pub fn rate(&self, scorer: Scorer, phase: usize) -> Proportion {
+    pub fn rate(&self, scorer: Scorer, phase: Phase) -> Proportion {
         let units: Vec<(usize, usize)> = self
             .clusters
             .values()
-            .map(|c| c[scorer as usize][phase])
+            .map(|c| c[scorer as usize][phase.index()])
             .collect();
         clustered(&units)
     }
@@ -369,8 +370,8 @@ impl AuditGroup {
 pub struct CauseRow {
     /// `model encoding shape`.
     pub group: String,
-    /// `solve`, `recognize` or `generate`.
-    pub phase: &'static str,
+    /// Solve, recognize or generate (in JSON its name).
+    pub phase: Phase,
     /// The cause.
     pub cause: Cause,
     /// How many trials.
@@ -405,11 +406,6 @@ pub struct AuditSummary {
 
 /// The three phases, by index.
 pub const PHASES: [&str; 3] = ["solve", "recognize", "generate"];
-
-/// The index of a phase in [`PHASES`].
-pub fn phase_index(p: crate::play::trial::Phase) -> usize {
-    PHASES.iter().position(|n| *n == p.name()).unwrap_or(0)
-}
 
 /// Where a human file's maze lies: `experiment_mazes/{R}x{C}/{shape}/{maze_file}`, with
 /// its shape.
@@ -707,7 +703,7 @@ impl Audited {
     pub fn summarize(self, dir: &str, scoring: Scoring) -> AuditSummary {
         let mut groups: BTreeMap<String, AuditGroup> = BTreeMap::new();
         let mut sizes: BTreeMap<String, AuditGroup> = BTreeMap::new();
-        let mut causes: BTreeMap<(String, usize, Cause), usize> = BTreeMap::new();
+        let mut causes: BTreeMap<(String, Phase, Cause), usize> = BTreeMap::new();
         let mut all = AuditGroup::named("all");
         for (i, t) in self.trials.iter().enumerate() {
             let key = t.group();
@@ -722,9 +718,7 @@ impl Audited {
                 .or_insert_with(|| AuditGroup::named(key.clone()))
                 .add(t, i);
             for d in &t.audit.causes {
-                *causes
-                    .entry((key.clone(), phase_index(d.phase), d.cause))
-                    .or_default() += 1;
+                *causes.entry((key.clone(), d.phase, d.cause)).or_default() += 1;
             }
         }
         let mut group_rows = vec![all];
@@ -740,7 +734,7 @@ impl Audited {
                 .into_iter()
                 .map(|((group, phase, cause), count)| CauseRow {
                     group,
-                    phase: PHASES[phase],
+                    phase,
                     cause,
                     count,
                 })
@@ -994,8 +988,8 @@ mod tests {
         );
         for scorer in Scorer::ALL {
             let (a, b) = (
-                one.groups[0].rate(scorer, 0),
-                many.groups[0].rate(scorer, 0),
+                one.groups[0].rate(scorer, Phase::Solve),
+                many.groups[0].rate(scorer, Phase::Solve),
             );
             assert_eq!((a.successes, a.n, b.successes, b.n), (15, 30, 15, 30));
             assert_eq!((a.mazes, b.mazes), (Some(1), Some(30)), "{scorer:?}");
@@ -1012,7 +1006,7 @@ mod tests {
         }
         assert_eq!((one.groups[0].mazes, many.groups[0].mazes), (1, 30));
         // A phase nobody scored has no rate, and its mazes are not counted.
-        let unscored = one.groups[0].rate(Scorer::Strict, 1);
+        let unscored = one.groups[0].rate(Scorer::Strict, Phase::Recognize);
         assert_eq!((unscored.n, unscored.mazes), (0, Some(0)));
     }
 
@@ -1035,7 +1029,7 @@ mod tests {
             by_group,
             [("qwen coord_list square", 1), ("qwen matrix square", 3)]
         );
-        assert_eq!(all.rate(Scorer::Original, 0).mazes, Some(4));
+        assert_eq!(all.rate(Scorer::Original, Phase::Solve).mazes, Some(4));
     }
 
     #[test]

@@ -41,6 +41,27 @@ impl Phase {
     /// Every phase, in order.
     pub const ALL: [Phase; 4] = [Phase::Solve, Phase::Recognize, Phase::Generate, Phase::Done];
 
+    /// The three phases a trial plays, in order: the positions of every per-phase array
+    /// (verdicts, outcomes, closing lines, rates).
+    pub const PLAYED: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
+
+    /// This phase's position in [`Phase::PLAYED`] and so in every per-phase array: 0, 1, 2
+    /// (`Done`, which has no replies, counts as the generation, the last phase played).
+    /// The one place a phase becomes an array index.
+    pub fn index(self) -> usize {
+        match self {
+            Phase::Solve => 0,
+            Phase::Recognize => 1,
+            Phase::Generate | Phase::Done => 2,
+        }
+    }
+
+    /// The played phase at position `index` of a per-phase array (anything past the last
+    /// is the generation); the reverse of [`Phase::index`].
+    pub fn at(index: usize) -> Phase {
+        Phase::PLAYED[index.min(2)]
+    }
+
     /// `solve`, `recognize`, `generate` or `done` (the `data-phase` value).
     pub fn name(self) -> &'static str {
         match self {
@@ -754,6 +775,20 @@ mod tests {
     use super::*;
     use crate::maze::generate::generate_one;
     use crate::play::transcript;
+
+    #[test]
+    fn each_played_phase_is_at_its_own_index_and_done_counts_as_the_generation() {
+        for (i, p) in Phase::PLAYED.into_iter().enumerate() {
+            assert_eq!(p.index(), i, "{p:?}");
+            assert_eq!(Phase::at(p.index()), p, "{p:?} round-trips");
+        }
+        assert_eq!(Phase::Done.index(), Phase::Generate.index());
+        assert_eq!(
+            Phase::at(7),
+            Phase::Generate,
+            "past the last is the generation"
+        );
+    }
 
     fn trial(shape: Shape, encoding: Encoding) -> (Trial, Arc<TemplateLibrary>) {
         let lib = Arc::new(TemplateLibrary::for_shape(5, shape));

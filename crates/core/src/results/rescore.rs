@@ -25,7 +25,7 @@
 use crate::maze::coords::coordinates;
 use crate::maze::encoding::{Encoding, KEY_EMPTY, KEY_WALLS};
 use crate::maze::extraction::ParseError;
-use crate::maze::grid::{Grid, Maze, MAX_SIZE};
+use crate::maze::grid::{Grid, Maze, MazeError, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
@@ -44,7 +44,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// The three phases a transcript records, in closing-line order.
-pub const PHASES: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
+pub const PHASES: [Phase; 3] = Phase::PLAYED;
 
 /// Template libraries by grid side and shapes in play, built when first needed and kept
 /// for the next transcript (building one is the costly part of re-scoring a small trial).
@@ -200,7 +200,7 @@ impl Rescored {
             encoding: hints.encoding,
             shape: hints.shape,
             size: None,
-            phases: [0, 1, 2].map(|i| PhaseScore::recorded(PHASES[i], closing[i])),
+            phases: PHASES.map(|p| PhaseScore::recorded(p, closing[p.index()])),
             notes: vec![note],
         }
     }
@@ -297,13 +297,13 @@ pub fn read_shown_maze_in(
     Encoding::CoordList.parse_grid(&block, rows, cols)
 }
 
-/// The phase (index into [`PHASES`]) a trial's message opens, from its fixed heading; a
-/// combined recognition and generation prompt opens the recognition phase.
-fn opened_phase(message: &str) -> Option<usize> {
+/// The phase a trial's message opens, from its fixed heading; a combined recognition and
+/// generation prompt opens the recognition phase.
+fn opened_phase(message: &str) -> Option<Phase> {
     match read_heading(message)? {
-        Heading::Solve | Heading::SolvePath => Some(0),
-        Heading::Recognize | Heading::Combined => Some(1),
-        Heading::Generate => Some(2),
+        Heading::Solve | Heading::SolvePath => Some(Phase::Solve),
+        Heading::Recognize | Heading::Combined => Some(Phase::Recognize),
+        Heading::Generate => Some(Phase::Generate),
         Heading::Update => None,
     }
 }
@@ -341,12 +341,12 @@ pub fn value_text(value: &Extracted, encoding: Encoding) -> String {
     }
 }
 
-/// One reply of a transcript as the readers read it: the phase (0 solve, 1 recognize,
-/// 2 generate), the reply's index in it, its text and the reading.
+/// One reply of a transcript as the readers read it: the phase, the reply's index in it,
+/// its text and the reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadReply {
-    /// 0 solve, 1 recognize, 2 generate.
-    pub phase: usize,
+    /// Solve, recognize or generate.
+    pub phase: Phase,
     /// The reply's index in its phase.
     pub step: usize,
     /// The reply as written.
@@ -379,12 +379,12 @@ pub fn replies_read(text: &str, hints: &Hints) -> Vec<ReadReply> {
     let shapes = ShapeSet::with(&named);
     let replies = phase_replies(&parsed);
     let mut out = Vec::new();
-    for (phase, list) in replies.iter().enumerate() {
+    for (phase, list) in PHASES.into_iter().zip(&replies) {
         for (step, reply) in list.iter().enumerate() {
             let reading = match phase {
-                0 => move_reading(reply),
-                1 => shape_reading(reply, shapes),
-                _ => maze_reading(reply, encoding, rows, cols, symbols),
+                Phase::Solve => move_reading(reply),
+                Phase::Recognize => shape_reading(reply, shapes),
+                Phase::Generate | Phase::Done => maze_reading(reply, encoding, rows, cols, symbols),
             };
             out.push(ReadReply {
                 phase,
@@ -397,9 +397,9 @@ pub fn replies_read(text: &str, hints: &Hints) -> Vec<ReadReply> {
     out
 }
 
-/// A reply a person reviewed: the phase (0 solve, 1 recognize, 2 generate), the reply's
-/// index in it, and what the person read there.
-pub type Reviewed = (usize, usize, Extracted);
+/// A reply a person reviewed: the phase, the reply's index in it, and what the person
+/// read there.
+pub type Reviewed = (Phase, usize, Extracted);
 
 /// [`rescore`] with reviewed readings in place of the model's replies: each reviewed reply
 /// is replaced by one that reads exactly as reviewed ([`reply_for`]), so the trial is
@@ -437,7 +437,7 @@ pub fn rescore_reviewed(
     let symbols = announced_symbols(&first.content).unwrap_or_default();
     let maze = match first_maze(&first.content, hints, encoding, symbols, image_only) {
         Ok(m) => m,
-        Err(note) => return closing_only(note),
+        Err(why) => return closing_only(why.to_string()),
     };
     let mut notes = Vec::new();
     let size = (maze.rows(), maze.cols());
@@ -449,7 +449,7 @@ pub fn rescore_reviewed(
     }
     let (shape, library) = match scored_shape(&maze, hints, libraries, &mut notes) {
         Ok(found) => found,
-        Err(note) => return closing_only(note),
+        Err(why) => return closing_only(why.to_string()),
     };
     let protocol = protocol_of(&first.content, &parsed);
     let setup = TrialSetup {
@@ -459,13 +459,13 @@ pub fn rescore_reviewed(
         lenient: announced_lenient(&first.content).unwrap_or(0),
         ..TrialSetup::new(shape, encoding, maze)
     };
-    let written: Vec<(usize, usize, String)> = reviewed
+    let written: Vec<(Phase, usize, String)> = reviewed
         .iter()
         .map(|(p, i, v)| (*p, *i, reply_for(v, encoding)))
         .collect();
     let mut replies = phase_replies(&parsed);
     for (p, i, reply) in &written {
-        if let Some(slot) = replies.get_mut(*p).and_then(|r| r.get_mut(*i)) {
+        if let Some(slot) = replies[p.index()].get_mut(*i) {
             *slot = reply.as_str();
         }
     }
@@ -479,8 +479,9 @@ pub fn rescore_reviewed(
         encoding: Some(encoding),
         shape: Some(shape),
         size: Some(size),
-        phases: [0, 1, 2].map(|i| {
-            PhaseScore::recorded(PHASES[i], parsed.closing[i]).with_verdict(verdicts[i].as_ref())
+        phases: PHASES.map(|p| {
+            PhaseScore::recorded(p, parsed.closing[p.index()])
+                .with_verdict(verdicts[p.index()].as_ref())
         }),
         notes,
     }
@@ -494,27 +495,52 @@ fn first_maze(
     encoding: Encoding,
     symbols: Symbols,
     image_only: bool,
-) -> Result<Maze, String> {
+) -> Result<Maze, Unreplayable> {
     let shown = match (&hints.maze, image_only) {
         (Some(g), true) => Ok(g.clone()),
         _ => read_shown_maze_in(first, encoding, symbols),
     };
     let grid = match shown {
         Ok(g) if fits(&g) => g,
-        Ok(g) => {
-            return Err(format!(
-                "the maze in the first message is {}x{}, larger than {MAX_SIZE}x{MAX_SIZE}",
-                g.rows(),
-                g.cols()
-            ))
-        }
-        Err(e) => {
-            return Err(format!(
-                "the maze in the first message cannot be read in the {encoding} encoding: {e}"
-            ))
-        }
+        Ok(g) => return Err(Unreplayable::TooLarge(g.rows(), g.cols())),
+        Err(e) => return Err(Unreplayable::Unreadable(encoding, e)),
     };
-    Maze::from_grid(grid).map_err(|e| format!("the maze in the first message is not playable: {e}"))
+    Maze::from_grid(grid).map_err(Unreplayable::NotPlayable)
+}
+
+/// Why a marked transcript cannot be replayed on its maze (it is then counted from its
+/// closing lines, with this as the note).
+#[derive(Debug)]
+enum Unreplayable {
+    /// The first message's maze is larger than [`MAX_SIZE`] (rows, columns).
+    TooLarge(usize, usize),
+    /// The first message's maze cannot be read in the encoding.
+    Unreadable(Encoding, ParseError),
+    /// The maze read is no playable maze.
+    NotPlayable(MazeError),
+    /// Neither the folder nor the corridor says the shape.
+    UnknownShape,
+}
+
+impl std::fmt::Display for Unreplayable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unreplayable::TooLarge(rows, cols) => write!(
+                f,
+                "the maze in the first message is {rows}x{cols}, larger than {MAX_SIZE}x{MAX_SIZE}"
+            ),
+            Unreplayable::Unreadable(encoding, e) => write!(
+                f,
+                "the maze in the first message cannot be read in the {encoding} encoding: {e}"
+            ),
+            Unreplayable::NotPlayable(e) => {
+                write!(f, "the maze in the first message is not playable: {e}")
+            }
+            Unreplayable::UnknownShape => f.write_str(
+                "the shape is unknown: the path does not say and the corridor is none of our shapes",
+            ),
+        }
+    }
 }
 
 /// The shape the maze is scored as, with the template library of the shapes in play; a
@@ -524,7 +550,7 @@ fn scored_shape(
     hints: &Hints,
     libraries: &mut Libraries,
     notes: &mut Vec<String>,
-) -> Result<(Shape, Arc<TemplateLibrary>), String> {
+) -> Result<(Shape, Arc<TemplateLibrary>), Unreplayable> {
     // The folder's design says what is in play; a folder that names U or N puts it in
     // play. Without either the corridor says: one of the design's six (a C opening up is
     // a C then), else an N.
@@ -549,10 +575,7 @@ fn scored_shape(
             s
         }
         (Some(s), _) | (None, Some(s)) => s,
-        (None, None) => return Err(
-            "the shape is unknown: the path does not say and the corridor is none of our shapes"
-                .into(),
-        ),
+        (None, None) => return Err(Unreplayable::UnknownShape),
     };
     Ok((shape, library))
 }
@@ -576,7 +599,7 @@ fn protocol_of(first: &str, parsed: &ParsedTranscript) -> Protocol {
 /// The replies of each phase, split by the headings of the trial's messages.
 fn phase_replies(parsed: &ParsedTranscript) -> [Vec<&str>; 3] {
     let mut replies: [Vec<&str>; 3] = Default::default();
-    let mut current = 0;
+    let mut current = Phase::Solve;
     for m in &parsed.messages {
         match m.role {
             Role::User => {
@@ -584,7 +607,7 @@ fn phase_replies(parsed: &ParsedTranscript) -> [Vec<&str>; 3] {
                     current = p;
                 }
             }
-            Role::Assistant => replies[current].push(&m.content),
+            Role::Assistant => replies[current.index()].push(&m.content),
         }
     }
     replies

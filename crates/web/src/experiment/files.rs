@@ -4,11 +4,13 @@
 //! form.
 
 use super::super::download::{download_bytes, download_file};
+use super::super::file_error::FileError;
 use super::super::storage::{EXPERIMENTS, TRIALS};
 use super::lab::{
     deflate_raw, form_with_stored_keys, now, open_experiment, refresh_list, report, stored_records,
     unreadable, Shared,
 };
+use super::lab_error::LabError;
 use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::batch::export::{
     export_files, find_trials_entry, merge, parse_jsonl, trials_csv, trials_jsonl, ExportFile,
@@ -56,14 +58,16 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
     let result = match action {
         LabAction::ExportCsv => {
             download_file(&format!("{stem}.csv"), &trials_csv(&records), "text/csv")
-                .map_err(String::from)
+                .map_err(LabError::Download)
         }
-        LabAction::ExportJsonl => trials_jsonl(&records)
-            .map_err(|e| format!("Could not write the JSONL: {e}"))
-            .and_then(|text| {
-                download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")
-                    .map_err(String::from)
-            }),
+        LabAction::ExportJsonl => {
+            trials_jsonl(&records)
+                .map_err(LabError::Jsonl)
+                .and_then(|text| {
+                    download_file(&format!("{stem}.jsonl"), &text, "application/jsonl")
+                        .map_err(LabError::Download)
+                })
+        }
         _ => {
             lab.say("Preparing the ZIP…");
             // Where it ran, for the export's provenance.json: the browser's own description.
@@ -82,7 +86,7 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
                     bytes: text.into_bytes(),
                 }),
                 Ok(None) => {}
-                Err(e) => return lab.fail(format!("Could not build the ZIP: {e}")),
+                Err(e) => return lab.fail(LabError::Reviews(e)),
             }
             let mut w = ZipWriter::new();
             let mut result = Ok(());
@@ -94,11 +98,11 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
                     Err(_) => w.add_stored(&f.path, &f.bytes),
                 };
                 if let Err(e) = added {
-                    result = Err(e.to_string());
+                    result = Err(e);
                     break;
                 }
             }
-            match result.and_then(|()| w.finish().map_err(|e| e.to_string())) {
+            match result.and_then(|()| w.finish()) {
                 Ok(bytes) => {
                     lab.say(format!(
                         "Downloaded {stem}.zip: {} trials, {} files.",
@@ -106,9 +110,9 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
                         export.files.len()
                     ));
                     download_bytes(&format!("{stem}.zip"), &bytes, "application/zip")
-                        .map_err(String::from)
+                        .map_err(LabError::Download)
                 }
-                Err(e) => Err(format!("Could not build the ZIP: {e}")),
+                Err(e) => Err(LabError::Zip(e)),
             }
         }
     };
@@ -119,64 +123,56 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
 /// checksum checked.
 pub(crate) async fn entry_text(
     entry: &shapemaze_core::results::zip::ZipEntry<'_>,
-) -> Result<String, String> {
+) -> Result<String, FileError> {
     let data = entry_bytes(entry).await?;
-    String::from_utf8(data).map_err(|_| format!("{} is not UTF-8 text", entry.name))
+    String::from_utf8(data).map_err(|_| FileError::NotText(entry.name.clone()))
 }
 
 /// A ZIP entry's bytes, inflated by the browser and checked against its CRC.
 pub(crate) async fn entry_bytes(
     entry: &shapemaze_core::results::zip::ZipEntry<'_>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, FileError> {
     let data = match entry.method {
         Method::Stored => entry.data.to_vec(),
         Method::Deflated => match deflate_raw(entry.data, true).await {
             Ok(d) => js_sys::Uint8Array::new(&d).to_vec(),
-            Err(_) => return Err(format!("{} could not be decompressed", entry.name)),
+            Err(_) => return Err(FileError::NotInflated(entry.name.clone())),
         },
     };
-    entry.check(&data).map_err(|e| e.to_string())?;
+    entry.check(&data).map_err(FileError::Zip)?;
     Ok(data)
 }
 
 /// The records of an exported ZIP or a `trials.jsonl`, with the design when the file
-/// carries one (`experiment.json` beside `trials.jsonl`); a message naming the file (and
+/// carries one (`experiment.json` beside `trials.jsonl`); an error naming the file (and
 /// the line) when it is not one.
 pub(crate) async fn read_results_file(
     name: &str,
     bytes: &[u8],
-) -> Result<(Vec<TrialRecord>, Option<ExperimentDesign>), String> {
+) -> Result<(Vec<TrialRecord>, Option<ExperimentDesign>), FileError> {
     if !bytes.starts_with(b"PK") {
-        let text = std::str::from_utf8(bytes).map_err(|_| {
-            format!(
-                "{name} is neither a ZIP nor UTF-8 text: choose a trials.jsonl or an exported ZIP."
-            )
-        })?;
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| FileError::NeitherZipNorText(name.to_string()))?;
         return parse_jsonl(name, text)
             .map(|r| (r, None))
-            .map_err(|e| e.to_string());
+            .map_err(FileError::Records);
     }
-    let entries = read_zip(bytes).map_err(|e| format!("{name}: {e}"))?;
-    let jsonl = find_trials_entry(&entries).ok_or_else(|| {
-        format!("{name}: the ZIP holds no trials.jsonl: choose a ZIP exported by Shapemaze (or by shapemaze run).")
-    })?;
-    let text = entry_text(jsonl)
-        .await
-        .map_err(|e| format!("{name}: {e}"))?;
+    let in_file = |e| FileError::inside(name, e);
+    let entries = read_zip(bytes).map_err(|e| in_file(FileError::Zip(e)))?;
+    let jsonl = find_trials_entry(&entries).ok_or_else(|| FileError::NoTrials(name.to_string()))?;
+    let text = entry_text(jsonl).await.map_err(in_file)?;
     let records =
-        parse_jsonl(&format!("{name}: {}", jsonl.name), &text).map_err(|e| e.to_string())?;
+        parse_jsonl(&format!("{name}: {}", jsonl.name), &text).map_err(FileError::Records)?;
     let prefix = jsonl.name.trim_end_matches("trials.jsonl");
     let design = match entries
         .iter()
         .find(|e| e.name == format!("{prefix}{EXPERIMENT_FILE}"))
     {
         Some(e) => {
-            let t = entry_text(e)
-                .await
-                .map_err(|err| format!("{name}: {err}"))?;
+            let t = entry_text(e).await.map_err(in_file)?;
             Some(
                 ExperimentDesign::from_json(&t)
-                    .map_err(|err| format!("{name}: {}: {err}", e.name))?,
+                    .map_err(|err| in_file(FileError::inside(&e.name, FileError::Design(err))))?,
             )
         }
         None => None,
@@ -186,10 +182,9 @@ pub(crate) async fn read_results_file(
         .iter()
         .find(|e| e.name == format!("{prefix}{}", crate::review::REVIEWS_FILE))
     {
-        let t = entry_text(e)
-            .await
-            .map_err(|err| format!("{name}: {err}"))?;
-        crate::review::take_in(&t).map_err(|err| format!("{name}: {}: {err}", e.name))?;
+        let t = entry_text(e).await.map_err(in_file)?;
+        crate::review::take_in(&t)
+            .map_err(|err| in_file(FileError::inside(&e.name, FileError::Reviews(err))))?;
     }
     Ok((records, design))
 }

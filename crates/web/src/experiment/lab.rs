@@ -3,8 +3,9 @@
 //! the session.
 
 use super::super::route::Location;
-use super::super::storage::{Db, EXPERIMENTS, TRIALS};
+use super::super::storage::{Db, StorageError, EXPERIMENTS, TRIALS};
 use super::super::transport::BrowserTransport;
+use super::lab_error::LabError;
 use leptos::prelude::*;
 use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::batch::form::{trials_prefix, DesignForm, StoredExperiment};
@@ -130,17 +131,17 @@ impl Lab {
         self.message.set(Some((false, text.into())));
     }
 
-    pub(crate) fn fail(&self, text: impl Into<String>) {
-        self.message.set(Some((true, text.into())));
+    /// Says `text` (a sentence, or a [`LabError`]) as a failure.
+    pub(crate) fn fail(&self, text: impl std::fmt::Display) {
+        self.message.set(Some((true, text.to_string())));
     }
 
-    pub(crate) fn db(&self) -> Result<Db, String> {
+    /// The browser's storage, or why there is none (yet).
+    pub(crate) fn db(&self) -> Result<Db, LabError> {
         if !self.db_tried.get() {
-            return Err("The browser's storage is still opening: try again in a moment.".into());
+            return Err(LabError::StorageOpening);
         }
-        self.db.borrow().clone().ok_or_else(|| {
-            "This browser's storage (IndexedDB) is not available (private mode, or storage blocked for this site): nothing can be kept. Allow site data and reload.".to_string()
-        })
+        self.db.borrow().clone().ok_or(LabError::NoStorage)
     }
 
     /// Reads the form as it stands into `fields` (with the keys), if it is on the page.
@@ -261,7 +262,8 @@ impl Lab {
     }
 }
 
-pub(crate) fn report(lab: &Shared, result: Result<(), String>) {
+/// Says the failure of `result`, if it failed.
+pub(crate) fn report(lab: &Shared, result: Result<(), LabError>) {
     if let Err(e) = result {
         lab.fail(e);
     }
@@ -309,11 +311,8 @@ pub(crate) async fn refresh_list(lab: &Shared) {
 pub(crate) async fn stored_records(
     db: &Db,
     id: &str,
-) -> Result<(Vec<TrialRecord>, Vec<String>), String> {
-    let entries = db
-        .entries(TRIALS, &trials_prefix(id))
-        .await
-        .map_err(|e| e.to_string())?;
+) -> Result<(Vec<TrialRecord>, Vec<String>), StorageError> {
+    let entries = db.entries(TRIALS, &trials_prefix(id)).await?;
     let mut out = Vec::with_capacity(entries.len());
     let mut bad = Vec::new();
     for (key, text) in entries {

@@ -11,6 +11,7 @@
 
 pub(crate) mod files;
 pub(crate) mod lab;
+pub(crate) mod lab_error;
 
 use super::download::download_file;
 use super::local::local;
@@ -22,6 +23,7 @@ use lab::{
     file_bytes, form_with_stored_keys, new_run, now, open_experiment, refresh_list, report,
     session, Lab, Open, Run, Shared, KEY_PREFIX, OPEN_KEY,
 };
+use lab_error::LabError;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::batch::design::{ExperimentDesign, TrialKey};
@@ -252,9 +254,9 @@ fn on_action(
             match read {
                 Ok(d) => report(
                     lab,
-                    d.to_json().map_err(|e| e.to_string()).and_then(|json| {
+                    d.to_json().map_err(LabError::Json).and_then(|json| {
                         download_file(EXPERIMENT_FILE, &json, "application/json")
-                            .map_err(String::from)
+                            .map_err(LabError::Download)
                     }),
                 ),
                 Err(e) => lab.fail(format!("The design cannot be saved yet: {}", e.sentences())),
@@ -319,7 +321,7 @@ pub(crate) async fn picked_files(input: &web_sys::Element) -> Vec<(String, Vec<u
 fn keys_from_form(
     lab: &Shared,
     design: &ExperimentDesign,
-) -> Result<HashMap<String, String>, String> {
+) -> Result<HashMap<String, String>, LabError> {
     let form = lab.fields.borrow();
     let mut keys = HashMap::new();
     for (i, p) in design.players.iter().enumerate() {
@@ -335,11 +337,7 @@ fn keys_from_form(
             .unwrap_or_default();
         let needs = Preset::parse(&p.preset).is_ok_and(Preset::needs_key);
         if key.is_empty() && needs {
-            return Err(format!(
-                "Player {} ({}) needs an API key: type it in its row (it stays in this tab only).",
-                i + 1,
-                p.name()
-            ));
+            return Err(LabError::NeedsKey(i + 1, p.name()));
         }
         if let Some(s) = session() {
             let _ = s.set_item(&format!("{KEY_PREFIX}{}", p.name()), &key);
@@ -353,13 +351,13 @@ fn keys_from_form(
 
 /// Checks the design's endpoint players as the chat client will (a bad base URL or
 /// sampling value would otherwise end every trial as an API error).
-fn check_endpoints(design: &ExperimentDesign) -> Result<(), String> {
+fn check_endpoints(design: &ExperimentDesign) -> Result<(), LabError> {
     for (i, p) in design.players.iter().enumerate() {
         if p.is_endpoint() {
             endpoint_settings(p)
-                .map_err(String::from)
-                .and_then(|s| s.validate().map_err(|e| e.to_string()))
-                .map_err(|e| format!("Player {} ({}): {e}", i + 1, p.name()))?;
+                .map_err(|e| LabError::Preset(i + 1, p.name(), e))?
+                .validate()
+                .map_err(|e| LabError::Settings(i + 1, p.name(), e))?;
         }
     }
     Ok(())
@@ -401,7 +399,7 @@ fn start_new(lab: &Shared) {
 }
 
 /// Stores a new experiment of `design` and opens it.
-async fn create(lab: &Shared, design: ExperimentDesign) -> Result<(), String> {
+async fn create(lab: &Shared, design: ExperimentDesign) -> Result<(), LabError> {
     let db = lab.db()?;
     let t = now();
     let id = new_experiment_id(t as u64);
@@ -414,12 +412,13 @@ async fn create(lab: &Shared, design: ExperimentDesign) -> Result<(), String> {
         created_ms: t as u64,
         design: design.clone(),
     };
+    let not_created = |e| LabError::NotCreated(Box::new(e));
     let json = stored
         .to_json()
-        .map_err(|e| format!("Could not keep the new experiment: {e}. Nothing was started."))?;
+        .map_err(|e| not_created(LabError::Json(e)))?;
     db.put(EXPERIMENTS, &id, &json)
         .await
-        .map_err(|e| format!("Could not keep the new experiment: {e}. Nothing was started."))?;
+        .map_err(|e| not_created(LabError::Storage(e)))?;
     lab.listed.borrow_mut().push(ListedExperiment {
         id: id.clone(),
         name: stored.name.clone(),
@@ -581,11 +580,11 @@ fn draw_if_shown(lab: &Shared, run: &Rc<Run>) {
 }
 
 /// Stores a finished trial's record under its experiment `id`.
-async fn store(lab: &Shared, id: &str, record: &TrialRecord) -> Result<(), String> {
+async fn store(lab: &Shared, id: &str, record: &TrialRecord) -> Result<(), LabError> {
     let key = format!("{}{}", trials_prefix(id), TrialKey::of_record(record).id());
-    let json = record.to_json().map_err(|e| e.to_string())?;
+    let json = record.to_json().map_err(LabError::Record)?;
     let db = lab.db()?;
-    db.put(TRIALS, &key, &json).await.map_err(|e| e.to_string())
+    Ok(db.put(TRIALS, &key, &json).await?)
 }
 
 async fn manage(lab: &Shared, action: LabAction, id: &str) {

@@ -492,10 +492,9 @@ fn results(run: &ModelRun<'_>) -> Vec<EvaluationResult> {
     let source_data = source_data(run);
     let generation_config = run.endpoint().map(|e| generation_config(e, run));
     super::names::PHASES
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &phase)| {
-            let p = share_by_maze(&observations, |o| o.scored(i));
+        .into_iter()
+        .filter_map(|phase| {
+            let p = share_by_maze(&observations, |o| o.scored(phase));
             (p.n > 0).then(|| EvaluationResult {
                 evaluation_result_id: result_id(phase),
                 evaluation_name: result_id(phase),

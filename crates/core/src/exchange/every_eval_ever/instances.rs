@@ -12,7 +12,7 @@
 //! move's validity). Both verdicts are in `metadata` too, as are the trial's identity, the
 //! rule and whether it is sure.
 
-use super::names::{result_id, Details, Identity, PHASES, SCHEMA_VERSION};
+use super::names::{result_id, Details, Identity, SCHEMA_VERSION};
 use crate::batch::export::csv_value;
 use crate::play::transcript::Role;
 use crate::play::trial::{Phase, Protocol};
@@ -179,7 +179,7 @@ pub fn reply_turns(record: &TrialRecord) -> Vec<ReplyTurn> {
                 prompts.push(index);
             }
             Role::Assistant => {
-                let at = phase_index(phase);
+                let at = phase.index();
                 out.push(ReplyTurn {
                     index,
                     phase,
@@ -191,10 +191,6 @@ pub fn reply_turns(record: &TrialRecord) -> Vec<ReplyTurn> {
         }
     }
     out
-}
-
-fn phase_index(phase: Phase) -> usize {
-    PHASES.iter().position(|&p| p == phase).unwrap_or(2)
 }
 
 /// The rows of one trial of the model `identity` names.
@@ -220,7 +216,7 @@ pub fn rows_of(record: &TrialRecord, identity: &Identity) -> Vec<InstanceRow> {
             } else {
                 m.verdict.as_ref()
             };
-            let ended = record.verdicts.all()[phase_index(phase)]
+            let ended = record.verdicts.all()[phase.index()]
                 .filter(|v| last_of_phase && v.outcome != Outcome::Error);
             let scored = Scored {
                 record,

@@ -17,7 +17,7 @@ pub const SCHEMA_VERSION: &str = "0.3.0";
 pub const COLLECTION: &str = "shapemaze";
 
 /// The three phases a trial is scored on, each an evaluation result of its own.
-pub const PHASES: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
+pub const PHASES: [Phase; 3] = Phase::PLAYED;
 
 /// The schema's string maps (`additional_details`, `metadata`, `details`): every value a
 /// string, in a fixed order.
