@@ -8,6 +8,7 @@
 mod support;
 
 use serde_json::Value;
+use shapemaze_core::results::record::VERIFIER_VERSION;
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::TcpListener;
 use std::path::Path;
@@ -1000,9 +1001,11 @@ fn a_run_and_a_merge_write_their_provenance_and_the_report_shows_it() {
     );
     // Shards of different reader versions are merged, and the merge says so.
     let jsonl = b.join("trials.jsonl");
-    let older = std::fs::read_to_string(&jsonl)
-        .expect("jsonl")
-        .replace("\"verifier\":5", "\"verifier\":4");
+    let now = format!("\"verifier\":{VERIFIER_VERSION}");
+    let before = format!("\"verifier\":{}", VERIFIER_VERSION - 1);
+    let text = std::fs::read_to_string(&jsonl).expect("jsonl");
+    assert!(text.contains(&now), "the records name this build's reader");
+    let older = text.replace(&now, &before);
     std::fs::write(&jsonl, older).expect("rewrite");
     let merged = tmp.path().join("merged");
     let m = run_ok(&["merge", path_str(&merged), path_str(&a), path_str(&b)]);
