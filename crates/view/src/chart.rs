@@ -729,7 +729,7 @@ pub fn line_chart(id: &str, title: &str, x_labels: &[String], series: &[LineSeri
 pub(crate) mod tests {
     use super::*;
     use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
-    use shapemaze_core::analysis::observation::{Observation, Who, PHASE_NAMES};
+    use shapemaze_core::analysis::observation::{Observation, PlayedBy, PHASE_NAMES};
     use shapemaze_core::maze::encoding::Encoding;
     use shapemaze_core::maze::shape::Shape;
     use shapemaze_core::verify::Outcome;
@@ -825,7 +825,7 @@ pub(crate) mod tests {
                         retried: false,
                         retried_moves: 0,
                         staircase: None,
-                        who: Who::Model,
+                        who: PlayedBy::Model,
                         condition: None,
                         solve_ms: None,
                         solve_tokens: None,

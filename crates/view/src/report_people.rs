@@ -285,7 +285,7 @@ mod tests {
     use super::*;
     use crate::chart::tests::{assert_no_text_overlaps, well_formed};
     use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
-    use shapemaze_core::analysis::observation::Who;
+    use shapemaze_core::analysis::observation::PlayedBy;
     use shapemaze_core::analysis::test_support::obs;
     use shapemaze_core::maze::encoding::Encoding;
     use shapemaze_core::maze::shape::Shape;
@@ -310,7 +310,7 @@ mod tests {
                     i,
                     [i != 1, true, false],
                 );
-                o.who = Who::Person(who.into());
+                o.who = PlayedBy::Person(who.into());
                 v.push(o);
             }
         }

@@ -33,9 +33,9 @@ pub const NONE: &str = "none";
 /// The three phases, in order, as named in JSON.
 pub const PHASE_NAMES: [&str; 3] = ["solve", "recognize", "generate"];
 
-/// Who played a trial.
+/// PlayedBy played a trial.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Who {
+pub enum PlayedBy {
     /// A chat model or a built-in player: anything but a person.
     Model,
     /// A person: the participant (their id as stored, from study data); empty for a
@@ -43,33 +43,33 @@ pub enum Who {
     Person(String),
 }
 
-impl Who {
+impl PlayedBy {
     /// Whether a model (or a built-in player) played.
     pub fn is_model(&self) -> bool {
-        matches!(self, Who::Model)
+        matches!(self, PlayedBy::Model)
     }
 
     /// Whether a person played.
     pub fn is_person(&self) -> bool {
-        matches!(self, Who::Person(_))
+        matches!(self, PlayedBy::Person(_))
     }
 
     /// The participant who played (empty when not known); `None` for a model.
     pub fn participant(&self) -> Option<&str> {
         match self {
-            Who::Person(id) => Some(id),
-            Who::Model => None,
+            PlayedBy::Person(id) => Some(id),
+            PlayedBy::Model => None,
         }
     }
 }
 
 /// As JSON: the participant's id for a person, `null` for a model (which an
 /// [`Observation`] leaves out).
-impl Serialize for Who {
+impl Serialize for PlayedBy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Who::Person(id) => serializer.serialize_str(id),
-            Who::Model => serializer.serialize_none(),
+            PlayedBy::Person(id) => serializer.serialize_str(id),
+            PlayedBy::Model => serializer.serialize_none(),
         }
     }
 }
@@ -127,10 +127,10 @@ pub struct Observation {
     /// Where the trial stands in a staircase walk (records of a staircase only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub staircase: Option<StairStep>,
-    /// Who played: a person (with their participant, when known) or a model. In JSON
+    /// PlayedBy played: a person (with their participant, when known) or a model. In JSON
     /// `person`: the participant's id, absent for a model.
-    #[serde(rename = "person", skip_serializing_if = "Who::is_model")]
-    pub who: Who,
+    #[serde(rename = "person", skip_serializing_if = "PlayedBy::is_model")]
+    pub who: PlayedBy,
     /// How a person was shown the maze (the record's `condition`; `None` for models and
     /// for people's records from before it was kept).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -301,9 +301,9 @@ impl Observation {
                 .any(|m| m.meta.attempts.is_some_and(|a| a > 1) || !m.meta.retried.is_empty()),
             staircase: r.staircase,
             who: if r.player == PlayerKind::Human {
-                Who::Person(String::new())
+                PlayedBy::Person(String::new())
             } else {
-                Who::Model
+                PlayedBy::Model
             },
             condition: r.condition,
             solve_ms: solve_latency(r),
@@ -385,7 +385,7 @@ impl Observation {
             retried: false,
             retried_moves: 0,
             staircase: None,
-            who: Who::Model,
+            who: PlayedBy::Model,
             condition: None,
             solve_ms: None,
             solve_tokens: None,
@@ -447,7 +447,7 @@ impl Observation {
     /// took `solve_ms` by the study's log (the caller reads both from the study data).
     pub fn played_by(self, person: String, solve_ms: Option<f64>) -> Observation {
         Observation {
-            who: Who::Person(person),
+            who: PlayedBy::Person(person),
             solve_ms: solve_ms.or(self.solve_ms),
             ..self
         }
@@ -552,7 +552,7 @@ mod tests {
         let json = serde_json::to_value(&person).expect("writes");
         assert_eq!(json["person"], "p1");
         let unknown = Observation {
-            who: Who::Person(String::new()),
+            who: PlayedBy::Person(String::new()),
             ..model
         };
         let json = serde_json::to_value(&unknown).expect("writes");

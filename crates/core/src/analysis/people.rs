@@ -442,7 +442,7 @@ fn efficiency(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::observation::Who;
+    use crate::analysis::observation::PlayedBy;
     use crate::analysis::test_support::obs;
 
     fn close(got: f64, want: f64, what: &str) {
@@ -462,7 +462,7 @@ mod tests {
         o.moves = Some(moves);
         if let Some(p) = who {
             o.model = "human".into();
-            o.who = Who::Person(p.into());
+            o.who = PlayedBy::Person(p.into());
         }
         o
     }

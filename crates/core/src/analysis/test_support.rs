@@ -1,6 +1,6 @@
 //! Helpers the tests of this domain and of the layers above share (feature `test-support`).
 
-use crate::analysis::observation::{Observation, Who};
+use crate::analysis::observation::{Observation, PlayedBy};
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::Shape;
 use crate::verify::{Outcome, Reason};
@@ -44,7 +44,7 @@ pub fn obs(
         retried: false,
         retried_moves: 0,
         staircase: None,
-        who: Who::Model,
+        who: PlayedBy::Model,
         condition: None,
         solve_ms: None,
         solve_tokens: None,

@@ -185,6 +185,12 @@ impl StudyKey {
         }
     }
 
+    /// The tab's mark that it has this participant's session open (kept in the tab's
+    /// sessionStorage, not the study store): a reload of a tab that holds it resumes.
+    pub fn open_mark(who: &Who) -> String {
+        format!("shapemaze.study-open.{}", StudyKey::Session(who.clone()))
+    }
+
     /// Reads a key's text: every key [`StudyKey::render`] writes, and the acknowledged
     /// outcome's old spelling (`{prefix}outcome-sent`, read as [`StudyKey::Sent`]).
     pub fn parse(text: &str) -> Result<StudyKey, KeyError> {

@@ -124,7 +124,7 @@ async fn open_session(
     });
     // A reload of a tab that had this study open is no return (sessionStorage lives as
     // long as the tab): it resumes whatever the study's policy.
-    let open_mark = format!("shapemaze.study-open.{}", StudyKey::Session(who));
+    let open_mark = StudyKey::open_mark(&who);
     let tab = web_sys::window().and_then(|w| w.session_storage().ok().flatten());
     let reloaded = tab
         .as_ref()
