@@ -26,6 +26,7 @@
 //! label, the move phrase, the last coordinate.
 
 use super::answer::MOVE_LABELS;
+use super::standing::Standing;
 use super::words::{normal_word, word_spans, Span, NEGATORS};
 use crate::maze::coords::Coord;
 
@@ -309,20 +310,8 @@ fn says_it_gives_up(text: &str) -> bool {
         .any(|p| !crate::text::find_words(&lower, p, false).is_empty())
 }
 
-/// How the reader stands each coordinate (reader.rs), as far as a conclusion cares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Role {
-    /// May be the move.
-    Open,
-    /// Described in prose (the goal's, the player's, a wall): the move only when nothing
-    /// else follows the phrase.
-    Described,
-    /// Restated data, the start or a refused cell: never concluded.
-    Passed,
-}
-
 /// The index of the coordinate the reply concludes with, if a sentence concludes.
-pub(super) fn concluded(text: &str, all: &[Coord], roles: &[Role]) -> Option<usize> {
+pub(super) fn concluded(text: &str, all: &[Coord], standing: &[Standing]) -> Option<usize> {
     // A last line that holds one coordinate and nothing else is the answer line.
     let last_line = text.trim_end().rfind('\n').map_or(0, |i| i + 1);
     if let Some(k) = all.iter().position(|c| c.start >= last_line) {
@@ -331,7 +320,7 @@ pub(super) fn concluded(text: &str, all: &[Coord], roles: &[Role]) -> Option<usi
                 .all(|c| c.is_whitespace() || matches!(c, '$' | '{' | '}' | '.' | '>' | '#'))
         };
         if k + 1 == all.len()
-            && roles[k] != Role::Passed
+            && !standing[k].passed()
             && rest(
                 &text[last_line..all[k].start]
                     .replace("\\boxed", "")
@@ -360,7 +349,7 @@ pub(super) fn concluded(text: &str, all: &[Coord], roles: &[Role]) -> Option<usi
             .rev()
             .take_while(|&k| all[k].start >= start)
             .last()?;
-        if let Some(found) = sentence_concludes(text, all, roles, start, end, first..i + 1) {
+        if let Some(found) = sentence_concludes(text, all, standing, start, end, first..i + 1) {
             return Some(found);
         }
         i = first;
@@ -395,7 +384,7 @@ fn sentence_around(text: &str, at: usize) -> (usize, usize) {
 fn sentence_concludes(
     text: &str,
     all: &[Coord],
-    roles: &[Role],
+    standing: &[Standing],
     start: usize,
     end: usize,
     inside: std::ops::Range<usize>,
@@ -406,7 +395,7 @@ fn sentence_concludes(
     }
     // A cell followed by its verdict: "(2, 2) is my only choice".
     if let Some(k) = inside.clone().rev().find(|&k| {
-        roles[k] != Role::Passed && {
+        !standing[k].passed() && {
             let after = text[all[k].end..end].trim_start().to_ascii_lowercase();
             [
                 "is my only choice",
@@ -478,7 +467,7 @@ fn sentence_concludes(
         if weighed(&lower[clause_from..k]) {
             continue;
         }
-        if let Some(found) = cell_after(text, all, roles, phrase_end, inside.clone()) {
+        if let Some(found) = cell_after(text, all, standing, phrase_end, inside.clone()) {
             return Some(found);
         }
     }
@@ -499,7 +488,7 @@ fn weighed(before: &[String]) -> bool {
 fn cell_after(
     text: &str,
     all: &[Coord],
-    roles: &[Role],
+    standing: &[Standing],
     from: usize,
     inside: std::ops::Range<usize>,
 ) -> Option<usize> {
@@ -530,13 +519,13 @@ fn cell_after(
                 )
             })
             .is_some_and(|w| w == "from");
-        match roles[k] {
+        match standing[k] {
             _ if from_here => {}
-            Role::Open => {
+            Standing::Open => {
                 pick = Some(k);
                 break;
             }
-            Role::Described if pick.is_none() => pick = Some(k),
+            Standing::Described if pick.is_none() => pick = Some(k),
             _ => {}
         }
         gap_from = all[k].end;
@@ -550,7 +539,7 @@ fn cell_after(
             .iter()
             .map(|w| normal_word(w.text))
             .collect();
-        if gap_words.iter().any(|w| TAKING_BACK.contains(&w.as_str())) && roles[n] != Role::Passed {
+        if gap_words.iter().any(|w| TAKING_BACK.contains(&w.as_str())) && !standing[n].passed() {
             k = n;
             continue;
         }

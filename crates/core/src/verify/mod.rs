@@ -4,7 +4,11 @@
 //! of `shapemaze verify` (docs/cli.md) and read back from it.
 //!
 //! One file per phase, everything re-exported here (`verify::verify_move` and so on):
-//! - `reader.rs` and `conclusion.rs`: the move a free-text reply names ([`read_move`]);
+//! - `standing.rs`: how each cell a reply names stands (restated data, described, the
+//!   start, refused, asked, a later step, or open to be the move), one type both move
+//!   readers read; `reader.rs` decides the move in one place ([`read_move`]) from the JSON,
+//!   the answer lines (`answer.rs`, `move_answer.rs`) and the concluding sentence
+//!   (`conclusion.rs`), then the marked fall-backs;
 //! - `moves.rs`: judging it ([`check_step`], [`verify_move`]) and the single-shot path
 //!   ([`verify_path`]);
 //! - `recognition.rs`: the shape a reply names ([`mentions`], [`recognize`],
@@ -26,6 +30,7 @@ mod moves;
 mod reader;
 mod reading;
 mod recognition;
+mod standing;
 #[cfg(test)]
 mod structure_tests;
 mod verdict;
