@@ -141,9 +141,13 @@ const COLUMN_WORDS: [&str; 8] = [
 /// Words that join the row to the column ("row 2 and column 3", "fila 2 y columna 3").
 const JOINERS: [&str; 5] = ["and", "y", "e", "et", "und"];
 
-/// Whether a word could start at `i`: a letter with no letter or digit right before it.
+/// Whether a word of [`ROW_WORDS`] could start at `i`: its first letter (in any case) with
+/// no letter or digit right before it.
 fn starts_a_word(b: &[u8], i: usize) -> bool {
-    b[i].is_ascii_alphabetic() && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
+    ROW_WORDS
+        .iter()
+        .any(|w| w.as_bytes()[0] == b[i].to_ascii_lowercase())
+        && (i == 0 || !b[i - 1].is_ascii_alphanumeric())
 }
 
 /// The end of the first of `words` that stands at `i` as a whole word.

@@ -328,10 +328,15 @@ pub(super) fn answer_lines(text: &str) -> Vec<AnswerLine> {
 
 /// The lead's `[start, end)` and the value's start in `line`, when it is an answer line.
 fn split_lead(line: &str) -> Option<[usize; 3]> {
-    let (at, sep) = SEPARATORS
-        .iter()
-        .filter_map(|s| line.find(s).map(|i| (i, *s)))
-        .min_by_key(|&(i, s)| (i, std::cmp::Reverse(s.len())))?;
+    // The first place a separator starts (the longest of those starting there), found in
+    // one pass over the line.
+    let (at, sep) = line.char_indices().find_map(|(i, _)| {
+        let rest = &line[i..];
+        SEPARATORS
+            .iter()
+            .find(|s| rest.starts_with(**s))
+            .map(|s| (i, *s))
+    })?;
     let lead = &line[..at];
     let value_start = at + sep.len();
     let arrow = matches!(sep, "=>" | "->" | "\u{2192}" | "\u{21d2}");

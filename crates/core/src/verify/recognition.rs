@@ -23,7 +23,9 @@ use super::answer::{
     alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine, Rule,
 };
 use super::verdict::{Extracted, Reason, Verdict};
-use super::words::{end_of_last_label, is_negated, plain, span_in_reply, word_spans, words_before};
+use super::words::{
+    end_of_last_label, first_word, is_negated, plain, span_in_reply, word_spans, words_before,
+};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::text::find_words;
 
@@ -98,9 +100,7 @@ fn lower_letter_ok(text: &str, at: usize) -> bool {
 /// Whether the word at `at` (of byte length `len`) describes the grid rather than the
 /// corridor: followed by "grid", "maze", ... or preceded by a size such as "5x5".
 fn describes_grid(text: &str, at: usize, len: usize) -> bool {
-    let next = word_spans(&text[at + len..])
-        .first()
-        .map(|w| w.text.to_ascii_lowercase());
+    let next = first_word(&text[at + len..]).map(str::to_ascii_lowercase);
     let sized = words_before(text, at, 1).first().is_some_and(|w| {
         let w = w.replace('\u{d7}', "x");
         let mut parts = w.split('x');

@@ -566,7 +566,12 @@ fn set_against(text: &str, c: &Coord) -> bool {
         before.iter().map(String::as_str).collect::<Vec<_>>()[..],
         [.., "rather", "than"] | [.., "instead", "of"] | [.., "not"]
     );
-    let after: Vec<String> = word_spans(&text[c.end..])
+    // The four words after it, looked for in its clause only.
+    let rest = &text[c.end..];
+    let clause = rest
+        .find(['\n', '.', ',', ';', ':', '!', '?'])
+        .unwrap_or(rest.len());
+    let after: Vec<String> = word_spans(&rest[..clause])
         .iter()
         .take(4)
         .map(|w| normal_word(w.text))

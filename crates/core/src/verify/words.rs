@@ -53,8 +53,7 @@ pub(crate) fn word_spans(text: &str) -> Vec<Span<'_>> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, ch) in text.char_indices() {
-        let w = is_word_char(ch) || ch == '\'' || ch == '\u{2019}';
-        match (w, start) {
+        match (in_word(ch), start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
                 out.push(Span {
@@ -75,6 +74,15 @@ pub(crate) fn word_spans(text: &str) -> Vec<Span<'_>> {
     out
 }
 
+/// The first word of `text` (as [`word_spans`] reads words), found without reading on.
+pub(crate) fn first_word(text: &str) -> Option<&str> {
+    let start = text.find(in_word)?;
+    let end = text[start..]
+        .find(|c| !in_word(c))
+        .map_or(text.len(), |e| start + e);
+    Some(&text[start..end])
+}
+
 /// Characters that end a clause, so a negation before them does not reach past them
 /// (dashes included: "Is it a square? No — it's a spiral.").
 pub(crate) const CLAUSE_ENDS: [char; 9] =
@@ -93,17 +101,47 @@ pub(crate) fn words_before(text: &str, at: usize, n: usize) -> Vec<String> {
     let after_dash = head[from..].rfind(" - ").map(|i| from + i + 3);
     let clause_start = after_char.max(after_dash).unwrap_or(0);
     let clause = &head[clause_start..];
-    let words: Vec<String> = word_spans(clause)
-        .iter()
-        .map(|w| normal_word(w.text))
-        .collect();
-    words[words.len().saturating_sub(n)..].to_vec()
+    // The last `n` words, found from the clause's end (only they are made into strings).
+    let mut out = Vec::with_capacity(n);
+    let mut end: Option<usize> = None;
+    for (i, ch) in clause.char_indices().rev() {
+        match (in_word(ch), end) {
+            (true, None) => end = Some(i + ch.len_utf8()),
+            (false, Some(e)) => {
+                if out.len() == n {
+                    break;
+                }
+                out.push(normal_word(&clause[i + ch.len_utf8()..e]));
+                end = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(e) = end {
+        if out.len() < n {
+            out.push(normal_word(&clause[..e]));
+        }
+    }
+    out.truncate(n);
+    out.reverse();
+    out
+}
+
+/// Whether `ch` belongs to a word as [`word_spans`] reads words (apostrophes included).
+fn in_word(ch: char) -> bool {
+    is_word_char(ch) || ch == '\'' || ch == '\u{2019}'
 }
 
 /// A word in lower case with apostrophes removed (`I'm` -> `im`), as the readers compare
 /// words.
 pub(crate) fn normal_word(w: &str) -> String {
-    w.to_ascii_lowercase().replace(['\'', '\u{2019}'], "")
+    let mut out = String::with_capacity(w.len());
+    out.extend(
+        w.chars()
+            .filter(|&c| c != '\'' && c != '\u{2019}')
+            .map(|c| c.to_ascii_lowercase()),
+    );
+    out
 }
 
 pub(crate) fn is_negated(text: &str, at: usize) -> bool {
@@ -112,4 +150,27 @@ pub(crate) fn is_negated(text: &str, at: usize) -> bool {
         || before
             .windows(2)
             .any(|p| NEGATING_PAIRS.contains(&(p[0].as_str(), p[1].as_str())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_words_before_a_place_are_the_last_of_its_clause_normalised() {
+        let text = "So, I can't go to (1, 1); I'll move to (0, 1)";
+        let at = text.rfind('(').unwrap_or(0);
+        assert_eq!(words_before(text, at, 3), ["ill", "move", "to"]);
+        assert_eq!(words_before(text, at, 9), ["ill", "move", "to"]);
+        assert!(words_before(text, at, 0).is_empty());
+        let at = text.find('(').unwrap_or(0);
+        assert_eq!(words_before(text, at, 2), ["go", "to"]);
+        // A dash bounds the clause; a word at the clause's start counts.
+        assert_eq!(words_before("Up - Down to", 12, 5), ["down", "to"]);
+        assert_eq!(words_before("Rather than", 11, 5), ["rather", "than"]);
+        assert_eq!(normal_word("Don\u{2019}t"), "dont");
+        assert_eq!(first_word(", square grid"), Some("square"));
+        assert_eq!(first_word(" it's"), Some("it's"));
+        assert_eq!(first_word(" .!"), None);
+    }
 }
