@@ -23,9 +23,7 @@ use super::answer::{
     alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine, Rule,
 };
 use super::verdict::{Extracted, Reason, Verdict};
-use super::words::{
-    end_of_last_label, first_word, is_negated, plain, span_in_reply, word_spans, words_before,
-};
+use super::words::{end_of_last_label, first_word, is_negated, plain, span_in_reply, words_before};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::text::find_words;
 
