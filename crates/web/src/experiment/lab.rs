@@ -9,7 +9,7 @@ use super::lab_error::LabError;
 use leptos::prelude::*;
 use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::batch::form::{trials_prefix, DesignForm, StoredExperiment};
-use shapemaze_core::batch::session::Session;
+use shapemaze_core::batch::session::{Save, Session};
 use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::results::record::TrialRecord;
@@ -107,6 +107,10 @@ pub(crate) struct Lab {
     pub(crate) db_tried: Cell<bool>,
     /// The address: leaving while a run is under way asks first ([`Lab::leave_warning`]).
     pub(crate) loc: Location,
+    /// Set while a redraw of the run's state is due ([`Lab::draw_soon`]).
+    pub(crate) draw_due: Cell<bool>,
+    /// Finished trials whose records wait to be stored in the next batch (`save_batch`).
+    pub(crate) saves: RefCell<Vec<(Box<Save>, Rc<Run>)>>,
 }
 
 /// Asked before leaving the page while a run is under way (it stops when the page goes).
@@ -116,6 +120,9 @@ pub(crate) const LEAVE_RUN: &str = "A run is under way. Leave this page and it s
 pub(crate) const LEAVE_UNSAVED: &str = "Some finished trials are not saved yet: stay and press Resume to save them. Leave this page and they are lost.";
 
 pub(crate) type Shared = Rc<Lab>;
+
+/// How often a running experiment's state is redrawn at most.
+pub(crate) const DRAW_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
 
 impl Lab {
     pub(crate) fn library(&self, size: usize, shapes: ShapeSet) -> Arc<TemplateLibrary> {
@@ -180,6 +187,23 @@ impl Lab {
     }
 
     /// Redraws the buttons, the progress and the list.
+    /// Redraws the run's state within [`DRAW_EVERY`]: the trials that end meanwhile share
+    /// one redraw (a fast run ends hundreds a second, and each redraw rewrites the progress,
+    /// the toolbar and the list).
+    pub(crate) fn draw_soon(self: &Rc<Self>) {
+        if self.draw_due.replace(true) {
+            return;
+        }
+        let lab = self.clone();
+        leptos::prelude::set_timeout(
+            move || {
+                lab.draw_due.set(false);
+                lab.draw_state();
+            },
+            DRAW_EVERY,
+        );
+    }
+
     pub(crate) fn draw_state(&self) {
         if self.gone() {
             return;

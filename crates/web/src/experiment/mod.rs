@@ -30,7 +30,7 @@ use shapemaze_core::batch::design::{ExperimentDesign, TrialKey};
 use shapemaze_core::batch::export::EXPERIMENT_FILE;
 use shapemaze_core::batch::form::{new_experiment_id, trials_prefix, StoredExperiment};
 use shapemaze_core::batch::runner::{endpoint_settings, play_trial};
-use shapemaze_core::batch::session::{Effect, Notice};
+use shapemaze_core::batch::session::{Effect, Notice, Save};
 use shapemaze_core::model::preset::Preset;
 use shapemaze_core::model::transport::Transport;
 use shapemaze_core::play::player::PlayerKind;
@@ -75,6 +75,8 @@ pub fn ExperimentPage() -> impl IntoView {
         view: Cell::new(0),
         db_tried: Cell::new(false),
         loc: use_location(),
+        draw_due: Cell::new(false),
+        saves: RefCell::new(Vec::new()),
     });
     {
         // Leaving the page stops its run (the address asked first, see `leave_warning`).
@@ -507,12 +509,12 @@ fn apply(lab: &Shared, run: &Rc<Run>, effects: Vec<Effect>) {
                 });
             }
             Effect::Save(save) => {
-                let (lab, run) = (lab.clone(), run.clone());
-                spawn_local(async move {
-                    let result = store(&lab, &run.id, &save.record).await;
-                    let effects = run.session.borrow_mut().saved(save, result, now());
-                    apply(&lab, &run, effects);
-                });
+                let first = lab.saves.borrow().is_empty();
+                lab.saves.borrow_mut().push((save, run.clone()));
+                if first {
+                    let lab = lab.clone();
+                    spawn_local(async move { save_batch(&lab).await });
+                }
             }
             Effect::WakeAt(at) => {
                 let (lab, run) = (lab.clone(), run.clone());
@@ -567,7 +569,7 @@ fn leave(lab: &Shared) {
     lab.loc.unsaved.set(None);
 }
 
-/// Redraws the run's state when it is the experiment on screen.
+/// Redraws the run's state soon ([`Lab::draw_soon`]) when it is the experiment on screen.
 fn draw_if_shown(lab: &Shared, run: &Rc<Run>) {
     let shown = lab
         .open
@@ -575,16 +577,59 @@ fn draw_if_shown(lab: &Shared, run: &Rc<Run>) {
         .as_ref()
         .is_some_and(|o| Rc::ptr_eq(&o.run, run));
     if shown {
-        lab.draw_state();
+        lab.draw_soon();
     }
 }
 
-/// Stores a finished trial's record under its experiment `id`.
-async fn store(lab: &Shared, id: &str, record: &TrialRecord) -> Result<(), LabError> {
+/// A finished trial's record as stored under its experiment `id`: its key and its JSON.
+fn stored_entry(id: &str, record: &TrialRecord) -> Result<(String, String), LabError> {
     let key = format!("{}{}", trials_prefix(id), TrialKey::of_record(record).id());
-    let json = record.to_json().map_err(LabError::Record)?;
-    let db = lab.db()?;
-    Ok(db.put(TRIALS, &key, &json).await?)
+    Ok((key, record.to_json().map_err(LabError::Record)?))
+}
+
+/// Stores every record waiting in `lab.saves`, one IndexedDB transaction per experiment (a
+/// fast run finishes many trials between two turns of the event loop, and a transaction
+/// each cost more than the trials), then tells each run's session how its saves went: a
+/// record that cannot be written as JSON fails alone, a failed transaction fails its batch.
+async fn save_batch(lab: &Shared) {
+    let due = std::mem::take(&mut *lab.saves.borrow_mut());
+    let mut runs: Vec<(Rc<Run>, Vec<Box<Save>>)> = Vec::new();
+    for (save, run) in due {
+        match runs.iter_mut().find(|(r, _)| Rc::ptr_eq(r, &run)) {
+            Some((_, saves)) => saves.push(save),
+            None => runs.push((run, vec![save])),
+        }
+    }
+    for (run, saves) in runs {
+        let mut entries = Vec::with_capacity(saves.len());
+        let mut written = Vec::with_capacity(saves.len());
+        for save in saves {
+            match stored_entry(&run.id, &save.record) {
+                Ok(entry) => {
+                    entries.push(entry);
+                    written.push(save);
+                }
+                Err(e) => {
+                    let effects = run.session.borrow_mut().saved(save, Err(e), now());
+                    apply(lab, &run, effects);
+                }
+            }
+        }
+        let result = match lab.db() {
+            Ok(db) => db
+                .put_all(TRIALS, &entries)
+                .await
+                .map_err(LabError::Storage),
+            Err(e) => Err(e),
+        };
+        for save in written {
+            let effects = run
+                .session
+                .borrow_mut()
+                .saved(save, result.as_ref().map(|_| ()), now());
+            apply(lab, &run, effects);
+        }
+    }
 }
 
 async fn manage(lab: &Shared, action: LabAction, id: &str) {
