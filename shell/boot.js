@@ -20,6 +20,7 @@
     link.href = href;
     document.head.appendChild(link);
   };
+  var FIRST_TRIAL = 'oracle-spiral';
   var study = query.get('study') || '';
   var trial = query.get('trial') || '';
   if (page === 'study') {
@@ -33,6 +34,9 @@
     if (page === 'demo') {
       preload('trials/index.json');
       if (/^[A-Za-z0-9_.-]+$/.test(trial)) preload('trials/' + trial + '.json');
+      // With nothing named, the demo opens the first bundled trial: the first entry of
+      // public/trials/index.json (tests/e2e/demo.test.mjs holds the two the same).
+      else if (!trial && !query.has('race') && !query.has('shape')) preload('trials/' + FIRST_TRIAL + '.json');
     }
   }
   new MutationObserver(function (records, observer) {

@@ -119,6 +119,9 @@ test('the demo opens on the first bundled trial, ready to play', async () => {
     await page.waitForSelector('[data-testid="replay-position"]');
     const first = await page.$eval('[data-testid="demo-trial"] option[value]:not([value=""])', (o) => o.value);
     assert.equal(await page.$eval('[data-testid="demo-trial"]', (s) => s.value), first, 'the list shows the trial on screen');
+    // The static shell asked for that trial beside the wasm (shell/boot.js), not after it.
+    const preloads = await page.$$eval('link[rel="preload"]', (ls) => ls.map((l) => new URL(l.href).pathname));
+    assert.ok(preloads.some((p) => p.endsWith(`/trials/${first}.json`)), `the first trial is preloaded: ${preloads}`);
     assert.equal((await position(page)).step, 0);
     await page.keyboard.press('ArrowRight');
     assert.equal((await position(page)).step, 1, 'the arrow keys step at once');
