@@ -290,8 +290,8 @@ pub(super) fn another_player(word: &str) -> bool {
 
 /// Whether the coordinate is the cell of a move narrated for another player: "Q moves to
 /// cell (0, 1)".
-fn narrated(text: &str, c: &Coord) -> bool {
-    let mut words = words_before(text, c.start, 7);
+fn narrated(before: &[String]) -> bool {
+    let mut words = tail(before, 7).to_vec();
     while words
         .last()
         .is_some_and(|w| matches!(w.as_str(), "cell" | "the" | "a" | "position" | "square"))
@@ -329,6 +329,11 @@ fn template_value(text: &str, c: &Coord, templates: &[[usize; 3]]) -> bool {
 /// How each coordinate stands (see the module documentation).
 pub(super) fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> Vec<Standing> {
     let mut out = vec![Standing::Open; all.len()];
+    let mut befores = Befores {
+        text,
+        cells: all,
+        words: vec![None; all.len()],
+    };
     let mut i = 0;
     while i < all.len() {
         if let Some(list) = data_key_before(text, all[i].start) {
@@ -347,13 +352,13 @@ pub(super) fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> 
         }
         if cell_with_symbol(&text[c.end..]) || template_value(text, c, templates) {
             out[i] = Standing::Data;
-        } else if words_before(text, c.start, 1) == ["from"] {
+        } else if tail(befores.of(i), 1) == ["from"] {
             out[i] = Standing::Start;
-        } else if refused(text, c) || set_against(text, c) {
+        } else if refused(befores.of(i)) || set_against(text, c, befores.of(i)) {
             out[i] = Standing::Refused;
-        } else if described_before(text, c)
+        } else if described_before(text, c, befores.of(i))
             || described_after(&text[c.end..]).is_some()
-            || narrated(text, c)
+            || narrated(befores.of(i))
         {
             out[i] = Standing::Described;
         }
@@ -368,7 +373,7 @@ pub(super) fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> 
     for i in 1..all.len() {
         if out[i] == Standing::Open {
             let earlier = (0..i).rev().find(|&j| out[j] == Standing::Open);
-            if earlier.is_some_and(|j| later_step(text, &all[j], &all[i])) {
+            if earlier.is_some_and(|j| later_step(text, &all[j], &all[i], befores.of(i))) {
                 out[i] = Standing::Later;
             }
         }
@@ -378,7 +383,7 @@ pub(super) fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> 
     for i in 1..all.len() {
         if out[i - 1] == Standing::Described
             && out[i] == Standing::Open
-            && wall_before(text, &all[i - 1])
+            && wall_before(befores.of(i - 1))
             && list_gap(&text[all[i - 1].end..all[i].start])
         {
             out[i] = Standing::Described;
@@ -398,6 +403,30 @@ pub(super) fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> 
         }
     }
     out
+}
+
+/// The words before each cell in its clause (up to [`BEFORE`]), read once for the rules that
+/// look back from the cell and kept.
+struct Befores<'t> {
+    text: &'t str,
+    cells: &'t [Coord],
+    words: Vec<Option<Vec<String>>>,
+}
+
+/// How many words before a cell its rules look at, at most.
+const BEFORE: usize = 8;
+
+impl Befores<'_> {
+    /// The words before cell `i`.
+    fn of(&mut self, i: usize) -> &[String] {
+        let (text, at) = (self.text, self.cells[i].start);
+        self.words[i].get_or_insert_with(|| words_before(text, at, BEFORE))
+    }
+}
+
+/// The last `n` of `words` (all of them when there are fewer).
+fn tail(words: &[String], n: usize) -> &[String] {
+    &words[words.len().saturating_sub(n)..]
 }
 
 /// Whether a coordinate stands in a question: its sentence (up to the next line break or
@@ -525,8 +554,8 @@ fn cell_with_symbol(after: &str) -> bool {
 /// The words of the clause before a coordinate, with describing words ("is located at")
 /// removed from their end: the head word that names what the cell is, and the words
 /// before it.
-fn head_before(text: &str, c: &Coord) -> Option<(String, Vec<String>)> {
-    let mut words = words_before(text, c.start, 6);
+fn head_before(before: &[String]) -> Option<(String, Vec<String>)> {
+    let mut words = tail(before, 6).to_vec();
     while words
         .last()
         .is_some_and(|w| DESCRIBING.contains(&w.as_str()))
@@ -542,8 +571,8 @@ fn head_before(text: &str, c: &Coord) -> Option<(String, Vec<String>)> {
 
 /// Whether the coordinate is the object of a negated move phrase: "I can't go to (1, 1)",
 /// "I don't want to move to (1, 1)".
-fn refused(text: &str, c: &Coord) -> bool {
-    let words = words_before(text, c.start, 7);
+fn refused(before: &[String]) -> bool {
+    let words = tail(before, 7);
     if words.last().map(String::as_str) != Some("to") {
         return false;
     }
@@ -560,10 +589,12 @@ fn refused(text: &str, c: &Coord) -> bool {
 /// before it ("rather than (0, 1)", "instead of (0, 1)", "not (1, 1)"), or weighed as an
 /// alternative that only would, could or might do ("(0, 1) would be just as short"; not
 /// "(1, 0) would be my move").
-fn set_against(text: &str, c: &Coord) -> bool {
-    let before = words_before(text, c.start, 2);
+fn set_against(text: &str, c: &Coord, before: &[String]) -> bool {
     let rejected = matches!(
-        before.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        tail(before, 2)
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()[..],
         [.., "rather", "than"] | [.., "instead", "of"] | [.., "not"]
     );
     // The four words after it, looked for in its clause only.
@@ -591,22 +622,22 @@ fn set_against(text: &str, c: &Coord) -> bool {
 /// Whether `later` is a later step of a route that puts `earlier` forward: no sentence ends
 /// between them, and "then" (or "afterwards") leads the clause of `later` within its eight
 /// words before it ("..., then along the bottom row to (4, 4)").
-fn later_step(text: &str, earlier: &Coord, later: &Coord) -> bool {
+fn later_step(text: &str, earlier: &Coord, later: &Coord, before: &[String]) -> bool {
     !text[earlier.end..later.start].contains(['\n', '.', '!', '?', ';'])
-        && words_before(text, later.start, 8)
+        && tail(before, 8)
             .iter()
             .any(|w| matches!(w.as_str(), "then" | "afterwards"))
 }
 
 /// Whether a wall is named right before the coordinate ("there is a wall at (1, 1)").
-fn wall_before(text: &str, c: &Coord) -> bool {
-    head_before(text, c).is_some_and(|(h, _)| WALL_HEADS.contains(&h.as_str()))
+fn wall_before(before: &[String]) -> bool {
+    head_before(before).is_some_and(|(h, _)| WALL_HEADS.contains(&h.as_str()))
 }
 
 /// Whether prose before the coordinate says it is the goal's cell, the player's own or a
 /// wall ("the goal is at", "I'm at", "a wall at").
-fn described_before(text: &str, c: &Coord) -> bool {
-    let Some((head, _)) = head_before(text, c) else {
+fn described_before(text: &str, c: &Coord, before: &[String]) -> bool {
+    let Some((head, _)) = head_before(before) else {
         return false;
     };
     if GOAL_HEADS.contains(&head.as_str()) || WALL_HEADS.contains(&head.as_str()) {
