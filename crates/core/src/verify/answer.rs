@@ -22,6 +22,7 @@
 //! `Step 2:`) labels an item of a list, and the reader's value rule refuses values that list
 //! several cells or shapes.
 
+use super::words::{normal_word, word_spans, TAKING_BACK};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -249,6 +250,16 @@ fn tag_line(line: &str) -> Option<[usize; 4]> {
     ])
 }
 
+/// Whether the text after an answer given first takes it back: a correction's word
+/// ("wait", "actually", "no", ... [`TAKING_BACK`], or "instead") anywhere in it. The answer
+/// given first then counts no more than any other line (the reply corrects itself).
+fn takes_back(after: &str) -> bool {
+    word_spans(after).iter().any(|w| {
+        let w = normal_word(w.text);
+        TAKING_BACK.contains(&w.as_str()) || w == "instead"
+    })
+}
+
 /// Whether a line holds a value alone: at most three words, no lead, no question.
 fn value_alone(line: &str) -> bool {
     let words = line
@@ -306,7 +317,8 @@ pub(super) fn answer_lines(text: &str) -> Vec<AnswerLine> {
             continue;
         }
         let first = text[..start].trim().is_empty();
-        if first && value_alone(rest) && !text[start + line.len()..].trim().is_empty() {
+        let after = &text[start + line.len()..];
+        if first && value_alone(rest) && !after.trim().is_empty() && !takes_back(after) {
             out.push(AnswerLine {
                 lead: [from, from],
                 value: [from, start + body.len()],
@@ -474,9 +486,11 @@ mod tests {
             vec![("", "(2, 2)")]
         );
         assert_eq!(leads("Spiral.\nIt winds inward."), vec![("", "Spiral.")]);
-        // Not: tags that do not close on the line, a reply of one line, a question, a
-        // sentence.
+        // Not: an answer first that the lines after take back, tags that do not close on
+        // the line, a reply of one line, a question, a sentence.
         for text in [
+            "(2, 2)\n\nWait, that cell is a wall; the open one is (3, 2).",
+            "Square, maybe.\nActually the corridor winds inward.",
             "<answer>(3, 2)",
             "<a href>x</a>",
             "(2, 2)",

@@ -27,7 +27,7 @@
 
 use super::answer::MOVE_LABELS;
 use super::standing::Standing;
-use super::words::{normal_word, word_spans, Span, NEGATORS};
+use super::words::{normal_word, word_spans, Span, NEGATORS, TAKING_BACK};
 use crate::maze::coords::Coord;
 
 /// Conclusion phrases, as words in lower case without apostrophes (`I'll` is `ill`). The
@@ -238,18 +238,6 @@ const WEIGHING: &[&str] = &[
     "previously",
     "cant",
     "cannot",
-];
-
-/// Words after a cell, in its sentence, that take it back before naming another.
-pub(super) const TAKING_BACK: &[&str] = &[
-    "no",
-    "nope",
-    "wait",
-    "actually",
-    "sorry",
-    "correction",
-    "oops",
-    "mean",
 ];
 
 /// What a reply says when it gives up instead of moving.

@@ -3,8 +3,7 @@
 //! reader (reader.rs) decides between these and its phrase rules in one place.
 
 use super::answer::{alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine};
-use super::conclusion::TAKING_BACK;
-use super::words::{normal_word, word_spans};
+use super::words::{normal_word, word_spans, TAKING_BACK};
 use crate::maze::coords::{coordinates, Coord};
 use crate::maze::grid::Pos;
 use crate::reply::Plain;

@@ -434,3 +434,20 @@ fn mazes_with_notes_labels_between_rows_or_an_index_column_are_read() {
         "1 1 P 1 1\n1 0 0 0 1\n0 0 0 0 0\n1 0 0 0 1\n1 1 G 1 1"
     );
 }
+
+#[test]
+fn an_answer_given_first_and_then_taken_back_gives_way() {
+    // Reasons after an answer given first do not override it; a correction does.
+    assert_eq!(
+        cell("(0, 1)\n\nThe top row is open all the way to (0, 4)."),
+        Some((0, 1))
+    );
+    assert_eq!(
+        cell("(1, 1)\n\nWait, (1, 1) is a wall. Going down to (1, 0) instead."),
+        Some((1, 0))
+    );
+    assert_eq!(
+        recognize("A square.\nActually no: the corridor coils inward, a spiral."),
+        Some(Shape::Spiral)
+    );
+}

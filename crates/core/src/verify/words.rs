@@ -35,6 +35,20 @@ pub(crate) const NEGATORS: [&str; 17] = [
     "not", "no", "never", "neither", "nor", "without", "unlike", "cannot", "isnt", "arent",
     "doesnt", "dont", "wasnt", "wont", "aint", "cant", "hardly",
 ];
+/// Words after a cell, in its sentence, that take it back before naming another (the
+/// conclusion's and the correction's); in the lines after an answer given first, they take
+/// that answer back.
+pub(crate) const TAKING_BACK: &[&str] = &[
+    "no",
+    "nope",
+    "wait",
+    "actually",
+    "sorry",
+    "correction",
+    "oops",
+    "mean",
+];
+
 pub(crate) const NEGATING_PAIRS: [(&str, &str); 3] =
     [("rather", "than"), ("instead", "of"), ("other", "than")];
 
