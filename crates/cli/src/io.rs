@@ -125,12 +125,6 @@ impl From<shapemaze_core::maze::grid::SizeError> for CliError {
     }
 }
 
-impl From<String> for CliError {
-    fn from(message: String) -> Self {
-        CliError::Usage(message)
-    }
-}
-
 /// Reads a whole file, with a one-line error naming it.
 pub fn read_file(path: &str) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|e| CliError::input(format!("cannot read {path}: {e}")))

@@ -46,12 +46,6 @@ impl fmt::Display for FetchError {
 
 impl std::error::Error for FetchError {}
 
-impl From<FetchError> for String {
-    fn from(e: FetchError) -> String {
-        e.to_string()
-    }
-}
-
 /// The text at `url` (same site; a path such as `/trials/index.json` is the site's own file,
 /// under the base the site is served from), or why it could not be read.
 pub async fn get_text(url: &str) -> Result<String, FetchError> {

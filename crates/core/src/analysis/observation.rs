@@ -33,7 +33,7 @@ pub const NONE: &str = "none";
 /// The three phases, in order, as named in JSON.
 pub const PHASE_NAMES: [&str; 3] = ["solve", "recognize", "generate"];
 
-/// PlayedBy played a trial.
+/// Who played a trial.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayedBy {
     /// A chat model or a built-in player: anything but a person.
@@ -127,7 +127,7 @@ pub struct Observation {
     /// Where the trial stands in a staircase walk (records of a staircase only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub staircase: Option<StairStep>,
-    /// PlayedBy played: a person (with their participant, when known) or a model. In JSON
+    /// Who played: a person (with their participant, when known) or a model. In JSON
     /// `person`: the participant's id, absent for a model.
     #[serde(rename = "person", skip_serializing_if = "PlayedBy::is_model")]
     pub who: PlayedBy,

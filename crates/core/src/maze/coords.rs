@@ -22,7 +22,8 @@ const MAX_COORD_DIGITS: usize = 4;
 /// column named, `row 2, column 3`, `row 2 col 3`, `(row 2, col 3)`, `row=2, col=3`, `row 2
 /// and column 3`, in the languages of [`ROW_WORDS`] and [`COLUMN_WORDS`] too (`fila 1,
 /// columna 0`, `Zeile 1, Spalte 0`), and as keys of a structure whose markup stands between
-/// them (`row: 1` and `col: 0` on lines of their own, `<row>1</row><col>0</col>`); in short, `r2c3`, `r2 c3`, `R2 C3`, `r=2, c=3`; a cell named with a
+/// them (`row: 1` and `col: 0` on lines of their own, `<row>1</row><col>0</col>`); in
+/// short, `r2c3`, `r2 c3`, `R2 C3`, `r=2, c=3`; a cell named with a
 /// hyphen or comma, `cell 2-3`, `cell 2,3`; LaTeX's `\left( 2, \ 3\right)`. Full-width
 /// brackets and commas read so once the reply is made plain ([`crate::reply::Plain`]).
 pub fn coordinates(text: &str) -> Vec<Coord> {

@@ -136,7 +136,6 @@ pub(crate) fn words_before(text: &str, at: usize, n: usize) -> Vec<String> {
             out.push(normal_word(&clause[..e]));
         }
     }
-    out.truncate(n);
     out.reverse();
     out
 }
