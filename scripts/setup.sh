@@ -17,6 +17,17 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
 
+# Disk ----------------------------------------------------------------------------------
+# A fresh `make test` writes about 3 GB under target/ (measured in docs/guides/developing.md,
+# "Disk"); a full disk shows up mid-build as "No space left on device". Say so up front.
+target_dir=${CARGO_TARGET_DIR:-$root/target}
+probe=$target_dir; while [ ! -d "$probe" ]; do probe=$(dirname "$probe"); done
+free_kb=$(df -Pk "$probe" | awk 'NR==2 {print $4}')
+say "disk: $((free_kb / 1024 / 1024)) GB free where target/ lives ($target_dir)"
+if [ "$what" = test ] && [ "$free_kb" -lt $((8 * 1024 * 1024)) ]; then
+  say "warning: under 8 GB free; a fresh make test needs about 3 GB for target/ (free some, or point CARGO_TARGET_DIR at a larger disk)"
+fi
+
 # Rust target and components -----------------------------------------------------------
 # (Outputs are captured first: `cmd | grep -q` can end `cmd` by SIGPIPE under pipefail.)
 targets=$(rustup target list --installed)
