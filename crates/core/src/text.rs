@@ -224,6 +224,11 @@ pub fn is_ideograph(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
 }
 
+/// Whether `c` is a Hangul syllable.
+fn is_hangul(c: char) -> bool {
+    matches!(c, '\u{AC00}'..='\u{D7A3}')
+}
+
 /// Byte offsets of every whole-word occurrence of `needle` in `hay`. With `ignore_case`,
 /// ASCII case is ignored. A needle that itself ends in a hyphenated part (`C-shape`) must
 /// still stand alone as a whole.
@@ -267,7 +272,11 @@ pub fn find_words(hay: &str, needle: &str, ignore_case: bool) -> Vec<usize> {
         // Chinese and Japanese write words without spaces: an ideograph or kana beside the
         // needle is no part of its word (`是C形`, `一个螺旋`).
         let joins = |c: char| is_word_char(c) && !is_ideograph(c);
-        if before.is_some_and(joins) || after.is_some_and(joins) {
+        // Korean writes its particles and endings onto the word (`정사각형입니다`): Hangul
+        // after a Hangul needle is no new word (before it, it is: `직사각형`).
+        let suffix =
+            needle.chars().next_back().is_some_and(is_hangul) && after.is_some_and(is_hangul);
+        if before.is_some_and(joins) || (after.is_some_and(joins) && !suffix) {
             continue;
         }
         out.push(start);

@@ -23,7 +23,8 @@ const MAX_COORD_DIGITS: usize = 4;
 /// and column 3`, in the languages of [`ROW_WORDS`] and [`COLUMN_WORDS`] too (`fila 1,
 /// columna 0`, `Zeile 1, Spalte 0`), and as keys of a structure whose markup stands between
 /// them (`row: 1` and `col: 0` on lines of their own, `<row>1</row><col>0</col>`); in
-/// short, `r2c3`, `r2 c3`, `R2 C3`, `r=2, c=3`; a cell named with a
+/// short, `r2c3`, `r2 c3`, `R2 C3`, `r=2, c=3`; as attributes, `row="2" col="3"`; an index
+/// into rows then columns, `maze[2][3]`; in Chinese, `第2行第3列`; a cell named with a
 /// hyphen or comma, `cell 2-3`, `cell 2,3`; LaTeX's `\left( 2, \ 3\right)`. Full-width
 /// brackets and commas read so once the reply is made plain ([`crate::reply::Plain`]).
 pub fn coordinates(text: &str) -> Vec<Coord> {
@@ -36,6 +37,7 @@ pub fn coordinates(text: &str) -> Vec<Coord> {
             b'r' | b'R' => row_col(b, i).or_else(|| short_row_col(b, i)),
             b'c' | b'C' => named_cell(b, i),
             b'\\' => latex(b, i),
+            0xE7 => ordinal_row_col(b, i),
             _ if starts_a_word(b, i) => row_col(b, i),
             _ => None,
         };
@@ -84,6 +86,12 @@ fn bracketed(b: &[u8], i: usize) -> Option<(Pos, usize)> {
     }
     let (r, j) = number(b, j)?;
     let j = skip_ws(b, j);
+    if close == b']' && b.get(j) == Some(&b']') && b.get(j + 1) == Some(&b'[') {
+        // An index into rows, then columns: `maze[2][3]`.
+        let (c, k) = number(b, skip_ws(b, j + 2))?;
+        let k = skip_ws(b, k);
+        return (b.get(k) == Some(&b']')).then_some((Pos::new(r, c), k + 1));
+    }
     if !matches!(b.get(j), Some(b',') | Some(b';')) {
         return None;
     }
@@ -164,6 +172,12 @@ fn row_col(b: &[u8], i: usize) -> Option<(Pos, usize)> {
     let j = one_of(b, i, &ROW_WORDS)?;
     let j = skip_sep(b, j);
     let (r, j) = number(b, j)?;
+    // The value's closing quote, as in an attribute: `row="2" col="3"`.
+    let j = if matches!(b.get(j), Some(b'"' | b'\'')) {
+        j + 1
+    } else {
+        j
+    };
     let mut j = skip_markup(b, j);
     if matches!(b.get(j), Some(b',') | Some(b';')) {
         j = skip_markup(b, j + 1);
@@ -187,6 +201,12 @@ fn skip_markup(b: &[u8], i: usize) -> usize {
             Some(b'\n') if breaks == 0 => {
                 breaks += 1;
                 j = skip_ws(b, j + 1);
+                // A list's marker opening the next line: `- Column: 3`, `* col: 3`, `• col 3`.
+                for marker in ["- ", "* ", "\u{2022} "] {
+                    if b[j..].starts_with(marker.as_bytes()) {
+                        j = skip_ws(b, j + marker.len());
+                    }
+                }
             }
             Some(b'\r') => j += 1,
             Some(b'<') => {
@@ -212,6 +232,29 @@ fn skip_markup(b: &[u8], i: usize) -> usize {
             _ => return j,
         }
     }
+}
+
+/// `第2行第3列` (Chinese: "row 2, column 3", counted as the reply counts) starting at `i`,
+/// with a comma, an enumeration comma or blanks allowed between the two.
+fn ordinal_row_col(b: &[u8], i: usize) -> Option<(Pos, usize)> {
+    const NTH: &str = "第";
+    let after = |j: usize, word: &str| {
+        b[j..]
+            .starts_with(word.as_bytes())
+            .then_some(j + word.len())
+    };
+    let j = after(i, NTH)?;
+    let (r, j) = number(b, skip_ws(b, j))?;
+    let mut j = skip_ws(b, after(skip_ws(b, j), "行")?);
+    for sep in [",", "\u{3001}", "\u{ff0c}"] {
+        if let Some(k) = after(j, sep) {
+            j = skip_ws(b, k);
+        }
+    }
+    let j = after(j, NTH)?;
+    let (c, j) = number(b, skip_ws(b, j))?;
+    let j = after(skip_ws(b, j), "列")?;
+    Some((Pos::new(r, c), j))
 }
 
 /// `r2c3`, `r2 c3`, `r=2, c=3`, `r: 2, c: 3` starting at `i`: a lone `r` (not inside a
@@ -255,7 +298,12 @@ fn named_cell(b: &[u8], i: usize) -> Option<(Pos, usize)> {
 }
 
 fn skip_sep(b: &[u8], mut i: usize) -> usize {
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b':' | b'=' | b'#' | b'>') {
+    while i < b.len()
+        && matches!(
+            b[i],
+            b' ' | b'\t' | b':' | b'=' | b'#' | b'>' | b'"' | b'\''
+        )
+    {
         i += 1;
     }
     i
@@ -335,5 +383,25 @@ mod tests {
         assert!(cells("row: 1\n\ncol: 2").is_empty());
         assert!(cells("arrow 1, column 2").is_empty());
         assert!(cells("Barrow 1 col 2").is_empty());
+    }
+
+    #[test]
+    fn attributes_indexes_list_items_and_chinese_ordinals_are_read() {
+        // Attributes, quoted either way.
+        assert_eq!(cells("<step row=\"3\" column=\"2\"/>"), vec![(3, 2)]);
+        assert_eq!(cells("<cell row='1' col='4'>"), vec![(1, 4)]);
+        // An index into rows, then columns.
+        assert_eq!(cells("so grid[2][0] is next"), vec![(2, 0)]);
+        assert_eq!(cells("board[ 4 ][ 1 ]"), vec![(4, 1)]);
+        // The row and the column as items of a list.
+        assert_eq!(cells("Next:\n* row: 2\n* col: 3"), vec![(2, 3)]);
+        assert_eq!(cells("\u{2022} Row 0\n\u{2022} Column 4"), vec![(0, 4)]);
+        // Chinese "row r, column c", with or without a comma between.
+        assert_eq!(cells("走到第3行第2列。"), vec![(3, 2)]);
+        assert_eq!(cells("第 1 行、第 0 列"), vec![(1, 0)]);
+        // Not a cell: one index alone, two lists' items apart, a row with no column.
+        assert!(cells("items[2] and [3]").is_empty());
+        assert!(cells("* row: 2\n\n* col: 3").is_empty());
+        assert!(cells("第3行全是墙").is_empty());
     }
 }

@@ -33,35 +33,98 @@ pub(super) fn render_matrix(grid: &Grid, s: Symbols) -> String {
     out
 }
 
-/// A matrix-looking line without its leading `Row 3:` label or list marker, trimmed, with
-/// the byte offset in `line` where it starts.
+/// A matrix-looking line without its leading label or list marker, trimmed, with the byte
+/// offset in `line` where it starts. Labels: `Row 3:`, `Row C:`, `r3`, `y3:`, a list's number
+/// (`3.`, `3)`), a name opening a structure (`array([`, `maze = [`); list markers `-`, `*`,
+/// `>`, `•`.
 fn row_body(line: &str, sym: Symbols) -> (usize, &str) {
     let mut start = line.len() - line.trim_start().len();
     let mut s = line.trim();
-    if s.get(..3).is_some_and(|h| h.eq_ignore_ascii_case("row")) {
-        // "Row 3: 1 0 0 P" — drop the label up to its separator.
-        let rest = s[3..].trim_start();
-        let digits = rest.chars().take_while(char::is_ascii_digit).count();
-        if digits > 0 {
-            // Separators the set writes cells with are cells (`Row 1: . . # . .`).
-            let after = rest[digits..].trim_start_matches(|c| {
-                matches!(c, ':' | '.' | ')' | '-' | ' ') && !sym.contains(c)
-            });
-            start += s.len() - after.len();
-            s = after;
-        }
+    if let Some(n) = row_label_len(s, sym) {
+        let rest = &s[n..];
+        start += s.len() - rest.len();
+        s = rest;
     }
     // Each step cuts text off the start only, so `start` follows it.
     let t = s
-        .trim_start_matches(|c| matches!(c, '-' | '*' | '>') && !sym.contains(c))
+        .trim_start_matches(|c| matches!(c, '-' | '*' | '>' | '•') && !sym.contains(c))
         .trim_start();
     start += s.len() - t.len();
     (start, t.trim_end())
 }
 
-/// Characters that decorate a matrix row and separate its cells: `[ ] , | `` and quotes.
+/// The length of the label a row line opens with, the separators after it included (see
+/// [`row_body`]); `None` when it opens with none. Separators the set writes cells with are
+/// cells (`Row 1: . . # . .`).
+fn row_label_len(s: &str, sym: Symbols) -> Option<usize> {
+    let b = s.as_bytes();
+    let digits_from = |i: usize| {
+        b.get(i..).map_or(0, |rest| {
+            rest.iter().take_while(|c| c.is_ascii_digit()).count()
+        })
+    };
+    let label_end = if b.len() >= 3 && b[..3].eq_ignore_ascii_case(b"row") {
+        // "Row 3:", "Row C:"
+        let i = s.len() - s[3..].trim_start().len();
+        let n = digits_from(i);
+        let letter = b.get(i).is_some_and(u8::is_ascii_alphabetic)
+            && !b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric);
+        match (n, letter) {
+            (0, false) => return None,
+            (0, true) => i + 1,
+            _ => i + n,
+        }
+    } else if b
+        .first()
+        .is_some_and(|&c| c.is_ascii_alphabetic() && !sym.contains(char::from(c)))
+        && digits_from(1) > 0
+    {
+        // "r3 ", "R3:", "y3"
+        let end = 1 + digits_from(1);
+        if !matches!(b.get(end), Some(b' ' | b'\t' | b':')) {
+            return None;
+        }
+        end
+    } else if digits_from(0) > 0 {
+        // A list's number: "3. ", "3) "
+        let end = digits_from(0);
+        let marked =
+            matches!(b.get(end), Some(b'.' | b')')) && matches!(b.get(end + 1), Some(b' ' | b'\t'));
+        if !marked {
+            return None;
+        }
+        end + 1
+    } else {
+        // A name opening a structure: "array([", "np.array([", "maze = ["
+        let name = b
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+            .count();
+        if name < 2 || !b[0].is_ascii_alphabetic() {
+            return None;
+        }
+        let rest = s[name..].trim_start();
+        let rest = rest.strip_prefix('=').map_or(rest, str::trim_start);
+        // The bracket is decoration; a parenthesis opening the call is dropped with the name.
+        let rest = match rest.strip_prefix('(') {
+            Some(inner) if inner.starts_with('[') => inner,
+            _ if rest.starts_with('[') => rest,
+            _ => return None,
+        };
+        return Some(s.len() - rest.len());
+    };
+    let is_sep = |c: char| matches!(c, ':' | '.' | ')' | '-' | ' ' | '\t') && !sym.contains(c);
+    let after = s[label_end..].trim_start_matches(is_sep);
+    Some(s.len() - after.len())
+}
+
+/// Characters that decorate a matrix row and separate its cells: `[ ] , ; | `` `, quotes and
+/// box drawing's upright lines (`│ ┃ ║`).
 fn is_row_decoration(ch: char) -> bool {
-    matches!(ch, '[' | ']' | ',' | '|' | '`' | '"' | '\'')
+    matches!(
+        ch,
+        '[' | ']' | ',' | ';' | '|' | '`' | '"' | '\'' | '│' | '┃' | '║'
+    )
 }
 
 /// The cells of a matrix-looking line, with decoration (`[ ] , | `` and quotes, a leading

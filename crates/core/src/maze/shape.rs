@@ -112,6 +112,11 @@ pub const SPECS: [ShapeSpec; 8] = [
             "quadrato",
             "Quadrat",
             "vierkant",
+            // Japanese, Korean, Russian.
+            "四角形",
+            "정사각형",
+            "사각형",
+            "квадрат",
         ],
         description: "the outline of a square, one cell wide",
         patterns: square_patterns,
@@ -139,6 +144,10 @@ pub const SPECS: [ShapeSpec; 8] = [
             "croce",
             "Kreuz",
             "kruis",
+            // Japanese writes the Chinese; Korean, Russian.
+            "십자",
+            "십자형",
+            "крест",
         ],
         description: "an X: the two diagonals of a square crossing in the middle",
         patterns: cross_patterns,
@@ -153,6 +162,8 @@ pub const SPECS: [ShapeSpec; 8] = [
             "螺旋", "螺旋形",
             // Spanish and Portuguese, French, Italian and German, Dutch.
             "espiral", "spirale", "spiraal",
+            // Japanese (whorl, and the loanword), Korean, Russian.
+            "渦巻き", "渦巻", "スパイラル", "나선", "나선형", "спираль",
         ],
         description: "a corridor running round the edge and winding inward",
         patterns: spiral_patterns,
@@ -178,6 +189,9 @@ pub const SPECS: [ShapeSpec; 8] = [
             "triangolo",
             "Dreieck",
             "driehoek",
+            // Japanese writes the Chinese; Korean, Russian.
+            "삼각형",
+            "треугольник",
         ],
         description: "a triangle's outline, flat-based or right-angled, in any orientation",
         patterns: triangle_patterns,
@@ -219,6 +233,11 @@ pub const SPECS: [ShapeSpec; 8] = [
             // Chinese: zigzag ("Z形" reads as the letter Z).
             "之字形",
             "锯齿形",
+            // Chinese and Japanese for "lightning bolt", "zigzag"; Korean, Russian zigzag.
+            "闪电",
+            "ジグザグ",
+            "지그재그",
+            "зигзаг",
         ],
         description: "a top bar and a bottom bar joined by a diagonal (Z), or its mirror image (S)",
         patterns: z_patterns,

@@ -417,6 +417,7 @@ fn sentence_concludes(
             }
         }
     }
+    ends.extend(qualified_moves(&lower).map(|(k, last)| (k, start + words[last].end)));
     let lowered = sentence.to_ascii_lowercase();
     for label in MOVE_LABELS.iter().chain(&MORE_LABELS) {
         for at in crate::text::find_words(&lowered, label, true) {
@@ -460,6 +461,54 @@ fn sentence_concludes(
         }
     }
     None
+}
+
+/// The move's own nouns, which a sentence's subject may end in ("the correct move is").
+const MOVE_NOUNS: [&str; 3] = ["move", "step", "choice"];
+
+/// Words that make "the ... move" some other move than the one made: one of several (what
+/// is available is an option, not yet a choice), an earlier or a wrong one.
+const NOT_THE_MOVE: [&str; 15] = [
+    "possible",
+    "potential",
+    "alternative",
+    "available",
+    "other",
+    "previous",
+    "last",
+    "current",
+    "invalid",
+    "illegal",
+    "wrong",
+    "bad",
+    "worst",
+    "second",
+    "third",
+];
+
+/// Conclusions by their structure rather than their words: a subject that is the move,
+/// `the|my|our`, at most two words that qualify it, and one of [`MOVE_NOUNS`], followed by
+/// `is` or `will|would|should|shall be` ("the correct move is", "our optimal next step
+/// will be"). Each as (index of its first word, index of its last word) in `lower`.
+fn qualified_moves(lower: &[String]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    (1..lower.len()).filter_map(move |n| {
+        if !MOVE_NOUNS.contains(&lower[n].as_str()) {
+            return None;
+        }
+        let copula = match (lower.get(n + 1).map(String::as_str), lower.get(n + 2)) {
+            (Some("is"), _) => n + 1,
+            (Some("will" | "would" | "should" | "shall"), Some(be)) if be == "be" => n + 2,
+            _ => return None,
+        };
+        let d = (n.saturating_sub(3)..n)
+            .rev()
+            .find(|&d| matches!(lower[d].as_str(), "the" | "my" | "our"))?;
+        let qualifiers = &lower[d + 1..n];
+        let plain = qualifiers.iter().all(|w| {
+            !NOT_THE_MOVE.contains(&w.as_str()) && w.chars().all(|c| c.is_ascii_alphabetic())
+        });
+        plain.then_some((d, copula))
+    })
 }
 
 /// Whether the words before a phrase, in its clause, weigh options, plan ahead or negate it

@@ -117,11 +117,12 @@ fn read_move_by_rules(text: &str) -> MoveRead {
         .filter(|s| matches!(s, Standing::Data | Standing::Described))
         .count();
     // The start, or a cell the reply refuses, counts when the reply names no other cell
-    // ("Moving from (0, 0).", "I don't want to move to (1, 1).").
-    if standing
+    // ("Moving from (0, 0).", "I don't want to move to (1, 1)."): a guess, so what reads it
+    // is a fall-back, never `lone`.
+    let guessed = standing
         .iter()
-        .all(|s| matches!(s, Standing::Start | Standing::Refused))
-    {
+        .all(|s| matches!(s, Standing::Start | Standing::Refused));
+    if guessed {
         standing.fill(Standing::Open);
     }
     let read = |rule, coord: Option<Coord>| MoveRead {
@@ -232,7 +233,13 @@ fn read_move_by_rules(text: &str) -> MoveRead {
         .map(|(_, w)| w.end)
         .max();
     let open = standing.iter().filter(|s| **s == Standing::Open).count();
-    let lone_or = |rule| if open == 1 { Rule::Lone } else { rule };
+    let lone_or = |rule| {
+        if open == 1 && !guessed {
+            Rule::Lone
+        } else {
+            rule
+        }
+    };
     if let Some(c) = last_to.and_then(named_after) {
         return read(lone_or(Rule::MovePhrase), Some(c));
     }

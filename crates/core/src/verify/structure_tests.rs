@@ -451,3 +451,108 @@ fn an_answer_given_first_and_then_taken_back_gives_way() {
         Some(Shape::Spiral)
     );
 }
+
+#[test]
+fn maze_rows_with_other_separators_labels_and_frames_are_read() {
+    let want = "0 0 P 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 G 0 0";
+    let cases = [
+        // Cells split by semicolons.
+        "Maze:\n0;0;P;0;0\n0;1;1;1;0\n0;1;1;1;0\n0;1;1;1;0\n0;0;G;0;0",
+        // A short row label in front of every row, a header of column labels above.
+        "   x0 x1 x2 x3 x4\ny0  0 0 P 0 0\ny1  0 1 1 1 0\ny2  0 1 1 1 0\ny3  0 1 1 1 0\ny4  0 0 G 0 0",
+        "R0: 0 0 P 0 0\nR1: 0 1 1 1 0\nR2: 0 1 1 1 0\nR3: 0 1 1 1 0\nR4: 0 0 G 0 0",
+        // Rows named by letter.
+        "row a: 0 0 P 0 0\nrow b: 0 1 1 1 0\nrow c: 0 1 1 1 0\nrow d: 0 1 1 1 0\nrow e: 0 0 G 0 0",
+        // A numbered list, each row in code.
+        "1) `0 0 P 0 0`\n2) `0 1 1 1 0`\n3) `0 1 1 1 0`\n4) `0 1 1 1 0`\n5) `0 0 G 0 0`",
+        // A frame drawn with box-drawing lines.
+        "╔═════════╗\n║0 0 P 0 0║\n║0 1 1 1 0║\n║0 1 1 1 0║\n║0 1 1 1 0║\n║0 0 G 0 0║\n╚═════════╝",
+        // A structure named in code: a call, an assignment.
+        "np.array([[0, 0, 'P', 0, 0],\n          [0, 1, 1, 1, 0],\n          [0, 1, 1, 1, 0],\n          [0, 1, 1, 1, 0],\n          [0, 0, 'G', 0, 0]], dtype=object)",
+        "grid = [\"0 0 P 0 0\",\n        \"0 1 1 1 0\",\n        \"0 1 1 1 0\",\n        \"0 1 1 1 0\",\n        \"0 0 G 0 0\"]",
+    ];
+    for reply in cases {
+        let grid = Encoding::Matrix
+            .extract(reply, 5, 5)
+            .unwrap_or_else(|e| panic!("{reply}: {e:?}"));
+        assert_eq!(Encoding::Matrix.render(&grid), want, "{reply}");
+    }
+    // Prose that opens like a label is still prose.
+    assert!(Encoding::Matrix
+        .extract("Row 1 is open.\n1. The goal is below.\nr2 has walls.", 5, 5)
+        .is_err());
+}
+
+#[test]
+fn shapes_named_in_japanese_korean_and_russian_are_read() {
+    let cases = [
+        ("迷路の形：三角形です。", Some(Shape::Triangle)),
+        ("答え：渦巻き", Some(Shape::Spiral)),
+        ("정답은 정사각형입니다.", Some(Shape::Square)),
+        ("형태: 십자형", Some(Shape::Cross)),
+        ("Ответ: спираль.", Some(Shape::Spiral)),
+        ("Форма — треугольник.", Some(Shape::Triangle)),
+        ("これはジグザグの形です。", Some(Shape::Z)),
+    ];
+    for (reply, want) in cases {
+        assert_eq!(recognize(reply), want, "{reply}");
+    }
+}
+
+#[test]
+fn a_korean_word_with_its_ending_is_still_the_word() {
+    assert_eq!(recognize("모양은 나선형이에요."), Some(Shape::Spiral));
+    // A longer word that ends in a shape's name is that word: a rectangle is no square.
+    assert_eq!(recognize("직사각형"), None);
+}
+
+#[test]
+fn a_sentence_whose_subject_is_the_move_concludes_whatever_qualifies_it() {
+    // "the|my|our", up to two words, "move|step|choice", "is|will be|...": a conclusion.
+    assert_eq!(
+        cell("Move: (1, 1)\n\nOn second look (1, 1) is blocked. The proper move is (1, 0)."),
+        Some((1, 0))
+    );
+    assert_eq!(
+        cell("(0, 1) looks fine, but my safest step will be (1, 0)."),
+        Some((1, 0))
+    );
+    assert_eq!(
+        cell("Start (0, 0). Our optimal choice would be (0, 1), heading for (4, 4)."),
+        Some((0, 1))
+    );
+    // Some other move is no conclusion: a possible one, an earlier one, a wrong one.
+    assert_eq!(
+        cell("The previous move was (1, 0) and the wrong move is (1, 1). Move: (2, 0)"),
+        Some((2, 0))
+    );
+    assert_eq!(
+        cell("Next move: (0, 1)\nA possible step is (1, 0) too, the other choice is (1, 0)."),
+        Some((0, 1))
+    );
+    // What is available is an option, not yet a choice.
+    assert_eq!(
+        cell("Move: (0, 1)\n\nFrom there the only available move is back to (0, 0)."),
+        Some((0, 1))
+    );
+}
+
+#[test]
+fn a_start_or_a_refused_cell_read_as_the_move_is_a_fall_back() {
+    // Read only because nothing else is named: a guess, never `lone`.
+    assert_eq!(cell("Heading down, away from (0, 0)."), Some((0, 0)));
+    assert_eq!(
+        rule_of_move("Heading down, away from (0, 0)."),
+        (Some(Rule::LastCoordinate), Some(false))
+    );
+    assert_eq!(
+        rule_of_move("I would rather not step to (1, 1)."),
+        (Some(Rule::LastCoordinate), Some(false))
+    );
+    // One cell that is neither is read surely.
+    assert_eq!(rule_of_move("(1, 0)").1, Some(true));
+    assert_eq!(
+        rule_of_move("The corridor bends; I stay on the rim, (1, 0) being open"),
+        (Some(Rule::Lone), Some(true))
+    );
+}
