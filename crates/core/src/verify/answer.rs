@@ -144,7 +144,8 @@ pub(super) struct AnswerLine {
 
 /// Of `lines`, those that stand alone: no line right above or below (no blank line
 /// between) is another answer line for which `holds` is true. Answer lines one under the
-/// other that each hold a value list options (`Up: (0, 1)` / `Left: (1, 0)`), not the answer.
+/// other that each hold a value list options (`Up: (0, 1)` / `Left: (1, 0)`), not the answer;
+/// a line that names several values is a list of its own and holds none.
 pub(super) fn alone(
     lines: Vec<AnswerLine>,
     holds: impl Fn(&AnswerLine) -> bool,

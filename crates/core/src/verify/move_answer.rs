@@ -80,10 +80,15 @@ pub(super) fn last_answer_line(
     all: &[Coord],
     open: impl Fn(usize) -> bool,
 ) -> Option<Coord> {
+    // A line holds a value when it names one cell: a line naming several is a list of its
+    // own, which leaves the line above or below it standing alone (`Best: (0, 1)` /
+    // `Others: (1, 0), (2, 0)`).
     let holds_cell = |line: &AnswerLine| {
-        all.iter()
-            .any(|c| c.end > line.value[0] && c.end <= line.value[1])
-            || bare_pair(&text[line.value[0]..line.value[1]]).is_some()
+        let cells = all
+            .iter()
+            .filter(|c| c.end > line.value[0] && c.end <= line.value[1])
+            .count();
+        cells == 1 || (cells == 0 && bare_pair(&text[line.value[0]..line.value[1]]).is_some())
     };
     alone(answer_lines(text), holds_cell)
         .into_iter()

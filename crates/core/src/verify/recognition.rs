@@ -282,9 +282,16 @@ fn json_shape(text: &str, shapes: ShapeSet) -> Option<Mention> {
 
 /// The shape the reply's last answer line names, when its value names one shape (answer.rs).
 fn answer_line_shape(all: &[Mention], text: &str) -> Option<Mention> {
+    // A line holds a value when it names one shape: a line naming several is a list of its
+    // own, which leaves the line above or below it standing alone (`Top guess: triangle` /
+    // `Runners-up: Z, cross`).
     let holds_shape = |line: &AnswerLine| {
-        all.iter()
-            .any(|m| m.at >= line.value[0] && m.at < line.value[1])
+        let mut inside = all
+            .iter()
+            .filter(|m| m.at >= line.value[0] && m.at < line.value[1]);
+        inside
+            .next()
+            .is_some_and(|first| inside.all(|m| m.shape == first.shape))
     };
     alone(answer_lines(text), holds_shape)
         .into_iter()

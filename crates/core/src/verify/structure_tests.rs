@@ -556,3 +556,14 @@ fn a_start_or_a_refused_cell_read_as_the_move_is_a_fall_back() {
         (Some(Rule::Lone), Some(true))
     );
 }
+
+#[test]
+fn a_line_that_lists_several_values_leaves_the_answer_line_beside_it_alone() {
+    assert_eq!(
+        recognize("Most likely: spiral\nAlso possible: square, C"),
+        Some(Shape::Spiral)
+    );
+    assert_eq!(cell("Pick: (1, 0)\nRejected: (0, 1), (1, 1)"), Some((1, 0)));
+    // Lines that each hold one value are still options, not an answer.
+    assert_eq!(rule_of_move("Up: (0, 1)\nLeft: (1, 0)").1, Some(false));
+}
