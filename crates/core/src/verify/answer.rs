@@ -407,6 +407,34 @@ pub(super) fn opens_with_answer(value: &str, at: usize, len: usize) -> bool {
     count(&value[..at]) <= 5 && count(&value[..at]) + count(&value[end..]) <= 12
 }
 
+/// Marks that pick an item of a list or a table (`✓ ✔ ☑ ✅`, `[x]`).
+const CHECKS: [&str; 6] = ["\u{2713}", "\u{2714}", "\u{2611}", "\u{2705}", "[x]", "[X]"];
+
+/// Marks that strike an item out (`✗ ✘ ☒ ❌`, `[ ]`).
+const CROSSES: [&str; 5] = ["\u{2717}", "\u{2718}", "\u{2612}", "\u{274c}", "[ ]"];
+
+/// The line (`[start, end)` in `text`) that a list or table of candidates picks by its mark:
+/// exactly one line carries a check mark and at least one other a cross, as in a table of
+/// candidates ticked and struck (`| C | ✓ |` among `| Square | ✗ |` rows).
+pub(super) fn checked_line(text: &str) -> Option<[usize; 2]> {
+    let mut checked = Vec::new();
+    let mut crossed = 0;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let has = |marks: &[&str]| marks.iter().any(|m| line.contains(m));
+        match (has(&CHECKS), has(&CROSSES)) {
+            (true, false) => checked.push([offset, offset + line.len()]),
+            (false, true) => crossed += 1,
+            _ => {}
+        }
+        offset += line.len();
+    }
+    match checked[..] {
+        [line] if crossed > 0 => Some(line),
+        _ => None,
+    }
+}
+
 /// Whether `c` is of a script written without spaces between words (CJK ideographs, kana).
 fn unspaced(c: char) -> bool {
     matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}')

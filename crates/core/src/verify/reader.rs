@@ -25,7 +25,7 @@
 //! (unparseable), never an invalid move. Coordinates are `(r, c)`, `[r, c]` or
 //! between two walls is allowed.
 
-use super::answer::{Rule, MOVE_LABELS};
+use super::answer::{checked_line, Rule, MOVE_LABELS};
 use super::conclusion::{concluded, gives_up, taken_back_after, DIRECTIONS};
 use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
 use super::standing::{
@@ -179,6 +179,16 @@ fn read_move_by_rules(text: &str) -> MoveRead {
     }
     if gives_up(text) {
         return read(Rule::NoAnswer, None);
+    }
+    // A table or list of candidate cells, one ticked and the others struck out.
+    if let Some([from, to]) = checked_line(text) {
+        let inside: Vec<usize> = (0..all.len())
+            .filter(|&i| all[i].start >= from && all[i].end <= to)
+            .filter(|&i| matches!(standing[i], Standing::Open | Standing::Described))
+            .collect();
+        if let [k] = inside[..] {
+            return read(Rule::AnswerLabel, Some(all[k]));
+        }
     }
     // (1) after the last answer label outside the prompt's template, unless the label heads
     // a list of options or a paragraph ("I can move:\n- Right to (0, 1)", "Let's find the

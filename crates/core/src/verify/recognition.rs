@@ -20,7 +20,7 @@
 //! in "N/A"); "zig zag" names the Z as "zigzag" does.
 
 use super::answer::{
-    alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine, Rule,
+    alone, answer_lines, checked_line, json_key, json_values, opens_with_answer, AnswerLine, Rule,
 };
 use super::verdict::{Extracted, Reason, Verdict};
 use super::words::{end_of_last_label, first_word, is_negated, plain, span_in_reply, words_before};
@@ -375,6 +375,15 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
     }
     if let Some(m) = answer_line_shape(&all, text) {
         return Some((m, Rule::AnswerLabel));
+    }
+    // A table or list of candidate shapes, one ticked and the others struck out.
+    if let Some([from, to]) = checked_line(text) {
+        let inside: Vec<&Mention> = all.iter().filter(|m| m.at >= from && m.at < to).collect();
+        if let [first, ..] = inside[..] {
+            if inside.iter().all(|m| m.shape == first.shape) {
+                return Some((*first, Rule::AnswerLabel));
+            }
+        }
     }
     let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain_mentions.is_empty() {

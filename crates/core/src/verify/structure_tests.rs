@@ -567,3 +567,28 @@ fn a_line_that_lists_several_values_leaves_the_answer_line_beside_it_alone() {
     // Lines that each hold one value are still options, not an answer.
     assert_eq!(rule_of_move("Up: (0, 1)\nLeft: (1, 0)").1, Some(false));
 }
+
+#[test]
+fn a_candidate_ticked_among_candidates_struck_out_is_the_answer() {
+    assert_eq!(
+        recognize("| candidate | verdict |\n|---|---|\n| cross | \u{2717} |\n| triangle | \u{2714} |\n| Z | \u{2717} |"),
+        Some(Shape::Triangle)
+    );
+    assert_eq!(
+        recognize("- [ ] spiral\n- [x] square\n- [ ] C"),
+        Some(Shape::Square)
+    );
+    assert_eq!(
+        cell("Neighbours:\n(0, 1) \u{2717} longer\n(1, 0) \u{2705}\n(1, 1) \u{2717} wall"),
+        Some((1, 0))
+    );
+    // Ticks alone, or two ticks, pick nothing by this rule.
+    assert_eq!(
+        recognize("\u{2713} checked the rows\n\u{2713} checked the columns\nShape: cross"),
+        Some(Shape::Cross)
+    );
+    assert_ne!(
+        rule_of_move("Options:\n(0, 1) \u{2713}\n(1, 0) \u{2713}\n(1, 1) \u{2717}").0,
+        Some(Rule::AnswerLabel)
+    );
+}
