@@ -127,8 +127,8 @@ fn is_row_decoration(ch: char) -> bool {
     )
 }
 
-/// The cells of a matrix-looking line, with decoration (`[ ] , | `` and quotes, a leading
-/// `Row 3:` label or list marker) removed; `None` when the line does not look like a row.
+/// The cells of a matrix-looking line, with decoration ([`is_row_decoration`], a leading
+/// label or list marker, [`row_body`]) removed; `None` when the line does not look like a row.
 fn matrix_cells(line: &str, s: Symbols) -> Option<Vec<String>> {
     let cleaned: String = row_body(line, s)
         .1

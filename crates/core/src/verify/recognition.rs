@@ -285,14 +285,7 @@ fn answer_line_shape(all: &[Mention], text: &str) -> Option<Mention> {
     // A line holds a value when it names one shape: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Top guess: triangle` /
     // `Runners-up: Z, cross`).
-    let holds_shape = |line: &AnswerLine| {
-        let mut inside = all
-            .iter()
-            .filter(|m| m.at >= line.value[0] && m.at < line.value[1]);
-        inside
-            .next()
-            .is_some_and(|first| inside.all(|m| m.shape == first.shape))
-    };
+    let holds_shape = |line: &AnswerLine| one_shape_within(all, line.value).is_some();
     alone(answer_lines(text), holds_shape)
         .into_iter()
         .rev()
@@ -301,17 +294,21 @@ fn answer_line_shape(all: &[Mention], text: &str) -> Option<Mention> {
             if text[from..to].trim_end().ends_with('?') {
                 return None;
             }
-            let inside: Vec<&Mention> = all.iter().filter(|m| m.at >= from && m.at < to).collect();
-            let value = &text[from..to];
-            match inside[..] {
-                [] => None,
-                [first, ..] if !opens_with_answer(value, first.at - from, first.len) => None,
-                [first, ..] if inside.iter().all(|m| m.shape == first.shape) => {
-                    Some(*inside[inside.len() - 1])
-                }
-                _ => None,
-            }
+            let inside = one_shape_within(all, line.value)?;
+            let first = inside[0];
+            opens_with_answer(&text[from..to], first.at - from, first.len)
+                .then(|| *inside[inside.len() - 1])
         })
+}
+
+/// The mentions within `[from, to)`, when there is one or more and all name one shape.
+fn one_shape_within(all: &[Mention], [from, to]: [usize; 2]) -> Option<Vec<&Mention>> {
+    let inside: Vec<&Mention> = all.iter().filter(|m| m.at >= from && m.at < to).collect();
+    let first = inside.first()?;
+    inside
+        .iter()
+        .all(|m| m.shape == first.shape)
+        .then_some(inside)
 }
 
 /// The option a reply chooses by its letter among options of its own: lines `D) triangle`,
@@ -377,13 +374,8 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
         return Some((m, Rule::AnswerLabel));
     }
     // A table or list of candidate shapes, one ticked and the others struck out.
-    if let Some([from, to]) = checked_line(text) {
-        let inside: Vec<&Mention> = all.iter().filter(|m| m.at >= from && m.at < to).collect();
-        if let [first, ..] = inside[..] {
-            if inside.iter().all(|m| m.shape == first.shape) {
-                return Some((*first, Rule::AnswerLabel));
-            }
-        }
+    if let Some(inside) = checked_line(text).and_then(|line| one_shape_within(&all, line)) {
+        return Some((*inside[0], Rule::AnswerLabel));
     }
     let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain_mentions.is_empty() {

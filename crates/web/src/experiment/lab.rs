@@ -186,7 +186,6 @@ impl Lab {
             .is_some_and(|o| o.run.session.borrow().running(now()))
     }
 
-    /// Redraws the buttons, the progress and the list.
     /// Redraws the run's state within [`DRAW_EVERY`]: the trials that end meanwhile share
     /// one redraw (a fast run ends hundreds a second, and each redraw rewrites the progress,
     /// the toolbar and the list).
@@ -204,6 +203,7 @@ impl Lab {
         );
     }
 
+    /// Redraws the buttons, the progress and the list.
     pub(crate) fn draw_state(&self) {
         if self.gone() {
             return;
