@@ -252,12 +252,23 @@ fn tag_line(line: &str) -> Option<[usize; 4]> {
 }
 
 /// Whether the text after an answer given first takes it back: a correction's word
-/// ("wait", "actually", "no", ... [`TAKING_BACK`], or "instead") anywhere in it. The answer
-/// given first then counts no more than any other line (the reply corrects itself).
+/// ("wait", "actually", ... [`TAKING_BACK`], or "instead") anywhere in it, or "no" said as
+/// an answer (opening its sentence or set off by punctuation: "No, (1, 0)", not "no wall").
+/// The answer given first then counts no more than any other line (the reply corrects
+/// itself).
 fn takes_back(after: &str) -> bool {
     word_spans(after).iter().any(|w| {
-        let w = normal_word(w.text);
-        TAKING_BACK.contains(&w.as_str()) || w == "instead"
+        let word = normal_word(w.text);
+        if word == "no" {
+            let opens = after[..w.start()]
+                .trim_end()
+                .chars()
+                .next_back()
+                .is_none_or(|c| matches!(c, '.' | '!' | '?' | ':'));
+            let set_off = after[w.end..].starts_with([',', ':', ';', '.', '!', '\u{2014}']);
+            return opens || set_off;
+        }
+        TAKING_BACK.contains(&word.as_str()) || word == "instead"
     })
 }
 
@@ -515,10 +526,17 @@ mod tests {
             vec![("", "(2, 2)")]
         );
         assert_eq!(leads("Spiral.\nIt winds inward."), vec![("", "Spiral.")]);
+        // "no" as a determiner takes nothing back.
+        assert_eq!(
+            leads("(2, 2)\n\nThere is no wall at (2, 2); (3, 2) is open too."),
+            vec![("", "(2, 2)")]
+        );
         // Not: an answer first that the lines after take back, tags that do not close on
         // the line, a reply of one line, a question, a sentence.
         for text in [
             "(2, 2)\n\nWait, that cell is a wall; the open one is (3, 2).",
+            "(2, 2)\n\nNo. The open one is (3, 2).",
+            "(2, 2)\n\nIt is open, no: (3, 2) is.",
             "Square, maybe.\nActually the corridor winds inward.",
             "<answer>(3, 2)",
             "<a href>x</a>",
