@@ -435,6 +435,65 @@ fn verify_reads_the_response_from_stdin_given_a_dash() {
 }
 
 #[test]
+fn verify_roles_prints_each_line_of_the_reply_with_its_role() {
+    let reply =
+        "Where now?\n- Up: blocked\n- Right: (0, 1)\nActually the right is open.\nNext: (0, 1)";
+    let run = shapemaze_with_stdin(
+        &[
+            "verify",
+            "--phase",
+            "recognize",
+            "--shape",
+            "square",
+            "--roles",
+            "--response",
+            "-",
+        ],
+        reply.as_bytes(),
+    );
+    let v = run.json();
+    assert_eq!(v["reason"], "no_shape_named", "{}", run.stderr);
+    let roles: Vec<(String, String)> = v["roles"]
+        .as_array()
+        .expect("roles")
+        .iter()
+        .map(|p| {
+            let [s, e] = [0, 1].map(|i| p["span"][i].as_u64().expect("a span") as usize);
+            (
+                p["role"].as_str().expect("a role").to_string(),
+                reply[s..e].to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        ("question", "Where now?"),
+        ("options", "- Up: blocked"),
+        ("options", "- Right: (0, 1)"),
+        ("correction", "Actually the right is open."),
+        ("answer", "Next: (0, 1)"),
+    ];
+    assert_eq!(
+        roles,
+        want.map(|(r, t)| (r.to_string(), t.to_string())),
+        "{v}"
+    );
+    // Without the flag the verdict is as before.
+    let plain = shapemaze_with_stdin(
+        &[
+            "verify",
+            "--phase",
+            "recognize",
+            "--shape",
+            "square",
+            "--response",
+            "-",
+        ],
+        reply.as_bytes(),
+    );
+    assert!(plain.json().get("roles").is_none());
+}
+
+#[test]
 fn verify_path_traces_back_from_the_goal() {
     let dir = ring_files();
     let maze = path_str(&dir.path().join("ring.npy")).to_string();

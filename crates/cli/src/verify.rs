@@ -10,7 +10,9 @@ use shapemaze_core::maze::symbols::Symbols;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::results::rescore::{detect_encoding, fits, read_shown_maze};
 use shapemaze_core::text::UnknownName;
-use shapemaze_core::verify::{verify_generation_in, verify_move, verify_path, verify_recognition};
+use shapemaze_core::verify::{
+    outline, verify_generation_in, verify_move, verify_path, verify_recognition, Part, Verdict,
+};
 
 /// `shapemaze verify`'s options.
 #[derive(Debug, clap::Args)]
@@ -18,9 +20,10 @@ use shapemaze_core::verify::{verify_generation_in, verify_move, verify_path, ver
     help_template = COMMAND_HELP,
     display_name = "shapemaze verify",
     override_usage = "shapemaze verify --phase move|path|recognize|generate --shape S [--encoding E]
-                        [--maze FILE] [--with SHAPES] [--symbols SET] --response FILE",
+                        [--maze FILE] [--with SHAPES] [--symbols SET] [--roles] --response FILE",
     after_help = "Output: {\"outcome\":\"success\"|\"fail\",\"reason\":...,\"extracted\":...,\"explanation\":...}
-and for generate also \"checks\". Exit status 0 whatever the outcome; with one line on
+and for generate also \"checks\"; with --roles also \"roles\", the reply's lines:
+[{\"role\":\"answer\",\"span\":[start,end]}, ...] (byte offsets in the reply). Exit status 0 whatever the outcome; with one line on
 stderr, 2 for bad arguments and 4 for unreadable or foreign files.
 
 Examples:
@@ -58,6 +61,11 @@ pub struct VerifyArgs {
     /// the reply text; - reads it from stdin
     #[arg(long, value_name = "FILE")]
     pub response: String,
+    /// also print the reply's outline: each line with its role (answer,
+    /// options, chosen, question, correction, grid, data, json, conclusion,
+    /// prose, reasoning) and where it stands, as "roles"
+    #[arg(long, verbatim_doc_comment)]
+    pub roles: bool,
 }
 
 /// What `verify --phase` checks.
@@ -173,7 +181,21 @@ pub fn run(args: &VerifyArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         }
         (_, None) => return Err(CliError::usage("--maze is needed for this phase")),
     };
-    io.json_line(&verdict)
+    if !args.roles {
+        return io.json_line(&verdict);
+    }
+    io.json_line(&WithRoles {
+        verdict: &verdict,
+        roles: outline(&reply),
+    })
+}
+
+/// A verdict and the reply's outline (`--roles`), printed as one object.
+#[derive(serde::Serialize)]
+struct WithRoles<'a> {
+    #[serde(flatten)]
+    verdict: &'a Verdict,
+    roles: Vec<Part>,
 }
 
 /// Reads a maze file: `.npy` when it starts with NumPy's magic bytes, else text in the

@@ -33,7 +33,9 @@
 use serde_json::Value;
 use shapemaze_core::maze::encoding::Encoding;
 use shapemaze_core::maze::shape::ShapeSet;
-use shapemaze_core::verify::{read_move, recognize_in};
+use shapemaze_core::verify::{
+    move_reading, outline, read_move, recognize_in, shape_reading, Role, Rule,
+};
 
 /// The total number of items read right on the code last measured (32 of 56 on the phrase
 /// readers before issue 39, 48 of 56 on the readers by structure); the test fails below it.
@@ -213,4 +215,58 @@ fn score(name: &str, items: &[Value], floor: usize) {
         items.len(),
         misses.join("\n")
     );
+}
+
+/// The outline (`verify::outline`) and the readers agree: where a reader read its value
+/// from an answer line, a tick, an option chosen by letter, an answer label in running
+/// text or JSON, the line holding it has that role in the outline (`answer`, `chosen`,
+/// `conclusion`, `json`);
+/// where it read a concluding sentence, the line is not one the outline sets apart as an
+/// option, a question or data. Checked on every move and shape reply of the three sets.
+#[test]
+fn the_outline_gives_the_line_read_the_role_its_rule_reads() {
+    let mut checked = 0;
+    let mut disagree = Vec::new();
+    for item in items().iter().chain(&items_2()).chain(&items_3()) {
+        let reply = text(item, "reply");
+        let reading = match text(item, "phase") {
+            "move" => move_reading(reply),
+            "shape" => shape_reading(reply, ShapeSet::ALL),
+            _ => continue,
+        };
+        let Some([at, _]) = reading.span else {
+            continue;
+        };
+        let parts = outline(reply);
+        let role = parts
+            .iter()
+            .find(|p| p.span[0] <= at && at < p.span[1])
+            .map(|p| p.role);
+        let agrees = match reading.rule {
+            Rule::AnswerLabel => {
+                matches!(role, Some(Role::Answer | Role::Chosen | Role::Conclusion))
+            }
+            Rule::Json => role == Some(Role::Json),
+            Rule::Concluded => !matches!(
+                role,
+                Some(Role::Options | Role::Question | Role::Data | Role::Reasoning) | None
+            ),
+            _ => continue,
+        };
+        checked += 1;
+        if !agrees {
+            disagree.push(format!(
+                "{}: {} read in a line of role {role:?}",
+                item["id"], reading.rule
+            ));
+        }
+    }
+    println!(
+        "outline and reading agree on {} of {checked}",
+        checked - disagree.len()
+    );
+    for d in &disagree {
+        println!("  {d}");
+    }
+    assert!(disagree.is_empty(), "{disagree:#?}");
 }

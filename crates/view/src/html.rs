@@ -7,7 +7,9 @@ use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::model::reply::ReplyMeta;
 use shapemaze_core::play::transcript::Role;
 use shapemaze_core::play::trial::Turn;
-use shapemaze_core::verify::{move_reading, shape_reading, Extracted, Outcome, Verdict};
+use shapemaze_core::verify::{
+    move_reading, outline, shape_reading, Extracted, Outcome, Role as OutlineRole, Verdict,
+};
 use std::fmt::Write;
 
 /// `text` with `& < > " '` escaped, safe inside elements and quoted attributes of HTML and
@@ -93,29 +95,62 @@ pub fn verdict_line(v: &Verdict) -> String {
 }
 
 /// A reply with the span its reader read marked (`<mark data-testid="read-span">`), for
-/// a verdict that read a cell or a shape; otherwise the reply as it is.
+/// a verdict that read a cell or a shape, and each of its lines wrapped with its role in
+/// the reply's outline ([`outlined_reply`]).
 fn marked_reply(content: &str, v: Option<&Verdict>) -> String {
     let span = match v.map(|v| &v.extracted) {
         Some(Extracted::Cell(_)) => move_reading(content).span,
         Some(Extracted::Shape(_)) => shape_reading(content, ShapeSet::ALL).span,
         _ => None,
     };
-    match span {
-        Some([s, e])
-            if s < e
-                && e <= content.len()
-                && content.is_char_boundary(s)
-                && content.is_char_boundary(e) =>
-        {
-            format!(
-                "{}<mark class=\"read\" data-testid=\"read-span\">{}</mark>{}",
-                escape(&content[..s]),
+    outlined_reply(content, span.filter(|[s, e]| s < e), "read-span")
+}
+
+/// `content` as HTML: each line wrapped with its role in the reply's outline
+/// (`<span class="line-role" data-role="answer" title="an answer line">`, verify::outline),
+/// so a person sees which line was the answer, an option, a question or a correction; and
+/// the span `read` marked (`<mark class="read" data-testid="{mark_id}">`, empty where the
+/// span is), never split: a line that holds only part of it is left unwrapped.
+pub fn outlined_reply(content: &str, read: Option<[usize; 2]>, mark_id: &str) -> String {
+    let fits = |[s, e]: [usize; 2]| {
+        s <= e && e <= content.len() && content.is_char_boundary(s) && content.is_char_boundary(e)
+    };
+    let read = read.filter(|&r| fits(r));
+    let mut out = String::new();
+    let mut at = 0;
+    let mut marked = false;
+    let mut mark = |out: &mut String, [from, to]: [usize; 2]| match read {
+        Some([s, e]) if !marked && from <= s && e <= to => {
+            marked = true;
+            let _ = write!(
+                out,
+                "{}<mark class=\"read\" data-testid=\"{mark_id}\">{}</mark>{}",
+                escape(&content[from..s]),
                 escape(&content[s..e]),
-                escape(&content[e..])
-            )
+                escape(&content[e..to])
+            );
         }
-        _ => escape(content),
+        _ => out.push_str(&escape(&content[from..to])),
+    };
+    for part in outline(content) {
+        let [s, e] = part.span;
+        let split = read.is_some_and(|[rs, re]| rs < e && s < re && !(s <= rs && re <= e));
+        if s < at || s >= e || !fits(part.span) || split || part.role == OutlineRole::Prose {
+            continue;
+        }
+        mark(&mut out, [at, s]);
+        let _ = write!(
+            out,
+            "<span class=\"line-role\" data-role=\"{r}\" title=\"{t}\">",
+            r = part.role.name(),
+            t = part.role.describe()
+        );
+        mark(&mut out, [s, e]);
+        out.push_str("</span>");
+        at = e;
     }
+    mark(&mut out, [at, content.len()]);
+    out
 }
 
 /// The live transcript: one `<li data-testid="transcript-step">` per message (prompts
@@ -246,20 +281,23 @@ mod tests {
         assert!(html.contains("data-testid=\"transcript-live\""));
     }
 
-    #[test]
-    fn a_reading_is_marked_in_its_reply_and_its_rule_named() {
-        use shapemaze_core::maze::grid::Pos;
-        use shapemaze_core::verify::Rule;
-        let v = Verdict {
+    /// A successful move to (0, 1), its rule not yet named.
+    fn moved_to_0_1() -> Verdict {
+        Verdict {
             outcome: Outcome::Success,
             reason: Reason::ValidMove,
-            extracted: Extracted::Cell(Pos::new(0, 1)),
+            extracted: Extracted::Cell(shapemaze_core::maze::grid::Pos::new(0, 1)),
             explanation: "Moved.".into(),
             checks: None,
             rule: None,
             sure: None,
         }
-        .read_by(Rule::LastCoordinate);
+    }
+
+    #[test]
+    fn a_reading_is_marked_in_its_reply_and_its_rule_named() {
+        use shapemaze_core::verify::Rule;
+        let v = moved_to_0_1().read_by(Rule::LastCoordinate);
         let reply = "<b> maybe (1, 0) & (0, 1)";
         let html = marked_reply(reply, Some(&v));
         assert_eq!(
@@ -272,6 +310,40 @@ mod tests {
         let plain = verdict_line(&v.clone().read_by(Rule::AnswerLabel));
         assert!(!plain.contains("fall-back"), "{plain}");
         assert_eq!(marked_reply("no cell", None), "no cell");
+    }
+
+    #[test]
+    fn each_line_of_a_reply_carries_its_role_and_the_mark_stays_inside_it() {
+        let v = moved_to_0_1();
+        let reply = "Is (1, 0) open?\nWait, it is a wall.\nMove: (0, 1)";
+        assert_eq!(
+            marked_reply(reply, Some(&v)),
+            "<span class=\"line-role\" data-role=\"question\" title=\"a question\">Is (1, 0) open?</span>\n\
+             <span class=\"line-role\" data-role=\"correction\" title=\"a correction: takes back what came before\">Wait, it is a wall.</span>\n\
+             <span class=\"line-role\" data-role=\"answer\" title=\"an answer line\">Move: <mark class=\"read\" data-testid=\"read-span\">(0, 1)</mark></span>"
+        );
+    }
+
+    #[test]
+    fn a_mark_is_never_split_and_an_empty_one_stands_where_its_span_is() {
+        // A span over two lines leaves both unwrapped, so the mark stays whole.
+        let reply = "Answer:\n(0, 1)\nIs (1, 0) open?";
+        let html = outlined_reply(reply, Some([0, 14]), "m");
+        assert!(
+            html.starts_with("<mark class=\"read\" data-testid=\"m\">Answer:\n(0, 1)</mark>\n"),
+            "{html}"
+        );
+        assert!(html.contains("data-role=\"question\""), "{html}");
+        // Nothing read: one empty mark at the end, once.
+        let end = reply.len();
+        let html = outlined_reply(reply, Some([end, end]), "m");
+        assert_eq!(html.matches("<mark").count(), 1, "{html}");
+        assert!(
+            html.contains("open?<mark class=\"read\" data-testid=\"m\"></mark>"),
+            "{html}"
+        );
+        // A span outside the text marks nothing.
+        assert!(!outlined_reply(reply, Some([3, 99]), "m").contains("<mark"));
     }
 
     #[test]

@@ -32,6 +32,7 @@ use shapemaze_core::original::disputes::readers_differ;
 use shapemaze_core::play::trial::Phase;
 use shapemaze_core::results::record::TrialRecord;
 use shapemaze_core::verify::Extracted;
+use shapemaze_view::html::outlined_reply;
 use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 
@@ -95,19 +96,6 @@ fn shown(value: &Extracted) -> String {
         Extracted::Cells(ps) => format!("{} cells", ps.len()),
         Extracted::Shape(s) => s.name().into(),
         Extracted::Grid(g) => format!("a {}x{} maze", g.rows(), g.cols()),
-    }
-}
-
-/// The reply split around the span read: before, read, after.
-fn marked(item: &QueueItem) -> (String, String, String) {
-    let r = &item.reply;
-    match item.reading.span {
-        Some([s, e])
-            if s <= e && e <= r.len() && r.is_char_boundary(s) && r.is_char_boundary(e) =>
-        {
-            (r[..s].to_string(), r[s..e].to_string(), r[e..].to_string())
-        }
-        _ => (r.clone(), String::new(), String::new()),
     }
 }
 
@@ -538,7 +526,14 @@ fn review_board(state: State, grid: Grid, read: &Extracted) -> impl IntoView {
 /// One reply under review.
 #[component]
 fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
-    let (before, read_text, after) = marked(&item);
+    // The reply, each line with its role, the span read marked (an empty mark at the end
+    // when nothing was read).
+    let end = item.reply.len();
+    let reply_html = outlined_reply(
+        &item.reply,
+        Some(item.reading.span.unwrap_or([end, end])),
+        "review-read-span",
+    );
     let position = move || {
         format!(
             "Reply {} of {}",
@@ -606,7 +601,7 @@ fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
         <div class="review-item" data-testid="review-item" tabindex="0" on:keydown=keys
             data-trial=item.trial.clone() data-phase=item.phase.name() data-step=item.step data-rule=rule.name()>
             <p><strong>{position}</strong>" · "{item.trial.clone()}" · "{item.phase.name()}" "{item.step}" · "{why}</p>
-            <pre class="review-reply" data-testid="review-reply">{before}<mark data-testid="review-read-span">{read_text}</mark>{after}</pre>
+            <pre class="review-reply" data-testid="review-reply" inner_html=reply_html></pre>
             <p data-testid="review-reading">
                 "The reader read: "<strong>{shown(&item.reading.value)}</strong>
                 " (rule " <code>{rule.name()}</code> ": " {rule.describe()} ")"

@@ -229,6 +229,12 @@ fn read_row_line(line: &str, sym: Symbols) -> Option<RowLine> {
     })
 }
 
+/// Whether `line` reads as a row of a maze in the standard symbols (`1 0 P G`), three cells
+/// or more, spaced, unspaced or decorated: how an outline marks a row of maze symbols.
+pub(crate) fn is_maze_row(line: &str) -> bool {
+    read_row_line(line, Symbols::STANDARD).is_some_and(|r| !r.loose && r.cells.len() >= 3)
+}
+
 /// The cells of a row written without spaces between them (`0111P`, `[0111P]`): one word
 /// of three or more of `0 1 P G` and nothing else on the line (decoration aside).
 fn unspaced_cells(line: &str, s: Symbols) -> Option<Vec<String>> {

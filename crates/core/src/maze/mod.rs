@@ -10,6 +10,7 @@ pub mod generate;
 pub mod grid;
 pub mod image;
 mod matrix;
+pub(crate) use matrix::is_maze_row;
 pub mod npy;
 pub mod pattern;
 pub mod shape;

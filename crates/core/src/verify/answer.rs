@@ -402,6 +402,31 @@ fn split_lead(line: &str) -> Option<[usize; 3]> {
     ])
 }
 
+/// Whether `line` opens with a lead that names the maze's data or the reply's own
+/// bookkeeping (`Walls: (0, 0), (0, 1)`, `Current position: (2, 2)`): the words before its
+/// first colon or equals sign, at most six, are one of [`DATA_LEADS`] or hold one of
+/// [`DATA_WORDS`].
+pub(super) fn data_lead(line: &str) -> bool {
+    let body = line.trim_start_matches([' ', '\t', '-', '*', '>', '#', '\u{2022}']);
+    let Some(at) = body.find([':', '=']) else {
+        return false;
+    };
+    let words: Vec<String> = body[..at]
+        .split_whitespace()
+        .map(|w| w.to_ascii_lowercase().replace(['\'', '\u{2019}'], ""))
+        .collect();
+    if words.is_empty() || words.len() > 6 {
+        return false;
+    }
+    let key: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| matches!(*w, "the" | "a" | "an" | "my" | "your"))
+        .collect();
+    DATA_LEADS.contains(&key.join(" ").as_str())
+        || words.iter().any(|w| DATA_WORDS.contains(&w.as_str()))
+}
+
 /// Whether a value opens with its answer: the answer starts within its first five words
 /// (`at` is where the answer starts in `value`), and the value holds at most twelve words
 /// besides (a line of prose that names a cell is no answer line). In scripts written
@@ -423,6 +448,11 @@ const CHECKS: [&str; 6] = ["\u{2713}", "\u{2714}", "\u{2611}", "\u{2705}", "[x]"
 
 /// Marks that strike an item out (`✗ ✘ ☒ ❌`, `[ ]`).
 const CROSSES: [&str; 5] = ["\u{2717}", "\u{2718}", "\u{2612}", "\u{274c}", "[ ]"];
+
+/// Whether a line carries a cross (`✗ ✘ ☒ ❌ [ ]`) and no check mark: a candidate struck out.
+pub(super) fn struck_out(line: &str) -> bool {
+    CROSSES.iter().any(|m| line.contains(m)) && !CHECKS.iter().any(|m| line.contains(m))
+}
 
 /// The line (`[start, end)` in `text`) that a list or table of candidates picks by its mark:
 /// exactly one line carries a check mark and at least one other a cross, as in a table of

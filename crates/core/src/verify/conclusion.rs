@@ -298,6 +298,31 @@ fn says_it_gives_up(text: &str) -> bool {
         .any(|p| !crate::text::find_words(&lower, p, false).is_empty())
 }
 
+/// Whether a line holds a conclusion phrase ([`MARKERS`], a subject that is the move: "the
+/// correct move is", or a label: `next move:`, `Final answer`), whatever follows it: how an
+/// outline marks a line that concludes (outline.rs). The reader asks more of a sentence
+/// ([`concluded`]).
+pub(super) fn holds_conclusion_phrase(line: &str, labels: &[&str]) -> bool {
+    let labelled = MOVE_LABELS
+        .iter()
+        .chain(&MORE_LABELS)
+        .chain(labels)
+        .any(|l| !crate::text::find_words(line, l, true).is_empty());
+    if labelled {
+        return true;
+    }
+    let lower: Vec<String> = word_spans(line)
+        .iter()
+        .map(|w| normal_word(w.text))
+        .collect();
+    let phrase = (0..lower.len()).any(|k| {
+        MARKERS
+            .iter()
+            .any(|m| lower.len() - k >= m.len() && m.iter().zip(&lower[k..]).all(|(a, b)| a == b))
+    });
+    phrase || qualified_moves(&lower).next().is_some()
+}
+
 /// The index of the coordinate the reply concludes with, if a sentence concludes.
 pub(super) fn concluded(text: &str, all: &[Coord], standing: &[Standing]) -> Option<usize> {
     // A last line that holds one coordinate and nothing else is the answer line.

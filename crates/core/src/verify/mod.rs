@@ -6,9 +6,12 @@
 //! One file per phase, everything re-exported here (`verify::verify_move` and so on):
 //! - `standing.rs`: how each cell a reply names stands (restated data, described, the
 //!   start, refused, asked, a later step, or open to be the move), one type both move
-//!   readers read; `reader.rs` decides the move in one place ([`read_move`]) from the JSON,
-//!   the answer lines (`answer.rs`, `move_answer.rs`) and the concluding sentence
-//!   (`conclusion.rs`), then the marked fall-backs;
+//!   readers read; `reader.rs` says what each role of a reply gives as the move
+//!   ([`read_move`]): the JSON, the answer lines (`answer.rs`, `move_answer.rs`), the
+//!   concluding sentence (`conclusion.rs`), then the marked fall-backs;
+//! - `decide.rs`: the one place a reader's answer is decided, in one order over the roles,
+//!   for the move and the shape alike; `outline.rs`: each line of a reply with its role
+//!   ([`outline`]), as a person sees it;
 //! - `moves.rs`: judging it ([`check_step`], [`verify_move`]) and the single-shot path
 //!   ([`verify_path`]);
 //! - `recognition.rs`: the shape a reply names ([`mentions`], [`recognize`],
@@ -24,9 +27,11 @@
 
 mod answer;
 mod conclusion;
+mod decide;
 mod generation;
 mod move_answer;
 mod moves;
+mod outline;
 mod reader;
 mod reading;
 mod recognition;
@@ -39,6 +44,7 @@ mod words;
 pub use answer::Rule;
 pub use generation::{verify_generation, verify_generation_in};
 pub use moves::{check_step, verify_move, verify_path};
+pub use outline::{outline, Part, Role};
 pub use reader::{read_move, read_move_at};
 pub use reading::{maze_reading, move_reading, shape_reading, Reading};
 pub use verdict::{Extracted, GenerationChecks, Outcome, Reason, Verdict};

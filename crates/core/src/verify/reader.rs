@@ -7,7 +7,9 @@
 //! First, each coordinate's standing (standing.rs: restated data, described cells,
 //! the start, refused, asked and later cells).
 //!
-//! Then the cell that counts is, in order of preference: (0) the cell the reply concludes
+//! Then each role gives its cell ([`MoveCandidates`]) and decide.rs weighs them in the one
+//! order every reader shares; for the move the cell that counts is, in order of
+//! preference: (0) the cell the reply concludes
 //! with (conclusion.rs: the last sentence that puts one cell forward as the move); a reply
 //! that concludes nothing and gives up ("unsolvable", "I'm stuck") names no move; (1) the
 //! first coordinate after the last answer label that heads no list of options and no
@@ -27,6 +29,7 @@
 
 use super::answer::{checked_line, Rule, MOVE_LABELS};
 use super::conclusion::{concluded, gives_up, taken_back_after, DIRECTIONS};
+use super::decide::{decide, Candidates, Found};
 use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
 use super::standing::{
     another_player, data_key_before, key_words, standings, template_sentences, Standing,
@@ -104,13 +107,6 @@ pub(super) fn read_move_in(text: &str) -> MoveRead {
 fn read_move_by_rules(text: &str) -> MoveRead {
     let all = coordinates(text);
     let templates = template_sentences(text);
-    // A label or "to" is the template's when a placeholder follows it in its sentence with
-    // no coordinate between ("in the form: Move: (row, col)"), not in "Move: (1, 0) (row, col)".
-    let masked = |at: usize| {
-        templates.iter().any(|&[s, p, e]| {
-            s <= at && at < e && !all.iter().any(|c| c.start >= at && c.start < p)
-        })
-    };
     let mut standing = standings(text, &all, &templates);
     let set_aside = standing
         .iter()
@@ -125,140 +121,194 @@ fn read_move_by_rules(text: &str) -> MoveRead {
     if guessed {
         standing.fill(Standing::Open);
     }
-    let read = |rule, coord: Option<Coord>| MoveRead {
-        rule: if coord.is_some() {
-            rule
-        } else {
-            Rule::NoAnswer
-        },
+    let (coord, rule) = decide(&MoveCandidates {
+        text,
+        all: &all,
+        standing: &standing,
+        templates: &templates,
+        guessed,
+    });
+    MoveRead {
         coord,
+        rule,
         set_aside,
         coordinates: all.len(),
         templates: templates.len(),
-    };
-    // The first open coordinate after `offset`, else a described one that only words such
-    // as "the goal at" separate from it.
-    let all_ref = &all;
-    let standing_ref = &standing;
-    let named_after = |offset: usize| {
-        let after = || (0..all_ref.len()).filter(move |&i| all_ref[i].start >= offset);
+    }
+}
+
+/// The cells one reply gives in each role, for [`decide`].
+struct MoveCandidates<'a> {
+    text: &'a str,
+    /// Every coordinate, and how each stands.
+    all: &'a [Coord],
+    standing: &'a [Standing],
+    /// The sentences of the prompt's answer template the reply repeats.
+    templates: &'a [[usize; 3]],
+    /// Whether every cell is the start or refused (each then counts as open).
+    guessed: bool,
+}
+
+impl MoveCandidates<'_> {
+    /// Whether byte `at` stands in the template's sentence: a label or "to" is the
+    /// template's when a placeholder follows it in its sentence with no coordinate between
+    /// ("in the form: Move: (row, col)"), not in "Move: (1, 0) (row, col)".
+    fn masked(&self, at: usize) -> bool {
+        self.templates.iter().any(|&[s, p, e]| {
+            s <= at && at < e && !self.all.iter().any(|c| c.start >= at && c.start < p)
+        })
+    }
+
+    /// The first open coordinate after `offset`, else a described one that only words such
+    /// as "the goal at" separate from it.
+    fn named_after(&self, offset: usize) -> Option<Coord> {
+        let after = || (0..self.all.len()).filter(move |&i| self.all[i].start >= offset);
         after()
-            .find(|&i| standing_ref[i] == Standing::Open)
+            .find(|&i| self.standing[i] == Standing::Open)
             .or_else(|| {
                 after().find(|&i| {
-                    standing_ref[i] == Standing::Described
-                        && only_object_words(&text[offset..all_ref[i].start])
+                    self.standing[i] == Standing::Described
+                        && only_object_words(&self.text[offset..self.all[i].start])
                 })
             })
-            .map(|i| all_ref[i])
-    };
-    // A JSON answer: `{"move": [0, 1]}`.
-    if let Some(c) = json_move(text) {
-        return read(Rule::Json, Some(c));
+            .map(|i| self.all[i])
     }
-    // The last answer line, else the last concluding sentence: whichever comes later. A
-    // reply that gives up or is cut off is read at a concluding sentence only.
-    let sentence = concluded(text, &all, &standing)
-        .filter(|&k| !masked(all[k].start))
-        .or_else(|| {
-            concluded_in_chinese(text, &all, |k| {
-                matches!(standing[k], Standing::Open | Standing::Described)
-            })
-        });
-    // (Whether the reply gives up is asked only of an answer line that would count.)
-    let line = last_answer_line(text, &all, |k| standing[k] == Standing::Open)
-        .filter(|c| sentence.is_none_or(|k| c.start > all[k].start))
-        .filter(|_| !gives_up(text));
-    match (line, sentence) {
-        (Some(c), _) => return read(Rule::AnswerLabel, Some(c)),
-        (None, Some(k)) => {
-            let kept = (!taken_back_after(text, all[k].end)).then_some(all[k]);
-            return read(Rule::Concluded, kept);
-        }
-        (None, None) => {}
-    }
-    if gives_up(text) {
-        return read(Rule::NoAnswer, None);
-    }
-    // A table or list of candidate cells, one ticked and the others struck out.
-    if let Some([from, to]) = checked_line(text) {
-        let inside: Vec<usize> = (0..all.len())
-            .filter(|&i| all[i].start >= from && all[i].end <= to)
-            .filter(|&i| matches!(standing[i], Standing::Open | Standing::Described))
-            .collect();
-        if let [k] = inside[..] {
-            return read(Rule::AnswerLabel, Some(all[k]));
-        }
-    }
-    // (1) after the last answer label outside the prompt's template, unless the label heads
-    // a list of options or a paragraph ("I can move:\n- Right to (0, 1)", "Let's find the
-    // next move:\n\nFrom ...")
-    let label = MOVE_LABELS
-        .iter()
-        .flat_map(|l| {
-            find_words(text, l, true)
-                .into_iter()
-                .map(move |i| (i, i + l.len()))
-        })
-        .filter(|&(i, end)| !masked(i) && !heads_options(text, i, end))
-        .map(|(_, end)| end)
-        .max();
-    if let Some(c) = label.and_then(named_after) {
-        return read(Rule::AnswerLabel, Some(c));
-    }
-    // A label that gives the player's cell as its answer: "Answer: Player position: (0, 1)".
-    let keyed = label.and_then(|offset| {
-        let c = all.iter().find(|c| c.start >= offset)?;
-        let between = text[offset..c.start].trim();
-        let key = between
-            .strip_suffix(':')
-            .or_else(|| between.strip_suffix('='))?;
-        (data_key_before(text, c.start) == Some(false)
-            && !key.contains(['\n', '.', ',', ';', ')'])
-            && PLAYER_KEYS.contains(&key_words(key).as_str()))
-        .then_some(*c)
-    });
-    if keyed.is_some() {
-        return read(Rule::AnswerLabel, keyed);
-    }
-    // (2) after the last "move ... to" (not negated; coordinates' numbers are not words)
-    let words: Vec<Span> = word_spans(text)
-        .into_iter()
-        .filter(|w| !all.iter().any(|c| c.start <= w.start() && w.end <= c.end))
-        .collect();
-    let last_to = words
-        .iter()
-        .enumerate()
-        .filter(|(i, w)| {
-            w.text.eq_ignore_ascii_case("to")
-                && !masked(w.start())
-                && (reach_back(&words, *i)..*i).any(|v| {
-                    MOVE_VERBS
-                        .iter()
-                        .any(|m| words[v].text.eq_ignore_ascii_case(m))
-                        && !is_negated(text, words[v].start())
-                        && !(v > 0 && another_player(&normal_word(words[v - 1].text)))
-                })
-        })
-        .map(|(_, w)| w.end)
-        .max();
-    let open = standing.iter().filter(|s| **s == Standing::Open).count();
-    let lone_or = |rule| {
-        if open == 1 && !guessed {
+
+    /// `rule`, or `lone` when the reply names one open cell and nothing was guessed.
+    fn lone_or(&self, rule: Rule) -> Rule {
+        let open = self
+            .standing
+            .iter()
+            .filter(|s| **s == Standing::Open)
+            .count();
+        if open == 1 && !self.guessed {
             Rule::Lone
         } else {
             rule
         }
-    };
-    if let Some(c) = last_to.and_then(named_after) {
-        return read(lone_or(Rule::MovePhrase), Some(c));
     }
-    // (3) the last open coordinate
-    let last = (0..all.len())
-        .rev()
-        .find(|&i| standing[i] == Standing::Open)
-        .map(|i| all[i]);
-    read(lone_or(Rule::LastCoordinate), last)
+
+    /// The end of the last answer label outside the prompt's template that heads no list of
+    /// options and no paragraph ("I can move:\n- Right to (0, 1)", "Let's find the next
+    /// move:\n\nFrom ...").
+    fn last_label(&self) -> Option<usize> {
+        MOVE_LABELS
+            .iter()
+            .flat_map(|l| {
+                find_words(self.text, l, true)
+                    .into_iter()
+                    .map(move |i| (i, i + l.len()))
+            })
+            .filter(|&(i, end)| !self.masked(i) && !heads_options(self.text, i, end))
+            .map(|(_, end)| end)
+            .max()
+    }
+
+    /// A label that gives the player's cell as its answer: "Answer: Player position: (0, 1)".
+    fn keyed(&self, offset: usize) -> Option<Coord> {
+        let c = self.all.iter().find(|c| c.start >= offset)?;
+        let between = self.text[offset..c.start].trim();
+        let key = between
+            .strip_suffix(':')
+            .or_else(|| between.strip_suffix('='))?;
+        (data_key_before(self.text, c.start) == Some(false)
+            && !key.contains(['\n', '.', ',', ';', ')'])
+            && PLAYER_KEYS.contains(&key_words(key).as_str()))
+        .then_some(*c)
+    }
+
+    /// The end of the last "move ... to" (not negated; coordinates' numbers are not words).
+    fn last_move_phrase(&self) -> Option<usize> {
+        let all = self.all;
+        let words: Vec<Span> = word_spans(self.text)
+            .into_iter()
+            .filter(|w| !all.iter().any(|c| c.start <= w.start() && w.end <= c.end))
+            .collect();
+        words
+            .iter()
+            .enumerate()
+            .filter(|(i, w)| {
+                w.text.eq_ignore_ascii_case("to")
+                    && !self.masked(w.start())
+                    && (reach_back(&words, *i)..*i).any(|v| {
+                        MOVE_VERBS
+                            .iter()
+                            .any(|m| words[v].text.eq_ignore_ascii_case(m))
+                            && !is_negated(self.text, words[v].start())
+                            && !(v > 0 && another_player(&normal_word(words[v - 1].text)))
+                    })
+            })
+            .map(|(_, w)| w.end)
+            .max()
+    }
+}
+
+impl Candidates for MoveCandidates<'_> {
+    type Value = Coord;
+
+    fn at(value: &Coord) -> usize {
+        value.start
+    }
+
+    /// A JSON answer: `{"move": [0, 1]}`.
+    fn json(&self) -> Option<Coord> {
+        json_move(self.text)
+    }
+
+    fn answer_line(&self) -> Option<Coord> {
+        last_answer_line(self.text, self.all, |k| self.standing[k] == Standing::Open)
+    }
+
+    /// The last concluding sentence (conclusion.rs), in English or Chinese; a reply cut off
+    /// that takes it back later keeps none.
+    fn concluded(&self) -> Option<(Coord, bool)> {
+        let (text, all, standing) = (self.text, self.all, self.standing);
+        let k = concluded(text, all, standing)
+            .filter(|&k| !self.masked(all[k].start))
+            .or_else(|| {
+                concluded_in_chinese(text, all, |k| {
+                    matches!(standing[k], Standing::Open | Standing::Described)
+                })
+            })?;
+        Some((all[k], !taken_back_after(text, all[k].end)))
+    }
+
+    fn gives_up(&self) -> bool {
+        gives_up(self.text)
+    }
+
+    /// A table or list of candidate cells, one ticked and the others struck out.
+    fn ticked(&self) -> Option<Coord> {
+        let [from, to] = checked_line(self.text)?;
+        let inside: Vec<usize> = (0..self.all.len())
+            .filter(|&i| self.all[i].start >= from && self.all[i].end <= to)
+            .filter(|&i| matches!(self.standing[i], Standing::Open | Standing::Described))
+            .collect();
+        match inside[..] {
+            [k] => Some(self.all[k]),
+            _ => None,
+        }
+    }
+
+    /// (1) after the last answer label, or the player's cell it gives as its answer.
+    fn labelled(&self) -> Found<Coord> {
+        let label = self.last_label()?;
+        self.named_after(label)
+            .or_else(|| self.keyed(label))
+            .map(Some)
+    }
+
+    /// (2) after the last "move ... to", else (3) the last open coordinate.
+    fn fallback(&self) -> (Option<Coord>, Rule) {
+        if let Some(c) = self.last_move_phrase().and_then(|at| self.named_after(at)) {
+            return (Some(c), self.lone_or(Rule::MovePhrase));
+        }
+        let last = (0..self.all.len())
+            .rev()
+            .find(|&i| self.standing[i] == Standing::Open)
+            .map(|i| self.all[i]);
+        (last, self.lone_or(Rule::LastCoordinate))
+    }
 }
 
 /// Whether the answer label at `[at, end)` heads options or a paragraph rather than giving

@@ -22,6 +22,7 @@
 use super::answer::{
     alone, answer_lines, checked_line, json_key, json_values, opens_with_answer, AnswerLine, Rule,
 };
+use super::decide::{decide, Candidates, Found};
 use super::verdict::{Extracted, Reason, Verdict};
 use super::words::{end_of_last_label, first_word, is_negated, plain, span_in_reply, words_before};
 use crate::maze::shape::{Shape, ShapeSet};
@@ -53,7 +54,7 @@ const COUNT_WORDS: [&str; 17] = [
 ];
 /// Labels that introduce a final answer. "The shape is" is deliberately not one: models
 /// write it while thinking aloud ("at first I thought the shape is a square, but ...").
-const ANSWER_LABELS: [&str; 5] = [
+pub(super) const ANSWER_LABELS: [&str; 5] = [
     "answer:",
     "final answer",
     "shape:",
@@ -314,7 +315,7 @@ fn one_shape_within(all: &[Mention], [from, to]: [usize; 2]) -> Option<Vec<&Ment
 /// The option a reply chooses by its letter among options of its own: lines `D) triangle`,
 /// `(D) triangle`, `D. triangle` or `D: triangle` list them, and the last answer line whose
 /// value is one of their letters alone (`Answer: D`, `Final answer: (D)`) chooses one.
-fn chosen_option(all: &[Mention], text: &str) -> Option<Mention> {
+pub(super) fn chosen_option(all: &[Mention], text: &str) -> Option<Mention> {
     let mut options: Vec<(char, Mention)> = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
@@ -360,45 +361,82 @@ fn chosen_option(all: &[Mention], text: &str) -> Option<Mention> {
 }
 
 pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<(Mention, Rule)> {
-    if let Some(m) = json_shape(text, shapes) {
-        return Some((m, Rule::Json));
-    }
     let all: Vec<Mention> = mentions_in(reply, shapes)
         .into_iter()
         .filter(|m| !m.negated && !m.asked)
         .collect();
-    if let Some(m) = chosen_option(&all, text) {
-        return Some((m, Rule::AnswerLabel));
+    // Asides count only when nothing else is named.
+    let plain: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
+    let ms = if plain.is_empty() { all.clone() } else { plain };
+    let (found, rule) = decide(&ShapeCandidates {
+        text,
+        shapes,
+        all,
+        ms,
+    });
+    found.map(|m| (m, rule))
+}
+
+/// The shapes one reply names in each role, for [`decide`].
+struct ShapeCandidates<'a> {
+    text: &'a str,
+    shapes: ShapeSet,
+    /// Every mention neither negated nor asked.
+    all: Vec<Mention>,
+    /// Of those, the mentions that are no aside (all of them when every one is).
+    ms: Vec<Mention>,
+}
+
+impl ShapeCandidates<'_> {
+    /// Mention `i` of `ms`, unless it stands in a list naming every shape ("a square,
+    /// cross, spiral, triangle, C or Z; I cannot tell"), which chooses none.
+    fn unless_hedged(&self, i: usize) -> Option<Mention> {
+        (!lists_every_shape(self.text, &self.ms, i, self.shapes)).then_some(self.ms[i])
     }
-    if let Some(m) = answer_line_shape(&all, text) {
-        return Some((m, Rule::AnswerLabel));
+}
+
+impl Candidates for ShapeCandidates<'_> {
+    type Value = Mention;
+
+    fn at(value: &Mention) -> usize {
+        value.at
     }
-    // A table or list of candidate shapes, one ticked and the others struck out.
-    if let Some(inside) = checked_line(text).and_then(|line| one_shape_within(&all, line)) {
-        return Some((*inside[0], Rule::AnswerLabel));
+
+    fn json(&self) -> Option<Mention> {
+        json_shape(self.text, self.shapes)
     }
-    let plain_mentions: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
-    let ms = if plain_mentions.is_empty() {
-        all
-    } else {
-        plain_mentions
-    };
-    let labelled =
-        end_of_last_label(text, &ANSWER_LABELS).and_then(|o| ms.iter().position(|m| m.at >= o));
-    let chosen = labelled.or(ms.len().checked_sub(1))?;
-    // A list naming every shape ("a square, cross, spiral, triangle, C or Z; I cannot
-    // tell") chooses none.
-    if lists_every_shape(text, &ms, chosen, shapes) {
-        return None;
+
+    /// An option chosen by its letter, else the last answer line's shape.
+    fn answer_line(&self) -> Option<Mention> {
+        chosen_option(&self.all, self.text).or_else(|| answer_line_shape(&self.all, self.text))
     }
-    let rule = if labelled.is_some() {
-        Rule::AnswerLabel
-    } else if ms.iter().all(|m| m.shape == ms[chosen].shape) {
-        Rule::Lone
-    } else {
-        Rule::LastNamed
-    };
-    Some((ms[chosen], rule))
+
+    /// A table or list of candidate shapes, one ticked and the others struck out.
+    fn ticked(&self) -> Option<Mention> {
+        checked_line(self.text)
+            .and_then(|line| one_shape_within(&self.all, line))
+            .map(|inside| *inside[0])
+    }
+
+    /// The first mention after the last answer label in running text (`the answer is`).
+    fn labelled(&self) -> Found<Mention> {
+        let i = end_of_last_label(self.text, &ANSWER_LABELS)
+            .and_then(|o| self.ms.iter().position(|m| m.at >= o))?;
+        Some(self.unless_hedged(i))
+    }
+
+    /// The last mention: `lone` when every mention names one shape, else a fall-back.
+    fn fallback(&self) -> (Option<Mention>, Rule) {
+        let Some(last) = self.ms.len().checked_sub(1) else {
+            return (None, Rule::NoAnswer);
+        };
+        let rule = if self.ms.iter().all(|m| m.shape == self.ms[last].shape) {
+            Rule::Lone
+        } else {
+            Rule::LastNamed
+        };
+        (self.unless_hedged(last), rule)
+    }
 }
 
 /// Words that may join the items of a list of shapes: `a square, a cross or a C`.
