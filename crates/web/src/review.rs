@@ -602,6 +602,12 @@ fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
             data-trial=item.trial.clone() data-phase=item.phase.name() data-step=item.step data-rule=rule.name()>
             <p><strong>{position}</strong>" · "{item.trial.clone()}" · "{item.phase.name()}" "{item.step}" · "{why}</p>
             <pre class="review-reply" data-testid="review-reply" inner_html=reply_html></pre>
+            <p class="muted role-legend">"Each line's role, as a bar before it: "
+                <span class="line-role" data-role="answer">"an answer"</span>" "
+                <span class="line-role" data-role="conclusion">"a conclusion"</span>" "
+                <span class="line-role" data-role="options">"an option or a question"</span>" "
+                <span class="line-role" data-role="correction">"a correction"</span>
+                " (hover a line for its role)."</p>
             <p data-testid="review-reading">
                 "The reader read: "<strong>{shown(&item.reading.value)}</strong>
                 " (rule " <code>{rule.name()}</code> ": " {rule.describe()} ")"
