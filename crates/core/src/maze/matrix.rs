@@ -63,7 +63,10 @@ fn row_label_len(s: &str, sym: Symbols) -> Option<usize> {
             rest.iter().take_while(|c| c.is_ascii_digit()).count()
         })
     };
-    let label_end = if b.len() >= 3 && b[..3].eq_ignore_ascii_case(b"row") {
+    let label_end = if let Some(n) = cjk_row_label(s) {
+        // "第1行" (Chinese), "1行目" (Japanese)
+        n
+    } else if b.len() >= 3 && b[..3].eq_ignore_ascii_case(b"row") {
         // "Row 3:", "Row C:"
         let i = s.len() - s[3..].trim_start().len();
         let n = digits_from(i);
@@ -118,6 +121,20 @@ fn row_label_len(s: &str, sym: Symbols) -> Option<usize> {
     Some(s.len() - after.len())
 }
 
+/// The length of a Chinese or Japanese row label a line opens with: `第1行` ("row 1") or
+/// `1行目` ("the first row").
+fn cjk_row_label(s: &str) -> Option<usize> {
+    let digits = |t: &str| t.bytes().take_while(u8::is_ascii_digit).count();
+    if let Some(rest) = s.strip_prefix('\u{7b2c}') {
+        let n = digits(rest);
+        let after = rest[n..].strip_prefix('\u{884c}')?;
+        return (n > 0).then(|| s.len() - after.len());
+    }
+    let n = digits(s);
+    let after = s[n..].strip_prefix("\u{884c}\u{76ee}")?;
+    (n > 0).then(|| s.len() - after.len())
+}
+
 /// Characters that decorate a matrix row and separate its cells: `[ ] , ; | `` `, quotes and
 /// box drawing's upright lines (`│ ┃ ║`).
 fn is_row_decoration(ch: char) -> bool {
@@ -130,10 +147,18 @@ fn is_row_decoration(ch: char) -> bool {
 /// The cells of a matrix-looking line, with decoration ([`is_row_decoration`], a leading
 /// label or list marker, [`row_body`]) removed; `None` when the line does not look like a row.
 fn matrix_cells(line: &str, s: Symbols) -> Option<Vec<String>> {
+    // LaTeX's cell separator and row end (`P & 0 & 1 \\`) separate cells too, unless the set
+    // writes cells with them.
     let cleaned: String = row_body(line, s)
         .1
         .chars()
-        .map(|ch| if is_row_decoration(ch) { ' ' } else { ch })
+        .map(|ch| {
+            if is_row_decoration(ch) || (matches!(ch, '&' | '\\') && !s.contains(ch)) {
+                ' '
+            } else {
+                ch
+            }
+        })
         .collect();
     let tokens: Vec<String> = cleaned.split_whitespace().map(str::to_string).collect();
     if tokens.len() < 2 || tokens.iter().any(|t| t.chars().count() != 1) {
@@ -282,20 +307,29 @@ fn table_rule(line: &str) -> bool {
 /// between groups of spaced cells (`P 0 0 0 0 / 0 1 1 1 0 / ...`): two or more groups,
 /// each a row of two or more cells, all of one width.
 fn rows_on_one_line(line: &str, s: Symbols) -> Option<Vec<Vec<String>>> {
-    // JSON is the JSON reader's (json_blocks).
+    // JSON is the JSON reader's (json_blocks); nested brackets that are not JSON are rows
+    // in brackets (`[[P,0,0],[1,0,1]]`).
     if line.contains("[[") || line.contains("[\"") {
-        return None;
+        return bracketed_rows(line, s);
     }
-    // A label before the rows (`Maze: ...`) is no part of them.
-    let line = match line.split_once(':') {
-        Some((label, rest)) if !s.contains(':') && !label.contains(['/', ';', ',']) => rest,
-        _ => line,
+    // A label before the rows (`Maze: ...`, `M = [...]`) is no part of them.
+    let labelled = |sep: char| match line.split_once(sep) {
+        Some((label, rest)) if !s.contains(sep) && !label.contains(['/', ';', ',', '[']) => {
+            Some(rest)
+        }
+        _ => None,
     };
+    let line = labelled(':').or_else(|| labelled('=')).unwrap_or(line);
     for sep in ['/', ';', ','] {
         if s.contains(sep) || !line.contains(sep) {
             continue;
         }
-        let parts: Vec<&str> = line.split(sep).map(str::trim).collect();
+        // (A separator ending the line, `...];`, leaves no row after it.)
+        let parts: Vec<&str> = line
+            .split(sep)
+            .map(str::trim)
+            .filter(|p| !p.trim_matches(is_row_decoration).trim().is_empty())
+            .collect();
         if parts.len() < 2 || parts.iter().any(|p| !p.contains(' ')) {
             continue;
         }
@@ -307,9 +341,41 @@ fn rows_on_one_line(line: &str, s: Symbols) -> Option<Vec<Vec<String>>> {
     None
 }
 
+/// The rows of a maze written in nested brackets that are not JSON, its cells bare
+/// (`[[P,0,0,0,G],[1,0,1,0,1],...]`, as Python or a model writes them without quotes): the
+/// text from the first `[[` to the last `]]`, one row in each inner pair of brackets, all of
+/// one width; text after the brackets (a comment) is no part of them.
+fn bracketed_rows(line: &str, s: Symbols) -> Option<Vec<Vec<String>>> {
+    let from = line.find("[[")?;
+    let to = line.rfind("]]")? + 2;
+    let inner = line.get(from..to)?;
+    if serde_json::from_str::<serde_json::Value>(inner).is_ok() {
+        return None;
+    }
+    let rows: Vec<Vec<String>> = inner[1..inner.len() - 1]
+        .split(']')
+        .map(|r| r.trim_start_matches([',', ' ', '\t']))
+        .filter(|r| !r.trim().is_empty())
+        .map(|r| matrix_cells(r, s))
+        .collect::<Option<_>>()?;
+    (rows.len() >= 2 && rows.iter().all(|r| r.len() == rows[0].len())).then_some(rows)
+}
+
 /// The rows of a maze written as JSON: an array of row strings (`["P 0 0 0 0", ...]`) or
 /// an array of arrays of cells (`[["P", 0, 0, 0, 0], ...]`), two or more rows.
 fn json_rows(value: &serde_json::Value, s: Symbols) -> Option<Vec<Vec<String>>> {
+    // An object holding the maze as one string of rows (`{"maze": "P 0 0\n0 1 0\n..."}`).
+    if let Some(object) = value.as_object() {
+        return object.values().find_map(|v| {
+            let rows: Vec<serde_json::Value> = v
+                .as_str()?
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| serde_json::Value::String(l.to_string()))
+                .collect();
+            json_rows(&serde_json::Value::Array(rows), s)
+        });
+    }
     let rows = value.as_array()?;
     if rows.len() < 2 {
         return None;
@@ -344,6 +410,7 @@ fn json_blocks(text: &str, s: Symbols, lines: &[MatrixBlock]) -> Vec<MatrixBlock
         && !text.contains("[\"")
         && !text.contains("[ ")
         && !text.contains("[\n")
+        && !text.contains('{')
     {
         return Vec::new();
     }
@@ -351,13 +418,19 @@ fn json_blocks(text: &str, s: Symbols, lines: &[MatrixBlock]) -> Vec<MatrixBlock
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'[' {
+        if matches!(bytes[i], b'[' | b'{') {
             let mut stream =
                 serde_json::Deserializer::from_str(&text[i..]).into_iter::<serde_json::Value>();
             if let Some(Ok(value)) = stream.next() {
                 let end = i + stream.byte_offset();
                 let covered = lines.iter().any(|b| b.span[0] < end && i < b.span[1]);
-                if let Some(rows) = json_rows(&value, s).filter(|_| !covered) {
+                let rows = json_rows(&value, s);
+                // An object that holds no maze string may hold a maze array: read on inside.
+                if value.is_object() && rows.is_none() {
+                    i += 1;
+                    continue;
+                }
+                if let Some(rows) = rows.filter(|_| !covered) {
                     let line_start = text[..i].rfind('\n').map_or(0, |k| k + 1);
                     let line_end = text[end..].find('\n').map_or(text.len(), |k| end + k);
                     out.push(MatrixBlock {

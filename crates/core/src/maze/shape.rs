@@ -117,6 +117,12 @@ pub const SPECS: [ShapeSpec; 8] = [
             "정사각형",
             "사각형",
             "квадрат",
+            // Vietnamese, Indonesian and Malay, Turkish, Polish.
+            "hình vuông",
+            "persegi",
+            "bujur sangkar",
+            "kare",
+            "kwadrat",
         ],
         description: "the outline of a square, one cell wide",
         patterns: square_patterns,
@@ -148,6 +154,12 @@ pub const SPECS: [ShapeSpec; 8] = [
             "십자",
             "십자형",
             "крест",
+            // Vietnamese, Indonesian and Malay, Turkish, Polish.
+            "chữ thập",
+            "salib",
+            "silang",
+            "haç",
+            "krzyż",
         ],
         description: "an X: the two diagonals of a square crossing in the middle",
         patterns: cross_patterns,
@@ -164,6 +176,8 @@ pub const SPECS: [ShapeSpec; 8] = [
             "espiral", "spirale", "spiraal",
             // Japanese (whorl, and the loanword), Korean, Russian.
             "渦巻き", "渦巻", "スパイラル", "나선", "나선형", "спираль",
+            // Vietnamese, Turkish, Polish (Indonesian and Malay write "spiral").
+            "xoắn ốc", "sarmal", "spirala",
         ],
         description: "a corridor running round the edge and winding inward",
         patterns: spiral_patterns,
@@ -192,6 +206,11 @@ pub const SPECS: [ShapeSpec; 8] = [
             // Japanese writes the Chinese; Korean, Russian.
             "삼각형",
             "треугольник",
+            // Vietnamese, Indonesian and Malay, Turkish, Polish.
+            "tam giác",
+            "segitiga",
+            "üçgen",
+            "trójkąt",
         ],
         description: "a triangle's outline, flat-based or right-angled, in any orientation",
         patterns: triangle_patterns,
@@ -238,6 +257,9 @@ pub const SPECS: [ShapeSpec; 8] = [
             "ジグザグ",
             "지그재그",
             "зигзаг",
+            // Turkish, Polish (Vietnamese and Indonesian write "zigzag").
+            "zikzak",
+            "zygzak",
         ],
         description: "a top bar and a bottom bar joined by a diagonal (Z), or its mirror image (S)",
         patterns: z_patterns,

@@ -44,13 +44,29 @@ pub(super) fn json_move(text: &str) -> Option<Coord> {
                 .or_else(|| {
                     // An object that is itself the cell: `{"row": 0, "col": 1}`.
                     json_cell(&value)
-                })?;
+                })
+                .or_else(|| nested_cell(&value, 3))?;
             Some(Coord {
                 pos: cell,
                 start,
                 end,
             })
         })
+}
+
+/// A cell an object holds deeper down, as a tool call's arguments do
+/// (`{"tool": "move", "arguments": {"row": 1, "column": 0}}`): the first object within
+/// `depth` levels that is itself a cell or holds one under a move key.
+fn nested_cell(value: &serde_json::Value, depth: usize) -> Option<Pos> {
+    if depth == 0 {
+        return None;
+    }
+    value.as_object()?.values().find_map(|v| {
+        let inner = v.as_object()?;
+        json_cell(v)
+            .or_else(|| json_key(inner, &JSON_MOVE_KEYS).and_then(json_cell))
+            .or_else(|| nested_cell(v, depth - 1))
+    })
 }
 
 /// A cell written as JSON: `[r, c]`, `{"row": r, "col": c}` or a string holding one

@@ -44,7 +44,8 @@ pub struct Mention {
     /// shape otherwise.
     pub compared: bool,
     /// Whether the mention stands in a question ("Is it a spiral?"): a shape named only in
-    /// a question names nothing.
+    /// a question names nothing, unless the reply answers it yes at once ("Is it a
+    /// spiral? Yes.").
     pub asked: bool,
 }
 
@@ -219,11 +220,45 @@ fn option_letter(text: &str, at: usize) -> bool {
     closed && (opened || line_start) && word_follows
 }
 
-/// Whether a mention ending at `end` stands in a question: its sentence ends with `?`.
+/// Whether a mention ending at `end` stands in a question: its sentence ends with `?`,
+/// and the reply does not answer it "yes" at once ("Is it a square? Yes: ..." puts the
+/// square forward; "Is it a spiral? No ..." and a question left open do not).
 fn in_question(text: &str, end: usize) -> bool {
     let rest = &text[end..];
     let stop = rest.find(['\n', '.', '!', '?']).map_or(rest.len(), |i| i);
-    rest[stop..].starts_with('?')
+    rest[stop..].starts_with('?') && !answered_yes(&rest[stop + 1..])
+}
+
+/// Words that answer a question yes.
+const YES: [&str; 8] = [
+    "yes",
+    "yeah",
+    "yep",
+    "indeed",
+    "correct",
+    "exactly",
+    "definitely",
+    "\u{662f}\u{7684}",
+];
+
+/// Whether `after` (the text right after a question mark) opens with a yes that stands
+/// alone: set off by punctuation or ending the text ("Yes: ...", "Yes.", "Indeed!"),
+/// not "yes and no".
+fn answered_yes(after: &str) -> bool {
+    let t = after.trim_start_matches([' ', '\t', '\n', '*', '_']);
+    YES.iter().any(|y| {
+        t.get(..y.len()).is_some_and(|w| w.eq_ignore_ascii_case(y))
+            && t[y.len()..]
+                .trim_start_matches(['*', '_', ' '])
+                .chars()
+                .next()
+                .is_none_or(|c| {
+                    matches!(
+                        c,
+                        ',' | ':' | ';' | '.' | '!' | '\u{2014}' | '\u{ff0c}' | '\u{3002}'
+                    )
+                })
+    })
 }
 
 /// Whether a mention at `at` is negated in Chinese: 不 (not), 非 (not), 没 or 无 (none)
@@ -265,11 +300,17 @@ fn json_shape(text: &str, shapes: ShapeSet) -> Option<Mention> {
         .into_iter()
         .rev()
         .find_map(|(value, [start, _])| {
-            let name = json_key(
-                value.as_object()?,
-                &["shape", "answer", "final_answer", "name"],
-            )?
-            .as_str()?;
+            let object = value.as_object()?;
+            // A key named for the shape or the answer, or one that ends so
+            // (`identified_shape`, `predicted_shape`, `my_answer`).
+            let name = json_key(object, &["shape", "answer", "final_answer", "name"])
+                .or_else(|| {
+                    object.iter().find_map(|(k, v)| {
+                        let k = k.to_ascii_lowercase().replace(['-', ' '], "_");
+                        (k.ends_with("_shape") || k.ends_with("_answer")).then_some(v)
+                    })
+                })?
+                .as_str()?;
             let found = mentions_in(name, shapes);
             let first = found.iter().find(|m| !m.negated)?;
             // Where the name stands in the text: its first occurrence in the object.
@@ -440,10 +481,27 @@ impl Candidates for ShapeCandidates<'_> {
 }
 
 /// Words that may join the items of a list of shapes: `a square, a cross or a C`.
-const LIST_WORDS: [&str; 12] = [
-    "or", "and", "a", "an", "the", "nor", "either", "maybe", "perhaps", "possibly", "shape",
+const LIST_WORDS: [&str; 14] = [
+    "or",
+    "and",
+    "a",
+    "an",
+    "the",
+    "nor",
+    "either",
+    "maybe",
+    "perhaps",
+    "possibly",
+    "shape",
     "shaped",
+    // Chinese "or" and "or else" (single characters are [`CJK_JOINERS`]).
+    "\u{6216}\u{8005}",
+    "\u{8fd8}\u{662f}",
 ];
+
+/// Chinese characters that join the items of a list, written without spaces: or, and,
+/// together with, and the "-shape" ending (`C形或Z形`).
+const CJK_JOINERS: [char; 5] = ['\u{6216}', '\u{548c}', '\u{4e0e}', '\u{53ca}', '\u{5f62}'];
 
 /// Whether mention `i` of `ms` stands in a list that names every shape in play: mentions
 /// joined only by commas, slashes, list words ([`LIST_WORDS`]) and spaces, with no
@@ -454,7 +512,10 @@ fn lists_every_shape(text: &str, ms: &[Mention], i: usize, shapes: ShapeSet) -> 
             between
                 .split(|c: char| c.is_whitespace() || matches!(c, ',' | '/' | '(' | ')' | '-'))
                 .filter(|w| !w.is_empty())
-                .all(|w| LIST_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+                .all(|w| {
+                    LIST_WORDS.contains(&w.to_ascii_lowercase().as_str())
+                        || w.chars().all(|c| CJK_JOINERS.contains(&c))
+                })
         })
     };
     let mut first = i;

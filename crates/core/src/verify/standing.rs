@@ -354,7 +354,10 @@ pub(super) fn standings(text: &str, all: &[Coord], templates: &[[usize; 3]]) -> 
             out[i] = Standing::Data;
         } else if tail(befores.of(i), 1) == ["from"] {
             out[i] = Standing::Start;
-        } else if refused(befores.of(i)) || set_against(text, c, befores.of(i)) {
+        } else if refused(befores.of(i))
+            || refused_in_chinese(text, c.start)
+            || set_against(text, c, befores.of(i))
+        {
             out[i] = Standing::Refused;
         } else if described_before(text, c, befores.of(i))
             || described_after(&text[c.end..]).is_some()
@@ -583,6 +586,23 @@ fn refused(before: &[String]) -> bool {
                 .iter()
                 .any(|w| NEGATORS.contains(&w.as_str()))
     })
+}
+
+/// Whether a cell at `at` is refused in Chinese: among the six characters before it, in
+/// its clause, 不 (not) or 别 (don't) comes before a verb of moving (走 walk, 去 go, 移 move,
+/// 往 towards, 到 to): "不要走 (1, 1)", "别去(1, 1)".
+fn refused_in_chinese(text: &str, at: usize) -> bool {
+    let before: Vec<char> = text[..at]
+        .chars()
+        .rev()
+        .take(6)
+        .take_while(|c| !matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '\n'))
+        .collect();
+    // `before` runs backwards: a verb nearer the cell, a negation further back.
+    before
+        .iter()
+        .position(|c| matches!(c, '走' | '去' | '移' | '往' | '到'))
+        .is_some_and(|v| before[v..].iter().any(|c| matches!(c, '不' | '别')))
 }
 
 /// Whether the coordinate is set against the move rather than put forward: rejected right

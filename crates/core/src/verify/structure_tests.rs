@@ -592,3 +592,116 @@ fn a_candidate_ticked_among_candidates_struck_out_is_the_answer() {
         Some(Rule::AnswerLabel)
     );
 }
+
+#[test]
+fn mazes_in_latex_cjk_row_labels_bare_brackets_and_json_strings_are_read() {
+    let want = "0 0 P 0 0\n0 1 1 1 0\n0 1 1 1 0\n0 1 1 1 0\n0 0 G 0 0";
+    let cases = [
+        // LaTeX: `&` between cells, `\\` ending each row, inside a pmatrix.
+        "New maze:\n\\[\n\\begin{pmatrix}\n0 & 0 & P & 0 & 0 \\\\\n0 & 1 & 1 & 1 & 0 \\\\\n0 & 1 & 1 & 1 & 0 \\\\\n0 & 1 & 1 & 1 & 0 \\\\\n0 & 0 & G & 0 & 0\n\\end{pmatrix}\n\\]",
+        // Chinese row labels (full-width colons), and Japanese ones.
+        "第0行：0 0 P 0 0\n第1行：0 1 1 1 0\n第2行：0 1 1 1 0\n第3行：0 1 1 1 0\n第4行：0 0 G 0 0",
+        "1行目 0 0 P 0 0\n2行目 0 1 1 1 0\n3行目 0 1 1 1 0\n4行目 0 1 1 1 0\n5行目 0 0 G 0 0",
+        // Nested brackets with bare cells on one line, a remark after them.
+        "maze = [[0,0,P,0,0], [0,1,1,1,0], [0,1,1,1,0], [0,1,1,1,0], [0,0,G,0,0]]  # a ring",
+        // An assignment on one line, rows split by semicolons (MATLAB, Octave).
+        "A = [0 0 P 0 0; 0 1 1 1 0; 0 1 1 1 0; 0 1 1 1 0; 0 0 G 0 0];",
+        // JSON holding the maze as one string with its line breaks escaped.
+        "{\"grid\": \"0 0 P 0 0\\n0 1 1 1 0\\n0 1 1 1 0\\n0 1 1 1 0\\n0 0 G 0 0\", \"note\": \"a ring\"}",
+    ];
+    for reply in cases {
+        let grid = Encoding::Matrix
+            .extract(reply, 5, 5)
+            .unwrap_or_else(|e| panic!("{reply}: {e:?}"));
+        assert_eq!(Encoding::Matrix.render(&grid), want, "{reply}");
+    }
+    // A JSON object whose maze is an array still reads (the object is read inside).
+    let nested =
+        "{\"maze\": [[0,0,\"P\",0,0],[0,1,1,1,0],[0,1,1,1,0],[0,1,1,1,0],[0,0,\"G\",0,0]]}";
+    let grid = Encoding::Matrix.extract(nested, 5, 5).expect("a maze");
+    assert_eq!(Encoding::Matrix.render(&grid), want);
+    // LaTeX's markup alone, and a bracketed list of words, are no rows.
+    assert!(Encoding::Matrix
+        .extract("\\begin{bmatrix}\n\\end{bmatrix}\n[[a,b],[c,d]]", 5, 5)
+        .is_err());
+}
+
+#[test]
+fn a_question_answered_yes_names_its_shape_and_a_no_or_silence_does_not() {
+    assert_eq!(
+        recognize("Could it be a cross? Definitely. The arms meet in the middle."),
+        Some(Shape::Cross)
+    );
+    assert_eq!(
+        recognize("Does it wind inward like a spiral? **Yes** \u{2014} four turns."),
+        Some(Shape::Spiral)
+    );
+    // "Yes and no" is no answer; a question left open or answered no names nothing.
+    assert_eq!(
+        recognize("Is it a triangle? Yes and no, hard to say."),
+        None
+    );
+    assert_eq!(recognize("Is it a triangle? I keep wondering."), None);
+    assert_eq!(
+        recognize("Is it a triangle? No. It is a Z."),
+        Some(Shape::Z)
+    );
+}
+
+#[test]
+fn json_keys_ending_in_shape_or_answer_and_chinese_hedges_are_read_as_such() {
+    assert_eq!(
+        shape_rule("{\"predicted_shape\": \"triangle\", \"others\": [\"square\"]}"),
+        (Some(Shape::Triangle), Some(Rule::Json))
+    );
+    assert_eq!(
+        shape_rule("{\"my-answer\": \"C\", \"why\": \"opens to the left\"}"),
+        (Some(Shape::C), Some(Rule::Json))
+    );
+    // A hedge over every shape in Chinese, joined by 、 and 或 / 和, names none.
+    assert_eq!(
+        recognize("也许是十字、正方形、三角形、螺旋、Z形和C形。"),
+        None
+    );
+    assert_eq!(recognize("是正方形或者十字形"), Some(Shape::Cross));
+}
+
+#[test]
+fn a_cell_inside_a_tool_call_and_a_cell_refused_in_chinese_are_read_as_such() {
+    // A function call's arguments hold the cell, at any depth up to three.
+    assert_eq!(
+        cell("{\"name\": \"step\", \"args\": {\"row\": 2, \"col\": 3}}"),
+        Some((2, 3))
+    );
+    assert_eq!(
+        cell("{\"call\": {\"fn\": \"go\", \"params\": {\"target\": {\"r\": 4, \"c\": 0}}}}"),
+        Some((4, 0))
+    );
+    // A cell after 不 or 别 and a verb of moving is refused, not the move.
+    assert_eq!(cell("往右走到 (0, 1)。别去 (1, 0)，那是墙。"), Some((0, 1)));
+    assert_eq!(cell("我不能移到 (2, 2)，所以走 (1, 2)"), Some((1, 2)));
+}
+
+#[test]
+fn shapes_named_in_vietnamese_indonesian_turkish_and_polish_are_read() {
+    for (reply, shape) in [
+        ("Đây là hình vuông.", Shape::Square),
+        ("Jawaban: bujur sangkar", Shape::Square),
+        ("Bence bu bir kare.", Shape::Square),
+        ("To jest krzyż.", Shape::Cross),
+        ("Bentuk: tanda silang", Shape::Cross),
+        ("Hành lang tạo thành một xoắn ốc.", Shape::Spiral),
+        ("Cevap: sarmal", Shape::Spiral),
+        ("Odpowiedź: spirala", Shape::Spiral),
+        ("Hình tam giác", Shape::Triangle),
+        ("Ini segitiga.", Shape::Triangle),
+        ("Şekil: üçgen", Shape::Triangle),
+        ("Kształt to trójkąt.", Shape::Triangle),
+        ("Yol bir zikzak çiziyor.", Shape::Z),
+        ("Widzę zygzak.", Shape::Z),
+    ] {
+        assert_eq!(recognize(reply), Some(shape), "{reply}");
+    }
+    // "kare" is a word of its own, not a part of "karena" (Indonesian "because").
+    assert_eq!(recognize("karena itu segitiga"), Some(Shape::Triangle));
+}
