@@ -242,12 +242,17 @@ fn score(name: &str, items: &[Value], floor: usize) {
 /// text or JSON, the line holding it has that role in the outline (`answer`, `chosen`,
 /// `conclusion`, `json`);
 /// where it read a concluding sentence, the line is not one the outline sets apart as an
-/// option, a question or data. Checked on every move and shape reply of the three sets.
+/// option, a question or data. Checked on every move and shape reply of the four sets.
 #[test]
 fn the_outline_gives_the_line_read_the_role_its_rule_reads() {
     let mut checked = 0;
     let mut disagree = Vec::new();
-    for item in items().iter().chain(&items_2()).chain(&items_3()) {
+    for item in items()
+        .iter()
+        .chain(&items_2())
+        .chain(&items_3())
+        .chain(&items_4())
+    {
         let reply = text(item, "reply");
         let reading = match text(item, "phase") {
             "move" => move_reading(reply),
