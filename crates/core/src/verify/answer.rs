@@ -146,14 +146,12 @@ pub(super) struct AnswerLine {
 /// between) is another answer line for which `holds` is true. Answer lines one under the
 /// other that each hold a value list options (`Up: (0, 1)` / `Left: (1, 0)`), not the answer;
 /// a line that names several values is a list of its own and holds none.
-pub(super) fn alone(
-    lines: Vec<AnswerLine>,
-    holds: impl Fn(&AnswerLine) -> bool,
-) -> Vec<AnswerLine> {
+pub(super) fn alone(lines: &[AnswerLine], holds: impl Fn(&AnswerLine) -> bool) -> Vec<AnswerLine> {
     let holding: Vec<usize> = lines.iter().filter(|l| holds(l)).map(|l| l.row).collect();
     lines
-        .into_iter()
+        .iter()
         .filter(|l| !holding.iter().any(|&r| r + 1 == l.row || l.row + 1 == r))
+        .copied()
         .collect()
 }
 

@@ -2,7 +2,8 @@
 //! line, a Chinese conclusion phrase, and a correction later on the cell's line. The
 //! reader (reader.rs) decides between these and its phrase rules in one place.
 
-use super::answer::{alone, answer_lines, json_key, json_values, opens_with_answer, AnswerLine};
+use super::answer::{alone, json_key, opens_with_answer, AnswerLine};
+use super::outline::Outline;
 use super::words::{normal_word, word_spans, TAKING_BACK};
 use crate::maze::coords::{coordinates, Coord};
 use crate::maze::grid::Pos;
@@ -30,28 +31,26 @@ const JSON_MOVE_KEYS: [&str; 14] = [
 /// The move a JSON object in the reply gives (the last such object): under one of
 /// [`JSON_MOVE_KEYS`], as `[r, c]`, `{"row": r, "col": c}` (also `r`/`c`, `column`) or
 /// a string holding a coordinate. The coordinate's span is the object's.
-pub(super) fn json_move(text: &str) -> Option<Coord> {
-    if !text.contains('{') {
+pub(super) fn json_move(outline: &Outline) -> Option<Coord> {
+    if !outline.text.contains('{') {
         return None;
     }
-    json_values(text)
-        .into_iter()
-        .rev()
-        .find_map(|(value, [start, end])| {
-            let object = value.as_object()?;
-            let cell = json_key(object, &JSON_MOVE_KEYS)
-                .and_then(json_cell)
-                .or_else(|| {
-                    // An object that is itself the cell: `{"row": 0, "col": 1}`.
-                    json_cell(&value)
-                })
-                .or_else(|| nested_cell(&value, 3))?;
-            Some(Coord {
-                pos: cell,
-                start,
-                end,
+    outline.json.iter().rev().find_map(|(value, [start, end])| {
+        let (start, end) = (*start, *end);
+        let object = value.as_object()?;
+        let cell = json_key(object, &JSON_MOVE_KEYS)
+            .and_then(json_cell)
+            .or_else(|| {
+                // An object that is itself the cell: `{"row": 0, "col": 1}`.
+                json_cell(value)
             })
+            .or_else(|| nested_cell(value, 3))?;
+        Some(Coord {
+            pos: cell,
+            start,
+            end,
         })
+    })
 }
 
 /// A cell an object holds deeper down, as a tool call's arguments do
@@ -92,10 +91,11 @@ fn json_cell(value: &serde_json::Value) -> Option<Pos> {
 /// maze data (answer.rs): `Réponse : (0, 1)`, `→ (1, 0)`, `Next: 0, 1`. A value of two
 /// numbers alone (`0, 1`, `0 1`) is the cell they name.
 pub(super) fn last_answer_line(
-    text: &str,
+    outline: &Outline,
     all: &[Coord],
     open: impl Fn(usize) -> bool,
 ) -> Option<Coord> {
+    let text = outline.text;
     // A line holds a value when it names one cell: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Best: (0, 1)` /
     // `Others: (1, 0), (2, 0)`).
@@ -106,7 +106,7 @@ pub(super) fn last_answer_line(
             .count();
         cells == 1 || (cells == 0 && bare_pair(&text[line.value[0]..line.value[1]]).is_some())
     };
-    alone(answer_lines(text), holds_cell)
+    alone(&outline.answers, holds_cell)
         .into_iter()
         .rev()
         .find_map(|line| {

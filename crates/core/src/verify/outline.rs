@@ -1,6 +1,7 @@
-//! A reply's outline: its lines, read once, each given one role ([`Role`]), so a person
-//! can see how the readers saw the reply (`shapemaze verify --roles`, the transcript
-//! viewer).
+//! A reply read once into its lines ([`Outline`]: its answer lines, the line a list or table
+//! ticks, its JSON values), which the move and shape readers decide from (decide.rs); and
+//! its outline, each line given one role ([`Role`]), so a person can see how the readers saw
+//! the reply (`shapemaze verify --roles`, the transcript viewer, the review queue).
 //!
 //! The roles are the ones the readers decide from (decide.rs): an answer line, an item of
 //! a list of options, the candidate ticked among candidates struck out, a question, a
@@ -17,7 +18,7 @@
 //! `data`, `conclusion`, `prose`. The outline reads lines; a reader still weighs the
 //! clauses inside a line (standing.rs gives each cell a reply names its own standing).
 
-use super::answer::{answer_lines, checked_line, data_lead, json_values, struck_out};
+use super::answer::{answer_lines, checked_line, data_lead, json_values, struck_out, AnswerLine};
 use super::conclusion::holds_conclusion_phrase;
 use super::recognition::{chosen_option, mentions_in, Mention, ANSWER_LABELS};
 use super::words::{first_word, normal_word, TAKING_BACK};
@@ -120,6 +121,37 @@ pub struct Part {
     pub span: [usize; 2],
 }
 
+/// A reply's text read once into the lines the readers decide from: its answer lines, the
+/// line a list or table ticks, and its JSON values. The move and shape readers take these
+/// from here (decide.rs); [`outline`] gives every line its role from them.
+pub(super) struct Outline<'t> {
+    /// The text read (markup dropped, reasoning set apart: [`Plain`]).
+    pub(super) text: &'t str,
+    /// The answer lines, in order (answer.rs).
+    pub(super) answers: Vec<AnswerLine>,
+    /// The line (`[start, end)`) a list or table of candidates ticks.
+    pub(super) ticked: Option<[usize; 2]>,
+    /// Every JSON object or array the text holds, with its span.
+    pub(super) json: Vec<(serde_json::Value, [usize; 2])>,
+}
+
+impl<'t> Outline<'t> {
+    /// Reads `text`'s lines once.
+    pub(super) fn of(text: &'t str) -> Outline<'t> {
+        let json = if text.contains('{') || text.contains("[[") || text.contains("[\"") {
+            json_values(text)
+        } else {
+            Vec::new()
+        };
+        Outline {
+            text,
+            answers: answer_lines(text),
+            ticked: checked_line(text),
+            json,
+        }
+    }
+}
+
 /// The outline of `reply`: its reasoning, then each line that holds text, in order.
 pub fn outline(reply: &str) -> Vec<Part> {
     let plain = Plain::of(reply);
@@ -135,7 +167,7 @@ pub fn outline(reply: &str) -> Vec<Part> {
         }],
     };
     parts.extend(
-        line_roles(&plain.text)
+        line_roles(&Outline::of(&plain.text))
             .into_iter()
             .map(|(role, [s, e])| Part {
                 role,
@@ -146,20 +178,18 @@ pub fn outline(reply: &str) -> Vec<Part> {
     parts
 }
 
-/// Each line of `text` that holds text, as `[start, end)` (spaces trimmed) with its role.
-fn line_roles(text: &str) -> Vec<(Role, [usize; 2])> {
-    let answers = answer_lines(text);
-    let ticked = checked_line(text).map(|[s, _]| s);
-    let json: Vec<[usize; 2]> = if text.contains('{') || text.contains("[[") || text.contains("[\"")
-    {
-        json_values(text)
-            .into_iter()
-            .filter(|(v, _)| v.is_object() || v.as_array().is_some_and(|a| !a[0].is_number()))
-            .map(|(_, span)| span)
-            .collect()
-    } else {
-        Vec::new()
-    };
+/// Each line of the outline's text that holds text, as `[start, end)` (spaces trimmed) with
+/// its role.
+fn line_roles(outline: &Outline) -> Vec<(Role, [usize; 2])> {
+    let text = outline.text;
+    let answers = &outline.answers;
+    let ticked = outline.ticked.map(|[s, _]| s);
+    let json: Vec<[usize; 2]> = outline
+        .json
+        .iter()
+        .filter(|(v, _)| v.is_object() || v.as_array().is_some_and(|a| !a[0].is_number()))
+        .map(|(_, span)| *span)
+        .collect();
     // An answer line holds a value when it names one cell, or no cell and one shape (a
     // line naming several is a list of its own), as the readers' answer lines do.
     let holds = |[s, e]: [usize; 2]| match coordinates(&text[s..e]).len() {
@@ -177,7 +207,7 @@ fn line_roles(text: &str) -> Vec<(Role, [usize; 2])> {
         .into_iter()
         .filter(|m| !m.negated && !m.asked)
         .collect();
-    let option = chosen_option(&named, text).map(|m| m.at);
+    let option = chosen_option(&named, outline).map(|m| m.at);
     let holding: Vec<usize> = answers
         .iter()
         .filter(|a| holds(a.value))

@@ -27,10 +27,11 @@
 //! (unparseable), never an invalid move. Coordinates are `(r, c)`, `[r, c]` or
 //! between two walls is allowed.
 
-use super::answer::{checked_line, Rule, MOVE_LABELS};
+use super::answer::{Rule, MOVE_LABELS};
 use super::conclusion::{concluded, gives_up, taken_back_after, DIRECTIONS};
 use super::decide::{decide, Candidates, Found};
 use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
+use super::outline::Outline;
 use super::standing::{
     another_player, data_key_before, key_words, standings, template_sentences, Standing,
     MOVE_VERBS, PLAYER_KEYS,
@@ -123,6 +124,7 @@ fn read_move_by_rules(text: &str) -> MoveRead {
     }
     let (coord, rule) = decide(&MoveCandidates {
         text,
+        outline: &Outline::of(text),
         all: &all,
         standing: &standing,
         templates: &templates,
@@ -140,6 +142,8 @@ fn read_move_by_rules(text: &str) -> MoveRead {
 /// The cells one reply gives in each role, for [`decide`].
 struct MoveCandidates<'a> {
     text: &'a str,
+    /// Its answer lines, tick and JSON, read once.
+    outline: &'a Outline<'a>,
     /// Every coordinate, and how each stands.
     all: &'a [Coord],
     standing: &'a [Standing],
@@ -252,11 +256,13 @@ impl Candidates for MoveCandidates<'_> {
 
     /// A JSON answer: `{"move": [0, 1]}`.
     fn json(&self) -> Option<Coord> {
-        json_move(self.text)
+        json_move(self.outline)
     }
 
     fn answer_line(&self) -> Option<Coord> {
-        last_answer_line(self.text, self.all, |k| self.standing[k] == Standing::Open)
+        last_answer_line(self.outline, self.all, |k| {
+            self.standing[k] == Standing::Open
+        })
     }
 
     /// The last concluding sentence (conclusion.rs), in English or Chinese; a reply cut off
@@ -279,7 +285,7 @@ impl Candidates for MoveCandidates<'_> {
 
     /// A table or list of candidate cells, one ticked and the others struck out.
     fn ticked(&self) -> Option<Coord> {
-        let [from, to] = checked_line(self.text)?;
+        let [from, to] = self.outline.ticked?;
         let inside: Vec<usize> = (0..self.all.len())
             .filter(|&i| self.all[i].start >= from && self.all[i].end <= to)
             .filter(|&i| matches!(self.standing[i], Standing::Open | Standing::Described))

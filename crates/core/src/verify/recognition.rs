@@ -19,10 +19,9 @@
 //! (whose upward opening it is) when not; "N" names the N only when it is in play (never
 //! in "N/A"); "zig zag" names the Z as "zigzag" does.
 
-use super::answer::{
-    alone, answer_lines, checked_line, json_key, json_values, opens_with_answer, AnswerLine, Rule,
-};
+use super::answer::{alone, json_key, opens_with_answer, AnswerLine, Rule};
 use super::decide::{decide, Candidates, Found};
+use super::outline::Outline;
 use super::verdict::{Extracted, Reason, Verdict};
 use super::words::{end_of_last_label, first_word, is_negated, plain, span_in_reply, words_before};
 use crate::maze::shape::{Shape, ShapeSet};
@@ -292,43 +291,43 @@ pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
 
 /// The shape a JSON object in the reply gives: `{"shape": "spiral"}` (also `answer`,
 /// `final_answer`, `name`), the last such object.
-fn json_shape(text: &str, shapes: ShapeSet) -> Option<Mention> {
+fn json_shape(outline: &Outline, shapes: ShapeSet) -> Option<Mention> {
+    let text = outline.text;
     if !text.contains('{') {
         return None;
     }
-    json_values(text)
-        .into_iter()
-        .rev()
-        .find_map(|(value, [start, _])| {
-            let object = value.as_object()?;
-            // A key named for the shape or the answer, or one that ends so
-            // (`identified_shape`, `predicted_shape`, `my_answer`).
-            let name = json_key(object, &["shape", "answer", "final_answer", "name"])
-                .or_else(|| {
-                    object.iter().find_map(|(k, v)| {
-                        let k = k.to_ascii_lowercase().replace(['-', ' '], "_");
-                        (k.ends_with("_shape") || k.ends_with("_answer")).then_some(v)
-                    })
-                })?
-                .as_str()?;
-            let found = mentions_in(name, shapes);
-            let first = found.iter().find(|m| !m.negated)?;
-            // Where the name stands in the text: its first occurrence in the object.
-            let at = text[start..].find(name).map_or(start, |i| start + i);
-            Some(Mention {
-                at: at + first.at,
-                ..*first
-            })
+    outline.json.iter().rev().find_map(|(value, [start, _])| {
+        let start = *start;
+        let object = value.as_object()?;
+        // A key named for the shape or the answer, or one that ends so
+        // (`identified_shape`, `predicted_shape`, `my_answer`).
+        let name = json_key(object, &["shape", "answer", "final_answer", "name"])
+            .or_else(|| {
+                object.iter().find_map(|(k, v)| {
+                    let k = k.to_ascii_lowercase().replace(['-', ' '], "_");
+                    (k.ends_with("_shape") || k.ends_with("_answer")).then_some(v)
+                })
+            })?
+            .as_str()?;
+        let found = mentions_in(name, shapes);
+        let first = found.iter().find(|m| !m.negated)?;
+        // Where the name stands in the text: its first occurrence in the object.
+        let at = text[start..].find(name).map_or(start, |i| start + i);
+        Some(Mention {
+            at: at + first.at,
+            ..*first
         })
+    })
 }
 
 /// The shape the reply's last answer line names, when its value names one shape (answer.rs).
-fn answer_line_shape(all: &[Mention], text: &str) -> Option<Mention> {
+fn answer_line_shape(all: &[Mention], outline: &Outline) -> Option<Mention> {
+    let text = outline.text;
     // A line holds a value when it names one shape: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Top guess: triangle` /
     // `Runners-up: Z, cross`).
     let holds_shape = |line: &AnswerLine| one_shape_within(all, line.value).is_some();
-    alone(answer_lines(text), holds_shape)
+    alone(&outline.answers, holds_shape)
         .into_iter()
         .rev()
         .find_map(|line| {
@@ -356,7 +355,8 @@ fn one_shape_within(all: &[Mention], [from, to]: [usize; 2]) -> Option<Vec<&Ment
 /// The option a reply chooses by its letter among options of its own: lines `D) triangle`,
 /// `(D) triangle`, `D. triangle` or `D: triangle` list them, and the last answer line whose
 /// value is one of their letters alone (`Answer: D`, `Final answer: (D)`) chooses one.
-pub(super) fn chosen_option(all: &[Mention], text: &str) -> Option<Mention> {
+pub(super) fn chosen_option(all: &[Mention], outline: &Outline) -> Option<Mention> {
+    let text = outline.text;
     let mut options: Vec<(char, Mention)> = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
@@ -395,7 +395,7 @@ pub(super) fn chosen_option(all: &[Mention], text: &str) -> Option<Mention> {
             _ => None,
         }
     };
-    answer_lines(text).into_iter().rev().find_map(|line| {
+    outline.answers.iter().rev().find_map(|line| {
         let letter = letter_of(&text[line.value[0]..line.value[1]])?;
         options.iter().find(|(l, _)| *l == letter).map(|(_, m)| *m)
     })
@@ -410,6 +410,7 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
     let plain: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain.is_empty() { all.clone() } else { plain };
     let (found, rule) = decide(&ShapeCandidates {
+        outline: &Outline::of(text),
         text,
         shapes,
         all,
@@ -421,6 +422,8 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
 /// The shapes one reply names in each role, for [`decide`].
 struct ShapeCandidates<'a> {
     text: &'a str,
+    /// Its answer lines, tick and JSON, read once.
+    outline: &'a Outline<'a>,
     shapes: ShapeSet,
     /// Every mention neither negated nor asked.
     all: Vec<Mention>,
@@ -444,17 +447,19 @@ impl Candidates for ShapeCandidates<'_> {
     }
 
     fn json(&self) -> Option<Mention> {
-        json_shape(self.text, self.shapes)
+        json_shape(self.outline, self.shapes)
     }
 
     /// An option chosen by its letter, else the last answer line's shape.
     fn answer_line(&self) -> Option<Mention> {
-        chosen_option(&self.all, self.text).or_else(|| answer_line_shape(&self.all, self.text))
+        chosen_option(&self.all, self.outline)
+            .or_else(|| answer_line_shape(&self.all, self.outline))
     }
 
     /// A table or list of candidate shapes, one ticked and the others struck out.
     fn ticked(&self) -> Option<Mention> {
-        checked_line(self.text)
+        self.outline
+            .ticked
             .and_then(|line| one_shape_within(&self.all, line))
             .map(|inside| *inside[0])
     }
