@@ -9,9 +9,10 @@
 //!   readers read; `reader.rs` says what each role of a reply gives as the move
 //!   ([`read_move`]): the JSON, the answer lines (`answer.rs`, `move_answer.rs`), the
 //!   concluding sentence (`conclusion.rs`), then the marked fall-backs;
-//! - `decide.rs`: the one place a reader's answer is decided, in one order over the roles,
-//!   for the move and the shape alike; `outline.rs`: each line of a reply with its role
-//!   ([`outline`]), as a person sees it;
+//! - `lines.rs`: a reply's lines read once (answer lines, the ticked line, JSON) for every
+//!   reader; `decide.rs`: the one place a reader's answer is decided, in one order over the
+//!   roles, for the move and the shape alike; `outline.rs`: each line of a reply with its
+//!   role ([`outline`]), as a person sees it;
 //! - `moves.rs`: judging it ([`check_step`], [`verify_move`]) and the single-shot path
 //!   ([`verify_path`]);
 //! - `recognition.rs`: the shape a reply names ([`mentions`], [`recognize`],
@@ -29,6 +30,7 @@ mod answer;
 mod conclusion;
 mod decide;
 mod generation;
+mod lines;
 mod move_answer;
 mod moves;
 mod outline;

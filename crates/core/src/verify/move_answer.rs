@@ -3,7 +3,7 @@
 //! reader (reader.rs) decides between these and its phrase rules in one place.
 
 use super::answer::{alone, json_key, opens_with_answer, AnswerLine};
-use super::outline::Outline;
+use super::lines::Lines;
 use super::words::{normal_word, word_spans, TAKING_BACK};
 use crate::maze::coords::{coordinates, Coord};
 use crate::maze::grid::Pos;
@@ -31,7 +31,7 @@ const JSON_MOVE_KEYS: [&str; 14] = [
 /// The move a JSON object in the reply gives (the last such object): under one of
 /// [`JSON_MOVE_KEYS`], as `[r, c]`, `{"row": r, "col": c}` (also `r`/`c`, `column`) or
 /// a string holding a coordinate. The coordinate's span is the object's.
-pub(super) fn json_move(outline: &Outline) -> Option<Coord> {
+pub(super) fn json_move(outline: &Lines) -> Option<Coord> {
     if !outline.text.contains('{') {
         return None;
     }
@@ -91,7 +91,7 @@ fn json_cell(value: &serde_json::Value) -> Option<Pos> {
 /// maze data (answer.rs): `Réponse : (0, 1)`, `→ (1, 0)`, `Next: 0, 1`. A value of two
 /// numbers alone (`0, 1`, `0 1`) is the cell they name.
 pub(super) fn last_answer_line(
-    outline: &Outline,
+    outline: &Lines,
     all: &[Coord],
     open: impl Fn(usize) -> bool,
 ) -> Option<Coord> {

@@ -1,7 +1,6 @@
-//! A reply read once into its lines ([`Outline`]: its answer lines, the line a list or table
-//! ticks, its JSON values), which the move and shape readers decide from (decide.rs); and
-//! its outline, each line given one role ([`Role`]), so a person can see how the readers saw
-//! the reply (`shapemaze verify --roles`, the transcript viewer, the review queue).
+//! A reply's outline: its lines (read once, lines.rs, as the readers read them), each given
+//! one role ([`Role`]), so a person can see how the readers saw the reply (`shapemaze verify
+//! --roles`, the transcript viewer, the review queue).
 //!
 //! The roles are the ones the readers decide from (decide.rs): an answer line, an item of
 //! a list of options, the candidate ticked among candidates struck out, a question, a
@@ -18,8 +17,9 @@
 //! `data`, `conclusion`, `prose`. The outline reads lines; a reader still weighs the
 //! clauses inside a line (standing.rs gives each cell a reply names its own standing).
 
-use super::answer::{answer_lines, checked_line, data_lead, json_values, struck_out, AnswerLine};
+use super::answer::{data_lead, struck_out};
 use super::conclusion::holds_conclusion_phrase;
+use super::lines::Lines;
 use super::recognition::{chosen_option, mentions_in, Mention, ANSWER_LABELS};
 use super::words::{first_word, normal_word, TAKING_BACK};
 use crate::maze::coords::coordinates;
@@ -121,37 +121,6 @@ pub struct Part {
     pub span: [usize; 2],
 }
 
-/// A reply's text read once into the lines the readers decide from: its answer lines, the
-/// line a list or table ticks, and its JSON values. The move and shape readers take these
-/// from here (decide.rs); [`outline`] gives every line its role from them.
-pub(super) struct Outline<'t> {
-    /// The text read (markup dropped, reasoning set apart: [`Plain`]).
-    pub(super) text: &'t str,
-    /// The answer lines, in order (answer.rs).
-    pub(super) answers: Vec<AnswerLine>,
-    /// The line (`[start, end)`) a list or table of candidates ticks.
-    pub(super) ticked: Option<[usize; 2]>,
-    /// Every JSON object or array the text holds, with its span.
-    pub(super) json: Vec<(serde_json::Value, [usize; 2])>,
-}
-
-impl<'t> Outline<'t> {
-    /// Reads `text`'s lines once.
-    pub(super) fn of(text: &'t str) -> Outline<'t> {
-        let json = if text.contains('{') || text.contains("[[") || text.contains("[\"") {
-            json_values(text)
-        } else {
-            Vec::new()
-        };
-        Outline {
-            text,
-            answers: answer_lines(text),
-            ticked: checked_line(text),
-            json,
-        }
-    }
-}
-
 /// The outline of `reply`: its reasoning, then each line that holds text, in order.
 pub fn outline(reply: &str) -> Vec<Part> {
     let plain = Plain::of(reply);
@@ -167,7 +136,7 @@ pub fn outline(reply: &str) -> Vec<Part> {
         }],
     };
     parts.extend(
-        line_roles(&Outline::of(&plain.text))
+        line_roles(&Lines::of(&plain.text))
             .into_iter()
             .map(|(role, [s, e])| Part {
                 role,
@@ -180,7 +149,7 @@ pub fn outline(reply: &str) -> Vec<Part> {
 
 /// Each line of the outline's text that holds text, as `[start, end)` (spaces trimmed) with
 /// its role.
-fn line_roles(outline: &Outline) -> Vec<(Role, [usize; 2])> {
+fn line_roles(outline: &Lines) -> Vec<(Role, [usize; 2])> {
     let text = outline.text;
     let answers = &outline.answers;
     let ticked = outline.ticked.map(|[s, _]| s);

@@ -30,8 +30,8 @@
 use super::answer::{Rule, MOVE_LABELS};
 use super::conclusion::{concluded, gives_up, taken_back_after, DIRECTIONS};
 use super::decide::{decide, Candidates, Found};
+use super::lines::Lines;
 use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
-use super::outline::Outline;
 use super::standing::{
     another_player, data_key_before, key_words, standings, template_sentences, Standing,
     MOVE_VERBS, PLAYER_KEYS,
@@ -124,7 +124,7 @@ fn read_move_by_rules(text: &str) -> MoveRead {
     }
     let (coord, rule) = decide(&MoveCandidates {
         text,
-        outline: &Outline::of(text),
+        outline: &Lines::of(text),
         all: &all,
         standing: &standing,
         templates: &templates,
@@ -143,7 +143,7 @@ fn read_move_by_rules(text: &str) -> MoveRead {
 struct MoveCandidates<'a> {
     text: &'a str,
     /// Its answer lines, tick and JSON, read once.
-    outline: &'a Outline<'a>,
+    outline: &'a Lines<'a>,
     /// Every coordinate, and how each stands.
     all: &'a [Coord],
     standing: &'a [Standing],

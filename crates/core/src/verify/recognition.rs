@@ -21,7 +21,7 @@
 
 use super::answer::{alone, json_key, opens_with_answer, AnswerLine, Rule};
 use super::decide::{decide, Candidates, Found};
-use super::outline::Outline;
+use super::lines::Lines;
 use super::verdict::{Extracted, Reason, Verdict};
 use super::words::{end_of_last_label, first_word, is_negated, plain, span_in_reply, words_before};
 use crate::maze::shape::{Shape, ShapeSet};
@@ -291,7 +291,7 @@ pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
 
 /// The shape a JSON object in the reply gives: `{"shape": "spiral"}` (also `answer`,
 /// `final_answer`, `name`), the last such object.
-fn json_shape(outline: &Outline, shapes: ShapeSet) -> Option<Mention> {
+fn json_shape(outline: &Lines, shapes: ShapeSet) -> Option<Mention> {
     let text = outline.text;
     if !text.contains('{') {
         return None;
@@ -321,7 +321,7 @@ fn json_shape(outline: &Outline, shapes: ShapeSet) -> Option<Mention> {
 }
 
 /// The shape the reply's last answer line names, when its value names one shape (answer.rs).
-fn answer_line_shape(all: &[Mention], outline: &Outline) -> Option<Mention> {
+fn answer_line_shape(all: &[Mention], outline: &Lines) -> Option<Mention> {
     let text = outline.text;
     // A line holds a value when it names one shape: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Top guess: triangle` /
@@ -355,7 +355,7 @@ fn one_shape_within(all: &[Mention], [from, to]: [usize; 2]) -> Option<Vec<&Ment
 /// The option a reply chooses by its letter among options of its own: lines `D) triangle`,
 /// `(D) triangle`, `D. triangle` or `D: triangle` list them, and the last answer line whose
 /// value is one of their letters alone (`Answer: D`, `Final answer: (D)`) chooses one.
-pub(super) fn chosen_option(all: &[Mention], outline: &Outline) -> Option<Mention> {
+pub(super) fn chosen_option(all: &[Mention], outline: &Lines) -> Option<Mention> {
     let text = outline.text;
     let mut options: Vec<(char, Mention)> = Vec::new();
     let mut offset = 0;
@@ -410,7 +410,7 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
     let plain: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain.is_empty() { all.clone() } else { plain };
     let (found, rule) = decide(&ShapeCandidates {
-        outline: &Outline::of(text),
+        outline: &Lines::of(text),
         text,
         shapes,
         all,
@@ -423,7 +423,7 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
 struct ShapeCandidates<'a> {
     text: &'a str,
     /// Its answer lines, tick and JSON, read once.
-    outline: &'a Outline<'a>,
+    outline: &'a Lines<'a>,
     shapes: ShapeSet,
     /// Every mention neither negated nor asked.
     all: Vec<Mention>,
