@@ -527,13 +527,13 @@ fn review_board(state: State, grid: Grid, read: &Extracted) -> impl IntoView {
 #[component]
 fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
     // The reply, each line with its role, the span read marked (an empty mark at the end
-    // when nothing was read).
-    let end = item.reply.len();
-    let reply_html = outlined_reply(
-        &item.reply,
-        Some(item.reading.span.unwrap_or([end, end])),
-        "review-read-span",
-    );
+    // when nothing was read, or when the span does not fit the reply).
+    let r = &item.reply;
+    let fits = |&[s, e]: &[usize; 2]| {
+        s <= e && e <= r.len() && r.is_char_boundary(s) && r.is_char_boundary(e)
+    };
+    let span = item.reading.span.filter(fits).unwrap_or([r.len(); 2]);
+    let reply_html = outlined_reply(r, Some(span), "review-read-span");
     let position = move || {
         format!(
             "Reply {} of {}",

@@ -31,11 +31,11 @@ const JSON_MOVE_KEYS: [&str; 14] = [
 /// The move a JSON object in the reply gives (the last such object): under one of
 /// [`JSON_MOVE_KEYS`], as `[r, c]`, `{"row": r, "col": c}` (also `r`/`c`, `column`) or
 /// a string holding a coordinate. The coordinate's span is the object's.
-pub(super) fn json_move(outline: &Lines) -> Option<Coord> {
-    if !outline.text.contains('{') {
+pub(super) fn json_move(lines: &Lines) -> Option<Coord> {
+    if !lines.text.contains('{') {
         return None;
     }
-    outline.json.iter().rev().find_map(|(value, [start, end])| {
+    lines.json.iter().rev().find_map(|(value, [start, end])| {
         let (start, end) = (*start, *end);
         let object = value.as_object()?;
         let cell = json_key(object, &JSON_MOVE_KEYS)
@@ -91,11 +91,11 @@ fn json_cell(value: &serde_json::Value) -> Option<Pos> {
 /// maze data (answer.rs): `Réponse : (0, 1)`, `→ (1, 0)`, `Next: 0, 1`. A value of two
 /// numbers alone (`0, 1`, `0 1`) is the cell they name.
 pub(super) fn last_answer_line(
-    outline: &Lines,
+    lines: &Lines,
     all: &[Coord],
     open: impl Fn(usize) -> bool,
 ) -> Option<Coord> {
-    let text = outline.text;
+    let text = lines.text;
     // A line holds a value when it names one cell: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Best: (0, 1)` /
     // `Others: (1, 0), (2, 0)`).
@@ -106,7 +106,7 @@ pub(super) fn last_answer_line(
             .count();
         cells == 1 || (cells == 0 && bare_pair(&text[line.value[0]..line.value[1]]).is_some())
     };
-    alone(&outline.answers, holds_cell)
+    alone(&lines.answers, holds_cell)
         .into_iter()
         .rev()
         .find_map(|line| {

@@ -149,11 +149,11 @@ pub fn outline(reply: &str) -> Vec<Part> {
 
 /// Each line of the outline's text that holds text, as `[start, end)` (spaces trimmed) with
 /// its role.
-fn line_roles(outline: &Lines) -> Vec<(Role, [usize; 2])> {
-    let text = outline.text;
-    let answers = &outline.answers;
-    let ticked = outline.ticked.map(|[s, _]| s);
-    let json: Vec<[usize; 2]> = outline
+fn line_roles(lines: &Lines) -> Vec<(Role, [usize; 2])> {
+    let text = lines.text;
+    let answers = &lines.answers;
+    let ticked = lines.ticked.map(|[s, _]| s);
+    let json: Vec<[usize; 2]> = lines
         .json
         .iter()
         .filter(|(v, _)| v.is_object() || v.as_array().is_some_and(|a| !a[0].is_number()))
@@ -176,7 +176,7 @@ fn line_roles(outline: &Lines) -> Vec<(Role, [usize; 2])> {
         .into_iter()
         .filter(|m| !m.negated && !m.asked)
         .collect();
-    let option = chosen_option(&named, outline).map(|m| m.at);
+    let option = chosen_option(&named, lines).map(|m| m.at);
     let holding: Vec<usize> = answers
         .iter()
         .filter(|a| holds(a.value))

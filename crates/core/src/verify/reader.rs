@@ -123,8 +123,7 @@ fn read_move_by_rules(text: &str) -> MoveRead {
         standing.fill(Standing::Open);
     }
     let (coord, rule) = decide(&MoveCandidates {
-        text,
-        outline: &Lines::of(text),
+        lines: &Lines::of(text),
         all: &all,
         standing: &standing,
         templates: &templates,
@@ -141,9 +140,8 @@ fn read_move_by_rules(text: &str) -> MoveRead {
 
 /// The cells one reply gives in each role, for [`decide`].
 struct MoveCandidates<'a> {
-    text: &'a str,
-    /// Its answer lines, tick and JSON, read once.
-    outline: &'a Lines<'a>,
+    /// The reply's text, and its answer lines, tick and JSON, read once.
+    lines: &'a Lines<'a>,
     /// Every coordinate, and how each stands.
     all: &'a [Coord],
     standing: &'a [Standing],
@@ -172,7 +170,7 @@ impl MoveCandidates<'_> {
             .or_else(|| {
                 after().find(|&i| {
                     self.standing[i] == Standing::Described
-                        && only_object_words(&self.text[offset..self.all[i].start])
+                        && only_object_words(&self.lines.text[offset..self.all[i].start])
                 })
             })
             .map(|i| self.all[i])
@@ -199,11 +197,11 @@ impl MoveCandidates<'_> {
         MOVE_LABELS
             .iter()
             .flat_map(|l| {
-                find_words(self.text, l, true)
+                find_words(self.lines.text, l, true)
                     .into_iter()
                     .map(move |i| (i, i + l.len()))
             })
-            .filter(|&(i, end)| !self.masked(i) && !heads_options(self.text, i, end))
+            .filter(|&(i, end)| !self.masked(i) && !heads_options(self.lines.text, i, end))
             .map(|(_, end)| end)
             .max()
     }
@@ -211,11 +209,11 @@ impl MoveCandidates<'_> {
     /// A label that gives the player's cell as its answer: "Answer: Player position: (0, 1)".
     fn keyed(&self, offset: usize) -> Option<Coord> {
         let c = self.all.iter().find(|c| c.start >= offset)?;
-        let between = self.text[offset..c.start].trim();
+        let between = self.lines.text[offset..c.start].trim();
         let key = between
             .strip_suffix(':')
             .or_else(|| between.strip_suffix('='))?;
-        (data_key_before(self.text, c.start) == Some(false)
+        (data_key_before(self.lines.text, c.start) == Some(false)
             && !key.contains(['\n', '.', ',', ';', ')'])
             && PLAYER_KEYS.contains(&key_words(key).as_str()))
         .then_some(*c)
@@ -224,7 +222,7 @@ impl MoveCandidates<'_> {
     /// The end of the last "move ... to" (not negated; coordinates' numbers are not words).
     fn last_move_phrase(&self) -> Option<usize> {
         let all = self.all;
-        let words: Vec<Span> = word_spans(self.text)
+        let words: Vec<Span> = word_spans(self.lines.text)
             .into_iter()
             .filter(|w| !all.iter().any(|c| c.start <= w.start() && w.end <= c.end))
             .collect();
@@ -238,7 +236,7 @@ impl MoveCandidates<'_> {
                         MOVE_VERBS
                             .iter()
                             .any(|m| words[v].text.eq_ignore_ascii_case(m))
-                            && !is_negated(self.text, words[v].start())
+                            && !is_negated(self.lines.text, words[v].start())
                             && !(v > 0 && another_player(&normal_word(words[v - 1].text)))
                     })
             })
@@ -256,19 +254,17 @@ impl Candidates for MoveCandidates<'_> {
 
     /// A JSON answer: `{"move": [0, 1]}`.
     fn json(&self) -> Option<Coord> {
-        json_move(self.outline)
+        json_move(self.lines)
     }
 
     fn answer_line(&self) -> Option<Coord> {
-        last_answer_line(self.outline, self.all, |k| {
-            self.standing[k] == Standing::Open
-        })
+        last_answer_line(self.lines, self.all, |k| self.standing[k] == Standing::Open)
     }
 
     /// The last concluding sentence (conclusion.rs), in English or Chinese; a reply cut off
     /// that takes it back later keeps none.
     fn concluded(&self) -> Option<(Coord, bool)> {
-        let (text, all, standing) = (self.text, self.all, self.standing);
+        let (text, all, standing) = (self.lines.text, self.all, self.standing);
         let k = concluded(text, all, standing)
             .filter(|&k| !self.masked(all[k].start))
             .or_else(|| {
@@ -280,12 +276,12 @@ impl Candidates for MoveCandidates<'_> {
     }
 
     fn gives_up(&self) -> bool {
-        gives_up(self.text)
+        gives_up(self.lines.text)
     }
 
     /// A table or list of candidate cells, one ticked and the others struck out.
     fn ticked(&self) -> Option<Coord> {
-        let [from, to] = self.outline.ticked?;
+        let [from, to] = self.lines.ticked?;
         let inside: Vec<usize> = (0..self.all.len())
             .filter(|&i| self.all[i].start >= from && self.all[i].end <= to)
             .filter(|&i| matches!(self.standing[i], Standing::Open | Standing::Described))

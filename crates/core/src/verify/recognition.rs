@@ -291,12 +291,12 @@ pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
 
 /// The shape a JSON object in the reply gives: `{"shape": "spiral"}` (also `answer`,
 /// `final_answer`, `name`), the last such object.
-fn json_shape(outline: &Lines, shapes: ShapeSet) -> Option<Mention> {
-    let text = outline.text;
+fn json_shape(lines: &Lines, shapes: ShapeSet) -> Option<Mention> {
+    let text = lines.text;
     if !text.contains('{') {
         return None;
     }
-    outline.json.iter().rev().find_map(|(value, [start, _])| {
+    lines.json.iter().rev().find_map(|(value, [start, _])| {
         let start = *start;
         let object = value.as_object()?;
         // A key named for the shape or the answer, or one that ends so
@@ -321,13 +321,13 @@ fn json_shape(outline: &Lines, shapes: ShapeSet) -> Option<Mention> {
 }
 
 /// The shape the reply's last answer line names, when its value names one shape (answer.rs).
-fn answer_line_shape(all: &[Mention], outline: &Lines) -> Option<Mention> {
-    let text = outline.text;
+fn answer_line_shape(all: &[Mention], lines: &Lines) -> Option<Mention> {
+    let text = lines.text;
     // A line holds a value when it names one shape: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Top guess: triangle` /
     // `Runners-up: Z, cross`).
     let holds_shape = |line: &AnswerLine| one_shape_within(all, line.value).is_some();
-    alone(&outline.answers, holds_shape)
+    alone(&lines.answers, holds_shape)
         .into_iter()
         .rev()
         .find_map(|line| {
@@ -355,8 +355,8 @@ fn one_shape_within(all: &[Mention], [from, to]: [usize; 2]) -> Option<Vec<&Ment
 /// The option a reply chooses by its letter among options of its own: lines `D) triangle`,
 /// `(D) triangle`, `D. triangle` or `D: triangle` list them, and the last answer line whose
 /// value is one of their letters alone (`Answer: D`, `Final answer: (D)`) chooses one.
-pub(super) fn chosen_option(all: &[Mention], outline: &Lines) -> Option<Mention> {
-    let text = outline.text;
+pub(super) fn chosen_option(all: &[Mention], lines: &Lines) -> Option<Mention> {
+    let text = lines.text;
     let mut options: Vec<(char, Mention)> = Vec::new();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
@@ -395,7 +395,7 @@ pub(super) fn chosen_option(all: &[Mention], outline: &Lines) -> Option<Mention>
             _ => None,
         }
     };
-    outline.answers.iter().rev().find_map(|line| {
+    lines.answers.iter().rev().find_map(|line| {
         let letter = letter_of(&text[line.value[0]..line.value[1]])?;
         options.iter().find(|(l, _)| *l == letter).map(|(_, m)| *m)
     })
@@ -410,8 +410,7 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
     let plain: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain.is_empty() { all.clone() } else { plain };
     let (found, rule) = decide(&ShapeCandidates {
-        outline: &Lines::of(text),
-        text,
+        lines: &Lines::of(text),
         shapes,
         all,
         ms,
@@ -421,9 +420,8 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
 
 /// The shapes one reply names in each role, for [`decide`].
 struct ShapeCandidates<'a> {
-    text: &'a str,
-    /// Its answer lines, tick and JSON, read once.
-    outline: &'a Lines<'a>,
+    /// The reply's text, and its answer lines, tick and JSON, read once.
+    lines: &'a Lines<'a>,
     shapes: ShapeSet,
     /// Every mention neither negated nor asked.
     all: Vec<Mention>,
@@ -435,7 +433,7 @@ impl ShapeCandidates<'_> {
     /// Mention `i` of `ms`, unless it stands in a list naming every shape ("a square,
     /// cross, spiral, triangle, C or Z; I cannot tell"), which chooses none.
     fn unless_hedged(&self, i: usize) -> Option<Mention> {
-        (!lists_every_shape(self.text, &self.ms, i, self.shapes)).then_some(self.ms[i])
+        (!lists_every_shape(self.lines.text, &self.ms, i, self.shapes)).then_some(self.ms[i])
     }
 }
 
@@ -447,18 +445,17 @@ impl Candidates for ShapeCandidates<'_> {
     }
 
     fn json(&self) -> Option<Mention> {
-        json_shape(self.outline, self.shapes)
+        json_shape(self.lines, self.shapes)
     }
 
     /// An option chosen by its letter, else the last answer line's shape.
     fn answer_line(&self) -> Option<Mention> {
-        chosen_option(&self.all, self.outline)
-            .or_else(|| answer_line_shape(&self.all, self.outline))
+        chosen_option(&self.all, self.lines).or_else(|| answer_line_shape(&self.all, self.lines))
     }
 
     /// A table or list of candidate shapes, one ticked and the others struck out.
     fn ticked(&self) -> Option<Mention> {
-        self.outline
+        self.lines
             .ticked
             .and_then(|line| one_shape_within(&self.all, line))
             .map(|inside| *inside[0])
@@ -466,7 +463,7 @@ impl Candidates for ShapeCandidates<'_> {
 
     /// The first mention after the last answer label in running text (`the answer is`).
     fn labelled(&self) -> Found<Mention> {
-        let i = end_of_last_label(self.text, &ANSWER_LABELS)
+        let i = end_of_last_label(self.lines.text, &ANSWER_LABELS)
             .and_then(|o| self.ms.iter().position(|m| m.at >= o))?;
         Some(self.unless_hedged(i))
     }
