@@ -21,11 +21,22 @@
     document.head.appendChild(link);
   };
   var FIRST_TRIAL = 'oracle-spiral';
+  // The front door (index.html's hidden copy of shell/home.html, in the people's build
+  // only) is the first screen at the site's root, its links plain links until the app
+  // mounts; every other page drops it.
+  var home = document.getElementById('shell-home');
+  var line = document.getElementById('shell-line');
+  if (home && page === '') {
+    while (home.firstChild) line.parentNode.insertBefore(home.firstChild, line);
+    line.hidden = true;
+    shell.setAttribute('aria-busy', 'false');
+  }
+  if (home) home.remove();
   var study = query.get('study') || '';
   var trial = query.get('trial') || '';
   if (page === 'study') {
     document.getElementById('shell-brand').textContent = 'Shapemaze study';
-    document.getElementById('shell-line').textContent = 'Loading the study…';
+    line.textContent = 'Loading the study…';
     if (/^[A-Za-z0-9_-]+$/.test(study) && !query.has('config')) preload('studies/' + study + '.json');
   } else if (titles[page]) {
     var h1 = document.getElementById('shell-title');
@@ -54,7 +65,8 @@
   }).observe(document.body, { childList: true });
   addEventListener('unhandledrejection', function () {
     if (shell.isConnected) {
-      document.getElementById('shell-line').textContent =
+      line.hidden = false;
+      line.textContent =
         'Shapemaze could not start here: it needs a browser with WebAssembly. Reload to try again.';
     }
   });

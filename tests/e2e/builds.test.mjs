@@ -13,7 +13,7 @@ import { BASE, SHOTS, withPage } from './helpers.mjs';
 const PAGES = process.env.PAGES_URL ?? 'http://127.0.0.1:8093/shapemaze';
 
 const people = [
-  ['/', '[data-testid="home-doors"]'],
+  ['/', 'main [data-testid="home-doors"]'],
   ['/play?shape=Z&seed=3', '[data-testid="maze"] [data-testid="cell-0-0"]'],
   ['/demo?trial=oracle-spiral', '[data-testid="replay-position"]'],
   ['/study?study=pilot', '[data-testid="consent-accept"]'],

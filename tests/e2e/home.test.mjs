@@ -1,9 +1,10 @@
 // End-to-end tests of the front door: the home page offers each kind of visitor their way
-// in, and the navigation holds every page of both builds (the people's and the lab's: a link
-// to the other build's page names its folder, `/results/`, as static hosts redirect to it).
+// in, before the wasm has arrived as well as after (shell/home.html is both), and the
+// navigation holds every page of both builds (the people's and the lab's: a link to the other
+// build's page names its folder, `/results/`, as static hosts redirect to it).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, SHOTS, withPage } from './helpers.mjs';
+import { BASE, SHOTS, accessible, withPage } from './helpers.mjs';
 
 /** A page's path without the folder's last slash (`/results/` is `/results`). */
 const pageOf = (path) => path.replace(/(.)\/$/, '$1');
@@ -11,7 +12,9 @@ const pageOf = (path) => path.replace(/(.)\/$/, '$1');
 test('the home page has a door for researchers, participants and presenters, each leading to its pages', async () => {
   await withPage(async (page) => {
     await page.goto(`${BASE}/`);
-    await page.waitForSelector('[data-testid="home-doors"]');
+    // The app's front door (in <main>), not the static page's.
+    await page.waitForSelector('main [data-testid="home-doors"]');
+    assert.equal(await page.locator('[data-testid="home"]').count(), 1, 'one front door once the app is there');
     const links = (door) =>
       page.$$eval(`[data-testid="door-${door}"] a`, (as) => as.map((a) => new URL(a.href).pathname)).then((ps) => ps.map(pageOf));
     const researcher = await links('researcher');
@@ -57,5 +60,50 @@ test('the navigation holds every page, and each opens in its build', async () =>
       assert.equal(pageOf(new URL(page.url()).pathname), path);
       assert.equal(await page.getAttribute(`[data-testid="nav"] >> text=${name}`, 'aria-current'), 'page');
     }
+  });
+});
+
+test('the front door is there and its links work before the wasm arrives', async () => {
+  await withPage(async (page) => {
+    // The wasm never arrives (nor the service worker, which would fetch it on its own):
+    // what shows is the static page alone.
+    await page.context().route(/(_bg\.wasm|sw\.js)$/, (route) => route.abort());
+    // Other pages never show the front door in their first screen, only their loading line.
+    await page.goto(`${BASE}/play`);
+    await page.waitForSelector('#shell-line');
+    assert.equal(await page.locator('[data-testid="home"]').count(), 0);
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('[data-testid="home-doors"] a');
+    assert.equal(await page.locator('main').count(), 0, 'the app has not mounted');
+    const links = await page.$$eval('[data-testid="home"] a', (as) => as.map((a) => new URL(a.href).pathname));
+    assert.deepEqual(links, ['/play', '/model/', '/experiment/', '/results/', '/results/', '/study/manage/', '/play', '/demo']);
+    assert.equal(await page.isVisible('#shell-line'), false, 'no loading line under the front door');
+    await page.screenshot({ path: `${SHOTS}/home-static.png`, fullPage: true });
+    await accessible(page, 'the front door before the wasm');
+    await page.click('text=Play a trial');
+    await page.waitForURL((u) => u.pathname === '/play');
+    assert.equal(await page.locator('[data-testid="home"]').count(), 0);
+  }, /Failed to load resource|Failed to fetch|fetching the script/);
+});
+
+test("in the app, the front door's links to the people's pages change the page in place, the lab's load it", async () => {
+  await withPage(async (page) => {
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('main [data-testid="home-doors"]');
+    await page.evaluate(() => (window.__stayed = true));
+    await page.click('[data-testid="door-presenter"] >> text=open the demo');
+    await page.waitForSelector('[data-testid="demo-trial"]');
+    assert.equal(new URL(page.url()).pathname, '/demo');
+    assert.equal(await page.evaluate(() => window.__stayed), true, 'the demo opened in place');
+    await page.goBack();
+    await page.waitForSelector('main [data-testid="home-doors"]');
+    await page.click('text=Play a trial');
+    await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"]');
+    assert.equal(await page.evaluate(() => window.__stayed), true, '/play opened in place');
+    await page.goBack();
+    await page.click('[data-testid="door-researcher"] >> text=set up a study');
+    await page.waitForSelector('[data-testid="study-json"]');
+    assert.equal(new URL(page.url()).pathname, '/study/manage/');
+    assert.equal(await page.evaluate(() => window.__stayed), undefined, 'the lab page was loaded');
   });
 });

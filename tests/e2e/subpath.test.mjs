@@ -12,7 +12,7 @@ const base = new URL(`${PAGES}/`).pathname; // '/shapemaze/'
 
 // Each page's deep link and what shows that it is that page.
 const deepLinks = [
-  ['/', '[data-testid="home-doors"]'],
+  ['/', 'main [data-testid="home-doors"]'],
   ['/play?shape=Z&seed=3', '[data-testid="maze"] [data-testid="cell-0-0"]'],
   ['/demo?trial=oracle-spiral', '[data-testid="replay-position"]'],
   ['/model', '[data-testid="agent"]'],

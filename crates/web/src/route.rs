@@ -173,6 +173,12 @@ pub fn use_location() -> Location {
     use_context::<Location>().unwrap_or_else(Location::provide)
 }
 
+/// A left click with no key held: the one a link may follow in place (a click with Ctrl,
+/// Shift or the middle button opens a tab or a window, as the person asked).
+pub fn plain_click(ev: &web_sys::MouseEvent) -> bool {
+    ev.button() == 0 && !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && !ev.alt_key()
+}
+
 /// An in-app link: a plain left click changes the page without reloading (a page of the
 /// other build is a plain link).
 #[component]
@@ -198,7 +204,7 @@ pub fn Link(
             class=class
             aria-current=move || (site::page(&loc.path.get()) == site::page(href)).then_some("page")
             on:click=move |ev: web_sys::MouseEvent| {
-                if serves && ev.button() == 0 && !ev.ctrl_key() && !ev.meta_key() && !ev.shift_key() && !ev.alt_key() {
+                if serves && plain_click(&ev) {
                     ev.prevent_default();
                     loc.navigate(href);
                 }

@@ -3,7 +3,7 @@
 //! and, opened at a page of the other build (a host that answers every address with one
 //! file), loads that page's own file instead of showing nothing.
 
-use crate::route::{href, Link, Location};
+use crate::route::{self, href, Link, Location};
 use crate::{DemoPage, ExperimentPage, ModelPage, PlayPage, ResultsPage};
 use crate::{StudyManagePage, StudyPage};
 use leptos::prelude::*;
@@ -144,54 +144,47 @@ fn OtherBuild() -> impl IntoView {
     }
 }
 
-/// The landing page: what a trial is, then one door for each kind of visitor.
+/// The landing page: what a trial is, then one door for each kind of visitor. It is
+/// `shell/home.html`, the file the people's static page shows before the wasm arrives, so
+/// the two never differ; a plain click on one of its links to a page of this build changes
+/// the page in place, as a [`Link`] does (the lab's pages load as plain links).
 #[component]
 fn Home() -> impl IntoView {
-    view! {
-        <section class="hero">
-            <h1>"Can you really reason about space?"</h1>
-            <p class="lead">
-                "Shapemaze runs spatial-reasoning trials on small mazes whose corridors trace a shape: "
-                "square, cross, spiral, triangle, C and Z. Every trial has three phases, scored by exact verifiers."
-            </p>
-            <ol class="phase-cards">
-                <li>
-                    <h2>"1 · Solve"</h2>
-                    <p>"Move the player P to the goal G one cell at a time, in at most 16 moves. An invalid move ends the phase."</p>
-                </li>
-                <li>
-                    <h2>"2 · Recognize"</h2>
-                    <p>"Name the shape that all the open cells form, not only your path."</p>
-                </li>
-                <li>
-                    <h2>"3 · Generate"</h2>
-                    <p>"Draw a new maze of the same size and shape, with a path from P to G, that is not a copy."</p>
-                </li>
-            </ol>
-            <Link href="/play" class="button primary big">"Play a trial"</Link>
-            <div class="doors" data-testid="home-doors">
-                <section class="door door-wide" data-testid="door-researcher">
-                    <h2>"Researchers"</h2>
-                    <ul>
-                        <li>"Watch a language model play one trial over any OpenAI-compatible endpoint: "<Link href="/model">"try a model"</Link>"."</li>
-                        <li>"Run models x encodings x shapes x mazes as a batch that pauses, resumes and exports: "<Link href="/experiment">"run an experiment"</Link>"."</li>
-                        <li>"Read rates with intervals, the shape confusion matrix and the four hypotheses, and compare experiments: "<Link href="/results">"read results"</Link>"."</li>
-                        <li>"Re-score recorded runs (the design's original folders too) the strict and the original way, cause by cause: "<Link href="/results">"audit recorded runs"</Link>"."</li>
-                        <li>"Collect a human baseline with a shareable study link: "<Link href="/study/manage">"set up a study"</Link>"."</li>
-                    </ul>
-                </section>
-                <section class="door" data-testid="door-participant">
-                    <h2>"Participants"</h2>
-                    <p>"Solve, recognize and draw mazes yourself, scored exactly as the models are: "<Link href="/play">"play"</Link>"."</p>
-                    <p class="muted">"Taking part in a study? Open the link the researcher sent you; it starts the study on its own page."</p>
-                </section>
-                <section class="door" data-testid="door-presenter">
-                    <h2>"Presenters"</h2>
-                    <p>"Replay bundled trials full screen, step by step with the keyboard, for a talk: "<Link href="/demo">"open the demo"</Link>"."</p>
-                </section>
-            </div>
-        </section>
+    let loc = crate::use_location();
+    let follow = move |ev: web_sys::MouseEvent| {
+        if let Some(url) = in_app_target(&ev).filter(|url| loc.serves(url)) {
+            ev.prevent_default();
+            loc.navigate(&url);
+        }
+    };
+    view! { <div class="home" inner_html=home_page() on:click=follow></div> }
+}
+
+/// `shell/home.html` without its opening comment.
+fn home_page() -> &'static str {
+    let file = include_str!("../../../shell/home.html");
+    file.split_once("-->\n").map_or(file, |(_, page)| page)
+}
+
+/// The app's path (with its query) of the link a plain left click landed in.
+fn in_app_target(ev: &web_sys::MouseEvent) -> Option<String> {
+    use wasm_bindgen::JsCast;
+    if !route::plain_click(ev) {
+        return None;
     }
+    let link = ev
+        .target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest("a[href]")
+        .ok()??
+        .dyn_into::<web_sys::HtmlAnchorElement>()
+        .ok()?;
+    Some(format!(
+        "{}{}",
+        site::app_path(route::base(), &link.pathname()),
+        link.search()
+    ))
 }
 
 /// Shown for addresses that match no page.
