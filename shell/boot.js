@@ -56,7 +56,18 @@
       for (var j = 0; j < added.length; j++) {
         var n = added[j];
         if (n.nodeType === 1 && n !== shell && n.tagName !== 'SCRIPT' && n.tagName !== 'NOSCRIPT') {
+          // A link of the static front door that had the keyboard's focus hands it to the
+          // app's link to the same address, so a keyboard user keeps their place.
+          var focused = document.activeElement;
+          var same = null;
+          if (focused && focused.href && shell.contains(focused)) {
+            var links = n.querySelectorAll('main a[href]');
+            for (var k = 0; k < links.length && !same; k++) {
+              if (links[k].href === focused.href && links[k].textContent === focused.textContent) same = links[k];
+            }
+          }
           shell.remove();
+          if (same) same.focus();
           observer.disconnect();
           return;
         }

@@ -107,3 +107,22 @@ test("in the app, the front door's links to the people's pages change the page i
     assert.equal(await page.evaluate(() => window.__stayed), undefined, 'the lab page was loaded');
   });
 });
+
+test('a keyboard user keeps their place when the app takes over the static front door', async () => {
+  await withPage(async (page) => {
+    // The wasm waits until a link of the static page has the focus.
+    let release;
+    const focused = new Promise((r) => (release = r));
+    await page.context().route(/_bg\.wasm$/, async (route) => {
+      await focused;
+      await route.continue();
+    });
+    await page.goto(`${BASE}/`);
+    await page.waitForSelector('[data-testid="home-doors"] a');
+    await page.focus('[data-testid="door-researcher"] >> text=run an experiment');
+    release();
+    await page.waitForSelector('main [data-testid="home-doors"]');
+    const active = await page.evaluate(() => [document.activeElement.textContent, Boolean(document.activeElement.closest('main'))]);
+    assert.deepEqual(active, ['run an experiment', true]);
+  });
+});
