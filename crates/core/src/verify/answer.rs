@@ -348,11 +348,20 @@ pub(super) fn answer_lines(text: &str) -> Vec<AnswerLine> {
     out
 }
 
+/// Whether a byte may start one of [`SEPARATORS`].
+fn starts_separator(b: u8) -> bool {
+    matches!(b, b'=' | b'-' | b':' | b' ' | 0xE2)
+}
+
 /// The lead's `[start, end)` and the value's start in `line`, when it is an answer line.
 fn split_lead(line: &str) -> Option<[usize; 3]> {
     // The first place a separator starts (the longest of those starting there), found in
-    // one pass over the line.
-    let (at, sep) = line.char_indices().find_map(|(i, _)| {
+    // one pass over the line: only a byte that starts one of them is tried (`=`, `-`, `:`,
+    // a space, and the lead byte of the arrows and dashes, each a char boundary).
+    let (at, sep) = line.bytes().enumerate().find_map(|(i, b)| {
+        if !starts_separator(b) {
+            return None;
+        }
         let rest = &line[i..];
         SEPARATORS
             .iter()
@@ -520,6 +529,13 @@ pub(super) fn json_key<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_separator_starts_with_a_byte_the_lead_search_tries() {
+        for sep in SEPARATORS {
+            assert!(starts_separator(sep.as_bytes()[0]), "{sep:?}");
+        }
+    }
 
     fn leads(text: &str) -> Vec<(&str, &str)> {
         answer_lines(text)
