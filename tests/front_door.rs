@@ -67,8 +67,9 @@ fn the_front_doors_links_are_the_apps_links_relative_to_the_base() {
     }
 }
 
+/// Which page the shell shows it on is tried in a browser (`tests/e2e/home.test.mjs`).
 #[test]
-fn only_the_peoples_page_holds_the_front_door_and_its_script_shows_it_at_the_root_alone() {
+fn only_the_peoples_page_holds_the_front_door() {
     let include = "href=\"shell/home.html\"";
     assert!(
         read("index.html").contains(include),
@@ -78,6 +79,4 @@ fn only_the_peoples_page_holds_the_front_door_and_its_script_shows_it_at_the_roo
         !read("lab.html").contains(include),
         "the lab's page does not"
     );
-    let boot = read("shell/boot.js");
-    assert!(boot.contains("getElementById('shell-home')") && boot.contains("page === ''"));
 }
