@@ -62,8 +62,9 @@ check-builds:
 build-subpath:
 	scripts/site.sh release target/dist-subpath /shapemaze/
 
+## e2e: every browser test; `make e2e E2E_FILES=tests/e2e/play.test.mjs` runs only those files
 e2e:
-	scripts/e2e.sh $(E2E_PORT)
+	scripts/e2e.sh $(E2E_PORT) $(E2E_FILES)
 
 ## size: each build's page, wasm and js, gzipped (tripwires of 512 KB for the people's
 ## build and 1 MB for the lab's, not budgets: the budget is the load time, `make bench`)

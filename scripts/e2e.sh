@@ -7,6 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${1:-8091}
+shift || true
+# Any further arguments name the test files to run (default: every file in tests/e2e/).
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=(tests/e2e/)
 mock_port=$((port + 1))
 pages_port=$((port + 2))
 [ -f dist/index.html ] || { echo "e2e: dist/ is missing: run 'make build-release' first" >&2; exit 1; }
@@ -39,11 +43,13 @@ wait_for "http://127.0.0.1:$mock_port/healthz" target/e2e-mock-endpoint.log
 wait_for "http://127.0.0.1:$pages_port/shapemaze/" target/e2e-pages-server.log
 # The scripted endpoint's and the static host's own tests (no browser; they start their own
 # servers on free ports).
-node --test tests/mock-endpoint/ scripts/serve-dist.test.mjs scripts/make.test.mjs
+if [ "${files[*]}" = tests/e2e/ ]; then
+  node --test tests/mock-endpoint/ scripts/serve-dist.test.mjs scripts/make.test.mjs
+fi
 # The command line too: one test runs a design both ways and compares the verdicts.
 cargo build --quiet --bin shapemaze
 SHAPEMAZE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/shapemaze" \
 BASE_URL="http://127.0.0.1:$port" MOCK_URL="http://127.0.0.1:$mock_port" \
   PAGES_URL="http://127.0.0.1:$pages_port/shapemaze" \
   SCREENSHOTS="$PWD/target/e2e-screenshots" \
-  node --test --test-concurrency=1 tests/e2e/
+  node --test --test-concurrency=1 "${files[@]}"
