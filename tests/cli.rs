@@ -435,6 +435,44 @@ fn verify_reads_the_response_from_stdin_given_a_dash() {
 }
 
 #[test]
+fn verify_says_why_a_reading_is_unsure_and_names_the_competing_cell() {
+    let dir = ring_files();
+    let maze = dir.path().join("ring.txt");
+    let verify = |reply: &str| {
+        shapemaze_with_stdin(
+            &[
+                "verify",
+                "--phase",
+                "move",
+                "--shape",
+                "square",
+                "--maze",
+                path_str(&maze),
+                "--response",
+                "-",
+            ],
+            reply.as_bytes(),
+        )
+        .json()
+    };
+    let v = verify("So the move is (0, 1).\nNo wait, that way is longer.\nSo the move is (1, 0).");
+    assert_eq!(v["extracted"], serde_json::json!([1, 0]), "{v}");
+    assert_eq!(v["sure"], false, "{v}");
+    assert_eq!(v["doubt"]["kind"], "rival_conclusion", "{v}");
+    assert_eq!(v["doubt"]["rival"], serde_json::json!([0, 1]), "{v}");
+    assert_eq!(
+        v["doubt"]["why"], "Unsure: another concluding sentence gives (0, 1).",
+        "a sentence a person can check"
+    );
+    let sure = verify("So the move is (1, 0).");
+    assert_eq!(sure["sure"], true, "{sure}");
+    assert!(
+        sure.get("doubt").is_none(),
+        "no doubt on a sure reading: {sure}"
+    );
+}
+
+#[test]
 fn verify_roles_prints_each_line_of_the_reply_with_its_role() {
     let reply =
         "Where now?\n- Up: blocked\n- Right: (0, 1)\nActually the right is open.\nNext: (0, 1)";

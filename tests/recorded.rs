@@ -15,8 +15,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use shapemaze::core::maze::coords::coordinates;
+use shapemaze::core::maze::grid::{Pos, Tile};
+use shapemaze::core::maze::shape::ShapeSet;
 use shapemaze::core::original::transcript::parse;
-use shapemaze::core::verify::read_move;
+use shapemaze::core::verify::{move_reading_from, read_move, shape_reading, Extracted, Reading};
 use std::path::{Path, PathBuf};
 
 /// The recorded runs' `machine_results/` folder, when the run asks for them.
@@ -230,5 +232,100 @@ fn the_other_causes_samples_confirm_the_strict_reading() {
     assert!(
         rows.len() == 60 && agree * 100 >= rows.len() * 98,
         "diagonal: {agree} of 60"
+    );
+}
+
+/// Where the player stands in step `step` of `file`'s solve phase (from the maze its prompt
+/// shows).
+fn player_at(root: &Path, file: &str, step: usize) -> Pos {
+    let text = std::fs::read_to_string(root.join(file)).expect("a recorded file");
+    parse(&text).steps[step]
+        .maze
+        .as_ref()
+        .and_then(|g| g.find(Tile::Player).first().copied())
+        .unwrap_or_else(|| panic!("{file} step {step}: its prompt shows no player"))
+}
+
+/// Counts one labelled reading: `(sure, sure and right, right)`.
+fn tally_sure(t: &mut (usize, usize, usize), reading: &Reading, right: bool) {
+    t.0 += usize::from(reading.sure());
+    t.1 += usize::from(reading.sure() && right);
+    t.2 += usize::from(right);
+}
+
+#[test]
+fn the_readings_marked_sure_in_the_labelled_samples_are_right() {
+    let Some(root) = machine_results() else {
+        eprintln!("skipped: set SHAPEMAZE_RECORDED to the recorded study's data/ folder");
+        return;
+    };
+    let cell_of = |r: &Reading| match r.value {
+        Extracted::Cell(p) => format!("{},{}", p.row, p.col),
+        _ => "none".to_string(),
+    };
+    let (mut moves, mut n_moves, mut wrong) = ((0, 0, 0), 0, Vec::new());
+    // Each labelled move: its file, its solve step, the reply and the cell labelled.
+    let mut labelled: Vec<(String, usize, String, String)> = Vec::new();
+    let labels = include_str!("fixtures/recorded/move-labels.tsv");
+    for line in labels.lines().filter(|l| !l.starts_with('#')).skip(1) {
+        let [file, step, cell] = line.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("a label row has three fields: {line:?}");
+        };
+        let step: usize = step.parse().expect("a step number");
+        let reply = solve_replies(&root.join(file))[step].clone();
+        labelled.push((file.into(), step, reply, cell.into()));
+    }
+    for (file, reply, label) in other_labels(&root, "diagonal_on_four_direction_shape") {
+        let step = solve_replies(&root.join(&file))
+            .iter()
+            .position(|r| *r == reply)
+            .expect("the labelled reply is a solve step");
+        let cell = label.strip_prefix("cell=").unwrap_or(&label).to_string();
+        labelled.push((file, step, reply, cell));
+    }
+    for (file, step, reply, cell) in &labelled {
+        let reading = move_reading_from(reply, player_at(&root, file, *step));
+        let right = cell_of(&reading) == *cell;
+        if reading.sure() && !right {
+            let read = cell_of(&reading);
+            wrong.push(format!("{file} step {step}: read {read} as sure"));
+        }
+        tally_sure(&mut moves, &reading, right);
+        n_moves += 1;
+    }
+    let (mut shapes, mut n_shapes) = ((0, 0, 0), 0);
+    for (file, reply, label) in other_labels(&root, "word_outside_original_list") {
+        let reading = shape_reading(&reply, ShapeSet::STANDARD);
+        let named = match reading.value {
+            Extracted::Shape(s) => s.name().to_string(),
+            _ => "none".to_string(),
+        };
+        // "S-shape" names the Z (docs/DECISIONS.md, fifth round), which the labels keep apart.
+        let want = match label.strip_prefix("named=").unwrap_or(&label) {
+            "other:S" => "Z",
+            other => other,
+        };
+        let right = named == want;
+        if reading.sure() && !right {
+            wrong.push(format!("{file}: read {named} as sure, labelled {label}"));
+        }
+        tally_sure(&mut shapes, &reading, right);
+        n_shapes += 1;
+    }
+    let line = |what: &str, n: usize, (sure, sure_right, right): (usize, usize, usize)| {
+        format!(
+            "{what}: {n} labelled, {right} read right; {sure} marked sure ({:.1}%), {sure_right} of them right ({:.1}%)",
+            100.0 * sure as f64 / n as f64,
+            100.0 * sure_right as f64 / sure.max(1) as f64
+        )
+    };
+    eprintln!("{}", line("moves", n_moves, moves));
+    eprintln!("{}", line("shapes", n_shapes, shapes));
+    eprintln!("marked sure and wrong:\n{}", wrong.join("\n"));
+    let (sure, sure_right) = (moves.0 + shapes.0, moves.1 + shapes.1);
+    assert!(
+        sure_right * 100 >= sure * 99,
+        "the precision of sure is {sure_right} of {sure}, under 99%:\n{}",
+        wrong.join("\n")
     );
 }

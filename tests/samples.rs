@@ -43,13 +43,14 @@ fn every_bundled_trial_reads_back_is_indexed_and_rescores_to_its_own_verdicts() 
         let again = record
             .rescored(Arc::new(TemplateLibrary::new(record.size)))
             .expect("replays");
-        // The verdicts agree; how a reply was read (`rule`, `sure`) is new in verifier 5
-        // and absent from trials bundled before it.
+        // The verdicts agree; how a reply was read (`rule`, `sure`) is new in verifier 5,
+        // why a reading is unsure (`doubt`) in verifier 9, absent from trials bundled before.
         let judged = |v: &shapemaze::core::results::record::PhaseVerdicts| {
             v.all().map(|v| {
                 v.cloned().map(|v| shapemaze::core::verify::Verdict {
                     rule: None,
                     sure: None,
+                    doubt: None,
                     ..v
                 })
             })

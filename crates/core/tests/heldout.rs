@@ -32,14 +32,28 @@
 
 use serde_json::Value;
 use shapemaze_core::maze::encoding::Encoding;
+use shapemaze_core::maze::grid::Pos;
 use shapemaze_core::maze::shape::ShapeSet;
+use shapemaze_core::maze::symbols::Symbols;
 use shapemaze_core::verify::{
-    move_reading, outline, read_move, recognize_in, shape_reading, Role, Rule,
+    maze_reading, move_reading, move_reading_from, outline, shape_reading, Extracted, Reading,
+    Role, Rule,
 };
 
 /// The total number of items read right on the code last measured (32 of 56 on the phrase
 /// readers before issue 39, 48 of 56 on the readers by structure); the test fails below it.
 const FLOOR: usize = 48;
+
+/// The precision of sure on every set, in percent: of the readings marked sure, at least
+/// this share must be right (docs/DECISIONS.md, sixth round: a reading marked sure is a
+/// claim a reviewer should never have to check). Verifier 9 reads 100% on each set (it was
+/// 60.6% to 97.1% on verifier 8). May only rise.
+const SURE_PRECISION_FLOOR: usize = 99;
+
+/// How many readings of each set (1 to 5) verifier 9 marks sure, the floor of the share of
+/// sure: a reader that marked everything unsure would keep the precision floor and help
+/// nobody. May only rise.
+const SURE_FLOORS: [usize; 5] = [39, 58, 59, 43, 26];
 
 /// The phases, in the order they are reported.
 const PHASES: [&str; 3] = ["move", "shape", "maze"];
@@ -68,6 +82,14 @@ const FLOOR_3: usize = 75;
 /// the floor.
 const FLOOR_4: usize = 56;
 
+/// The fifth set, `heldout/replies-5.json` (91 items), was written in the eighth session by
+/// another hand under the same rules (it read neither the readers' code nor their tests),
+/// weighted toward replies where a careless reader would be confidently wrong (an answer
+/// line followed by deliberation, a cell followed by another in its sentence, cells in
+/// notations no rule reads). Measured before any rule saw it, on verifier 8: 51 of 91
+/// (moves 26/40, shapes 17/32, mazes 8/19), and 43 of the 71 readings marked sure right.
+const FLOOR_5: usize = 51;
+
 fn items_of(text: &str, name: &str) -> Vec<Value> {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("{name} is not a JSON array: {e}"))
 }
@@ -87,6 +109,13 @@ fn items_4() -> Vec<Value> {
     items_of(
         include_str!("heldout/replies-4.json"),
         "heldout/replies-4.json",
+    )
+}
+
+fn items_5() -> Vec<Value> {
+    items_of(
+        include_str!("heldout/replies-5.json"),
+        "heldout/replies-5.json",
     )
 }
 
@@ -129,11 +158,20 @@ fn expected(item: &Value) -> String {
     }
 }
 
-/// What the code reads in `item`'s reply.
-fn read(item: &Value) -> String {
+/// What the code reads in `item`'s reply (written as [`expected`] writes it), whether the
+/// reading is marked sure, and the rule that read it.
+fn reading(item: &Value) -> (String, bool, Rule) {
+    let (value, reading) = reading_of(item);
+    (value, reading.sure(), reading.rule)
+}
+
+/// What the code reads in `item`'s reply, written as [`expected`] writes it, and the whole
+/// reading.
+fn reading_of(item: &Value) -> (String, Reading) {
     let reply = text(item, "reply");
-    match text(item, "phase") {
-        "move" => read_move(reply).map_or_else(|| "none".to_string(), |p| p.to_string()),
+    let reading = match text(item, "phase") {
+        // Every move reply answers the ring, whose player stands at (0, 0).
+        "move" => move_reading_from(reply, Pos::new(0, 0)),
         // A reply labelled U or N answers a design that includes them (DECISIONS.md: in a
         // design without U, "U-shape" names the C).
         "shape" => {
@@ -143,12 +181,55 @@ fn read(item: &Value) -> String {
             } else {
                 ShapeSet::STANDARD
             };
-            recognize_in(reply, shapes).map_or_else(|| "none".to_string(), |s| s.name().to_string())
+            shape_reading(reply, shapes)
         }
-        "maze" => Encoding::Matrix
-            .extract(reply, 5, 5)
-            .map_or_else(|_| "none".to_string(), |g| Encoding::Matrix.render(&g)),
+        "maze" => maze_reading(reply, Encoding::Matrix, 5, 5, Symbols::STANDARD),
         other => panic!("{}: unknown phase {other}", item["id"]),
+    };
+    let value = match &reading.value {
+        Extracted::Nothing => "none".to_string(),
+        Extracted::Cell(p) => p.to_string(),
+        Extracted::Shape(s) => s.name().to_string(),
+        Extracted::Grid(g) => Encoding::Matrix.render(g),
+        other => panic!("{}: an unexpected reading {other:?}", item["id"]),
+    };
+    (value, reading)
+}
+
+/// Prints, for every set, the readings not marked sure that are right, by why they are
+/// not sure: what keeps the share of sure down.
+#[test]
+fn unsure_readings_by_their_doubt() {
+    let mut by_kind: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for item in items()
+        .iter()
+        .chain(&items_2())
+        .chain(&items_3())
+        .chain(&items_4())
+        .chain(&items_5())
+    {
+        let (got, reading) = reading_of(item);
+        if let Some(d) = &reading.doubt {
+            let right = got == expected(item);
+            let key = format!(
+                "{} {:?} {}",
+                text(item, "phase"),
+                d.kind,
+                if right { "right" } else { "wrong" }
+            );
+            by_kind.entry(key).or_default().push(format!(
+                "{} ({}): {}",
+                text(item, "id"),
+                reading.rule,
+                d.why
+            ));
+        }
+    }
+    for (kind, items) in &by_kind {
+        println!("{kind}: {}", items.len());
+        for i in items {
+            println!("    {i}");
+        }
     }
 }
 
@@ -158,6 +239,7 @@ fn the_sets_are_well_formed() {
     well_formed(&items_2());
     well_formed(&items_3());
     well_formed(&items_4());
+    well_formed(&items_5());
 }
 
 fn well_formed(items: &[Value]) {
@@ -181,44 +263,84 @@ fn well_formed(items: &[Value]) {
 
 #[test]
 fn the_readers_read_held_out_replies_as_a_careful_grader_does() {
-    score("heldout/replies.json", &items(), FLOOR);
+    score("heldout/replies.json", &items(), FLOOR, SURE_FLOORS[0]);
 }
 
 #[test]
 fn the_readers_read_the_second_held_out_set_as_a_careful_grader_does() {
-    score("heldout/replies-2.json", &items_2(), FLOOR_2);
+    score(
+        "heldout/replies-2.json",
+        &items_2(),
+        FLOOR_2,
+        SURE_FLOORS[1],
+    );
 }
 
 #[test]
 fn the_readers_read_the_third_held_out_set_as_a_careful_grader_does() {
-    score("heldout/replies-3.json", &items_3(), FLOOR_3);
+    score(
+        "heldout/replies-3.json",
+        &items_3(),
+        FLOOR_3,
+        SURE_FLOORS[2],
+    );
 }
 
 #[test]
 fn the_readers_read_the_fourth_held_out_set_as_a_careful_grader_does() {
-    score("heldout/replies-4.json", &items_4(), FLOOR_4);
+    score(
+        "heldout/replies-4.json",
+        &items_4(),
+        FLOOR_4,
+        SURE_FLOORS[3],
+    );
 }
 
-/// Prints `name`'s score per phase and its misses; fails below `floor`.
-fn score(name: &str, items: &[Value], floor: usize) {
+#[test]
+fn the_readers_read_the_fifth_held_out_set_as_a_careful_grader_does() {
+    score(
+        "heldout/replies-5.json",
+        &items_5(),
+        FLOOR_5,
+        SURE_FLOORS[4],
+    );
+}
+
+/// Prints `name`'s score per phase and its misses, and the precision of sure (right among
+/// the readings marked sure) with the sure readings that are wrong; fails below `floor`
+/// read right, below [`SURE_PRECISION_FLOOR`] or below `sure_floor` readings marked sure.
+fn score(name: &str, items: &[Value], floor: usize, sure_floor: usize) {
     let mut total_right = 0;
     let mut table = Vec::new();
     let mut misses = Vec::new();
+    let (mut sure, mut sure_right, mut sure_wrong) = (0, 0, Vec::new());
+    let mut by_rule: std::collections::BTreeMap<(&str, String), (usize, usize)> =
+        std::collections::BTreeMap::new();
     for phase in PHASES {
         let of_phase: Vec<&Value> = items.iter().filter(|i| text(i, "phase") == phase).collect();
         let mut right = 0;
         for item in &of_phase {
-            let (want, got) = (expected(item), read(item));
+            let (want, (got, is_sure, rule)) = (expected(item), reading(item));
+            let show = |s: &str| s.replace('\n', " / ");
+            sure += usize::from(is_sure);
+            let tally = by_rule.entry((phase, rule.to_string())).or_default();
+            tally.1 += 1;
+            tally.0 += usize::from(want == got);
             if want == got {
                 right += 1;
+                sure_right += usize::from(is_sure);
             } else {
-                let show = |s: &str| s.replace('\n', " / ");
-                misses.push(format!(
-                    "  {}: expected {}, read {}",
+                let miss = format!(
+                    "  {}: expected {}, read {} by {rule}{}",
                     text(item, "id"),
                     show(&want),
-                    show(&got)
-                ));
+                    show(&got),
+                    if is_sure { " (marked sure)" } else { "" }
+                );
+                if is_sure {
+                    sure_wrong.push(miss.clone());
+                }
+                misses.push(miss);
             }
         }
         total_right += right;
@@ -227,13 +349,35 @@ fn score(name: &str, items: &[Value], floor: usize) {
     println!("{name}: held-out replies read right:");
     println!("{}", table.join("\n"));
     println!("  total: {total_right}/{}", items.len());
+    println!(
+        "  sure: {sure} of {} ({:.1}%), right among them: {sure_right} ({:.1}%)",
+        items.len(),
+        100.0 * sure as f64 / items.len() as f64,
+        100.0 * sure_right as f64 / sure.max(1) as f64
+    );
+    let rules: Vec<String> = by_rule
+        .iter()
+        .map(|((phase, rule), (r, n))| format!("{phase} {rule} {r}/{n}"))
+        .collect();
+    println!("  right by rule: {}", rules.join(", "));
     println!("misses ({}):", misses.len());
     println!("{}", misses.join("\n"));
+    println!("marked sure and wrong ({}):", sure_wrong.len());
+    println!("{}", sure_wrong.join("\n"));
     assert!(
         total_right >= floor,
         "{name}: {total_right} of {} read right, below the floor of {floor}:\n{}",
         items.len(),
         misses.join("\n")
+    );
+    assert!(
+        sure_right * 100 >= sure * SURE_PRECISION_FLOOR,
+        "{name}: {sure_right} of the {sure} readings marked sure are right, below {SURE_PRECISION_FLOOR}%:\n{}",
+        sure_wrong.join("\n")
+    );
+    assert!(
+        sure >= sure_floor,
+        "{name}: {sure} readings marked sure, below the floor of {sure_floor}"
     );
 }
 
@@ -252,6 +396,7 @@ fn the_outline_gives_the_line_read_the_role_its_rule_reads() {
         .chain(&items_2())
         .chain(&items_3())
         .chain(&items_4())
+        .chain(&items_5())
     {
         let reply = text(item, "reply");
         let reading = match text(item, "phase") {
@@ -268,9 +413,10 @@ fn the_outline_gives_the_line_read_the_role_its_rule_reads() {
             .find(|p| p.span[0] <= at && at < p.span[1])
             .map(|p| p.role);
         let agrees = match reading.rule {
-            Rule::AnswerLabel => {
+            Rule::AnswerLabel | Rule::LabelInText => {
                 matches!(role, Some(Role::Answer | Role::Chosen | Role::Conclusion))
             }
+            Rule::Ticked => role == Some(Role::Chosen),
             Rule::Json => role == Some(Role::Json),
             Rule::Concluded => !matches!(
                 role,

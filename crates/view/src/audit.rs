@@ -10,7 +10,7 @@ use shapemaze_core::original::audit::{
     AuditGroup, AuditSummary, AuditTrial, Scorer, Scoring, PHASES,
 };
 use shapemaze_core::original::mark::Mark;
-use shapemaze_core::original::score::{Cause, Difference};
+use shapemaze_core::original::score::{Cause, Difference, Sureness};
 use shapemaze_core::play::trial::Phase;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -84,19 +84,39 @@ fn audit_charts(r: &AuditSummary) -> Vec<Chart> {
     charts
 }
 
-/// How many replies today's readers read by a fall-back rule, in all and per group that
-/// has any (verifier 5): the readings worth a person's look.
-fn fell_back_sentence(r: &AuditSummary) -> String {
-    let all = r.groups.first().map_or(0, |g| g.fell_back);
+/// How many of today's readings are not sure, in all and per phase, and per group that has
+/// any: the readings worth a person's look (the review queue shows them first).
+fn unsure_sentence(r: &AuditSummary) -> String {
+    let share = |s: Sureness| {
+        if s.read == 0 {
+            "none read".to_string()
+        } else {
+            format!(
+                "{} of {} ({:.1}%)",
+                s.unsure,
+                s.read,
+                100.0 * s.unsure as f64 / s.read as f64
+            )
+        }
+    };
+    let Some(all) = r.groups.first().map(|g| g.readings) else {
+        return String::new();
+    };
+    let phases: Vec<String> = Phase::PLAYED
+        .iter()
+        .map(|&p| format!("{} {}", p.name(), share(all.of(p))))
+        .collect();
     let by: Vec<String> = r
         .groups
         .iter()
         .skip(1)
-        .filter(|g| g.fell_back > 0)
-        .map(|g| format!("{} {}", g.group, g.fell_back))
+        .filter(|g| g.readings.all().unsure > 0)
+        .map(|g| format!("{} {}", g.group, share(g.readings.all())))
         .collect();
     let mut s = format!(
-        "Today's readers read {all} replies by a fall-back rule (the last coordinate or move phrase, the last shape or maze of several) rather than from a plain answer: readings worth a person's look."
+        "Today's readers mark {} of their readings unsure ({}): a fall-back, or something in the reply that competes with the answer read (another answer line or conclusion, a cell named after it, a number or shape word no rule reads). Those are the readings worth a person's look; the others are claims a reviewer should never have to check.",
+        share(all.all()),
+        phases.join(", ")
     );
     if !by.is_empty() {
         s.push_str(&format!(" By group: {}.", by.join("; ")));
@@ -122,7 +142,7 @@ pub fn audit_document(
         "{} trials scored three ways ({} API errors, never counted as model failures): recorded is the verdict lines as the files have them, strict is today's verifiers, original is the original code's checks as docs/ORIGINAL_DATA.md states them. Rates are successes over phases scored; ~N counts strict replays that left the original conversation (a reply read as another move than the one the original took), which are not scored.",
         r.transcripts, r.api_errors
     ))
-    .paragraph(fell_back_sentence(r));
+    .paragraph(unsure_sentence(r));
     if charts {
         audit.blocks.push(Block::Charts(audit_charts(r)));
     }

@@ -74,15 +74,24 @@ fn mark(outcome: Outcome) -> &'static str {
 }
 
 /// One verdict as a line: mark, reason, explanation, and the rule that read the reply
-/// (verifier 5; a fall-back says so).
+/// (verifier 5), with why the reading is not sure when it is not (verifier 9: the
+/// competing value and its role, [`Verdict::doubt`]).
 pub fn verdict_line(v: &Verdict) -> String {
     let rule = v.rule.map_or(String::new(), |rule| {
+        let sure = v.sure.unwrap_or(!rule.is_fall_back());
+        let why = match (&v.doubt, sure) {
+            (Some(d), _) => format!(
+                " <span class=\"doubt\" data-testid=\"doubt\" data-doubt=\"{k}\">{w}</span>",
+                k = d.kind_name(),
+                w = escape(&d.why)
+            ),
+            (None, false) => " (unsure: worth a look)".to_string(),
+            (None, true) => String::new(),
+        };
         format!(
-            " <span class=\"read-rule\" data-rule=\"{n}\" data-sure=\"{s}\" title=\"{d}\">read by <code>{n}</code>{f}</span>",
+            " <span class=\"read-rule\" data-rule=\"{n}\" data-sure=\"{sure}\" title=\"{d}\">read by <code>{n}</code>{why}</span>",
             n = rule.name(),
-            s = rule.sure(),
             d = escape(rule.describe()),
-            f = if rule.sure() { "" } else { " (a fall-back: worth a look)" }
         )
     });
     format!(
@@ -257,6 +266,7 @@ mod tests {
                 checks: None,
                 rule: None,
                 sure: None,
+                doubt: None,
             }),
         ];
         let turns: Vec<Turn> = messages
@@ -291,6 +301,7 @@ mod tests {
             checks: None,
             rule: None,
             sure: None,
+            doubt: None,
         }
     }
 
@@ -306,9 +317,12 @@ mod tests {
         );
         let line = verdict_line(&v);
         assert!(line.contains("data-rule=\"last_coordinate\""), "{line}");
+        assert!(line.contains("data-sure=\"false\""), "{line}");
+        assert!(line.contains("data-doubt=\"fall_back\""), "{line}");
         assert!(line.contains("a fall-back"), "{line}");
         let plain = verdict_line(&v.clone().read_by(Rule::AnswerLabel));
         assert!(!plain.contains("fall-back"), "{plain}");
+        assert!(plain.contains("data-sure=\"true\""), "{plain}");
         assert_eq!(marked_reply("no cell", None), "no cell");
     }
 

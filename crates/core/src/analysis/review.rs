@@ -196,7 +196,8 @@ pub fn sample(keys: &[ReplyKey], n: usize, seed: u64) -> Vec<ReplyKey> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Why {
-    /// A fall-back rule read it ([`crate::verify::Rule::sure`] is false).
+    /// The reading is not sure ([`crate::verify::Reading::sure`]: a fall-back, or
+    /// something in the reply competes with it).
     FallBack,
     /// The original-compatible reading (the design's own checks) differs from the
     /// reader's: another cell, or another verdict on the shape or the maze.
@@ -369,7 +370,7 @@ pub fn queue_of(
         .filter_map(|q| {
             let why = match flagged.get(&q.key()) {
                 Some(&why) => why,
-                None if !q.reading.rule.sure() => Why::FallBack,
+                None if !q.reading.sure() => Why::FallBack,
                 None => return None,
             };
             Some(QueueItem { why, ..q.clone() })

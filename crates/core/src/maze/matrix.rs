@@ -348,7 +348,8 @@ fn rows_on_one_line(line: &str, s: Symbols) -> Option<Vec<Vec<String>>> {
 fn bracketed_rows(line: &str, s: Symbols) -> Option<Vec<Vec<String>>> {
     let from = line.find("[[")?;
     let to = line.rfind("]]")? + 2;
-    let inner = line.get(from..to)?;
+    // At least "[[" and "]]", in that order ("]] [[" holds no rows).
+    let inner = line.get(from..to).filter(|i| i.len() >= 4)?;
     if serde_json::from_str::<serde_json::Value>(inner).is_ok() {
         return None;
     }

@@ -15,7 +15,7 @@ use crate::maze::shape::Shape;
 use crate::original::human::{audit_human, parse_human};
 use crate::original::mark::Mark;
 use crate::original::score::audit_on;
-use crate::original::score::{Audit, AuditCache, Cause};
+use crate::original::score::{Audit, AuditCache, Cause, Readings};
 use crate::original::transcript::from_marked;
 use crate::original::transcript::parse;
 use crate::original::transcript::ERROR_LINE;
@@ -282,8 +282,9 @@ pub struct AuditGroup {
     pub strict: [Tally; 3],
     /// The original checks.
     pub original: [Tally; 3],
-    /// Replies the strict readers read by a fall-back rule (worth a person's look).
-    pub fell_back: usize,
+    /// The strict readers' readings per phase, and how many are not sure (worth a person's
+    /// look).
+    pub readings: Readings,
     /// Per maze instance, per scorer and phase: `(successes, phases scored)`.
     #[serde(skip)]
     clusters: BTreeMap<MazeCluster, [[(usize, usize); 3]; 3]>,
@@ -302,7 +303,7 @@ impl AuditGroup {
     fn add(&mut self, t: &AuditTrial, index: usize) {
         self.trials += 1;
         self.api_errors += usize::from(t.audit.api_error);
-        self.fell_back += t.audit.fell_back;
+        self.readings.add(&t.audit.readings);
         let cluster = self
             .clusters
             .entry((t.condition(), t.audit.maze.ok_or(index)))
@@ -954,7 +955,7 @@ mod tests {
                 original: marks,
                 causes: Vec::new(),
                 diverged_at: None,
-                fell_back: 0,
+                readings: Readings::default(),
                 maze,
             },
             causes: Vec::new(),

@@ -6,7 +6,7 @@ use crate::maze::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::original::checks::king_step;
 use crate::original::mark::{Mark, Marks};
-use crate::original::score::{Audit, AuditCache, Cause, Difference, Reading};
+use crate::original::score::{Audit, AuditCache, Cause, Difference, Reading, Readings};
 use crate::play::trial::Phase;
 use crate::verify::verify_generation;
 use serde::Deserialize;
@@ -174,7 +174,7 @@ pub fn audit_human(h: &HumanFile, shape: Shape, maze: &Maze, cache: &mut AuditCa
         original: Marks::default(),
         causes: Vec::new(),
         diverged_at: None,
-        fell_back: 0,
+        readings: Readings::default(),
         maze: Some(Audit::fingerprint(maze)),
     };
     let (strict_solve, diagonal) = replay_human(h, maze, shape.movement());

@@ -18,7 +18,7 @@ use crate::original::transcript::{original_coordinates, parse, OriginalTranscrip
 use crate::play::trial::{Phase, Protocol, Trial, TrialSetup};
 use crate::results::rescore::{Hints, Libraries};
 use crate::verify::{
-    read_move_at, recognize_at, verify_generation_in, verify_recognition, Extracted,
+    read_move_at, recognize_at, verify_generation_in, verify_recognition, Extracted, Verdict,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -226,14 +226,78 @@ pub struct Audit {
     pub causes: Vec<Difference>,
     /// The solve step (0-based) where the strict replay diverged, if it did.
     pub diverged_at: Option<usize>,
-    /// How many of its replies the strict readers read by a fall-back rule
-    /// ([`crate::verify::Rule::sure`] false): readings worth a person's look.
+    /// How many of its replies the strict readers read, per phase, and how many of those
+    /// readings are not sure (verify/decide.rs): readings worth a person's look.
     #[serde(default)]
-    pub fell_back: usize,
+    pub readings: Readings,
     /// A fingerprint of the maze first shown ([`Audit::fingerprint`]), when one was read:
     /// the audit's rates are clustered by it (not in JSON).
     #[serde(skip)]
     pub maze: Option<u64>,
+}
+
+/// How many replies of one phase the strict readers read, and how many of those readings
+/// are not sure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sureness {
+    /// Replies read (a verdict with a reading).
+    pub read: usize,
+    /// Of those, readings not marked sure.
+    pub unsure: usize,
+}
+
+impl Sureness {
+    /// Counts one verdict's reading (verdicts without one, an endpoint failure, count not).
+    pub fn count(&mut self, verdict: &Verdict) {
+        if let Some(sure) = verdict.sure {
+            self.read += 1;
+            self.unsure += usize::from(!sure);
+        }
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: Sureness) {
+        self.read += other.read;
+        self.unsure += other.unsure;
+    }
+}
+
+/// The strict readers' readings of a trial's (or a group's) replies, per phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Readings {
+    /// The solve phase's replies.
+    pub solve: Sureness,
+    /// The recognition reply.
+    pub recognize: Sureness,
+    /// The generation reply.
+    pub generate: Sureness,
+}
+
+impl Readings {
+    /// The readings of `phase` (none for [`Phase::Done`]).
+    pub fn of(&self, phase: Phase) -> Sureness {
+        match phase {
+            Phase::Solve => self.solve,
+            Phase::Recognize => self.recognize,
+            Phase::Generate => self.generate,
+            Phase::Done => Sureness::default(),
+        }
+    }
+
+    /// Every phase's counts together.
+    pub fn all(&self) -> Sureness {
+        let mut all = self.solve;
+        all.add(self.recognize);
+        all.add(self.generate);
+        all
+    }
+
+    /// Adds `other`'s counts, phase by phase.
+    pub fn add(&mut self, other: &Readings) {
+        self.solve.add(other.solve);
+        self.recognize.add(other.recognize);
+        self.generate.add(other.generate);
+    }
 }
 
 impl Audit {
@@ -279,7 +343,7 @@ pub fn audit_on(
         original: Marks::default(),
         causes: Vec::new(),
         diverged_at: None,
-        fell_back: 0,
+        readings: Readings::default(),
         maze: None,
     };
     let first = maze_file.or_else(|| {
@@ -409,7 +473,9 @@ fn strict_solve(a: &mut Audit, r: &Replay, lasts: &[Option<(i64, i64)>]) {
         // The move the strict verifier read is the cell its verdict extracted (what
         // [`crate::verify::read_move`] gives, without reading the reply a second time).
         let verdict = trial.submit(&step.reply);
-        a.fell_back += usize::from(verdict.as_ref().is_some_and(|v| v.sure == Some(false)));
+        if let Some(v) = &verdict {
+            a.readings.solve.count(v);
+        }
         let strict_read = match verdict.map(|v| v.extracted) {
             Some(Extracted::Cell(p)) => Some(p),
             _ => None,
@@ -478,7 +544,7 @@ fn generation(a: &mut Audit, r: &Replay, cache: &mut AuditCache, after: &Maze, r
     let original = accepted_blocks(&family, after.grid(), &blocks);
     let orig_gen = !original.is_empty();
     let verdict = verify_generation_in(maze0, r.shape, encoding, r.symbols, &r.library, reply);
-    a.fell_back += usize::from(verdict.sure == Some(false));
+    a.readings.generate.count(&verdict);
     let strict_gen = verdict.passed();
     a.original.generate = Some(Mark::of(orig_gen));
     a.strict.generate = Some(Mark::of(strict_gen));
@@ -512,7 +578,7 @@ pub(crate) fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
     let mentions = original_mentions(shape, reply);
     let orig_rec = !mentions.is_empty();
     let verdict = verify_recognition(shape, reply, ShapeSet::STANDARD);
-    a.fell_back += usize::from(verdict.sure == Some(false));
+    a.readings.recognize.count(&verdict);
     let strict_rec = verdict.passed();
     a.original.recognize = Some(Mark::of(orig_rec));
     a.strict.recognize = Some(Mark::of(strict_rec));

@@ -34,7 +34,7 @@ pub struct Versions {
 
 /// The version of the verifiers' reading rules: bumped whenever a reply could be read
 /// differently than before.
-pub const VERIFIER_VERSION: u32 = 8;
+pub const VERIFIER_VERSION: u32 = 9;
 
 impl Versions {
     /// The versions of this build.

@@ -25,7 +25,7 @@
 use crate::maze::coords::coordinates;
 use crate::maze::encoding::{Encoding, KEY_EMPTY, KEY_WALLS};
 use crate::maze::extraction::ParseError;
-use crate::maze::grid::{Grid, Maze, MazeError, MAX_SIZE};
+use crate::maze::grid::{Grid, Maze, MazeError, Pos, Tile, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
@@ -360,7 +360,7 @@ pub struct ReadReply {
 /// read as the recognition's and the generation's. Empty when the transcript has no
 /// message markers.
 pub fn replies_read(text: &str, hints: &Hints) -> Vec<ReadReply> {
-    use crate::verify::{maze_reading, move_reading, shape_reading};
+    use crate::verify::{maze_reading, move_reading, move_reading_from, shape_reading};
     let parsed = transcript::parse(text);
     let Some(first) = parsed.messages.iter().find(|m| m.role == Role::User) else {
         return Vec::new();
@@ -378,11 +378,22 @@ pub fn replies_read(text: &str, hints: &Hints) -> Vec<ReadReply> {
     named.extend(hints.shape);
     let shapes = ShapeSet::with(&named);
     let replies = phase_replies(&parsed);
+    // Where the player stands before each solve reply: in the maze its prompt shows, so a
+    // reading is sure exactly when the trial's verdict says it is.
+    let players = solve_prompts(&parsed).map(|prompt| {
+        read_shown_maze_in(prompt, encoding, symbols)
+            .ok()
+            .and_then(|g| g.find(Tile::Player).first().copied())
+    });
+    let players: Vec<Option<Pos>> = players.collect();
     let mut out = Vec::new();
     for (phase, list) in PHASES.into_iter().zip(&replies) {
         for (step, reply) in list.iter().enumerate() {
             let reading = match phase {
-                Phase::Solve => move_reading(reply),
+                Phase::Solve => match players.get(step).copied().flatten() {
+                    Some(player) => move_reading_from(reply, player),
+                    None => move_reading(reply),
+                },
                 Phase::Recognize => shape_reading(reply, shapes),
                 Phase::Generate | Phase::Done => maze_reading(reply, encoding, rows, cols, symbols),
             };
@@ -611,6 +622,23 @@ fn phase_replies(parsed: &ParsedTranscript) -> [Vec<&str>; 3] {
         }
     }
     replies
+}
+
+/// The prompt before each reply of the solve phase, in order (the user message each
+/// answers).
+fn solve_prompts<'a>(parsed: &'a ParsedTranscript) -> impl Iterator<Item = &'a str> + 'a {
+    let mut current = Phase::Solve;
+    let mut prompt = "";
+    parsed.messages.iter().filter_map(move |m| match m.role {
+        Role::User => {
+            if let Some(p) = opened_phase(&m.content) {
+                current = p;
+            }
+            prompt = &m.content;
+            None
+        }
+        Role::Assistant => (current == Phase::Solve).then_some(prompt),
+    })
 }
 
 /// Hands the solve phase's recorded moves to `trial` until the phase ends; notes moves

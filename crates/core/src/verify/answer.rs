@@ -26,10 +26,9 @@ use super::words::{normal_word, word_spans, TAKING_BACK};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Which rule of a reader read a reply's answer, as a stable snake_case name. A reading is
-/// *sure* ([`Rule::sure`]) when the reply states its answer plainly (an answer line, a
-/// concluding sentence, JSON, the only value it names); a fall-back that picks one of
-/// several candidates is not.
+/// Which rule of a reader read a reply's answer, as a stable snake_case name. Whether the
+/// reading is *sure* depends on the rule and on what else the reply gives (decide.rs): a
+/// fall-back that picks one of several candidates ([`Rule::is_fall_back`]) never is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rule {
@@ -40,11 +39,19 @@ pub enum Rule {
     /// The last sentence that puts one value forward as the answer ("Therefore, my next
     /// move is (1, 0).", "下一步移动到(1, 0)").
     Concluded,
-    /// The value alone: the reply names one cell, one shape or one maze and nothing else.
+    /// The candidate ticked in a list or table whose other candidates are struck out.
+    Ticked,
+    /// The value after the last answer label in running text ("... so the answer is a
+    /// spiral, I think").
+    LabelInText,
+    /// The value alone: the one cell, shape or maze the reply puts forward (other cells
+    /// restate the maze or are passed over as the start, refused or asked).
     Lone,
     /// Move: after the last "move ... to" phrase (a fall-back).
     MovePhrase,
-    /// Move: the last coordinate that restates no maze data (a fall-back).
+    /// Move: the last cell the reply could be putting forward: the last coordinate that
+    /// restates no maze data and is not the start, refused, asked or a later step (a
+    /// fall-back).
     LastCoordinate,
     /// Shape: the last of several shapes named (a fall-back).
     LastNamed,
@@ -58,10 +65,12 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule.
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 12] = [
         Rule::Json,
         Rule::AnswerLabel,
         Rule::Concluded,
+        Rule::Ticked,
+        Rule::LabelInText,
         Rule::Lone,
         Rule::MovePhrase,
         Rule::LastCoordinate,
@@ -77,6 +86,8 @@ impl Rule {
             Rule::Json => "json",
             Rule::AnswerLabel => "answer_label",
             Rule::Concluded => "concluded",
+            Rule::Ticked => "ticked",
+            Rule::LabelInText => "label_in_text",
             Rule::Lone => "lone",
             Rule::MovePhrase => "move_phrase",
             Rule::LastCoordinate => "last_coordinate",
@@ -87,10 +98,9 @@ impl Rule {
         }
     }
 
-    /// Whether the rule reads a plainly stated answer (or plainly none), rather than
-    /// falling back on one of several candidates.
-    pub fn sure(self) -> bool {
-        !matches!(
+    /// Whether the rule falls back on one of several candidates (never a sure reading).
+    pub fn is_fall_back(self) -> bool {
+        matches!(
             self,
             Rule::MovePhrase | Rule::LastCoordinate | Rule::LastNamed | Rule::LastBlock
         )
@@ -102,9 +112,13 @@ impl Rule {
             Rule::Json => "read from the JSON the reply gives",
             Rule::AnswerLabel => "read from the reply's last answer line",
             Rule::Concluded => "read from the sentence the reply concludes with",
-            Rule::Lone => "the only answer the reply names",
+            Rule::Ticked => "the candidate the reply ticks among candidates struck out",
+            Rule::LabelInText => "read after the reply's last answer label in running text",
+            Rule::Lone => {
+                "the one answer the reply puts forward (any other cells restate the maze)"
+            }
             Rule::MovePhrase => "a fall-back: the cell after the reply's last move phrase",
-            Rule::LastCoordinate => "a fall-back: the reply's last coordinate",
+            Rule::LastCoordinate => "a fall-back: the last cell the reply could be putting forward",
             Rule::LastNamed => "a fall-back: the last of the shapes the reply names",
             Rule::LastBlock => "a fall-back: the last of the reply's blocks of rows",
             Rule::NoAnswer => "the reply gives no answer",
@@ -637,12 +651,20 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_has_a_distinct_name_and_fall_backs_are_not_sure() {
+    fn every_rule_has_a_distinct_name_and_the_fall_backs_are_marked() {
         let mut names: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), Rule::ALL.len());
-        assert!(Rule::AnswerLabel.sure() && Rule::Concluded.sure() && Rule::Json.sure());
-        assert!(!Rule::LastCoordinate.sure() && !Rule::LastNamed.sure());
+        let fall_backs: Vec<Rule> = Rule::ALL.into_iter().filter(|r| r.is_fall_back()).collect();
+        assert_eq!(
+            fall_backs,
+            [
+                Rule::MovePhrase,
+                Rule::LastCoordinate,
+                Rule::LastNamed,
+                Rule::LastBlock
+            ]
+        );
     }
 }

@@ -325,49 +325,71 @@ pub(super) fn holds_conclusion_phrase(line: &str, labels: &[&str]) -> bool {
 
 /// The index of the coordinate the reply concludes with, if a sentence concludes.
 pub(super) fn concluded(text: &str, all: &[Coord], standing: &[Standing]) -> Option<usize> {
-    // A last line that holds one coordinate and nothing else is the answer line.
-    let last_line = text.trim_end().rfind('\n').map_or(0, |i| i + 1);
-    if let Some(k) = all.iter().position(|c| c.start >= last_line) {
-        let rest = |t: &str| {
-            t.chars()
-                .all(|c| c.is_whitespace() || matches!(c, '$' | '{' | '}' | '.' | '>' | '#'))
-        };
-        if k + 1 == all.len()
-            && !standing[k].passed()
-            && rest(
-                &text[last_line..all[k].start]
-                    .replace("\\boxed", "")
-                    .replace("\u{8}oxed", ""),
-            )
-            && rest(&text[all[k].end..])
-        {
-            return Some(k);
-        }
-    }
+    conclusions(text, all, standing).next()
+}
+
+/// The indexes of the coordinates the reply's concluding sentences conclude with, the last
+/// first: what [`concluded`] reads, then each earlier conclusion (a reading is not sure when
+/// an earlier one concluded otherwise, decide.rs).
+pub(super) fn conclusions<'a>(
+    text: &'a str,
+    all: &'a [Coord],
+    standing: &'a [Standing],
+) -> impl Iterator<Item = usize> + 'a {
+    let last = last_line_answer(text, all, standing);
     let mut i = all.len();
-    while i > 0 {
-        i -= 1;
-        let (mut start, end) = sentence_around(text, all[i].start);
-        // A cell written over a line break (a structure's keys, `row: 1` and `col: 0` on
-        // lines of their own) ends its sentence no earlier than itself.
-        let end = end.max(all[i].end);
-        // "... my next move will be:\n\n(5, 1)": the answer on its own line after a colon.
-        if text[start..all[i].start].trim().is_empty() {
-            let above = text[..start].trim_end();
-            if above.ends_with(':') {
-                start = sentence_around(text, above.len() - 1).0;
+    let earlier = std::iter::from_fn(move || {
+        while i > 0 {
+            i -= 1;
+            let (mut start, end) = sentence_around(text, all[i].start);
+            // A cell written over a line break (a structure's keys, `row: 1` and `col: 0` on
+            // lines of their own) ends its sentence no earlier than itself.
+            let end = end.max(all[i].end);
+            // "... my next move will be:\n\n(5, 1)": the answer on its own line after a colon.
+            if text[start..all[i].start].trim().is_empty() {
+                let above = text[..start].trim_end();
+                if above.ends_with(':') {
+                    start = sentence_around(text, above.len() - 1).0;
+                }
+            }
+            let first = (0..=i)
+                .rev()
+                .take_while(|&k| all[k].start >= start)
+                .last()?;
+            let found = sentence_concludes(text, all, standing, start, end, first..i + 1);
+            i = first;
+            if found.is_some() {
+                return found;
             }
         }
-        let first = (0..=i)
-            .rev()
-            .take_while(|&k| all[k].start >= start)
-            .last()?;
-        if let Some(found) = sentence_concludes(text, all, standing, start, end, first..i + 1) {
-            return Some(found);
-        }
-        i = first;
-    }
-    None
+        None
+    });
+    last.into_iter()
+        .chain(earlier.filter(move |&k| Some(k) != last))
+}
+
+/// A last line that holds one coordinate and nothing else: the answer line.
+fn last_line_answer(text: &str, all: &[Coord], standing: &[Standing]) -> Option<usize> {
+    let last_line = text.trim_end().rfind('\n').map_or(0, |i| i + 1);
+    let k = all.iter().position(|c| c.start >= last_line)?;
+    let rest = |t: &str| {
+        t.chars()
+            .all(|c| c.is_whitespace() || matches!(c, '$' | '{' | '}' | '.' | '>' | '#'))
+    };
+    (k + 1 == all.len()
+        && !standing[k].passed()
+        && rest(
+            &text[last_line..all[k].start]
+                .replace("\\boxed", "")
+                .replace("\u{8}oxed", ""),
+        )
+        && rest(&text[all[k].end..]))
+    .then_some(k)
+}
+
+/// The end of the sentence holding byte `at` (see [`sentence_around`]).
+pub(super) fn sentence_end(text: &str, at: usize) -> usize {
+    sentence_around(text, at.min(text.len().saturating_sub(1))).1
 }
 
 /// The sentence holding byte `at`: `[start, end)`, bounded by line breaks and by `.`, `!`,

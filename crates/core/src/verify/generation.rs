@@ -18,9 +18,10 @@
 //! whether P reaches G.
 
 use super::answer::Rule;
-use super::verdict::{Extracted, GenerationChecks, Reason, Verdict};
+use super::verdict::{Doubt, DoubtKind, Extracted, GenerationChecks, Reason, Verdict};
+use super::words::{normal_word, word_spans};
 use crate::maze::encoding::Encoding;
-use crate::maze::extraction::Extraction;
+use crate::maze::extraction::{Extraction, ParseError};
 use crate::maze::grid::{Mask, Maze, MazeError, Tile, MAX_SIZE};
 use crate::maze::shape::Shape;
 use crate::maze::symbols::Symbols;
@@ -56,6 +57,7 @@ pub fn verify_generation_in(
     }
     let read = encoding.read_reply_in(reply, rows, cols, symbols);
     let rule = maze_rule(&read);
+    let doubt = maze_doubt(reply, &read, rule, [rows, cols], encoding, symbols);
     // What was dropped or passed over to read the maze, said after the verdict's reason.
     let notes = read.notes(encoding);
     let with_notes = |explanation: String| {
@@ -83,7 +85,7 @@ pub fn verify_generation_in(
                 )),
             );
             v.checks = Some(GenerationChecks::default());
-            return v.read_by(rule);
+            return v.read_with(rule, doubt);
         }
     };
     let maze = Maze::from_grid(grid.clone());
@@ -172,7 +174,123 @@ pub fn verify_generation_in(
         with_notes(named(encoding, symbols, explanation)),
     );
     v.checks = Some(checks);
-    v.read_by(rule)
+    v.read_with(rule, doubt)
+}
+
+/// Why the maze read from `reply` by `rule` is not sure (verify/decide.rs says what sure
+/// means), for a maze of `size` (rows, columns): a fall-back; rows that could not be read
+/// as a maze, or no maze found in a reply holding rows of maze symbols; rows read that are
+/// not a whole maze (not one player and one goal) or not the size asked; a reply that takes
+/// its maze back after it ("scrap that").
+pub(super) fn maze_doubt(
+    reply: &str,
+    read: &Extraction,
+    rule: Rule,
+    [rows, cols]: [usize; 2],
+    encoding: Encoding,
+    symbols: Symbols,
+) -> Option<Doubt> {
+    let doubt = |kind, span: Option<[usize; 2]>, quote: &str| {
+        Some(Doubt::new(
+            kind,
+            rule,
+            "maze",
+            Extracted::Nothing,
+            span,
+            quote,
+        ))
+    };
+    if rule == Rule::CutInReasoning {
+        return None;
+    }
+    if rule.is_fall_back() {
+        return doubt(DoubtKind::FallBack, read.span, "");
+    }
+    let grid = match (&read.grid, read.span) {
+        (Ok(g), _) => g,
+        // Rows in other symbols (an emoji grid, `#` and `.`) may be a maze a person reads;
+        // rows of unequal length or a list that misses or repeats a cell are the reply's
+        // own error, read as it is written.
+        (Err(e @ ParseError::InvalidSymbol { .. }), Some(span)) => {
+            return doubt(DoubtKind::Unreadable, Some(span), &e.to_string());
+        }
+        (Err(_), Some(_)) => return None,
+        (Err(_), None) => {
+            let [start, end] = grid_like(reply, encoding, symbols, cols)?;
+            return doubt(DoubtKind::Unread, Some([start, end]), &reply[start..end]);
+        }
+    };
+    if grid.rows() != rows || grid.cols() != cols {
+        let size = format!("{}x{}, not {rows}x{cols}", grid.rows(), grid.cols());
+        return doubt(DoubtKind::OtherSize, read.span, &size);
+    }
+    if let Err(e) = Maze::from_grid(grid.clone()) {
+        return doubt(DoubtKind::Incomplete, read.span, &e.to_string());
+    }
+    let end = read.span.map_or(reply.len(), |[_, e]| e).min(reply.len());
+    let after = reply.get(end..).unwrap_or_default();
+    // A sentence or line after the maze that opens by taking it back.
+    let mut at = 0;
+    after
+        .split_inclusive(['\n', '.', '!', '?'])
+        .find_map(|sentence| {
+            let from = at;
+            at += sentence.len();
+            let first = word_spans(sentence).into_iter().next()?;
+            TAKING_BACK_A_MAZE
+                .contains(&normal_word(first.text).as_str())
+                .then(|| [end + from + first.start(), end + from + first.end])
+        })
+        .and_then(|span| doubt(DoubtKind::TakenBack, Some(span), &reply[span[0]..span[1]]))
+}
+
+/// Words that open a sentence after a maze by which a reply takes it back ("Scrap that",
+/// "Wait, that is the original", "Oops", "Correction:").
+const TAKING_BACK_A_MAZE: [&str; 11] = [
+    "scrap",
+    "scratch",
+    "ignore",
+    "disregard",
+    "wait",
+    "oops",
+    "sorry",
+    "correction",
+    "hmm",
+    "redo",
+    "hold",
+];
+
+/// The first line of `reply` that looks like rows of a maze (`[start, end)`): a line of at
+/// least `cols` cells' symbols that are most of its text, or a coordinate list's key line;
+/// `None` when there is none.
+fn grid_like(reply: &str, encoding: Encoding, symbols: Symbols, cols: usize) -> Option<[usize; 2]> {
+    let cell = |c: char| {
+        c.is_ascii_digit()
+            || Tile::ALL
+                .iter()
+                .any(|&t| symbols.of(t).eq_ignore_ascii_case(&c))
+            || matches!(c, '#' | '.' | '*' | '@' | '_')
+            || (!c.is_ascii() && !c.is_alphabetic() && !c.is_whitespace())
+    };
+    let mut offset = 0;
+    reply.split_inclusive('\n').find_map(|line| {
+        let start = offset;
+        offset += line.len();
+        let text = line.trim_end();
+        let (cells, others) = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && !matches!(c, ',' | '|' | '[' | ']' | '"' | '\''))
+            .fold(
+                (0, 0),
+                |(n, o), c| if cell(c) { (n + 1, o) } else { (n, o + 1) },
+            );
+        let rows_like = cells >= cols.max(3) && cells >= others;
+        let keys = encoding == Encoding::CoordList
+            && ["walls", "empty", "player position", "goal"]
+                .iter()
+                .any(|k| text.to_ascii_lowercase().trim_start().starts_with(k));
+        (rows_like || keys).then_some([start, start + text.len()])
+    })
 }
 
 /// The rule that read a maze: none found, JSON, the last of several blocks (a fall-back),

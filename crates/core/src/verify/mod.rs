@@ -40,6 +40,8 @@ mod recognition;
 mod standing;
 #[cfg(test)]
 mod structure_tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod sure_tests;
 mod verdict;
 mod words;
 
@@ -48,8 +50,8 @@ pub use generation::{verify_generation, verify_generation_in};
 pub use moves::{check_step, verify_move, verify_path};
 pub use outline::{outline, Part, Role};
 pub use reader::{read_move, read_move_at};
-pub use reading::{maze_reading, move_reading, shape_reading, Reading};
-pub use verdict::{Extracted, GenerationChecks, Outcome, Reason, Verdict};
+pub use reading::{maze_reading, move_reading, move_reading_from, shape_reading, Reading};
+pub use verdict::{Doubt, DoubtKind, Extracted, GenerationChecks, Outcome, Reason, Verdict};
 pub use words::span_in_reply;
 
 // What the tests of this folder (`use super::*`) share; the serde tests run natively only.

@@ -32,25 +32,33 @@ const JSON_MOVE_KEYS: [&str; 14] = [
 /// [`JSON_MOVE_KEYS`], as `[r, c]`, `{"row": r, "col": c}` (also `r`/`c`, `column`) or
 /// a string holding a coordinate. The coordinate's span is the object's.
 pub(super) fn json_move(lines: &Lines) -> Option<Coord> {
-    if !lines.text.contains('{') {
-        return None;
-    }
-    lines.json.iter().rev().find_map(|(value, [start, end])| {
-        let (start, end) = (*start, *end);
-        let object = value.as_object()?;
-        let cell = json_key(object, &JSON_MOVE_KEYS)
-            .and_then(json_cell)
-            .or_else(|| {
-                // An object that is itself the cell: `{"row": 0, "col": 1}`.
-                json_cell(value)
+    json_moves(lines).next()
+}
+
+/// The move of every JSON object in the reply that gives one, the last first.
+pub(super) fn json_moves<'a>(lines: &'a Lines) -> impl Iterator<Item = Coord> + 'a {
+    let any = lines.text.contains('{');
+    lines
+        .json
+        .iter()
+        .rev()
+        .filter(move |_| any)
+        .filter_map(|(value, [start, end])| {
+            let (start, end) = (*start, *end);
+            let object = value.as_object()?;
+            let cell = json_key(object, &JSON_MOVE_KEYS)
+                .and_then(json_cell)
+                .or_else(|| {
+                    // An object that is itself the cell: `{"row": 0, "col": 1}`.
+                    json_cell(value)
+                })
+                .or_else(|| nested_cell(value, 3))?;
+            Some(Coord {
+                pos: cell,
+                start,
+                end,
             })
-            .or_else(|| nested_cell(value, 3))?;
-        Some(Coord {
-            pos: cell,
-            start,
-            end,
         })
-    })
 }
 
 /// A cell an object holds deeper down, as a tool call's arguments do
@@ -95,6 +103,15 @@ pub(super) fn last_answer_line(
     all: &[Coord],
     open: impl Fn(usize) -> bool,
 ) -> Option<Coord> {
+    answer_line_cells(lines, all, open).next()
+}
+
+/// The cell of every answer line that gives one (see [`last_answer_line`]), the last first.
+pub(super) fn answer_line_cells<'a>(
+    lines: &'a Lines,
+    all: &'a [Coord],
+    open: impl Fn(usize) -> bool + 'a,
+) -> impl Iterator<Item = Coord> + 'a {
     let text = lines.text;
     // A line holds a value when it names one cell: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Best: (0, 1)` /
@@ -109,7 +126,7 @@ pub(super) fn last_answer_line(
     alone(&lines.answers, holds_cell)
         .into_iter()
         .rev()
-        .find_map(|line| {
+        .filter_map(move |line| {
             let [value_start, line_end] = line.value;
             let inside: Vec<usize> = (0..all.len())
                 .filter(|&i| {

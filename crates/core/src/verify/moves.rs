@@ -12,7 +12,7 @@
 
 use super::reader::read_move_in;
 use super::verdict::{Extracted, Reason, Verdict};
-use super::words::plain;
+use super::words::{plain, span_in_reply};
 use crate::maze::coords::coordinates;
 use crate::maze::grid::{Maze, Movement, Pos, Tile};
 use crate::reply::cut_in_reasoning;
@@ -72,7 +72,14 @@ pub fn verify_move(maze: &Maze, movement: Movement, reply: &str) -> Verdict {
     if cut_in_reasoning(reply) {
         return Verdict::cut_in_reasoning(Reason::NoCoordinate, "move");
     }
-    let read = read_move_in(&plain(reply));
+    let text = plain(reply);
+    let read = read_move_in(&text, Some(maze.player()));
+    let doubt = read.doubt.map(|d| {
+        let in_reply = |[s, e]: [usize; 2]| span_in_reply(reply, s, e);
+        d.to_doubt(read.rule, "move", &text, in_reply, |c| {
+            Extracted::Cell(c.pos)
+        })
+    });
     let Some(to) = read.coord.map(|c| c.pos) else {
         let why = if read.set_aside > 0 {
             format!(
@@ -85,11 +92,11 @@ pub fn verify_move(maze: &Maze, movement: Movement, reply: &str) -> Verdict {
             "No coordinate such as (2, 3) could be read from the reply.".into()
         };
         return Verdict::new(false, Reason::NoCoordinate, Extracted::Nothing, why)
-            .read_by(read.rule);
+            .read_with(read.rule, doubt);
     };
     let (reason, explanation) = check_step(maze, movement, to);
     let ok = matches!(reason, Reason::ValidMove | Reason::ReachedGoal);
-    Verdict::new(ok, reason, Extracted::Cell(to), explanation).read_by(read.rule)
+    Verdict::new(ok, reason, Extracted::Cell(to), explanation).read_with(read.rule, doubt)
 }
 
 /// Verifies a single-shot path reply: traced backward from the last mention of the goal.

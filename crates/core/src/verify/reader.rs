@@ -28,14 +28,19 @@
 //! between two walls is allowed.
 
 use super::answer::{Rule, MOVE_LABELS};
-use super::conclusion::{concluded, gives_up, taken_back_after, DIRECTIONS};
-use super::decide::{decide, Candidates, Found};
+use super::conclusion::{
+    concluded, conclusions, gives_up, sentence_end, taken_back_after, DIRECTIONS,
+};
+use super::decide::{decide, Candidates, Competing, Found};
 use super::lines::Lines;
-use super::move_answer::{concluded_in_chinese, corrected, json_move, last_answer_line};
+use super::move_answer::{
+    answer_line_cells, concluded_in_chinese, corrected, json_move, json_moves, last_answer_line,
+};
 use super::standing::{
     another_player, data_key_before, key_words, standings, template_sentences, Standing,
     MOVE_VERBS, PLAYER_KEYS,
 };
+use super::verdict::DoubtKind;
 use super::words::{is_negated, normal_word, plain, span_in_reply, word_spans, words_before, Span};
 use crate::maze::coords::{coordinates, Coord};
 use crate::maze::grid::Pos;
@@ -67,12 +72,24 @@ const OBJECT_WORDS: [&str; 21] = [
     "right",
 ];
 
+/// Whether `to` is one step (diagonals included) from the player's cell `player`: a cell
+/// the reply could be moving to, not a place it names (the start, the goal, a cell further
+/// on). Knowing where the player stands decides whether some readings are sure
+/// (decide.rs): a reply that names one cell, a neighbour of the player's, gives it as its
+/// move; a cell named after the answer that the player cannot reach in one step competes
+/// with nothing.
+fn reachable(player: Pos, to: Pos) -> bool {
+    to != player && player.row.abs_diff(to.row) <= 1 && player.col.abs_diff(to.col) <= 1
+}
+
 /// The move a reply's text names, and how many coordinates were set aside as restated or
 /// described maze data.
 pub(super) struct MoveRead {
     pub(super) coord: Option<Coord>,
     /// The rule that read it (or that found none).
     pub(super) rule: Rule,
+    /// Why the reading is not sure (`None` when it is).
+    pub(super) doubt: Option<Competing<Coord>>,
     pub(super) set_aside: usize,
     /// How many coordinates the reply holds.
     pub(super) coordinates: usize,
@@ -82,30 +99,40 @@ pub(super) struct MoveRead {
 
 /// The cell a reply names as its next move (see the module documentation for the rule).
 pub fn read_move(reply: &str) -> Option<Pos> {
-    read_move_in(&plain(reply)).coord.map(|c| c.pos)
+    read_move_in(&plain(reply), None).coord.map(|c| c.pos)
 }
 
 /// [`read_move`] with where the coordinate it read stands in the reply (`[start, end)`).
 pub fn read_move_at(reply: &str) -> Option<(Pos, [usize; 2])> {
     let text = plain(reply);
-    read_move_in(&text)
+    read_move_in(&text, None)
         .coord
         .map(|c| (c.pos, span_in_reply(reply, c.start, c.end)))
 }
 
-pub(super) fn read_move_in(text: &str) -> MoveRead {
-    let read = read_move_by_rules(text);
+/// The move `text` (a reply's plain text) names; where the player stands (`player`, when
+/// the maze is known) tells whether the reading is sure.
+pub(super) fn read_move_in(text: &str, player: Option<Pos>) -> MoveRead {
+    let read = read_move_by_rules(text, player);
     match read.coord {
-        Some(c) => MoveRead {
-            coord: Some(corrected(text, c)),
-            ..read
-        },
+        Some(c) => {
+            let coord = corrected(text, c);
+            // A correction on the cell's line explains the cell that follows it.
+            let doubt = read
+                .doubt
+                .filter(|d| d.rival.is_none_or(|r| r.pos != coord.pos) || coord.pos == c.pos);
+            MoveRead {
+                coord: Some(coord),
+                doubt,
+                ..read
+            }
+        }
         None => read,
     }
 }
 
 /// The move and the rule that read it, before a correction later on its line is applied.
-fn read_move_by_rules(text: &str) -> MoveRead {
+fn read_move_by_rules(text: &str, player: Option<Pos>) -> MoveRead {
     let all = coordinates(text);
     let templates = template_sentences(text);
     let mut standing = standings(text, &all, &templates);
@@ -122,16 +149,18 @@ fn read_move_by_rules(text: &str) -> MoveRead {
     if guessed {
         standing.fill(Standing::Open);
     }
-    let (coord, rule) = decide(&MoveCandidates {
+    let decision = decide(&MoveCandidates {
         lines: &Lines::of(text),
         all: &all,
         standing: &standing,
         templates: &templates,
         guessed,
+        player,
     });
     MoveRead {
-        coord,
-        rule,
+        coord: decision.value,
+        rule: decision.rule,
+        doubt: decision.doubt,
         set_aside,
         coordinates: all.len(),
         templates: templates.len(),
@@ -149,6 +178,8 @@ struct MoveCandidates<'a> {
     templates: &'a [[usize; 3]],
     /// Whether every cell is the start or refused (each then counts as open).
     guessed: bool,
+    /// Where the player stands, when the reading is for a known maze.
+    player: Option<Pos>,
 }
 
 impl MoveCandidates<'_> {
@@ -248,8 +279,19 @@ impl MoveCandidates<'_> {
 impl Candidates for MoveCandidates<'_> {
     type Value = Coord;
 
-    fn at(value: &Coord) -> usize {
-        value.start
+    /// A reply that names one cell and no rule above puts it forward often restates a
+    /// place (the player's own cell, the goal): the cell is its move when it is a neighbour
+    /// of the player's, and unsure when the maze is not known.
+    fn lone_is_first_rank(&self, value: &Coord) -> bool {
+        self.player.is_some_and(|p| reachable(p, value.pos))
+    }
+
+    fn span(value: &Coord) -> [usize; 2] {
+        [value.start, value.end]
+    }
+
+    fn same(a: &Coord, b: &Coord) -> bool {
+        a.pos == b.pos
     }
 
     /// A JSON answer: `{"move": [0, 1]}`.
@@ -311,7 +353,160 @@ impl Candidates for MoveCandidates<'_> {
             .map(|i| self.all[i]);
         (last, self.lone_or(Rule::LastCoordinate))
     }
+
+    /// When the maze is known, a cell the player cannot reach in one step competes with
+    /// nothing: a conclusion that names it ("the goal at (3, 0) cannot be reached") is a
+    /// place, not a move.
+    fn first_rank(&self) -> Vec<(Coord, DoubtKind)> {
+        let (text, all, standing) = (self.lines.text, self.all, self.standing);
+        let move_like = |c: &(Coord, DoubtKind)| self.player.is_none_or(|p| reachable(p, c.0.pos));
+        let open = |k: usize| standing[k] == Standing::Open;
+        let json = json_moves(self.lines).map(|c| (c, DoubtKind::RivalJson));
+        let lines =
+            answer_line_cells(self.lines, all, open).map(|c| (c, DoubtKind::RivalAnswerLine));
+        // A conclusion in an item of a list ("1. Move up to (3, 2) - a wall.") weighs an
+        // option; the answer's own conclusion competes with it not.
+        let clauses = conclusions(text, all, standing)
+            .filter(|&k| !self.masked(all[k].start) && !in_list_item(text, all[k].start))
+            .map(|k| (all[k], DoubtKind::RivalConclusion));
+        let chinese = concluded_in_chinese(text, all, |k| {
+            matches!(standing[k], Standing::Open | Standing::Described)
+        })
+        .map(|k| (all[k], DoubtKind::RivalConclusion));
+        json.chain(lines)
+            .chain(clauses)
+            .chain(chinese)
+            .filter(move_like)
+            .collect()
+    }
+
+    /// The cells that may be the move: restated data, the start, refused, asked and later
+    /// cells are not put forward, nor, when the maze is known, a cell the player cannot
+    /// reach in one step (a place the reply names: the start, the goal, a cell further on).
+    fn put_forward(&self) -> Vec<Coord> {
+        (0..self.all.len())
+            .filter(|&i| self.standing[i] == Standing::Open)
+            .map(|i| self.all[i])
+            .filter(|c| self.player.is_none_or(|p| reachable(p, c.pos)))
+            .collect()
+    }
+
+    fn statement_end(&self, at: usize) -> usize {
+        sentence_end(self.lines.text, at)
+    }
+
+    fn lines(&self) -> &Lines<'_> {
+        self.lines
+    }
+
+    /// A reply that counts rows and columns from 1, or writes the column first.
+    fn convention(&self) -> Option<[usize; 2]> {
+        let text = self.lines.text;
+        let phrase = OTHER_CONVENTIONS.iter().find_map(|phrase| {
+            let at = *find_words(text, phrase, true).first()?;
+            Some([at, at + phrase.len()])
+        });
+        // "counting rows and columns from 1", "numbered starting at one".
+        phrase.or_else(|| {
+            ["from 1", "from one", "at 1", "at one", "with 1", "with one"]
+                .iter()
+                .flat_map(|p| {
+                    find_words(text, p, true)
+                        .into_iter()
+                        .map(move |at| [at, at + p.len()])
+                })
+                .find(|&[at, _]| {
+                    words_before(text, at, 5)
+                        .iter()
+                        .any(|w| COUNTING.contains(&w.as_str()))
+                })
+        })
+    }
+
+    /// Any coordinate, else any number or number word: a move may hide in them.
+    fn traces(&self) -> Option<(Option<Coord>, [usize; 2])> {
+        if let Some(c) = self.put_forward().last().or(self.all.last()) {
+            return Some((Some(*c), [c.start, c.end]));
+        }
+        let text = self.lines.text;
+        let digit = text
+            .char_indices()
+            .find(|(_, c)| c.is_numeric())
+            .map(|(i, c)| [i, i + c.len_utf8()]);
+        digit
+            .or_else(|| {
+                word_spans(text)
+                    .into_iter()
+                    .find(|w| NUMBER_WORDS.contains(&normal_word(w.text).as_str()))
+                    .map(|w| [w.start(), w.end])
+            })
+            .map(|span| (None, span))
+    }
 }
+
+/// Whether byte `at` stands on a line that is an item of a list: it opens with `-`, `*`,
+/// `•` or a number and `.` or `)` (`1. Move up to (3, 2)`, `**2)** ...`).
+fn in_list_item(text: &str, at: usize) -> bool {
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = text[start..].trim_start_matches([' ', '\t', '*', '#', '>']);
+    if line.starts_with(['-', '\u{2022}', '+']) || text[start..].trim_start().starts_with("* ") {
+        return true;
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    (1..=2).contains(&digits) && matches!(line.as_bytes().get(digits), Some(b'.' | b')'))
+}
+
+/// Words before "from 1" that make it a way of counting cells ("rows numbered from 1").
+const COUNTING: [&str; 14] = [
+    "count",
+    "counts",
+    "counting",
+    "counted",
+    "number",
+    "numbered",
+    "numbering",
+    "index",
+    "indexed",
+    "indexing",
+    "start",
+    "starting",
+    "begin",
+    "beginning",
+];
+
+/// Phrases by which a reply says it writes cells another way than the prompt's zero-based
+/// (row, col): counted from 1, or the column first.
+const OTHER_CONVENTIONS: [&str; 22] = [
+    "1-indexed",
+    "1-based",
+    "one-indexed",
+    "one-based",
+    "1 indexed",
+    "1 based",
+    "counting from 1",
+    "counting from one",
+    "count from 1",
+    "numbered from 1",
+    "starting from 1",
+    "starting at 1",
+    "(x, y)",
+    "(x,y)",
+    "x is the column",
+    "x as the column",
+    "x = column",
+    "column first",
+    "(col, row)",
+    "(column, row)",
+    "(c, r)",
+    "column, row",
+];
+
+/// Words that name a number or a cell's row or column: a reply that gives no coordinate may
+/// still give the move in them ("row one, column zero").
+const NUMBER_WORDS: [&str; 16] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "first",
+    "second", "third", "row", "column", "col",
+];
 
 /// Whether the answer label at `[at, end)` heads options or a paragraph rather than giving
 /// the answer: a word of possibility or search before it in its clause ("I can move:",

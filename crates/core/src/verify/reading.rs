@@ -3,11 +3,12 @@
 //! counted on it (analysis::review).
 
 use super::answer::Rule;
-use super::generation::maze_rule;
+use super::generation::{maze_doubt, maze_rule};
 use super::reader::read_move_in;
 use super::recognition::answer_mention;
-use super::verdict::Extracted;
+use super::verdict::{Doubt, Extracted};
 use crate::maze::encoding::Encoding;
+use crate::maze::grid::Pos;
 use crate::maze::shape::ShapeSet;
 use crate::maze::symbols::Symbols;
 use crate::reply::Plain;
@@ -21,32 +22,62 @@ pub struct Reading {
     pub rule: Rule,
     /// Where the value stands in the reply (`[start, end)`), when one was read.
     pub span: Option<[usize; 2]>,
+    /// Why the reading is not sure (`None` when it is: verify/decide.rs).
+    pub doubt: Option<Doubt>,
 }
 
 impl Reading {
+    /// Whether the reading is sure: a reviewer should never have to check it.
+    pub fn sure(&self) -> bool {
+        self.doubt.is_none()
+    }
+
     fn none(rule: Rule) -> Reading {
         Reading {
             value: Extracted::Nothing,
             rule,
             span: None,
+            doubt: None,
         }
     }
 }
 
-/// The move a reply names ([`super::read_move`]), with its rule and span.
+/// The move a reply names ([`super::read_move`]), with its rule and span, not knowing the
+/// maze it answers (some readings are then unsure that [`move_reading_from`] finds sure).
 pub fn move_reading(reply: &str) -> Reading {
+    move_reading_in(reply, None)
+}
+
+/// [`move_reading`] of a reply to a maze whose player stands on `player`: a reply that
+/// names one cell next to the player's gives it as its move, and a place it names that the
+/// player cannot reach in one step does not compete with its answer (verify/decide.rs).
+pub fn move_reading_from(reply: &str, player: Pos) -> Reading {
+    move_reading_in(reply, Some(player))
+}
+
+fn move_reading_in(reply: &str, player: Option<Pos>) -> Reading {
     let plain = Plain::of(reply);
     if plain.cut_in_reasoning() {
         return Reading::none(Rule::CutInReasoning);
     }
-    let read = read_move_in(&plain.text);
+    let read = read_move_in(&plain.text, player);
+    let doubt = read.doubt.map(|d| {
+        let in_reply = |[s, e]: [usize; 2]| plain.span(s, e);
+        d.to_doubt(read.rule, "move", &plain.text, in_reply, |c| {
+            Extracted::Cell(c.pos)
+        })
+    });
     match read.coord {
         Some(c) => Reading {
             value: Extracted::Cell(c.pos),
             rule: read.rule,
             span: Some(plain.span(c.start, c.end)),
+            doubt,
         },
-        None => Reading::none(read.rule),
+        None => Reading {
+            doubt,
+            ..Reading::none(read.rule)
+        },
     }
 }
 
@@ -56,13 +87,24 @@ pub fn shape_reading(reply: &str, shapes: ShapeSet) -> Reading {
     if plain.cut_in_reasoning() {
         return Reading::none(Rule::CutInReasoning);
     }
-    match answer_mention(&plain.text, reply, shapes) {
-        Some((m, rule)) => Reading {
+    let read = answer_mention(&plain.text, reply, shapes);
+    let doubt = read.doubt.map(|d| {
+        let in_reply = |[s, e]: [usize; 2]| plain.span(s, e);
+        d.to_doubt(read.rule, "shape", &plain.text, in_reply, |m| {
+            Extracted::Shape(m.shape)
+        })
+    });
+    match read.value {
+        Some(m) => Reading {
             value: Extracted::Shape(m.shape),
-            rule,
+            rule: read.rule,
             span: Some(plain.span(m.at, m.at + m.len)),
+            doubt,
         },
-        None => Reading::none(Rule::NoAnswer),
+        None => Reading {
+            doubt,
+            ..Reading::none(read.rule)
+        },
     }
 }
 
@@ -80,16 +122,15 @@ pub fn maze_reading(
     }
     let read = encoding.read_reply_in(reply, rows, cols, symbols);
     let rule = maze_rule(&read);
-    match read.grid {
-        Ok(g) => Reading {
-            value: Extracted::Grid(g),
-            rule,
-            span: read.span,
-        },
-        Err(_) => Reading {
-            value: Extracted::Nothing,
-            rule,
-            span: read.span,
-        },
+    let doubt = maze_doubt(reply, &read, rule, [rows, cols], encoding, symbols);
+    let value = match read.grid {
+        Ok(g) => Extracted::Grid(g),
+        Err(_) => Extracted::Nothing,
+    };
+    Reading {
+        value,
+        rule,
+        span: read.span,
+        doubt,
     }
 }

@@ -20,10 +20,14 @@
 //! in "N/A"); "zig zag" names the Z as "zigzag" does.
 
 use super::answer::{alone, json_key, opens_with_answer, AnswerLine, Rule};
-use super::decide::{decide, Candidates, Found};
+use super::conclusion::sentence_end;
+use super::decide::{decide, Candidates, Decision, Found};
 use super::lines::Lines;
-use super::verdict::{Extracted, Reason, Verdict};
-use super::words::{end_of_last_label, first_word, is_negated, plain, span_in_reply, words_before};
+use super::verdict::{DoubtKind, Extracted, Reason, Verdict};
+use super::words::{
+    end_of_last_label, first_word, is_negated, normal_word, plain, span_in_reply, word_spans,
+    words_before, Span,
+};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::text::find_words;
 
@@ -279,49 +283,69 @@ pub fn recognize(reply: &str) -> Option<Shape> {
 
 /// The shape a recognition reply answers with, `shapes` in play.
 pub fn recognize_in(reply: &str, shapes: ShapeSet) -> Option<Shape> {
-    answer_mention(&plain(reply), reply, shapes).map(|(m, _)| m.shape)
+    answer_mention(&plain(reply), reply, shapes)
+        .value
+        .map(|m| m.shape)
 }
 
 /// [`recognize`] with where the name it read stands in the reply (`[start, end)`).
 pub fn recognize_at(reply: &str) -> Option<(Shape, [usize; 2])> {
     let text = plain(reply);
     answer_mention(&text, reply, ShapeSet::STANDARD)
-        .map(|(m, _)| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
+        .value
+        .map(|m| (m.shape, span_in_reply(reply, m.at, m.at + m.len)))
 }
 
 /// The shape a JSON object in the reply gives: `{"shape": "spiral"}` (also `answer`,
 /// `final_answer`, `name`), the last such object.
 fn json_shape(lines: &Lines, shapes: ShapeSet) -> Option<Mention> {
+    json_shapes(lines, shapes).next()
+}
+
+/// The shape of every JSON object in the reply that gives one, the last first.
+fn json_shapes<'a>(lines: &'a Lines, shapes: ShapeSet) -> impl Iterator<Item = Mention> + 'a {
     let text = lines.text;
-    if !text.contains('{') {
-        return None;
-    }
-    lines.json.iter().rev().find_map(|(value, [start, _])| {
-        let start = *start;
-        let object = value.as_object()?;
-        // A key named for the shape or the answer, or one that ends so
-        // (`identified_shape`, `predicted_shape`, `my_answer`).
-        let name = json_key(object, &["shape", "answer", "final_answer", "name"])
-            .or_else(|| {
-                object.iter().find_map(|(k, v)| {
-                    let k = k.to_ascii_lowercase().replace(['-', ' '], "_");
-                    (k.ends_with("_shape") || k.ends_with("_answer")).then_some(v)
-                })
-            })?
-            .as_str()?;
-        let found = mentions_in(name, shapes);
-        let first = found.iter().find(|m| !m.negated)?;
-        // Where the name stands in the text: its first occurrence in the object.
-        let at = text[start..].find(name).map_or(start, |i| start + i);
-        Some(Mention {
-            at: at + first.at,
-            ..*first
+    let any = text.contains('{');
+    lines
+        .json
+        .iter()
+        .rev()
+        .filter(move |_| any)
+        .filter_map(move |(value, [start, _])| {
+            let start = *start;
+            let object = value.as_object()?;
+            // A key named for the shape or the answer, or one that ends so
+            // (`identified_shape`, `predicted_shape`, `my_answer`).
+            let name = json_key(object, &["shape", "answer", "final_answer", "name"])
+                .or_else(|| {
+                    object.iter().find_map(|(k, v)| {
+                        let k = k.to_ascii_lowercase().replace(['-', ' '], "_");
+                        (k.ends_with("_shape") || k.ends_with("_answer")).then_some(v)
+                    })
+                })?
+                .as_str()?;
+            let found = mentions_in(name, shapes);
+            let first = found.iter().find(|m| !m.negated)?;
+            // Where the name stands in the text: its first occurrence in the object.
+            let at = text[start..].find(name).map_or(start, |i| start + i);
+            Some(Mention {
+                at: at + first.at,
+                ..*first
+            })
         })
-    })
 }
 
 /// The shape the reply's last answer line names, when its value names one shape (answer.rs).
 fn answer_line_shape(all: &[Mention], lines: &Lines) -> Option<Mention> {
+    answer_line_shapes(all, lines).next()
+}
+
+/// The shape of every answer line that names one (see [`answer_line_shape`]), the last
+/// first.
+fn answer_line_shapes<'a>(
+    all: &'a [Mention],
+    lines: &'a Lines,
+) -> impl Iterator<Item = Mention> + 'a {
     let text = lines.text;
     // A line holds a value when it names one shape: a line naming several is a list of its
     // own, which leaves the line above or below it standing alone (`Top guess: triangle` /
@@ -330,7 +354,7 @@ fn answer_line_shape(all: &[Mention], lines: &Lines) -> Option<Mention> {
     alone(&lines.answers, holds_shape)
         .into_iter()
         .rev()
-        .find_map(|line| {
+        .filter_map(move |line| {
             let [from, to] = line.value;
             if text[from..to].trim_end().ends_with('?') {
                 return None;
@@ -401,7 +425,9 @@ pub(super) fn chosen_option(all: &[Mention], lines: &Lines) -> Option<Mention> {
     })
 }
 
-pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Option<(Mention, Rule)> {
+/// The shape a reply names with `shapes` in play: the decision ([`decide`]) over its
+/// mentions, with the rule that read it and why the reading is not sure.
+pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Decision<Mention> {
     let all: Vec<Mention> = mentions_in(reply, shapes)
         .into_iter()
         .filter(|m| !m.negated && !m.asked)
@@ -409,19 +435,21 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Optio
     // Asides count only when nothing else is named.
     let plain: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain.is_empty() { all.clone() } else { plain };
-    let (found, rule) = decide(&ShapeCandidates {
+    decide(&ShapeCandidates {
         lines: &Lines::of(text),
+        reply,
         shapes,
         all,
         ms,
-    });
-    found.map(|m| (m, rule))
+    })
 }
 
 /// The shapes one reply names in each role, for [`decide`].
 struct ShapeCandidates<'a> {
     /// The reply's text, and its answer lines, tick and JSON, read once.
     lines: &'a Lines<'a>,
+    /// The reply as written (its mentions in any standing are traces of an answer).
+    reply: &'a str,
     shapes: ShapeSet,
     /// Every mention neither negated nor asked.
     all: Vec<Mention>,
@@ -440,8 +468,17 @@ impl ShapeCandidates<'_> {
 impl Candidates for ShapeCandidates<'_> {
     type Value = Mention;
 
-    fn at(value: &Mention) -> usize {
-        value.at
+    /// A reply that names one shape (however often) names its answer.
+    fn lone_is_first_rank(&self, _: &Mention) -> bool {
+        true
+    }
+
+    fn span(value: &Mention) -> [usize; 2] {
+        [value.at, value.at + value.len]
+    }
+
+    fn same(a: &Mention, b: &Mention) -> bool {
+        a.shape == b.shape
     }
 
     fn json(&self) -> Option<Mention> {
@@ -480,7 +517,192 @@ impl Candidates for ShapeCandidates<'_> {
         };
         (self.unless_hedged(last), rule)
     }
+
+    fn first_rank(&self) -> Vec<(Mention, DoubtKind)> {
+        let json = json_shapes(self.lines, self.shapes).map(|m| (m, DoubtKind::RivalJson));
+        let lines = chosen_option(&self.all, self.lines)
+            .into_iter()
+            .chain(answer_line_shapes(&self.all, self.lines))
+            .map(|m| (m, DoubtKind::RivalAnswerLine));
+        json.chain(lines).collect()
+    }
+
+    /// The mentions that are no aside (all of them when every one is), but for those in a
+    /// list that names every shape.
+    fn put_forward(&self) -> Vec<Mention> {
+        (0..self.ms.len())
+            .filter_map(|i| self.unless_hedged(i))
+            .collect()
+    }
+
+    fn statement_end(&self, at: usize) -> usize {
+        sentence_end(self.lines.text, at)
+    }
+
+    fn lines(&self) -> &Lines<'_> {
+        self.lines
+    }
+
+    /// "A square with its right side missing", and a shape offered as one of alternatives
+    /// ("a U shape or a rectangle", "a staircase or zigzag"): "or" within two words after
+    /// the name or three before it, unless the alternative names the same shape ("a U or a
+    /// C shape").
+    fn qualified(&self, value: &Mention) -> Option<[usize; 2]> {
+        let text = self.lines.text;
+        let end = value.at + value.len;
+        let sentence = &text[end..self.statement_end(end).max(end)];
+        let after = word_spans(sentence);
+        let lacking = after
+            .iter()
+            .any(|w| LACKING.contains(&normal_word(w.text).as_str()));
+        let same_shape_near = |[from, to]: [usize; 2]| {
+            let named: Vec<&Mention> = self
+                .all
+                .iter()
+                .filter(|m| m.at >= from && m.at < to && m.at != value.at)
+                .collect();
+            !named.is_empty() && named.iter().all(|m| m.shape == value.shape)
+        };
+        let or_after = after
+            .iter()
+            .take(2)
+            .find(|w| normal_word(w.text) == "or")
+            .map(|w| end + w.end);
+        let mut before_from = value.at.saturating_sub(40);
+        while !text.is_char_boundary(before_from) {
+            before_from -= 1;
+        }
+        let or_before = word_spans(&text[before_from..value.at])
+            .iter()
+            .rev()
+            .take(3)
+            .any(|w| normal_word(w.text) == "or");
+        let alternatives = or_after
+            .is_some_and(|at| !same_shape_near([at, (at + 30).min(text.len())]))
+            || (or_before && !same_shape_near([before_from, value.at]));
+        (lacking || alternatives).then_some([value.at, end])
+    }
+
+    /// Any shape named, negated or asked included, with every shape in play; else a word
+    /// that describes one.
+    /// An answer line whose value names no shape the reader knows, a reply written in a
+    /// script in which it knows no shape names, are traces too.
+    fn traces(&self) -> Option<(Option<Mention>, [usize; 2])> {
+        if let Some(m) = mentions_in(self.reply, ShapeSet::ALL).last() {
+            return Some((Some(*m), [m.at, m.at + m.len]));
+        }
+        let text = self.lines.text;
+        let line = self
+            .lines
+            .answers
+            .iter()
+            .rev()
+            .find(|l| !text[l.value[0]..l.value[1]].trim().is_empty())
+            .map(|l| [l.lead[0], l.value[1]]);
+        let words = word_spans(text);
+        let describing = || {
+            words
+                .iter()
+                .find(|w| DESCRIBING_WORDS.contains(&normal_word(w.text).as_str()))
+                .map(|w| [w.start(), w.end])
+        };
+        let unknown_script = || {
+            let unknown: Vec<&Span> = words.iter().filter(|w| !known_script(w.text)).collect();
+            (2 * unknown.len() > words.len())
+                .then(|| unknown.first().map(|w| [w.start(), w.end]))
+                .flatten()
+        };
+        line.or_else(describing)
+            .or_else(unknown_script)
+            .map(|span| (None, span))
+    }
 }
+
+/// Words after a shape in its sentence that say the figure lacks part of it ("a square
+/// with its right side missing").
+const LACKING: [&str; 8] = [
+    "missing",
+    "without",
+    "except",
+    "minus",
+    "lacking",
+    "removed",
+    "incomplete",
+    "broken",
+];
+
+/// Whether `word` is written in a script in which the reader knows shape names: Latin,
+/// Cyrillic, Chinese and Japanese, Korean (digits and symbols count as known).
+fn known_script(word: &str) -> bool {
+    word.chars().all(|c| {
+        !c.is_alphabetic()
+            || c.is_ascii()
+            || matches!(c, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}' | '\u{0400}'..='\u{04FF}' | '\u{AC00}'..='\u{D7A3}')
+            || crate::text::is_ideograph(c)
+    })
+}
+
+/// Words that describe a shape without naming it ("a hollow ring", "it coils inward",
+/// "two diagonals"): a reply that names no shape but holds one of these may still give its
+/// answer (decide.rs).
+const DESCRIBING_WORDS: [&str; 56] = [
+    "curl",
+    "curls",
+    "curling",
+    "spiralling",
+    "ring",
+    "loop",
+    "circle",
+    "round",
+    "oval",
+    "frame",
+    "border",
+    "perimeter",
+    "outline",
+    "hollow",
+    "box",
+    "rectangle",
+    "rectangular",
+    "plus",
+    "diagonal",
+    "diagonals",
+    "intersect",
+    "intersecting",
+    "coil",
+    "coils",
+    "coiling",
+    "coiled",
+    "swirl",
+    "swirls",
+    "swirling",
+    "winding",
+    "winds",
+    "inward",
+    "inwards",
+    "snail",
+    "shell",
+    "vortex",
+    "helix",
+    "pyramid",
+    "wedge",
+    "apex",
+    "peak",
+    "tent",
+    "arrow",
+    "letter",
+    "zig",
+    "zag",
+    "lightning",
+    "bolt",
+    "hook",
+    "horseshoe",
+    "bracket",
+    "crescent",
+    "star",
+    "diamond",
+    "sides",
+    "corners",
+];
 
 /// Words that may join the items of a list of shapes: `a square, a cross or a C`.
 const LIST_WORDS: [&str; 14] = [
@@ -539,9 +761,18 @@ pub fn verify_recognition(expected: Shape, reply: &str, shapes: ShapeSet) -> Ver
     if crate::reply::cut_in_reasoning(reply) {
         return Verdict::cut_in_reasoning(Reason::NoShapeNamed, "shape");
     }
-    let read = answer_mention(&plain(reply), reply, shapes);
-    let rule = read.map_or(Rule::NoAnswer, |(_, r)| r);
-    verdict_of(expected, read.map(|(m, _)| m.shape)).read_by(rule)
+    let text = plain(reply);
+    let read = answer_mention(&text, reply, shapes);
+    let doubt = read.doubt.map(|d| {
+        d.to_doubt(
+            read.rule,
+            "shape",
+            &text,
+            |[s, e]| span_in_reply(reply, s, e),
+            |m| Extracted::Shape(m.shape),
+        )
+    });
+    verdict_of(expected, read.value.map(|m| m.shape)).read_with(read.rule, doubt)
 }
 
 /// The verdict on a shape read (or none), `expected` being the maze's.
@@ -570,311 +801,5 @@ fn verdict_of(expected: Shape, read: Option<Shape>) -> Verdict {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn recognition_matches_synonyms_as_whole_words() {
-        assert_eq!(recognize("It's a SQUARE."), Some(Shape::Square));
-        assert_eq!(recognize("The corridors form a helix"), Some(Shape::Spiral));
-        assert_eq!(recognize("This looks like a C-shape"), Some(Shape::C));
-        assert_eq!(recognize("A zigzag, like a lightning bolt"), Some(Shape::Z));
-        assert_eq!(recognize("It's an X"), Some(Shape::Cross));
-        assert_eq!(recognize("a semi-circle"), Some(Shape::C));
-    }
-
-    #[test]
-    fn single_letters_never_match_inside_words_or_sizes() {
-        assert_eq!(recognize("It is a circle"), None);
-        assert_eq!(recognize("a complex figure in a 5 X 5 grid"), None);
-        assert_eq!(recognize("along the X-axis"), None);
-        assert_eq!(
-            recognize("see option c and figure x below"),
-            None,
-            "lower-case letters in prose"
-        );
-        assert_eq!(
-            recognize("I wrote a c program"),
-            None,
-            "'a c' inside a clause is prose"
-        );
-    }
-
-    #[test]
-    fn lower_case_letters_count_when_they_are_plainly_the_answer() {
-        assert_eq!(recognize("c"), Some(Shape::C), "the whole answer");
-        assert_eq!(recognize("Shape: z"), Some(Shape::Z), "right after a label");
-        assert_eq!(
-            recognize("it's a c."),
-            Some(Shape::C),
-            "'a c' ending the clause"
-        );
-        assert_eq!(recognize("an x"), Some(Shape::Cross));
-        assert_eq!(recognize("a c shape, open to the right"), Some(Shape::C));
-        assert_eq!(
-            recognize("like the letter z"),
-            Some(Shape::Z),
-            "only comparison, still the answer"
-        );
-    }
-
-    #[test]
-    fn shape_words_describing_the_grid_give_way_to_other_answers() {
-        assert_eq!(
-            recognize("The open cells form a C shape inside the 5x5 box."),
-            Some(Shape::C)
-        );
-        assert_eq!(
-            recognize("On this square grid the corridor is a spiral"),
-            Some(Shape::Spiral)
-        );
-        assert_eq!(
-            recognize("a 5x5 square"),
-            Some(Shape::Square),
-            "an aside is still an answer when alone"
-        );
-    }
-
-    #[test]
-    fn comparisons_count_only_when_nothing_else_is_named() {
-        assert_eq!(
-            recognize("The shape is a C. It is like a square with one side open."),
-            Some(Shape::C)
-        );
-        assert_eq!(recognize("It looks like a triangle"), Some(Shape::Triangle));
-        assert_eq!(
-            recognize("At first I thought the shape is a square, but actually it is a spiral"),
-            Some(Shape::Spiral)
-        );
-    }
-
-    #[test]
-    fn negated_mentions_are_not_answers() {
-        assert_eq!(recognize("It is not a square."), None);
-        assert_eq!(
-            recognize("This is a spiral, not a square."),
-            Some(Shape::Spiral)
-        );
-        assert_eq!(
-            recognize("It isn't a box but a triangle"),
-            Some(Shape::Triangle)
-        );
-        assert_eq!(recognize("a C rather than a square"), Some(Shape::C));
-    }
-
-    #[test]
-    fn a_dash_ends_the_reach_of_a_negation() {
-        assert_eq!(
-            recognize("Is it a square? No — it's a spiral."),
-            Some(Shape::Spiral),
-            "em dash"
-        );
-        assert_eq!(
-            recognize("Is it a square? No - it's a spiral."),
-            Some(Shape::Spiral),
-            "a hyphen standing alone"
-        );
-        assert_eq!(
-            recognize("Not a triangle – a C."),
-            Some(Shape::C),
-            "en dash"
-        );
-        assert_eq!(
-            recognize("It's a spiral — not a square."),
-            Some(Shape::Spiral),
-            "a negation after the dash still counts"
-        );
-        assert_eq!(
-            recognize("No — not a triangle."),
-            None,
-            "negated within its own clause"
-        );
-        assert_eq!(
-            recognize("a C-shape, not an X-shape"),
-            Some(Shape::C),
-            "hyphens inside words are not dashes"
-        );
-    }
-
-    #[test]
-    fn the_final_answer_counts_when_several_shapes_are_named() {
-        assert_eq!(
-            recognize("At first I thought square, but it is a spiral"),
-            Some(Shape::Spiral)
-        );
-        assert_eq!(
-            recognize("Answer: triangle. It is a bit like a pyramid or a box."),
-            Some(Shape::Triangle)
-        );
-        assert_eq!(
-            recognize("I moved three times. Shape: cross"),
-            Some(Shape::Cross)
-        );
-        assert_eq!(
-            recognize("I tried three times"),
-            None,
-            "counted 'times' is not a cross"
-        );
-    }
-
-    #[test]
-    fn zig_zag_with_a_space_names_the_z() {
-        for reply in [
-            "It looks like a zig zag going from the top row to the bottom row.",
-            "Shape: zig zag",
-            "The open cells trace two zig zags joined at the middle.",
-        ] {
-            assert_eq!(recognize(reply), Some(Shape::Z), "{reply}");
-        }
-    }
-
-    #[test]
-    fn a_u_names_the_c_while_no_design_has_a_u() {
-        for reply in [
-            "It's a U-shape: open at the top.",
-            "The corridor forms a U.",
-            "**Shape:** U-shaped",
-            "I'd call it a U-shape or horseshoe.",
-        ] {
-            assert_eq!(recognize(reply), Some(Shape::C), "{reply}");
-        }
-        assert_eq!(
-            recognize("The path makes a U-turn at the bottom, so it is a spiral."),
-            Some(Shape::Spiral),
-            "a U-turn is not a U"
-        );
-    }
-
-    #[test]
-    fn with_u_in_play_a_u_names_the_u_and_the_c_stays_the_c() {
-        let with_u = ShapeSet::with(&[Shape::U]);
-        for reply in [
-            "It's a U-shape: open at the top.",
-            "The corridor forms a U.",
-            "**Shape:** U-shaped",
-            "I'd call it a U-shape or horseshoe.",
-            "The open cells look like a horseshoe lying on its back.\n\nShape: U",
-        ] {
-            assert_eq!(recognize_in(reply, with_u), Some(Shape::U), "{reply}");
-        }
-        for reply in [
-            "It is a C shape, open on the right side.",
-            "Shape: C (like a U turned on its side, but it opens to the right)",
-        ] {
-            assert_eq!(recognize_in(reply, with_u), Some(Shape::C), "{reply}");
-        }
-        assert_eq!(
-            recognize_in(
-                "The path makes a U-turn at the bottom, so it is a spiral.",
-                with_u
-            ),
-            Some(Shape::Spiral),
-            "a U-turn is still not a U"
-        );
-        let v = verify_recognition(Shape::C, "Shape: U", with_u);
-        assert_eq!(
-            v.reason,
-            Reason::WrongShape,
-            "beside a U, U is another shape"
-        );
-        assert!(verify_recognition(Shape::C, "Shape: U", ShapeSet::STANDARD).passed());
-    }
-
-    #[test]
-    fn n_names_the_n_only_when_it_is_in_play() {
-        let with_n = ShapeSet::with(&[Shape::N]);
-        for reply in [
-            "The corridors trace the letter N.",
-            "Shape: N",
-            "It is an N-shape: two vertical bars joined by a diagonal.",
-        ] {
-            assert_eq!(recognize_in(reply, with_n), Some(Shape::N), "{reply}");
-            assert_eq!(recognize(reply), None, "without N in play: {reply}");
-        }
-        assert_eq!(
-            recognize_in(
-                "It looks like an N, or rather a Z turned on its side. Shape: Z",
-                with_n
-            ),
-            Some(Shape::Z),
-            "the labelled answer counts"
-        );
-        assert_eq!(
-            recognize_in("Shape: N/A, I cannot tell", with_n),
-            None,
-            "N/A is no N"
-        );
-        // A list of every shape in play names none, and so does one of the design's six.
-        let every = "It might be a square, cross, spiral, triangle, C, Z, U or N.";
-        assert_eq!(recognize_in(every, ShapeSet::ALL), None);
-        let six = "It could be a square, cross, spiral, triangle, C or Z; I can't tell.";
-        assert_eq!(recognize_in(six, ShapeSet::ALL), None);
-        // Only an N stands for "not applicable" before "/a".
-        assert_eq!(
-            recognize("Shape: C/arc (open on the right)"),
-            Some(Shape::C),
-            "a slash after another letter is not N/A"
-        );
-        assert_eq!(
-            recognize_in(
-                "It might be a square, cross, spiral, triangle, C or Z. Shape: N",
-                ShapeSet::ALL
-            ),
-            Some(Shape::N),
-            "an answer after the list counts"
-        );
-    }
-
-    #[test]
-    fn a_hedged_list_of_every_shape_names_none() {
-        for reply in [
-            "It could be a square, cross, spiral, triangle, C or Z; I cannot tell from the grid alone.",
-            "Honestly it might be a square, a cross, a spiral, a triangle, a C-shape or a Z-shape.",
-            "Shape: square / cross / spiral / triangle / C / Z (unsure)",
-        ] {
-            assert_eq!(recognize(reply), None, "{reply}");
-        }
-        // Restating the options before answering is an answer.
-        for (reply, shape) in [
-            (
-                "Is it a square, cross, spiral, triangle, C, or Z? Looking at the open cells, it's a spiral.",
-                Shape::Spiral,
-            ),
-            (
-                "The options are square, cross, spiral, triangle, C and Z. Answer: triangle",
-                Shape::Triangle,
-            ),
-            (
-                "Not a square or a cross; it could be a spiral or a triangle. I think it's a triangle.",
-                Shape::Triangle,
-            ),
-        ] {
-            assert_eq!(recognize(reply), Some(shape), "{reply}");
-        }
-        let v = verify_recognition(
-            Shape::C,
-            "It could be a square, cross, spiral, triangle, C or Z; I cannot tell.",
-            ShapeSet::STANDARD,
-        );
-        assert_eq!(v.reason, Reason::NoShapeNamed);
-        assert!(
-            v.explanation.contains("list of every shape"),
-            "{}",
-            v.explanation
-        );
-    }
-
-    #[test]
-    fn recognition_verdicts_report_the_predicted_shape() {
-        let v = verify_recognition(Shape::Square, "a triangle", ShapeSet::STANDARD);
-        assert_eq!(
-            (v.reason, v.extracted),
-            (Reason::WrongShape, Extracted::Shape(Shape::Triangle))
-        );
-        assert!(verify_recognition(Shape::Square, "box", ShapeSet::STANDARD).passed());
-        assert_eq!(
-            verify_recognition(Shape::Square, "dunno", ShapeSet::STANDARD).reason,
-            Reason::NoShapeNamed
-        );
-    }
-}
+#[path = "recognition_tests.rs"]
+mod tests;

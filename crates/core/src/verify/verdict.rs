@@ -359,6 +359,220 @@ pub struct GenerationChecks {
     pub path_exists: bool,
 }
 
+/// Why a reading is not sure (docs/DECISIONS.md, sixth round: a reading marked sure is a
+/// claim a reviewer should never have to check), as a stable snake_case name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DoubtKind {
+    /// A fall-back rule chose one of several candidates.
+    FallBack,
+    /// Read by a rule below the first rank (a ticked candidate, a label in running text, the
+    /// only cell a reply names), not by JSON, an answer line or a conclusion.
+    NotFirstRank,
+    /// A JSON answer elsewhere in the reply gives another value.
+    RivalJson,
+    /// Another answer line gives another value.
+    RivalAnswerLine,
+    /// Another concluding sentence gives another value.
+    RivalConclusion,
+    /// Another value follows the one read in the same statement ("(0, 1) or (1, 0)").
+    FollowedInStatement,
+    /// The reply goes on after its answer and puts another value forward.
+    NamedAfter,
+    /// The reply declares another way of writing cells (counted from 1, column first).
+    OtherConvention,
+    /// No answer was read, yet the reply holds a value or a trace of one (a number, a
+    /// word that describes a shape, rows of maze symbols).
+    Unread,
+    /// The reply takes the value back after it ("scrap that").
+    TakenBack,
+    /// The rows read are not a whole maze (not exactly one player and one goal).
+    Incomplete,
+    /// The rows read are not the size asked.
+    OtherSize,
+    /// The reply holds rows that could not be read as a maze.
+    Unreadable,
+    /// The value is named as part of what the reply describes ("three sides of a
+    /// square"), not as its answer.
+    Qualified,
+    /// The reply ends on an answer label with nothing after it: cut off, it may never have
+    /// given the answer it was about to.
+    CutOff,
+}
+
+impl DoubtKind {
+    /// Every kind.
+    pub const ALL: [DoubtKind; 15] = [
+        DoubtKind::FallBack,
+        DoubtKind::NotFirstRank,
+        DoubtKind::RivalJson,
+        DoubtKind::RivalAnswerLine,
+        DoubtKind::RivalConclusion,
+        DoubtKind::FollowedInStatement,
+        DoubtKind::NamedAfter,
+        DoubtKind::OtherConvention,
+        DoubtKind::Unread,
+        DoubtKind::TakenBack,
+        DoubtKind::Incomplete,
+        DoubtKind::OtherSize,
+        DoubtKind::Unreadable,
+        DoubtKind::Qualified,
+        DoubtKind::CutOff,
+    ];
+
+    /// The stable snake_case name (as in JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            DoubtKind::FallBack => "fall_back",
+            DoubtKind::NotFirstRank => "not_first_rank",
+            DoubtKind::RivalJson => "rival_json",
+            DoubtKind::RivalAnswerLine => "rival_answer_line",
+            DoubtKind::RivalConclusion => "rival_conclusion",
+            DoubtKind::FollowedInStatement => "followed_in_statement",
+            DoubtKind::NamedAfter => "named_after",
+            DoubtKind::OtherConvention => "other_convention",
+            DoubtKind::Unread => "unread",
+            DoubtKind::TakenBack => "taken_back",
+            DoubtKind::Incomplete => "incomplete",
+            DoubtKind::OtherSize => "other_size",
+            DoubtKind::Unreadable => "unreadable",
+            DoubtKind::Qualified => "qualified",
+            DoubtKind::CutOff => "cut_off",
+        }
+    }
+
+    /// The role that gives the competing value, in a few words for people.
+    pub fn role(self) -> &'static str {
+        match self {
+            DoubtKind::FallBack => "a fall-back",
+            DoubtKind::NotFirstRank => "a rule below the first rank",
+            DoubtKind::RivalJson => "a JSON answer",
+            DoubtKind::RivalAnswerLine => "another answer line",
+            DoubtKind::RivalConclusion => "another concluding sentence",
+            DoubtKind::FollowedInStatement => "the same statement",
+            DoubtKind::NamedAfter => "the text after the answer",
+            DoubtKind::OtherConvention => "the reply's own way of writing cells",
+            DoubtKind::Unread => "the reply's text",
+            DoubtKind::TakenBack => "a taking back",
+            DoubtKind::Incomplete | DoubtKind::OtherSize | DoubtKind::Unreadable => {
+                "the rows themselves"
+            }
+            DoubtKind::Qualified => "the words around the answer",
+            DoubtKind::CutOff => "the reply's end",
+        }
+    }
+}
+
+/// Why a verdict's reading is not sure: the kind, the competing value (or nothing), where
+/// it (or the trace of one) stands in the reply, and a sentence a person can check.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Doubt {
+    /// The kind of doubt.
+    pub kind: DoubtKind,
+    /// The competing value (`null` when none was read: a trace, a convention, a taking
+    /// back).
+    #[serde(default = "nothing")]
+    pub rival: Extracted,
+    /// Where the competing value or the trace stands in the reply (`[start, end)` bytes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<[usize; 2]>,
+    /// Why, as a sentence for people ("another concluding sentence gives (1, 0)").
+    pub why: String,
+}
+
+fn nothing() -> Extracted {
+    Extracted::Nothing
+}
+
+impl Doubt {
+    /// The kind's stable snake_case name (as in JSON).
+    pub fn kind_name(&self) -> &'static str {
+        self.kind.name()
+    }
+
+    /// The doubt of `kind` about a `what` (move, shape, maze) read by `rule`, with the
+    /// competing value `rival` and the words of the reply it quotes (`quote`, may be empty).
+    pub fn new(
+        kind: DoubtKind,
+        rule: Rule,
+        what: &str,
+        rival: Extracted,
+        span: Option<[usize; 2]>,
+        quote: &str,
+    ) -> Doubt {
+        let named = match &rival {
+            Extracted::Nothing => None,
+            Extracted::Cell(p) => Some(p.to_string()),
+            Extracted::Cells(_) => Some("a list of cells".to_string()),
+            Extracted::Shape(s) => Some(format!("the {}", s.name())),
+            Extracted::Grid(_) => Some("another block of rows".to_string()),
+        };
+        let also = named.as_ref().map_or(String::new(), |n| {
+            format!(", and the reply also puts {n} forward")
+        });
+        let quoted = quote.trim();
+        let why = match kind {
+            DoubtKind::FallBack => format!(
+                "Unsure: no JSON, answer line or conclusion gives the {what}; {}{also}.",
+                rule.describe()
+            ),
+            DoubtKind::NotFirstRank => format!(
+                "Unsure: {}, not JSON, an answer line or a conclusion{also}.",
+                rule.describe()
+            ),
+            DoubtKind::RivalJson
+            | DoubtKind::RivalAnswerLine
+            | DoubtKind::RivalConclusion
+            | DoubtKind::FollowedInStatement
+            | DoubtKind::NamedAfter => {
+                let rival = named.unwrap_or_else(|| "another value".to_string());
+                match kind {
+                    DoubtKind::FollowedInStatement => format!(
+                        "Unsure: {rival} follows the {what} read in the same statement."
+                    ),
+                    DoubtKind::NamedAfter => format!(
+                        "Unsure: the reply goes on after its answer and puts {rival} forward."
+                    ),
+                    _ => format!("Unsure: {} gives {rival}.", kind.role()),
+                }
+            }
+            DoubtKind::OtherConvention => format!(
+                "Unsure: the reply says it writes cells another way (\"{quoted}\"), so the {what} read may mean another cell."
+            ),
+            DoubtKind::Unread => match named {
+                Some(n) => format!("Unsure: no {what} was read, yet the reply names {n}."),
+                None => format!(
+                    "Unsure: no {what} was read, yet the reply holds \"{quoted}\", which may give one."
+                ),
+            },
+            DoubtKind::TakenBack => format!(
+                "Unsure: the reply takes its {what} back after giving it (\"{quoted}\")."
+            ),
+            DoubtKind::Incomplete => format!(
+                "Unsure: the rows read are not a whole maze ({quoted})."
+            ),
+            DoubtKind::OtherSize => format!(
+                "Unsure: the rows read are not a maze of the size asked ({quoted})."
+            ),
+            DoubtKind::Unreadable => format!(
+                "Unsure: the reply holds rows that could not be read as a maze ({quoted})."
+            ),
+            DoubtKind::Qualified => format!(
+                "Unsure: the reply names the {what} as part of what it describes (\"{quoted}\"), not as its answer."
+            ),
+            DoubtKind::CutOff => format!(
+                "Unsure: the reply ends on a label with nothing after it (\"{quoted}\"): it may have been cut off before it answered."
+            ),
+        };
+        Doubt {
+            kind,
+            rival,
+            span,
+            why,
+        }
+    }
+}
+
 /// A verifier's judgement of one reply.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Verdict {
@@ -377,10 +591,14 @@ pub struct Verdict {
     /// verifier 5 and where no reader ran (an endpoint failure, a path).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rule: Option<Rule>,
-    /// Whether that rule reads a plainly stated answer ([`Rule::sure`]); `false` for a
-    /// fall-back, which a person may want to review.
+    /// Whether the reading is sure: a claim a reviewer should never have to check
+    /// (verify/decide.rs says when); `false` for a fall-back and wherever something in the
+    /// reply competes with the reading ([`Verdict::doubt`] says what).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sure: Option<bool>,
+    /// Why the reading is not sure (verdicts from verifier 9 on; `None` when it is sure).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doubt: Option<Doubt>,
 }
 
 impl Verdict {
@@ -393,6 +611,7 @@ impl Verdict {
             checks: None,
             rule: None,
             sure: None,
+            doubt: None,
         }
     }
 
@@ -408,11 +627,29 @@ impl Verdict {
         .read_by(Rule::CutInReasoning)
     }
 
-    /// The verdict with the rule that read its reply (and so whether the reading is sure).
+    /// The verdict with the rule that read its reply and nothing competing with the
+    /// reading: sure unless the rule is a fall-back.
     pub fn read_by(self, rule: Rule) -> Self {
+        let doubt = rule.is_fall_back().then(|| {
+            Doubt::new(
+                DoubtKind::FallBack,
+                rule,
+                "answer",
+                Extracted::Nothing,
+                None,
+                "",
+            )
+        });
+        self.read_with(rule, doubt)
+    }
+
+    /// The verdict with the rule that read its reply and why the reading is not sure
+    /// (`None`: it is sure).
+    pub fn read_with(self, rule: Rule, doubt: Option<Doubt>) -> Self {
         Self {
             rule: Some(rule),
-            sure: Some(rule.sure()),
+            sure: Some(doubt.is_none()),
+            doubt,
             ..self
         }
     }
@@ -429,6 +666,7 @@ impl Verdict {
             checks: None,
             rule: None,
             sure: None,
+            doubt: None,
         }
     }
 
