@@ -196,6 +196,7 @@ fn write_the_fixture() {
                     study_id: None,
                     session_id: None,
                     order: 0,
+                    order_given: false,
                 },
                 trial_index: index as i64,
                 practice: false,
@@ -224,8 +225,17 @@ fn close(got: &Value, want: f64, what: &str) {
     assert!((g - want).abs() < 1e-9, "{what}: got {g}, want {want}");
 }
 
+/// The report's JSON, counting the fixture's recognition verdicts: its people's records
+/// were made before the pages hid the shape, so by default they are left out (see
+/// `old_records_recognition_is_left_out_unless_counted`).
 fn report_json() -> Value {
-    let run = shapemaze(&["report", path_str(&fixture()), "--format", "json"]);
+    let run = shapemaze(&[
+        "report",
+        path_str(&fixture()),
+        "--format",
+        "json",
+        "--include-shown",
+    ]);
     assert_eq!(run.code, 0, "report ran: {}", run.stderr);
     run.json()
 }
@@ -384,6 +394,7 @@ fn the_text_html_and_csv_reports_carry_the_same_table() {
         "csv",
         "--table",
         "people-models",
+        "--include-shown",
     ]);
     assert_eq!(csv.code, 0, "{}", csv.stderr);
     let lines: Vec<&str> = csv.stdout.lines().collect();
@@ -455,6 +466,7 @@ fn every_table_s_csv_reads_as_numbers_one_column_per_number() {
         "phases",
         "true",
         "test",
+        "test_name",
     ];
     let dir = fixture();
     let listed = shapemaze(&["report", path_str(&dir), "--format", "csv", "--table", "?"]);
@@ -513,6 +525,8 @@ fn a_run_s_trials_and_items_csv_read_as_numbers_beside_their_labels() {
         "symbols",
         "vision",
         "condition",
+        "encoding_shown",
+        "shape_shown_before_answer",
         "shapemaze_version",
     ];
     let dir = TempDir::new("csv-numbers");
@@ -551,4 +565,123 @@ fn a_run_s_trials_and_items_csv_read_as_numbers_beside_their_labels() {
         }
     }
     assert!(numbers > 200, "numbers were read: {numbers}");
+}
+
+#[test]
+fn old_records_recognition_is_left_out_unless_counted_and_the_report_says_so() {
+    // The fixture's people's records were made by Shapemaze 0.1.0, whose pages named the
+    // shape above the maze: their recognition verdicts measure nothing.
+    let run = shapemaze(&["report", path_str(&fixture()), "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = run.json();
+    assert_eq!(
+        json["shown_recognitions"],
+        serde_json::json!({"trials": 8, "counted": false})
+    );
+    let phases: Vec<&str> = json["people_vs_models"]["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .filter_map(|r| r["phase"].as_str())
+        .collect();
+    assert_eq!(
+        phases,
+        ["solve", "generate"],
+        "no person's recognition counts"
+    );
+    let text = shapemaze(&["report", path_str(&fixture())]);
+    assert!(
+        text.stdout
+            .contains("8 people's recognition verdicts are left out of every rate: the page had shown the shape before the answer"),
+        "{}",
+        text.stdout
+    );
+    let counted = report_json();
+    assert_eq!(counted["shown_recognitions"]["counted"], true);
+    assert_eq!(
+        counted["people_vs_models"]["rows"].as_array().map(Vec::len),
+        Some(3)
+    );
+    // The report file keeps every verdict in its data table, marked.
+    let out = support::TempDir::new("people-shown");
+    let file = out.path().join("report.html");
+    let html = shapemaze(&["report", path_str(&fixture()), "--html", path_str(&file)]);
+    assert_eq!(html.code, 0, "{}", html.stderr);
+    let page = std::fs::read_to_string(&file).expect("the report file");
+    assert!(
+        page.contains(",participant,condition,encoding_shown,shape_shown_before_answer"),
+        "the data table's header"
+    );
+    assert!(
+        page.contains(",p1,,,true"),
+        "p1's trials: shown, condition not recorded"
+    );
+}
+
+#[test]
+fn a_people_s_table_without_rows_has_its_full_header_and_says_why() {
+    // The model's trials alone: no people.
+    let out = support::TempDir::new("people-none");
+    std::fs::copy(
+        fixture().join("trials.jsonl"),
+        out.path().join("trials.jsonl"),
+    )
+    .expect("copied");
+    let full = shapemaze(&[
+        "report",
+        path_str(&fixture()),
+        "--format",
+        "csv",
+        "--table",
+        "people-models",
+        "--include-shown",
+    ]);
+    let header = full.stdout.lines().next().expect("a header").to_string();
+    assert!(
+        header.contains(",difference,difference_low,difference_high,test,test_name,statistic,p,"),
+        "{header}"
+    );
+    for (dir, why) in [
+        (out.path().to_path_buf(), "No people's trials"),
+        (fixture().join("study-data.jsonl"), "No model's trials"),
+    ] {
+        let csv = shapemaze(&[
+            "report",
+            path_str(&dir),
+            "--format",
+            "csv",
+            "--table",
+            "people-models",
+        ]);
+        assert_eq!(csv.code, 0, "{}", csv.stderr);
+        assert_eq!(csv.stdout.trim_end(), header, "the same header, no rows");
+        assert!(
+            csv.stderr
+                .contains(&format!("table people-models has no rows: {why}")),
+            "{}",
+            csv.stderr
+        );
+    }
+}
+
+#[test]
+fn a_run_with_a_design_name_is_labelled_by_it_not_by_its_folder() {
+    let out = support::TempDir::new("people-named");
+    for file in ["trials.jsonl", "study-data.jsonl"] {
+        std::fs::copy(fixture().join(file), out.path().join(file)).expect("copied");
+    }
+    let design = serde_json::json!({
+        "name": "Pilot design",
+        "players": [{"kind": "scripted", "name": "scripted-model"}],
+        "encodings": ["matrix"],
+        "shapes": ["square"],
+    });
+    std::fs::write(out.path().join("experiment.json"), design.to_string()).expect("a design");
+    let run = shapemaze(&["report", path_str(out.path()), "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json = run.json();
+    assert_eq!(
+        json["people_vs_models"]["rows"][0]["model"], "Pilot design: scripted-model",
+        "the design's name, as the results page names an imported run"
+    );
 }

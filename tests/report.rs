@@ -174,8 +174,9 @@ fn the_html_report_is_one_self_contained_file() {
         .nth(1)
         .and_then(|t| t.split("</pre>").next())
         .expect("the item matrix in the file");
-    assert!(items
-        .starts_with("shape,size,seed,sample,encoding,model,trials,solve,recognize,generate\n"));
+    assert!(items.starts_with(
+        "shape,size,seed,sample,encoding,model,trials,solve,recognize,generate,condition\n"
+    ));
     assert_eq!(items.lines().count(), 1 + 6 * 2 * 2, "{items}");
     assert!(
         html.contains("<title>Shape confusion matrix"),

@@ -762,12 +762,32 @@ async fn trials_uploaded_one_by_one_and_twice_are_stored_once_and_reconciled_wit
         assert_eq!(
             csv.lines().collect::<Vec<_>>(),
             [
-                "study,participant,outcome,code,expected,received,missing,missing_trials,status",
-                "\"Pilot, 1\",p1,completed,ABC123,3,3,0,,complete",
-                "\"Pilot, 1\",p2,completed,ABC123,3,2,1,1,missing trials",
-                "\"Pilot, 1\",p3,,,3,1,2,1 2,no outcome yet",
+                "study,participant,outcome,code,expected,received,missing,missing_trials,status,condition",
+                "\"Pilot, 1\",p1,completed,ABC123,3,3,0,,complete,",
+                "\"Pilot, 1\",p2,completed,ABC123,3,2,1,1,missing trials,",
+                "\"Pilot, 1\",p3,,,3,1,2,1 2,no outcome yet,",
             ]
         );
+        // The JSONL export carries the outcomes after the trials, so an import on
+        // /study/manage reconciles them as this server does.
+        let jsonl = c
+            .get(s.url("/api/study-data.jsonl"))
+            .bearer_auth("lab-secret")
+            .send()
+            .await
+            .expect("answered")
+            .text()
+            .await
+            .expect("body");
+        let data = study::read_study_data(&jsonl);
+        assert_eq!(
+            (data.trials.len(), data.outcomes.len(), data.refused.len()),
+            (6, 2, 0),
+            "{jsonl}"
+        );
+        let rows = study::reconcile::reconcile(&data.trials, &data.outcomes);
+        let status: Vec<&str> = rows.iter().map(|r| r.status()).collect();
+        assert_eq!(status, ["complete", "missing trials", "no outcome yet"]);
         let none = c
             .get(s.url("/api/study-participants.csv"))
             .send()
@@ -1016,6 +1036,40 @@ async fn exports_need_the_token_and_are_off_without_one() {
             trials[1],
             trial("p4", 0, 3, true),
             "stored exactly as uploaded"
+        );
+        // The people's trials, one row each, in trials.csv's columns and the participant's.
+        let none = c
+            .get(s.url("/api/study-trials.csv"))
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(none.status(), 401, "behind the export token");
+        let csv = c
+            .get(s.url("/api/study-trials.csv"))
+            .bearer_auth("lab-secret")
+            .send()
+            .await
+            .expect("answered");
+        assert_eq!(csv.status(), 200);
+        assert!(csv.headers()["content-disposition"]
+            .to_str()
+            .expect("ascii")
+            .contains("study-trials.csv"));
+        let csv = csv.text().await.expect("body");
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3, "a header and a row per trial: {csv}");
+        assert!(lines[0].starts_with("id,player,model,"), "{}", lines[0]);
+        assert!(
+            lines[0].ends_with(
+                ",condition,encoding_shown,shape_shown_before_answer,study,participant,attempt,trial,practice"
+            ),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[2].ends_with(",\"Pilot, 1\",p4,0,0,false"),
+            "{}",
+            lines[2]
         );
         s.stop().await.expect("a clean stop");
     })
@@ -1282,8 +1336,10 @@ fn the_binary_serves_until_sigterm_and_keeps_what_it_stored() {
         "the key itself is never printed: {text}"
     );
     assert!(
-        text.contains("exports are disabled"),
-        "says exports are off: {text}"
+        text.contains(
+            "exports are off: set SHAPEMAZE_EXPORT_TOKEN and restart to download http://"
+        ),
+        "says exports are off, and how to turn them on: {text}"
     );
     let rows = Store::open(&db).expect("db").all().expect("rows");
     assert_eq!(

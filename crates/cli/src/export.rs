@@ -4,7 +4,7 @@
 //! made from the folder's design and records, and the files come from
 //! [`shapemaze_core::exchange`]; this module only reads and writes.
 
-use super::report::{each_record, provenance_of, TRIALS_JSONL};
+use super::report::{each_record, provenance_of, STUDY_JSONL, TRIALS_JSONL};
 use super::run::{epoch_ms, read_design};
 use crate::io::{CliError, Io};
 use crate::values::COMMAND_HELP;
@@ -46,7 +46,8 @@ export of the /experiment page (it must hold trials.jsonl and experiment.json). 
 are re-scored by today's verifiers, as `shapemaze report` does, so the rates are the
 report's.
 
-every-eval-ever writes, for each model and built-in player (people's trials are left out),
+every-eval-ever writes, for each model and built-in player (people's trials, in
+trials.jsonl or a study's study-data.jsonl beside it, are left out and counted),
 the layout of the Every Eval Ever datastore under OUT:
   data/shapemaze/{developer}/{model}/{uuid}.json            each phase's success rate,
                                                             its 95% interval, the settings
@@ -112,6 +113,13 @@ pub fn run(args: &ExportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             sources.skipped.len() - 5
         ))?;
     }
+    // A study's people beside the run are left out too: the schema describes models.
+    let beside = people_beside(&root)?;
+    if beside > 0 {
+        io.note(&format!(
+            "left out {beside} people's trials of {STUDY_JSONL} beside the run (the schema describes models)"
+        ))?;
+    }
     // The provenance is of the records as they were made; the machine is the run's.
     let machine =
         provenance_of(&root, io)?.map_or_else(|| "not recorded".to_string(), |p| p.machine);
@@ -152,8 +160,21 @@ pub fn run(args: &ExportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
         rescored: sources.rescored,
         stored_verdicts: sources.stored_verdicts,
         skipped: &sources.skipped,
-        people_left_out: export.people_left_out,
+        people_left_out: export.people_left_out + beside,
     })
+}
+
+/// The people's scored trials in a study's data beside the run (`study-data.jsonl`; none
+/// when there is no such file).
+fn people_beside(root: &Path) -> Result<usize, CliError> {
+    let path = root.join(STUDY_JSONL);
+    let Ok(bytes) = std::fs::read(&path) else {
+        return Ok(0);
+    };
+    let text = String::from_utf8(bytes)
+        .map_err(|_| CliError::input(format!("{} is not UTF-8 text", path.display())))?;
+    let data = shapemaze_core::study::read_study_data(&text);
+    Ok(data.trials.iter().filter(|d| !d.practice).count())
 }
 
 /// The run folder `dir` names (a trials.jsonl names its folder), checked to hold the two

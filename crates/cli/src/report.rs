@@ -7,17 +7,19 @@ use super::files::{display, list_transcripts, maze_beside};
 use crate::io::{write_file, CliError, Io};
 use crate::values::COMMAND_HELP;
 use serde::Serialize;
-use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use shapemaze_core::analysis::analyze::{analyze, as_counted, Analysis, AnalysisOptions};
 use shapemaze_core::analysis::compare::{compare, Comparison};
 use shapemaze_core::analysis::groups::GroupRow;
 use shapemaze_core::analysis::observation::{observations_csv, Observation};
+use shapemaze_core::batch::design::ExperimentDesign;
+use shapemaze_core::batch::export::EXPERIMENT_FILE;
 use shapemaze_core::batch::provenance::{Provenance, PROVENANCE_FILE};
 use shapemaze_core::original::audit::{Audited, Scoring, Skipped};
 use shapemaze_core::results::filter::TrialFilter;
 use shapemaze_core::results::items::item_matrix_csv;
 use shapemaze_core::results::record::{RecordError, TrialRecord};
 use shapemaze_core::results::rescore::{Basis, Hints, Libraries};
-use shapemaze_core::study::StudyTrialData;
+use shapemaze_core::study::{OutcomeLine, StudyTrialData};
 use shapemaze_view::audit::{audit_document, audit_html, render_text as render_audit_text};
 use shapemaze_view::document::{csv, text};
 use shapemaze_view::report::{analysis_document, comparison_table, report_html};
@@ -39,7 +41,7 @@ pub const STUDY_JSONL: &str = "study-data.jsonl";
     display_name = "shapemaze report",
     override_usage = "shapemaze report DIR [--format text|json|csv] [--html FILE] [--order M1,M2,M3]
                          [--scoring strict|original|recorded|all] [--compare A,B]
-                         [--filter TEXT] [--table ID] [--reviews FILE]",
+                         [--filter TEXT] [--table ID] [--reviews FILE] [--include-shown]",
     after_help = "DIR is an export folder (or a trials.jsonl file). When DIR holds trials.jsonl, its records
 are read and re-scored by today's verifiers; otherwise every transcript under
   {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
@@ -113,6 +115,12 @@ pub struct ReportArgs {
     /// `review`; `shapemaze score --reviews` gives the rates as reviewed)
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub reviews: Option<String>,
+    /// count people's recognition verdicts given after the page had shown them the
+    /// shape (people's records made before Shapemaze 0.2.0, /play opened with the
+    /// shape chosen); by default they are left out of every rate, and the report
+    /// says how many (JSON: `shown_recognitions`)
+    #[arg(long, verbatim_doc_comment)]
+    pub include_shown: bool,
 }
 
 /// Where the observations came from.
@@ -264,7 +272,11 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 }
             ),
             &observations_csv(&observations),
-            &item_matrix_csv(observations.iter().map(Observation::item)),
+            &item_matrix_csv(
+                as_counted(&observations, &asked.options)
+                    .iter()
+                    .map(Observation::item),
+            ),
         );
         write_file(Path::new(file), html.as_bytes())?;
         io.note(&format!("wrote the HTML report to {file}"))?;
@@ -282,33 +294,12 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             comparison,
             provenance,
         }),
-        "csv" if args.table.is_some() => {
-            let id = args.table.as_deref().unwrap_or_default();
-            // The audit's tables too, when the output holds the audit (`--scoring all`).
-            let mut doc = analysis_document(&analysis, false);
-            if let Some(s) = &summary {
-                doc.sections
-                    .extend(audit_document(s, Scoring::All, 0, false).sections);
-            }
-            match doc.table(id) {
-                Some(t) => io.out(&csv::write(t)),
-                None => {
-                    let ids: Vec<&str> = doc
-                        .sections
-                        .iter()
-                        .flat_map(|s| &s.blocks)
-                        .filter_map(|b| match b {
-                            shapemaze_view::document::Block::Table(t) => Some(t.id.as_str()),
-                            _ => None,
-                        })
-                        .collect();
-                    Err(CliError::usage(format!(
-                        "--table: this report has no table '{id}'; it has {}",
-                        ids.join(", ")
-                    )))
-                }
-            }
-        }
+        "csv" if args.table.is_some() => table_csv(
+            &analysis,
+            summary.as_ref(),
+            args.table.as_deref().unwrap_or_default(),
+            io,
+        ),
         "csv" => {
             let rows: Vec<GroupRow> = analysis
                 .groups
@@ -334,6 +325,53 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
                 text.push_str(&comparison_text(c));
             }
             io.out(&text)
+        }
+    }
+}
+
+/// `--format csv --table ID`: the report's table ID as CSV (the audit's too, when the
+/// output holds the audit); the people's tables whatever the data, with a line on stderr
+/// saying why one has no rows; an ID the report does not have is refused with those it has.
+fn table_csv(
+    analysis: &Analysis,
+    summary: Option<&shapemaze_core::original::audit::AuditSummary>,
+    id: &str,
+    io: &mut Io<'_>,
+) -> Result<(), CliError> {
+    let mut doc = analysis_document(analysis, false);
+    if let Some(s) = summary {
+        doc.sections
+            .extend(audit_document(s, Scoring::All, 0, false).sections);
+    }
+    let people = shapemaze_view::report_people::people_section(analysis, false);
+    let table = doc.table(id).or_else(|| {
+        people.blocks.iter().find_map(|b| match b {
+            shapemaze_view::document::Block::Table(t) if t.id == id => Some(t),
+            _ => None,
+        })
+    });
+    match table {
+        Some(t) => {
+            if t.rows.is_empty() {
+                let why = t.empty.as_deref().unwrap_or("nothing to show");
+                io.note(&format!("table {id} has no rows: {why}"))?;
+            }
+            io.out(&csv::write(t))
+        }
+        None => {
+            let ids: Vec<&str> = doc
+                .sections
+                .iter()
+                .flat_map(|s| &s.blocks)
+                .filter_map(|b| match b {
+                    shapemaze_view::document::Block::Table(t) => Some(t.id.as_str()),
+                    _ => None,
+                })
+                .collect();
+            Err(CliError::usage(format!(
+                "--table: this report has no table '{id}'; it has {}",
+                ids.join(", ")
+            )))
         }
     }
 }
@@ -368,6 +406,7 @@ impl Asked {
             }
             options.model_order = names;
         }
+        options.include_shown = args.include_shown;
         let pair = match args.compare.as_deref() {
             None => None,
             Some(list) => match list.split(',').map(str::trim).collect::<Vec<_>>()[..] {
@@ -507,9 +546,10 @@ fn comparison_text(c: &Comparison) -> String {
     format!("\nComparison\n{}", text::table(&comparison_table(c)))
 }
 
-/// The experiment's label: the folder's own name, however the path names it
-/// (`trials.jsonl` from inside the folder, `.`, `exp/../exp`); `trials` for a folder
-/// without a name (the file system's root).
+/// The experiment's label: the name of its design (`experiment.json`'s `name`) when it
+/// has one, as the results page names an imported run; else the folder's own name, however
+/// the path names it (`trials.jsonl` from inside the folder, `.`, `exp/../exp`); `trials`
+/// for a folder without a name (the file system's root).
 fn label_of(root: &Path) -> String {
     let full = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     let base = if full.is_file() {
@@ -517,6 +557,14 @@ fn label_of(root: &Path) -> String {
     } else {
         &full
     };
+    let design = std::fs::read_to_string(base.join(EXPERIMENT_FILE))
+        .ok()
+        .and_then(|text| ExperimentDesign::from_json(&text).ok())
+        .map(|d| d.name.trim().to_string())
+        .filter(|n| !n.is_empty());
+    if let Some(name) = design {
+        return name;
+    }
     base.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .filter(|n| !n.is_empty() && n != "." && n != "..")
@@ -580,6 +628,7 @@ fn read_line(line: &str) -> Result<(TrialRecord, Option<Person>), Unscored> {
                 );
                 Ok((d.record, Some(who)))
             }
+            Err(_) if serde_json::from_str::<OutcomeLine>(line).is_ok() => Err(Unscored::Outcome),
             Err(_) => Err(Unscored::NotARecord(e)),
         },
     }
@@ -590,6 +639,9 @@ fn read_line(line: &str) -> Result<(TrialRecord, Option<Person>), Unscored> {
 enum Unscored {
     /// A participant's practice trial.
     Practice,
+    /// A participant's outcome (how their study ended), which the server's export writes
+    /// after the trials: no trial, and not counted as skipped.
+    Outcome,
     /// Neither a record nor a participant's trial (the record's error says why).
     NotARecord(RecordError),
 }
@@ -598,6 +650,7 @@ impl std::fmt::Display for Unscored {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Unscored::Practice => f.write_str("a practice trial (never scored)"),
+            Unscored::Outcome => f.write_str("a participant's outcome, not a trial"),
             Unscored::NotARecord(e) => e.fmt(f),
         }
     }
@@ -655,6 +708,7 @@ pub fn each_record(
         }
         let (record, person) = match read_line(line) {
             Ok(r) => r,
+            Err(Unscored::Outcome) => continue,
             Err(why) => {
                 sources.skipped.push(Skipped {
                     file: format!("{name}:{}", i + 1),

@@ -346,6 +346,36 @@ fn mistakes_are_explained_in_a_line_a_person_can_act_on() {
 }
 
 #[test]
+fn a_study_s_people_beside_the_run_are_counted_as_left_out() {
+    let e = exported();
+    assert_eq!(e.summary["people_left_out"], 0, "none in the run itself");
+    let dir = scratch("people-beside");
+    for file in ["trials.jsonl", "experiment.json"] {
+        std::fs::copy(e.run.join(file), dir.join(file)).expect("copied");
+    }
+    // Eight people's trials (tests/fixtures/people-vs-models) beside the run.
+    let study = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/people-vs-models/study-data.jsonl");
+    std::fs::copy(&study, dir.join("study-data.jsonl")).expect("the study's data");
+    let ran = shapemaze(&[
+        "export",
+        "--format",
+        "every-eval-ever",
+        path_str(&dir),
+        "--out",
+        path_str(&dir.join("eee")),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(ran.json()["people_left_out"], 8);
+    assert!(
+        ran.stderr
+            .contains("left out 8 people's trials of study-data.jsonl beside the run"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[test]
 fn the_default_out_is_inside_the_run_and_a_second_export_rewrites_the_same_files() {
     let e = exported();
     let first = shapemaze(&["export", "--format", "every-eval-ever", path_str(&e.run)]).json();

@@ -28,11 +28,13 @@ pub enum ResultsAction {
     Compare,
     /// An entry of the contents list.
     Contents,
+    /// Count (or leave out) people's recognitions given with the shape shown.
+    IncludeShown,
 }
 
 impl ResultsAction {
     /// Every action.
-    pub const ALL: [ResultsAction; 11] = [
+    pub const ALL: [ResultsAction; 12] = [
         ResultsAction::Analyze,
         ResultsAction::Drill,
         ResultsAction::AuditCause,
@@ -44,6 +46,7 @@ impl ResultsAction {
         ResultsAction::Import,
         ResultsAction::Compare,
         ResultsAction::Contents,
+        ResultsAction::IncludeShown,
     ];
 
     /// The `data-action` value.
@@ -60,6 +63,7 @@ impl ResultsAction {
             ResultsAction::Import => "import",
             ResultsAction::Compare => "compare",
             ResultsAction::Contents => "contents",
+            ResultsAction::IncludeShown => "include-shown",
         }
     }
 

@@ -165,11 +165,13 @@ pub fn audit_document(
         .iter()
         .map(|(k, l)| (k.as_str(), l.as_str()))
         .collect();
+    let rate_keys: Vec<&str> = columns[4..].iter().map(|(k, _)| *k).collect();
     let mut rates = Table::new(
         "audit-rates",
         "Successes over phases scored, per model x encoding x shape, phase and scorer".into(),
         &columns,
-    );
+    )
+    .rates(&rate_keys);
     rates.dense = true;
     rates.spans = std::iter::once((String::new(), 4))
         .chain(PHASES.iter().map(|p| (p.to_string(), scorers.len())))
@@ -178,7 +180,8 @@ pub fn audit_document(
         "audit-sizes",
         "The same by folder and size: each model x encoding at 5x5 and 7x7 side by side".into(),
         &columns,
-    );
+    )
+    .rates(&rate_keys);
     by_size.dense = true;
     by_size.spans = rates.spans.clone();
     for (table, groups) in [(&mut rates, &r.groups), (&mut by_size, &r.sizes)] {

@@ -827,6 +827,7 @@ pub(crate) mod tests {
                         staircase: None,
                         who: PlayedBy::Model,
                         condition: None,
+                        shape_shown: false,
                         solve_ms: None,
                         solve_tokens: None,
                     });

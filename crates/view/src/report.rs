@@ -79,7 +79,8 @@ pub fn comparison_table(c: &Comparison) -> Table {
             ("test", "test"),
             ("p", "p"),
         ],
-    );
+    )
+    .rates(&["a", "b"]);
     for ph in &c.phases {
         t.row(vec![
             Cell::Text(ph.phase.clone()),
@@ -165,6 +166,62 @@ mod tests {
     use crate::chart::*;
     use crate::report_charts::{groups_table, standard_charts};
     use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
+
+    #[test]
+    fn every_table_s_csv_header_is_the_same_with_rows_and_without() {
+        use shapemaze_core::analysis::observation::PlayedBy;
+        let mut v = sample_observations("e", "m");
+        let people: Vec<_> = v
+            .iter()
+            .take(24)
+            .map(|o| {
+                let mut p = o.clone();
+                p.model = "human".into();
+                p.who = PlayedBy::Person(format!("p{}", o.sample % 3));
+                p
+            })
+            .collect();
+        v.extend(people);
+        let full = analyze(&v, &AnalysisOptions::default());
+        let empty = analyze(&[], &AnalysisOptions::default());
+        assert!(!full.people_vs_models.rows.is_empty(), "people pair");
+        let headers = |a: &Analysis| {
+            let mut doc = analysis_document(a, false);
+            doc.sections
+                .push(crate::report_people::people_section(a, false));
+            let mut out = std::collections::BTreeMap::new();
+            for t in doc
+                .sections
+                .iter()
+                .flat_map(|s| &s.blocks)
+                .filter_map(|b| match b {
+                    crate::document::Block::Table(t) => Some(t),
+                    _ => None,
+                })
+            {
+                let csv = crate::document::csv::write(t);
+                out.insert(
+                    t.id.clone(),
+                    (csv.lines().next().unwrap_or("").to_string(), t.rows.len()),
+                );
+            }
+            out
+        };
+        let (with, without) = (headers(&full), headers(&empty));
+        let mut compared = 0;
+        for (id, (header, rows)) in &without {
+            let Some((full_header, full_rows)) = with.get(id) else {
+                continue;
+            };
+            if *rows > 0 || *full_rows == 0 {
+                continue;
+            }
+            assert_eq!(header, full_header, "table {id}: the header without rows");
+            compared += 1;
+        }
+        assert!(compared >= 3, "tables compared: {compared}");
+        assert!(without.contains_key("people-models"));
+    }
 
     #[test]
     fn the_groups_csv_keeps_the_contracts_header_and_quotes_every_field() {
@@ -423,7 +480,7 @@ mod tests {
         let csv = shapemaze_core::analysis::observation::observations_csv(&v);
         let items = shapemaze_core::results::items::item_matrix_csv(v.iter().map(|o| o.item()));
         let html = report_html(&a, "", "design <b>&</b>", &csv, &items);
-        assert!(html.contains("data-testid=\"table-items\">shape,size,seed,sample,encoding,model,trials,solve,recognize,generate\n"), "the item matrix is in the file");
+        assert!(html.contains("data-testid=\"table-items\">shape,size,seed,sample,encoding,model,trials,solve,recognize,generate,condition\n"), "the item matrix is in the file");
         assert!(!html.contains("<script>"), "no live script tag");
         assert!(
             html.contains("&lt;script&gt;"),

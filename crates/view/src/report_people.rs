@@ -57,7 +57,9 @@ fn paired_table(p: &PeopleVsModels) -> Table {
             ("model_rate", "model's rate"),
             ("people_rate", "people's rate"),
             ("difference", "model - people [95% CI], points"),
-            ("test", "paired test"),
+            ("test", "test"),
+            ("test_name", "paired test"),
+            ("statistic", "statistic"),
             ("p", "p"),
             ("participants", "participants"),
             ("people_trials", "people's trials"),
@@ -65,7 +67,8 @@ fn paired_table(p: &PeopleVsModels) -> Table {
         ],
     )
     .rates(&["model_rate", "people_rate"])
-    .csv_only(&["model", "encoding", "people"]);
+    .intervals(&["difference"])
+    .csv_only(&["model", "encoding", "people", "test"]);
     if let Some(note) = &p.note {
         t.empty = Some(note.clone());
     }
@@ -85,7 +88,9 @@ fn paired_table(p: &PeopleVsModels) -> Table {
                 high: r.ci_high,
                 points: true,
             },
+            Cell::text(&r.test),
             Cell::Text(test_name(&r.test).into()),
+            Cell::Number(Some(r.statistic)),
             Cell::P(r.p),
             Cell::Count(r.participants),
             Cell::Count(r.people_trials),
@@ -260,13 +265,16 @@ fn people_line(
 /// against the people's (each with a line in place of rows when nothing pairs, so both
 /// tables are always there to ask for) and, when something was paired and with `charts`,
 /// the chart.
-pub(crate) fn people_section(a: &Analysis, charts: bool) -> Section {
+pub fn people_section(a: &Analysis, charts: bool) -> Section {
     let p = &a.people_vs_models;
     let mut section = Section::new("People and models on the same mazes".into())
         .in_part(Part::PeopleModels)
         .paragraph("For each model and phase, on the maze instances both the model and people played: the rates, their paired difference with a paired test (McNemar's when every maze has one play a side, else the Wilcoxon signed-rank test on the per-maze differences of success proportions, whose mean is the difference, with a Student-t interval), and where the model stands among the participants' own rates on those mazes (the share of participants below it plus half the share equal).")
         .table(paired_table(p))
         .table(efficiency_table(p));
+    if let Some(note) = a.shown_recognitions.note() {
+        section = section.paragraph(note);
+    }
     if p.rows.is_empty() {
         return section;
     }

@@ -39,7 +39,8 @@ pub(crate) fn size_section(a: &Analysis, charts: bool) -> Option<Section> {
             ("recognize", "recognize"),
             ("generate", "generate"),
         ],
-    );
+    )
+    .rates(&["solve", "recognize", "generate"]);
     for r in &a.by_size {
         t.row(vec![
             Cell::text(&r.model),
@@ -74,7 +75,8 @@ pub(crate) fn size_section(a: &Analysis, charts: bool) -> Option<Section> {
         "by-size-measures",
         "How solves go at each grid size (moves need trials.jsonl)".into(),
         &columns,
-    );
+    )
+    .rates(&["move_validity", "looping"]);
     for r in &a.by_size {
         let d = &r.detail;
         let mut cells = vec![
@@ -156,7 +158,8 @@ pub(crate) fn repeats_section(a: &Analysis) -> Section {
             ("generate_pass_at_k", "generate pass@k"),
             ("generate_pass_all_k", "generate pass^k"),
         ],
-    );
+    )
+    .rates(&["solve_pass_at_k", "solve_pass_all_k", "recognize_pass_at_k", "recognize_pass_all_k", "generate_pass_at_k", "generate_pass_all_k"]);
     for r in &a.repeats {
         let mut cells = vec![
             Cell::Text(format!("{}/{}/{}", r.model, r.encoding, r.shape)),
@@ -408,7 +411,10 @@ fn encodings_table(a: &Analysis) -> Table {
             ("difference", "difference [95% CI]"),
             ("mcnemar", "McNemar"),
         ],
-    );
+    )
+    .rates(&["matrix", "coord_list"])
+    .intervals(&["difference"])
+    .tests(&["mcnemar"]);
     for c in &a.encoding_comparison {
         let (diff, test) = c
             .test
@@ -450,7 +456,8 @@ fn correlations_table(a: &Analysis) -> Table {
             ("trials", "trials"),
             ("phi", "phi [95% CI]"),
         ],
-    );
+    )
+    .intervals(&["phi"]);
     for c in &a.phase_correlations {
         correlations.row(vec![
             Cell::text(&c.model),
@@ -518,7 +525,8 @@ fn solve_details_table(a: &Analysis) -> Table {
             ("api_error", "API error"),
             ("move_validity", "move validity"),
         ],
-    );
+    )
+    .rates(&["move_validity"]);
     for d in pooled_details(a) {
         let reasons = d
             .failures
@@ -566,7 +574,8 @@ fn solve_errors_table(a: &Analysis) -> Table {
             "How solves went wrong (pooled rows; solves whose path is known, from trials.jsonl): moves onto a cell stood on before, solves that looped (a cell stood on {LOOP_VISITS} times or more), and where the first error was made (the first move that broke the rules or left every shortest path)"
         ),
         &columns,
-    );
+    )
+    .rates(&["looping"]);
     for d in pooled_details(a) {
         let e = &d.first_errors;
         let mut cells = vec![
@@ -596,7 +605,8 @@ fn retries_table(a: &Analysis) -> Table {
             ("solve_others", "solve, others"),
             ("p", "chi-square p"),
         ],
-    );
+    )
+    .rates(&["solve_retried", "solve_others"]);
     for d in pooled_details(a) {
         let r = &d.retries;
         retries.row(vec![
@@ -622,6 +632,9 @@ pub(crate) fn recognition_section(a: &Analysis, charts: bool) -> Section {
 
     if a.confusion.is_empty() {
         confusion = confusion.paragraph("No shape named is known (it needs trials.jsonl).");
+    }
+    if let Some(note) = a.shown_recognitions.note() {
+        confusion = confusion.paragraph(note);
     }
     for c in &a.confusion {
         let mut columns = vec![("true".to_string(), "true".to_string())];
@@ -661,7 +674,8 @@ pub(crate) fn generation_section(a: &Analysis) -> Section {
             ("path_valid", "path valid"),
             ("all_four", "all four"),
         ],
-    );
+    )
+    .rates(&["valid_encoding", "shape_preserved", "novel", "path_valid", "all_four"]);
     for d in pooled_details(a) {
         let g = &d.generation;
         generation.row(vec![
@@ -689,7 +703,8 @@ pub(crate) fn shapes_section(a: &Analysis, charts: bool) -> Section {
             ("chi_square", "chi-square (success x shape)"),
             ("anova", "ANOVA on per-maze scores"),
         ],
-    );
+    )
+    .tests(&["chi_square", "anova"]);
     for p in &a.shape_effects.phases {
         let chi = p.chi_square.map_or(Cell::Number(None), |c| {
             Cell::Test(TestResult {

@@ -2,8 +2,88 @@
 //! its participant may have had help, as a table of the report model.
 
 use super::document::{Cell, Table};
+use shapemaze_core::batch::export::trials_csv_with;
 use shapemaze_core::study::reconcile::{Reconciled, RECONCILE_COLUMNS};
 use shapemaze_core::study::StudyTrialData;
+
+/// The people's trials file: `trials.csv`'s columns for people's trials
+/// ([`shapemaze_core::batch::export::CSV_COLUMNS`], whose `condition`, `encoding_shown`
+/// and `shape_shown_before_answer` say what each person was shown), then these.
+pub const STUDY_TRIALS_FILE: &str = "study-trials.csv";
+
+/// The columns [`people_trials_csv`] adds after `trials.csv`'s, with what they hold.
+pub const STUDY_TRIALS_COLUMNS: &[(&str, &str)] = &[
+    ("study", "the study's title"),
+    (
+        "participant",
+        "the participant's id (with #attempt-N from a second attempt on)",
+    ),
+    ("attempt", "which attempt at the study (0 first)"),
+    (
+        "trial",
+        "the trial's place in the participant's order (0 first; -1 the practice)",
+    ),
+    (
+        "practice",
+        "true for the practice trial (never scored), else false",
+    ),
+];
+
+/// The people's trials as CSV ([`STUDY_TRIALS_FILE`]): one row per trial, with the
+/// participant, their condition, the encoding they were shown (`none` on the grid) and
+/// every verdict, in the columns of `trials.csv` and [`STUDY_TRIALS_COLUMNS`].
+pub fn people_trials_csv(trials: &[StudyTrialData]) -> String {
+    let extra: Vec<&str> = STUDY_TRIALS_COLUMNS.iter().map(|(n, _)| *n).collect();
+    trials_csv_with(
+        &extra,
+        trials.iter().map(|d| {
+            (
+                &d.record,
+                vec![
+                    d.study.clone(),
+                    d.participant_key(),
+                    d.attempt.to_string(),
+                    d.trial_index.to_string(),
+                    d.practice.to_string(),
+                ],
+            )
+        }),
+    )
+}
+
+/// How many participants each study has in each condition, and how many of them
+/// completed it: the balance of a study's conditions (`table-study-conditions`).
+pub fn conditions_table(rows: &[Reconciled]) -> Table {
+    let mut t = Table::new(
+        "study-conditions",
+        "Participants in each condition, per study (as their trials say)".into(),
+        &[
+            ("study", "study"),
+            ("condition", "condition"),
+            ("participants", "participants"),
+            ("complete", "complete"),
+        ],
+    );
+    t.empty = Some("No participant's trial in this browser says its condition yet.".into());
+    let mut counts: std::collections::BTreeMap<(&str, &str), (usize, usize)> =
+        std::collections::BTreeMap::new();
+    for r in rows {
+        if let Some(c) = r.condition.as_deref() {
+            let n = counts.entry((r.study.as_str(), c)).or_default();
+            n.0 += 1;
+            n.1 += usize::from(r.status() == "complete");
+        }
+    }
+    for ((study, condition), (participants, complete)) in counts {
+        t.row(vec![
+            Cell::text(study),
+            Cell::text(condition),
+            Cell::Count(participants),
+            Cell::Count(complete),
+        ]);
+    }
+    t
+}
 
 /// Answers typed faster than this (characters a second) are flagged: people rarely exceed
 /// it.
@@ -94,6 +174,7 @@ pub fn participants_table(rows: &[Reconciled]) -> Table {
             Cell::Count(r.missing.len()),
             Cell::Text(r.missing_list()),
             Cell::text(r.status()),
+            Cell::Text(r.condition.clone().unwrap_or_default()),
         ]);
     }
     t
@@ -159,7 +240,100 @@ mod tests {
             .collect();
         assert_eq!(
             cells[2..],
-            ["", "", "3", "1", "2", "1 2", "no outcome yet"].map(String::from)
+            ["", "", "3", "1", "2", "1 2", "no outcome yet", ""].map(String::from)
+        );
+    }
+
+    #[test]
+    fn the_conditions_table_counts_each_study_s_participants_per_condition() {
+        use shapemaze_core::play::condition::Condition;
+        let mut trials = Vec::new();
+        for (who, condition, done) in [
+            ("a", Condition::Grid, true),
+            ("b", Condition::Text, true),
+            ("c", Condition::Grid, false),
+        ] {
+            let mut d = shapemaze_core::study::test_support::data();
+            d.participant.id = who.into();
+            d.record.condition = Some(condition);
+            d.planned = Some(if done { 1 } else { 2 });
+            trials.push(d);
+        }
+        let mut old = shapemaze_core::study::test_support::data();
+        old.participant.id = "old".into();
+        trials.push(old);
+        let outcomes: Vec<_> = ["a", "b"]
+            .iter()
+            .map(|who| {
+                let mut o = shapemaze_core::study::test_support::outcome();
+                o.participant.id = (*who).into();
+                o
+            })
+            .collect();
+        let rows = shapemaze_core::study::reconcile::reconcile(&trials, &outcomes);
+        let t = conditions_table(&rows);
+        let cells: Vec<Vec<String>> = t
+            .rows
+            .iter()
+            .map(|r| {
+                r.cells
+                    .iter()
+                    .map(|c| match c {
+                        Cell::Text(s) => s.clone(),
+                        Cell::Count(n) => n.to_string(),
+                        other => format!("{other:?}"),
+                    })
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            cells,
+            [["Pilot, 1", "grid", "2", "1"], ["Pilot, 1", "text", "1", "1"]]
+                .map(|r| r.map(String::from).to_vec()),
+            "two grid participants (one complete), one text; the one whose data has no condition is not counted"
+        );
+    }
+
+    #[test]
+    fn the_people_s_trials_csv_has_trials_csv_s_columns_then_the_participant_s() {
+        use shapemaze_core::play::condition::Condition;
+        let mut d = shapemaze_core::study::test_support::data();
+        d.study = "pilot".into();
+        d.record.condition = Some(Condition::Grid);
+        d.record.shape_shown_before_answer = Some(false);
+        d.attempt = 1;
+        let csv = people_trials_csv(&[d]);
+        let mut lines = csv.lines();
+        let header: Vec<&str> = lines.next().expect("a header").split(',').collect();
+        let row: Vec<&str> = lines.next().expect("a row").split(',').collect();
+        let at = |name: &str| {
+            let i = header
+                .iter()
+                .position(|h| *h == name)
+                .unwrap_or_else(|| panic!("no column {name}: {header:?}"));
+            row[i]
+        };
+        assert_eq!(header.len(), row.len(), "{csv}");
+        assert_eq!(
+            header[header.len() - STUDY_TRIALS_COLUMNS.len()..],
+            ["study", "participant", "attempt", "trial", "practice"]
+        );
+        assert_eq!(at("player"), "human");
+        assert_eq!(at("condition"), "grid");
+        assert_eq!(
+            at("encoding_shown"),
+            "none",
+            "a grid person saw no encoding"
+        );
+        assert_eq!(at("shape_shown_before_answer"), "false");
+        assert_eq!(
+            (at("solve"), at("recognize"), at("generate")),
+            ("success", "success", "success")
+        );
+        assert_eq!(at("participant"), "p1#attempt-1");
+        assert_eq!(
+            (at("attempt"), at("trial"), at("practice")),
+            ("1", "0", "false")
         );
     }
 }

@@ -35,12 +35,26 @@ pub fn PlayPage() -> impl IntoView {
     let parsed = url_settings(loc);
     let settings = Memo::new(move |_| parsed.get().0);
     let warnings = Memo::new(move |_| parsed.get().1);
+    // Without a shape in the address, one drawn at random for each address (so "Play this
+    // maze again" keeps it): the player is not told which until they have named it.
+    let drawn = Memo::new(move |_| {
+        let s = settings.get();
+        if s.shape_chosen {
+            return s;
+        }
+        let six = Shape::STANDARD;
+        let i = (js_sys::Math::random() * six.len() as f64) as usize;
+        PlaySettings {
+            shape: six[i.min(six.len() - 1)],
+            ..s
+        }
+    });
     let restart = RwSignal::new(0u32);
     let go = Callback::new(move |s: PlaySettings| loc.navigate(&format!("/play?{}", s.to_query())));
 
     view! {
         <section class="play">
-            <SettingsBar settings=settings go=go />
+            <SettingsBar settings=settings go=go any=true />
             {move || {
                 let w = warnings.get();
                 (!w.is_empty()).then(|| view! {
@@ -50,7 +64,7 @@ pub fn PlayPage() -> impl IntoView {
                 })
             }}
             {move || {
-                let s = settings.get();
+                let s = drawn.get();
                 restart.track();
                 view! { <TrialView settings=s go=go restart=restart /> }
             }}
@@ -67,6 +81,10 @@ pub(super) fn SettingsBar(
     /// Whether to offer the protocol (the model page does; a person plays stepwise).
     #[prop(optional)]
     protocol: bool,
+    /// Whether to offer "any shape" (the play page's default: a shape drawn at random,
+    /// not named to the player).
+    #[prop(optional)]
+    any: bool,
 ) -> impl IntoView {
     let change = move |apply: fn(&mut PlaySettings, &str)| {
         Callback::new(move |v: String| {
@@ -80,9 +98,20 @@ pub(super) fn SettingsBar(
             <Setting
                 label="Shape"
                 id="setting-shape"
-                options=Shape::ALL.into_iter().map(|s| (s.name().to_string(), s.name().to_string())).collect()
-                value=Signal::derive(move || settings.get().shape.name().to_string())
-                on_change=change(|s, v| if let Ok(x) = Shape::parse(v) { s.shape = x; s.sample = 0; })
+                options=any.then(|| (ANY_SHAPE.to_string(), "any shape".to_string())).into_iter()
+                    .chain(Shape::ALL.into_iter().map(|s| (s.name().to_string(), s.name().to_string())))
+                    .collect()
+                value=Signal::derive(move || {
+                    let s = settings.get();
+                    if any && !s.shape_chosen { ANY_SHAPE.to_string() } else { s.shape.name().to_string() }
+                })
+                on_change=change(|s, v| {
+                    s.sample = 0;
+                    match Shape::parse(v) {
+                        Ok(x) => { s.shape = x; s.shape_chosen = true; }
+                        Err(_) => s.shape_chosen = false,
+                    }
+                })
             />
             <Setting
                 label="Size"
@@ -133,6 +162,9 @@ pub(super) fn SettingsBar(
         </form>
     }
 }
+
+/// The shape select's value for "any shape": one drawn at random and not named.
+const ANY_SHAPE: &str = "any";
 
 /// A labelled select among `options` (value, text).
 #[component]
@@ -234,6 +266,32 @@ pub(super) struct PlayOptions {
     /// that reaches the goal is the solve's), its kind (`move`, `key`, `answer`, `choice`,
     /// `paint`, `submit`, ...) and its detail, after the trial has taken it.
     pub on_action: Option<Callback<(Phase, &'static str, String)>>,
+    /// Whether the player chose the shape (`/play?shape=`): only then is it named above
+    /// the maze. Otherwise nothing on the page names it before the recognition answer.
+    pub name_shape: bool,
+    /// Puts the forced choice's shapes in the order this player sees them (a study's:
+    /// the participant's own order); none: the shapes' order.
+    pub choice_order: Option<Callback<Vec<Shape>, Vec<Shape>>>,
+}
+
+/// What stands above the maze: its size, in the text condition the encoding it is written
+/// in, and the shape only when the player chose it (the play page's settings say the rest).
+fn pill(
+    shape: Shape,
+    rows: usize,
+    cols: usize,
+    encoding: Encoding,
+    options: PlayOptions,
+) -> String {
+    let mut parts = Vec::new();
+    if options.name_shape {
+        parts.push(shape.name().to_string());
+    }
+    parts.push(format!("{rows}x{cols}"));
+    if options.condition == Condition::Text {
+        parts.push(encoding.label().to_string());
+    }
+    parts.join(" · ")
 }
 
 /// One trial played by a person: the phase steps, the maze (grid or text), the question of
@@ -281,7 +339,7 @@ pub(super) fn TrialPlay(trial: RwSignal<Trial>, options: PlayOptions) -> impl In
     view! {
         <PhaseSteps trial=trial />
         <div class="status">
-            <span class="pill">{format!("{} · {rows}x{cols} · {}", shape.name(), encoding.label())}</span>
+            <span class="pill">{pill(shape, rows, cols, encoding, options)}</span>
             <span class="moves">
                 "Moves " <strong data-testid="moves">{move || trial.with(|t| t.moves())}</strong>
                 {format!(" / {limit}")}
@@ -459,6 +517,10 @@ fn RecognizePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView
         // The shapes offered as answers: those in play (the design's six, and U or N when
         // the page, study or design adds them).
         let in_play = trial.with_untracked(|t| t.library().shapes().shapes());
+        let in_play = match options.choice_order {
+            Some(order) => order.run(in_play),
+            None => in_play,
+        };
         return view! {
             <div class="phase-panel">
                 <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
@@ -479,7 +541,7 @@ fn RecognizePanel(trial: RwSignal<Trial>, options: PlayOptions) -> impl IntoView
     view! {
         <form class="phase-panel" on:submit=move |ev| { ev.prevent_default(); submit_answer(answer.get_untracked(), "answer"); }>
             <h2 tabindex="-1" data-phase-focus="">"Which shape do the open cells form?"</h2>
-            <p class="help">{format!("Look at every open cell ({p_name} and {g_name} included), not only your path. Answer in your own words, e.g. \"a spiral\".")}</p>
+            <p class="help">{format!("Look at every open cell ({p_name} and {g_name} included), not only your path. Answer in your own words: a word or two naming the shape.")}</p>
             <div class="row">
                 <input
                     type="text"
@@ -646,6 +708,8 @@ fn TrialBoard(
         recognition: RecognitionMode::Free,
         condition: Condition::Grid,
         on_action: None,
+        name_shape: settings.shape_chosen,
+        choice_order: None,
     };
 
     view! {

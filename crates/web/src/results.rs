@@ -18,7 +18,7 @@ use super::storage::{Db, EXPERIMENTS};
 use super::study::store::{self, StudyStore};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use shapemaze_core::analysis::analyze::{analyze, Analysis, AnalysisOptions};
+use shapemaze_core::analysis::analyze::{analyze, as_counted, Analysis, AnalysisOptions};
 use shapemaze_core::analysis::compare::{compare, pick_pair, sides};
 use shapemaze_core::analysis::groups::in_group;
 use shapemaze_core::analysis::observation::{observations_csv, Observation};
@@ -105,6 +105,8 @@ struct Dashboard {
     order: RwSignal<String>,
     /// Whether Shapemaze's own trials are also scored the original way (audited).
     audit_own: RwSignal<bool>,
+    /// Whether people's recognition verdicts given with the shape shown are counted.
+    include_shown: RwSignal<bool>,
     /// Bumped by every analysis: an older one still reading gives way.
     generation: std::cell::Cell<u32>,
     /// The two sides chosen for the side-by-side comparison (empty: the default pair).
@@ -195,6 +197,7 @@ impl Dashboard {
             message: RwSignal::new(None),
             order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
             audit_own: RwSignal::new(false),
+            include_shown: RwSignal::new(false),
             generation: std::cell::Cell::new(0),
             compare: RefCell::new(Default::default()),
             review_shown: RwSignal::new(Vec::new()),
@@ -292,6 +295,13 @@ fn on_change(dash: &Shared, ev: &web_sys::Event) {
         Some(ResultsAction::AuditOwn) => {
             let dash = dash.clone();
             spawn_local(async move { analyze_chosen(&dash).await });
+        }
+        Some(ResultsAction::IncludeShown) => {
+            let checked = el
+                .dyn_ref::<web_sys::HtmlInputElement>()
+                .is_some_and(web_sys::HtmlInputElement::checked);
+            dash.include_shown.set(checked);
+            draw(dash);
         }
         Some(ResultsAction::Import) => {
             let dash = dash.clone();
@@ -649,11 +659,25 @@ fn download_report(dash: &Dashboard) {
         env!("CARGO_PKG_VERSION")
     ) + &provenance_text(&dash.sources.borrow());
     let audits = audits_html(&dash.audit_summaries.borrow());
-    let items = item_matrix_csv(obs.iter().map(Observation::item));
+    let counted = AnalysisOptions {
+        include_shown: a.shown_recognitions.counted,
+        ..AnalysisOptions::default()
+    };
+    let items = item_matrix_csv(as_counted(&obs, &counted).iter().map(Observation::item));
     let html = report_html(a, &audits, &settings, &observations_csv(&obs), &items);
     if let Err(e) = download_file("shapemaze-report.html", &html, "text/html") {
         dash.fail(e);
     }
+}
+
+/// The people's part's checkbox that counts (or leaves out) people's recognition verdicts
+/// given with the shape shown: there only when some were.
+fn include_shown_box(counted: bool) -> String {
+    format!(
+        "<p><label class=\"check\"><input type=\"checkbox\" data-testid=\"results-include-shown\" data-action=\"{}\"{}/> Count recognitions given with the shape shown (people's records made before Shapemaze 0.2.0, or /play opened with the shape chosen)</label></p>",
+        ResultsAction::IncludeShown.name(),
+        if counted { " checked" } else { "" }
+    )
 }
 
 /// The address's fragment (`generation` of `/results#generation`), if any.
@@ -797,7 +821,10 @@ fn draw(dash: &Dashboard) {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect();
-    let mut options = AnalysisOptions::default();
+    let mut options = AnalysisOptions {
+        include_shown: dash.include_shown.get_untracked(),
+        ..AnalysisOptions::default()
+    };
     if order.len() >= 2 {
         options.model_order = order;
     }
@@ -819,6 +846,12 @@ fn draw(dash: &Dashboard) {
     } else {
         let a = analyze(observations, &options);
         let mut parts = report_parts(&a, &page);
+        if a.shown_recognitions.trials > 0 {
+            parts.add(
+                Part::PeopleModels,
+                &include_shown_box(a.shown_recognitions.counted),
+            );
+        }
         let wanted = dash.compare.borrow().clone();
         if let Some((x, y)) = pick_pair(observations, (&wanted.0, &wanted.1)) {
             let c = compare(observations, &x, &y);

@@ -24,8 +24,9 @@ use std::path::PathBuf;
     override_usage = "shapemaze serve [--dist DIR] [--addr HOST:PORT] [--db FILE] [--upstream NAME=URL]...
                        [--config FILE.toml] [--max-upload BYTES] [--rate N/min]",
     after_help = "Routes: GET /healthz; GET /proxy (upstream names); POST /proxy/NAME/chat/completions;
-POST /api/study-data; POST /api/study-order; GET /api/study-data.csv and /api/study-data.jsonl with
-Authorization: Bearer $SHAPEMAZE_EXPORT_TOKEN (exports are off when it is unset).
+POST /api/study-data; POST /api/study-order; GET /api/study-data.csv, /api/study-data.jsonl,
+/api/study-trials.csv and /api/study-participants.csv with Authorization: Bearer
+$SHAPEMAZE_EXPORT_TOKEN (exports are off when it is unset; the start-up lines say which).
 
 Example:
   SHAPEMAZE_KEY_DASHSCOPE=sk-... SHAPEMAZE_EXPORT_TOKEN=... shapemaze serve \\
@@ -126,6 +127,14 @@ pub fn config_from(
     Ok(cfg)
 }
 
+/// The study exports, behind the export token.
+pub const EXPORTS: [&str; 4] = [
+    "/api/study-data.csv",
+    "/api/study-data.jsonl",
+    "/api/study-trials.csv",
+    "/api/study-participants.csv",
+];
+
 /// Lines describing what the server listening on `addr` will do, for stderr at start.
 pub fn describe(cfg: &ServeConfig, addr: std::net::SocketAddr) -> Vec<String> {
     let mut lines = vec![
@@ -153,12 +162,17 @@ pub fn describe(cfg: &ServeConfig, addr: std::net::SocketAddr) -> Vec<String> {
             u.name, u.name, u.url
         ));
     }
-    if cfg.export_token.is_none() {
-        lines.push(format!(
-            "exports are disabled: set {} to download /api/study-data.csv and .jsonl",
+    let exports = EXPORTS.map(|e| format!("http://{addr}{e}")).join(", ");
+    lines.push(match cfg.export_token {
+        Some(_) => format!(
+            "exports are on: {exports}, each with the header Authorization: Bearer ${}",
             config::EXPORT_TOKEN_ENV
-        ));
-    }
+        ),
+        None => format!(
+            "exports are off: set {} and restart to download {exports}",
+            config::EXPORT_TOKEN_ENV
+        ),
+    });
     lines
 }
 
@@ -298,6 +312,43 @@ mod tests {
         assert!(
             matches!(crate::args::parse(&argv), Ok(Parsed::Print(_))),
             "--help asks for the help text"
+        );
+    }
+
+    #[test]
+    fn the_start_up_lines_say_whether_exports_are_on_and_at_which_addresses() {
+        let addr: std::net::SocketAddr = "127.0.0.1:8123".parse().expect("an address");
+        let on = config(&[], &env, &no_file).expect("valid");
+        let off = config(&[], &|_| None, &no_file).expect("valid");
+        let line = |cfg: &ServeConfig| {
+            describe(cfg, addr)
+                .into_iter()
+                .find(|l| l.starts_with("exports are"))
+                .expect("a line on exports")
+        };
+        let on = line(&on);
+        assert!(
+            on.starts_with("exports are on: http://127.0.0.1:8123/api/study-data.csv, "),
+            "{on}"
+        );
+        for e in EXPORTS {
+            assert!(
+                on.contains(&format!("http://127.0.0.1:8123{e}")),
+                "{e}: {on}"
+            );
+        }
+        assert!(
+            on.ends_with("Authorization: Bearer $SHAPEMAZE_EXPORT_TOKEN"),
+            "{on}"
+        );
+        assert!(
+            !on.contains("t0k"),
+            "the token itself is never printed: {on}"
+        );
+        let off = line(&off);
+        assert!(
+            off.starts_with("exports are off: set SHAPEMAZE_EXPORT_TOKEN and restart"),
+            "{off}"
         );
     }
 }

@@ -8,7 +8,8 @@
 //! | `POST /proxy/NAME/chat/completions` | forwarded to `URL/chat/completions` with the key |
 //! | `POST /api/study-data` | a study upload, stored in SQLite |
 //! | `POST /api/study-order` | the next participant's counterbalancing order: the least used |
-//! | `GET /api/study-data.csv`, `.jsonl` | the stored trials, behind the export token |
+//! | `GET /api/study-data.csv`, `.jsonl` | the stored trials (the JSONL with the outcomes after them), behind the export token |
+//! | `GET /api/study-trials.csv` | the people's trials, one row each (`trials.csv`'s columns and the participant's), behind the export token |
 //! | `GET /api/study-participants.csv` | each participant's outcome against the trials held, missing ones listed, behind the export token |
 //! | anything else (`GET`, `HEAD`) | the built app, deep links falling back to `index.html` |
 //!
@@ -140,6 +141,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/study-data.csv", get(export_csv))
         .route("/api/study-data.jsonl", get(export_jsonl))
         .route("/api/study-participants.csv", get(export_participants))
+        .route("/api/study-trials.csv", get(export_trials))
         .fallback(static_files)
         // Server-sent events are never compressed (tower-http's default predicate), so a
         // stream passes through as it arrives; so are tiny bodies and images.
@@ -443,6 +445,13 @@ struct OrderRequest {
     study: String,
     participant: String,
     orders: usize,
+    /// The study's title (pages from before it was sent leave it out: every order taken
+    /// then counts).
+    #[serde(default)]
+    title: Option<String>,
+    /// Minutes an order is held for a participant with no outcome ([`store::Hold`]).
+    #[serde(default)]
+    hold_minutes: Option<u32>,
 }
 
 /// The answer: the participant's order and how many participants each order has.
@@ -453,7 +462,7 @@ struct OrderAnswer {
 }
 
 /// Most counterbalancing orders a study can have (a Latin square over at most 8 shapes
-/// has 16 rows); more is a mistake in the request.
+/// has 16 rows, each in at most 2 conditions); more is a mistake in the request.
 const MAX_ORDERS: usize = 64;
 
 /// Balanced assignment: the next participant of a study gets its least used order.
@@ -485,7 +494,11 @@ async fn study_order(State(state): State<AppState>, request: Request) -> Respons
         );
     }
     let assigned = in_store(&state, move |s| {
-        s.assign_order(&ask.study, &ask.participant, ask.orders)
+        let hold = match (ask.title, ask.hold_minutes) {
+            (Some(title), Some(minutes)) if minutes > 0 => Some(store::Hold { title, minutes }),
+            _ => None,
+        };
+        s.assign_order(&ask.study, &ask.participant, ask.orders, hold.as_ref())
     })
     .await;
     match assigned {
@@ -615,12 +628,34 @@ async fn export_jsonl(
 ) -> Result<Response, ApiError> {
     check_export_token(&state, &headers)?;
     let stored = stored_trials(&state).await?;
+    let outcomes = read_store(&state, Store::outcomes).await?;
     let mut body = String::new();
     for s in &stored {
         body.push_str(&s.json);
         body.push('\n');
     }
+    // Then each participant's outcome, as received, so an import reconciles them.
+    for o in &outcomes {
+        body.push_str("{\"outcome\":");
+        body.push_str(o);
+        body.push_str("}\n");
+    }
     Ok(attachment("application/x-ndjson", "study-data.jsonl", body))
+}
+
+/// The people's trials, one row each: `trials.csv`'s columns, then the participant's.
+async fn export_trials(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_export_token(&state, &headers)?;
+    let stored = stored_trials(&state).await?;
+    let (csv, unreadable) = store::trials_csv(&stored);
+    Ok(csv_attachment(
+        shapemaze_view::study::STUDY_TRIALS_FILE,
+        csv,
+        unreadable.len(),
+    ))
 }
 
 // ---- the built app ----

@@ -306,6 +306,17 @@ pub struct StoredTrial {
     pub received_at: String,
 }
 
+/// How long an order is held for a participant who has not finished: see
+/// [`Store::assign_order`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hold {
+    /// The study's title, which its participants' outcomes are stored under.
+    pub title: String,
+    /// Minutes after taking an order with no outcome stored since, past which the
+    /// participant is taken to have left.
+    pub minutes: u32,
+}
+
 /// The SQLite store.
 pub struct Store {
     conn: Connection,
@@ -420,12 +431,17 @@ impl Store {
     /// The counterbalancing order of `participant` in `study`, which has `orders` of them:
     /// the one given before if any, else the least used so far (the lowest on a tie),
     /// recorded in the same transaction, so two participants asking at once are counted
-    /// apart. Returns the order and how many participants each order has now.
+    /// apart. With `hold`, a participant who took an order and left (no outcome stored
+    /// under the study's title, and the order taken more than the hold's minutes ago) is
+    /// counted no more, so those who leave do not unbalance the orders (and the conditions
+    /// they carry) of those who stay; one who comes back keeps their order. Returns the
+    /// order and how many participants each order counts now.
     pub fn assign_order(
         &mut self,
         study: &str,
         participant: &str,
         orders: usize,
+        hold: Option<&Hold>,
     ) -> Result<(usize, Vec<usize>), StoreError> {
         let fail = StoreError::Order;
         let tx = self.conn.transaction().map_err(fail)?;
@@ -437,16 +453,36 @@ impl Store {
             )
             .optional()
             .map_err(fail)?;
+        if given.is_some() && hold.is_some() {
+            // Asking again shows the participant is still there: their hold starts anew.
+            tx.execute(
+                "UPDATE study_orders SET assigned_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 WHERE study = ?1 AND participant = ?2",
+                params![study, participant],
+            )
+            .map_err(fail)?;
+        }
         let mut counts = vec![0usize; orders];
         {
+            // Without a hold every order taken counts; with one, only those of participants
+            // with an outcome or who took it within the hold.
+            let (title, since) = hold.map_or((String::new(), "+0 minutes".to_string()), |h| {
+                (h.title.clone(), format!("-{} minutes", h.minutes))
+            });
             let mut stmt = tx
                 .prepare(
-                    "SELECT order_index, COUNT(*) FROM study_orders WHERE study = ?1
-                     GROUP BY order_index",
+                    "SELECT o.order_index, COUNT(*) FROM study_orders o WHERE o.study = ?1
+                     AND (?2 = 0
+                          OR o.assigned_at >= strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?3)
+                          OR EXISTS (SELECT 1 FROM study_outcomes u WHERE u.study = ?4
+                                     AND (u.participant = o.participant
+                                          OR substr(u.participant, 1, length(o.participant) + 9)
+                                             = o.participant || '#attempt-')))
+                     GROUP BY o.order_index",
                 )
                 .map_err(fail)?;
             let rows = stmt
-                .query_map(params![study], |r| {
+                .query_map(params![study, hold.is_some(), since, title], |r| {
                     Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
                 })
                 .map_err(fail)?;
@@ -539,6 +575,16 @@ fn readable(stored: &[StoredTrial]) -> (Vec<StudyTrialData>, Vec<String>) {
 pub fn events_csv(stored: &[StoredTrial]) -> (String, Vec<String>) {
     let (trials, unreadable) = readable(stored);
     (study::events_csv(&trials), unreadable)
+}
+
+/// The people's trials CSV over `stored` ([`shapemaze_view::study::people_trials_csv`])
+/// and the keys of rows that could not be read back as study trials (left out).
+pub fn trials_csv(stored: &[StoredTrial]) -> (String, Vec<String>) {
+    let (trials, unreadable) = readable(stored);
+    (
+        shapemaze_view::study::people_trials_csv(&trials),
+        unreadable,
+    )
 }
 
 /// The reconcile CSV ([`reconcile_csv`]): each participant's outcome against the trials

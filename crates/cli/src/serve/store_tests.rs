@@ -98,3 +98,59 @@ fn a_participant_must_be_named() {
         "\"trials\" is missing or not a list"
     );
 }
+
+/// Two hours pass for every order taken so far, and `participant` of `study` gets an
+/// outcome.
+fn two_hours_later_with_an_outcome(s: &Store, study: &str, participant: &str) {
+    s.conn
+        .execute(
+            "UPDATE study_orders SET assigned_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-120 minutes')",
+            [],
+        )
+        .expect("older");
+    s.conn
+        .execute(
+            "INSERT INTO study_outcomes (study, participant, data, received_at)
+             VALUES (?1, ?2, '{}', 'now')",
+            rusqlite::params![study, participant],
+        )
+        .expect("an outcome");
+}
+
+#[test]
+fn an_order_taken_by_one_who_left_counts_no_more_and_stays_theirs_if_they_return() {
+    let dir = std::env::temp_dir().join(format!("shapemaze-hold-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("orders.sqlite");
+    let _ = std::fs::remove_file(&path);
+    let mut s = Store::open(&path).expect("a store");
+    let hold = Hold {
+        title: "Pilot, 1".into(),
+        minutes: 60,
+    };
+    let ask = |s: &mut Store, p: &str| {
+        s.assign_order("pilot", p, 2, Some(&hold))
+            .expect("an order")
+    };
+    assert_eq!(ask(&mut s, "a"), (0, vec![1, 0]));
+    assert_eq!(ask(&mut s, "b"), (1, vec![1, 1]));
+    // Two hours pass: b finished (its outcome, from a second attempt, is here); a left.
+    two_hours_later_with_an_outcome(&s, "Pilot, 1", "b#attempt-1");
+    // The next participant takes the order a left: counted are b (an outcome) and c.
+    assert_eq!(ask(&mut s, "c"), (0, vec![1, 1]), "a counts no more");
+    // a comes back and keeps their order, counted again.
+    assert_eq!(ask(&mut s, "a"), (0, vec![2, 1]));
+    // A page that sends no hold counts every order taken, as before.
+    assert_eq!(
+        s.assign_order("pilot", "d", 2, None).expect("an order"),
+        (1, vec![2, 2])
+    );
+    // An outcome of another study with the same participant's name does not count.
+    two_hours_later_with_an_outcome(&s, "Another study", "c");
+    assert_eq!(
+        ask(&mut s, "e"),
+        (0, vec![1, 1]),
+        "only b finished this study: e takes order 0, counted beside b"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -23,13 +23,46 @@ use std::collections::BTreeMap;
 pub struct AnalysisOptions {
     /// H3's model order, smallest first; each matched as a case-insensitive substring.
     pub model_order: Vec<String>,
+    /// Whether people's recognition verdicts given after the page showed them the shape
+    /// ([`Observation::shape_shown`]) are counted; by default they are left out (the
+    /// phase counts as not judged for those trials) and the analysis says how many.
+    pub include_shown: bool,
 }
 
 impl Default for AnalysisOptions {
     fn default() -> Self {
         AnalysisOptions {
             model_order: DEFAULT_MODEL_ORDER.map(str::to_string).to_vec(),
+            include_shown: false,
         }
+    }
+}
+
+/// People's recognition verdicts given after the page had shown the shape (people's
+/// records made before it was hidden, or `/play` opened with the shape chosen).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ShownRecognitions {
+    /// How many people's trials have a recognition verdict given so.
+    pub trials: usize,
+    /// Whether the analysis counts them ([`AnalysisOptions::include_shown`]); when not,
+    /// their recognition is left out of every rate, as a phase not judged.
+    pub counted: bool,
+}
+
+impl ShownRecognitions {
+    /// What the report says of them, in one sentence; none when there are none.
+    pub fn note(&self) -> Option<String> {
+        let n = self.trials;
+        let (trials, verdicts) = if n == 1 {
+            ("trial", "verdict")
+        } else {
+            ("trials", "verdicts")
+        };
+        (n > 0).then(|| if self.counted {
+            format!("{n} people's {trials} were answered after the page had shown the shape (records made before Shapemaze 0.2.0, or /play opened with the shape chosen): their recognition {verdicts} are counted, as asked, and overstate the people's recognition.")
+        } else {
+            format!("{n} people's recognition {verdicts} are left out of every rate: the page had shown the shape before the answer (records made before Shapemaze 0.2.0, or /play opened with the shape chosen). Count them with `shapemaze report --include-shown` or the results page's \"Count recognitions given with the shape shown\".")
+        })
     }
 }
 
@@ -79,10 +112,57 @@ pub struct Analysis {
     pub hypotheses: Hypotheses,
     /// People against each model on the maze instances both played.
     pub people_vs_models: PeopleVsModels,
+    /// People's recognition verdicts given with the shape shown, and whether they count.
+    pub shown_recognitions: ShownRecognitions,
 }
 
-/// Analyses `observations` (from one or several experiments).
+/// Analyses `observations` (from one or several experiments). People's recognition
+/// verdicts given after the shape was shown are left out unless `options` counts them
+/// ([`AnalysisOptions::include_shown`]).
 pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analysis {
+    let shown_recognitions = ShownRecognitions {
+        trials: observations.iter().filter(|o| shown(o)).count(),
+        counted: options.include_shown,
+    };
+    Analysis {
+        shown_recognitions,
+        ..analyze_all(&as_counted(observations, options), options)
+    }
+}
+
+/// Whether `o` is a person's trial with a recognition verdict given after the shape was
+/// shown.
+fn shown(o: &Observation) -> bool {
+    o.shape_shown && o.who.is_person() && o.outcomes[1].is_some()
+}
+
+/// `observations` as the analysis counts them: people's recognition verdicts given with
+/// the shape shown taken out (the phase as not judged) unless `options` counts them. The
+/// item matrix is made from these too.
+pub fn as_counted<'a>(
+    observations: &'a [Observation],
+    options: &AnalysisOptions,
+) -> std::borrow::Cow<'a, [Observation]> {
+    if options.include_shown || !observations.iter().any(shown) {
+        return std::borrow::Cow::Borrowed(observations);
+    }
+    let left_out = observations
+        .iter()
+        .map(|o| {
+            let mut o = o.clone();
+            if shown(&o) {
+                o.outcomes[1] = None;
+                o.reasons[1] = None;
+                o.predicted = None;
+            }
+            o
+        })
+        .collect();
+    std::borrow::Cow::Owned(left_out)
+}
+
+/// Analyses `observations` as they are.
+fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analysis {
     let mut experiments: Vec<String> = Vec::new();
     for o in observations {
         if !experiments.contains(&o.experiment) {
@@ -235,6 +315,7 @@ pub fn analyze(observations: &[Observation], options: &AnalysisOptions) -> Analy
         empty_answers,
         hypotheses,
         people_vs_models,
+        shown_recognitions: ShownRecognitions::default(),
     }
 }
 
@@ -573,5 +654,97 @@ mod tests {
             assert!(h.warning.is_some(), "{k} warns");
             assert!(h.p.is_none(), "{k} has no p");
         }
+    }
+
+    #[test]
+    fn people_s_recognitions_given_with_the_shape_shown_are_left_out_unless_counted() {
+        use crate::analysis::observation::PlayedBy;
+        // A model and two people on the same two mazes; p1 was shown the shape (an old
+        // record) and named it right both times, p2 was not and named one of two.
+        let mut v = Vec::new();
+        for sample in 0..2 {
+            v.push(obs(
+                "m",
+                Encoding::Matrix,
+                Shape::C,
+                sample,
+                [true, false, true],
+            ));
+            for (who, shown, named) in [("p1", true, true), ("p2", false, sample == 0)] {
+                let mut o = obs(
+                    "human",
+                    Encoding::Matrix,
+                    Shape::C,
+                    sample,
+                    [true, named, true],
+                );
+                o.who = PlayedBy::Person(who.into());
+                o.shape_shown = shown;
+                v.push(o);
+            }
+        }
+        // A model's observation marked shown (never so from a record) is left as it is.
+        let mut odd = obs("m", Encoding::Matrix, Shape::C, 2, [true, true, true]);
+        odd.shape_shown = true;
+        v.push(odd);
+        let people = |a: &Analysis| {
+            let row = a
+                .pooled
+                .iter()
+                .find(|r| r.model == "human" && r.encoding == ALL)
+                .expect("the people's row");
+            (row.recognize.successes, row.recognize.n)
+        };
+        let left_out = analyze(&v, &AnalysisOptions::default());
+        assert_eq!(people(&left_out), (1, 2), "only p2's two answers count");
+        assert_eq!(
+            left_out.shown_recognitions,
+            ShownRecognitions {
+                trials: 2,
+                counted: false
+            }
+        );
+        let note = left_out.shown_recognitions.note().expect("said");
+        assert!(
+            note.starts_with("2 people's recognition verdicts are left out"),
+            "{note}"
+        );
+        let rec = left_out
+            .people_vs_models
+            .rows
+            .iter()
+            .find(|r| r.phase == "recognize")
+            .expect("a recognition row");
+        assert_eq!(
+            (
+                rec.people_rate.successes,
+                rec.people_rate.n,
+                rec.participants
+            ),
+            (1, 2, 1)
+        );
+        // Solve and generate keep every person's trial.
+        assert_eq!(left_out.people_vs_models.rows[0].people_rate.n, 4);
+        let counted = analyze(
+            &v,
+            &AnalysisOptions {
+                include_shown: true,
+                ..AnalysisOptions::default()
+            },
+        );
+        assert_eq!(people(&counted), (3, 4), "counted when asked");
+        assert!(counted.shown_recognitions.counted);
+        assert!(counted
+            .shown_recognitions
+            .note()
+            .expect("said")
+            .contains("are counted, as asked"));
+        // Without such trials nothing is said.
+        let none = analyze(&v[..1], &AnalysisOptions::default());
+        assert_eq!(none.shown_recognitions.note(), None);
+        assert_eq!(
+            serde_json::to_value(&left_out).expect("JSON")["shown_recognitions"],
+            serde_json::json!({"trials": 2, "counted": false})
+        );
     }
 }

@@ -568,6 +568,7 @@ mod tests {
         );
         let reversed = AnalysisOptions {
             model_order: vec!["max".into(), "plus".into(), "turbo".into()],
+            ..AnalysisOptions::default()
         };
         let an = analyze(&v, &reversed);
         assert_eq!(

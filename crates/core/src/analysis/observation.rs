@@ -135,6 +135,12 @@ pub struct Observation {
     /// for people's records from before it was kept).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
+    /// Whether a person saw the maze's shape named before their recognition answer
+    /// ([`TrialRecord::shape_shown`]): its recognition verdict is left out of the people's
+    /// rates unless the analysis is asked to count it
+    /// ([`crate::analysis::analyze::AnalysisOptions::include_shown`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub shape_shown: bool,
     /// Milliseconds the solve phase took: a person's from the study's action log, a
     /// model's as the sum of its solve replies' latencies (records only, when known).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -306,6 +312,7 @@ impl Observation {
                 PlayedBy::Model
             },
             condition: r.condition,
+            shape_shown: r.shape_shown(),
             solve_ms: solve_latency(r),
             solve_tokens: solve_tokens(r),
         }
@@ -387,6 +394,7 @@ impl Observation {
             staircase: None,
             who: PlayedBy::Model,
             condition: None,
+            shape_shown: false,
             solve_ms: None,
             solve_tokens: None,
         }
@@ -463,6 +471,7 @@ impl Observation {
             encoding: self.encoding,
             model: &self.model,
             outcomes: self.outcomes,
+            condition: self.condition.filter(|_| self.who.is_person()),
         }
     }
 
@@ -495,9 +504,24 @@ impl Observation {
 }
 
 /// CSV header of [`observations_csv`].
-pub const OBSERVATIONS_CSV_HEADER: &str = "experiment,model,encoding,shape,size,seed,sample,repeat,solve,recognize,generate,solve_reason,moves,valid_moves,shortest_path,failure,predicted_shape";
+pub const OBSERVATIONS_CSV_HEADER: &str = "experiment,model,encoding,shape,size,seed,sample,repeat,solve,recognize,generate,solve_reason,moves,valid_moves,shortest_path,failure,predicted_shape,participant,condition,encoding_shown,shape_shown_before_answer";
 
-/// The observations as CSV, one row per trial (the data inside the report file).
+impl Observation {
+    /// The encoding the player was shown: none for a person on the grid; for people's
+    /// data from before the condition was kept, not known (empty).
+    pub fn encoding_shown(&self) -> &'static str {
+        match (&self.who, self.condition) {
+            (PlayedBy::Model, _) | (_, Some(Condition::Text)) => self.encoding.name(),
+            (_, Some(Condition::Grid)) => crate::results::items::NO_ENCODING,
+            (_, None) => "",
+        }
+    }
+}
+
+/// The observations as CSV, one row per trial (the data inside the report file): every
+/// verdict as judged (a recognition given with the shape shown too, marked in
+/// `shape_shown_before_answer`), and for people's trials the participant, the condition
+/// and the encoding shown (`none` on the grid).
 pub fn observations_csv(observations: &[Observation]) -> String {
     let mut out = String::from(OBSERVATIONS_CSV_HEADER);
     out.push('\n');
@@ -506,7 +530,7 @@ pub fn observations_csv(observations: &[Observation]) -> String {
         let outcomes = o.outcomes.map(|x| x.map_or("", Outcome::name));
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             csv_field(&o.experiment),
             csv_field(&o.model),
             o.encoding.name(),
@@ -527,7 +551,21 @@ pub fn observations_csv(observations: &[Observation]) -> String {
                 Some(Some(s)) => s.name(),
                 Some(None) => NONE,
                 None => "",
-            }
+            },
+            csv_field(o.who.participant().unwrap_or_default()),
+            o.condition
+                .filter(|_| o.who.is_person())
+                .map_or("", Condition::name),
+            o.encoding_shown(),
+            if o.who.is_person() {
+                if o.shape_shown {
+                    "true"
+                } else {
+                    "false"
+                }
+            } else {
+                ""
+            },
         );
     }
     out

@@ -8,10 +8,11 @@
 //! person is paired with a model on the same maze: shape, size, seed and sample. The rows
 //! are per model, the encoding the model saw, and how the people saw the maze
 //! ([`Seen`]: the grid, or the text in an encoding), each named ("oracle, matrix vs people,
-//! grid"), so grid participants pair with a model's trials in both encodings, each in a row
-//! of its own. A person's trial from before the condition was kept says so ("people,
-//! condition not recorded") and pairs, as it did then, only with the model's trials in the
-//! encoding of the person's record. The test that fits:
+//! grid"), so grid participants, who saw no encoding, pair with a model's trials in both
+//! encodings, each in a row of its own, and text participants with the model's trials in
+//! the encoding they read, only. A person's trial from before the condition was kept says
+//! so ("people, condition not recorded") and pairs, as it did then, only with the model's
+//! trials in the encoding of the person's record. The test that fits:
 //! - **McNemar's test** (exact below [`crate::analysis::stats::MCNEMAR_EXACT_BELOW`]
 //!   discordant pairs) when every paired maze has exactly one judged play on each side; the
 //!   difference's interval is Newcombe's (method 10).
@@ -168,11 +169,13 @@ impl Seen {
         }
     }
 
-    /// Whether people who saw the maze so pair with a model's trials in `encoding`.
+    /// Whether people who saw the maze so pair with a model's trials in `encoding`: grid
+    /// people with each encoding (they saw none), text people with their own only (as the
+    /// record's encoding, for older data too).
     fn pairs_with(self, encoding: Encoding) -> bool {
         match self {
-            Seen::Unrecorded(e) => e == encoding,
-            Seen::Grid | Seen::Text(_) => true,
+            Seen::Unrecorded(e) | Seen::Text(e) => e == encoding,
+            Seen::Grid => true,
         }
     }
 }
@@ -246,7 +249,7 @@ pub fn people_vs_models(
     out.paired_trials = paired_obs.len();
     if out.rows.is_empty() {
         out.note = Some(
-            "People and models played no maze in common (shape, size, seed and sample; for people's data without a condition, the encoding too)."
+            "People and models played no maze in common (shape, size, seed and sample; for people shown the text, and people's data without a condition, the encoding too)."
                 .into(),
         );
     }
@@ -684,7 +687,8 @@ mod tests {
     }
 
     #[test]
-    fn grid_and_text_people_pair_with_both_encodings_each_row_named_and_old_data_by_encoding() {
+    fn grid_people_pair_with_both_encodings_text_people_and_old_data_with_their_own_each_row_named()
+    {
         let (m, c) = (Encoding::Matrix, Encoding::CoordList);
         let mut v = Vec::new();
         for sample in 0..2 {
@@ -714,12 +718,11 @@ mod tests {
             names,
             vec![
                 pair("matrix", "grid"),
-                pair("matrix", "text (coord_list)"),
                 pair("matrix", "condition not recorded (matrix)"),
                 pair("coord_list", "grid"),
                 pair("coord_list", "text (coord_list)"),
             ],
-            "the old data pairs only with the matrix trials; the others with both"
+            "grid people pair with both encodings; text people and the old data only with their own"
         );
         let grid = r
             .rows

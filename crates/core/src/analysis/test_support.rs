@@ -46,6 +46,7 @@ pub fn obs(
         staircase: None,
         who: PlayedBy::Model,
         condition: None,
+        shape_shown: false,
         solve_ms: None,
         solve_tokens: None,
     }

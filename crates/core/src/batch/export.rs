@@ -21,8 +21,10 @@
 use crate::batch::design::{ExperimentDesign, TrialKey};
 use crate::batch::provenance::{Provenance, ITEMS_FILE, PROVENANCE_FILE};
 use crate::maze::npy;
+use crate::play::condition::Condition;
+use crate::play::player::PlayerKind;
 use crate::play::transcript::Role;
-use crate::results::items::{item_matrix_csv, Item};
+use crate::results::items::{item_matrix_csv, Item, NO_ENCODING};
 use crate::results::layout::{maze_file_path, ExportPath};
 use crate::results::record::{RecordError, TrialRecord};
 use crate::results::zip::{read_zip, DeflateFn, InflateFn, ZipEntry, ZipError, ZipWriter};
@@ -181,6 +183,14 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
         "condition",
         "how a person was shown the maze: grid, or text (in the encoding above); empty for models and for people's records from before it was kept",
     ),
+    (
+        "encoding_shown",
+        "the encoding the player was shown: the encoding above, or none for a person on the grid; empty for people's records from before the condition was kept",
+    ),
+    (
+        "shape_shown_before_answer",
+        "true when a person was shown the maze's shape before the recognition answer (people's records made before Shapemaze 0.2.0, and /play opened with the shape chosen), else false; empty for models",
+    ),
 ];
 
 fn outcome(v: Option<&Verdict>) -> String {
@@ -225,6 +235,15 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
         "step" => opt(r.staircase.map(|s| s.step.to_string())),
         "level" => opt(r.staircase.map(|s| s.level.to_string())),
         "condition" => opt(r.condition.map(|c| c.name())),
+        "encoding_shown" => match (r.player, r.condition) {
+            (PlayerKind::Human, Some(Condition::Grid)) => NO_ENCODING.to_string(),
+            (PlayerKind::Human, None) => String::new(),
+            _ => r.encoding.name().to_string(),
+        },
+        "shape_shown_before_answer" => match r.player {
+            PlayerKind::Human => r.shape_shown().to_string(),
+            _ => String::new(),
+        },
         "lenient" => r.lenient.to_string(),
         "retried_moves" => r.retried_moves.to_string(),
         "protocol" => r.protocol.name().to_string(),
@@ -280,16 +299,29 @@ pub fn csv_value(record: &TrialRecord, name: &str) -> Option<String> {
 /// `trials.csv`: a header of [`CSV_COLUMNS`], then one row per record, lines ended with
 /// CRLF (RFC 4180).
 pub fn trials_csv(records: &[TrialRecord]) -> String {
+    trials_csv_with(&[], records.iter().map(|r| (r, Vec::new())))
+}
+
+/// A `trials.csv` with `extra` columns after [`CSV_COLUMNS`], each row a record and its
+/// values of those columns (a study's people's trials: the participant and where the
+/// trial sat in their study).
+pub fn trials_csv_with<'a>(
+    extra: &[&str],
+    rows: impl IntoIterator<Item = (&'a TrialRecord, Vec<String>)>,
+) -> String {
     let mut out = CSV_COLUMNS
         .iter()
         .map(|(n, _)| *n)
+        .chain(extra.iter().copied())
         .collect::<Vec<_>>()
         .join(",");
     out.push_str("\r\n");
-    for r in records {
+    for (r, more) in rows {
         let row: Vec<String> = CSV_COLUMNS
             .iter()
-            .map(|(n, _)| csv_field(&csv_value(r, n).unwrap_or_default()))
+            .map(|(n, _)| csv_value(r, n).unwrap_or_default())
+            .chain(more)
+            .map(|v| csv_field(&v))
             .collect();
         out.push_str(&row.join(","));
         out.push_str("\r\n");
@@ -760,7 +792,7 @@ mod tests {
         let mut lines = items.lines();
         assert_eq!(
             lines.next(),
-            Some("shape,size,seed,sample,encoding,model,trials,solve,recognize,generate")
+            Some("shape,size,seed,sample,encoding,model,trials,solve,recognize,generate,condition")
         );
         let rows: Vec<&str> = lines.collect();
         assert!(!rows.is_empty());

@@ -742,4 +742,96 @@ pub(crate) mod tests {
         assert_eq!(t.solve_verdict(), None, "a stopped phase is never judged");
         assert_eq!(t.transcript(), None);
     }
+
+    /// The first shape's name or synonym `text` holds as a word (any case); a lone letter
+    /// shape (C, Z, U, N, X) counts as one standing alone outside a run of lone capitals.
+    fn names_a_shape(text: &str) -> Option<String> {
+        let lower = text.to_lowercase();
+        for shape in Shape::ALL {
+            for word in shape.synonyms().iter().filter(|w| w.chars().count() > 1) {
+                let w = word.to_lowercase();
+                for (i, _) in lower.match_indices(&w) {
+                    let before = lower[..i].chars().next_back();
+                    let after = lower[i + w.len()..].chars().next();
+                    if !before.is_some_and(char::is_alphanumeric)
+                        && !after.is_some_and(char::is_alphanumeric)
+                    {
+                        return Some(word.to_string());
+                    }
+                }
+            }
+        }
+        let tokens: Vec<&str> = text
+            .split_whitespace()
+            .map(|t| t.trim_matches(|c: char| !c.is_alphanumeric()))
+            .collect();
+        let lone = |j: Option<usize>| {
+            j.and_then(|j| tokens.get(j))
+                .is_some_and(|t| t.len() == 1 && t.chars().all(|c| c.is_ascii_uppercase()))
+        };
+        tokens.iter().enumerate().find_map(|(i, t)| {
+            (["C", "Z", "U", "N", "X"].contains(t) && !lone(i.checked_sub(1)) && !lone(Some(i + 1)))
+                .then(|| t.to_string())
+        })
+    }
+
+    #[test]
+    fn the_shape_finder_finds_names_and_letters_but_not_keys() {
+        assert_eq!(names_a_shape("spiral · 5x5"), Some("spiral".into()));
+        assert_eq!(names_a_shape("Shape: Z"), Some("Z".into()));
+        assert_eq!(names_a_shape("a Zig-Zag"), Some("zig-zag".into()));
+        assert_eq!(names_a_shape("keys Q E Z C and W A S D; P to G; 5x5"), None);
+    }
+
+    #[test]
+    fn nothing_a_player_is_sent_before_its_recognition_answer_names_the_shape() {
+        use crate::maze::image::{draw, png, Vision};
+        use crate::play::prompt::{read_heading, Heading};
+        use crate::play::transcript::Role;
+        for protocol in Protocol::ALL {
+            for vision in [Vision::Text, Vision::Image] {
+                for mut t in trials(protocol).into_iter().step_by(3) {
+                    t = Trial::new(
+                        TrialSetup {
+                            vision,
+                            ..t.setup().clone()
+                        },
+                        t.library().clone(),
+                    );
+                    play_ready(&mut t, &mut Oracle);
+                    let s = t.setup();
+                    let what = format!(
+                        "{} {} {} {}",
+                        s.shape,
+                        s.encoding,
+                        protocol.name(),
+                        vision.name()
+                    );
+                    // Every prompt up to the one asking for the shape, and the system prompt.
+                    let mut asked = false;
+                    for m in t.messages() {
+                        if m.role != Role::User || asked {
+                            continue;
+                        }
+                        asked = matches!(
+                            read_heading(&m.content),
+                            Some(Heading::Recognize | Heading::Combined)
+                        );
+                        assert_eq!(names_a_shape(&m.content), None, "{what}: {}", m.content);
+                    }
+                    assert!(asked, "{what}: the shape was asked for");
+                    // The image sent is drawn from the grid alone.
+                    let image = png(&draw(s.maze.grid()));
+                    for shape in Shape::ALL {
+                        let name = shape.name().as_bytes();
+                        assert!(
+                            name.len() == 1 || !image.windows(name.len()).any(|w| w == name),
+                            "{what}: the image holds {}",
+                            shape.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

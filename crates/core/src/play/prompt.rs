@@ -13,9 +13,12 @@ use crate::maze::symbols::Symbols;
 
 /// The version of the prompts' wording, kept in every trial record. Version 1 was the
 /// stepwise protocol alone; version 2 added the single-shot and combined prompts (the
-/// stepwise prompts are unchanged). The image conditions' sentences ([`IMAGE_ONLY`], the
-/// image legend) appear only in their own prompts, which records mark with `vision`.
-pub const VERSION: u32 = 2;
+/// stepwise prompts are unchanged); version 3 dropped "square" from the image legend ("a
+/// grid of square cells" became "a grid of cells": a shape's name before the recognition
+/// question; the text conditions' prompts are unchanged). The image conditions' sentences
+/// ([`IMAGE_ONLY`], the image legend) appear only in their own prompts, which records mark
+/// with `vision`.
+pub const VERSION: u32 = 3;
 
 /// First line of the solve phase's first message.
 pub const SOLVE_HEADING: &str = "Phase 1 of 3: solve the maze.";
@@ -123,7 +126,7 @@ pub struct Shown {
 pub const IMAGE_ONLY: &str = "[The maze is shown in the attached image.]";
 
 /// The image conditions' legend of the picture (the drawing rule, docs/vision.md).
-const IMAGE_LEGEND: &str = "The maze is also shown as an image: a grid of square cells in which dark cells are walls, white cells are empty corridor, the blue cell marked P is the player and the green cell marked G is the goal.";
+const IMAGE_LEGEND: &str = "The maze is also shown as an image: a grid of cells in which dark cells are walls, white cells are empty corridor, the blue cell marked P is the player and the green cell marked G is the goal.";
 
 impl Shown {
     fn render(self, maze: &Maze) -> String {

@@ -14,6 +14,10 @@ use crate::text::UnknownName;
 pub struct PlaySettings {
     /// The maze's shape.
     pub shape: Shape,
+    /// Whether the visitor chose the shape (`shape=` in the address): `/play` then names
+    /// it; without one it plays a shape drawn at random and keeps it from the player until
+    /// the recognition answer is in, and the address leaves it out.
+    pub shape_chosen: bool,
     /// The grid side.
     pub size: usize,
     /// The encoding shown.
@@ -43,6 +47,7 @@ impl Default for PlaySettings {
     fn default() -> Self {
         Self {
             shape: Shape::Square,
+            shape_chosen: false,
             size: 5,
             encoding: Encoding::Matrix,
             seed: 0,
@@ -97,7 +102,10 @@ impl PlaySettings {
         };
         read("shape", &mut |v| {
             Shape::parse(v)
-                .map(|x| s.shape = x)
+                .map(|x| {
+                    s.shape = x;
+                    s.shape_chosen = true;
+                })
                 .map_err(ParamError::Unknown)
         });
         read("size", &mut |v| {
@@ -169,8 +177,8 @@ impl PlaySettings {
         (s, warnings)
     }
 
-    /// The query string that reproduces these settings (`shape=…&size=…&…`; the protocol
-    /// only when it is not the default).
+    /// The query string that reproduces these settings (`shape=…&size=…&…`; the shape
+    /// only when it was chosen, the protocol only when it is not the default).
     pub fn to_query(&self) -> String {
         let mut protocol = match self.protocol {
             Protocol::Stepwise => String::new(),
@@ -192,9 +200,13 @@ impl PlaySettings {
         if self.vision.shows_image() {
             protocol += &format!("&vision={}", self.vision.name().replace('+', "%2B"));
         }
+        let shape = if self.shape_chosen {
+            format!("shape={}&", self.shape.name())
+        } else {
+            String::new()
+        };
         format!(
-            "shape={}&size={}&encoding={}&seed={}&sample={}{protocol}",
-            self.shape.name(),
+            "{shape}size={}&encoding={}&seed={}&sample={}{protocol}",
             self.size,
             self.encoding.name(),
             self.seed,
@@ -280,6 +292,7 @@ mod tests {
             s,
             PlaySettings {
                 shape: Shape::Spiral,
+                shape_chosen: true,
                 size: 7,
                 encoding: Encoding::CoordList,
                 seed: 42,
@@ -316,6 +329,7 @@ mod tests {
     fn settings_survive_a_trip_through_the_query_string() {
         let s = PlaySettings {
             shape: Shape::Z,
+            shape_chosen: true,
             size: 9,
             encoding: Encoding::CoordList,
             seed: 7,
@@ -361,6 +375,25 @@ mod tests {
         assert!(w[0].contains("marks the player P"), "{w:?}");
         let (_, w) = query(&[("vision", "photo")]);
         assert!(w[0].contains("text, image or image+text"), "{w:?}");
+    }
+
+    #[test]
+    fn a_shape_not_chosen_stays_out_of_the_address() {
+        let (s, _) = query(&[("size", "7"), ("sample", "2")]);
+        assert!(!s.shape_chosen, "no shape= is no choice");
+        assert_eq!(s.to_query(), "size=7&encoding=matrix&seed=0&sample=2");
+        let (s, w) = query(&[("shape", "hexagon")]);
+        assert!(
+            !s.shape_chosen && w.len() == 1,
+            "an unknown shape is no choice: {w:?}"
+        );
+        let (s, _) = query(&[("shape", "C")]);
+        assert!(s.shape_chosen);
+        assert!(
+            s.to_query().starts_with("shape=C&size=5&"),
+            "{}",
+            s.to_query()
+        );
     }
 
     #[test]

@@ -205,9 +205,21 @@ pub struct TrialRecord {
     /// from before it was kept (then pairing with models falls back to the encoding).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
+    /// Whether a person was shown the maze's shape before their recognition answer:
+    /// `false` where the page kept it hidden, `true` on `/play` opened with the shape
+    /// chosen (`?shape=`). Absent for models and built-in players, and in people's records
+    /// made before [`SHAPE_HIDDEN_SINCE`], whose pages named the shape above the maze: read
+    /// it through [`TrialRecord::shape_shown`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shape_shown_before_answer: Option<bool>,
     /// What made it.
     pub versions: Versions,
 }
+
+/// The first Shapemaze version (`versions.shapemaze`) whose people's pages keep the maze's
+/// shape from the player until the recognition answer is in (before it, `/play` and
+/// `/study` named the shape above the maze in every trial).
+pub const SHAPE_HIDDEN_SINCE: [u32; 3] = [0, 2, 0];
 
 /// The tokens one trial's calls used, as the endpoint reported them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -383,8 +395,33 @@ impl TrialRecord {
             ended_ms,
             staircase: None,
             condition: None,
+            shape_shown_before_answer: None,
             versions: Versions::current(),
         }
+    }
+
+    /// Whether the player saw the maze's shape named before answering the recognition
+    /// question: the record's `shape_shown_before_answer` when it has one; otherwise, for a
+    /// person's record, whether it was made by a version before [`SHAPE_HIDDEN_SINCE`]
+    /// (by `versions.shapemaze`; a version that does not read counts as before); never for
+    /// a model or built-in player, whose prompts do not name it.
+    pub fn shape_shown(&self) -> bool {
+        if self.player != PlayerKind::Human {
+            return false;
+        }
+        self.shape_shown_before_answer.unwrap_or_else(|| {
+            let parts: Vec<Option<u32>> = self
+                .versions
+                .shapemaze
+                .split(['.', '-', '+'])
+                .take(3)
+                .map(|p| p.parse().ok())
+                .collect();
+            match parts[..] {
+                [Some(a), Some(b), Some(c)] => [a, b, c] < SHAPE_HIDDEN_SINCE,
+                _ => true,
+            }
+        })
     }
 
     /// Whether every phase has a verdict (success, fail or API error).
@@ -533,11 +570,16 @@ impl TrialRecord {
             self.started_ms,
             self.ended_ms,
         );
-        // Where it stood in a staircase and how a person was shown the maze are the
-        // run's, not the replay's.
+        // Where it stood in a staircase and how a person was shown the maze (and whether
+        // its shape) are the run's, not the replay's: a person's record says the latter
+        // outright, as its own version decided it (the replay is of this version).
         Ok(TrialRecord {
             staircase: self.staircase,
             condition: self.condition,
+            shape_shown_before_answer: match self.player {
+                PlayerKind::Human => Some(self.shape_shown()),
+                _ => self.shape_shown_before_answer,
+            },
             ..replayed
         })
     }
@@ -570,5 +612,67 @@ mod tests {
                 assert_eq!(record.transcript(), t.transcript());
             }
         }
+    }
+
+    #[test]
+    fn a_person_s_record_says_whether_the_shape_was_shown_by_its_field_or_else_its_version() {
+        let mut t = trials(Protocol::Stepwise).remove(0);
+        play_ready(&mut t, &mut RandomWalker::new(3));
+        let person = TrialRecord::of(
+            &t,
+            PlayerInfo::builtin(PlayerKind::Human),
+            Default::default(),
+            None,
+            None,
+        );
+        let json = person.to_json().expect("writes");
+        assert!(
+            !json.contains("shape_shown_before_answer"),
+            "left out when not set: {json}"
+        );
+        let made_by = |version: &str, field: Option<bool>| TrialRecord {
+            versions: Versions {
+                shapemaze: version.into(),
+                ..Versions::current()
+            },
+            shape_shown_before_answer: field,
+            ..person.clone()
+        };
+        // Records from before the pages hid the shape: shown, whatever else they say.
+        for old in ["0.1.0", "0.1.9", "0.1.0-dev", "unknown", ""] {
+            assert!(made_by(old, None).shape_shown(), "{old}");
+        }
+        assert!(!made_by("0.2.0", None).shape_shown());
+        assert!(!made_by("1.0.3", None).shape_shown());
+        // The field, when there, says it.
+        assert!(
+            made_by("0.2.0", Some(true)).shape_shown(),
+            "/play with the shape chosen"
+        );
+        assert!(!made_by("0.1.0", Some(false)).shape_shown());
+        // It survives a round trip and a re-scoring (whose replay is of this version: an
+        // older record's reading is written into it).
+        let kept = made_by("0.2.0", Some(true));
+        let back = TrialRecord::from_json(&kept.to_json().expect("writes")).expect("reads");
+        assert_eq!(back.shape_shown_before_answer, Some(true));
+        let again = back.rescored(t.library().clone()).expect("replays");
+        assert_eq!(again.shape_shown_before_answer, Some(true));
+        let old = made_by("0.1.0", None)
+            .rescored(t.library().clone())
+            .expect("replays");
+        assert_eq!(
+            (
+                old.shape_shown_before_answer,
+                old.versions.shapemaze.as_str()
+            ),
+            (Some(true), env!("CARGO_PKG_VERSION"))
+        );
+        assert!(old.shape_shown());
+        // A model is never shown it: its prompts do not name it.
+        let model = TrialRecord {
+            player: PlayerKind::Random,
+            ..made_by("0.1.0", None)
+        };
+        assert!(!model.shape_shown());
     }
 }

@@ -28,6 +28,7 @@ fn every_field_written_reads_back() {
         study_id: Some("s".into()),
         session_id: Some("x".into()),
         order: 3,
+        order_given: false,
     };
     d.trial_index = -1;
     d.practice = true;

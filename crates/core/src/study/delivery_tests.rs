@@ -186,15 +186,15 @@ fn reconcile_lists_each_participants_missing_trials_against_their_outcome() {
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(
         lines[0],
-        "study,participant,outcome,code,expected,received,missing,missing_trials,status"
+        "study,participant,outcome,code,expected,received,missing,missing_trials,status,condition"
     );
     assert_eq!(
         lines[2],
-        "\"Pilot, 1\",b,completed,ABC123,3,2,1,1,missing trials"
+        "\"Pilot, 1\",b,completed,ABC123,3,2,1,1,missing trials,"
     );
     assert_eq!(
         lines[4],
-        "\"Pilot, 1\",d#attempt-1,,,2,1,1,1,no outcome yet"
+        "\"Pilot, 1\",d#attempt-1,,,2,1,1,1,no outcome yet,"
     );
     // An outcome whose trials have not arrived at all: every one is missing.
     let rows = reconcile(&[], &[outcome("e", "completed", 2, &[0, 1])]);

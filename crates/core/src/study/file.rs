@@ -142,9 +142,15 @@ pub struct Study {
     /// An unscored practice trial first, if any.
     #[serde(default)]
     pub practice: Option<StudyTrial>,
-    /// Grid or text presentation.
-    #[serde(default)]
-    pub condition: Condition,
+    /// Grid or text presentation for every participant (absent: the grid, unless
+    /// `conditions` lists several).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
+    /// Several presentations, one per participant, assigned within the study and balanced
+    /// across participants with the trial order's counterbalancing ([`Study::condition_for`]);
+    /// empty: `condition` alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
     /// Free text or forced choice.
     #[serde(default)]
     pub recognition: RecognitionMode,
@@ -297,6 +303,10 @@ pub enum StudyError {
     BadStaircase(String),
     /// A staircase with `counterbalance`: the walk orders the trials.
     StaircaseCounterbalanced,
+    /// Both `condition` and `conditions` given.
+    ConditionAndConditions,
+    /// `conditions` names one condition twice.
+    ConditionTwice(Condition),
 }
 
 impl std::fmt::Display for StudyError {
@@ -325,6 +335,14 @@ impl std::fmt::Display for StudyError {
             StudyError::BadStaircase(why) => f.write_str(why),
             StudyError::StaircaseCounterbalanced => f.write_str(
                 "a staircase orders the trials itself: set \"counterbalance\" to false or leave it out",
+            ),
+            StudyError::ConditionAndConditions => f.write_str(
+                "give either \"condition\" (every participant sees the mazes one way) or \"conditions\" (each participant is assigned one of them), not both",
+            ),
+            StudyError::ConditionTwice(c) => write!(
+                f,
+                "\"conditions\" names '{}' twice: list each condition once",
+                c.name()
             ),
         }
     }
@@ -399,6 +417,14 @@ impl Study {
                 return Err(StudyError::BadStaircase(problems.join("; ")));
             }
         }
+        if self.condition.is_some() && !self.conditions.is_empty() {
+            return Err(StudyError::ConditionAndConditions);
+        }
+        for (i, c) in self.conditions.iter().enumerate() {
+            if self.conditions[..i].contains(c) {
+                return Err(StudyError::ConditionTwice(*c));
+            }
+        }
         for c in [&self.completion, &self.declined, &self.timed_out] {
             if let Some(redirect) = c.as_ref().and_then(|c| c.redirect.as_ref()) {
                 if !(redirect.starts_with("https://") || redirect.starts_with("http://")) {
@@ -425,6 +451,16 @@ impl Study {
         let mut shapes = self.shapes();
         shapes.extend(self.practice.map(|p| p.shape));
         ShapeSet::with(&shapes)
+    }
+
+    /// The conditions participants are assigned among, in file order: `conditions`, else
+    /// `condition` alone (the grid when neither is given).
+    pub fn conditions_offered(&self) -> Vec<Condition> {
+        if self.conditions.is_empty() {
+            vec![self.condition.unwrap_or_default()]
+        } else {
+            self.conditions.clone()
+        }
     }
 
     /// The shapes the study uses, in first-appearance order.

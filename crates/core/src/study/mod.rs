@@ -21,6 +21,8 @@
 
 mod base64url;
 #[cfg(test)]
+mod conditions_tests;
+#[cfg(test)]
 mod data_tests;
 mod delivery;
 #[cfg(test)]
@@ -51,11 +53,13 @@ pub use file::{
 };
 pub use key::{Attempt, KeyError, KeyProblem, Scope, Sendable, StudyKey, Who};
 pub use log::{Action, ActionLog, HelpSignals};
-pub use order::{latin_row, order_request, read_order_answer, OrderError};
+pub use order::{latin_row, order_request, read_order_answer, OrderError, DEFAULT_HOLD_MINUTES};
 pub use participant::{inline_name, Participant};
 pub use session::{ConsentRecord, Opening, SessionEvent, Stage, StudySession};
 pub use trial_data::StudyTrialData;
-pub use upload::{read_study_data, upload_body, Parcel, UploadJson, UPLOAD_FORMAT};
+pub use upload::{
+    read_study_data, upload_body, OutcomeLine, Parcel, StudyData, UploadJson, UPLOAD_FORMAT,
+};
 
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support;

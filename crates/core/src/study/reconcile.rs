@@ -27,6 +27,10 @@ pub struct Reconciled {
     /// (the outcome's `played`; with a completed outcome every planned trial too), or
     /// without an outcome every planned one not received.
     pub missing: Vec<i64>,
+    /// How the participant was shown the mazes (`grid` or `text`), as their trials'
+    /// records say; none when no trial says (none arrived, or data from before it was
+    /// kept).
+    pub condition: Option<String>,
 }
 
 impl Reconciled {
@@ -96,9 +100,15 @@ fn one(
         None => planned.collect(),
     };
     crate::sort::sort_dedup(&mut should);
+    let condition = trials
+        .iter()
+        .rev()
+        .find_map(|t| t.record.condition)
+        .map(|c| c.name().to_string());
     Reconciled {
         study,
         participant,
+        condition,
         outcome: outcome.map(|o| o.outcome.clone()),
         code: outcome.and_then(|o| o.code.clone()),
         expected,
@@ -133,6 +143,10 @@ pub const RECONCILE_COLUMNS: &[(&str, &str)] = &[
         "status",
         "complete; missing trials (an outcome, and trials it says were played are not here); or no outcome yet",
     ),
+    (
+        "condition",
+        "grid or text: how the participant was shown the mazes, as their trials say (empty when none does)",
+    ),
 ];
 
 /// The reconcile CSV: a header, then one row per participant.
@@ -154,6 +168,7 @@ pub fn reconcile_csv(rows: &[Reconciled]) -> String {
             r.missing.len().to_string(),
             r.missing_list(),
             r.status().to_string(),
+            r.condition.clone().unwrap_or_default(),
         ];
         let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
         out.push_str(&line.join(","));

@@ -24,6 +24,7 @@ use super::file::TimeLimits;
 use super::file::{ResumePolicy, Study, StudyTrial};
 use super::key::{Attempt, StudyKey, Who};
 use super::participant::{fnv1a, Participant};
+use crate::play::condition::Condition;
 use crate::play::staircase::StairStep;
 use crate::text::Fixed;
 use serde::{Deserialize, Serialize};
@@ -138,6 +139,11 @@ pub struct StudySession {
     /// What happened to the session, in order, over every attempt.
     #[serde(default)]
     pub events: Vec<SessionEvent>,
+    /// How this participant is shown the mazes, assigned when the session began (or by
+    /// the server at consent) and kept across reloads, returns and new attempts; none in
+    /// sessions from before it was kept ([`StudySession::condition`] then computes it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
 }
 
 impl StudySession {
@@ -165,9 +171,40 @@ impl StudySession {
             attempt: 0,
             started_ms: Some(now_ms),
             events: Vec::new(),
+            condition: None,
         };
         s.log(now_ms, "started", "");
+        // With server assignment the condition comes with the order at consent.
+        if !study.orders_from_server(s.participant.order_given) {
+            let source = if s.participant.order_given {
+                "from the link"
+            } else {
+                "from the id's hash"
+            };
+            s.assign_condition(study, now_ms, source);
+        }
         s
+    }
+
+    /// The condition of order `participant.order` in `study`, kept in the session and,
+    /// when the study offers more than one, logged (`condition_assigned`) with why: the
+    /// order and where it came from (`source`).
+    fn assign_condition(&mut self, study: &Study, at_ms: f64, source: &str) {
+        let k = self.participant.order;
+        let condition = study.condition_for(k);
+        self.condition = Some(condition);
+        if study.conditions_offered().len() > 1 {
+            let n = study.order_count() as u64;
+            let detail = format!("{} (order {} of {n}, {source})", condition.name(), k % n);
+            self.log(at_ms, "condition_assigned", detail);
+        }
+    }
+
+    /// How this participant is shown the mazes: the condition assigned to them (for a
+    /// session from before it was kept, the one their order gives).
+    pub fn condition(&self, study: &Study) -> Condition {
+        self.condition
+            .unwrap_or_else(|| study.condition_for(self.participant.order))
     }
 
     /// The session to go on with when `participant` opens the link of `study` (stored as
@@ -202,6 +239,8 @@ impl StudySession {
             let mut who = participant.clone();
             who.order = s.participant.order;
             let mut next = StudySession::new(study_name, study, who, now_ms);
+            // And their condition: a new attempt is the same participant.
+            next.condition = s.condition.or(next.condition);
             next.attempt = s.attempt + 1;
             next.events = s.events;
             next.log(now_ms, kind, detail);
@@ -317,8 +356,9 @@ impl StudySession {
     }
 
     /// The counterbalancing order `k` the server assigned at consent: the participant's
-    /// trials are put in that order (a staircase orders its own, so it keeps them), and
-    /// the assignment is logged at `at_ms` with `detail`. Only before the first trial.
+    /// trials are put in that order (a staircase orders its own, so it keeps them) and
+    /// shown in its condition, and the assignment is logged at `at_ms` with `detail`. Only
+    /// before the first trial.
     pub fn assign_order(&mut self, study: &Study, k: u64, at_ms: f64, detail: &str) {
         if !matches!(self.stage, Stage::Consent | Stage::Instructions) {
             return;
@@ -328,6 +368,22 @@ impl StudySession {
             self.order = study.order_for(k);
         }
         self.log(at_ms, "order_assigned", detail);
+        self.assign_condition(study, at_ms, "from the server");
+    }
+
+    /// No order came from the server at consent (`why`): the id's hash stays, and is
+    /// logged at `at_ms` (`order_fallback`), with the condition it gives.
+    pub fn order_fallback(&mut self, study: &Study, at_ms: f64, why: &str) {
+        if !matches!(self.stage, Stage::Consent | Stage::Instructions) {
+            return;
+        }
+        let detail = format!("order {} from the id's hash: {why}", self.participant.order);
+        self.log(at_ms, "order_fallback", detail);
+        self.assign_condition(
+            study,
+            at_ms,
+            "from the id's hash: the server did not answer",
+        );
     }
 
     /// How many scored trials this participant's plan holds (a staircase's `trials`).

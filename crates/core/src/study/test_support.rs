@@ -51,3 +51,20 @@ pub fn data() -> StudyTrialData {
         planned: Some(1),
     }
 }
+
+/// The completed outcome of [`data`]'s participant: code `ABC`, one trial planned and
+/// played.
+pub fn outcome() -> OutcomeRecord {
+    OutcomeRecord {
+        study: "Pilot, 1".into(),
+        participant: Participant {
+            id: "p1".into(),
+            ..Default::default()
+        },
+        attempt: 0,
+        outcome: "completed".into(),
+        code: Some("ABC".into()),
+        planned: 1,
+        played: vec![0],
+    }
+}

@@ -612,7 +612,8 @@ fn server_assignment_asks_for_one_of_the_studys_orders_and_reads_the_answer() {
         serde_json::from_str(&order_request("pilot", &odd, "p1")).expect("JSON");
     assert_eq!(
         body,
-        serde_json::json!({"study": "pilot", "participant": "p1", "orders": 6})
+        serde_json::json!({"study": "pilot", "participant": "p1", "orders": 6,
+            "title": "Shape mazes", "hold_minutes": 120})
     );
     assert_eq!(
         read_order_answer(200, r#"{"order": 5, "counts": [1,1,1,1,1,0]}"#, &odd),

@@ -94,23 +94,48 @@ pub fn upload_body(
     })
 }
 
-/// Reads study data: an upload body (`{"format": ..., "trials": [...]}`) or JSONL with one
-/// trial per line. Returns the trials read and, for each line that could not be, its
-/// number and why.
-pub fn read_study_data(text: &str) -> (Vec<StudyTrialData>, Vec<String>) {
+/// One line of study data that is a participant's outcome rather than a trial:
+/// `{"outcome": {...}}` (how `shapemaze serve`'s JSONL export writes the outcomes it holds,
+/// after the trials).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeLine {
+    /// The participant's outcome.
+    pub outcome: OutcomeRecord,
+}
+
+/// What a file of study data holds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StudyData {
+    /// The participants' trials.
+    pub trials: Vec<StudyTrialData>,
+    /// Their outcomes (how each participant's study ended, with the code given).
+    pub outcomes: Vec<OutcomeRecord>,
+    /// Each line that is neither: its number and why.
+    pub refused: Vec<String>,
+}
+
+/// Reads study data: an upload body (`{"format": ..., "trials": [...], "outcome": ...}`)
+/// or JSONL with one trial per line, and the outcomes as [`OutcomeLine`]s.
+pub fn read_study_data(text: &str) -> StudyData {
     if let Ok(body) = serde_json::from_str::<UploadJson>(text) {
-        return (body.trials, Vec::new());
+        return StudyData {
+            trials: body.trials,
+            outcomes: body.outcome.into_iter().collect(),
+            refused: Vec::new(),
+        };
     }
-    let mut ok = Vec::new();
-    let mut bad = Vec::new();
+    let mut out = StudyData::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         match crate::json::from_str::<StudyTrialData>(line) {
-            Ok(d) => ok.push(d),
-            Err(e) => bad.push(format!("line {}: {e}", i + 1)),
+            Ok(d) => out.trials.push(d),
+            Err(e) => match serde_json::from_str::<OutcomeLine>(line) {
+                Ok(o) => out.outcomes.push(o.outcome),
+                Err(_) => out.refused.push(format!("line {}: {e}", i + 1)),
+            },
         }
     }
-    (ok, bad)
+    out
 }

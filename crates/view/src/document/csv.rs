@@ -14,8 +14,15 @@ use std::fmt::Write as _;
 /// The columns a table column becomes in CSV, by the kind of its cells: a rate six, an
 /// estimate with its interval three, a test three, anything else one (its key).
 fn parts(table: &Table, i: usize) -> &'static [&'static str] {
-    if table.columns[i].rate {
+    let column = &table.columns[i];
+    if column.rate {
         return Kind::Rate.parts();
+    }
+    if column.interval {
+        return Kind::Interval.parts();
+    }
+    if column.test {
+        return Kind::Test.parts();
     }
     table
         .rows

@@ -163,6 +163,8 @@ impl Table {
                     key: key.to_string(),
                     label: label.to_string(),
                     rate: false,
+                    interval: false,
+                    test: false,
                     csv_only: false,
                 })
                 .collect(),
@@ -177,6 +179,24 @@ impl Table {
     pub fn rates(mut self, keys: &[&str]) -> Self {
         for c in &mut self.columns {
             c.rate |= keys.contains(&c.key.as_str());
+        }
+        self
+    }
+
+    /// Declares the columns named by `keys` as columns of estimates with their intervals
+    /// ([`Cell::Interval`]): the CSV gives each three columns even without rows.
+    pub fn intervals(mut self, keys: &[&str]) -> Self {
+        for c in &mut self.columns {
+            c.interval |= keys.contains(&c.key.as_str());
+        }
+        self
+    }
+
+    /// Declares the columns named by `keys` as columns of tests ([`Cell::Test`]): the CSV
+    /// gives each three columns even without rows.
+    pub fn tests(mut self, keys: &[&str]) -> Self {
+        for c in &mut self.columns {
+            c.test |= keys.contains(&c.key.as_str());
         }
         self
     }
@@ -242,6 +262,10 @@ pub struct Column {
     /// Whether it holds rates ([`Cell::Rate`]): the CSV gives it six columns even when
     /// the table has no rows, so the header never depends on the data.
     pub rate: bool,
+    /// Whether it holds estimates with intervals ([`Cell::Interval`]), likewise three.
+    pub interval: bool,
+    /// Whether it holds tests ([`Cell::Test`]), likewise three.
+    pub test: bool,
     /// Whether only the CSV has it ([`Table::csv_only`]).
     pub csv_only: bool,
 }

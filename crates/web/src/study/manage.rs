@@ -2,13 +2,18 @@
 //! the study data in this browser, and reconcile each participant's outcome against the
 //! trials held.
 
-use super::browser::{download_csv, download_trials};
+use super::browser::{download_csv, DownloadError};
 use super::store::{self, StoreError, StudyStore};
+use crate::download::download_file;
 use crate::fetch::picked_text;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use shapemaze_core::json;
 use shapemaze_core::study::reconcile::reconcile;
-use shapemaze_core::study::{events_csv, read_study_data, Scope, Study, StudyTrialData};
+use shapemaze_core::study::{
+    events_csv, read_study_data, OutcomeLine, OutcomeRecord, Scope, Study, StudyTrialData,
+};
+use shapemaze_view::study::{people_trials_csv, STUDY_TRIALS_FILE};
 
 /// The experimenter's page: build a study and its link; export and import study data.
 #[component]
@@ -26,9 +31,11 @@ pub fn StudyManagePage() -> impl IntoView {
                 store::warn(&all.unreadable);
                 store::warn(&outcomes.unreadable);
                 let (all, outcomes) = (all.values, outcomes.values);
+                let participants = reconcile(&all, &outcomes);
                 let mut html = String::new();
                 for table in [
-                    shapemaze_view::study::participants_table(&reconcile(&all, &outcomes)),
+                    shapemaze_view::study::conditions_table(&participants),
+                    shapemaze_view::study::participants_table(&participants),
                     shapemaze_view::study::signals_table(&all),
                 ] {
                     shapemaze_view::document::html::table(&mut html, &table);
@@ -38,16 +45,16 @@ pub fn StudyManagePage() -> impl IntoView {
         });
     };
     show_stored();
-    let export = move |csv: bool| {
+    let export = move |kind: Export| {
         spawn_local(async move {
-            let all = match stored_trials().await {
-                Ok(all) => all,
+            let (all, outcomes) = match stored_data().await {
+                Ok(x) => x,
                 Err(e) => return status.set(e.to_string()),
             };
-            let result = if csv {
-                download_csv("study-data.csv", &events_csv(&all))
-            } else {
-                download_trials("study-data.jsonl", &all)
+            let result = match kind {
+                Export::Events => download_csv("study-data.csv", &events_csv(&all)),
+                Export::Trials => download_csv(STUDY_TRIALS_FILE, &people_trials_csv(&all)),
+                Export::Jsonl => download_data("study-data.jsonl", &all, &outcomes),
             };
             status.set(match result {
                 Ok(()) => format!(
@@ -66,18 +73,25 @@ pub fn StudyManagePage() -> impl IntoView {
                 Ok(x) => x,
                 Err(e) => return status.set(e.to_string()),
             };
-            let (trials, bad) = read_study_data(&body);
+            let data = read_study_data(&body);
             let saved = match StudyStore::open().await {
-                Ok(store) => store.import(&trials).await,
+                Ok(store) => store.import(&data.trials, &data.outcomes).await,
                 Err(e) => Err(e),
             };
             show_stored();
+            let outcomes = match data.outcomes.len() {
+                0 => String::new(),
+                1 => " and 1 outcome".into(),
+                n => format!(" and {n} outcomes"),
+            };
             status.set(match saved {
-                Ok(n) if bad.is_empty() => format!("Imported {n} trials from {name}."),
+                Ok(n) if data.refused.is_empty() => {
+                    format!("Imported {n} trials{outcomes} from {name}.")
+                }
                 Ok(n) => format!(
-                    "Imported {n} trials from {name}; refused {} lines: {}",
-                    bad.len(),
-                    bad.join("; ")
+                    "Imported {n} trials{outcomes} from {name}; refused {} lines: {}",
+                    data.refused.len(),
+                    data.refused.join("; ")
                 ),
                 Err(e @ StoreError::Unwritable { .. }) => {
                     format!("Nothing was imported from {name}: {e}")
@@ -110,8 +124,9 @@ pub fn StudyManagePage() -> impl IntoView {
             }}
             <h2>"Data collected in this browser"</h2>
             <div class="row">
-                <button type="button" class="button" data-testid="study-export-csv" on:click=move |_| export(true)>"Export CSV (one row per action)"</button>
-                <button type="button" class="button" data-testid="study-export-jsonl" on:click=move |_| export(false)>"Export JSONL (one trial per line)"</button>
+                <button type="button" class="button" data-testid="study-export-csv" on:click=move |_| export(Export::Events)>"Export CSV (one row per action)"</button>
+                <button type="button" class="button" data-testid="study-export-trials" on:click=move |_| export(Export::Trials)>"Export trials CSV (one row per trial)"</button>
+                <button type="button" class="button" data-testid="study-export-jsonl" on:click=move |_| export(Export::Jsonl)>"Export JSONL (one trial per line, then the outcomes)"</button>
                 <label class="field">
                     <span>"Import uploaded data (JSONL or an upload body)"</span>
                     <input type="file" data-testid="study-import-file" accept=".jsonl,.json,application/json" on:change=import />
@@ -128,12 +143,43 @@ async fn listed() -> Result<store::Listing, StoreError> {
     StudyStore::open().await?.list(&Scope::All).await
 }
 
-/// Every study trial stored in this browser (what cannot be read is left out, and written
-/// to the console).
-async fn stored_trials() -> Result<Vec<StudyTrialData>, StoreError> {
-    let read = listed().await?.trials();
-    store::warn(&read.unreadable);
-    Ok(read.values)
+/// What the page exports.
+#[derive(Clone, Copy)]
+enum Export {
+    /// The actions, one row each (`study-data.csv`).
+    Events,
+    /// The trials, one row each ([`STUDY_TRIALS_FILE`]).
+    Trials,
+    /// The trials, one JSON line each, then the outcomes (`study-data.jsonl`).
+    Jsonl,
+}
+
+/// Every study trial and outcome stored in this browser (what cannot be read is left out,
+/// and written to the console).
+async fn stored_data() -> Result<(Vec<StudyTrialData>, Vec<OutcomeRecord>), StoreError> {
+    let listing = listed().await?;
+    let (trials, outcomes) = (listing.trials(), listing.outcomes());
+    store::warn(&trials.unreadable);
+    store::warn(&outcomes.unreadable);
+    Ok((trials.values, outcomes.values))
+}
+
+/// Saves the trials, one JSON line each, then the outcomes as [`OutcomeLine`]s, as
+/// `shapemaze serve`'s JSONL export writes them.
+fn download_data(
+    file: &str,
+    trials: &[StudyTrialData],
+    outcomes: &[OutcomeRecord],
+) -> Result<(), DownloadError> {
+    let lines: Vec<OutcomeLine> = outcomes
+        .iter()
+        .map(|o| OutcomeLine { outcome: o.clone() })
+        .collect();
+    let text = json::lines(trials)
+        .and_then(|t| Ok(t + &json::lines(&lines)?))
+        .map_err(DownloadError::Unwritable)?;
+    download_file(file, &text, "application/x-ndjson")
+        .map_err(|e| DownloadError::Refused(e.to_string()))
 }
 
 /// The study the builder starts from.
@@ -141,6 +187,6 @@ const EXAMPLE: &str = r#"{"title": "Shape mazes", "version": "1",
  "trials": [{"shape": "square", "seed": 1}, {"shape": "cross", "seed": 1}, {"shape": "spiral", "seed": 1},
             {"shape": "triangle", "seed": 1}, {"shape": "C", "seed": 1}, {"shape": "Z", "seed": 1}],
  "practice": {"shape": "square", "seed": 99, "sample": 0},
- "condition": "grid", "recognition": "free", "counterbalance": true,
+ "conditions": ["grid", "text"], "recognition": "free", "counterbalance": true,
  "completion": {"code": "ABC123"}, "declined": {"code": "NOCONSENT"},
  "resume": {"policy": "resume", "max_age_minutes": 120}}"#;

@@ -11,8 +11,8 @@ use crate::fetch::post_json;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::study::{
-    order_request, read_order_answer, waiting_message, Assignment, OrderError, Outcome, Stage,
-    Study, StudySession,
+    order_request, read_order_answer, waiting_message, OrderError, Outcome, Stage, Study,
+    StudySession,
 };
 use std::fmt;
 
@@ -155,10 +155,7 @@ async fn server_order(study: &Study, s: &StudySession) -> Result<(u64, String), 
 #[component]
 fn ConsentPanel(page: Page, study: Study) -> impl IntoView {
     let asking = RwSignal::new(false);
-    let from_server = study.counterbalance
-        && study.assignment == Assignment::Server
-        && study.staircase.is_none()
-        && !page.order_in_link;
+    let from_server = study.orders_from_server(page.order_in_link);
     let accept = move |_| {
         if !from_server {
             return page.update(|s, st| s.accept(st, now()));
@@ -172,11 +169,7 @@ fn ConsentPanel(page: Page, study: Study) -> impl IntoView {
             page.update(|s, st| {
                 match &answer {
                     Ok((k, detail)) => s.assign_order(st, *k, now(), detail),
-                    Err(e) => {
-                        let detail =
-                            format!("order {} from the id's hash: {e}", s.participant.order);
-                        s.log(now(), "order_fallback", detail);
-                    }
+                    Err(e) => s.order_fallback(st, now(), &e.to_string()),
                 }
                 s.accept(st, now());
             });

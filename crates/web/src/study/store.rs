@@ -253,10 +253,14 @@ impl StudyStore {
         Ok(self.db.delete_prefix(STUDY, &scope.render()).await?)
     }
 
-    /// Keeps trials uploaded elsewhere, apart from the studies run here ([`Who::imported`]),
-    /// all or none; returns how many.
-    pub async fn import(&self, trials: &[StudyTrialData]) -> Result<usize, StoreError> {
-        let entries = trials
+    /// Keeps trials and outcomes uploaded elsewhere, apart from the studies run here
+    /// ([`Who::imported`]), all or none; returns how many trials.
+    pub async fn import(
+        &self,
+        trials: &[StudyTrialData],
+        outcomes: &[OutcomeRecord],
+    ) -> Result<usize, StoreError> {
+        let mut entries = trials
             .iter()
             .map(|d| {
                 let who = Who::imported(&d.study, d.participant_key());
@@ -265,8 +269,14 @@ impl StudyStore {
                 Ok((key.render(), text))
             })
             .collect::<Result<Vec<_>, StoreError>>()?;
+        for o in outcomes {
+            let who = Who::imported(&o.study, o.participant_key());
+            let key = StudyKey::Outcome(who.attempt(0));
+            let text = text_of(&key, o)?;
+            entries.push((key.render(), text));
+        }
         self.db.put_all(STUDY, &entries).await?;
-        Ok(entries.len())
+        Ok(trials.len())
     }
 
     async fn get<T: DeserializeOwned>(&self, key: &StudyKey) -> Result<Option<T>, StoreError> {

@@ -9,6 +9,7 @@ use crate::play::{PlayOptions, TrialPlay};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::maze::generate::generate_one;
+use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::play::condition::Condition;
 use shapemaze_core::play::player::PlayerKind;
@@ -75,6 +76,9 @@ impl Meta {
         });
         record.staircase = self.stair;
         record.condition = Some(self.condition);
+        // The study names no shape before the recognition answer (the pill, headings and
+        // every accessible name leave it out).
+        record.shape_shown_before_answer = Some(false);
         let s = &self.session;
         StudyTrialData {
             study: self.title.clone(),
@@ -205,7 +209,7 @@ pub(super) fn StudyTrialView(
         stair: usize::try_from(index)
             .ok()
             .and_then(|i| session.stair_step(i)),
-        condition: study.condition,
+        condition: session.condition(&study),
     };
     // Every change is saved; a finished trial then goes to the upload queue.
     let persist = {
@@ -275,10 +279,15 @@ pub(super) fn StudyTrialView(
         }
     });
     listen(move |kind, detail| record_in(None, kind, detail));
+    let participant = session.participant.clone();
     let options = PlayOptions {
         recognition: study.recognition,
-        condition: study.condition,
+        condition: session.condition(&study),
         on_action: Some(on_action),
+        name_shape: false,
+        choice_order: Some(Callback::new(move |shapes: Vec<Shape>| {
+            participant.choice_order(&shapes)
+        })),
     };
     let done = Memo::new(move |_| trial.with(|t| t.phase() == Phase::Done));
     // Once the trial is drawn the focus goes to it (the maze, or the current phase's
