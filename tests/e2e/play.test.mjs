@@ -206,7 +206,8 @@ test('URL parameters choose the maze, and bad ones are explained', async () => {
     const warn = await page.innerText('[data-testid="url-warnings"]');
     assert.match(warn, /unknown shape 'hexagon'/);
     assert.match(warn, /size 6 is not supported/);
-    assert.equal((await readMaze(page)).shape, 'square', 'falls back to the default');
+    assert.equal(await page.inputValue('[data-testid="setting-shape"]'), 'any', 'falls back to the default: any shape, drawn at random');
+    assert.equal((await readMaze(page)).rows, 5, 'and the default size');
     await page.screenshot({ path: `${SHOTS}/play-warnings.png` });
   });
 });

@@ -481,13 +481,20 @@ test('a study\'s people and a model on the same mazes are paired in a table and 
     await page.waitForFunction(() => /16 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
     const table = page.locator('[data-testid="table-people-models"]');
     await table.waitFor();
+    // The fixture's people's records are from before the pages hid the shape: their
+    // recognition answers are left out, and the section says so, until counted.
+    assert.equal(await table.locator('tbody tr').count(), 2, 'solve and generate only');
+    assert.match(await page.locator('section#people-models').textContent(), /8 people's recognition verdicts are left out of every rate/);
+    await page.check('[data-testid="results-include-shown"]');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="table-people-models"] tbody tr').length === 3);
+    assert.match(await page.locator('section#people-models').textContent(), /are counted, as asked, and overstate/);
     const rows = await table.locator('tbody tr').all();
     assert.equal(rows.length, 3, 'one model x three phases');
     const solve = await rows[0].locator('td').allTextContents();
     // What the row pairs (the fixture's study data is from before the condition was kept,
     // so it pairs by the encoding and says so; the CSV has model, encoding and people in
-    // columns of their own), phase, mazes, the two rates, the difference, the test, p,
-    // participants, their trials, percentile.
+    // columns of their own, and the test's code), phase, mazes, the two rates, the
+    // difference, the test, its statistic, p, participants, their trials, percentile.
     assert.match(solve[0], /, matrix vs people, condition not recorded \(matrix\)$/);
     assert.equal(solve[1], 'solve');
     assert.equal(solve[2], '4');
@@ -495,8 +502,9 @@ test('a study\'s people and a model on the same mazes are paired in a table and 
     assert.match(solve[4], /^4\/8 \(4 mazes\) 50\.0%/);
     assert.match(solve[5], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
     assert.equal(solve[6], 'Wilcoxon signed-rank on per-maze rates');
-    assert.equal(solve[7], '= 0.500');
-    assert.deepEqual(solve.slice(8), ['3', '8', '100.00']);
+    assert.equal(solve[7], '0.00', 'the statistic: W = 0');
+    assert.equal(solve[8], '= 0.500');
+    assert.deepEqual(solve.slice(9), ['3', '8', '100.00']);
     // The headline counts who was paired of who took part.
     assert.match(await table.locator('caption').textContent(), /3 of 3 participants and 8 of their 8 trials paired/);
     assert.equal(await page.locator('section#people-models').count(), 1, 'the section has its anchor');
@@ -539,7 +547,7 @@ test("an imported run's provenance is shown under its name", async () => {
     await page.waitForSelector('[data-testid="table-groups"]');
     const report = await download(page, page.locator('[data-testid="download-report"]'));
     assert.ok(report.text.includes('Provenance of ') && report.text.includes(written.design_sha256.slice(0, 12)), 'the provenance in the report file');
-    assert.match(report.text, /data-testid="table-items">shape,size,seed,sample,encoding,model,trials,solve,recognize,generate\n/);
+    assert.match(report.text, /data-testid="table-items">shape,size,seed,sample,encoding,model,trials,solve,recognize,generate,condition\n/);
   });
 });
 

@@ -344,6 +344,58 @@ test('shapemaze serve gives each new participant the least used order at consent
   }
 });
 
+test('one link, two conditions: shapemaze serve alternates them, a returning participant keeps theirs, and /study/manage counts them', async () => {
+  const serve = await startServe();
+  try {
+    const { origin } = serve;
+    const both = {
+      title: 'Conditions study', conditions: ['grid', 'text'], counterbalance: true, assignment: 'server',
+      trials: [{ shape: 'square', seed: 1, sample: 0 }, { shape: 'Z', seed: 1, sample: 0 }],
+    };
+    const config = Buffer.from(JSON.stringify(both)).toString('base64url');
+    const url = (who) => `${origin}/study?config=${config}&participant=${who}`;
+    /** The condition the participant's first maze is shown in. */
+    const conditionOf = async (page) => {
+      await page.waitForSelector('[data-testid="maze"] [data-testid="cell-0-0"], [data-testid="maze-text"]');
+      return (await page.locator('[data-testid="maze-text"]').count()) > 0 ? 'text' : 'grid';
+    };
+    await withPage(async (page) => {
+      page.on('dialog', (d) => d.accept().catch(() => {}));
+      const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((w) => `${w}${rand()}`);
+      const seen = [];
+      for (const who of [a, b, c]) {
+        await page.goto(url(who));
+        await page.click('[data-testid="consent-accept"]');
+        await page.click('[data-testid="study-next"]');
+        seen.push(await conditionOf(page));
+      }
+      assert.deepEqual(seen, ['grid', 'text', 'grid'], 'consecutive participants alternate');
+      // b returns to the link: where they were, in their condition, taking no new order.
+      await page.goto(url(b));
+      assert.equal(await conditionOf(page), 'text', 'a returning participant keeps their condition');
+      // A link opened and left at the consent page takes nothing.
+      await page.goto(url(`x${rand()}`));
+      await page.waitForSelector('[data-testid="consent-accept"]');
+      // So the next participant fills the text condition (grid 2, text 1).
+      await page.goto(url(d));
+      await page.click('[data-testid="consent-accept"]');
+      await page.click('[data-testid="study-next"]');
+      assert.equal(await conditionOf(page), 'text');
+      // The experimenter sees the counts per condition.
+      await page.goto(`${origin}/study/manage`);
+      const rows = page.locator('[data-testid="table-study-conditions"] tbody tr');
+      await rows.first().waitFor();
+      const cells = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())));
+      assert.deepEqual(cells, [['Conditions study', 'grid', '2', '0'], ['Conditions study', 'text', '2', '0']]);
+      const participants = await page.locator('[data-testid="table-study-participants"]').textContent();
+      assert.ok(participants.includes('condition'), 'each participant\'s condition is listed');
+      await page.screenshot({ path: `${SHOTS}/study-manage-conditions.png`, fullPage: true });
+    });
+  } finally {
+    serve.stop();
+  }
+});
+
 test("a study's lenient allowance reaches its participant: a wall is forgiven once, the next ends the phase", async () => {
   const lenient = { title: 'Lenient study', lenient: 1, trials: [{ shape: 'C', seed: 1, sample: 2 }] };
   const config = Buffer.from(JSON.stringify(lenient)).toString('base64url');
@@ -480,7 +532,8 @@ test('a participant who goes offline mid-study is told what waits, and gets the 
     };
     const pid = `o${rand()}`;
     const config = Buffer.from(JSON.stringify(offline)).toString('base64url');
-    const held = async () => (await serve.read('/api/study-data.jsonl')).split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((t) => t.participant.id === pid);
+    // The export's trial lines (the outcomes follow as {"outcome": ...} lines).
+    const held = async () => (await serve.read('/api/study-data.jsonl')).split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((t) => t.record && t.participant.id === pid);
     await withPage(async (page) => {
       await page.goto(`${serve.origin}/study?config=${config}&participant=${pid}`);
       await page.click('[data-testid="consent-accept"]');
@@ -518,7 +571,10 @@ test('a participant who goes offline mid-study is told what waits, and gets the 
     assert.deepEqual(trials.map((t) => t.trial_index), [0, 1, 2], 'three trials, none duplicated');
     assert.ok(trials.every((t) => t.record.verdicts.generate && t.planned === 3), 'each finished, with its plan');
     const row = (await serve.read('/api/study-participants.csv')).split('\n').find((l) => l.includes(pid));
-    assert.equal(row, `Offline study,${pid},completed,ALL-THERE,3,3,0,,complete`);
+    assert.equal(row, `Offline study,${pid},completed,ALL-THERE,3,3,0,,complete,grid`);
+    // The outcome is in the JSONL export too, after the trials.
+    const outcomes = (await serve.read('/api/study-data.jsonl')).split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.outcome);
+    assert.deepEqual(outcomes.map((o) => [o.outcome.participant.id, o.outcome.code]), [[pid, 'ALL-THERE']]);
   } finally {
     serve.stop();
   }
