@@ -207,6 +207,8 @@ test('a whole study is done with the keyboard alone, focus following each step',
     }
     await page.waitForSelector('[data-testid="study-complete"][data-saved="true"]');
     assert.equal(await page.innerText('[data-testid="completion-code"]'), 'KEYS');
+    // The focus follows on the next frame (as between phases): wait for it, not a time.
+    await page.waitForFunction(() => /Thank you/.test(document.activeElement?.textContent ?? ''));
     assert.match(await focused(page), /h2: Thank you/);
   });
 });
