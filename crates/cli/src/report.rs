@@ -116,9 +116,9 @@ pub struct ReportArgs {
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub reviews: Option<String>,
     /// count people's recognition verdicts given after the page had shown them the
-    /// shape (people's records made before Shapemaze 0.2.0, /play opened with the
-    /// shape chosen); by default they are left out of every rate, and the report
-    /// says how many (JSON: `shown_recognitions`)
+    /// shape (people's records made before Shapemaze 0.2.0, whose pages named it);
+    /// by default they are left out of every rate, and the report says how many
+    /// (JSON: `shown_recognitions`)
     #[arg(long, verbatim_doc_comment)]
     pub include_shown: bool,
 }

@@ -674,7 +674,7 @@ fn download_report(dash: &Dashboard) {
 /// given with the shape shown: there only when some were.
 fn include_shown_box(counted: bool) -> String {
     format!(
-        "<p><label class=\"check\"><input type=\"checkbox\" data-testid=\"results-include-shown\" data-action=\"{}\"{}/> Count recognitions given with the shape shown (people's records made before Shapemaze 0.2.0, or /play opened with the shape chosen)</label></p>",
+        "<p><label class=\"check\"><input type=\"checkbox\" data-testid=\"results-include-shown\" data-action=\"{}\"{}/> Count recognitions given with the shape shown (people's records made before Shapemaze 0.2.0, whose pages named it above the maze)</label></p>",
         ResultsAction::IncludeShown.name(),
         if counted { " checked" } else { "" }
     )

@@ -39,7 +39,7 @@ impl Default for AnalysisOptions {
 }
 
 /// People's recognition verdicts given after the page had shown the shape (people's
-/// records made before it was hidden, or `/play` opened with the shape chosen).
+/// records made before Shapemaze 0.2.0, whose pages named it above the maze).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ShownRecognitions {
     /// How many people's trials have a recognition verdict given so.
@@ -59,9 +59,9 @@ impl ShownRecognitions {
             ("trials", "verdicts")
         };
         (n > 0).then(|| if self.counted {
-            format!("{n} people's {trials} were answered after the page had shown the shape (records made before Shapemaze 0.2.0, or /play opened with the shape chosen): their recognition {verdicts} are counted, as asked, and overstate the people's recognition.")
+            format!("{n} people's {trials} were answered after the page had shown the shape (people's records made before Shapemaze 0.2.0, whose pages named it above the maze): their recognition {verdicts} are counted, as asked, and overstate the people's recognition.")
         } else {
-            format!("{n} people's recognition {verdicts} are left out of every rate: the page had shown the shape before the answer (records made before Shapemaze 0.2.0, or /play opened with the shape chosen). Count them with `shapemaze report --include-shown` or the results page's \"Count recognitions given with the shape shown\".")
+            format!("{n} people's recognition {verdicts} are left out of every rate: the page had shown the shape before the answer (people's records made before Shapemaze 0.2.0, whose pages named it above the maze). Count them with `shapemaze report --include-shown` or the results page's \"Count recognitions given with the shape shown\".")
         })
     }
 }

@@ -189,7 +189,7 @@ pub const CSV_COLUMNS: &[(&str, &str)] = &[
     ),
     (
         "shape_shown_before_answer",
-        "true when a person was shown the maze's shape before the recognition answer (people's records made before Shapemaze 0.2.0, and /play opened with the shape chosen), else false; empty for models",
+        "true when a person was shown the maze's shape before the recognition answer (people's records made before Shapemaze 0.2.0, whose pages named it), else false; empty for models",
     ),
 ];
 

@@ -206,10 +206,10 @@ pub struct TrialRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
     /// Whether a person was shown the maze's shape before their recognition answer:
-    /// `false` where the page kept it hidden, `true` on `/play` opened with the shape
-    /// chosen (`?shape=`). Absent for models and built-in players, and in people's records
-    /// made before [`SHAPE_HIDDEN_SINCE`], whose pages named the shape above the maze: read
-    /// it through [`TrialRecord::shape_shown`].
+    /// `false` where the page kept it hidden (a study's trials), `true` where it showed it.
+    /// Absent for models and built-in players, and in people's records made before
+    /// [`SHAPE_HIDDEN_SINCE`], whose pages named the shape above the maze: read it through
+    /// [`TrialRecord::shape_shown`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape_shown_before_answer: Option<bool>,
     /// What made it.
@@ -647,7 +647,7 @@ mod tests {
         // The field, when there, says it.
         assert!(
             made_by("0.2.0", Some(true)).shape_shown(),
-            "/play with the shape chosen"
+            "a page that showed it"
         );
         assert!(!made_by("0.1.0", Some(false)).shape_shown());
         // It survives a round trip and a re-scoring (whose replay is of this version: an
