@@ -4,10 +4,12 @@
 // trunk writes it: the <base>, and the URLs of the app's JavaScript, wasm and snippets. So
 // this copies FROM to TO, writes PUBLIC_URL in place of FROM's in those places of each page,
 // and compresses the rewritten pages again (scripts/compress-dist.mjs). `make build-subpath`
-// runs it on dist/ (built for `/`) to make target/dist-subpath/ (for /shapemaze/), which is
-// byte for byte what `scripts/site.sh release target/dist-subpath /shapemaze/` writes
-// (checked with `diff -r` when this script was written; the e2e test subpath.test.mjs serves
-// it as GitHub Pages would).
+// runs it on dist/ (built for `/`) to make target/dist-subpath/ (for /shapemaze/): its pages
+// are those `scripts/site.sh release DIST /shapemaze/` writes, but for what differs between
+// any two builds (checked when this script was written: every page the same once the files'
+// content hashes, integrity hashes and the wasm's size are set aside, and the order in which
+// trunk's minifier declares the first line's variables, which differs from run to run); the
+// e2e test subpath.test.mjs serves it as GitHub Pages would.
 // Usage: node scripts/rebase-dist.mjs FROM TO PUBLIC_URL   (FROM built for `/`)
 import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
