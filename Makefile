@@ -58,9 +58,10 @@ check-builds:
 	scripts/check-builds.sh
 
 ## build-subpath: the release build for /shapemaze/ in target/dist-subpath/ (the e2e test of
-## a static host that serves the site under a sub-path)
+## a static host that serves the site under a sub-path), written from dist/ (`make
+## build-release`): only its pages name the public URL, so nothing is built again
 build-subpath:
-	scripts/site.sh release target/dist-subpath /shapemaze/
+	scripts/site.sh rebase target/dist-subpath /shapemaze/
 
 ## e2e: every browser test; `make e2e E2E_FILES=tests/e2e/play.test.mjs` runs only those files
 e2e:

@@ -2,8 +2,15 @@
 # End-to-end tests: serve the release build (dist/) locally beside the scripted chat
 # endpoint (tests/mock-endpoint/server.mjs, one port up) and the sub-path build
 # (target/dist-subpath/, `make build-subpath`) from a host that behaves like GitHub Pages (two
-# ports up); run the endpoint's own tests (plain node), then drive Debian's Chromium with
-# Playwright over every page; stop the servers. Screenshots land in target/e2e-screenshots/.
+# ports up); run the endpoint's own tests (plain node) beside the browser tests, which drive
+# Debian's Chromium with Playwright over every page; stop the servers. Screenshots land in
+# target/e2e-screenshots/.
+#
+# The test files run in E2E_JOBS parallel workers (default 3): each file is a process of its
+# own with browsers of its own (a fresh profile each, so no storage is shared), the servers
+# hold no state one test could spoil for another (the scripted endpoint keys its counters
+# and log by a scenario name each test makes up), and each test that starts a server of its
+# own asks for a free port. Within a file, tests run one after the other.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port=${1:-8091}
@@ -42,14 +49,17 @@ wait_for "http://127.0.0.1:$port/" target/e2e-server.log
 wait_for "http://127.0.0.1:$mock_port/healthz" target/e2e-mock-endpoint.log
 wait_for "http://127.0.0.1:$pages_port/shapemaze/" target/e2e-pages-server.log
 # The scripted endpoint's and the static host's own tests (no browser; they start their own
-# servers on free ports).
+# servers on free ports) run with the whole suite.
 if [ "${files[*]}" = tests/e2e/ ]; then
-  node --test tests/mock-endpoint/ scripts/serve-dist.test.mjs scripts/make.test.mjs
+  files+=(tests/mock-endpoint/ scripts/serve-dist.test.mjs scripts/make.test.mjs)
 fi
-# The command line too: one test runs a design both ways and compares the verdicts.
-cargo build --quiet --bin shapemaze
+# The command line too: one test runs a design both ways and compares the verdicts. The
+# binary as `cargo test` builds it (`make test-native` has, so this builds nothing): a plain
+# `cargo build` resolves the dependencies' features without the tests' and would build the
+# core, the server's stack and the binary a second time.
+cargo test --no-run --quiet
 SHAPEMAZE_BIN="${CARGO_TARGET_DIR:-$PWD/target}/debug/shapemaze" \
 BASE_URL="http://127.0.0.1:$port" MOCK_URL="http://127.0.0.1:$mock_port" \
   PAGES_URL="http://127.0.0.1:$pages_port/shapemaze" \
   SCREENSHOTS="$PWD/target/e2e-screenshots" \
-  node --test --test-concurrency=1 "${files[@]}"
+  node --test --test-concurrency="${E2E_JOBS:-3}" "${files[@]}"

@@ -17,6 +17,39 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf '[setup] %s\n' "$*"; }
 
+# The tools are built for a quick build, not for speed (they take seconds of a build): no
+# link-time optimisation and many codegen units, instead of trunk's own fat LTO on one unit,
+# which held a fresh machine's two cores to one for minutes.
+tool_build=(env CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16)
+
+# What comes from Debian and PyPI downloads while the Rust tools compile: started first, in
+# the background, and waited for at the end (each prints its own failure).
+pids=()
+if [ "$what" = test ]; then
+  chrom=$(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}' || true)
+  driver=$(/usr/bin/chromedriver --version 2>/dev/null | awk '{print $2}' || true)
+  if [ -n "$chrom" ] && [ "$chrom" = "$driver" ]; then
+    say "chromium $chrom and matching chromedriver: present"
+  else
+    # Chromium and chromedriver from Debian (Playwright's own browser download fails here).
+    say "installing chromium and chromium-driver from Debian (in the background)"
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; } &
+    pids+=($!)
+  fi
+  # NumPy, for the maze-file compatibility tests.
+  have_np=$(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
+  if [ "$have_np" = "$NUMPY_VERSION" ]; then
+    say "numpy $NUMPY_VERSION: present"
+  else
+    say "installing numpy $NUMPY_VERSION (found: ${have_np:-none}; in the background)"
+    # A Debian-managed python3 refuses plain pip installs (PEP 668); fall back to
+    # --break-system-packages there (numpy is only used by the tests).
+    { python3 -m pip install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION" \
+        || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "numpy==$NUMPY_VERSION"; } &
+    pids+=($!)
+  fi
+fi
+
 # Disk ----------------------------------------------------------------------------------
 # A fresh `make test` writes about 3 GB under target/ (measured in docs/guides/developing.md,
 # "Disk"); a full disk shows up mid-build as "No space left on device". Say so up front.
@@ -52,7 +85,7 @@ if [ "$have_trunk" = "$TRUNK_VERSION" ]; then
   say "trunk $TRUNK_VERSION: present"
 else
   say "installing trunk $TRUNK_VERSION (found: ${have_trunk:-none}); this takes several minutes"
-  cargo install trunk --version "=$TRUNK_VERSION" --locked
+  "${tool_build[@]}" cargo install trunk --version "=$TRUNK_VERSION" --locked
 fi
 
 # wasm-bindgen CLI: must equal the wasm-bindgen crate pinned in Cargo.toml -------------------
@@ -62,8 +95,8 @@ if [ "$have_wb" = "$WASM_BINDGEN_VERSION" ] && [ "$have_runner" = "$WASM_BINDGEN
   say "wasm-bindgen-cli $WASM_BINDGEN_VERSION: present"
 else
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (found: ${have_wb:-none})"
-  cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked --force \
-    || cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
+  "${tool_build[@]}" cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --locked --force \
+    || "${tool_build[@]}" cargo install wasm-bindgen-cli --version "=$WASM_BINDGEN_VERSION" --force
 fi
 
 # Node tools: binaryen's wasm-opt (Debian's breaks release builds), playwright-core and axe-core ----
@@ -78,28 +111,7 @@ if [ "$need_npm" = 1 ]; then
   (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-[ "$what" = build ] && exit 0
-
-# Chromium and chromedriver from Debian (Playwright's own browser download fails here) -----
-chrom=$(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}' || true)
-driver=$(/usr/bin/chromedriver --version 2>/dev/null | awk '{print $2}' || true)
-if [ -n "$chrom" ] && [ "$chrom" = "$driver" ]; then
-  say "chromium $chrom and matching chromedriver: present"
-else
-  say "installing chromium and chromium-driver from Debian"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
-
-# NumPy, for the maze-file compatibility tests ----------------------------------------------
-have_np=$(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)
-if [ "$have_np" = "$NUMPY_VERSION" ]; then
-  say "numpy $NUMPY_VERSION: present"
-else
-  say "installing numpy $NUMPY_VERSION (found: ${have_np:-none})"
-  # A Debian-managed python3 refuses plain pip installs (PEP 668); fall back to
-  # --break-system-packages there (numpy is only used by the tests).
-  python3 -m pip install --quiet --disable-pip-version-check "numpy==$NUMPY_VERSION" \
-    || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "numpy==$NUMPY_VERSION"
-fi
+for pid in "${pids[@]}"; do
+  wait "$pid" || { say "an install in the background failed (its message is above)"; exit 1; }
+done
 say "done"

@@ -5,6 +5,9 @@
 # core, so a participant's phone never downloads the lab.
 #
 # Usage: scripts/site.sh release|debug DIST PUBLIC_URL
+#        scripts/site.sh rebase DIST PUBLIC_URL   (the release build in dist/, built for `/`,
+#        written again for PUBLIC_URL into DIST: only the pages name the public URL, so
+#        nothing is built twice; scripts/rebase-dist.mjs)
 #
 # Then, in DIST, every page has a file of its own that any static host serves as it is
 # (GitHub Pages, Netlify, Cloudflare, nginx, `shapemaze serve`): index.html and
@@ -17,9 +20,14 @@
 # serve precompressed files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mode=${1:?usage: scripts/site.sh release|debug DIST PUBLIC_URL}
-dist=${2:?usage: scripts/site.sh release|debug DIST PUBLIC_URL}
-public_url=${3:?usage: scripts/site.sh release|debug DIST PUBLIC_URL}
+mode=${1:?usage: scripts/site.sh release|debug|rebase DIST PUBLIC_URL}
+dist=${2:?usage: scripts/site.sh release|debug|rebase DIST PUBLIC_URL}
+public_url=${3:?usage: scripts/site.sh release|debug|rebase DIST PUBLIC_URL}
+if [ "$mode" = rebase ]; then
+  [ -f dist/index.html ] || { echo "site: rebase needs the release build in dist/: run 'make build-release' first" >&2; exit 1; }
+  node scripts/rebase-dist.mjs dist "$dist" "$public_url"
+  exit 0
+fi
 # The pages of each build, as crates/core/src/site.rs (`Build::pages`) names them.
 people_pages=(play demo study)
 lab_pages=(model experiment results study/manage)
@@ -29,8 +37,20 @@ flags=(--offline --public-url "$public_url")
 lab_stage=$(mktemp -d "${TMPDIR:-/tmp}/shapemaze-lab.XXXXXX")
 trap 'rm -rf "$lab_stage"' EXIT
 
+# Each page learns its wasm's size (the loading line counts the download against it).
+stamp_size() {
+  local wasm page
+  wasm=$(find "$1" -maxdepth 1 -name "$2-*_bg.wasm" | head -n 1)
+  [ -n "$wasm" ] || return 0
+  for page in "$1/lab.html" "$1/index.html"; do
+    [ -f "$page" ] && sed -i "s/__SHAPEMAZE_WASM_BYTES__/$(stat -c %s "$wasm")/" "$page"
+  done
+  return 0
+}
 trunk build "${flags[@]}" --dist "$lab_stage" lab.html
 trunk build "${flags[@]}" --dist "$dist" index.html
+stamp_size "$lab_stage" shapemaze-web
+stamp_size "$dist" shapemaze-people
 
 # The lab's built files (content-hashed names, so they never clash with the people's) and its
 # page, once at the root (the service worker's copy) and once for each lab page.

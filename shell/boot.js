@@ -1,6 +1,8 @@
 // The page's first moments, inlined into both builds' pages (index.html and lab.html) by
-// trunk: names the page in the static shell, preloads the data the page fetches first, removes
-// the shell the moment the app mounts, and registers the service worker.
+// trunk: names the page in the static shell and says what it is about to show, counts the
+// app's download on the loading line once it has taken a second, preloads the data the page
+// fetches first, removes the shell the moment the app mounts, and registers the service
+// worker. It holds no rule of the game: the app's own code decides everything it shows.
 (function () {
   var shell = document.getElementById('shell');
   var base = new URL(document.baseURI).pathname;
@@ -8,6 +10,11 @@
   // The page, as the app names it: `study/index.html` and `study/` are `study`.
   var page = path.replace(/(^|\/)(index|404)\.html$/, '').replace(/\/+$/, '');
   var titles = { play: 'Play', demo: 'Demo', model: 'Model', experiment: 'Experiments', results: 'Results', 'study/manage': 'Studies' };
+  // What the people's pages are about to show, in words (never a trial's maze or shape).
+  var about = {
+    play: 'A trial of your own: solve a maze one move at a time, name the shape its open cells form, then draw a maze of that shape.',
+    demo: 'A recorded trial, replayed step by step: space plays and pauses, the arrow keys step, F goes full screen.',
+  };
   // The data the page will fetch as soon as it runs, asked for now, beside the wasm: on
   // a slow link each request waits a round trip (URLs as crates/web/src/study.rs and demo.rs
   // build them, relative to the <base>).
@@ -42,6 +49,11 @@
     var h1 = document.getElementById('shell-title');
     h1.textContent = titles[page];
     h1.hidden = false;
+    if (about[page]) {
+      var lead = document.getElementById('shell-about');
+      lead.textContent = about[page];
+      lead.hidden = false;
+    }
     if (page === 'demo') {
       preload('trials/index.json');
       if (/^[A-Za-z0-9_.-]+$/.test(trial)) preload('trials/' + trial + '.json');
@@ -49,6 +61,52 @@
       // public/trials/index.json (tests/e2e/demo.test.mjs holds the two the same).
       else if (!trial && !query.has('race') && !query.has('shape')) preload('trials/' + FIRST_TRIAL + '.json');
     }
+  }
+  // The app's download, counted on the loading line once it has taken a second: the bytes
+  // of the wasm received of its size, which scripts/site.sh writes into the page (the
+  // count is of the bytes as they arrive unpacked, as the size is). The response the app
+  // compiles is the browser's own (the count reads a copy), so the browser's cache of the
+  // compiled code still serves the next visit.
+  var size = Number((document.querySelector('meta[name="shapemaze-wasm-bytes"]') || {}).content) || 0;
+  var received = -1;
+  var counting = false;
+  var kb = function (n) {
+    return Math.round(n / 1024).toLocaleString('en') + ' KB';
+  };
+  var count = function () {
+    if (!counting || received < 0 || !shell.isConnected || page === '') return;
+    line.textContent =
+      size && received >= size
+        ? 'Downloaded Shapemaze (' + kb(size) + '), starting…'
+        : 'Downloading Shapemaze: ' + kb(received) + (size ? ' of ' + kb(size) : '') + '…';
+  };
+  setTimeout(function () {
+    counting = true;
+    count();
+  }, Math.max(0, 1000 - performance.now()));
+  var fetched = window.fetch;
+  if (fetched && window.ReadableStream) {
+    window.fetch = function (input) {
+      var answer = fetched.apply(this, arguments);
+      var url = typeof input === 'string' ? input : (input && input.url) || String(input);
+      if (!/\.wasm(\?|$)/.test(url)) return answer;
+      window.fetch = fetched;
+      return answer.then(function (res) {
+        if (!res.body || !res.ok) return res;
+        received = 0;
+        var reader = res.clone().body.getReader();
+        var next = function () {
+          reader.read().then(function (r) {
+            if (r.done) return;
+            received += r.value.byteLength;
+            count();
+            next();
+          }, function () {});
+        };
+        next();
+        return res;
+      });
+    };
   }
   new MutationObserver(function (records, observer) {
     for (var i = 0; i < records.length; i++) {

@@ -126,3 +126,35 @@ test('a keyboard user keeps their place when the app takes over the static front
     assert.deepEqual(active, ['run an experiment', true]);
   });
 });
+
+test("before the wasm arrives, /play and /demo show their heading, what they are about to show and the download's bytes, and /play names no shape", async () => {
+  for (const [path, heading, about, ready] of [
+    ['/play', 'Play', /solve a maze.*name the shape.*draw a maze/i, '[data-testid="maze"] [data-testid="cell-0-0"]'],
+    ['/demo', 'Demo', /recorded trial, replayed step by step/i, '[data-testid="demo-trial"]'],
+  ]) {
+    // A browser of its own for each page (nothing cached, no service worker yet).
+    await withPage(async (page) => {
+      // A slow link, so that the download takes longer than the second after which the
+      // loading line counts it.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: 120 * 1024, uploadThroughput: -1 });
+      await page.goto(`${BASE}${path}`, { waitUntil: 'commit' });
+      await page.waitForSelector('#shell-about:not([hidden])');
+      assert.equal(await page.textContent('#shell-title'), heading, `${path}: the static heading`);
+      assert.match(await page.textContent('#shell-about'), about, `${path}: what the page is about to show`);
+      // The loading line counts the bytes received of the wasm's size.
+      await page.waitForFunction(() => /^Downloading Shapemaze: [\d,]+ KB of [\d,]+ KB…$/.test(document.getElementById('shell-line')?.textContent ?? ''));
+      const [got, of] = (await page.textContent('#shell-line')).match(/[\d,]+/g).map((n) => Number(n.replace(/,/g, '')));
+      assert.ok(got < of, `${path}: part of the download counted (${got} of ${of} KB)`);
+      if (path === '/play') {
+        await page.screenshot({ path: `${SHOTS}/play-first-screen.png` });
+        const shown = await page.textContent('#shell');
+        assert.doesNotMatch(shown, /\b(square|cross|spiral|triangle|C|Z|U|N)\b/i, `the first screen of /play names no shape: ${shown}`);
+      }
+      // The app takes over from the first screen.
+      await page.waitForSelector(ready, { timeout: 60000 });
+      assert.equal(await page.locator('#shell').count(), 0, `${path}: the first screen is gone once the app is there`);
+    });
+  }
+});

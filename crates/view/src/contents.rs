@@ -163,17 +163,22 @@ impl Parts {
     /// Every part present, in order, each a `<section id="{id}">` headed by its title and
     /// carrying `data-testid="results-{id}"`.
     pub fn body(&self) -> String {
-        let mut s =
-            String::with_capacity(self.html.values().map(String::len).sum::<usize>() + 2048);
-        for (part, html) in &self.html {
+        self.sections().map(|(_, section)| section).collect()
+    }
+
+    /// Each part present, in order, with its section as [`Parts::body`] writes it: a page
+    /// that keeps what it drew redraws only the sections whose HTML changed.
+    pub fn sections(&self) -> impl Iterator<Item = (Part, String)> + '_ {
+        self.html.iter().map(|(part, html)| {
             let (id, title) = part.info();
+            let mut s = String::with_capacity(html.len() + 160);
             let _ = write!(
                 s,
                 "<section id=\"{id}\" class=\"part\" data-testid=\"results-{id}\"><h2 class=\"part-title\">{}</h2>{html}</section>",
                 escape(title)
             );
-        }
-        s
+            (*part, s)
+        })
     }
 }
 
@@ -294,6 +299,17 @@ mod tests {
             body.contains("<h2 class=\"part-title\">Overview</h2><p>o</p><p>more</p></section>")
         );
         assert!(body.contains("data-testid=\"results-generation\""));
+        let sections: Vec<(Part, String)> = parts.sections().collect();
+        assert_eq!(
+            sections.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+            [Part::Overview, Part::Generation, Part::Trials],
+            "one section a part present, in order"
+        );
+        assert_eq!(
+            sections.into_iter().map(|(_, s)| s).collect::<String>(),
+            body,
+            "the sections are the body, piece by piece"
+        );
     }
 
     #[test]

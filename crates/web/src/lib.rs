@@ -21,6 +21,7 @@ mod replay_error;
 mod results;
 mod results_exchange;
 mod results_import;
+mod results_parts;
 mod results_people;
 mod review;
 mod review_error;

@@ -13,6 +13,7 @@ use super::download::download_file;
 use super::experiment::lab::{decorate, stored_records};
 use super::experiment::{notice, picked_files};
 use super::race::{RaceView, Racing};
+use super::results_parts::DrawnParts;
 use super::review::ReviewPart;
 use super::storage::{Db, EXPERIMENTS};
 use super::study::store::{self, StudyStore};
@@ -41,6 +42,7 @@ use shapemaze_view::experiment::LabAction;
 use shapemaze_view::html::escape;
 use shapemaze_view::report::{analysis_document, comparison_section, report_html, report_parts};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -69,10 +71,20 @@ pub(super) struct Source {
     pub(super) chosen: bool,
 }
 
+/// A stored experiment's trials as read from this browser's storage, kept while the page is
+/// open (ticking a source, or changing the filter, reads nothing again; *Update* does).
+struct StoredTrials {
+    records: Vec<Rc<TrialRecord>>,
+    /// The stored trials that could not be read.
+    unreadable: usize,
+}
+
 struct Dashboard {
     sources: RefCell<Vec<Source>>,
+    /// The stored experiments read so far, by id.
+    stored: RefCell<HashMap<String, Rc<StoredTrials>>>,
     /// The records (when the trial has one) and observations chosen, index-aligned.
-    records: RefCell<Vec<Option<TrialRecord>>>,
+    records: RefCell<Vec<Option<Rc<TrialRecord>>>>,
     observations: RefCell<Vec<Observation>>,
     /// The last filter that could be read, and the trials it matches (indices of the
     /// above), which the analysis counts.
@@ -85,10 +97,12 @@ struct Dashboard {
     /// The audit sections drawn below the analysis (the filter leaves them as they are).
     audits: RefCell<String>,
     analysis: RefCell<Option<Analysis>>,
+    /// The report's element and the sections drawn in it.
+    report: NodeRef<leptos::html::Div>,
+    parts: DrawnParts,
     /// The audits drawn (folders of the original runs, and ours when asked), by section.
     audit_summaries: RefCell<Vec<Rc<AuditSummary>>>,
     list: RwSignal<String>,
-    body: RwSignal<String>,
     /// The contents list of the parts drawn.
     nav: RwSignal<String>,
     /// The part (or element) the address named, to open once it is drawn.
@@ -176,6 +190,7 @@ impl Dashboard {
     fn new() -> Shared {
         Rc::new(Dashboard {
             sources: RefCell::new(Vec::new()),
+            stored: RefCell::new(HashMap::new()),
             records: RefCell::new(Vec::new()),
             observations: RefCell::new(Vec::new()),
             filter: RefCell::new(TrialFilter::default()),
@@ -184,9 +199,10 @@ impl Dashboard {
             typed: std::cell::Cell::new(0),
             audits: RefCell::new(String::new()),
             analysis: RefCell::new(None),
+            report: NodeRef::new(),
+            parts: DrawnParts::default(),
             audit_summaries: RefCell::new(Vec::new()),
             list: RwSignal::new(String::new()),
-            body: RwSignal::new(String::new()),
             nav: RwSignal::new(String::new()),
             pending: RefCell::new(location_hash()),
             drill: RwSignal::new(String::new()),
@@ -324,7 +340,8 @@ pub fn ResultsPage() -> impl IntoView {
         let dash = dash.clone();
         move |ev: web_sys::Event| on_change(&dash, &ev)
     };
-    // The filter is read as it is typed; the analysis follows a pause in the typing.
+    // The filter is read as it is typed; the analysis follows a pause in the typing, or
+    // Enter at once.
     let on_filter = {
         let dash = dash.clone();
         move |ev: web_sys::Event| {
@@ -337,30 +354,26 @@ pub fn ResultsPage() -> impl IntoView {
                     spawn_local(async move {
                         super::study::gloo_sleep(250).await;
                         if dash.typed.get() == typed {
-                            *dash.filter.borrow_mut() = filter;
-                            draw(&dash);
+                            apply_filter(&dash, filter);
                         }
                     });
                 }
             }
         }
     };
-    let body_ref = NodeRef::<leptos::html::Div>::new();
-    let body_signal = dash.body;
-    {
+    let on_filter_key = {
         let dash = dash.clone();
-        Effect::new(move |_| {
-            body_signal.track();
-            if let Some(el) = body_ref.get() {
-                decorate(
-                    &el,
-                    ResultsAction::TableCsv.name(),
-                    ResultsAction::ChartSvg.name(),
-                );
+        move |ev: web_sys::KeyboardEvent| {
+            if ev.key() != "Enter" {
+                return;
             }
-            open_pending(&dash);
-        });
-    }
+            dash.typed.set(dash.typed.get() + 1);
+            if let Ok(filter) = TrialFilter::parse(&event_target_value(&ev)) {
+                apply_filter(&dash, filter);
+            }
+        }
+    };
+    let report = dash.report;
     // Back and forward between parts, and an address typed with another part, open it.
     let hash = window_event_listener(leptos::ev::hashchange, move |_| {
         if let Some(id) = location_hash() {
@@ -371,9 +384,8 @@ pub fn ResultsPage() -> impl IntoView {
     let (racing, race_dash) = (dash.racing, StoredValue::new_local(dash.clone()));
     let (review_records, review_count) = review_signals(&dash);
     let every_eval_ever = every_eval_ever_click(&dash);
-    let (list, body, nav, drill, replay, message, order, audit_own, filter_line) = (
+    let (list, nav, drill, replay, message, order, audit_own, filter_line) = (
         dash.list,
-        dash.body,
         dash.nav,
         dash.drill,
         dash.replay,
@@ -418,7 +430,7 @@ pub fn ResultsPage() -> impl IntoView {
             <div class="results-filter">
                 <label class="field">
                     <span>"Filter trials"</span>
-                    <input type="search" data-testid="results-filter" placeholder="shape:spiral solve:fail reply:\"wall\"" on:input=on_filter />
+                    <input type="search" data-testid="results-filter" placeholder="shape:spiral solve:fail reply:\"wall\"" on:input=on_filter on:keydown=on_filter_key />
                 </label>
                 <details>
                     <summary>"How to filter"</summary>
@@ -428,7 +440,7 @@ pub fn ResultsPage() -> impl IntoView {
                     {move || filter_line.get().1}
                 </p>
             </div>
-            <div class="report" node_ref=body_ref inner_html=move || body.get()></div>
+            <div class="report" node_ref=report></div>
             <ReviewPart records=review_records count=review_count />
             <div class="drill" inner_html=move || drill.get()></div>
             {move || match (racing.get(), replay.get()) {
@@ -490,7 +502,9 @@ fn on_click(dash: &Shared, action: ResultsAction, index: Option<usize>, el: &web
                 let _ = menu.remove_attribute("open");
             }
         }
+        // *Update* reads this browser's storage again (another tab may have run more).
         ResultsAction::Analyze => {
+            dash.stored.borrow_mut().clear();
             let dash = dash.clone();
             spawn_local(async move { analyze_chosen(&dash).await });
         }
@@ -588,7 +602,7 @@ fn review_signals(dash: &Shared) -> (Signal<Vec<TrialRecord>, LocalStorage>, Sig
                 let records = dash.records.borrow();
                 shown
                     .iter()
-                    .filter_map(|&i| records.get(i).cloned().flatten())
+                    .filter_map(|&i| records.get(i)?.as_deref().cloned())
                     .collect::<Vec<TrialRecord>>()
             })
         })
@@ -718,7 +732,29 @@ fn scroll_to(id: &str) {
     }
 }
 
-/// Reads the chosen sources' records and draws the analysis.
+/// The trials of the stored experiment `id`, read from storage the first time only; an
+/// error says why they could not be read.
+async fn stored_trials(
+    dash: &Dashboard,
+    db: &Db,
+    id: &str,
+) -> Result<Rc<StoredTrials>, super::storage::StorageError> {
+    if let Some(read) = dash.stored.borrow().get(id) {
+        return Ok(read.clone());
+    }
+    let (records, bad) = stored_records(db, id).await?;
+    let read = Rc::new(StoredTrials {
+        records: records.into_iter().map(Rc::new).collect(),
+        unreadable: bad.len(),
+    });
+    dash.stored
+        .borrow_mut()
+        .insert(id.to_string(), read.clone());
+    Ok(read)
+}
+
+/// Reads the chosen sources' records (a stored experiment's from storage the first time
+/// it is chosen) and draws the analysis.
 async fn analyze_chosen(dash: &Shared) {
     let generation = dash.generation.get() + 1;
     dash.generation.set(generation);
@@ -736,39 +772,46 @@ async fn analyze_chosen(dash: &Shared) {
     let Some(audit_own) = dash.audit_own.try_get_untracked() else {
         return;
     };
-    let db = if chosen.iter().any(|s| s.id.is_some()) {
-        Db::open().await.ok()
-    } else {
-        None
-    };
+    let unread = chosen.iter().any(|s| {
+        s.id.as_ref()
+            .is_some_and(|id| !dash.stored.borrow().contains_key(id))
+    });
+    let db = if unread { Db::open().await.ok() } else { None };
     for s in chosen {
-        let rs = match (&s.id, &db) {
-            (Some(id), Some(db)) => match stored_records(db, id).await {
-                Ok((r, bad)) => {
-                    if !bad.is_empty() {
-                        dash.fail(format!(
-                            "{}: {} stored trials could not be read and are left out.",
-                            s.label,
-                            bad.len()
-                        ));
+        let rs: Vec<Rc<TrialRecord>> = match &s.id {
+            Some(id) => {
+                let read = match &db {
+                    Some(db) => stored_trials(dash, db, id).await,
+                    None => match dash.stored.borrow().get(id) {
+                        Some(read) => Ok(read.clone()),
+                        None => continue,
+                    },
+                };
+                match read {
+                    Ok(read) => {
+                        if read.unreadable > 0 {
+                            dash.fail(format!(
+                                "{}: {} stored trials could not be read and are left out.",
+                                s.label, read.unreadable
+                            ));
+                        }
+                        read.records.clone()
                     }
-                    r
+                    Err(e) => {
+                        dash.fail(format!("Could not read {}: {e}", s.label));
+                        continue;
+                    }
                 }
-                Err(e) => {
-                    dash.fail(format!("Could not read {}: {e}", s.label));
-                    continue;
-                }
-            },
-            _ => s.records.clone(),
+            }
+            None => s.records.iter().cloned().map(Rc::new).collect(),
         };
-        let own = if audit_own {
-            audit_records(&rs)
-        } else {
-            Default::default()
-        };
-        if !own.is_empty() {
-            let label = format!("{} (original scoring)", s.label);
-            summaries.push(Rc::new(own.summarize(&label, Scoring::All)));
+        if audit_own {
+            let plain: Vec<TrialRecord> = rs.iter().map(|r| TrialRecord::clone(r)).collect();
+            let own = audit_records(&plain);
+            if !own.is_empty() {
+                let label = format!("{} (original scoring)", s.label);
+                summaries.push(Rc::new(own.summarize(&label, Scoring::All)));
+            }
         }
         for (i, r) in rs.into_iter().enumerate() {
             let o = Observation::from_record(&s.label, &r);
@@ -790,6 +833,12 @@ async fn analyze_chosen(dash: &Shared) {
     *dash.audit_summaries.borrow_mut() = summaries;
     *dash.records.borrow_mut() = records;
     *dash.observations.borrow_mut() = observations;
+    draw(dash);
+}
+
+/// The filter typed, applied: the analysis drawn again over the trials it matches.
+fn apply_filter(dash: &Dashboard, filter: TrialFilter) {
+    *dash.filter.borrow_mut() = filter;
     draw(dash);
 }
 
@@ -869,10 +918,27 @@ fn draw(dash: &Dashboard) {
     if !reviewable.is_empty() {
         parts.add(Part::Review, REVIEW_INTRO);
     }
-    dash.review_shown.set(reviewable);
+    // The review part reads its replies again only when its trials are others.
+    if dash.review_shown.with_untracked(|r| *r != reviewable) {
+        dash.review_shown.set(reviewable);
+    }
     // Wide screens show the contents as a sidebar; narrow ones fold it into a menu.
     dash.nav.set(parts.nav(&page, !narrow()));
-    dash.body.set(empty + &parts.body());
+    let mut sections: Vec<(String, String)> = Vec::new();
+    if !empty.is_empty() {
+        sections.push(("empty".into(), empty));
+    }
+    sections.extend(parts.sections().map(|(p, html)| (p.id().to_string(), html)));
+    if let Some(el) = dash.report.get_untracked() {
+        dash.parts.show(&el, sections, |el| {
+            decorate(
+                el,
+                ResultsAction::TableCsv.name(),
+                ResultsAction::ChartSvg.name(),
+            );
+        });
+    }
+    open_pending(dash);
     let unsearched = filter.searches_text() && records.iter().any(Option::is_none);
     dash.filter_line.set((
         false,
@@ -955,7 +1021,11 @@ fn audits_html(summaries: &[Rc<AuditSummary>]) -> String {
 /// [`LabAction::OpenTrial`]): the trial's replay, and the other plays of its maze to race.
 fn open_trial(dash: &Shared, index: Option<usize>) {
     let Some(i) = index else { return };
-    let record = dash.records.borrow().get(i).cloned().flatten();
+    let record = dash
+        .records
+        .borrow()
+        .get(i)
+        .and_then(|r| r.as_deref().cloned());
     let Some(record) = record else { return };
     let source = format!(
         "{}, {} {} maze {}",
@@ -1024,10 +1094,12 @@ fn RaceOpen(dash: Shared) -> impl IntoView {
     }
     let open = move |j: usize| {
         let records = dash.records.borrow();
-        let pair = dash
-            .replayed
-            .get()
-            .and_then(|i| Some((records.get(i)?.clone()?, records.get(j)?.clone()?)));
+        let pair = dash.replayed.get().and_then(|i| {
+            Some((
+                records.get(i)?.as_deref()?.clone(),
+                records.get(j)?.as_deref()?.clone(),
+            ))
+        });
         let Some((a, b)) = pair else { return };
         match Race::of(&a, &b) {
             Ok(race) => dash.racing.set(Some(Racing { race, a, b })),
