@@ -76,8 +76,21 @@ fn words(text: &str) -> impl Iterator<Item = Word<'_>> {
 /// reply that holds none declares nothing, and most replies are passed over by these
 /// searches alone.
 const ANCHORS: [&[u8]; 15] = [
-    b"ndex", b"ased", b"rom 1", b"rom one", b"at 1", b"at one", b"ith 1", b"ith one",
-    b"olumn", b"ol,", b"ol first", b"OL,", b"OLUMN", b"c, r", b"c,r",
+    b"ndex",
+    b"ased",
+    b"rom 1",
+    b"rom one",
+    b"at 1",
+    b"at one",
+    b"ith 1",
+    b"ith one",
+    b"olumn",
+    b"ol,",
+    b"ol first",
+    b"OL,",
+    b"OLUMN",
+    b"c, r",
+    b"c,r",
 ];
 
 /// Whether `text` holds a word that could declare a convention: one of [`ANCHORS`], or an
