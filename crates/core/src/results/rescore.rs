@@ -25,7 +25,7 @@
 use crate::maze::coords::coordinates;
 use crate::maze::encoding::{Encoding, KEY_EMPTY, KEY_WALLS};
 use crate::maze::extraction::ParseError;
-use crate::maze::grid::{Grid, Maze, MazeError, Pos, Tile, MAX_SIZE};
+use crate::maze::grid::{Grid, Maze, MazeError, Movement, Tile, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
@@ -369,29 +369,38 @@ pub fn replies_read(text: &str, hints: &Hints) -> Vec<ReadReply> {
         .encoding
         .unwrap_or_else(|| detect_encoding(&first.content));
     let symbols = announced_symbols(&first.content).unwrap_or_default();
-    let (rows, cols) = read_shown_maze_in(&first.content, encoding, symbols)
+    let shown = read_shown_maze_in(&first.content, encoding, symbols).ok();
+    let (rows, cols) = shown
+        .as_ref()
         .map(|g| (g.rows(), g.cols()))
-        .ok()
         .or(hints.size)
         .unwrap_or((0, 0));
     let mut named: Vec<Shape> = hints.in_play.map(ShapeSet::shapes).unwrap_or_default();
     named.extend(hints.shape);
     let shapes = ShapeSet::with(&named);
     let replies = phase_replies(&parsed);
-    // Where the player stands before each solve reply: in the maze its prompt shows, so a
-    // reading is sure exactly when the trial's verdict says it is.
-    let players = solve_prompts(&parsed).map(|prompt| {
-        read_shown_maze_in(prompt, encoding, symbols)
-            .ok()
-            .and_then(|g| g.find(Tile::Player).first().copied())
-    });
-    let players: Vec<Option<Pos>> = players.collect();
+    // Where the player stands before each solve reply, so a reading is sure exactly when
+    // the trial's verdict says it is: the first maze's player, moved by each move read that
+    // is a step onto an open cell (as the trial moves it).
+    let movement = hints.shape.map_or(Movement::Eight, Shape::movement);
+    let mut player = shown
+        .as_ref()
+        .and_then(|g| g.find(Tile::Player).first().copied());
     let mut out = Vec::new();
     for (phase, list) in PHASES.into_iter().zip(&replies) {
         for (step, reply) in list.iter().enumerate() {
             let reading = match phase {
-                Phase::Solve => match players.get(step).copied().flatten() {
-                    Some(player) => move_reading_from(reply, player),
+                Phase::Solve => match player {
+                    Some(from) => {
+                        let reading = move_reading_from(reply, from);
+                        if let (Extracted::Cell(to), Some(g)) = (&reading.value, &shown) {
+                            let open = g.get(*to).is_some_and(|t| t != Tile::Wall);
+                            if open && movement.is_step(from, *to) {
+                                player = Some(*to);
+                            }
+                        }
+                        reading
+                    }
                     None => move_reading(reply),
                 },
                 Phase::Recognize => shape_reading(reply, shapes),
@@ -624,23 +633,6 @@ fn phase_replies(parsed: &ParsedTranscript) -> [Vec<&str>; 3] {
     replies
 }
 
-/// The prompt before each reply of the solve phase, in order (the user message each
-/// answers).
-fn solve_prompts<'a>(parsed: &'a ParsedTranscript) -> impl Iterator<Item = &'a str> + 'a {
-    let mut current = Phase::Solve;
-    let mut prompt = "";
-    parsed.messages.iter().filter_map(move |m| match m.role {
-        Role::User => {
-            if let Some(p) = opened_phase(&m.content) {
-                current = p;
-            }
-            prompt = &m.content;
-            None
-        }
-        Role::Assistant => (current == Phase::Solve).then_some(prompt),
-    })
-}
-
 /// Hands the solve phase's recorded moves to `trial` until the phase ends; notes moves
 /// left unscored, or a phase the moves did not end.
 fn replay_solve(trial: &mut Trial, moves: &[&str], notes: &mut Vec<String>) {
@@ -779,6 +771,47 @@ mod tests {
         replies.push(generation.to_string());
         let refs: Vec<&str> = replies.iter().map(String::as_str).collect();
         played(shape, encoding, &refs, DEFAULT_MOVE_LIMIT)
+    }
+
+    #[test]
+    fn the_readings_of_a_transcript_are_sure_exactly_where_its_verdicts_are() {
+        for shape in [Shape::Square, Shape::Cross] {
+            // Each move named alone (`lone`: sure only when the player could step there),
+            // so the readings need the player's cell as the trial has it, step by step.
+            let t = played(shape, Encoding::Matrix, &[], DEFAULT_MOVE_LIMIT);
+            let path = t
+                .setup()
+                .maze
+                .shortest_path(shape.movement())
+                .expect("solvable");
+            let mut replies: Vec<String> = path[1..].iter().map(|p| format!("Going {p}")).collect();
+            replies.push("I'd say a square".into());
+            replies.push("no maze".into());
+            let refs: Vec<&str> = replies.iter().map(String::as_str).collect();
+            let t = played(shape, Encoding::Matrix, &refs, DEFAULT_MOVE_LIMIT);
+            let text = t.transcript().expect("done");
+            let hints = Hints {
+                shape: Some(shape),
+                ..Hints::default()
+            };
+            let read = replies_read(&text, &hints);
+            let moves: Vec<&ReadReply> = read.iter().filter(|r| r.phase == Phase::Solve).collect();
+            assert_eq!(moves.len(), path.len() - 1, "{shape}: every move read");
+            for (i, r) in moves.iter().enumerate() {
+                // The verdict on move i: the trial played up to it.
+                let upto = played(shape, Encoding::Matrix, &refs[..=i], DEFAULT_MOVE_LIMIT);
+                let v = upto.last_move().expect("a move verdict");
+                assert_eq!(
+                    Some(r.reading.sure()),
+                    v.sure,
+                    "{shape} move {i}: the queue's reading and the verdict agree"
+                );
+                assert!(
+                    r.reading.sure(),
+                    "{shape} move {i}: a step named alone is sure"
+                );
+            }
+        }
     }
 
     #[test]

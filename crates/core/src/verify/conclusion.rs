@@ -325,22 +325,28 @@ pub(super) fn holds_conclusion_phrase(line: &str, labels: &[&str]) -> bool {
 
 /// The index of the coordinate the reply concludes with, if a sentence concludes.
 pub(super) fn concluded(text: &str, all: &[Coord], standing: &[Standing]) -> Option<usize> {
-    conclusions(text, all, standing).next()
+    conclusions_among(text, all, standing, |_| true).next()
 }
 
 /// The indexes of the coordinates the reply's concluding sentences conclude with, the last
 /// first: what [`concluded`] reads, then each earlier conclusion (a reading is not sure when
-/// an earlier one concluded otherwise, decide.rs).
-pub(super) fn conclusions<'a>(
+/// an earlier one concluded otherwise, decide.rs). Only sentences that hold a coordinate
+/// `among` takes are asked whether they conclude, and only as far as the last such
+/// coordinate in each (the rest are passed over unread).
+pub(super) fn conclusions_among<'a>(
     text: &'a str,
     all: &'a [Coord],
     standing: &'a [Standing],
+    among: impl Fn(usize) -> bool + 'a,
 ) -> impl Iterator<Item = usize> + 'a {
     let last = last_line_answer(text, all, standing);
     let mut i = all.len();
     let earlier = std::iter::from_fn(move || {
         while i > 0 {
             i -= 1;
+            if !among(i) {
+                continue;
+            }
             let (mut start, end) = sentence_around(text, all[i].start);
             // A cell written over a line break (a structure's keys, `row: 1` and `col: 0` on
             // lines of their own) ends its sentence no earlier than itself.

@@ -119,10 +119,11 @@ pub(super) trait Candidates {
     fn fallback(&self) -> (Option<Self::Value>, Rule);
     /// Whether `value`, read as the value alone ([`Rule::Lone`]), is a first-rank reading.
     fn lone_is_first_rank(&self, value: &Self::Value) -> bool;
-    /// Every value a first-rank role gives anywhere in the reply (every JSON answer, every
+    /// The values a first-rank role gives anywhere in the reply (every JSON answer, every
     /// answer line that holds one value, every concluding clause), with the role's kind of
-    /// doubt (`RivalJson`, `RivalAnswerLine`, `RivalConclusion`).
-    fn first_rank(&self) -> Vec<(Self::Value, DoubtKind)>;
+    /// doubt (`RivalJson`, `RivalAnswerLine`, `RivalConclusion`): at least every one that
+    /// differs from `chosen` (a reader may leave out the ones that cannot).
+    fn first_rank(&self, chosen: &Self::Value) -> Vec<(Self::Value, DoubtKind)>;
     /// Every value the reply puts forward outside restated data, questions and negations,
     /// in text order.
     fn put_forward(&self) -> Vec<Self::Value>;
@@ -238,7 +239,7 @@ fn doubt_of<C: Candidates>(reader: &C, v: &C::Value, rule: Rule) -> Option<Compe
         return Some(doubt(kind, other(0)));
     }
     if let Some((w, kind)) = reader
-        .first_rank()
+        .first_rank(v)
         .into_iter()
         .find(|(w, _)| !C::same(w, v))
     {
@@ -356,7 +357,7 @@ mod tests {
         fn lone_is_first_rank(&self, _: &V) -> bool {
             self.lone_first
         }
-        fn first_rank(&self) -> Vec<(V, DoubtKind)> {
+        fn first_rank(&self, _: &V) -> Vec<(V, DoubtKind)> {
             self.first_rank.clone()
         }
         fn put_forward(&self) -> Vec<V> {

@@ -28,6 +28,7 @@
 
 mod answer;
 mod conclusion;
+mod convention;
 mod decide;
 mod generation;
 mod lines;

@@ -29,8 +29,9 @@
 
 use super::answer::{Rule, MOVE_LABELS};
 use super::conclusion::{
-    concluded, conclusions, gives_up, sentence_end, taken_back_after, DIRECTIONS,
+    concluded, conclusions_among, gives_up, sentence_end, taken_back_after, DIRECTIONS,
 };
+use super::convention::declared_convention;
 use super::decide::{decide, Candidates, Competing, Found};
 use super::lines::Lines;
 use super::move_answer::{
@@ -357,8 +358,19 @@ impl Candidates for MoveCandidates<'_> {
     /// When the maze is known, a cell the player cannot reach in one step competes with
     /// nothing: a conclusion that names it ("the goal at (3, 0) cannot be reached") is a
     /// place, not a move.
-    fn first_rank(&self) -> Vec<(Coord, DoubtKind)> {
+    fn first_rank(&self, chosen: &Coord) -> Vec<(Coord, DoubtKind)> {
         let (text, all, standing) = (self.lines.text, self.all, self.standing);
+        // The cells that could compete: put forward or described, another cell than the
+        // one read, and one the player could step to. Only sentences that hold one are
+        // asked whether they conclude.
+        let rival = |k: usize| {
+            !standing[k].passed()
+                && all[k].pos != chosen.pos
+                && self.player.is_none_or(|p| reachable(p, all[k].pos))
+        };
+        if !(0..all.len()).any(rival) && self.lines.json.is_empty() {
+            return Vec::new();
+        }
         let move_like = |c: &(Coord, DoubtKind)| self.player.is_none_or(|p| reachable(p, c.0.pos));
         let open = |k: usize| standing[k] == Standing::Open;
         let json = json_moves(self.lines).map(|c| (c, DoubtKind::RivalJson));
@@ -366,8 +378,9 @@ impl Candidates for MoveCandidates<'_> {
             answer_line_cells(self.lines, all, open).map(|c| (c, DoubtKind::RivalAnswerLine));
         // A conclusion in an item of a list ("1. Move up to (3, 2) - a wall.") weighs an
         // option; the answer's own conclusion competes with it not.
-        let clauses = conclusions(text, all, standing)
-            .filter(|&k| !self.masked(all[k].start) && !in_list_item(text, all[k].start))
+        let weighed = |k: usize| self.masked(all[k].start) || in_list_item(text, all[k].start);
+        let clauses = conclusions_among(text, all, standing, |k| rival(k) && !weighed(k))
+            .filter(|&k| !weighed(k))
             .map(|k| (all[k], DoubtKind::RivalConclusion));
         let chinese = concluded_in_chinese(text, all, |k| {
             matches!(standing[k], Standing::Open | Standing::Described)
@@ -401,26 +414,7 @@ impl Candidates for MoveCandidates<'_> {
 
     /// A reply that counts rows and columns from 1, or writes the column first.
     fn convention(&self) -> Option<[usize; 2]> {
-        let text = self.lines.text;
-        let phrase = OTHER_CONVENTIONS.iter().find_map(|phrase| {
-            let at = *find_words(text, phrase, true).first()?;
-            Some([at, at + phrase.len()])
-        });
-        // "counting rows and columns from 1", "numbered starting at one".
-        phrase.or_else(|| {
-            ["from 1", "from one", "at 1", "at one", "with 1", "with one"]
-                .iter()
-                .flat_map(|p| {
-                    find_words(text, p, true)
-                        .into_iter()
-                        .map(move |at| [at, at + p.len()])
-                })
-                .find(|&[at, _]| {
-                    words_before(text, at, 5)
-                        .iter()
-                        .any(|w| COUNTING.contains(&w.as_str()))
-                })
-        })
+        declared_convention(self.lines.text)
     }
 
     /// Any coordinate, else any number or number word: a move may hide in them.
@@ -455,51 +449,6 @@ fn in_list_item(text: &str, at: usize) -> bool {
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     (1..=2).contains(&digits) && matches!(line.as_bytes().get(digits), Some(b'.' | b')'))
 }
-
-/// Words before "from 1" that make it a way of counting cells ("rows numbered from 1").
-const COUNTING: [&str; 14] = [
-    "count",
-    "counts",
-    "counting",
-    "counted",
-    "number",
-    "numbered",
-    "numbering",
-    "index",
-    "indexed",
-    "indexing",
-    "start",
-    "starting",
-    "begin",
-    "beginning",
-];
-
-/// Phrases by which a reply says it writes cells another way than the prompt's zero-based
-/// (row, col): counted from 1, or the column first.
-const OTHER_CONVENTIONS: [&str; 22] = [
-    "1-indexed",
-    "1-based",
-    "one-indexed",
-    "one-based",
-    "1 indexed",
-    "1 based",
-    "counting from 1",
-    "counting from one",
-    "count from 1",
-    "numbered from 1",
-    "starting from 1",
-    "starting at 1",
-    "(x, y)",
-    "(x,y)",
-    "x is the column",
-    "x as the column",
-    "x = column",
-    "column first",
-    "(col, row)",
-    "(column, row)",
-    "(c, r)",
-    "column, row",
-];
 
 /// Words that name a number or a cell's row or column: a reply that gives no coordinate may
 /// still give the move in them ("row one, column zero").

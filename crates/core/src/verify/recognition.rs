@@ -428,17 +428,19 @@ pub(super) fn chosen_option(all: &[Mention], lines: &Lines) -> Option<Mention> {
 /// The shape a reply names with `shapes` in play: the decision ([`decide`]) over its
 /// mentions, with the rule that read it and why the reading is not sure.
 pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Decision<Mention> {
-    let all: Vec<Mention> = mentions_in(reply, shapes)
-        .into_iter()
+    let named = mentions_in(reply, shapes);
+    let all: Vec<Mention> = named
+        .iter()
         .filter(|m| !m.negated && !m.asked)
+        .copied()
         .collect();
     // Asides count only when nothing else is named.
     let plain: Vec<Mention> = all.iter().filter(|m| !m.compared).copied().collect();
     let ms = if plain.is_empty() { all.clone() } else { plain };
     decide(&ShapeCandidates {
         lines: &Lines::of(text),
-        reply,
         shapes,
+        named,
         all,
         ms,
     })
@@ -448,8 +450,8 @@ pub(super) fn answer_mention(text: &str, reply: &str, shapes: ShapeSet) -> Decis
 struct ShapeCandidates<'a> {
     /// The reply's text, and its answer lines, tick and JSON, read once.
     lines: &'a Lines<'a>,
-    /// The reply as written (its mentions in any standing are traces of an answer).
-    reply: &'a str,
+    /// Every mention, negated and asked ones too (traces of an answer).
+    named: Vec<Mention>,
     shapes: ShapeSet,
     /// Every mention neither negated nor asked.
     all: Vec<Mention>,
@@ -518,7 +520,7 @@ impl Candidates for ShapeCandidates<'_> {
         (self.unless_hedged(last), rule)
     }
 
-    fn first_rank(&self) -> Vec<(Mention, DoubtKind)> {
+    fn first_rank(&self, _: &Mention) -> Vec<(Mention, DoubtKind)> {
         let json = json_shapes(self.lines, self.shapes).map(|m| (m, DoubtKind::RivalJson));
         let lines = chosen_option(&self.all, self.lines)
             .into_iter()
@@ -583,12 +585,11 @@ impl Candidates for ShapeCandidates<'_> {
         (lacking || alternatives).then_some([value.at, end])
     }
 
-    /// Any shape named, negated or asked included, with every shape in play; else a word
-    /// that describes one.
+    /// Any shape named, negated or asked included; else a word that describes one.
     /// An answer line whose value names no shape the reader knows, a reply written in a
     /// script in which it knows no shape names, are traces too.
     fn traces(&self) -> Option<(Option<Mention>, [usize; 2])> {
-        if let Some(m) = mentions_in(self.reply, ShapeSet::ALL).last() {
+        if let Some(m) = self.named.last() {
             return Some((Some(*m), [m.at, m.at + m.len]));
         }
         let text = self.lines.text;
