@@ -84,8 +84,12 @@ pub fn looks_original(text: &str) -> bool {
 
 /// Whether a transcript carries Shapemaze's message markers.
 pub fn is_marked(text: &str) -> bool {
-    text.lines()
-        .any(|l| l.trim_end() == USER_MARKER || l.trim_end() == ASSISTANT_MARKER)
+    // Both markers open with "### ": a text without it (every original transcript) is
+    // passed over in one search.
+    text.contains("### ")
+        && text
+            .lines()
+            .any(|l| l.trim_end() == USER_MARKER || l.trim_end() == ASSISTANT_MARKER)
 }
 
 /// Whether transcripts are of the original runs: none carries our message markers and at

@@ -479,11 +479,17 @@ pub(super) fn struck_out(line: &str) -> bool {
 /// exactly one line carries a check mark and at least one other a cross, as in a table of
 /// candidates ticked and struck (`| C | ✓ |` among `| Square | ✗ |` rows).
 pub(super) fn checked_line(text: &str) -> Option<[usize; 2]> {
+    // Every mark is a character outside ASCII or holds a bracket: a line of ASCII without a
+    // bracket carries none (most lines, read without a search for each mark).
+    let unmarked = |t: &str| t.is_ascii() && !t.contains('[');
+    if unmarked(text) {
+        return None;
+    }
     let mut checked = Vec::new();
     let mut crossed = 0;
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        let has = |marks: &[&str]| marks.iter().any(|m| line.contains(m));
+        let has = |marks: &[&str]| !unmarked(line) && marks.iter().any(|m| line.contains(m));
         match (has(&CHECKS), has(&CROSSES)) {
             (true, false) => checked.push([offset, offset + line.len()]),
             (false, true) => crossed += 1,
