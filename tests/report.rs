@@ -594,3 +594,100 @@ fn a_bad_filter_is_a_usage_error_with_the_parsers_message() {
     report("shape:spiral \"wall").assert_usage_error("not closed", "an unclosed quote");
     report("moves>x").assert_usage_error("whole number", "a comparison with no number");
 }
+
+#[test]
+fn each_rate_carries_its_reading_bounds_in_json_text_and_csv() {
+    use shapemaze::core::results::doubt;
+    let dir = TempDir::new("report-bounds");
+    // Three mazes a shape: the scripted variants 0 to 2, which solve plainly, solve in prose
+    // among other coordinates (read unsure), and hit a wall.
+    let written = write_export(&dir.path().join("scratch"), "oracle", 5, 3, 1, 0);
+    let lines = record_lines(&written);
+    write(
+        &dir.path().join("trials.jsonl"),
+        lines.join("\n").as_bytes(),
+    );
+    // What each trial's readings give (the report re-scores the records, which were made
+    // by today's readers, so their verdicts stand): the bounds the pooled row must carry.
+    let (mut n, mut successes, mut unsure, mut low, mut high) = (0, 0, 0, 0, 0);
+    for line in &lines {
+        let r = TrialRecord::from_json(line).expect("a record");
+        let scored = match r.verdicts.solve.as_ref().map(|v| v.outcome) {
+            Some(Outcome::Success) => Some(true),
+            Some(Outcome::Fail) => Some(false),
+            _ => None,
+        };
+        let d = doubt::of_record(&r)[0];
+        if let Some([wrong, right]) = d.bounds(scored) {
+            n += 1;
+            successes += usize::from(scored == Some(true));
+            unsure += usize::from(d.unsure);
+            low += usize::from(wrong);
+            high += usize::from(right);
+        }
+    }
+    assert!(
+        unsure > 0 && low < successes,
+        "the prose solves are read unsure: {unsure} unsure, {low} <= {successes} <= {high} of {n}"
+    );
+    let json = shapemaze(&["report", path_str(dir.path()), "--format", "json"]).json();
+    let all = pooled_all(&json);
+    assert_eq!(all["solve"]["successes"].as_u64(), Some(successes as u64));
+    assert_eq!(all["solve_unsure"].as_u64(), Some(unsure as u64), "{all}");
+    let near = |key: &str, want: usize| {
+        let got = all[key].as_f64().unwrap_or(-1.0);
+        assert!(
+            (got - want as f64 / n as f64).abs() < 1e-9,
+            "{key}: {got} against {want}/{n}"
+        );
+    };
+    near("solve_if_unsure_wrong", low);
+    near("solve_if_unsure_right", high);
+    near(
+        "recognize_if_unsure_wrong",
+        all["recognize"]["successes"].as_u64().unwrap_or(0) as usize,
+    );
+    assert_eq!(
+        all["recognize_unsure"], 0,
+        "no doubt, the bounds are the rate"
+    );
+
+    let text = shapemaze(&["report", path_str(dir.path())]).stdout;
+    let shown = format!(
+        "{unsure} unsure: {:.1}-{:.1}%",
+        100.0 * low as f64 / n as f64,
+        100.0 * high as f64 / n as f64
+    );
+    assert!(text.contains(&shown), "{shown} in:\n{text}");
+    assert!(
+        text.contains("the rate would be L% if every unsure reading were wrong"),
+        "the note says what the bounds are"
+    );
+
+    let csv = shapemaze(&[
+        "report",
+        path_str(dir.path()),
+        "--format",
+        "csv",
+        "--table",
+        "pooled",
+    ])
+    .stdout;
+    let mut rows = csv.lines();
+    let header: Vec<&str> = rows.next().expect("a header").split(',').collect();
+    for key in [
+        "solve_unsure",
+        "solve_if_unsure_wrong",
+        "solve_if_unsure_right",
+        "generate_if_unsure_right",
+    ] {
+        let at = header
+            .iter()
+            .position(|h| *h == key)
+            .unwrap_or_else(|| panic!("{key} in {header:?}"));
+        for row in rows.clone() {
+            let field = row.split(',').nth(at).expect("a field");
+            assert!(field.parse::<f64>().is_ok(), "{key} is a number: {field:?}");
+        }
+    }
+}

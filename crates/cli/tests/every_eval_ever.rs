@@ -274,6 +274,18 @@ fn each_phase_s_rate_and_interval_are_shapemaze_report_s() {
                 p["successes"].to_string(),
                 "{model} {phase}"
             );
+            // The reading bounds, as extra fields beside the rate.
+            for (extra, key) in [
+                ("unsure", format!("{phase}_unsure")),
+                ("score_if_unsure_wrong", format!("{phase}_if_unsure_wrong")),
+                ("score_if_unsure_right", format!("{phase}_if_unsure_right")),
+            ] {
+                let got: f64 = s["details"][extra]
+                    .as_str()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| panic!("{model} {phase}: {extra} is a number"));
+                assert_eq!(Some(got), row[&key].as_f64(), "{model} {phase} {extra}");
+            }
             compared += 1;
         }
         if model == "oracle" {

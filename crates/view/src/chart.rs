@@ -830,6 +830,7 @@ pub(crate) mod tests {
                         shape_shown: false,
                         solve_ms: None,
                         solve_tokens: None,
+                        doubts: Default::default(),
                     });
                 }
             }

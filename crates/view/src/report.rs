@@ -242,8 +242,8 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,recognize_mazes,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high,generate_mazes"),
-            "docs/cli.md's header: each phase's five numbers, then the mazes they were played on"
+            Some("experiment,model,encoding,shape,trials,api_errors,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,solve_unsure,solve_if_unsure_wrong,solve_if_unsure_right,recognize_successes,recognize_n,recognize_rate,recognize_ci_low,recognize_ci_high,recognize_mazes,recognize_unsure,recognize_if_unsure_wrong,recognize_if_unsure_right,generate_successes,generate_n,generate_rate,generate_ci_low,generate_ci_high,generate_mazes,generate_unsure,generate_if_unsure_wrong,generate_if_unsure_right"),
+            "docs/cli.md's header: each phase's five numbers, the mazes they were played on, then its reading bounds"
         );
         let row = lines.next().expect("one group");
         // No groups at all: the same header.

@@ -157,7 +157,7 @@ pub fn groups_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment:
         columns.insert(0, ("experiment", "experiment"));
     }
     let mut t =
-        Table::new(id, caption.to_string(), &columns).rates(&["solve", "recognize", "generate"]);
+        Table::new(id, caption.to_string(), &columns).bounded(&["solve", "recognize", "generate"]);
     for (i, r) in rows.iter().enumerate() {
         let mut cells = Vec::with_capacity(9);
         if with_experiment {
@@ -169,9 +169,9 @@ pub fn groups_table(id: &str, caption: &str, rows: &[GroupRow], with_experiment:
             Cell::text(&r.shape),
             Cell::Count(r.trials),
             Cell::Count(r.api_errors),
-            Cell::Rate(r.solve),
-            Cell::Rate(r.recognize),
-            Cell::Rate(r.generate),
+            Cell::Bounded(r.solve, r.bounds.0[0]),
+            Cell::Bounded(r.recognize, r.bounds.0[1]),
+            Cell::Bounded(r.generate, r.bounds.0[2]),
         ]);
         t.row(cells);
         if id == "groups" {

@@ -36,6 +36,78 @@ pub struct GroupRow {
     pub recognize: Proportion,
     /// Generation success.
     pub generate: Proportion,
+    /// Each phase's rate if every unsure reading were wrong and if every one were right
+    /// (JSON: `solve_unsure`, `solve_if_unsure_wrong`, `solve_if_unsure_right`, and the
+    /// same for `recognize` and `generate`).
+    #[serde(flatten)]
+    pub bounds: PhaseBounds,
+}
+
+/// One phase's reading bounds: how many of its scored phases rest on an unsure reading,
+/// and its success rate if every unsure reading were a wrong answer and if every one were a
+/// right answer ([`crate::results::doubt`] says what each does to an outcome). With no
+/// unsure reading both equal the rate.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ReadingBounds {
+    /// Scored phases whose outcome rests on an unsure reading.
+    pub unsure: usize,
+    /// The rate with each of them a failure (0 when nothing is scored).
+    pub if_unsure_wrong: f64,
+    /// The rate with each of them a success where a right answer could have passed.
+    pub if_unsure_right: f64,
+}
+
+impl ReadingBounds {
+    /// The bounds of `phase` over `obs`.
+    pub fn of<'a>(obs: impl IntoIterator<Item = &'a Observation>, phase: Phase) -> Self {
+        let (mut n, mut unsure, mut low, mut high) = (0, 0, 0, 0);
+        for o in obs {
+            let doubt = o.doubts[phase.index()];
+            if let Some([wrong, right]) = doubt.bounds(o.scored(phase)) {
+                n += 1;
+                unsure += usize::from(doubt.unsure);
+                low += usize::from(wrong);
+                high += usize::from(right);
+            }
+        }
+        let share = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+        ReadingBounds {
+            unsure,
+            if_unsure_wrong: share(low),
+            if_unsure_right: share(high),
+        }
+    }
+}
+
+/// The three phases' reading bounds (solve, recognize, generate), written into their row
+/// as `{phase}_unsure`, `{phase}_if_unsure_wrong` and `{phase}_if_unsure_right`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseBounds(pub [ReadingBounds; 3]);
+
+impl PhaseBounds {
+    /// The bounds of each phase over `obs`.
+    pub fn of(obs: &[&Observation]) -> Self {
+        PhaseBounds(
+            [Phase::Solve, Phase::Recognize, Phase::Generate]
+                .map(|p| ReadingBounds::of(obs.iter().copied(), p)),
+        )
+    }
+}
+
+impl Serialize for PhaseBounds {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(9))?;
+        for (phase, b) in crate::analysis::observation::PHASE_NAMES
+            .iter()
+            .zip(&self.0)
+        {
+            map.serialize_entry(&format!("{phase}_unsure"), &b.unsure)?;
+            map.serialize_entry(&format!("{phase}_if_unsure_wrong"), &b.if_unsure_wrong)?;
+            map.serialize_entry(&format!("{phase}_if_unsure_right"), &b.if_unsure_right)?;
+        }
+        map.end()
+    }
 }
 
 impl GroupRow {
@@ -505,6 +577,7 @@ pub(crate) fn row_of(k: &Key, obs: &[&Observation]) -> GroupRow {
         solve: prop(Phase::Solve),
         recognize: prop(Phase::Recognize),
         generate: prop(Phase::Generate),
+        bounds: PhaseBounds::of(obs),
     }
 }
 

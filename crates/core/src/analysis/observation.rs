@@ -13,6 +13,7 @@ use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::Role;
 use crate::play::trial::{FailureKind, Phase};
+use crate::results::doubt::Doubt;
 use crate::results::filter::Facts;
 use crate::results::items::Item;
 use crate::results::layout::ExportPath;
@@ -149,6 +150,10 @@ pub struct Observation {
     /// reported them (records only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub solve_tokens: Option<u64>,
+    /// How far unsure readings could move each phase's outcome (the reading bounds;
+    /// all sure when not known).
+    #[serde(skip)]
+    pub doubts: [Doubt; 3],
 }
 
 /// A maze instance: the maze as shown, `(shape, size, encoding, seed, sample)`. Every
@@ -315,6 +320,7 @@ impl Observation {
             shape_shown: r.shape_shown(),
             solve_ms: solve_latency(r),
             solve_tokens: solve_tokens(r),
+            doubts: crate::results::doubt::of_record(r),
         }
     }
 
@@ -360,6 +366,7 @@ impl Observation {
             repeat: layout.as_ref().map_or(0, |l| l.trial),
             outcomes: r.counted(),
             reasons,
+            doubts: r.doubts,
             ..Observation::bare(encoding, shape)
         };
         Ok((observation, r.basis))
@@ -397,6 +404,7 @@ impl Observation {
             shape_shown: false,
             solve_ms: None,
             solve_tokens: None,
+            doubts: [Doubt::SURE; 3],
         }
     }
 

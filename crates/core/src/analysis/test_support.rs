@@ -49,6 +49,7 @@ pub fn obs(
         shape_shown: false,
         solve_ms: None,
         solve_tokens: None,
+        doubts: Default::default(),
     }
 }
 

@@ -189,6 +189,10 @@ pub struct Rescored {
     pub phases: [PhaseScore; 3],
     /// Irregularities found on the way, for people.
     pub notes: Vec<String>,
+    /// How far unsure readings could move each phase's outcome (all sure when only the
+    /// closing lines were read).
+    #[serde(skip)]
+    pub doubts: [crate::results::doubt::Doubt; 3],
 }
 
 impl Rescored {
@@ -202,6 +206,7 @@ impl Rescored {
             size: None,
             phases: PHASES.map(|p| PhaseScore::recorded(p, closing[p.index()])),
             notes: vec![note],
+            doubts: Default::default(),
         }
     }
 
@@ -504,6 +509,7 @@ pub fn rescore_reviewed(
                 .with_verdict(verdicts[p.index()].as_ref())
         }),
         notes,
+        doubts: crate::results::doubt::of_trial(&trial),
     }
 }
 

@@ -2,7 +2,8 @@
 //! keys, every field quoted by [`csv_field`] (the one quoting rule, which also defuses
 //! spreadsheet formulas, so only on text). One column per number: a rate's column becomes
 //! six (successes, n, rate and the 95% interval's ends, the fractions with six decimals, and
-//! the distinct mazes it counts, empty unless its interval is clustered by maze); an
+//! the distinct mazes it counts, empty unless its interval is clustered by maze; a rate
+//! with its reading bounds three more: `_unsure`, `_if_unsure_wrong`, `_if_unsure_right`); an
 //! estimate with its interval three (`KEY`, `KEY_low`, `KEY_high`, fractions); a test three
 //! (`KEY_test`, the statistic's name; `KEY_statistic`; `KEY_p`); a p-value one number.
 
@@ -15,6 +16,9 @@ use std::fmt::Write as _;
 /// estimate with its interval three, a test three, anything else one (its key).
 fn parts(table: &Table, i: usize) -> &'static [&'static str] {
     let column = &table.columns[i];
+    if column.bounds {
+        return Kind::Bounded.parts();
+    }
     if column.rate {
         return Kind::Rate.parts();
     }
@@ -35,6 +39,7 @@ fn parts(table: &Table, i: usize) -> &'static [&'static str] {
 
 enum Kind {
     Rate,
+    Bounded,
     Interval,
     Test,
     One,
@@ -45,6 +50,17 @@ impl Kind {
     fn parts(&self) -> &'static [&'static str] {
         match self {
             Kind::Rate => &["_successes", "_n", "_rate", "_ci_low", "_ci_high", "_mazes"],
+            Kind::Bounded => &[
+                "_successes",
+                "_n",
+                "_rate",
+                "_ci_low",
+                "_ci_high",
+                "_mazes",
+                "_unsure",
+                "_if_unsure_wrong",
+                "_if_unsure_right",
+            ],
             Kind::Interval => &["", "_low", "_high"],
             Kind::Test => &["_test", "_statistic", "_p"],
             Kind::One => &[""],
@@ -56,6 +72,7 @@ impl Kind {
 fn kind(c: &Cell) -> Kind {
     match c {
         Cell::Rate(_) => Kind::Rate,
+        Cell::Bounded(..) => Kind::Bounded,
         Cell::Interval { .. } => Kind::Interval,
         Cell::Test(_) => Kind::Test,
         Cell::Noted(main, _) => kind(main),
@@ -110,11 +127,28 @@ pub fn p_number(p: f64) -> String {
 }
 
 fn is_rate(c: &Cell) -> bool {
-    matches!(kind(c), Kind::Rate)
+    matches!(kind(c), Kind::Rate | Kind::Bounded)
 }
 
 fn number(x: Option<f64>) -> String {
     x.map_or(String::new(), |x| format!("{:.6}", Fixed(x)))
+}
+
+/// A rate's six fields: successes, n, rate, the interval's ends, and the mazes (empty
+/// unless its interval is clustered by maze).
+fn rate_fields(p: &shapemaze_core::analysis::stats::Proportion) -> String {
+    let mut s = format!("{},{}", p.successes, p.n);
+    let _ = write!(
+        s,
+        ",{:.6},{:.6},{:.6},",
+        Fixed(p.rate),
+        Fixed(p.ci_low),
+        Fixed(p.ci_high)
+    );
+    if let Some(m) = p.mazes {
+        let _ = write!(s, "{m}");
+    }
+    s
 }
 
 fn field(c: &Cell) -> String {
@@ -139,20 +173,14 @@ fn field(c: &Cell) -> String {
             p_number(t.p)
         ),
         Cell::P(p) => p_number(*p),
-        Cell::Rate(p) => {
-            let mut s = format!("{},{}", p.successes, p.n);
-            let _ = write!(
-                s,
-                ",{:.6},{:.6},{:.6},",
-                Fixed(p.rate),
-                Fixed(p.ci_low),
-                Fixed(p.ci_high)
-            );
-            if let Some(m) = p.mazes {
-                let _ = write!(s, "{m}");
-            }
-            s
-        }
+        Cell::Rate(p) => rate_fields(p),
+        Cell::Bounded(p, b) => format!(
+            "{},{},{:.6},{:.6}",
+            rate_fields(p),
+            b.unsure,
+            Fixed(b.if_unsure_wrong),
+            Fixed(b.if_unsure_right)
+        ),
         // A number keeps its fields; a note has no column of its own (the text and HTML
         // reports show it).
         Cell::Noted(main, note) if note.is_empty() || main.is_numeric() || is_rate(main) => {

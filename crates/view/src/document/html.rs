@@ -126,6 +126,13 @@ fn content(s: &mut String, c: &Cell, dense: bool) {
             None => write!(s, "n/a"),
             Some((k, r, ci)) => write!(s, "{} <b>{r}</b> <small>{ci}</small>", escape(&k)),
         },
+        Cell::Bounded(p, b) => {
+            content(s, &Cell::Rate(*p), dense);
+            match super::bounds_text(b) {
+                Some(t) if p.n > 0 => write!(s, " <small class=\"bounds\">{t}</small>"),
+                _ => Ok(()),
+            }
+        }
         Cell::Noted(main, note) => {
             content(s, main, dense);
             if note.is_empty() {
@@ -157,7 +164,7 @@ pub fn table(s: &mut String, t: &Table) {
         "<div class=\"table-wrap\">"
     });
     let _ = write!(s, "<table data-testid=\"table-{}\">", escape(&t.id));
-    match (t.caption.is_empty(), t.interval_note()) {
+    match (t.caption.is_empty(), t.notes()) {
         (true, None) => {}
         (false, None) => {
             let _ = write!(s, "<caption>{}</caption>", escape(&t.caption));

@@ -11,6 +11,7 @@ pub mod text;
 
 use super::chart::Chart;
 use super::contents::Part;
+use shapemaze_core::analysis::groups::ReadingBounds;
 use shapemaze_core::analysis::stats::Proportion;
 use shapemaze_core::text::Fixed;
 
@@ -165,6 +166,7 @@ impl Table {
                     rate: false,
                     interval: false,
                     test: false,
+                    bounds: false,
                     csv_only: false,
                 })
                 .collect(),
@@ -197,6 +199,19 @@ impl Table {
     pub fn tests(mut self, keys: &[&str]) -> Self {
         for c in &mut self.columns {
             c.test |= keys.contains(&c.key.as_str());
+        }
+        self
+    }
+
+    /// Declares the columns named by `keys` as columns of rates with their reading bounds
+    /// ([`Cell::Bounded`]): the CSV gives each nine columns, the rate's six and `_unsure`,
+    /// `_if_unsure_wrong`, `_if_unsure_right`.
+    pub fn bounded(mut self, keys: &[&str]) -> Self {
+        for c in &mut self.columns {
+            if keys.contains(&c.key.as_str()) {
+                c.rate = true;
+                c.bounds = true;
+            }
         }
         self
     }
@@ -266,6 +281,8 @@ pub struct Column {
     pub interval: bool,
     /// Whether it holds tests ([`Cell::Test`]), likewise three.
     pub test: bool,
+    /// Whether its rates carry their reading bounds ([`Cell::Bounded`]; [`Table::bounded`]).
+    pub bounds: bool,
     /// Whether only the CSV has it ([`Table::csv_only`]).
     pub csv_only: bool,
 }
@@ -293,6 +310,10 @@ pub enum Cell {
     Number(Option<f64>),
     /// A success rate with its interval.
     Rate(Proportion),
+    /// A success rate with its interval and its reading bounds: shown with "N unsure:
+    /// L-H%" after it when some of its phases rest on an unsure reading; in CSV the rate's
+    /// six numbers and three more (`_unsure`, `_if_unsure_wrong`, `_if_unsure_right`).
+    Bounded(Proportion, ReadingBounds),
     /// A cell with a smaller note after it (none when the note is empty).
     Noted(Box<Cell>, String),
     /// An estimate with its 95% interval when there is one: a difference of two rates
@@ -370,7 +391,7 @@ impl Table {
     pub fn interval_note(&self) -> Option<&'static str> {
         fn clustered(c: &Cell) -> bool {
             match c {
-                Cell::Rate(p) => p.mazes.is_some(),
+                Cell::Rate(p) | Cell::Bounded(p, _) => p.mazes.is_some(),
                 Cell::Noted(main, _) => clustered(main),
                 _ => false,
             }
@@ -383,6 +404,44 @@ impl Table {
         };
         any.then_some(note)
     }
+}
+
+/// What a table whose rates carry reading bounds says of them, once.
+pub const BOUNDS_NOTE: &str = "N unsure: L-H% after a rate: N of its phases rest on an unsure reading; the rate would be L% if every unsure reading were wrong and H% if every one were right.";
+
+impl Table {
+    /// [`BOUNDS_NOTE`] when a rate of the table rests on an unsure reading.
+    pub fn bounds_note(&self) -> Option<&'static str> {
+        let any = self
+            .rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .any(|c| matches!(c, Cell::Bounded(_, b) if b.unsure > 0));
+        any.then_some(BOUNDS_NOTE)
+    }
+
+    /// The notes on the table's numbers ([`Table::interval_note`], [`Table::bounds_note`]),
+    /// in one line; `None` when there are none.
+    pub fn notes(&self) -> Option<String> {
+        let notes: Vec<&str> = [self.interval_note(), self.bounds_note()]
+            .into_iter()
+            .flatten()
+            .collect();
+        (!notes.is_empty()).then(|| notes.join(" "))
+    }
+}
+
+/// The reading bounds of a rate as people read them: `3 unsure: 40.0-60.0%`; `None` when
+/// no phase it counts rests on an unsure reading.
+pub(crate) fn bounds_text(b: &ReadingBounds) -> Option<String> {
+    (b.unsure > 0).then(|| {
+        format!(
+            "{} unsure: {:.1}-{:.1}%",
+            b.unsure,
+            Fixed(100.0 * b.if_unsure_wrong),
+            Fixed(100.0 * b.if_unsure_right)
+        )
+    })
 }
 
 /// `k/n r% [low, high]` parts of a rate (`k/n (m mazes)` when it is clustered by maze,
@@ -490,6 +549,62 @@ name       count   mean  solve                   failures
   Nothing to show.
 ";
         assert_eq!(text, expected, "\n{text}");
+    }
+
+    #[test]
+    fn a_rate_with_reading_bounds_shows_them_when_unsure_and_writes_them_as_numbers() {
+        let bounded = |unsure, low, high| ReadingBounds {
+            unsure,
+            if_unsure_wrong: low,
+            if_unsure_right: high,
+        };
+        let mut t = Table::new("b", "Bounded".into(), &[("m", "model"), ("solve", "solve")])
+            .bounded(&["solve"]);
+        t.row(vec![
+            Cell::text("a"),
+            Cell::Bounded(rate(2, 4), bounded(2, 0.25, 0.75)),
+        ]);
+        t.row(vec![
+            Cell::text("b"),
+            Cell::Bounded(rate(1, 4), bounded(0, 0.25, 0.25)),
+        ]);
+        let doc = Document {
+            sections: vec![Section::new("".into()).table(t.clone())],
+        };
+        let text = text::write(&doc);
+        assert!(
+            text.contains("2/4 50.0% [15.0, 85.0] (2 unsure: 25.0-75.0%)"),
+            "{text}"
+        );
+        assert!(
+            text.contains(BOUNDS_NOTE),
+            "the note says what the bounds are: {text}"
+        );
+        assert!(
+            !text.contains("0 unsure"),
+            "no bounds where nothing is unsure: {text}"
+        );
+        let html = html::write(&doc);
+        assert!(
+            html.contains("<small class=\"bounds\">2 unsure: 25.0-75.0%</small>"),
+            "{html}"
+        );
+        let csv = csv::write(&t);
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("m,solve_successes,solve_n,solve_rate,solve_ci_low,solve_ci_high,solve_mazes,solve_unsure,solve_if_unsure_wrong,solve_if_unsure_right")
+        );
+        assert_eq!(
+            lines
+                .next()
+                .map(|l| l.split(',').skip(7).collect::<Vec<_>>()),
+            Some(vec!["2", "0.250000", "0.750000"])
+        );
+        // Without rows, the same header.
+        let empty =
+            Table::new("b", "".into(), &[("m", "model"), ("solve", "solve")]).bounded(&["solve"]);
+        assert_eq!(csv::write(&empty).lines().next(), csv.lines().next());
     }
 
     #[test]

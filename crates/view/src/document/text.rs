@@ -65,6 +65,10 @@ pub fn cell(c: &Cell, dense: bool) -> String {
             Some((k, _, _)) if dense => k,
             Some((k, r, ci)) => format!("{k} {r} {ci}"),
         },
+        Cell::Bounded(p, b) => match super::bounds_text(b) {
+            Some(t) if p.n > 0 && !dense => format!("{} ({t})", cell(&Cell::Rate(*p), dense)),
+            _ => cell(&Cell::Rate(*p), dense),
+        },
         Cell::Interval {
             value,
             low,
@@ -117,7 +121,7 @@ pub fn table(t: &Table) -> String {
     if !t.caption.is_empty() {
         let _ = writeln!(out, "{}", t.caption);
     }
-    if let Some(note) = t.interval_note() {
+    if let Some(note) = t.notes() {
         let _ = writeln!(out, "{note}");
     }
     if t.rows.is_empty() {

@@ -7,6 +7,7 @@
 //! fills, nothing more.
 
 use super::names::{result_id, Details, Identity, COLLECTION, SCHEMA_VERSION};
+use crate::analysis::groups::ReadingBounds;
 use crate::analysis::observation::{share_by_maze, Observation};
 use crate::analysis::stats::Proportion;
 use crate::batch::export::csv_value;
@@ -510,20 +511,39 @@ fn results(run: &ModelRun<'_>) -> Vec<EvaluationResult> {
                     min_score: 0.0,
                     max_score: 1.0,
                 },
-                score_details: score_details(&p, observations.len(), api_errors),
+                score_details: score_details(
+                    &p,
+                    ReadingBounds::of(&observations, phase),
+                    observations.len(),
+                    api_errors,
+                ),
                 generation_config: generation_config.clone(),
             })
         })
         .collect()
 }
 
-/// A phase's rate, its counts and its interval.
-fn score_details(p: &Proportion, trials: usize, api_errors: usize) -> ScoreDetails {
+/// A phase's rate, its counts, its reading bounds and its interval.
+fn score_details(
+    p: &Proportion,
+    bounds: ReadingBounds,
+    trials: usize,
+    api_errors: usize,
+) -> ScoreDetails {
     let mut details = Details::from([
         ("successes".into(), p.successes.to_string()),
         ("scored".into(), p.n.to_string()),
         ("trials".into(), trials.to_string()),
         ("trials_with_api_errors".into(), api_errors.to_string()),
+        ("unsure".into(), bounds.unsure.to_string()),
+        (
+            "score_if_unsure_wrong".into(),
+            bounds.if_unsure_wrong.to_string(),
+        ),
+        (
+            "score_if_unsure_right".into(),
+            bounds.if_unsure_right.to_string(),
+        ),
     ]);
     if let Some(m) = p.mazes {
         details.insert("mazes".into(), m.to_string());
