@@ -8,10 +8,25 @@ use serde_json::{json, Value};
 use shapemaze::core::maze::shape::Shape;
 use shapemaze::core::play::trial::Phase;
 use shapemaze::core::results::layout::ExportPath;
+use shapemaze::core::results::record::TrialRecord;
 use shapemaze::core::results::rescore::{replies_read, Hints};
 use shapemaze::core::verify::Extracted;
 use support::run::{path_str, shapemaze};
 use support::{write, write_export, TempDir};
+
+/// `shapemaze score DIR --format json --reviews FILE`, read.
+fn score_with_reviews(dir: &std::path::Path, reviews: &std::path::Path) -> Value {
+    let run = shapemaze(&[
+        "score",
+        path_str(dir),
+        "--format",
+        "json",
+        "--reviews",
+        path_str(reviews),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).expect("JSON")
+}
 
 fn all_row(report: &Value, key: &str) -> Value {
     let totals = if key.is_empty() {
@@ -72,16 +87,7 @@ fn reviews_give_the_rates_as_reviewed_and_the_readers_agreement_on_the_sample() 
     let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
     write(&reviews, body.as_bytes());
 
-    let run = shapemaze(&[
-        "score",
-        path_str(dir.path()),
-        "--format",
-        "json",
-        "--reviews",
-        path_str(&reviews),
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let report: Value = serde_json::from_str(&run.stdout).expect("JSON");
+    let report = score_with_reviews(dir.path(), &reviews);
     let review = &report["review"];
     assert_eq!(review["reviews"], 3);
     assert_eq!(review["applied"], 2);
@@ -91,10 +97,11 @@ fn reviews_give_the_rates_as_reviewed_and_the_readers_agreement_on_the_sample() 
     assert_eq!(
         (
             &agreement[0]["phase"],
+            &agreement[0]["sure"],
             &agreement[0]["successes"],
             &agreement[0]["n"]
         ),
-        (&json!("solve"), &json!(1), &json!(1))
+        (&json!("solve"), &json!(true), &json!(1), &json!(1))
     );
     assert_eq!(
         (
@@ -131,8 +138,8 @@ fn reviews_give_the_rates_as_reviewed_and_the_readers_agreement_on_the_sample() 
     for wanted in [
         "Reviews (",
         "3 in force, 2 applied",
-        "In solve: the reader agrees with review on 1 of 1 sampled moves",
-        "In recognize: the reader agrees with review on 0 of 1 sampled shapes",
+        "In solve: of 1 sure reading of moves reviewed in the random sample, 1 read right",
+        "In recognize: of 1 sure reading of shapes reviewed in the random sample, 0 read right",
         "nowhere/0.txt solve 0",
         "As reviewed",
     ] {
@@ -157,9 +164,9 @@ fn reviews_give_the_rates_as_reviewed_and_the_readers_agreement_on_the_sample() 
         path_str(&reviews),
     ]);
     assert!(
-        words
-            .stdout
-            .contains("In solve: the reader agrees with review on 1 of 1 sampled moves"),
+        words.stdout.contains(
+            "In solve: of 1 sure reading of moves reviewed in the random sample, 1 read right"
+        ),
         "{}",
         words.stdout
     );
@@ -198,4 +205,171 @@ fn a_reviews_file_that_cannot_be_read_is_named_with_its_line() {
         path_str(&bad),
     ])
     .assert_usage_error("strict scoring only", "reviews with another scoring");
+}
+
+/// The reviews the agreement test makes: for each transcript, by its place in the list, one
+/// of four kinds, so the folder holds a confirmed move, a changed shape, a maze read as no
+/// answer, and the phase-ending move of a solve read as another valid move (which lets the
+/// phase go on past the replies recorded).
+fn mixed_reviews(files: &[String], records: &[TrialRecord]) -> Vec<Value> {
+    let mut lines = Vec::new();
+    for (i, (file, record)) in files.iter().zip(records).enumerate() {
+        let text = std::fs::read_to_string(file).expect("the transcript");
+        let replies = replies_read(&text, &Hints::default());
+        let line = |phase: Phase, step: usize, value: Value| {
+            json!({"trial": ExportPath::of_record(record).render(), "phase": phase.name(),
+                   "step": step, "value": value, "reviewer": "ab", "sampled": i % 2 == 0})
+        };
+        let solves: Vec<_> = replies.iter().filter(|r| r.phase == Phase::Solve).collect();
+        match i % 4 {
+            0 => {
+                // The last move of the solve read as a valid move that does not reach G.
+                let Some(last) = solves.last() else { continue };
+                let maze = record.first_maze().expect("a maze");
+                let at = record.path.get(last.step).copied().unwrap_or(maze.player());
+                let open = maze.open_mask();
+                let movement = record.shape.movement();
+                let to = open
+                    .cells()
+                    .into_iter()
+                    .find(|&p| movement.is_step(at, p) && p != maze.goal() && p != at);
+                if let Some(to) = to {
+                    lines.push(line(Phase::Solve, last.step, json!([to.row, to.col])));
+                }
+            }
+            1 => lines.push(line(Phase::Recognize, 0, json!(record.shape.name()))),
+            2 => lines.push(line(Phase::Generate, 0, Value::Null)),
+            _ => {
+                if let Some(first) = solves.first() {
+                    lines.push(line(Phase::Solve, 0, json!(first.reading.value)));
+                }
+            }
+        }
+    }
+    lines
+}
+
+#[test]
+fn the_results_pages_rates_as_reviewed_and_score_reviews_agree_on_every_model_and_phase() {
+    use shapemaze::core::analysis::review::{parse_reviews, rates_as_reviewed};
+    use shapemaze::core::play::player::PlayerKind;
+    use shapemaze::core::results::record::{Placement, PlayerInfo};
+    let dir = TempDir::new("reviews-agree");
+    // Two players of a folder: a model and the oracle (never pooled with it).
+    let mut written = write_export(dir.path(), "qwen", 5, 2, 1, 3).trials;
+    written.extend(write_export(dir.path(), "oracle", 5, 1, 1, 3).trials);
+    let records: Vec<TrialRecord> = written
+        .iter()
+        .map(|(rel, trial)| {
+            let place = ExportPath::parse(rel).expect("an export path");
+            let kind = if place.model == "oracle" {
+                PlayerKind::Oracle
+            } else {
+                PlayerKind::Endpoint
+            };
+            let info = PlayerInfo {
+                model: place.model.clone(),
+                ..PlayerInfo::builtin(kind)
+            };
+            let placement = Placement {
+                seed: 3,
+                sample: place.maze,
+                repeat: place.trial,
+            };
+            let record = TrialRecord::of(trial, info, placement, None, None);
+            assert_eq!(&ExportPath::of_record(&record).render(), rel);
+            record
+        })
+        .collect();
+    let absolute: Vec<String> = written
+        .iter()
+        .map(|(rel, _)| dir.path().join(rel).display().to_string())
+        .collect();
+    let lines = mixed_reviews(&absolute, &records);
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let reviews_dir = TempDir::new("reviews-agree-file");
+    let file = reviews_dir.path().join("reviews.jsonl");
+    write(&file, body.as_bytes());
+
+    // The page's side: the core function the review part shows.
+    let page = rates_as_reviewed(&records, &parse_reviews(&body).expect("reviews"));
+    // The command line's side.
+    let report = score_with_reviews(dir.path(), &file);
+    let model_row = |totals: &Value, model: &str| -> Value {
+        totals
+            .as_array()
+            .and_then(|t| {
+                t.iter()
+                    .find(|r| r["group"] == "model" && r["value"] == model)
+                    .cloned()
+            })
+            .unwrap_or_else(|| panic!("a row for {model}"))
+    };
+    let counts = |c: &shapemaze::core::results::tally::Counts| {
+        let mut v = json!({"success": c.success, "fail": c.fail, "unscored": c.unscored});
+        if c.api_error > 0 {
+            v["api_error"] = json!(c.api_error);
+        }
+        v
+    };
+    assert_eq!(
+        page.iter().map(|r| r.model.as_str()).collect::<Vec<_>>(),
+        ["oracle", "qwen"]
+    );
+    let mut left_open = 0;
+    for row in &page {
+        let read = model_row(&report["totals"], &row.model);
+        let reviewed = model_row(&report["review"]["totals"], &row.model);
+        for (i, phase) in ["solve", "recognize", "generate"].into_iter().enumerate() {
+            assert_eq!(
+                counts(&row.read[i]),
+                read[phase],
+                "{} {phase} as read: page against score",
+                row.model
+            );
+            assert_eq!(
+                counts(&row.reviewed[i]),
+                reviewed[phase],
+                "{} {phase} as reviewed: page against score",
+                row.model
+            );
+            left_open += row.reviewed[i].unscored - row.read[i].unscored;
+        }
+    }
+    assert!(
+        left_open > 0,
+        "a corrected move let some phase go on past its replies"
+    );
+    assert_ne!(
+        page[1].read, page[1].reviewed,
+        "the reviews move the model's rates"
+    );
+    let text = shapemaze(&["score", path_str(dir.path()), "--reviews", path_str(&file)]);
+    assert!(
+        text.stdout
+            .contains("?N as reviewed: phases with no outcome as reviewed."),
+        "{}",
+        text.stdout
+    );
+    // `report --reviews` gives the same rates as reviewed, in JSON and in words.
+    let reported = shapemaze(&[
+        "report",
+        path_str(dir.path()),
+        "--format",
+        "json",
+        "--reviews",
+        path_str(&file),
+    ]);
+    assert_eq!(reported.code, 0, "{}", reported.stderr);
+    let reported: Value = serde_json::from_str(&reported.stdout).expect("JSON");
+    assert_eq!(reported["review"]["totals"], report["review"]["totals"]);
+    assert_eq!(reported["review"]["read_totals"], report["totals"]);
+    let words = shapemaze(&["report", path_str(dir.path()), "--reviews", path_str(&file)]);
+    for wanted in [
+        "As read:",
+        "As reviewed (the reviewed readings",
+        "?N as reviewed",
+    ] {
+        assert!(words.stdout.contains(wanted), "{wanted}:\n{}", words.stdout);
+    }
 }

@@ -1,7 +1,7 @@
 //! `shapemaze score --second-reader FILE` against the fake endpoint: every reply put to a
 //! judge model with the fixed prompt, its answers kept in the folder (a rerun makes no
 //! call), a rate limit retried, the key sent and never written, and Cohen's kappa per
-//! phase in the report.
+//! phase in the report (none where a reader gave one value to every reply).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod support;
@@ -66,8 +66,14 @@ fn a_second_reader_reads_every_reply_once_and_its_kappa_is_reported() {
         (recognize["n"].as_u64(), recognize["agree"].as_u64()),
         (Some(12), Some(2))
     );
-    assert!(recognize["kappa"].as_f64().is_some(), "{recognize}");
-    assert!(recognize["low"].as_f64() <= recognize["kappa"].as_f64());
+    // The judge named the spiral every time: kappa is 0 by construction, so none is given.
+    assert!(recognize["kappa"].is_null(), "{recognize}");
+    assert_eq!(recognize["second_answered"], 12);
+    let generate = &phases[2];
+    assert_eq!(
+        (&generate["kappa"], &generate["second_answered"]),
+        (&Value::Null, &json!(0))
+    );
     assert!(
         second["disagreements"]
             .as_array()
@@ -105,12 +111,13 @@ fn a_second_reader_reads_every_reply_once_and_its_kappa_is_reported() {
         "{}",
         text.stdout
     );
-    assert!(
-        text.stdout
-            .contains("In recognize: the readers agree on 2 of 12 replies"),
-        "{}",
-        text.stdout
-    );
+    for wanted in [
+        "In recognize: the readers agree on 2 of 12 replies (16.7%), no kappa: a reader gave one value to every reply",
+        "no kappa: the second reader gave no answer for any of them",
+    ] {
+        assert!(text.stdout.contains(wanted), "{wanted}:\n{}", text.stdout);
+    }
+    assert!(!text.stdout.contains("(0.000 to 0.000)"), "{}", text.stdout);
 }
 
 #[test]

@@ -110,9 +110,10 @@ pub struct ReportArgs {
     /// and audit-causes)
     #[arg(long, value_name = "ID", verbatim_doc_comment)]
     pub table: Option<String>,
-    /// people's readings (reviews.jsonl): the reader's agreement with the reviews of a
-    /// random sample, per phase with its Wilson interval, in the report (JSON:
-    /// `review`; `shapemaze score --reviews` gives the rates as reviewed)
+    /// people's readings (reviews.jsonl): the rates as read and as reviewed per model,
+    /// and the reader's agreement with the reviews per phase, over the sure readings of
+    /// a random sample and over the unsure ones apart, each with its Wilson interval
+    /// (JSON: `review`)
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub reviews: Option<String>,
     /// count people's recognition verdicts given after the page had shown them the
@@ -219,7 +220,11 @@ pub fn run(args: &ReportArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     let provenance = provenance_of(root, io)?;
     let review_text = review
         .as_ref()
-        .map(super::reviews::render)
+        .map(|r| {
+            super::reviews::render(r)
+                + &super::reviews::render_totals(&r.read_totals, &r.totals, true)
+                + "\n"
+        })
         .unwrap_or_default()
         + &provenance
             .as_ref()

@@ -8,6 +8,7 @@ use super::second_reader::{self, Asked, Judge, SecondReaderReport};
 use crate::io::{CliError, Io};
 use crate::values::COMMAND_HELP;
 use serde::Serialize;
+use shapemaze_core::analysis::review::built_in_name;
 use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::maze::shape::ShapeSet;
@@ -18,7 +19,6 @@ use shapemaze_core::results::rescore::{rescore, Basis, Hints, Libraries, Rescore
 use shapemaze_core::results::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
 use shapemaze_core::verify::{Outcome, Reason};
 use shapemaze_view::text_table::{TextColumn, TextTable};
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -62,8 +62,9 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "S", verbatim_doc_comment)]
     pub scoring: Option<String>,
     /// people's readings (reviews.jsonl, exported from the review part of /results):
-    /// every rate also as reviewed, and the reader's agreement with the reviews of a
-    /// random sample, per phase with its Wilson interval (JSON: `review`)
+    /// every rate also as reviewed, and the reader's agreement with the reviews per
+    /// phase, over the sure readings of a random sample and over the unsure ones apart,
+    /// each with its Wilson interval (JSON: `review`)
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub reviews: Option<String>,
     /// a chat model as a second reader of every reply: FILE holds its settings as a
@@ -78,14 +79,7 @@ pub struct ScoreArgs {
 /// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
 /// for phases that could not be scored and `!N` for API errors.
 fn cell(c: &Counts) -> String {
-    let mut out = format!("{}/{} {:.1}%", c.success, c.scored(), c.percent());
-    if c.unscored > 0 {
-        let _ = write!(out, " ?{}", c.unscored);
-    }
-    if c.api_error > 0 {
-        let _ = write!(out, " !{}", c.api_error);
-    }
-    out
+    c.to_string()
 }
 
 /// The totals' legend; API errors are explained only when there are any, so reports
@@ -167,7 +161,7 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
     let judge = args.second_reader.as_deref().map(Judge::load).transpose()?;
     let mut asked: Vec<Asked> = Vec::new();
     let mut reviewed_results: Vec<(usize, Rescored)> = Vec::new();
-    let mut reviewed_read = BTreeMap::new();
+    let mut reviewed_read = reviews::Read::new();
     let mut libraries = Libraries::new();
     let in_play = folder_shapes(root);
     let mut scored = Vec::with_capacity(files.len());
@@ -201,19 +195,20 @@ pub fn run(args: &ScoreArgs, io: &mut Io<'_>) -> Result<(), CliError> {
             });
             continue;
         }
-        if judge.is_some() {
+        let model = layout
+            .as_ref()
+            .map_or(UNKNOWN.to_string(), |l| l.model.clone());
+        // The built-in players' replies are our own text: the second reader leaves them.
+        if judge.is_some() && !built_in_name(&model) {
             asked.extend(to_ask(&file, &text, &hints));
         }
         if let Some(applied) = reviews
             .as_ref()
-            .and_then(|r| reviews::apply(r, &file, &text, &hints, &mut libraries))
+            .and_then(|r| reviews::apply(r, &file, &model, &text, &hints, &mut libraries))
         {
             reviewed_results.push((scored.len(), applied.result));
             reviewed_read.extend(applied.read);
         }
-        let model = layout
-            .as_ref()
-            .map_or(UNKNOWN.to_string(), |l| l.model.clone());
         scored.push(Scored {
             file,
             model,
@@ -282,7 +277,7 @@ fn closing(o: Option<Outcome>) -> &'static str {
 }
 
 /// The totals as a text table: a row per group value, a column per phase.
-fn totals_table(totals: &[Total]) -> String {
+pub(crate) fn totals_table(totals: &[Total]) -> String {
     let label = |t: &Total| {
         if t.group == Group::All {
             t.value.clone()
@@ -368,12 +363,8 @@ fn render_text(r: &Report<'_>) -> String {
         }
     }
     if let Some(review) = &r.review {
-        let _ = writeln!(out, "\n{}", reviews::render(review));
-        let _ = writeln!(
-            out,
-            "As reviewed (the reviewed readings in place of the reader's):"
-        );
-        out.push_str(&totals_table(&review.totals));
+        let _ = write!(out, "\n{}", reviews::render(review));
+        out.push_str(&reviews::render_totals(&r.totals, &review.totals, false));
     }
     if let Some(second) = &r.second_reader {
         let _ = write!(out, "\n{}", second_reader::render(second));

@@ -122,8 +122,11 @@ pub struct Kappa {
     pub agree: usize,
     /// `agree / n`.
     pub raw: f64,
+    /// Replies the second reader gave an answer for (not "no answer").
+    pub second_answered: usize,
     /// Cohen's kappa: the agreement beyond what the readers' own frequencies give by chance
-    /// (1 when both read every reply alike; `null` in JSON when chance agreement is total).
+    /// (1 when both read every reply alike; `null` in JSON when a reader gave one value to
+    /// every reply, where kappa is 0 or undefined by construction and says nothing).
     pub kappa: Option<f64>,
     /// Its 95% interval (large-sample standard error), clipped to [-1, 1].
     pub low: Option<f64>,
@@ -157,7 +160,12 @@ pub fn kappa(pairs: &[(Extracted, Extracted)]) -> Kappa {
         .iter()
         .map(|v| share(v, true) * share(v, false))
         .sum();
-    let (kappa, low, high) = if n == 0 || (1.0 - chance).abs() < 1e-12 {
+    let one_value = |first: bool| {
+        let mut values = pairs.iter().map(|(a, b)| if first { a } else { b });
+        values.next().is_some_and(|v0| values.all(|v| v == v0))
+    };
+    let degenerate = one_value(true) || one_value(false);
+    let (kappa, low, high) = if n == 0 || degenerate || (1.0 - chance).abs() < 1e-12 {
         (None, None, None)
     } else {
         let k = (raw - chance) / (1.0 - chance);
@@ -173,6 +181,10 @@ pub fn kappa(pairs: &[(Extracted, Extracted)]) -> Kappa {
         n,
         agree,
         raw,
+        second_answered: pairs
+            .iter()
+            .filter(|(_, b)| *b != Extracted::Nothing)
+            .count(),
         kappa,
         low,
         high,
@@ -265,11 +277,15 @@ pub fn compare<'a>(
 }
 
 /// A phase's agreement in words: "the readers agree on 58 of 60 replies (96.7%), kappa
-/// 0.912 (0.801 to 1.000)".
+/// 0.912 (0.801 to 1.000)"; where the second reader answered none of them, it says so
+/// instead of a kappa.
 pub fn kappa_sentence(k: &Kappa) -> String {
     let kappa = match (k.kappa, k.low, k.high) {
         (Some(v), Some(lo), Some(hi)) => format!("kappa {v:.3} ({lo:.3} to {hi:.3})"),
-        _ => "kappa undefined (one value only)".into(),
+        _ if k.second_answered == 0 => {
+            "no kappa: the second reader gave no answer for any of them".into()
+        }
+        _ => "no kappa: a reader gave one value to every reply".into(),
     };
     format!(
         "the readers agree on {} of {} replies ({:.1}%), {kappa}",
@@ -365,6 +381,31 @@ mod tests {
         let none = vec![(Extracted::Nothing, Extracted::Nothing); 4];
         assert_eq!(kappa(&none).kappa, None);
         assert_eq!(kappa(&[]).n, 0);
+    }
+
+    #[test]
+    fn a_second_reader_that_answered_nothing_gives_no_kappa_and_says_why() {
+        let cell = |r, c| Extracted::Cell(Pos::new(r, c));
+        // The rules reader read a maze in each reply, the second reader none: kappa would
+        // be 0 with a zero-width interval, which says nothing.
+        let pairs: Vec<(Extracted, Extracted)> =
+            (0..5).map(|i| (cell(i, 0), Extracted::Nothing)).collect();
+        let k = kappa(&pairs);
+        assert_eq!(
+            (k.kappa, k.low, k.high, k.second_answered),
+            (None, None, None, 0)
+        );
+        let words = kappa_sentence(&k);
+        assert_eq!(
+            words,
+            "the readers agree on 0 of 5 replies (0.0%), no kappa: the second reader gave no answer for any of them"
+        );
+        assert!(!words.contains("0.000"), "{words}");
+        // One value from the second reader that is an answer: no kappa either.
+        let same: Vec<(Extracted, Extracted)> = (0..5).map(|i| (cell(i, 0), cell(0, 0))).collect();
+        let k = kappa(&same);
+        assert_eq!((k.kappa, k.second_answered), (None, 5));
+        assert!(kappa_sentence(&k).ends_with("no kappa: a reader gave one value to every reply"));
     }
 
     #[test]

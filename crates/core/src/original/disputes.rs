@@ -96,10 +96,12 @@ mod tests {
     use crate::results::record::PlayerInfo;
     use std::sync::Arc;
 
+    /// A record of a scripted player's trial (the built-in players' replies are never
+    /// queued, so not the oracle's).
     fn record_of(t: &Trial) -> TrialRecord {
         TrialRecord::of(
             t,
-            PlayerInfo::builtin(PlayerKind::Oracle),
+            PlayerInfo::builtin(PlayerKind::Scripted),
             Default::default(),
             None,
             None,

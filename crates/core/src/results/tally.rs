@@ -66,6 +66,28 @@ impl Counts {
     }
 }
 
+/// `successes/scored percent`, then `?N` for phases with no outcome and `!N` for API
+/// errors when there are any (`3/4 75.0% ?1`): how `shapemaze score` and the results
+/// page's review part write a phase's counts.
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}/{} {:.1}%",
+            self.success,
+            self.scored(),
+            self.percent()
+        )?;
+        if self.unscored > 0 {
+            write!(f, " ?{}", self.unscored)?;
+        }
+        if self.api_error > 0 {
+            write!(f, " !{}", self.api_error)?;
+        }
+        Ok(())
+    }
+}
+
 /// How the trials of a row of totals are grouped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Group {
