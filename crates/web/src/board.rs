@@ -39,7 +39,8 @@ pub const RACE_BOARDS: [BoardIds; 2] = [
 
 /// A cell's name for a screen reader: where it is and what it holds ("row 2, column 3:
 /// open, walked"); the same words as the legend, so colour never carries meaning alone.
-fn cell_label(p: Pos, tile: Tile, walked: bool) -> String {
+/// The cell a reader read ("open, the cell read") says so first.
+fn cell_label(p: Pos, tile: Tile, walked: bool, read: bool) -> String {
     let what = match tile {
         Tile::Wall => "wall",
         Tile::Empty if walked => "open, walked",
@@ -47,7 +48,8 @@ fn cell_label(p: Pos, tile: Tile, walked: bool) -> String {
         Tile::Player => "player P",
         Tile::Goal => "goal G",
     };
-    format!("row {}, column {}: {what}", p.row, p.col)
+    let read = if read { ", the cell read" } else { "" };
+    format!("row {}, column {}: {what}{read}", p.row, p.col)
 }
 
 /// The cell an arrow key moves the focus to on a board of `rows` x `cols`.
@@ -96,12 +98,17 @@ pub fn MazeBoard(
     /// maze being solved they move the player instead).
     #[prop(optional)]
     arrows_move_focus: bool,
+    /// The cell a reader read (the review's board): marked and named as such, and where
+    /// the focus enters the board.
+    #[prop(optional_no_strip)]
+    read: Option<Pos>,
 ) -> impl IntoView {
     let dims = Memo::new(move |_| grid.with(|g| (g.rows(), g.cols())));
     let dragging = RwSignal::new(false);
     // Where the focus is (or was last) on a board whose arrows move it: that cell alone is
     // in the tab order (a roving tab index), so Tab enters and leaves the board in one step.
-    let focus_at = RwSignal::new(Pos::new(0, 0));
+    let inside = move |p: Pos| grid.with_untracked(|g| p.row < g.rows() && p.col < g.cols());
+    let focus_at = RwSignal::new(read.filter(|&p| inside(p)).unwrap_or(Pos::new(0, 0)));
     let stop = window_event_listener(leptos::ev::mouseup, move |_| dragging.set(false));
     on_cleanup(move || stop.remove());
     let cells = move || {
@@ -118,9 +125,10 @@ pub fn MazeBoard(
                         type="button"
                         class="cell"
                         class:walked=walked
+                        class:read=read == Some(p)
                         data-testid=format!("{}-{}-{}", ids.cell, p.row, p.col)
                         data-cell=move || tile().name()
-                        aria-label=move || cell_label(p, tile(), walked())
+                        aria-label=move || cell_label(p, tile(), walked(), read == Some(p))
                         disabled=move || !active.get()
                         tabindex=move || (arrows_move_focus && focus_at.get() != p).then_some("-1")
                         on:focus=move |_| if arrows_move_focus { focus_at.set(p) }

@@ -25,6 +25,8 @@ mod results_parts;
 mod results_people;
 mod review;
 mod review_error;
+mod review_item;
+mod review_state;
 mod route;
 mod second_reader;
 mod shell;

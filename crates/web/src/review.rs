@@ -1,39 +1,38 @@
 //! The review part of `/results` (`/results#review`): the replies whose reading a person
-//! should check (those a fall-back rule read, and on demand a seeded random sample of a
-//! phase), one at a time: the reply with the span read marked, the maze as the model saw
-//! it with the cell read, and the reader's value and rule. The reviewer confirms, picks
-//! another cell on the grid or another shape, or says there is no answer, by mouse or by
-//! keyboard alone (`c` confirm, `n` no answer, `j`/`k` next and previous; the grid's
-//! arrows move between cells, Enter picks one). Reviews are kept in this browser and go
-//! out and in as `reviews.jsonl` (the file `shapemaze score --reviews` reads); the
-//! reader's agreement with the sampled reviews is shown per phase.
+//! should check, in the queue's order (every reading the reader is unsure of, then those
+//! another reader reads otherwise, then on demand a seeded random sample of the sure
+//! readings), one at a time ([`super::review_item`]), by mouse or by keyboard alone.
+//! Reviewed items leave the view (unless shown), a filter shows one reason alone, and a
+//! message says when every item in view is reviewed. Reviews are kept in this browser and
+//! go out and in as `reviews.jsonl` (the file `shapemaze score --reviews` reads); the part
+//! shows each model's rates as read and as reviewed (counted as `score --reviews` counts
+//! them), and the reader's agreement per phase, the sure readings of the sample apart from
+//! the unsure ones. The built-in players' replies are never queued.
 //!
-//! The queue also holds the replies whose original-compatible reading (the design's own
-//! checks) differs, and those a second reader ([`super::second_reader`]) reads otherwise.
-//! Reading every reply takes a moment on a large run, so the part reads them when it is
-//! opened (its button, or the address `/results#review`), not with every analysis.
+//! The queue holds the replies whose original-compatible reading (the design's own checks)
+//! differs, and those a second reader ([`super::second_reader`]) reads otherwise, as
+//! [`Flags`]: a new reason is one more flag. Reading every reply takes a moment on a large
+//! run, so the part reads them when it is opened (its button, or the address
+//! `/results#review`), not with every analysis.
 
-use super::board::{BoardIds, MazeBoard};
 use super::download::download_file;
 use super::experiment::{notice, picked_files};
-use super::local::{self, KeepError};
-use super::review_error::{not_kept, ReviewsError};
+use super::local;
+use super::review_error::ReviewsError;
+use super::review_item::ReviewItem;
+use super::review_state::{keep, stored_reviews, take_focus, State, REVIEWER_KEY};
 use super::second_reader::{Judge, SecondReaderPanel};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::analysis::review::{
-    agreement, all_replies, latest, parse_reviews, queue_of, rates_as_reviewed, readings_of,
-    write_reviews, QueueItem, ReplyKey, Review, Why,
+    agreement, all_replies, flag, latest, parse_reviews, queue_of, rates_as_reviewed, readings_of,
+    write_reviews, Flags, QueueItem, Review, Sample, Why,
 };
 use shapemaze_core::analysis::second_reader::{compare, kappa_sentence};
-use shapemaze_core::maze::grid::{Grid, Pos};
-use shapemaze_core::maze::shape::{Shape, ShapeSet};
+use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::original::disputes::readers_differ;
 use shapemaze_core::play::trial::Phase;
 use shapemaze_core::results::record::TrialRecord;
-use shapemaze_core::verify::Extracted;
-use shapemaze_view::html::outlined_reply;
-use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 
 /// The file reviews go out and in as (and the export ZIP's entry).
@@ -63,98 +62,6 @@ pub fn take_in(text: &str) -> Result<usize, ReviewsError> {
     all.extend(more);
     keep(&all).map_err(ReviewsError::NotKept)?;
     Ok(n)
-}
-
-/// Where this browser keeps its reviews (`reviews.jsonl`'s text) and the reviewer's name.
-const REVIEWS_KEY: &str = "shapemaze-reviews";
-const REVIEWER_KEY: &str = "shapemaze-reviewer";
-
-/// The board of the reply under review.
-const REVIEW_BOARD: BoardIds = BoardIds {
-    board: "review-maze",
-    cell: "review-cell",
-};
-
-/// The reviews this browser keeps (none when there are none, or they cannot be read).
-fn stored_reviews() -> Vec<Review> {
-    local::read(REVIEWS_KEY)
-        .and_then(|t| parse_reviews(&t).ok())
-        .unwrap_or_default()
-}
-
-/// Keeps `reviews` in this browser; an error says why they could not be kept.
-fn keep(reviews: &[Review]) -> Result<(), KeepError> {
-    local::keep(REVIEWS_KEY, &write_reviews(reviews)?)?;
-    Ok(())
-}
-
-/// A reviewed or read value for people: `(1, 0)`, `spiral`, `a 5x5 maze`, `no answer`.
-fn shown(value: &Extracted) -> String {
-    match value {
-        Extracted::Nothing => "no answer".into(),
-        Extracted::Cell(p) => p.to_string(),
-        Extracted::Cells(ps) => format!("{} cells", ps.len()),
-        Extracted::Shape(s) => s.name().into(),
-        Extracted::Grid(g) => format!("a {}x{} maze", g.rows(), g.cols()),
-    }
-}
-
-/// The page's review state.
-#[derive(Clone, Copy)]
-struct State {
-    reviews: RwSignal<Vec<Review>>,
-    reviewer: RwSignal<String>,
-    items: Memo<Vec<QueueItem>>,
-    at: RwSignal<usize>,
-    message: RwSignal<Option<(bool, String)>>,
-    /// The original-compatible reading of each reply it reads otherwise, in words.
-    original: Memo<BTreeMap<ReplyKey, String>>,
-    /// The second reader.
-    judge: Judge,
-}
-
-impl State {
-    /// Records `value` as the reading of the item on show, keeps it and moves on.
-    fn record(self, value: Extracted) {
-        let Some(item) = self
-            .items
-            .with_untracked(|q| q.get(self.at.get_untracked()).cloned())
-        else {
-            return;
-        };
-        let review = Review {
-            trial: item.trial.clone(),
-            phase: item.phase,
-            step: item.step,
-            value,
-            reviewer: self.reviewer.get_untracked(),
-            at: String::from(js_sys::Date::new_0().to_iso_string()),
-            sampled: item.why == Why::Sampled,
-        };
-        self.reviews.update(|rs| rs.push(review));
-        if let Err(e) = self.reviews.with_untracked(|rs| keep(rs)) {
-            self.message.set(Some((true, not_kept(&e))));
-        }
-        self.step(1);
-    }
-
-    /// Moves `by` items on (or back), staying inside the queue.
-    fn step(self, by: i64) {
-        let n = self.items.with_untracked(Vec::len);
-        let at = self.at.get_untracked() as i64 + by;
-        self.at
-            .set(at.clamp(0, n.saturating_sub(1) as i64) as usize);
-    }
-
-    /// The item on show's reading, confirmed.
-    fn confirm(self) {
-        if let Some(v) = self.items.with_untracked(|q| {
-            q.get(self.at.get_untracked())
-                .map(|i| i.reading.value.clone())
-        }) {
-            self.record(v);
-        }
-    }
 }
 
 /// Whether the address names the review part.
@@ -219,7 +126,7 @@ fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
             }
         });
     }
-    let sample = RwSignal::new(None::<(Phase, usize, u64)>);
+    let sample = RwSignal::new(None::<Sample>);
     // Every reply read once, for the queue and for the agreement alike.
     let all = Memo::new(move |_| records.with(|r| all_replies(r)));
     let original = Memo::new(move |_| records.with(|r| all.with(|a| readers_differ(r, a))));
@@ -229,44 +136,47 @@ fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
             all.with(|a| compare(a.iter().map(|q| (q.key(), &q.reading.value)), answers))
         })
     });
-    let flagged = Memo::new(move |_| {
-        let mut f: BTreeMap<ReplyKey, Why> =
-            original.with(|o| o.keys().map(|k| (k.clone(), Why::ReadersDiffer)).collect());
+    let flags = Memo::new(move |_| {
+        let mut f = Flags::new();
+        original.with(|o| {
+            for k in o.keys() {
+                flag(&mut f, k.clone(), Why::ReadersDiffer);
+            }
+        });
         second.with(|c| {
             for (k, _, _) in &c.differ {
-                f.insert(k.clone(), Why::SecondReader);
+                flag(&mut f, k.clone(), Why::SecondReader);
             }
         });
         f
     });
-    let items = Memo::new(move |_| all.with(|a| flagged.with(|f| queue_of(a, f, sample.get()))));
+    let items = Memo::new(move |_| all.with(|a| flags.with(|f| queue_of(a, f, sample.get()))));
     let shapes = Memo::new(move |_| {
         records.with(|r| ShapeSet::with(&r.iter().map(|x| x.shape).collect::<Vec<_>>()))
     });
-    let state = State {
-        reviews: RwSignal::new(stored_reviews()),
-        reviewer: RwSignal::new(local::read(REVIEWER_KEY).unwrap_or_default()),
-        items,
-        at: RwSignal::new(0),
-        message: RwSignal::new(None),
-        original,
-        judge,
-    };
+    let state = State::new(items, original, judge);
     // Reviews imported with an export (or in another tab) are read again with new records.
     Effect::new(move |_| {
         records.track();
         state.reviews.set(stored_reviews());
     });
+    // A new queue or view starts at its first item.
+    Effect::new(move |_| {
+        items.track();
+        state.view.track();
+        state.at.set(0);
+    });
     let summary = move || {
         items.with(|q| {
-            let count = |why| q.iter().filter(|i| i.why == why).count();
+            let counts: Vec<String> = Why::ALL
+                .iter()
+                .map(|&w| format!("{} {}", q.iter().filter(|i| i.is(w)).count(), w.counted()))
+                .collect();
             format!(
-                "{} replies to review: {} read by a fall-back rule, {} where the original-compatible reading differs, {} read otherwise by the second reader, {} in the random sample.",
+                "{} replies to review: {}; {} reviewed.",
                 q.len(),
-                count(Why::FallBack),
-                count(Why::ReadersDiffer),
-                count(Why::SecondReader),
-                count(Why::Sampled)
+                counts.join(", "),
+                state.reviewed_count()
             )
         })
     };
@@ -274,17 +184,14 @@ fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
         <div class="review" data-testid="review-queue">
             <p class="muted" data-testid="review-summary">{summary}</p>
             <ReviewBar state=state sample=sample />
+            <ReviewFilter state=state />
             <SecondReaderPanel judge=judge all=all shapes=shapes />
             {move || notice(state.message.get(), "review-message")}
             {move || {
-                let item = items.with(|q| q.get(state.at.get()).cloned());
-                match item {
-                    Some(item) => view! { <ReviewItem state=state item=item /> }.into_any(),
-                    None => view! {
-                        <p class="muted" data-testid="review-empty">
-                            "Nothing to review: every reply was read from a plain answer, and no other reading differs. Draw a random sample to measure the reader."
-                        </p>
-                    }.into_any(),
+                let index = state.visible.with(|v| v.get(state.at.get()).copied());
+                match index.and_then(|i| items.with(|q| q.get(i).cloned())) {
+                    Some(item) => view! { <ReviewItem state=state item=item shapes=shapes.get_untracked().shapes() /> }.into_any(),
+                    None => view! { <ReviewEnd state=state /> }.into_any(),
                 }
             }}
             <ReviewRates state=state records=records />
@@ -293,45 +200,118 @@ fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
     }
 }
 
-/// Each phase's success as read and as reviewed.
+/// What stands in place of an item when none is in view: nothing queued, every item in
+/// view reviewed, or nothing left for the reason filtered on.
+#[component]
+fn ReviewEnd(state: State) -> impl IntoView {
+    let total = state.items.with_untracked(Vec::len);
+    let reviewed = state.reviewed_count();
+    let filtered = state.view.with_untracked(|v| v.reason.is_some());
+    take_focus(state, "review-done");
+    if total == 0 {
+        return view! {
+            <p class="muted" data-testid="review-empty" tabindex="-1">
+                "Nothing to review: the reader is sure of every reading, and no other reading differs. Draw a random sample of the sure readings to measure the reader."
+            </p>
+        }
+        .into_any();
+    }
+    let text = if reviewed >= total {
+        format!("Every reply in the queue is reviewed ({reviewed} of {total}). Download reviews.jsonl to keep them with the run, or draw another sample.")
+    } else if filtered {
+        format!("Every reply queued for this reason is reviewed; {} of {total} in the queue are not: show every reason to go on.", total - reviewed)
+    } else {
+        format!("{reviewed} of {total} reviewed.")
+    };
+    view! { <p class="notice" role="status" tabindex="-1" data-testid="review-done">{text}</p> }
+        .into_any()
+}
+
+/// Which items are in view: one reason alone, and whether reviewed items stay in view.
+#[component]
+fn ReviewFilter(state: State) -> impl IntoView {
+    let reason = move |ev: web_sys::Event| {
+        let name = event_target_value(&ev);
+        let why = Why::ALL.into_iter().find(|w| w.name() == name);
+        state.view.update(|v| v.reason = why);
+    };
+    let hide = move |ev: web_sys::Event| {
+        let on = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .is_some_and(|el| el.checked());
+        state.view.update(|v| v.hide_reviewed = on);
+    };
+    let options = Why::ALL
+        .into_iter()
+        .map(|w| {
+            let count = move || state.items.with(|q| q.iter().filter(|i| i.is(w)).count());
+            view! { <option value=w.name()>{move || format!("{} ({})", w.label(), count())}</option> }
+        })
+        .collect_view();
+    view! {
+        <div class="review-bar">
+            <label class="field"><span>"Show"</span>
+                <select data-testid="review-filter" on:change=reason>
+                    <option value="all">"every reason"</option>
+                    {options}
+                </select>
+            </label>
+            <label class="check"><input type="checkbox" data-testid="review-hide-reviewed" prop:checked=move || state.view.get().hide_reviewed on:change=hide />" Hide reviewed replies"</label>
+        </div>
+    }
+}
+
+/// Each model's phases as read and as reviewed, as `shapemaze score --reviews` counts them.
 #[component]
 fn ReviewRates(state: State, records: Signal<Vec<TrialRecord>>) -> impl IntoView {
     let rates = Memo::new(move |_| {
         let rs = state.reviews.get();
         records.with(|r| rates_as_reviewed(r, &rs))
     });
+    let open = move || {
+        rates.with(|rows| {
+            rows.iter()
+                .any(|r| (0..3).any(|i| r.reviewed[i].unscored > r.read[i].unscored))
+        })
+    };
     let rate_rows = move || {
-        let pct = |k: usize, n: usize| {
-            if n == 0 {
-                0.0
-            } else {
-                100.0 * k as f64 / n as f64
-            }
-        };
-        ["solve", "recognize", "generate"]
+        rates
+            .get()
             .into_iter()
-            .zip(rates.get())
-            .map(|(phase, r)| {
-                view! {
-                    <tr data-phase=phase>
-                        <th scope="row">{phase}</th>
-                        <td>{format!("{}/{} ({:.1}%)", r.read, r.n, pct(r.read, r.n))}</td>
-                        <td>{format!("{}/{} ({:.1}%)", r.reviewed, r.n, pct(r.reviewed, r.n))}</td>
-                    </tr>
-                }
+            .flat_map(|r| {
+                ["solve", "recognize", "generate"]
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(i, phase)| {
+                        let (read, reviewed) = (r.read[i].to_string(), r.reviewed[i].to_string());
+                        view! {
+                            <tr data-model=r.model.clone() data-phase=phase>
+                                <th scope="row">{r.model.clone()}</th>
+                                <td>{phase}</td>
+                                <td>{read}</td>
+                                <td>{reviewed}</td>
+                            </tr>
+                        }
+                    })
+                    .collect::<Vec<_>>()
             })
             .collect_view()
     };
     view! {
-        <table class="review-rates" data-testid="review-rates">
-            <caption>"Success as read and as reviewed (every reviewed reading in place of the reader's)"</caption>
-            <thead><tr><th scope="col">"phase"</th><th scope="col">"as read"</th><th scope="col">"as reviewed"</th></tr></thead>
+        <div class="review-rates-wrap"><table class="review-rates" data-testid="review-rates">
+            <caption>"Success as read and as reviewed (every reviewed reading in place of the reader's), each model apart: successes/phases scored, ?N phases with no outcome, as shapemaze score --reviews counts them"</caption>
+            <thead><tr><th scope="col">"model"</th><th scope="col">"phase"</th><th scope="col">"as read"</th><th scope="col">"as reviewed"</th></tr></thead>
             <tbody>{rate_rows}</tbody>
-        </table>
+        </table></div>
+        {move || open().then(|| view! {
+            <p class="muted" data-testid="review-rates-open">"?N as reviewed: a move read as invalid ended its phase; corrected to a valid move that does not reach the goal, the phase would go on past the replies recorded, and what the model would have answered next is not known, so the phase counts as neither a success nor a failure (shapemaze score --reviews counts it the same way)."</p>
+        })}
     }
 }
 
-/// The reader's agreement with people (on the sampled reviews) and with the second reader.
+/// The reader's agreement with people (the sure readings of the sample, the unsure ones
+/// apart) and with the second reader.
 #[component]
 fn ReviewAgreement(
     state: State,
@@ -343,7 +323,10 @@ fn ReviewAgreement(
         let rs = state.reviews.get();
         read.with(|read| agreement(&rs, |k| read.get(k).cloned()))
             .iter()
-            .map(|a| format!("In {}: {}.", a.phase.name(), a.sentence()))
+            .map(|a| {
+                let sure = if a.sure { "sure" } else { "unsure" };
+                (sure, format!("In {}: {}.", a.phase.name(), a.sentence()))
+            })
             .collect::<Vec<_>>()
     };
     let kappa_lines = move || {
@@ -360,9 +343,9 @@ fn ReviewAgreement(
             {move || {
                 let lines = agreement_lines();
                 if lines.is_empty() {
-                    view! { <p class="muted">"No sampled reply reviewed yet: draw a sample and review it to measure how often the reader agrees."</p> }.into_any()
+                    view! { <p class="muted">"No reading reviewed yet: review the unsure readings, and draw a sample of the sure ones and review it to measure the precision of sure."</p> }.into_any()
                 } else {
-                    lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view().into_any()
+                    lines.into_iter().map(|(sure, l)| view! { <p data-sure=sure>{l}</p> }).collect_view().into_any()
                 }
             }}
         </div>
@@ -382,15 +365,16 @@ fn ReviewAgreement(
 
 /// The reviewer's name, the sample's settings, and the export and import of the reviews.
 #[component]
-fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> impl IntoView {
-    let phase = RwSignal::new("solve".to_string());
+fn ReviewBar(state: State, sample: RwSignal<Option<Sample>>) -> impl IntoView {
+    let phase = RwSignal::new("all".to_string());
     let size = RwSignal::new("20".to_string());
     let seed = RwSignal::new("1".to_string());
     let draw = move |_| {
         let which = match phase.get_untracked().as_str() {
-            "recognize" => Phase::Recognize,
-            "generate" => Phase::Generate,
-            _ => Phase::Solve,
+            "solve" => Some(Phase::Solve),
+            "recognize" => Some(Phase::Recognize),
+            "generate" => Some(Phase::Generate),
+            _ => None,
         };
         let (n, s) = (
             size.get_untracked().trim().parse::<usize>(),
@@ -398,8 +382,11 @@ fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> imp
         );
         match (n, s) {
             (Ok(n), Ok(s)) if n > 0 => {
-                sample.set(Some((which, n, s)));
-                state.at.set(0);
+                sample.set(Some(Sample {
+                    phase: which,
+                    size: n,
+                    seed: s,
+                }));
                 state.message.set(None);
             }
             _ => state.message.set(Some((
@@ -454,14 +441,15 @@ fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> imp
             <label class="field"><span>"Reviewer"</span>
                 <input data-testid="review-reviewer" prop:value=move || state.reviewer.get() on:change=name_changed placeholder="your name or initials" />
             </label>
-            <label class="field"><span>"Sample of"</span>
+            <label class="field"><span>"Sample of sure readings"</span>
                 <select data-testid="review-sample-phase" on:change=move |ev| phase.set(event_target_value(&ev))>
+                    <option value="all">"of every phase"</option>
                     <option value="solve">"moves"</option>
                     <option value="recognize">"shapes"</option>
                     <option value="generate">"mazes"</option>
                 </select>
             </label>
-            <label class="field"><span>"Size"</span>
+            <label class="field"><span>"Size (each phase)"</span>
                 <input data-testid="review-sample-size" inputmode="numeric" prop:value=move || size.get() on:change=move |ev| size.set(event_target_value(&ev)) />
             </label>
             <label class="field"><span>"Seed"</span>
@@ -474,148 +462,6 @@ fn ReviewBar(state: State, sample: RwSignal<Option<(Phase, usize, u64)>>) -> imp
             <label class="button file">"Import reviews…"
                 <input type="file" accept=".jsonl,application/x-ndjson" data-testid="review-import" on:change=import />
             </label>
-        </div>
-    }
-}
-
-/// The choices for a reply: confirm, no answer, another cell (the grid) or another shape.
-fn choices(state: State, item: &QueueItem) -> impl IntoView {
-    let board = match (item.phase, &item.maze) {
-        (Phase::Solve, Some(grid)) => Some(review_board(state, grid.clone(), &item.reading.value)),
-        _ => None,
-    };
-    let shapes = (item.phase == Phase::Recognize).then(|| {
-        Shape::ALL
-            .into_iter()
-            .map(|s| {
-                view! {
-                    <button type="button" class="button ghost" data-testid=format!("review-shape-{}", s.name())
-                        on:click=move |_| state.record(Extracted::Shape(s))>{s.name()}</button>
-                }
-            })
-            .collect_view()
-    });
-    view! {
-        <div class="review-choices">
-            <button type="button" class="button primary" data-testid="review-confirm" on:click=move |_| state.confirm()>"Confirm (c)"</button>
-            <button type="button" class="button" data-testid="review-none" on:click=move |_| state.record(Extracted::Nothing)>"No answer (n)"</button>
-            <button type="button" class="button ghost" data-testid="review-previous" on:click=move |_| state.step(-1)>"◀ Previous (k)"</button>
-            <button type="button" class="button ghost" data-testid="review-next" on:click=move |_| state.step(1)>"Next (j) ▶"</button>
-            {shapes.map(|s| view! { <div class="review-shapes" role="group" aria-label="Another shape">{s}</div> })}
-            {board}
-        </div>
-    }
-}
-
-/// The maze as the model saw it; a cell pressed is the reviewer's reading.
-fn review_board(state: State, grid: Grid, read: &Extracted) -> impl IntoView {
-    let trail: Vec<Pos> = match read {
-        Extracted::Cell(p) => vec![*p],
-        _ => Vec::new(),
-    };
-    view! {
-        <div class="review-board">
-            <p class="muted">"Another cell: press it on the maze (arrows move between cells, Enter picks)."</p>
-            <MazeBoard grid=Signal::derive(move || grid.clone()) shape=Shape::Square ids=REVIEW_BOARD
-                on_press=Callback::new(move |p: Pos| state.record(Extracted::Cell(p)))
-                trail=Signal::derive(move || trail.clone()) active=true label="The maze as the model saw it" arrows_move_focus=true />
-        </div>
-    }
-}
-
-/// One reply under review.
-#[component]
-fn ReviewItem(state: State, item: QueueItem) -> impl IntoView {
-    // The reply, each line with its role, the span read marked (an empty mark at the end
-    // when nothing was read, or when the span does not fit the reply).
-    let r = &item.reply;
-    let fits = |&[s, e]: &[usize; 2]| {
-        s <= e && e <= r.len() && r.is_char_boundary(s) && r.is_char_boundary(e)
-    };
-    let span = item.reading.span.filter(fits).unwrap_or([r.len(); 2]);
-    let reply_html = outlined_reply(r, Some(span), "review-read-span");
-    let position = move || {
-        format!(
-            "Reply {} of {}",
-            state.at.get() + 1,
-            state.items.with(Vec::len)
-        )
-    };
-    let key = item.key();
-    let reviewed = move || {
-        state.reviews.with(|rs| {
-            latest(rs).get(&key).map(|r| {
-                format!(
-                    "Reviewed: {} ({})",
-                    shown(&r.value),
-                    if r.reviewer.is_empty() {
-                        "no name"
-                    } else {
-                        &r.reviewer
-                    }
-                )
-            })
-        })
-    };
-    let why = item.why.describe();
-    let original = state
-        .original
-        .with_untracked(|o| o.get(&item.key()).cloned());
-    let second = state
-        .judge
-        .answers
-        .with_untracked(|a| a.get(&item.key()).map(shown));
-    let rule = item.reading.rule;
-    let keys = move |ev: web_sys::KeyboardEvent| {
-        let in_field = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"));
-        if in_field || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
-            return;
-        }
-        let done = match ev.key().as_str() {
-            "c" => {
-                state.confirm();
-                true
-            }
-            "n" => {
-                state.record(Extracted::Nothing);
-                true
-            }
-            "j" => {
-                state.step(1);
-                true
-            }
-            "k" => {
-                state.step(-1);
-                true
-            }
-            _ => false,
-        };
-        if done {
-            ev.prevent_default();
-        }
-    };
-    view! {
-        <div class="review-item" data-testid="review-item" tabindex="0" on:keydown=keys
-            data-trial=item.trial.clone() data-phase=item.phase.name() data-step=item.step data-rule=rule.name()>
-            <p><strong>{position}</strong>" · "{item.trial.clone()}" · "{item.phase.name()}" "{item.step}" · "{why}</p>
-            <pre class="review-reply" data-testid="review-reply" inner_html=reply_html></pre>
-            <p class="muted role-legend">"Each line's role, as a bar before it: "
-                <span class="line-role" data-role="answer">"an answer"</span>" "
-                <span class="line-role" data-role="conclusion">"a conclusion"</span>" "
-                <span class="line-role" data-role="options">"an option or a question"</span>" "
-                <span class="line-role" data-role="correction">"a correction"</span>
-                " (hover a line for its role)."</p>
-            <p data-testid="review-reading">
-                "The reader read: "<strong>{shown(&item.reading.value)}</strong>
-                " (rule " <code>{rule.name()}</code> ": " {rule.describe()} ")"
-            </p>
-            {original.map(|o| view! { <p data-testid="review-original">"The original-compatible reading: "<strong>{o}</strong></p> })}
-            {second.map(|v| view! { <p data-testid="review-second">"The second reader read: "<strong>{v}</strong></p> })}
-            <p class="muted" data-testid="review-reviewed">{reviewed}</p>
-            {choices(state, &item)}
         </div>
     }
 }

@@ -4,7 +4,8 @@
 //! reply gives. Off until started; the cost is estimated before it starts; progress shows;
 //! each answer is kept in this browser as it comes (the lines of `second-reader.jsonl`,
 //! the file `shapemaze score --second-reader` keeps), so a stopped pass resumes where it
-//! stopped and a second pass makes no call. The review part shows the two readers'
+//! stopped and a second pass makes no call; the judge's settings (never its key) are kept
+//! too, so its answers are there again on the next visit. The review part shows the two readers'
 //! agreement per phase (Cohen's kappa) and queues every reply they read differently.
 
 use super::download::download_file;
@@ -27,6 +28,27 @@ use std::collections::BTreeMap;
 
 /// Where this browser keeps the judge's answers (`second-reader.jsonl`'s lines).
 const ANSWERS_KEY: &str = "shapemaze-second-reader";
+
+/// Where this browser keeps the judge's settings (its endpoint and model, never a key), so
+/// its kept answers are there again on the next visit without retyping its name.
+const SETTINGS_KEY: &str = "shapemaze-second-reader-settings";
+
+/// The judge's settings as this browser last kept them; a local server's when none are
+/// kept (or they no longer read).
+fn stored_settings() -> EndpointSettings {
+    local::read(SETTINGS_KEY)
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_else(|| judge_settings(Preset::default()))
+}
+
+/// A preset's settings as the judge uses them: no randomness, a short answer.
+fn judge_settings(preset: Preset) -> EndpointSettings {
+    EndpointSettings {
+        temperature: 0.0,
+        max_tokens: 400,
+        ..EndpointSettings::for_preset(preset)
+    }
+}
 
 /// The answers this browser keeps, every judge's, as the file's text.
 fn stored_text() -> String {
@@ -63,13 +85,10 @@ pub struct Judge {
 }
 
 impl Judge {
-    /// Settings as a local server's (nothing asked yet), the answers kept of its model.
+    /// The settings this browser kept last (a local server's the first time), and the
+    /// answers kept of their model.
     pub fn new() -> Judge {
-        let settings = EndpointSettings {
-            temperature: 0.0,
-            max_tokens: 400,
-            ..EndpointSettings::for_preset(Preset::default())
-        };
+        let settings = stored_settings();
         let answers = kept_answers(&stored_text(), &settings.model);
         Judge {
             settings: RwSignal::new(settings),
@@ -82,9 +101,16 @@ impl Judge {
         }
     }
 
-    /// The model's answers read again (after the model's name changed).
+    /// The settings kept for the next visit and the model's answers read again (after
+    /// the settings changed). Keeping them is a convenience: a browser that keeps nothing
+    /// asks for them again.
     fn reload(self) {
-        let model = self.settings.with_untracked(|s| s.model.clone());
+        let model = self.settings.with_untracked(|s| {
+            if let Ok(text) = serde_json::to_string(s) {
+                let _ = local::keep(SETTINGS_KEY, &text);
+            }
+            s.model.clone()
+        });
         self.answers.set(kept_answers(&stored_text(), &model));
     }
 
@@ -234,13 +260,7 @@ pub fn SecondReaderPanel(
     let preset_changed = move |ev: web_sys::Event| {
         let id = event_target_value(&ev);
         if let Some(p) = Preset::ALL.into_iter().find(|p| p.id() == id) {
-            judge.settings.update(|s| {
-                *s = EndpointSettings {
-                    temperature: 0.0,
-                    max_tokens: 400,
-                    ..EndpointSettings::for_preset(p)
-                };
-            });
+            judge.settings.set(judge_settings(p));
             judge.reload();
         }
     };
