@@ -279,6 +279,12 @@ export async function runOracle(page, name, samples, sizes = '5', repeats = 1, s
   await page.fill('[data-testid="samples-per-shape"]', String(samples));
   await page.fill('[data-testid="design-sizes"]', sizes);
   await page.fill('[data-testid="repeats-per-maze"]', String(repeats));
+  await startDesign(page, name, shapes);
+}
+
+/** On /experiment with the design filled in: checks only `shapes` (when given), starts the
+ * run `name` and waits until its row says complete. */
+export async function startDesign(page, name, shapes = null, timeout = 60000) {
   if (shapes) {
     for (const box of await page.locator('input[name="shape"]').all()) {
       await box.setChecked(shapes.includes(await box.getAttribute('value')));
@@ -287,7 +293,7 @@ export async function runOracle(page, name, samples, sizes = '5', repeats = 1, s
   await page.click('[data-testid="experiment-start"]');
   // This experiment's row says complete (the page may show an earlier one's progress first).
   await page.waitForFunction((name) => [...document.querySelectorAll('[data-testid="experiment-row"]')]
-    .some((r) => r.textContent.includes(name) && r.textContent.includes('complete')), name, { timeout: 60000 });
+    .some((r) => r.textContent.includes(name) && r.textContent.includes('complete')), name, { timeout });
 }
 
 /** The file names in a ZIP's central directory. */

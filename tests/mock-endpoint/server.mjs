@@ -59,6 +59,8 @@
 //   wander   moves back and forth between two open cells forever (runs into the move
 //            limit); recognizes and generates like `good`.
 //   think    `good` plus `reasoning_content` (streamed as reasoning deltas before the content).
+//   deliberate  means what `good` does but thinks aloud: options, corrections, drafts,
+//            option letters (deliberate.mjs).
 //   (any other name plays like `good`.)
 // A conversation whose system message is Shapemaze's second-reader prompt ("You read replies
 // that language models gave ...") is answered as a judge, whatever the model: JSON with the
@@ -84,6 +86,7 @@
 import { createServer } from 'node:http';
 import { inflateSync } from 'node:zlib';
 import { pathToFileURL } from 'node:url';
+import { deliberate } from './deliberate.mjs';
 
 // ---------------------------------------------------------------------------------------
 // Scenarios
@@ -369,6 +372,8 @@ export function respond(model, messages) {
   const movement = movementOf(first);
   const original = users.map(readMaze).find(Boolean);
   const phase = phaseOf(last);
+  const deliberated = deliberate(model, { users, movement, original, phase, shape, h: { readMaze, writeMaze, shortestPath, neighbours, swapped } });
+  if (deliberated) return deliberated;
   const out = (content) =>
     kind === 'think'
       ? { content, reasoning: `Let me think about this step by step. ${phase === 'move' || phase === 'path' ? 'I trace a route from P to G through open cells only.' : 'I look at every open cell, not only the route.'}` }
