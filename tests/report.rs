@@ -597,7 +597,7 @@ fn a_bad_filter_is_a_usage_error_with_the_parsers_message() {
 
 #[test]
 fn each_rate_carries_its_reading_bounds_in_json_text_and_csv() {
-    use shapemaze::core::results::doubt;
+    use shapemaze::core::results::bounds;
     let dir = TempDir::new("report-bounds");
     // Three mazes a shape: the scripted variants 0 to 2, which solve plainly, solve in prose
     // among other coordinates (read unsure), and hit a wall.
@@ -617,7 +617,7 @@ fn each_rate_carries_its_reading_bounds_in_json_text_and_csv() {
             Some(Outcome::Fail) => Some(false),
             _ => None,
         };
-        let d = doubt::of_record(&r)[0];
+        let d = bounds::of_record(&r)[0];
         if let Some([wrong, right]) = d.bounds(scored) {
             n += 1;
             successes += usize::from(scored == Some(true));

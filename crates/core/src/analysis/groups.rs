@@ -45,7 +45,7 @@ pub struct GroupRow {
 
 /// One phase's reading bounds: how many of its scored phases rest on an unsure reading,
 /// and its success rate if every unsure reading were a wrong answer and if every one were a
-/// right answer ([`crate::results::doubt`] says what each does to an outcome). With no
+/// right answer ([`crate::results::bounds`] says what each does to an outcome). With no
 /// unsure reading both equal the rate.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ReadingBounds {

@@ -13,7 +13,7 @@ use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::Role;
 use crate::play::trial::{FailureKind, Phase};
-use crate::results::doubt::Doubt;
+use crate::results::bounds::PhaseDoubt;
 use crate::results::filter::Facts;
 use crate::results::items::Item;
 use crate::results::layout::ExportPath;
@@ -153,7 +153,7 @@ pub struct Observation {
     /// How far unsure readings could move each phase's outcome (the reading bounds;
     /// all sure when not known).
     #[serde(skip)]
-    pub doubts: [Doubt; 3],
+    pub doubts: [PhaseDoubt; 3],
 }
 
 /// A maze instance: the maze as shown, `(shape, size, encoding, seed, sample)`. Every
@@ -320,7 +320,7 @@ impl Observation {
             shape_shown: r.shape_shown(),
             solve_ms: solve_latency(r),
             solve_tokens: solve_tokens(r),
-            doubts: crate::results::doubt::of_record(r),
+            doubts: crate::results::bounds::of_record(r),
         }
     }
 
@@ -404,7 +404,7 @@ impl Observation {
             shape_shown: false,
             solve_ms: None,
             solve_tokens: None,
-            doubts: [Doubt::SURE; 3],
+            doubts: [PhaseDoubt::SURE; 3],
         }
     }
 

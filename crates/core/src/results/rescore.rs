@@ -192,7 +192,7 @@ pub struct Rescored {
     /// How far unsure readings could move each phase's outcome (all sure when only the
     /// closing lines were read).
     #[serde(skip)]
-    pub doubts: [crate::results::doubt::Doubt; 3],
+    pub doubts: [crate::results::bounds::PhaseDoubt; 3],
 }
 
 impl Rescored {
@@ -509,7 +509,7 @@ pub fn rescore_reviewed(
                 .with_verdict(verdicts[p.index()].as_ref())
         }),
         notes,
-        doubts: crate::results::doubt::of_trial(&trial),
+        doubts: crate::results::bounds::of_trial(&trial),
     }
 }
 

@@ -35,7 +35,7 @@ use crate::verify::{Extracted, Outcome, Verdict};
 
 /// How the readings of one phase bear on its outcome.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Doubt {
+pub struct PhaseDoubt {
     /// Whether the outcome rests on an unsure reading.
     pub unsure: bool,
     /// Whether a right answer in place of the unsure readings could have passed the phase
@@ -43,9 +43,9 @@ pub struct Doubt {
     pub could_pass: bool,
 }
 
-impl Doubt {
+impl PhaseDoubt {
     /// A phase read through sure readings alone.
-    pub const SURE: Doubt = Doubt {
+    pub const SURE: PhaseDoubt = PhaseDoubt {
         unsure: false,
         could_pass: false,
     };
@@ -79,13 +79,13 @@ pub fn doubts<'a>(
     movement: Movement,
     move_limit: usize,
     phases: [Option<&Verdict>; 3],
-) -> [Doubt; 3] {
+) -> [PhaseDoubt; 3] {
     let of_reply = |v: Option<&Verdict>| match v {
-        Some(v) if unsure(v) => Doubt {
+        Some(v) if unsure(v) => PhaseDoubt {
             unsure: true,
             could_pass: true,
         },
-        _ => Doubt::SURE,
+        _ => PhaseDoubt::SURE,
     };
     [
         solve_doubt(conversation, maze, movement, move_limit),
@@ -101,7 +101,7 @@ fn solve_doubt<'a>(
     maze: &Maze,
     movement: Movement,
     move_limit: usize,
-) -> Doubt {
+) -> PhaseDoubt {
     let open = maze.open_mask();
     let mut at = maze.player();
     let mut used = 0;
@@ -123,7 +123,7 @@ fn solve_doubt<'a>(
         if unsure(v) {
             let left = move_limit.saturating_sub(used);
             let reach = open.distance(at, maze.goal(), movement);
-            return Doubt {
+            return PhaseDoubt {
                 unsure: true,
                 could_pass: v.passed() || reach.is_some_and(|d| d <= left),
             };
@@ -133,13 +133,13 @@ fn solve_doubt<'a>(
             at = *to;
         }
     }
-    Doubt::SURE
+    PhaseDoubt::SURE
 }
 
 /// The doubts of a record's phases (all sure when its maze cannot be read).
-pub fn of_record(r: &TrialRecord) -> [Doubt; 3] {
+pub fn of_record(r: &TrialRecord) -> [PhaseDoubt; 3] {
     let Ok(maze) = r.first_maze() else {
-        return [Doubt::SURE; 3];
+        return [PhaseDoubt::SURE; 3];
     };
     doubts(
         r.messages
@@ -153,7 +153,7 @@ pub fn of_record(r: &TrialRecord) -> [Doubt; 3] {
 }
 
 /// The doubts of a trial's phases as played so far.
-pub fn of_trial(t: &Trial) -> [Doubt; 3] {
+pub fn of_trial(t: &Trial) -> [PhaseDoubt; 3] {
     let s = t.setup();
     doubts(
         t.turns().iter().map(|turn| {
@@ -212,7 +212,7 @@ mod tests {
         crate::maze::shape::Shape::Square.movement()
     }
 
-    fn solve(moves: &[Verdict], limit: usize) -> Doubt {
+    fn solve(moves: &[Verdict], limit: usize) -> PhaseDoubt {
         let m = maze();
         let conversation = std::iter::once((Role::User, crate::play::prompt::SOLVE_HEADING, None))
             .chain(moves.iter().map(|v| (Role::Assistant, "reply", Some(v))));
@@ -221,12 +221,12 @@ mod tests {
 
     #[test]
     fn a_phase_read_through_sure_readings_keeps_its_outcome_in_both_bounds() {
-        assert_eq!(Doubt::SURE.bounds(Some(true)), Some([true, true]));
-        assert_eq!(Doubt::SURE.bounds(Some(false)), Some([false, false]));
-        assert_eq!(Doubt::SURE.bounds(None), None, "not scored");
+        assert_eq!(PhaseDoubt::SURE.bounds(Some(true)), Some([true, true]));
+        assert_eq!(PhaseDoubt::SURE.bounds(Some(false)), Some([false, false]));
+        assert_eq!(PhaseDoubt::SURE.bounds(None), None, "not scored");
         let m = maze();
         let first = FIRST;
-        assert_eq!(solve(&[step(first, true, true)], 16), Doubt::SURE);
+        assert_eq!(solve(&[step(first, true, true)], 16), PhaseDoubt::SURE);
         assert_eq!(
             Verdict::new(true, Reason::ValidMove, Extracted::Nothing, String::new()).sure,
             None,
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn an_unsure_success_fails_if_unsure_readings_were_wrong_and_stays_a_success_if_right() {
-        let d = Doubt {
+        let d = PhaseDoubt {
             unsure: true,
             could_pass: true,
         };
@@ -266,7 +266,7 @@ mod tests {
         assert!(!solve(&moves, 3).could_pass);
         // A sure failure after it is no doubt; an unsure reading after the phase's end is
         // not the solve phase's.
-        assert_eq!(solve(&[step(wall, false, true)], 16), Doubt::SURE);
+        assert_eq!(solve(&[step(wall, false, true)], 16), PhaseDoubt::SURE);
     }
 
     #[test]
@@ -296,7 +296,7 @@ mod tests {
             16,
             [None, Some(&unsure_shape), Some(&sure_maze)],
         );
-        assert_eq!(d[0], Doubt::SURE);
+        assert_eq!(d[0], PhaseDoubt::SURE);
         assert_eq!(d[1].bounds(Some(false)), Some([false, true]));
         assert_eq!(d[2].bounds(Some(false)), Some([false, false]));
     }
