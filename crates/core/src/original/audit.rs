@@ -787,17 +787,18 @@ impl Audited {
                 left_out += 1;
                 continue;
             };
-            let marks = match scoring {
-                Scoring::Recorded => &t.audit.recorded,
-                Scoring::Original => &t.audit.original,
+            // The strict readers' doubts go with their verdicts alone.
+            let (marks, doubts) = match scoring {
+                Scoring::Recorded => (&t.audit.recorded, Default::default()),
+                Scoring::Original => (&t.audit.original, Default::default()),
                 Scoring::Strict | Scoring::All
                     if !t.audit.api_error
                         && t.audit.strict.as_array().iter().all(Option::is_none) =>
                 {
                     closing_only += 1;
-                    &t.audit.recorded
+                    (&t.audit.recorded, Default::default())
                 }
-                Scoring::Strict | Scoring::All => &t.audit.strict,
+                Scoring::Strict | Scoring::All => (&t.audit.strict, t.audit.doubts),
             };
             let place = ExportPath::parse(&t.file);
             let outcomes = marks.as_array().map(|m| match m {
@@ -817,6 +818,7 @@ impl Audited {
                 sample: place.as_ref().map_or(0, |p| p.maze),
                 repeat: place.as_ref().map_or(0, |p| p.trial),
                 outcomes,
+                doubts,
                 ..Observation::bare(encoding, shape)
             });
         }
@@ -960,6 +962,7 @@ mod tests {
                 causes: Vec::new(),
                 diverged_at: None,
                 readings: Readings::default(),
+                doubts: Default::default(),
                 maze,
             },
             causes: Vec::new(),

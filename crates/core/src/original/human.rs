@@ -175,6 +175,7 @@ pub fn audit_human(h: &HumanFile, shape: Shape, maze: &Maze, cache: &mut AuditCa
         causes: Vec::new(),
         diverged_at: None,
         readings: Readings::default(),
+        doubts: Default::default(),
         maze: Some(Audit::fingerprint(maze)),
     };
     let (strict_solve, diagonal) = replay_human(h, maze, shape.movement());

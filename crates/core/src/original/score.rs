@@ -16,6 +16,7 @@ use crate::original::mark::Mark;
 use crate::original::mark::Marks;
 use crate::original::transcript::{original_coordinates, parse, OriginalTranscript};
 use crate::play::trial::{Phase, Protocol, Trial, TrialSetup};
+use crate::results::bounds::{self, PhaseDoubt};
 use crate::results::rescore::{Hints, Libraries};
 use crate::verify::{
     read_move_at, recognize_at, verify_generation_in, verify_recognition, Extracted, Verdict,
@@ -230,6 +231,10 @@ pub struct Audit {
     /// readings are not sure (verify/decide.rs): readings worth a person's look.
     #[serde(default)]
     pub readings: Readings,
+    /// How far the strict readers' unsure readings could move each phase's strict outcome
+    /// (the reading bounds, results/bounds.rs; not in JSON).
+    #[serde(skip)]
+    pub doubts: [PhaseDoubt; 3],
     /// A fingerprint of the maze first shown ([`Audit::fingerprint`]), when one was read:
     /// the audit's rates are clustered by it (not in JSON).
     #[serde(skip)]
@@ -344,6 +349,7 @@ pub fn audit_on(
         causes: Vec::new(),
         diverged_at: None,
         readings: Readings::default(),
+        doubts: Default::default(),
         maze: None,
     };
     let first = maze_file.or_else(|| {
@@ -504,6 +510,7 @@ fn strict_solve(a: &mut Audit, r: &Replay, lasts: &[Option<(i64, i64)>]) {
             break;
         }
     }
+    a.doubts[0] = bounds::of_trial(&trial)[0];
     a.strict.solve = if a.diverged_at.is_some() {
         Some(Mark::Diverged)
     } else {
@@ -545,6 +552,7 @@ fn generation(a: &mut Audit, r: &Replay, cache: &mut AuditCache, after: &Maze, r
     let orig_gen = !original.is_empty();
     let verdict = verify_generation_in(maze0, r.shape, encoding, r.symbols, &r.library, reply);
     a.readings.generate.count(&verdict);
+    a.doubts[2] = bounds::of_reply(&verdict);
     let strict_gen = verdict.passed();
     a.original.generate = Some(Mark::of(orig_gen));
     a.strict.generate = Some(Mark::of(strict_gen));
@@ -579,6 +587,7 @@ pub(crate) fn recognition(a: &mut Audit, shape: Shape, reply: &str) {
     let orig_rec = !mentions.is_empty();
     let verdict = verify_recognition(shape, reply, ShapeSet::STANDARD);
     a.readings.recognize.count(&verdict);
+    a.doubts[1] = bounds::of_reply(&verdict);
     let strict_rec = verdict.passed();
     a.original.recognize = Some(Mark::of(orig_rec));
     a.strict.recognize = Some(Mark::of(strict_rec));
@@ -728,6 +737,61 @@ mod tests {
         assert_eq!(
             causes(&a),
             vec![(Phase::Recognize, Cause::WordOutsideOriginalList)]
+        );
+    }
+
+    #[test]
+    fn the_strict_readings_doubts_go_with_the_audit_into_the_analysis() {
+        use crate::original::audit::Scoring;
+        // A bare first move (read by a fall-back, unsure), then a labelled one; a shape
+        // hedged between two (unsure); no maze (sure: none given).
+        let text = original_file(
+            SQUARE,
+            Encoding::Matrix,
+            Shape::Square,
+            &["(0, 1)", "Move: (0, 2)"],
+            false,
+            "It is a square, or maybe a cross.",
+            ["SUCCESS", "SUCCESS", "FAIL"],
+        );
+        let a = audited(&text, Shape::Square, Encoding::Matrix);
+        // Each phase's doubt agrees with the readings the audit counted.
+        for (i, phase) in [Phase::Solve, Phase::Recognize, Phase::Generate]
+            .into_iter()
+            .enumerate()
+        {
+            assert_eq!(
+                a.doubts[i].unsure,
+                a.readings.of(phase).unsure > 0,
+                "{phase:?}: {a:?}"
+            );
+        }
+        assert!(
+            a.doubts[1].unsure,
+            "the hedged shape is unsure: {:?}",
+            a.readings
+        );
+        let folder = crate::original::audit::Audited {
+            trials: vec![crate::original::audit::AuditTrial {
+                file: "matrix_qwen_results/5x5/square/5x5_square_0.npy/0.txt".into(),
+                maze_from: "prompt",
+                model: "qwen".into(),
+                causes: Vec::new(),
+                audit: a.clone(),
+                human: false,
+                duplicate: false,
+            }],
+            skipped: Vec::new(),
+        };
+        let (strict, _, _) = folder.observations("runs", Scoring::Strict);
+        assert_eq!(
+            strict[0].doubts, a.doubts,
+            "strict verdicts carry their doubts"
+        );
+        let (original, _, _) = folder.observations("runs", Scoring::Original);
+        assert!(
+            original[0].doubts.iter().all(|d| !d.unsure),
+            "the original checks are not our readers: no doubt"
         );
     }
 

@@ -80,18 +80,21 @@ pub fn doubts<'a>(
     move_limit: usize,
     phases: [Option<&Verdict>; 3],
 ) -> [PhaseDoubt; 3] {
-    let of_reply = |v: Option<&Verdict>| match v {
-        Some(v) if unsure(v) => PhaseDoubt {
-            unsure: true,
-            could_pass: true,
-        },
-        _ => PhaseDoubt::SURE,
-    };
+    let reply = |v: Option<&Verdict>| v.map_or(PhaseDoubt::SURE, of_reply);
     [
         solve_doubt(conversation, maze, movement, move_limit),
-        of_reply(phases[1]),
-        of_reply(phases[2]),
+        reply(phases[1]),
+        reply(phases[2]),
     ]
+}
+
+/// The doubt of a phase judged on one reply (a shape, a maze): unsure when its reading is,
+/// and then a right answer could always have passed.
+pub fn of_reply(v: &Verdict) -> PhaseDoubt {
+    PhaseDoubt {
+        unsure: unsure(v),
+        could_pass: unsure(v),
+    }
 }
 
 /// The solve phase's doubt: its first unsure reading, and whether the goal could still be
