@@ -54,6 +54,7 @@ async function shown(page) {
           key: `${item.dataset.trial} ${item.dataset.phase} ${item.dataset.step}`,
           reviewed: Number(progress.match(/^(\d+) of/)?.[1] ?? -1),
           position: document.querySelector('[data-testid="review-position"]')?.textContent ?? '',
+          doubt: document.querySelector('[data-testid="review-doubt"]')?.textContent ?? null,
         }
       : null;
   });
@@ -134,6 +135,7 @@ test('the queue puts unsure readings first, 20 mixed items are reviewed by keybo
     const ranks = order.map((o) => RANK[o.reasons[0]]);
     assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), `reasons in the queue's order: ${order.map((o) => o.reasons.join('+'))}`);
     assert.ok(order.some((o) => o.reasons[0] === 'unsure'), 'unsure readings are queued');
+    assert.ok(order.filter((o) => o.sure === 'false').every((o) => o.doubt), 'an unsure reading says why');
     assert.ok(order.filter((o) => o.sure === 'false').every((o) => o.reasons.includes('unsure')), 'every unsure reading says so');
     assert.ok(order.filter((o) => o.reasons.includes('sampled')).every((o) => o.sure === 'true'), 'the sample draws sure readings');
     assert.ok(['solve', 'recognize', 'generate'].every((p) => order.some((o) => o.phase === p && o.reasons.includes('sampled'))), 'a sample of each phase');
