@@ -16,8 +16,13 @@ use support::{write, write_export, TempDir};
 
 /// `shapemaze score DIR --format json --reviews FILE`, read.
 fn score_with_reviews(dir: &std::path::Path, reviews: &std::path::Path) -> Value {
+    json_with_reviews("score", dir, reviews)
+}
+
+/// `shapemaze COMMAND DIR --format json --reviews FILE` (score or report), read.
+fn json_with_reviews(command: &str, dir: &std::path::Path, reviews: &std::path::Path) -> Value {
     let run = shapemaze(&[
-        "score",
+        command,
         path_str(dir),
         "--format",
         "json",
@@ -146,16 +151,7 @@ fn reviews_give_the_rates_as_reviewed_and_the_readers_agreement_on_the_sample() 
         assert!(text.stdout.contains(wanted), "{wanted}:\n{}", text.stdout);
     }
     // `report --reviews` states the same agreement, in JSON and in words.
-    let report_run = shapemaze(&[
-        "report",
-        path_str(dir.path()),
-        "--format",
-        "json",
-        "--reviews",
-        path_str(&reviews),
-    ]);
-    assert_eq!(report_run.code, 0, "{}", report_run.stderr);
-    let reported: Value = serde_json::from_str(&report_run.stdout).expect("JSON");
+    let reported = json_with_reviews("report", dir.path(), &reviews);
     assert_eq!(reported["review"]["agreement"], review["agreement"]);
     let words = shapemaze(&[
         "report",
@@ -352,16 +348,7 @@ fn the_results_pages_rates_as_reviewed_and_score_reviews_agree_on_every_model_an
         text.stdout
     );
     // `report --reviews` gives the same rates as reviewed, in JSON and in words.
-    let reported = shapemaze(&[
-        "report",
-        path_str(dir.path()),
-        "--format",
-        "json",
-        "--reviews",
-        path_str(&file),
-    ]);
-    assert_eq!(reported.code, 0, "{}", reported.stderr);
-    let reported: Value = serde_json::from_str(&reported.stdout).expect("JSON");
+    let reported = json_with_reviews("report", dir.path(), &file);
     assert_eq!(reported["review"]["totals"], report["review"]["totals"]);
     assert_eq!(reported["review"]["read_totals"], report["totals"]);
     let words = shapemaze(&["report", path_str(dir.path()), "--reviews", path_str(&file)]);
