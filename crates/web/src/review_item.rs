@@ -316,8 +316,8 @@ pub(crate) fn ReviewItem(state: State, item: QueueItem, shapes: Vec<Shape>) -> i
         .answers
         .with_untracked(|a| a.get(&item.key()).map(shown));
     let rule = item.reading.rule;
-    // Why the reader is unsure, in a sentence a person can check (the competing value and
-    // its role).
+    // Why the reader is unsure, in the doubt's own sentence a person can check ("Unsure:
+    // another answer line gives the cross.").
     let doubt = item.reading.doubt.as_ref().map(|d| d.why.clone());
     let maze_drafts = if item.phase == Phase::Generate {
         drafts(&item)
@@ -345,7 +345,7 @@ pub(crate) fn ReviewItem(state: State, item: QueueItem, shapes: Vec<Shape>) -> i
                 " (rule " <code>{rule.name()}</code> ": " {rule.describe()} "; "
                 {if item.sure { "sure" } else { "unsure" }} ")"
             </p>
-            {doubt.map(|why| view! { <p class="doubt" data-testid="review-doubt">"Why unsure: "{why}"."</p> })}
+            {doubt.map(|why| view! { <p class="doubt" data-testid="review-doubt">{why}</p> })}
             {original.map(|o| view! { <p data-testid="review-original">"The original-compatible reading: "<strong>{o}</strong></p> })}
             {second.map(|v| view! { <p data-testid="review-second">"The second reader read: "<strong>{v}</strong></p> })}
             <p class="muted" data-testid="review-reviewed">{reviewed}</p>
