@@ -542,9 +542,10 @@ fn a_component_is_measured_as_clippy_measures_a_function() {
 // A module is a file (`core/maze/grid.rs` is `core::maze::grid`; a `mod.rs` or `lib.rs` is
 // its folder's module). A `use` line outside a `#[cfg(test)]` module that names
 // `crate::`, `super::`, `self::`, a child module, or another workspace crate
-// (`shapemaze_core::...`) is an edge to the longest module its path names. Paths written
-// inline without `use` are not edges: the graph is the one a reader follows from the top
-// of each file.
+// (`shapemaze_core::...`) is an edge to the longest module its path names, and so is a
+// path written inline in the code (`crate::results::Source`, `super::runner::lanes_for(..)`,
+// a child module's `child::f()`), outside comments, strings and test modules: a file that
+// names another by path depends on it as much as one that imports it.
 
 /// A module: its crate then its path (`["core", "maze", "grid"]`).
 type Module = Vec<String>;
@@ -667,11 +668,131 @@ fn expand(out: &mut Vec<Vec<String>>, prefix: Vec<String>, tree: &str) {
     expand(out, head, &inner[start..]);
 }
 
-/// The modules each module imports, by its `use` lines.
+/// `text` with its comments, string and character literals blanked out (each byte a
+/// space, line breaks kept), so only code is searched for paths.
+fn code_only(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to.min(b.len())] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    while i < b.len() {
+        let rest = &b[i..];
+        if rest.starts_with(b"//") {
+            let end = rest
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(b.len(), |e| i + e);
+            blank(&mut out, i, end);
+            i = end;
+        } else if rest.starts_with(b"/*") {
+            let (mut depth, mut j) = (0usize, i);
+            while j < b.len() {
+                if b[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if b[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, i, j);
+            i = j;
+        } else if rest.starts_with(b"r#\"") || rest.starts_with(b"r\"") {
+            let hashes = rest[1..].iter().take_while(|&&c| c == b'#').count();
+            let close: Vec<u8> = std::iter::once(b'"')
+                .chain(std::iter::repeat_n(b'#', hashes))
+                .collect();
+            let from = i + 2 + hashes;
+            let end = b[from..]
+                .windows(close.len())
+                .position(|w| w == close.as_slice())
+                .map_or(b.len(), |e| from + e + close.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if b[i] == b'"' {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            blank(&mut out, i, j + 1);
+            i = j + 1;
+        } else if b[i] == b'\'' && (rest.get(2) == Some(&b'\'') || rest.get(1) == Some(&b'\\')) {
+            // A character literal (`'x'`, `'\n'`), not a lifetime.
+            let end = rest[1..]
+                .iter()
+                .skip(1)
+                .position(|&c| c == b'\'')
+                .map_or(b.len(), |e| i + e + 3);
+            blank(&mut out, i, end);
+            i = end;
+        } else {
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// The paths written inline in the code of `text` (before its test module): every run of
+/// `name::name::...` that starts a path (not after another `::` or a letter).
+fn inline_paths(text: &str) -> Vec<Vec<String>> {
+    let code = code_only(
+        text.split("#[cfg(test)]\nmod tests {")
+            .next()
+            .unwrap_or(text),
+    );
+    let b = code.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !word(b[i]) || (i > 0 && (word(b[i - 1]) || b[i - 1] == b':')) {
+            i += 1;
+            continue;
+        }
+        let mut segments = Vec::new();
+        let mut j = i;
+        loop {
+            let start = j;
+            while j < b.len() && word(b[j]) {
+                j += 1;
+            }
+            segments.push(code[start..j].to_string());
+            if b[j..].starts_with(b"::") && b.get(j + 2).is_some_and(|&c| word(c)) {
+                j += 2;
+            } else {
+                break;
+            }
+        }
+        if segments.len() > 1 {
+            out.push(segments);
+        }
+        i = j.max(i + 1);
+    }
+    out
+}
+
+/// The modules each module imports, by its `use` lines and the paths written in its code.
 fn graph(modules: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
     let mut out: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
     for (m, text) in modules {
-        for path in use_paths(text) {
+        let test_file = m.last().is_some_and(|l| l.ends_with("tests"));
+        let inline = if test_file {
+            Vec::new()
+        } else {
+            inline_paths(text)
+        };
+        for path in use_paths(text).into_iter().chain(inline) {
             let Some(first) = path.first() else { continue };
             let base: Vec<String> = if first == "crate" {
                 std::iter::once(m[0].clone())
@@ -795,7 +916,25 @@ fn all_circles(modules: &BTreeMap<Module, String>) -> Vec<String> {
     let name = |m: &Module| m.join("/");
     let mut out = Vec::new();
     for (folder, members) in &folders {
-        for c in circles(members, &edges) {
+        // Inside a folder, a module deeper down counts as the member that holds it
+        // (`web/experiment/files` as `web/experiment`), so a circle through a subfolder's
+        // file is a circle of the members.
+        let member = |m: &Module| {
+            let rep: Module = if m.len() > folder.len() && m.starts_with(folder) {
+                m[..=folder.len()].to_vec()
+            } else {
+                m.clone()
+            };
+            members.contains(&rep).then_some(rep)
+        };
+        let mut inside: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+        for (a, targets) in &edges {
+            let Some(ra) = member(a) else { continue };
+            for rb in targets.iter().filter_map(member).filter(|rb| *rb != ra) {
+                inside.entry(ra.clone()).or_default().insert(rb);
+            }
+        }
+        for c in circles(members, &inside) {
             out.push(format!(
                 "inside {}: {}",
                 name(folder),
@@ -882,6 +1021,56 @@ fn a_circle_is_found_inside_a_folder_through_a_mod_rs_and_between_folders() {
     ]);
     assert_eq!(
         all_circles(&two),
-        vec!["between folders: core/x, core/y".to_string()]
+        vec![
+            "inside core: core/x, core/y".to_string(),
+            "between folders: core/x, core/y".to_string()
+        ]
     );
+}
+
+#[test]
+fn a_path_written_in_the_code_is_an_edge_and_one_in_a_comment_or_string_is_not() {
+    let m = |path: &str, text: &str| {
+        (
+            path.split('/').map(String::from).collect::<Module>(),
+            text.to_string(),
+        )
+    };
+    // A function called through its module, a type named by its whole path.
+    let inline: BTreeMap<Module, String> = [
+        m("core/p", "pub struct T;\nfn f() { crate::q::g(); }\n"),
+        m("core/q", "pub fn g() -> crate::p::T { todo!() }\n"),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(
+        all_circles(&inline),
+        vec!["inside core: core/p, core/q".to_string()]
+    );
+    // A file of a subfolder that names a module beside its folder by path.
+    let nested: BTreeMap<Module, String> = [
+        m("web/review", "use super::experiment::notice;\n"),
+        m("web/experiment", "mod files;\npub fn notice() {}\n"),
+        m(
+            "web/experiment/files",
+            "fn f() { crate::review::take(); }\n",
+        ),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(
+        all_circles(&nested),
+        vec!["inside web: web/experiment, web/review".to_string()]
+    );
+    // Comments, doc links, strings and test modules name nothing.
+    let quiet: BTreeMap<Module, String> = [
+        m(
+            "core/p",
+            "/// See [`crate::q::g`].\nfn f() { let s = \"crate::q::g\"; /* crate::q */ }\n// crate::q::g\n#[cfg(test)]\nmod tests {\n    fn t() { crate::q::g(); }\n}\n",
+        ),
+        m("core/q", "pub fn g() { crate::p::f(); }\n"),
+    ]
+    .into_iter()
+    .collect();
+    assert!(all_circles(&quiet).is_empty(), "{:?}", all_circles(&quiet));
 }

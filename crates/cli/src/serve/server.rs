@@ -836,11 +836,11 @@ impl fmt::Display for ServeError {
 
 impl std::error::Error for ServeError {}
 
-impl From<ServeError> for crate::CliError {
+impl From<ServeError> for crate::io::CliError {
     /// A server that cannot start or stopped on an error is a usage error (exit 2), as
     /// a bad address is.
     fn from(e: ServeError) -> Self {
-        crate::CliError::usage(e.to_string())
+        crate::io::CliError::usage(e.to_string())
     }
 }
 
