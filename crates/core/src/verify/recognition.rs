@@ -574,15 +574,24 @@ impl Candidates for ShapeCandidates<'_> {
         while !text.is_char_boundary(before_from) {
             before_from -= 1;
         }
-        let or_before = word_spans(&text[before_from..value.at])
+        let before: Vec<String> = word_spans(&text[before_from..value.at])
             .iter()
             .rev()
             .take(3)
-            .any(|w| normal_word(w.text) == "or");
+            .map(|w| normal_word(w.text))
+            .collect();
+        let or_before = before.iter().any(|w| w == "or");
         let alternatives = or_after
             .is_some_and(|at| !same_shape_near([at, (at + 30).min(text.len())]))
             || (or_before && !same_shape_near([before_from, value.at]));
-        (lacking || alternatives).then_some([value.at, end])
+        // "looks like a square but could be a spiral": offered tentatively, with another
+        // shape named beside it (as an aside too).
+        let tentative = before.iter().any(|w| TENTATIVE.contains(&w.as_str()))
+            && self
+                .named
+                .iter()
+                .any(|m| m.shape != value.shape && !m.negated);
+        (lacking || alternatives || tentative).then_some([value.at, end])
     }
 
     /// Any shape named, negated or asked included; else a word that describes one.
@@ -618,6 +627,9 @@ impl Candidates for ShapeCandidates<'_> {
             .map(|span| (None, span))
     }
 }
+
+/// Words before a shape that offer it tentatively ("could be a spiral", "maybe a Z").
+const TENTATIVE: [&str; 6] = ["could", "might", "may", "maybe", "perhaps", "possibly"];
 
 /// Words after a shape in its sentence that say the figure lacks part of it ("a square
 /// with its right side missing").

@@ -157,6 +157,12 @@ fn a_shape_named_plainly_is_sure_and_one_offered_with_another_is_not() {
     );
     // An alternative that names the same shape is no hedge.
     assert_eq!(shape_doubt("A U or a C shape.").1, None);
+    // Offered tentatively beside another shape named as an aside.
+    assert_eq!(
+        shape_doubt("It resembles a square at first, but it could be a spiral.").1,
+        Some(DoubtKind::Qualified)
+    );
+    assert_eq!(shape_doubt("It could be a spiral.").1, None, "no other shape named");
 }
 
 #[test]
