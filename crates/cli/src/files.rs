@@ -1,10 +1,14 @@
 //! Walking a results folder: its transcripts, and paths shown relative to it.
 
+use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::maze::grid::Grid;
 use shapemaze_core::maze::npy;
+use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::original::audit::Skipped;
+use shapemaze_core::results::layout::ExportPath;
 use shapemaze_core::results::layout::TRANSCRIPT_EXT;
 use shapemaze_core::results::rescore::image_maze_file;
+use shapemaze_core::results::rescore::Hints;
 use std::path::{Path, PathBuf};
 
 /// `path` relative to `root`, with `/` separators.
@@ -65,4 +69,29 @@ pub fn list_transcripts(root: &Path, skipped: &mut Vec<Skipped>) -> std::io::Res
 pub fn maze_beside(transcript: &Path, text: &str) -> Option<Grid> {
     let file = image_maze_file(&transcript.to_string_lossy(), text)?;
     npy::read(&std::fs::read(file).ok()?).ok()
+}
+/// What a transcript's place says about it (its layout, when in the export layout) and the
+/// hints it is re-scored with: the folder's shapes in play, a maze file beside it.
+pub fn hints_for(
+    path: &Path,
+    text: &str,
+    in_play: Option<ShapeSet>,
+) -> (Option<ExportPath>, Hints) {
+    let layout = ExportPath::parse(&path.to_string_lossy());
+    let hints = Hints {
+        in_play,
+        maze: maze_beside(path, text),
+        ..layout.as_ref().map(Hints::from).unwrap_or_default()
+    };
+    (layout, hints)
+}
+
+/// The shapes in play of the design an export folder holds (its `experiment.json`), when
+/// it holds one that reads: a transcript does not say, and a C trial of a design with U
+/// is read differently.
+pub fn folder_shapes(root: &Path) -> Option<ShapeSet> {
+    let text = std::fs::read_to_string(root.join("experiment.json")).ok()?;
+    ExperimentDesign::from_json(&text)
+        .ok()
+        .map(|d| d.shape_set())
 }

@@ -25,6 +25,7 @@ pub mod run;
 pub mod score;
 pub mod second_reader;
 pub mod serve;
+pub mod totals;
 pub mod transport;
 pub mod values;
 pub mod verify;

@@ -745,7 +745,7 @@ fn read_transcripts(root: &Path, label: &str) -> Result<(Vec<Observation>, Sourc
     let files = list_transcripts(root, &mut sources.skipped)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", root.display())))?;
     let mut libraries = Libraries::new();
-    let in_play = super::score::folder_shapes(root);
+    let in_play = super::files::folder_shapes(root);
     let mut out = Vec::with_capacity(files.len());
     for path in files {
         let file = display(root, &path);

@@ -5,6 +5,8 @@
 //! precision of sure) and over the unsure readings reviewed, apart. The built-in players'
 //! transcripts (`oracle`, `random` in the path) are not counted in the agreement.
 
+use super::files::{folder_shapes, hints_for};
+use super::totals::totals_table;
 use crate::io::CliError;
 use serde::Serialize;
 use shapemaze_core::analysis::review::{
@@ -153,7 +155,7 @@ pub fn over_folder(root: &std::path::Path, reviews: &Reviews) -> Result<ReviewRe
     let mut skipped = Vec::new();
     let files = list_transcripts(root, &mut skipped)
         .map_err(|e| CliError::input(format!("cannot read {}: {e}", root.display())))?;
-    let in_play = super::score::folder_shapes(root);
+    let in_play = folder_shapes(root);
     let mut libraries = Libraries::new();
     let mut read = Read::new();
     // Each transcript as read and as reviewed, with its file and model.
@@ -163,7 +165,7 @@ pub fn over_folder(root: &std::path::Path, reviews: &Reviews) -> Result<ReviewRe
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
         };
-        let (layout, hints) = super::score::hints_for(&path, &text, in_play);
+        let (layout, hints) = hints_for(&path, &text, in_play);
         let result = rescore(&text, &hints, &mut libraries);
         if !result.is_transcript() {
             continue;
@@ -246,10 +248,10 @@ pub fn render_totals(read: &[Total], reviewed: &[Total], show_read: bool) -> Str
     let mut out = String::new();
     if show_read {
         out.push_str("\nAs read:\n");
-        out.push_str(&super::score::totals_table(read));
+        out.push_str(&totals_table(read));
     }
     out.push_str("\nAs reviewed (the reviewed readings in place of the reader's):\n");
-    out.push_str(&super::score::totals_table(reviewed));
+    out.push_str(&totals_table(reviewed));
     if left_open(read, reviewed) {
         out.push_str(LEFT_OPEN);
         out.push('\n');

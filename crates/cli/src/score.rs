@@ -2,23 +2,22 @@
 //! reports totals, the trials whose recorded verdicts differ, and what could not be re-run.
 
 use super::audit;
-use super::files::{display, list_transcripts, maze_beside};
+use super::files::{display, folder_shapes, hints_for, list_transcripts};
 use super::reviews::{self, ReviewReport, Reviews};
 use super::second_reader::{self, Asked, Judge, SecondReaderReport};
+use super::totals::totals_table;
 use crate::io::{CliError, Io};
 use crate::values::COMMAND_HELP;
 use serde::Serialize;
 use shapemaze_core::analysis::review::built_in_name;
-use shapemaze_core::batch::design::ExperimentDesign;
 use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::original::audit::{Scoring, Skipped};
 use shapemaze_core::results::layout::ExportPath;
 use shapemaze_core::results::rescore::replies_read;
 use shapemaze_core::results::rescore::{rescore, Basis, Hints, Libraries, Rescored};
-use shapemaze_core::results::tally::{tally, Counts, Difference, Entry, Group, Total, UNKNOWN};
+use shapemaze_core::results::tally::{tally, Difference, Entry, Total, UNKNOWN};
 use shapemaze_core::verify::{Outcome, Reason};
-use shapemaze_view::text_table::{TextColumn, TextTable};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -74,12 +73,6 @@ pub struct ScoreArgs {
     /// `second_reader`)
     #[arg(long, value_name = "FILE", verbatim_doc_comment)]
     pub second_reader: Option<String>,
-}
-
-/// A group's counts as the text report shows them: `successes/scored percent`, then `?N`
-/// for phases that could not be scored and `!N` for API errors.
-fn cell(c: &Counts) -> String {
-    c.to_string()
 }
 
 /// The totals' legend; API errors are explained only when there are any, so reports
@@ -276,33 +269,6 @@ fn closing(o: Option<Outcome>) -> &'static str {
     o.map_or("(none)", Outcome::closing)
 }
 
-/// The totals as a text table: a row per group value, a column per phase.
-pub(crate) fn totals_table(totals: &[Total]) -> String {
-    let label = |t: &Total| {
-        if t.group == Group::All {
-            t.value.clone()
-        } else {
-            format!("{} {}", t.group.name(), t.value)
-        }
-    };
-    let mut table = TextTable::new(&[TextColumn::left(24); 4]);
-    table.row(["", "solve", "recognize", "generate"]);
-    let mut group = None;
-    for t in totals {
-        if group.is_some_and(|g| g != t.group) {
-            table.line("");
-        }
-        group = Some(t.group);
-        table.row([
-            label(t),
-            cell(&t.solve),
-            cell(&t.recognize),
-            cell(&t.generate),
-        ]);
-    }
-    table.render()
-}
-
 fn render_text(r: &Report<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -372,22 +338,6 @@ fn render_text(r: &Report<'_>) -> String {
     out
 }
 
-/// What a transcript's place says about it (its layout, when in the export layout) and the
-/// hints it is re-scored with: the folder's shapes in play, a maze file beside it.
-pub fn hints_for(
-    path: &Path,
-    text: &str,
-    in_play: Option<ShapeSet>,
-) -> (Option<ExportPath>, Hints) {
-    let layout = ExportPath::parse(&path.to_string_lossy());
-    let hints = Hints {
-        in_play,
-        maze: maze_beside(path, text),
-        ..layout.as_ref().map(Hints::from).unwrap_or_default()
-    };
-    (layout, hints)
-}
-
 /// Every reply of a transcript with the rules reader's value, to put to the second reader.
 fn to_ask(file: &str, text: &str, hints: &Hints) -> Vec<Asked> {
     let mut named: Vec<Shape> = hints.in_play.map(ShapeSet::shapes).unwrap_or_default();
@@ -406,37 +356,10 @@ fn to_ask(file: &str, text: &str, hints: &Hints) -> Vec<Asked> {
         .collect()
 }
 
-/// The shapes in play of the design an export folder holds (its `experiment.json`), when
-/// it holds one that reads: a transcript does not say, and a C trial of a design with U
-/// is read differently.
-pub fn folder_shapes(root: &Path) -> Option<ShapeSet> {
-    let text = std::fs::read_to_string(root.join("experiment.json")).ok()?;
-    ExperimentDesign::from_json(&text)
-        .ok()
-        .map(|d| d.shape_set())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counts_show_successes_over_scored_trials_and_flag_unscored_ones() {
-        let c = Counts {
-            success: 1,
-            fail: 2,
-            unscored: 1,
-            api_error: 0,
-        };
-        assert_eq!(cell(&c), "1/3 33.3% ?1");
-        let with_errors = Counts { api_error: 2, ..c };
-        assert_eq!(cell(&with_errors), "1/3 33.3% ?1 !2", "API errors apart");
-        assert_eq!(
-            cell(&Counts::default()),
-            "0/0 0.0%",
-            "an empty group divides by nothing"
-        );
-    }
+    use shapemaze_core::results::tally::{Counts, Group};
 
     #[test]
     fn the_totals_keep_wide_cells_in_their_columns() {

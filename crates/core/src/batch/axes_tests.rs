@@ -89,7 +89,7 @@ fn a_design_file_names_its_efforts_and_reads_back() {
 fn the_runs_of_one_endpoint_share_its_concurrency_and_requests_per_minute() {
     let mut d = design(&[Effort::Low, Effort::High, Effort::Xhigh]);
     d.requests_per_minute = Some(60);
-    let lanes: Vec<(String, usize, Option<u32>)> = crate::batch::runner::lanes_for(&d, None)
+    let lanes: Vec<(String, usize, Option<u32>)> = crate::batch::scheduler::lanes_for(&d, None)
         .into_iter()
         .map(|l| (l.name, l.max_concurrency, l.requests_per_minute))
         .collect();

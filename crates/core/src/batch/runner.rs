@@ -14,9 +14,7 @@
 
 use crate::batch::design::{ExperimentDesign, PlayerSpec, TrialKey};
 use crate::batch::error::MazeLookupError;
-use crate::batch::scheduler::{
-    CallPermit, LaneConfig, LaneStatus, Progress, RetryNotice, Scheduler,
-};
+use crate::batch::scheduler::{CallPermit, LaneStatus, Progress, RetryNotice, Scheduler};
 use crate::maze::templates::TemplateLibrary;
 use crate::model::preset::Preset;
 use crate::model::settings::EndpointSettings;
@@ -353,35 +351,11 @@ pub fn error_causes<'a>(records: impl IntoIterator<Item = &'a TrialRecord>) -> V
     causes
 }
 
-/// The scheduler's lanes for a design: one per run ([`ExperimentDesign::runs`]), at its
-/// player's concurrency (or `concurrency` for every player when given), with the design's
-/// requests-per-minute limit for endpoints. The runs of one endpoint at several reasoning
-/// efforts share its concurrency and its requests per minute (each run gets its share, at
-/// least 1), so the endpoint sees no more than the design allows.
-pub fn lanes_for(design: &ExperimentDesign, concurrency: Option<usize>) -> Vec<LaneConfig> {
-    let mut lanes = Vec::new();
-    for p in &design.players {
-        let runs = design.runs_of(p);
-        let share = |total: usize| (total / runs.len()).max(1);
-        let c = share(concurrency.unwrap_or_else(|| design.concurrency_for(p)));
-        let rpm = design
-            .requests_per_minute
-            .filter(|_| p.is_endpoint())
-            .map(|r| share(r as usize) as u32);
-        lanes.extend(runs.iter().map(|r| LaneConfig {
-            name: r.name(),
-            max_concurrency: c,
-            requests_per_minute: rpm,
-        }));
-    }
-    lanes
-}
-
 /// A harness the command line's tests share: the runner driven against a transport.
 #[cfg(any(test, feature = "test-support"))]
 pub mod test_support {
     use super::*;
-    use crate::batch::scheduler::{Next, Tuning};
+    use crate::batch::scheduler::{lanes_for, Next, Tuning};
 
     /// Plays the first trial of a design whose one player is the endpoint at `base_url`,
     /// allowed two attempts, through `transport`, expecting no answer; returns the lane's

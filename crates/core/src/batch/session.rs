@@ -27,7 +27,8 @@
 //! ```
 
 use crate::batch::design::{ExperimentDesign, TrialKey};
-use crate::batch::runner::{lanes_for, TrialError, TrialRun};
+use crate::batch::runner::{TrialError, TrialRun};
+use crate::batch::scheduler::lanes_for;
 use crate::batch::scheduler::{
     LaneStatus, Next, Progress, RunState, Scheduler, TrialEnd, TrialSummary, Tuning,
 };

@@ -162,7 +162,11 @@ fn a_shape_named_plainly_is_sure_and_one_offered_with_another_is_not() {
         shape_doubt("It resembles a square at first, but it could be a spiral.").1,
         Some(DoubtKind::Qualified)
     );
-    assert_eq!(shape_doubt("It could be a spiral.").1, None, "no other shape named");
+    assert_eq!(
+        shape_doubt("It could be a spiral.").1,
+        None,
+        "no other shape named"
+    );
 }
 
 #[test]

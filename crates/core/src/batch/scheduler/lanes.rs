@@ -3,6 +3,7 @@
 //! its requests-per-minute window and its `Retry-After` hold; and the lanes' state as the
 //! page shows it ([`super::Scheduler::lanes`]).
 
+use crate::batch::design::ExperimentDesign;
 use serde::Serialize;
 use std::collections::VecDeque;
 
@@ -218,4 +219,28 @@ impl Lane {
             self.current = (self.current + 1).min(self.config.max_concurrency);
         }
     }
+}
+
+/// The scheduler's lanes for a design: one per run ([`ExperimentDesign::runs`]), at its
+/// player's concurrency (or `concurrency` for every player when given), with the design's
+/// requests-per-minute limit for endpoints. The runs of one endpoint at several reasoning
+/// efforts share its concurrency and its requests per minute (each run gets its share, at
+/// least 1), so the endpoint sees no more than the design allows.
+pub fn lanes_for(design: &ExperimentDesign, concurrency: Option<usize>) -> Vec<LaneConfig> {
+    let mut lanes = Vec::new();
+    for p in &design.players {
+        let runs = design.runs_of(p);
+        let share = |total: usize| (total / runs.len()).max(1);
+        let c = share(concurrency.unwrap_or_else(|| design.concurrency_for(p)));
+        let rpm = design
+            .requests_per_minute
+            .filter(|_| p.is_endpoint())
+            .map(|r| share(r as usize) as u32);
+        lanes.extend(runs.iter().map(|r| LaneConfig {
+            name: r.name(),
+            max_concurrency: c,
+            requests_per_minute: rpm,
+        }));
+    }
+    lanes
 }

@@ -42,7 +42,7 @@ mod progress;
 #[cfg(test)]
 mod tests;
 
-pub use lanes::{LaneConfig, LaneStatus, RetryNotice, Tuning, MINUTE_MS};
+pub use lanes::{lanes_for, LaneConfig, LaneStatus, RetryNotice, Tuning, MINUTE_MS};
 pub use progress::{PlayerProgress, Progress, RunState, Tally, TrialSummary};
 
 use crate::batch::design::{ExperimentDesign, TrialKey, DEFAULT_CONCURRENCY};
@@ -220,9 +220,9 @@ impl Scheduler {
     }
 
     /// The scheduler of a design's trials, with its lanes
-    /// ([`lanes_for`](crate::batch::runner::lanes_for)).
+    /// ([`lanes_for`]).
     pub fn for_design(design: &ExperimentDesign) -> Scheduler {
-        let lanes = crate::batch::runner::lanes_for(design, None);
+        let lanes = lanes_for(design, None);
         Scheduler::new(design.trials(), lanes, Tuning::default())
     }
 
