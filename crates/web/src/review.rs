@@ -18,15 +18,14 @@
 use super::download::download_file;
 use super::experiment::{notice, picked_files};
 use super::local;
-use super::review_error::ReviewsError;
 use super::review_item::ReviewItem;
-use super::review_state::{keep, stored_reviews, take_focus, State, REVIEWER_KEY};
+use super::review_state::{stored_reviews, take_focus, take_in, State, REVIEWER_KEY, REVIEWS_FILE};
 use super::second_reader::{Judge, SecondReaderPanel};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::analysis::review::{
-    agreement, all_replies, flag, latest, parse_reviews, queue_of, rates_as_reviewed, readings_of,
-    write_reviews, Flags, QueueItem, Review, Sample, Why,
+    agreement, all_replies, flag, latest, queue_of, rates_as_reviewed, readings_of, write_reviews,
+    Flags, QueueItem, Sample, Why,
 };
 use shapemaze_core::analysis::second_reader::{compare, kappa_sentence};
 use shapemaze_core::maze::shape::ShapeSet;
@@ -34,35 +33,6 @@ use shapemaze_core::original::disputes::readers_differ;
 use shapemaze_core::play::trial::Phase;
 use shapemaze_core::results::record::TrialRecord;
 use wasm_bindgen::JsCast;
-
-/// The file reviews go out and in as (and the export ZIP's entry).
-pub const REVIEWS_FILE: &str = "reviews.jsonl";
-
-/// The reviews this browser keeps of the trials at `paths` (transcript paths of an
-/// export), as `reviews.jsonl`'s text; `None` when there are none.
-pub fn reviews_of(paths: &[String]) -> Result<Option<String>, ReviewsError> {
-    let mine: Vec<Review> = stored_reviews()
-        .into_iter()
-        .filter(|r| paths.contains(&r.trial))
-        .collect();
-    if mine.is_empty() {
-        return Ok(None);
-    }
-    write_reviews(&mine)
-        .map(Some)
-        .map_err(ReviewsError::Unwritable)
-}
-
-/// Keeps the reviews of `text` (`reviews.jsonl`) beside those this browser has; the number
-/// read, or why the file is not one.
-pub fn take_in(text: &str) -> Result<usize, ReviewsError> {
-    let more = parse_reviews(text).map_err(ReviewsError::NotReviews)?;
-    let n = more.len();
-    let mut all = stored_reviews();
-    all.extend(more);
-    keep(&all).map_err(ReviewsError::NotKept)?;
-    Ok(n)
-}
 
 /// Whether the address names the review part.
 fn addressed() -> bool {

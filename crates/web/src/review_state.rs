@@ -1,11 +1,12 @@
 //! The review part's state (`/results#review`): the queue, which items are in view (the
 //! filter by reason, reviewed items hidden or not), the item on show, the reviews kept in
-//! this browser, and where the keyboard focus goes after each action. A module of its own
-//! so that the queue ([`super::review`]) and the item ([`super::review_item`]) share it
-//! without importing each other.
+//! this browser (and `reviews.jsonl`, the file they go out and in as), and where the keyboard
+//! focus goes after each action. A module of its own so that the queue ([`super::review`]),
+//! the item ([`super::review_item`]) and the lab's export and import share it without
+//! importing each other.
 
 use super::local::{self, KeepError};
-use super::review_error::not_kept;
+use super::review_error::{not_kept, ReviewsError};
 use super::second_reader::Judge;
 use leptos::prelude::*;
 use shapemaze_core::analysis::review::{
@@ -30,6 +31,35 @@ pub(crate) fn stored_reviews() -> Vec<Review> {
 pub(crate) fn keep(reviews: &[Review]) -> Result<(), KeepError> {
     local::keep(REVIEWS_KEY, &write_reviews(reviews)?)?;
     Ok(())
+}
+
+/// The file reviews go out and in as (and the export ZIP's entry).
+pub const REVIEWS_FILE: &str = "reviews.jsonl";
+
+/// The reviews this browser keeps of the trials at `paths` (transcript paths of an
+/// export), as `reviews.jsonl`'s text; `None` when there are none.
+pub fn reviews_of(paths: &[String]) -> Result<Option<String>, ReviewsError> {
+    let mine: Vec<Review> = stored_reviews()
+        .into_iter()
+        .filter(|r| paths.contains(&r.trial))
+        .collect();
+    if mine.is_empty() {
+        return Ok(None);
+    }
+    write_reviews(&mine)
+        .map(Some)
+        .map_err(ReviewsError::Unwritable)
+}
+
+/// Keeps the reviews of `text` (`reviews.jsonl`) beside those this browser has; the number
+/// read, or why the file is not one.
+pub fn take_in(text: &str) -> Result<usize, ReviewsError> {
+    let more = parse_reviews(text).map_err(ReviewsError::NotReviews)?;
+    let n = more.len();
+    let mut all = stored_reviews();
+    all.extend(more);
+    keep(&all).map_err(ReviewsError::NotKept)?;
+    Ok(n)
 }
 
 /// A reviewed or read value for people: `(1, 0)`, `spiral`, `a 5x5 maze`, `no answer`.

@@ -80,9 +80,9 @@ pub(super) async fn export(lab: &Shared, action: LabAction) {
             };
             // People's readings of these trials, kept in this browser, go with them.
             let paths: Vec<String> = export.files.iter().map(|f| f.path.clone()).collect();
-            match crate::review::reviews_of(&paths) {
+            match crate::review_state::reviews_of(&paths) {
                 Ok(Some(text)) => export.files.push(ExportFile {
-                    path: crate::review::REVIEWS_FILE.into(),
+                    path: crate::review_state::REVIEWS_FILE.into(),
                     bytes: text.into_bytes(),
                 }),
                 Ok(None) => {}
@@ -180,10 +180,10 @@ pub(crate) async fn read_results_file(
     // People's readings of these trials, exported beside them: this browser keeps them.
     if let Some(e) = entries
         .iter()
-        .find(|e| e.name == format!("{prefix}{}", crate::review::REVIEWS_FILE))
+        .find(|e| e.name == format!("{prefix}{}", crate::review_state::REVIEWS_FILE))
     {
         let t = entry_text(e).await.map_err(in_file)?;
-        crate::review::take_in(&t)
+        crate::review_state::take_in(&t)
             .map_err(|err| in_file(FileError::inside(&e.name, FileError::Reviews(err))))?;
     }
     Ok((records, design))

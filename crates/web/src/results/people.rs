@@ -4,7 +4,7 @@
 //! (`table-people-models`, `chart-people-models`, drawn by
 //! [`shapemaze_view::report_people`]).
 
-use super::results::Source;
+use super::dashboard::Source;
 use shapemaze_core::study::StudyTrialData;
 
 /// The people's sources among the study trials stored in this browser: practice trials are

@@ -8,23 +8,28 @@
 //! sidebar on wide screens, a menu on narrow ones) links to each part present, each at its
 //! own address (`/results#generation`), which opens it on load and on back and forward.
 
-use super::demo::{load, Loaded, Replay};
-use super::download::download_file;
-use super::experiment::lab::{decorate, stored_records};
-use super::experiment::{notice, picked_files};
-use super::race::{RaceView, Racing};
-use super::results_parts::DrawnParts;
-use super::review::ReviewPart;
-use super::storage::{Db, EXPERIMENTS};
-use super::study::store::{self, StudyStore};
+mod dashboard;
+mod exchange;
+mod import;
+mod parts;
+mod people;
+
+use crate::demo::{load, Replay};
+use crate::download::download_file;
+use crate::experiment::lab::{decorate, stored_records};
+use crate::experiment::{notice, picked_files};
+use crate::race::{RaceView, Racing};
+use crate::review::ReviewPart;
+use crate::storage::{Db, EXPERIMENTS};
+use crate::study::store::{self, StudyStore};
+use dashboard::{location_hash, Dashboard, Shared, Source, StoredTrials};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use shapemaze_core::analysis::analyze::{analyze, as_counted, Analysis, AnalysisOptions};
+use shapemaze_core::analysis::analyze::{analyze, as_counted, AnalysisOptions};
 use shapemaze_core::analysis::compare::{compare, pick_pair, sides};
 use shapemaze_core::analysis::groups::in_group;
 use shapemaze_core::analysis::observation::{observations_csv, Observation};
 use shapemaze_core::batch::form::StoredExperiment;
-use shapemaze_core::batch::provenance::Provenance;
 use shapemaze_core::original::audit::{audit_records, AuditSummary, Scoring};
 use shapemaze_core::original::score::Cause;
 use shapemaze_core::results::filter::{TrialFilter, HELP as FILTER_HELP};
@@ -39,187 +44,12 @@ use shapemaze_view::contents::{Part, Parts, PARTS_CSS};
 use shapemaze_view::document::csv;
 use shapemaze_view::experiment::trials_table;
 use shapemaze_view::experiment::LabAction;
-use shapemaze_view::html::escape;
 use shapemaze_view::report::{analysis_document, comparison_section, report_html, report_parts};
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 
 /// The review part's heading text (the queue itself is drawn below the parts).
 const REVIEW_INTRO: &str = "<p class=\"muted\">Each reading is a claim about what a model said. Below, once opened: the replies a fall-back rule read, those the original-compatible reading or a second reader (a chat model, on demand) reads otherwise, and a random sample on demand, to confirm or correct by mouse or keyboard; the reviews download as <code>reviews.jsonl</code>, which <code>shapemaze score --reviews</code> applies.</p>";
-
-/// One source of trials: a stored experiment or an imported file.
-#[derive(Clone)]
-pub(super) struct Source {
-    /// Its label in the analysis.
-    pub(super) label: String,
-    /// A stored experiment's id (`None` for an imported file).
-    pub(super) id: Option<String>,
-    /// The records of an imported file (stored ones are read when chosen).
-    pub(super) records: Vec<TrialRecord>,
-    /// For a study's trials: each record's participant and solve time (ms), in the
-    /// records' order; empty for models.
-    pub(super) people: Vec<(String, Option<f64>)>,
-    /// The trials of an imported results folder of transcripts (no records).
-    pub(super) transcripts: Vec<Observation>,
-    /// The audit of an imported folder of the design's original runs (three scorings).
-    pub(super) audit: Option<Rc<AuditSummary>>,
-    /// An imported export's `provenance.json`, when it has one.
-    pub(super) provenance: Option<Rc<Provenance>>,
-    pub(super) chosen: bool,
-}
-
-/// A stored experiment's trials as read from this browser's storage, kept while the page is
-/// open (ticking a source, or changing the filter, reads nothing again; *Update* does).
-struct StoredTrials {
-    records: Vec<Rc<TrialRecord>>,
-    /// The stored trials that could not be read.
-    unreadable: usize,
-}
-
-struct Dashboard {
-    sources: RefCell<Vec<Source>>,
-    /// The stored experiments read so far, by id.
-    stored: RefCell<HashMap<String, Rc<StoredTrials>>>,
-    /// The records (when the trial has one) and observations chosen, index-aligned.
-    records: RefCell<Vec<Option<Rc<TrialRecord>>>>,
-    observations: RefCell<Vec<Observation>>,
-    /// The last filter that could be read, and the trials it matches (indices of the
-    /// above), which the analysis counts.
-    filter: RefCell<TrialFilter>,
-    shown: RefCell<Vec<usize>>,
-    /// `N of M trials match`, or why the filter typed cannot be read (`true`).
-    filter_line: RwSignal<(bool, String)>,
-    /// Bumped by every keystroke in the filter: a draw still waiting gives way.
-    typed: std::cell::Cell<u32>,
-    /// The audit sections drawn below the analysis (the filter leaves them as they are).
-    audits: RefCell<String>,
-    analysis: RefCell<Option<Analysis>>,
-    /// The report's element and the sections drawn in it.
-    report: NodeRef<leptos::html::Div>,
-    parts: DrawnParts,
-    /// The audits drawn (folders of the original runs, and ours when asked), by section.
-    audit_summaries: RefCell<Vec<Rc<AuditSummary>>>,
-    list: RwSignal<String>,
-    /// The contents list of the parts drawn.
-    nav: RwSignal<String>,
-    /// The part (or element) the address named, to open once it is drawn.
-    pending: RefCell<Option<String>>,
-    drill: RwSignal<String>,
-    replay: RwSignal<Option<Loaded>>,
-    /// The other trials of the replayed trial's maze whose records are at hand (their index
-    /// in the page's list, and a label), each a race away.
-    rivals: RwSignal<Vec<(usize, String)>>,
-    /// The replayed trial's index, and the race opened from it.
-    replayed: std::cell::Cell<Option<usize>>,
-    racing: RwSignal<Option<Racing>>,
-    message: RwSignal<Option<(bool, String)>>,
-    order: RwSignal<String>,
-    /// Whether Shapemaze's own trials are also scored the original way (audited).
-    audit_own: RwSignal<bool>,
-    /// Whether people's recognition verdicts given with the shape shown are counted.
-    include_shown: RwSignal<bool>,
-    /// Bumped by every analysis: an older one still reading gives way.
-    generation: std::cell::Cell<u32>,
-    /// The two sides chosen for the side-by-side comparison (empty: the default pair).
-    compare: RefCell<(String, String)>,
-    /// Which trials the filter shows that have records, for the review part (which reads
-    /// the records only when opened).
-    review_shown: RwSignal<Vec<usize>>,
-}
-
-type Shared = Rc<Dashboard>;
-
-impl Dashboard {
-    /// Adds a source, its label made unique (two experiments may share a name, and the
-    /// analysis tells experiments apart by their labels).
-    fn add_source(&self, mut source: Source) {
-        let mut sources = self.sources.borrow_mut();
-        let base = source.label.clone();
-        let mut n = 2;
-        while sources.iter().any(|s| s.label == source.label) {
-            source.label = format!("{base} ({n})");
-            n += 1;
-        }
-        sources.push(source);
-    }
-}
-
-impl Dashboard {
-    /// Whether the page was left (its signals are gone with it): a task that finishes
-    /// later has nothing to draw.
-    fn gone(&self) -> bool {
-        self.order.try_with_untracked(|_| ()).is_none()
-    }
-
-    fn fail(&self, text: impl std::fmt::Display) {
-        self.message.set(Some((true, text.to_string())));
-    }
-
-    fn draw_sources(&self) {
-        let mut h = String::new();
-        for (i, s) in self.sources.borrow().iter().enumerate() {
-            let _ = write!(
-                h,
-                "<label class=\"check\"><input type=\"checkbox\" data-action=\"{}\" data-index=\"{i}\" data-testid=\"source\"{}> {}{}</label>",
-                ResultsAction::Toggle.name(),
-                if s.chosen { " checked" } else { "" },
-                escape(&s.label),
-                if s.id.is_none() && !s.label.starts_with("people: ") { " (imported)" } else { "" }
-            );
-            if let Some(p) = &s.provenance {
-                let _ = write!(
-                    h,
-                    "<details class=\"provenance\" data-testid=\"source-provenance\"><summary>Provenance of {}</summary><pre>{}</pre></details>",
-                    escape(&s.label),
-                    escape(&p.summary())
-                );
-            }
-        }
-        if h.is_empty() {
-            h.push_str("<p class=\"muted\">No experiments are stored in this browser: run one on the Experiments page, or import an exported ZIP or trials.jsonl.</p>");
-        }
-        self.list.set(h);
-    }
-}
-
-impl Dashboard {
-    /// A dashboard with nothing chosen yet.
-    fn new() -> Shared {
-        Rc::new(Dashboard {
-            sources: RefCell::new(Vec::new()),
-            stored: RefCell::new(HashMap::new()),
-            records: RefCell::new(Vec::new()),
-            observations: RefCell::new(Vec::new()),
-            filter: RefCell::new(TrialFilter::default()),
-            shown: RefCell::new(Vec::new()),
-            filter_line: RwSignal::new((false, String::new())),
-            typed: std::cell::Cell::new(0),
-            audits: RefCell::new(String::new()),
-            analysis: RefCell::new(None),
-            report: NodeRef::new(),
-            parts: DrawnParts::default(),
-            audit_summaries: RefCell::new(Vec::new()),
-            list: RwSignal::new(String::new()),
-            nav: RwSignal::new(String::new()),
-            pending: RefCell::new(location_hash()),
-            drill: RwSignal::new(String::new()),
-            replay: RwSignal::new(None),
-            rivals: RwSignal::new(Vec::new()),
-            replayed: std::cell::Cell::new(None),
-            racing: RwSignal::new(None),
-            message: RwSignal::new(None),
-            order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
-            audit_own: RwSignal::new(false),
-            include_shown: RwSignal::new(false),
-            generation: std::cell::Cell::new(0),
-            compare: RefCell::new(Default::default()),
-            review_shown: RwSignal::new(Vec::new()),
-        })
-    }
-}
 
 /// Reads the sources stored in this browser (the studies' people, then the experiments),
 /// chosen by default, and analyses them.
@@ -239,7 +69,7 @@ async fn load_stored(dash: Shared) {
     match StudyStore::over(db.clone()).trials(&Scope::All).await {
         Ok(read) => {
             store::warn(&read.unreadable);
-            for g in super::results_people::people_sources(read.values) {
+            for g in people::people_sources(read.values) {
                 dash.add_source(g);
             }
         }
@@ -352,7 +182,7 @@ pub fn ResultsPage() -> impl IntoView {
                 Ok(filter) => {
                     let dash = dash.clone();
                     spawn_local(async move {
-                        super::study::gloo_sleep(250).await;
+                        crate::study::gloo_sleep(250).await;
                         if dash.typed.get() == typed {
                             apply_filter(&dash, filter);
                         }
@@ -617,7 +447,7 @@ fn every_eval_ever_click(dash: &Shared) -> impl Fn(web_sys::MouseEvent) + 'stati
         let dash = dash.clone();
         spawn_local(async move {
             let sources = dash.sources.borrow().clone();
-            match super::results_exchange::download(sources).await {
+            match exchange::download(sources).await {
                 Ok(line) => dash.message.set(Some((false, line))),
                 Err(e) => dash.fail(e),
             }
@@ -694,13 +524,6 @@ fn include_shown_box(counted: bool) -> String {
     )
 }
 
-/// The address's fragment (`generation` of `/results#generation`), if any.
-fn location_hash() -> Option<String> {
-    let hash = web_sys::window()?.location().hash().ok()?;
-    let id = hash.trim_start_matches('#');
-    (!id.is_empty()).then(|| js_sys::decode_uri_component(id).map_or(id.to_string(), String::from))
-}
-
 /// Whether the window is narrow enough that the contents list is a menu.
 fn narrow() -> bool {
     web_sys::window()
@@ -738,7 +561,7 @@ async fn stored_trials(
     dash: &Dashboard,
     db: &Db,
     id: &str,
-) -> Result<Rc<StoredTrials>, super::storage::StorageError> {
+) -> Result<Rc<StoredTrials>, crate::storage::StorageError> {
     if let Some(read) = dash.stored.borrow().get(id) {
         return Ok(read.clone());
     }
@@ -878,7 +701,7 @@ fn draw(dash: &Dashboard) {
         options.model_order = order;
     }
     let audits = dash.audits.borrow();
-    let page = super::route::href("/results");
+    let page = crate::route::href("/results");
     let (empty, mut parts) = if observations.is_empty() {
         let empty = if !all.is_empty() {
             "No trial matches the filter."
@@ -974,9 +797,9 @@ async fn import(dash: &Shared, input: web_sys::Element) {
                 if files.len() == 1 { "" } else { "s" }
             ),
         )));
-        super::study::gloo_sleep(30).await;
+        crate::study::gloo_sleep(30).await;
     }
-    match super::results_import::read_import(files).await {
+    match import::read_import(files).await {
         Ok(source) => {
             dash.add_source(source);
             dash.draw_sources();

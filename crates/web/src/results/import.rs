@@ -2,9 +2,9 @@
 //! of transcripts (chosen as a folder or zipped), or a folder of the design's original runs
 //! (audited three ways), each read into one [`Source`].
 
-use super::experiment::files::{entry_bytes, read_results_file};
-use super::file_error::FileError;
-use super::results::Source;
+use super::dashboard::Source;
+use crate::experiment::files::{entry_bytes, read_results_file};
+use crate::file_error::FileError;
 use shapemaze_core::analysis::observation::Observation;
 use shapemaze_core::batch::export::find_trials_entry;
 use shapemaze_core::batch::provenance::{Provenance, PROVENANCE_FILE};

@@ -9,10 +9,10 @@
 //! results folder of transcripts) and a study's people (the schema describes models) are
 //! left out, and the message says which.
 
-use super::download::{download_bytes, DownloadError};
-use super::experiment::lab::stored_records;
-use super::results::Source;
-use super::storage::{Db, StorageError, EXPERIMENTS};
+use super::dashboard::Source;
+use crate::download::{download_bytes, DownloadError};
+use crate::experiment::lab::stored_records;
+use crate::storage::{Db, StorageError, EXPERIMENTS};
 use shapemaze_core::batch::form::{StoredError, StoredExperiment};
 use shapemaze_core::batch::provenance::Provenance;
 use shapemaze_core::exchange::every_eval_ever::{export_files, ExchangeError};
