@@ -522,6 +522,68 @@ fn no_component_over_150_lines() {
     );
 }
 
+/// Every function of `text` (components, methods and nested functions too) with its whole
+/// length in lines, from its `fn` line to its closing brace: comments and blank lines
+/// counted, as a reader scrolls them.
+fn function_spans(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (start, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        let Some(at) = t.find("fn ") else { continue };
+        let head = &t[..at];
+        let is_fn_line = head
+            .split_whitespace()
+            .all(|w| matches!(w, "pub" | "async" | "const" | "unsafe") || w.starts_with("pub("));
+        if !is_fn_line || t.starts_with("//") || line.trim_end().ends_with(';') {
+            continue;
+        }
+        let name = t[at + 3..]
+            .split(['(', '<'])
+            .next()
+            .unwrap_or("?")
+            .to_string();
+        let (end, _) = body_extent(&lines, start);
+        out.push((name, end.min(lines.len() - 1) - start + 1));
+    }
+    out
+}
+
+#[test]
+fn no_function_over_150_lines_by_any_count() {
+    // Issue 54: clippy's too_many_lines counts lines of code only, so a function with its
+    // comments could run to 155 lines and pass; the rule's intent is what a reader scrolls.
+    let mut long = Vec::new();
+    let mut counted = 0;
+    for (file, text) in sources() {
+        for (name, lines) in function_spans(&text) {
+            counted += 1;
+            if lines > 150 {
+                long.push(format!("{file}: {name} is {lines} lines long"));
+            }
+        }
+    }
+    assert!(counted > 1000, "the functions were found ({counted})");
+    assert!(
+        long.is_empty(),
+        "split these functions:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn a_function_is_measured_by_every_line_it_spans() {
+    let comments = "    // why\n".repeat(150);
+    let text = format!(
+        "pub(crate) fn long() {{\n{comments}    let x = 1;\n}}\n\nasync fn short() -> u8 {{\n    0\n}}\nfn declared();\n"
+    );
+    assert_eq!(
+        function_spans(&text),
+        [("long".to_string(), 153), ("short".to_string(), 3)],
+        "comments count toward a function's length; a declaration is no function"
+    );
+}
+
 #[test]
 fn a_component_is_measured_as_clippy_measures_a_function() {
     let text = "#[component]\npub fn Page(x: u32) -> impl IntoView {\n    // a comment\n\n    let open = '{';\n    view! { <p>\"}}}\"</p> }\n}\n\n#[component]\nfn Other() -> impl IntoView {\n    /* { */\n    ()\n}\n";

@@ -7,7 +7,7 @@ use crate::analysis::groups::{
     Confusion, EmptyAnswers, GroupDetail, GroupRow, Key, RepeatRow, SizeRow,
 };
 use crate::analysis::hypotheses::{
-    compare_encodings, h1, h2, h3, h4, paired, EncodingComparison, Hypotheses, DEFAULT_MODEL_ORDER,
+    compare_encodings, h1, h2, h3, h4, paired, run_model_order, EncodingComparison, Hypotheses,
 };
 use crate::analysis::observation::{Observation, ALL};
 use crate::analysis::people::{people_vs_models, PeopleVsModels};
@@ -19,23 +19,16 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Options of an analysis.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AnalysisOptions {
     /// H3's model order, smallest first; each matched as a case-insensitive substring.
+    /// Empty (the default): the run's own models, by the size their names carry
+    /// ([`run_model_order`]).
     pub model_order: Vec<String>,
     /// Whether people's recognition verdicts given after the page showed them the shape
     /// ([`Observation::shape_shown`]) are counted; by default they are left out (the
     /// phase counts as not judged for those trials) and the analysis says how many.
     pub include_shown: bool,
-}
-
-impl Default for AnalysisOptions {
-    fn default() -> Self {
-        AnalysisOptions {
-            model_order: DEFAULT_MODEL_ORDER.map(str::to_string).to_vec(),
-            include_shown: false,
-        }
-    }
 }
 
 /// People's recognition verdicts given after the page had shown the shape (people's
@@ -161,14 +154,49 @@ pub fn as_counted<'a>(
     std::borrow::Cow::Owned(left_out)
 }
 
-/// Analyses `observations` as they are.
-fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analysis {
+/// The experiments of `observations`, in the order they first appear.
+fn experiments_in(observations: &[Observation]) -> Vec<String> {
     let mut experiments: Vec<String> = Vec::new();
     for o in observations {
         if !experiments.contains(&o.experiment) {
             experiments.push(o.experiment.clone());
         }
     }
+    experiments
+}
+
+/// Each scope's phases correlated two by two (phi of the paired outcomes).
+fn phase_correlations(scopes: &[(String, Vec<&Observation>)]) -> Vec<PhaseCorrelation> {
+    scopes
+        .iter()
+        .flat_map(|(m, obs)| {
+            [
+                (Phase::Solve, Phase::Recognize),
+                (Phase::Recognize, Phase::Generate),
+                (Phase::Solve, Phase::Generate),
+            ]
+            .map(|(a, b)| {
+                let counts = paired(obs, a, b);
+                PhaseCorrelation {
+                    model: m.clone(),
+                    first: a.name().into(),
+                    second: b.name().into(),
+                    counts,
+                    phi: phi(counts),
+                }
+            })
+        })
+        .collect()
+}
+
+/// Analyses `observations` as they are.
+fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analysis {
+    let experiments = experiments_in(observations);
+    let model_order = if options.model_order.is_empty() {
+        run_model_order(observations)
+    } else {
+        options.model_order.clone()
+    };
     let mut models: Vec<String> = observations.iter().map(|o| o.model.clone()).collect();
     crate::sort::sort_dedup(&mut models);
     let exp_rank = |e: &str| {
@@ -258,26 +286,7 @@ fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analy
                 .filter_map(move |p| compare_encodings(m, obs, p))
         })
         .collect();
-    let phase_correlations = scopes
-        .iter()
-        .flat_map(|(m, obs)| {
-            [
-                (Phase::Solve, Phase::Recognize),
-                (Phase::Recognize, Phase::Generate),
-                (Phase::Solve, Phase::Generate),
-            ]
-            .map(|(a, b)| {
-                let counts = paired(obs, a, b);
-                PhaseCorrelation {
-                    model: m.clone(),
-                    first: a.name().into(),
-                    second: b.name().into(),
-                    counts,
-                    phi: phi(counts),
-                }
-            })
-        })
-        .collect();
+    let phase_correlations = phase_correlations(&scopes);
     let empty_answers = scopes
         .iter()
         .map(|(m, obs)| EmptyAnswers::of(m, obs))
@@ -286,7 +295,7 @@ fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analy
     let hypotheses = Hypotheses {
         h1: h1(&encoding_comparison),
         h2: h2(observations),
-        h3: h3(observations, &options.model_order),
+        h3: h3(observations, &model_order),
         h4: h4(observations),
     };
     let people_vs_models = people_vs_models(observations, model_label);
@@ -300,7 +309,7 @@ fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analy
             .len(),
         experiments,
         models,
-        model_order: options.model_order.clone(),
+        model_order,
         groups,
         pooled: pooled_rows,
         details,
