@@ -84,7 +84,8 @@ pub struct ReportArgs {
     #[arg(long, value_name = "S", verbatim_doc_comment)]
     pub scoring: Option<String>,
     /// H3's model order, smallest first, comma-separated; each name matches any
-    /// model containing it, ignoring case (default qwen-turbo,qwen-plus,qwen-max)
+    /// model containing it, ignoring case (default: the run's own models by the size their
+    /// names carry, as qwen2.5-7b, else by Qwen's tiers turbo < plus < max)
     #[arg(long, value_name = "LIST", verbatim_doc_comment)]
     pub order: Option<String>,
     /// compare two models or experiments, A,B, on every phase: McNemar's test

@@ -13,7 +13,8 @@ use crate::text::Fixed;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// H3's model order when none is given: smallest first.
+/// Qwen's API models from smallest to largest: the order H3 ranks models by when their
+/// names carry no size ([`run_model_order`]).
 pub const DEFAULT_MODEL_ORDER: [&str; 3] = ["qwen-turbo", "qwen-plus", "qwen-max"];
 
 /// Fewest pairs (H1) or fully scored trials (H4) for a verdict.
@@ -336,6 +337,65 @@ pub(crate) fn h2(observations: &[Observation]) -> Hypothesis {
     }
 }
 
+/// The parameter count a model's name carries (`qwen2.5-7b-instruct`: 7e9, `Qwen3-0.6B`:
+/// 6e8, `gemma-3-270m`: 2.7e8): the first number followed by `b` or `m` that starts a word
+/// (so `A3B` of `Qwen3-30B-A3B` is not read).
+fn parameters_named(model: &str) -> Option<f64> {
+    let lower = model.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let starts_word = i == 0 || !b[i - 1].is_ascii_alphanumeric() && b[i - 1] != b'.';
+        if !(b[i].is_ascii_digit() && starts_word) {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
+            j += 1;
+        }
+        let ends_word = |k: usize| k >= b.len() || !b[k].is_ascii_alphanumeric();
+        if j < b.len() && matches!(b[j], b'b' | b'm') && ends_word(j + 1) {
+            if let Ok(n) = lower[i..j].parse::<f64>() {
+                return Some(n * if b[j] == b'b' { 1e9 } else { 1e6 });
+            }
+        }
+        i = j;
+    }
+    None
+}
+
+/// H3's order when none is given: the run's own models (people left out), smallest first.
+/// By the parameter count their names carry when at least two do
+/// (`qwen2.5-0.5b-instruct < qwen2.5-7b-instruct`), else by Qwen's API tiers
+/// ([`DEFAULT_MODEL_ORDER`]); a model whose size neither tells is left out (an order given by
+/// name counts it).
+pub fn run_model_order(observations: &[Observation]) -> Vec<String> {
+    let models: std::collections::BTreeSet<&str> = observations
+        .iter()
+        .filter(|o| o.who.is_model())
+        .map(|o| o.model.as_str())
+        .collect();
+    let mut sized: Vec<(f64, &str)> = models
+        .iter()
+        .filter_map(|m| parameters_named(m).map(|n| (n, *m)))
+        .collect();
+    if sized.len() >= 2 {
+        crate::sort::sort_by(&mut sized, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(b.1)));
+        return sized.into_iter().map(|(_, m)| m.to_string()).collect();
+    }
+    let tier = |m: &str| {
+        let m = m.to_ascii_lowercase();
+        DEFAULT_MODEL_ORDER.iter().position(|t| m.contains(t))
+    };
+    let mut tiered: Vec<(usize, &str)> = models
+        .iter()
+        .filter_map(|m| tier(m).map(|t| (t, *m)))
+        .collect();
+    crate::sort::sort_by_key(&mut tiered, |t| *t);
+    tiered.into_iter().map(|(_, m)| m.to_string()).collect()
+}
+
 pub(crate) fn h3(observations: &[Observation], order: &[String]) -> Hypothesis {
     const TEST: &str =
         "Cochran-Armitage trend test on solve success across the models in the given order";
@@ -364,6 +424,13 @@ pub(crate) fn h3(observations: &[Observation], order: &[String]) -> Hypothesis {
         }
     }
     let n: usize = levels.iter().map(|l| l.2).sum();
+    if order.len() < 2 {
+        return Hypothesis::insufficient(
+            TEST,
+            n,
+            "Fewer than two of the models have a known size (a size in the name, as 7b or 0.5B, or a Qwen tier): give H3's order, smallest first (report --order, or the H3 order field on /results).".into(),
+        );
+    }
     if levels.len() < 2 {
         return Hypothesis::insufficient(
             TEST,
@@ -579,6 +646,85 @@ mod tests {
         assert!(
             an.hypotheses.h3.statistic.unwrap_or(0.0) < 0.0,
             "a falling trend"
+        );
+    }
+
+    #[test]
+    fn a_models_size_is_read_from_its_name_where_a_word_starts() {
+        for (name, size) in [
+            ("qwen2.5-7b-instruct", Some(7e9)),
+            ("Qwen3-0.6B", Some(0.6e9)),
+            ("gemma-3-270m-it", Some(270e6)),
+            ("qwen3:8b", Some(8e9)),
+            ("Qwen3-30B-A3B", Some(30e9)),
+            ("qwen-max", None),
+            ("gpt-4o-mini", None),
+            ("model-2.5", None),
+        ] {
+            assert_eq!(parameters_named(name), size, "{name}");
+        }
+    }
+
+    #[test]
+    fn without_an_order_h3_ranks_the_runs_own_models_by_the_size_their_names_carry() {
+        let mut v = Vec::new();
+        for (k, m) in [
+            "qwen2.5-72b-instruct",
+            "qwen2.5-0.5b-instruct",
+            "qwen2.5-7b-instruct",
+            "mystery",
+        ]
+        .iter()
+        .enumerate()
+        {
+            for i in 0..20 {
+                v.push(obs(
+                    m,
+                    Encoding::Matrix,
+                    Shape::Square,
+                    i,
+                    [i < 5 * k, true, true],
+                ));
+            }
+        }
+        assert_eq!(
+            run_model_order(&v),
+            [
+                "qwen2.5-0.5b-instruct",
+                "qwen2.5-7b-instruct",
+                "qwen2.5-72b-instruct"
+            ],
+            "smallest first; a model of no known size left out"
+        );
+        let an = analyze(&v, &AnalysisOptions::default());
+        assert_eq!(
+            an.model_order,
+            run_model_order(&v),
+            "the order used is reported"
+        );
+        assert!(
+            an.hypotheses.h3.note.contains("qwen2.5-0.5b-instruct"),
+            "{}",
+            an.hypotheses.h3.note
+        );
+        let tiers: Vec<_> = ["qwen-max", "qwen-turbo", "qwen-plus"]
+            .iter()
+            .flat_map(|m| {
+                (0..3).map(move |i| obs(m, Encoding::Matrix, Shape::Square, i, [true; 3]))
+            })
+            .collect();
+        assert_eq!(
+            run_model_order(&tiers),
+            ["qwen-turbo", "qwen-plus", "qwen-max"],
+            "names without a size ranked by Qwen's tiers"
+        );
+        let people: Vec<_> = tiers
+            .iter()
+            .map(|o| o.clone().played_by("p1".into(), None))
+            .collect();
+        assert!(
+            run_model_order(&people).is_empty(),
+            "people are no model size"
         );
     }
 
