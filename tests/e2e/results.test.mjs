@@ -391,6 +391,7 @@ test('an experiment of ours is also scored the original way, beside today\'s ver
     }
     await page.waitForFunction(() => /12 trials from/.test(document.querySelector('.report')?.textContent ?? ''));
     assert.equal(await page.locator('[data-testid="audit"]').count(), 0, 'no audit until asked for');
+    await page.click('[data-testid="results-options"] summary');
     await page.check('[data-testid="audit-own"]');
     await page.waitForSelector('[data-testid="audit"]');
     const audit = page.locator('[data-testid="audit"]');
@@ -491,28 +492,34 @@ test('a study\'s people and a model on the same mazes are paired in a table and 
     const rows = await table.locator('tbody tr').all();
     assert.equal(rows.length, 3, 'one model x three phases');
     const solve = await rows[0].locator('td').allTextContents();
-    // What the row pairs (the fixture's study data is from before the condition was kept,
-    // so it pairs by the encoding and says so; the CSV has model, encoding and people in
-    // columns of their own, and the test's code), phase, mazes, the two rates, the
-    // difference, the test, its statistic, p, participants, their trials, percentile.
-    assert.match(solve[0], /, matrix vs people, condition not recorded \(matrix\)$/);
-    assert.equal(solve[1], 'solve');
-    assert.equal(solve[2], '4');
-    assert.match(solve[3], /^6\/8 \(4 mazes\) 75\.0%/);
-    assert.match(solve[4], /^4\/8 \(4 mazes\) 50\.0%/);
-    assert.match(solve[5], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
-    assert.equal(solve[6], 'Wilcoxon signed-rank on per-maze rates');
-    assert.equal(solve[7], '0.00', 'the statistic: W = 0');
-    assert.equal(solve[8], '= 0.500');
-    assert.deepEqual(solve.slice(9), ['3', '8', '100.00']);
+    // What the row pairs in three columns (model, its encoding, the people's condition:
+    // the fixture's study data is from before the condition was kept, so it pairs by the
+    // encoding and says so; the CSV also has the pair in words and the test's code), then
+    // phase, mazes, the two rates, the difference, the test, its statistic, p,
+    // participants, their trials, percentile.
+    assert.equal(solve[1], 'matrix');
+    assert.equal(solve[2], 'condition not recorded (matrix)');
+    assert.equal(solve[3], 'solve');
+    assert.equal(solve[4], '4');
+    assert.match(solve[5], /^6\/8 \(4 mazes\) 75\.0%/);
+    assert.match(solve[6], /^4\/8 \(4 mazes\) 50\.0%/);
+    assert.match(solve[7], /^\+20\.8 \[-18\.9, \+60\.6\]$/);
+    assert.equal(solve[8], 'Wilcoxon signed-rank on per-maze rates');
+    assert.equal(solve[9], '0.00', 'the statistic: W = 0');
+    assert.equal(solve[10], '= 0.500');
+    assert.deepEqual(solve.slice(11), ['3', '8', '100.00']);
+    // At 1280 wide every column is in view: the table needs no sideways scroll.
+    const fits = await table.evaluate((t) => t.scrollWidth <= t.parentElement.clientWidth + 1);
+    assert.ok(fits, 'the people-and-models table fits its column at 1280 wide');
     // The headline counts who was paired of who took part.
     assert.match(await table.locator('caption').textContent(), /3 of 3 participants and 8 of their 8 trials paired/);
     assert.equal(await page.locator('section#people-models').count(), 1, 'the section has its anchor');
     const chart = page.locator('[data-testid="chart-people-models"]');
     assert.match(await chart.textContent(), /solve[\s\S]*recognize[\s\S]*generate/);
-    assert.equal(await chart.locator('circle').count(), 9, 'three participants in each of three phases');
+    assert.equal(await chart.locator('circle').count(), 10, 'three participants in each of three phases, and the legend');
+    assert.match(await chart.locator('[data-testid="chart-legend"]').textContent(), /participant's rate[\s\S]*their median[\s\S]*model's rate/);
     const eff = await page.locator('[data-testid="table-people-models-efficiency"] tbody tr td').allTextContents();
-    assert.deepEqual(eff.slice(1, 8), ['3', '4.67', '7.00', '6.33', '1.52', '0.40', '320.00']);
+    assert.deepEqual(eff.slice(1, 10), ['matrix', 'condition not recorded (matrix)', '3', '4.67', '7.00', '6.33', '1.52', '0.40', '320.00']);
     await page.locator('section#people-models').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/results-people-models.png` });
     await chart.screenshot({ path: `${SHOTS}/results-people-models-chart.png` });

@@ -706,9 +706,27 @@ pub fn toolbar(s: ToolbarState) -> String {
             button(&mut h, LabAction::RerunErrors, &label, false, idle);
         }
         let any = s.stored > 0;
-        button(&mut h, LabAction::ExportZip, "Download ZIP", false, any);
-        button(&mut h, LabAction::ExportCsv, "CSV", false, any);
-        button(&mut h, LabAction::ExportJsonl, "JSONL", false, any);
+        button(
+            &mut h,
+            LabAction::ExportZip,
+            "Download the run (ZIP)",
+            false,
+            any,
+        );
+        button(
+            &mut h,
+            LabAction::ExportCsv,
+            "Download trials (CSV)",
+            false,
+            any,
+        );
+        button(
+            &mut h,
+            LabAction::ExportJsonl,
+            "Download trials (JSONL)",
+            false,
+            any,
+        );
     }
     button(
         &mut h,

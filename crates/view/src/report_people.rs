@@ -68,7 +68,7 @@ fn paired_table(p: &PeopleVsModels) -> Table {
     )
     .rates(&["model_rate", "people_rate"])
     .intervals(&["difference"])
-    .csv_only(&["model", "encoding", "people", "test"]);
+    .csv_only(&["pair", "test"]);
     if let Some(note) = &p.note {
         t.empty = Some(note.clone());
     }
@@ -119,7 +119,7 @@ fn efficiency_table(p: &PeopleVsModels) -> Table {
             ("model_tokens_per_move", "model's tokens per move"),
         ],
     )
-    .csv_only(&["model", "encoding", "people"]);
+    .csv_only(&["pair"]);
     t.empty = Some("No maze was solved by a model and by a person.".into());
     for e in &p.efficiency {
         t.row(vec![
@@ -162,6 +162,7 @@ pub fn people_chart(rows: &[PeopleModelRow]) -> String {
         bottom + 40.0,
         "Under each model's name, a line per phase. Grey circles: each participant's success rate on the mazes the model also played; black bar: their median; diamond: the model's rate, printed at the right.",
     );
+    legend(&mut s, 16.0, 54.0);
     let x = |v: f64| left + v * (right - left);
     for k in 0..=4 {
         let v = k as f64 / 4.0;
@@ -202,6 +203,30 @@ pub fn people_chart(rows: &[PeopleModelRow]) -> String {
     }
     s.push_str("</svg>");
     s
+}
+
+/// The chart's legend on one line from (`x`, `y`): a participant's rate, their median, the
+/// model's rate.
+fn legend(s: &mut String, x: f64, y: f64) {
+    let _ = write!(
+        s,
+        "<g data-testid=\"chart-legend\"><circle cx=\"{c:.1}\" cy=\"{m:.1}\" r=\"5\" fill=\"#999999\" stroke=\"#444444\"/><text x=\"{t1:.1}\" y=\"{b:.1}\">each participant's rate</text><line x1=\"{l:.1}\" x2=\"{l:.1}\" y1=\"{lt:.1}\" y2=\"{lb:.1}\" stroke=\"#000000\" stroke-width=\"3\"/><text x=\"{t2:.1}\" y=\"{b:.1}\">their median</text><path d=\"M{d:.1} {dt:.1} L{dr:.1} {m:.1} L{d:.1} {db:.1} L{dl:.1} {m:.1} Z\" fill=\"{colour}\" stroke=\"#000000\"/><text x=\"{t3:.1}\" y=\"{b:.1}\">the model's rate</text></g>",
+        c = Fixed(x + 5.0),
+        m = Fixed(y - 4.0),
+        b = Fixed(y + 1.0),
+        t1 = Fixed(x + 16.0),
+        l = Fixed(x + 240.0),
+        lt = Fixed(y - 12.0),
+        lb = Fixed(y + 4.0),
+        t2 = Fixed(x + 252.0),
+        d = Fixed(x + 400.0),
+        dt = Fixed(y - 13.0),
+        db = Fixed(y + 5.0),
+        dr = Fixed(x + 409.0),
+        dl = Fixed(x + 391.0),
+        colour = PALETTE[0],
+        t3 = Fixed(x + 416.0),
+    );
 }
 
 /// One model and phase at height `y` between `left` and `right`: the phase's name, each
@@ -334,10 +359,23 @@ mod tests {
         assert!(svg.contains("data-testid=\"chart-people-models\""));
         assert_eq!(
             svg.matches("<circle").count(),
-            6,
-            "two people, three phases"
+            7,
+            "two people, three phases, and the legend's"
         );
         assert!(svg.contains("model &lt;x&gt;"), "the name escaped");
+        assert!(
+            svg.contains("data-testid=\"chart-legend\"")
+                && svg.contains("their median"),
+            "the legend is drawn in the chart, not only described"
+        );
+        let table = paired_table(&a.people_vs_models);
+        let people = table.for_people();
+        let shown: Vec<&str> = people.columns.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(
+            &shown[..4],
+            ["model", "encoding", "people", "phase"],
+            "the row's name is split into columns for people (the CSV keeps the pair too)"
+        );
         // Models alone: the table says why, in one line, and nothing else is drawn.
         let alone = analyze(&v[..1], &AnalysisOptions::default());
         let section = people_section(&alone, true);

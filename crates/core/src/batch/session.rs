@@ -144,9 +144,9 @@ impl Notice {
                 "A staircase does not rerun its {n} trials that ended as API errors: each walk has moved on from them (an API error keeps the walk's level and counts as one of its trials). Start a new run to walk again."
             ),
             Notice::StairComplete { api_errors } => format!(
-                "The run is complete: every walk has played its trials; {api_errors} ended as API errors (not model failures: each kept its walk's level, and a staircase does not rerun them). Download the results with the buttons above."
+                "The run is complete: every walk has played its trials; {api_errors} ended as API errors (not model failures: each kept its walk's level, and a staircase does not rerun them). Download the results with the buttons below the design (ZIP, CSV or JSONL)."
             ),
-            Notice::Complete { api_errors: 0 } => "The run is complete: every trial is stored. Download the results with the buttons above.".into(),
+            Notice::Complete { api_errors: 0 } => "The run is complete: every trial is stored. Download the results with the buttons below the design (ZIP, CSV or JSONL).".into(),
             Notice::Complete { api_errors } => format!(
                 "The run is complete: every trial is stored; {api_errors} ended as API errors (not model failures): rerun them with the button above, or download the results as they are."
             ),

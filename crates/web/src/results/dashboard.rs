@@ -6,7 +6,7 @@ use super::parts::DrawnParts;
 use crate::demo::Loaded;
 use crate::race::Racing;
 use leptos::prelude::*;
-use shapemaze_core::analysis::analyze::{Analysis, AnalysisOptions};
+use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::observation::Observation;
 use shapemaze_core::batch::provenance::Provenance;
 use shapemaze_core::original::audit::AuditSummary;
@@ -180,7 +180,7 @@ impl Dashboard {
             replayed: std::cell::Cell::new(None),
             racing: RwSignal::new(None),
             message: RwSignal::new(None),
-            order: RwSignal::new(AnalysisOptions::default().model_order.join(", ")),
+            order: RwSignal::new(String::new()),
             audit_own: RwSignal::new(false),
             include_shown: RwSignal::new(false),
             generation: std::cell::Cell::new(0),

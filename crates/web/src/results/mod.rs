@@ -236,31 +236,36 @@ pub fn ResultsPage() -> impl IntoView {
             <div class="contents-slot" inner_html=move || nav.get()></div>
             <div class="results-main">
             <div class="results-sources" data-testid="sources" inner_html=move || list.get()></div>
-            <div class="results-bar">
-                <label class="field">
-                    <span>"H3 model order (smallest first)"</span>
-                    <input data-testid="model-order" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
-                </label>
-                <label class="check" title="Also score the chosen experiments the way the design's original code did, beside today's verifiers, with the cause of every difference">
-                    <input type="checkbox" data-testid="audit-own" data-action=ResultsAction::AuditOwn.name() prop:checked=move || audit_own.get() on:change=move |ev| audit_own.set(event_target_checked(&ev)) />
-                    " Score the original way too"
-                </label>
-                <button type="button" class="button" data-action=ResultsAction::Analyze.name()>"Update"</button>
-                <label class="button file">
+            <div class="results-bar" role="toolbar" aria-label="The results' actions">
+                <button type="button" class="button" data-action=ResultsAction::Analyze.name() title="Read the chosen experiments again from this browser's storage">"Update"</button>
+                <label class="button file" title="An exported ZIP or a trials.jsonl">
                     "Import results…"
                     <input type="file" accept=".zip,.jsonl,application/zip" data-action=ResultsAction::Import.name() data-testid="results-import" />
                 </label>
                 <label class="button file" title="A results folder of transcripts, as the design's original runs or shapemaze run write them">
-                    "Import a results folder…"
+                    "Import a folder…"
                     <input type="file" prop:webkitdirectory=true data-action=ResultsAction::Import.name() data-testid="results-import-folder" />
                 </label>
-                <button type="button" class="button primary" data-action=ResultsAction::Report.name() data-testid="download-report">"Download the report (HTML)"</button>
+                <button type="button" class="button primary" data-action=ResultsAction::Report.name() data-testid="download-report" title="Everything below as one self-contained HTML file">"Download the report (HTML)"</button>
                 <button type="button" class="button" data-testid="download-every-eval-ever" title="The chosen experiments in the Every Eval Ever schema (one aggregate file per model, the instance rows), as shapemaze export --format every-eval-ever writes them" on:click=every_eval_ever>"Download Every Eval Ever (ZIP)"</button>
+                <details class="results-options" data-testid="results-options">
+                    <summary class="button">"Options"</summary>
+                    <div class="results-options-body">
+                        <label class="field">
+                            <span>"H3 model order (smallest first)"</span>
+                            <input data-testid="model-order" placeholder="empty: the run's models by the size in their names" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
+                        </label>
+                        <label class="check" title="Also score the chosen experiments the way the design's original code did, beside today's verifiers, with the cause of every difference">
+                            <input type="checkbox" data-testid="audit-own" data-action=ResultsAction::AuditOwn.name() prop:checked=move || audit_own.get() on:change=move |ev| audit_own.set(event_target_checked(&ev)) />
+                            " Score the original way too"
+                        </label>
+                    </div>
+                </details>
             </div>
             <div class="results-filter">
                 <label class="field">
-                    <span>"Filter trials"</span>
-                    <input type="search" data-testid="results-filter" placeholder="shape:spiral solve:fail reply:\"wall\"" on:input=on_filter on:keydown=on_filter_key />
+                    <span class="visually-hidden">"Filter trials"</span>
+                    <input type="search" data-testid="results-filter" aria-label="Filter trials" placeholder="Filter trials: shape:spiral solve:fail reply:\"wall\"" on:input=on_filter on:keydown=on_filter_key />
                 </label>
                 <details>
                     <summary>"How to filter"</summary>
