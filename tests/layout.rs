@@ -585,6 +585,21 @@ fn a_function_is_measured_by_every_line_it_spans() {
 }
 
 #[test]
+fn the_readme_is_at_most_200_lines_and_names_both_builds() {
+    let readme = fs::read_to_string(root().join("README.md")).expect("README.md");
+    let lines = readme.lines().count();
+    assert!(lines <= 200, "README.md is {lines} lines: the rule is 200");
+    assert!(
+        readme.contains("the people's pages") && readme.contains("the lab"),
+        "the README says which build each page is in"
+    );
+    assert!(
+        !readme.contains("one build that"),
+        "the README no longer says every page is in one build"
+    );
+}
+
+#[test]
 fn a_component_is_measured_as_clippy_measures_a_function() {
     let text = "#[component]\npub fn Page(x: u32) -> impl IntoView {\n    // a comment\n\n    let open = '{';\n    view! { <p>\"}}}\"</p> }\n}\n\n#[component]\nfn Other() -> impl IntoView {\n    /* { */\n    ()\n}\n";
     assert_eq!(

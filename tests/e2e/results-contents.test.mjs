@@ -1,5 +1,6 @@
 // End-to-end tests of how /results reads (issue 34): after two small experiments the page
-// opens on an overview that fits the first screen at 1280 x 800; the contents list
+// opens on an overview that fits the first screen at 1280 x 800 (and starts on it at 1280 x 720
+// and on a phone); the contents list
 // (`results-nav`) lists every part present and stays in view; each entry opens its part by
 // click, by address (`/results#generation`) and on back; long tables fold their rows
 // behind "show all" while their CSV keeps them; the report file carries the same overview
@@ -58,6 +59,21 @@ test('the results open on an overview, and the contents open every part by click
     assert.ok(box.y >= 0 && box.y + box.height <= 800, `the overview spans ${box.y}..${box.y + box.height} of 800`);
     await page.screenshot({ path: `${SHOTS}/results-overview-desktop.png` });
     await accessible(page, '/results, two experiments (desktop)');
+    // At 1280 x 720 too the page opens on it: the actions are one toolbar row above it,
+    // not two rows and a filter pushing it below the fold (issue 54: its top was at 504).
+    await page.setViewportSize({ width: 1280, height: 720 });
+    const short = await overview.boundingBox();
+    assert.ok(short.y + 240 <= 720, `the overview starts at ${short.y} of 720: its first 240 px in view`);
+    const bar = await page.locator('.results-bar').boundingBox();
+    assert.ok(bar.height < 60, `the page's actions are one row (${bar.height} px high)`);
+    await page.screenshot({ path: `${SHOTS}/results-overview-1280x720.png` });
+    await page.click('[data-testid="results-options"] summary');
+    assert.ok(await page.locator('[data-testid="model-order"]').isVisible(), 'the options open under their button');
+    const after = await overview.boundingBox();
+    assert.equal(after.y, short.y, 'the open options cover the page, they do not push it down');
+    await page.screenshot({ path: `${SHOTS}/results-options-open.png` });
+    await page.click('[data-testid="results-options"] summary');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The contents: one link per part present, in the page's order, each an address.
     const { parts, links } = await partsAndLinks(page);
@@ -133,6 +149,9 @@ test('the results open on an overview, and the contents open every part by click
     assert.equal(await menu.getAttribute('open'), null, 'folded on a phone');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 390, `nothing wider than the phone (${width} px)`);
+    const top = (await overview.boundingBox()).y;
+    assert.ok(top + 160 <= 844, `the overview starts on the phone's first screen (at ${top} of 844)`);
+    await page.screenshot({ path: `${SHOTS}/results-first-screen-phone.png` });
     // At the top, where the sticky menu covers nothing.
     await accessible(page, '/results, two experiments (phone)');
     await page.locator('#overview').evaluate((el) => el.scrollIntoView());

@@ -364,8 +364,7 @@ mod tests {
         );
         assert!(svg.contains("model &lt;x&gt;"), "the name escaped");
         assert!(
-            svg.contains("data-testid=\"chart-legend\"")
-                && svg.contains("their median"),
+            svg.contains("data-testid=\"chart-legend\"") && svg.contains("their median"),
             "the legend is drawn in the chart, not only described"
         );
         let table = paired_table(&a.people_vs_models);

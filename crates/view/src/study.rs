@@ -2,6 +2,7 @@
 //! its participant may have had help, as a table of the report model.
 
 use super::document::{Cell, Table};
+use shapemaze_core::analysis::stats::Tally;
 use shapemaze_core::batch::export::trials_csv_with;
 use shapemaze_core::study::reconcile::{Reconciled, RECONCILE_COLUMNS};
 use shapemaze_core::study::StudyTrialData;
@@ -65,21 +66,23 @@ pub fn conditions_table(rows: &[Reconciled]) -> Table {
         ],
     );
     t.empty = Some("No participant's trial in this browser says its condition yet.".into());
-    let mut counts: std::collections::BTreeMap<(&str, &str), (usize, usize)> =
+    // Per study and condition: the participants who completed, of those who began.
+    let mut counts: std::collections::BTreeMap<(&str, &str), Tally> =
         std::collections::BTreeMap::new();
     for r in rows {
         if let Some(c) = r.condition.as_deref() {
-            let n = counts.entry((r.study.as_str(), c)).or_default();
-            n.0 += 1;
-            n.1 += usize::from(r.status() == "complete");
+            counts
+                .entry((r.study.as_str(), c))
+                .or_default()
+                .add(r.status() == "complete");
         }
     }
-    for ((study, condition), (participants, complete)) in counts {
+    for ((study, condition), completed) in counts {
         t.row(vec![
             Cell::text(study),
             Cell::text(condition),
-            Cell::Count(participants),
-            Cell::Count(complete),
+            Cell::Count(completed.total),
+            Cell::Count(completed.right),
         ]);
     }
     t

@@ -3,7 +3,7 @@
 //! of shapes named, empty answers; and the groups' CSV.
 
 use crate::analysis::observation::{rate_by_maze, share_by_maze, MazeId, Observation, ALL, NONE};
-use crate::analysis::stats::{chi_square_independence, clustered, mean, median, Proportion};
+use crate::analysis::stats::{chi_square_independence, clustered, mean, median, Proportion, Tally};
 use crate::analysis::trace::{Place, SolveTrace};
 use crate::json::is_zero;
 use crate::maze::encoding::Encoding;
@@ -619,7 +619,12 @@ pub(crate) fn detail_of(k: &Key, obs: &[&Observation]) -> GroupDetail {
         obs.iter()
             .copied()
             .filter(|o| o.outcomes[0] != Some(Outcome::Error)),
-        |o| Some((o.valid_moves?, o.moves?)),
+        |o| {
+            Some(Tally {
+                right: o.valid_moves?,
+                total: o.moves?,
+            })
+        },
     );
     let traces: Vec<SolveTrace> = obs.iter().filter_map(|o| o.trace).collect();
     let revisits: Vec<f64> = traces.iter().map(|t| t.revisits as f64).collect();

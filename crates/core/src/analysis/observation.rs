@@ -1,7 +1,7 @@
 //! The unit of analysis: an [`Observation`] is one trial as the analysis sees it, made from
 //! a trial record or from a re-scored transcript, and its CSV.
 
-use crate::analysis::stats::{clustered, Proportion};
+use crate::analysis::stats::{clustered, Proportion, Tally};
 use crate::analysis::trace::{trace, SolveTrace};
 use crate::json::is_zero;
 use crate::maze::encoding::Encoding;
@@ -163,20 +163,18 @@ pub type MazeInstance = (Shape, usize, Encoding, u64, usize);
 
 /// A proportion over `obs` with its interval clustered by maze instance
 /// ([`crate::analysis::stats::clustered`]): `count` gives each observation's
-/// `(successes, units)`, or `None` when it is not counted.
+/// tally (the units right of those counted), or `None` when it is not counted.
 pub fn rate_by_maze<'a>(
     obs: impl IntoIterator<Item = &'a Observation>,
-    count: impl Fn(&Observation) -> Option<(usize, usize)>,
+    count: impl Fn(&Observation) -> Option<Tally>,
 ) -> Proportion {
-    let mut clusters: BTreeMap<MazeInstance, (usize, usize)> = BTreeMap::new();
+    let mut clusters: BTreeMap<MazeInstance, Tally> = BTreeMap::new();
     for o in obs {
-        if let Some((k, n)) = count(o) {
-            let c = clusters.entry(o.instance()).or_default();
-            c.0 += k;
-            c.1 += n;
+        if let Some(t) = count(o) {
+            clusters.entry(o.instance()).or_default().merge(t);
         }
     }
-    clustered(&clusters.into_values().collect::<Vec<_>>())
+    clustered(&clusters.into_values().map(Tally::unit).collect::<Vec<_>>())
 }
 
 /// The share of `obs` for which `judged` says yes, among those it judges (`Some`), with its
@@ -185,7 +183,12 @@ pub fn share_by_maze<'a>(
     obs: impl IntoIterator<Item = &'a Observation>,
     judged: impl Fn(&Observation) -> Option<bool>,
 ) -> Proportion {
-    rate_by_maze(obs, |o| judged(o).map(|x| (usize::from(x), 1)))
+    rate_by_maze(obs, |o| {
+        judged(o).map(|x| Tally {
+            right: usize::from(x),
+            total: 1,
+        })
+    })
 }
 
 /// Why a file is not counted as an observation.

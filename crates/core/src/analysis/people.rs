@@ -24,7 +24,7 @@
 use crate::analysis::observation::{share_by_maze, Observation};
 use crate::analysis::stats::{
     mcnemar, mean, mean_t_interval, median, percentile_rank, wilcoxon_signed_rank, PairedCounts,
-    Proportion,
+    Proportion, Tally,
 };
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::Shape;
@@ -302,21 +302,17 @@ fn phase_row(
     let (model_rate, people_rate) = (on_pairs(model_mazes), on_pairs(people_mazes));
     let test = paired_test(&pairs);
     // Each participant's rate on the paired mazes.
-    let mut per_person: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    let mut per_person: BTreeMap<&str, Tally> = BTreeMap::new();
     for (maze, _, _) in &pairs {
         for o in &people_mazes[maze] {
             if let (Some(ok), Some(who)) = (o.scored(phase), o.who.participant()) {
-                let c = per_person.entry(who).or_default();
-                *c = (c.0 + usize::from(ok), c.1 + 1);
+                per_person.entry(who).or_default().add(ok);
             }
         }
     }
-    let mut people_rates: Vec<f64> = per_person
-        .values()
-        .map(|&(k, n)| k as f64 / n as f64)
-        .collect();
+    let mut people_rates: Vec<f64> = per_person.values().map(|t| t.rate()).collect();
     crate::sort::sort_by(&mut people_rates, f64::total_cmp);
-    let people_trials = per_person.values().map(|&(_, n)| n).sum();
+    let people_trials = per_person.values().map(|t| t.total).sum();
     let row = PeopleModelRow {
         model: row.model.to_string(),
         encoding: row.encoding.name().into(),

@@ -15,7 +15,7 @@
 //! sample (an unbiased draw, so a run's own reviews measure the precision of sure), and
 //! over every unsure reading reviewed.
 
-use crate::analysis::stats::{wilson, Proportion};
+use crate::analysis::stats::{Proportion, Tally};
 use crate::maze::encoding::Encoding;
 use crate::maze::grid::Grid;
 use crate::maze::symbols::Symbols;
@@ -199,8 +199,8 @@ pub fn agreement(
     reviews: &[Review],
     read: impl Fn(&ReplyKey) -> Option<(Extracted, bool)>,
 ) -> Vec<Agreement> {
-    // By phase, then sure before unsure: (agree, n).
-    let mut counts: BTreeMap<(Phase, bool), (usize, usize)> = BTreeMap::new();
+    // By phase, then sure before unsure: the readings the review agrees with.
+    let mut counts: BTreeMap<(Phase, bool), Tally> = BTreeMap::new();
     for (key, review) in latest(reviews) {
         let Some((value, sure)) = read(&key) else {
             continue;
@@ -208,18 +208,17 @@ pub fn agreement(
         if sure && !review.sampled {
             continue;
         }
-        let c = counts.entry((Phase::at(key.1.index()), !sure)).or_default();
-        c.1 += 1;
-        if value == review.value {
-            c.0 += 1;
-        }
+        counts
+            .entry((Phase::at(key.1.index()), !sure))
+            .or_default()
+            .add(value == review.value);
     }
     counts
         .into_iter()
-        .map(|((phase, unsure), (agree, n))| Agreement {
+        .map(|((phase, unsure), agreed)| Agreement {
             phase,
             sure: !unsure,
-            agreement: wilson(agree, n),
+            agreement: agreed.wilson(),
         })
         .collect()
 }

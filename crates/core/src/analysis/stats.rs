@@ -152,6 +152,49 @@ pub fn clustered(clusters: &[(usize, usize)]) -> Proportion {
     }
 }
 
+/// A tally of yes-or-no results: how many of `total` were `right` (successes, agreements,
+/// completed sessions), where two bare numbers would say nothing of which is which.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Tally {
+    /// The results that were right.
+    pub right: usize,
+    /// The results counted.
+    pub total: usize,
+}
+
+impl Tally {
+    /// One more result.
+    pub fn add(&mut self, right: bool) {
+        self.right += usize::from(right);
+        self.total += 1;
+    }
+
+    /// Another tally counted in.
+    pub fn merge(&mut self, other: Tally) {
+        self.right += other.right;
+        self.total += other.total;
+    }
+
+    /// The share right, 0 when nothing was counted.
+    pub fn rate(self) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            self.right as f64 / self.total as f64
+        }
+    }
+
+    /// The share right with its 95% Wilson interval.
+    pub fn wilson(self) -> Proportion {
+        wilson(self.right, self.total)
+    }
+
+    /// As [`clustered`] takes one maze's results: `(right, total)`.
+    pub fn unit(self) -> (usize, usize) {
+        (self.right, self.total)
+    }
+}
+
 /// Counts of paired binary outcomes: condition A against condition B on the same units.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PairedCounts {
