@@ -382,8 +382,7 @@ fn the_text_html_and_csv_reports_carry_the_same_table() {
         text.stdout
     );
     assert!(
-        text.stdout
-            .contains("Wilcoxon signed-rank on per-maze rates"),
+        text.stdout.contains("Wilcoxon (per-maze rates)"),
         "{}",
         text.stdout
     );

@@ -200,9 +200,7 @@ pub const PARTS_CSS: &str = "
 .part h3{font-size:1.1rem;margin:1.2rem 0 .3rem}
 .overview{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:flex-start}
 .overview figure{flex:0 1 26rem;min-width:16rem;margin:.25rem 0}
-.overview figure{position:relative}
-.overview figure button{position:absolute;top:.3rem;right:.3rem}
-@media (max-width:600px){.overview figure button{position:static;margin-top:.3rem}}
+.overview figure button{margin-top:.3rem}
 .chips{list-style:none;display:flex;flex-direction:column;align-items:flex-start;gap:.3rem;margin:.25rem 0;padding:0;flex:1 1 15rem}
 .chips a{display:inline-block;text-decoration:none;color:#111;border:2px solid #000;border-radius:999px;padding:.05rem .6rem;font-size:.92rem;line-height:1.4}
 .chips a:hover,.chips a:focus{outline:3px solid #1d4ed8;outline-offset:1px}

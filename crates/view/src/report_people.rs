@@ -21,7 +21,7 @@ fn test_name(test: &str) -> &'static str {
     match test {
         "mcnemar_exact" => "McNemar (exact)",
         "mcnemar_chi_square" => "McNemar (chi-square)",
-        "wilcoxon_signed_rank" => "Wilcoxon signed-rank on per-maze rates",
+        "wilcoxon_signed_rank" => "Wilcoxon (per-maze rates)",
         _ => "none",
     }
 }
@@ -68,7 +68,7 @@ fn paired_table(p: &PeopleVsModels) -> Table {
     )
     .rates(&["model_rate", "people_rate"])
     .intervals(&["difference"])
-    .csv_only(&["pair", "test"]);
+    .csv_only(&["pair", "test", "statistic", "people_trials"]);
     if let Some(note) = &p.note {
         t.empty = Some(note.clone());
     }

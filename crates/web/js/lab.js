@@ -21,7 +21,11 @@ export function decorate(root, table_action, chart_action) {
     b.type = 'button';
     b.className = 'button small';
     b.dataset.action = el.tagName === 'TABLE' ? table_action : chart_action;
-    b.textContent = el.tagName === 'TABLE' ? 'Download CSV' : 'Download SVG';
+    // The button names the file it saves (the page saves `${target}.csv` or `.svg`), so two
+    // buttons side by side never read the same.
+    const file = `${id}.${el.tagName === 'TABLE' ? 'csv' : 'svg'}`;
+    b.textContent = `Download ${file}`;
+    b.title = `Download this ${el.tagName === 'TABLE' ? 'table as CSV' : 'chart as SVG'} (${file})`;
     b.dataset.target = id;
     el.insertAdjacentElement('afterend', b);
   }

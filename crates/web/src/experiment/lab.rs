@@ -32,8 +32,8 @@ extern "C" {
     /// The names and bytes of the files chosen in a file input: name, bytes, name, ...
     #[wasm_bindgen(catch)]
     pub(crate) async fn file_bytes(input: &web_sys::Element) -> Result<JsValue, JsValue>;
-    /// Adds a "Download SVG" button after each chart and a "Download CSV" button after each
-    /// table of the results page.
+    /// Adds a download button after each chart (SVG) and each table (CSV) of the results
+    /// page, named by the file it saves (`Download table-groups.csv`).
     pub(crate) fn decorate(root: &web_sys::Element, table_action: &str, chart_action: &str);
     /// Every named field of a form as name, value, name, value... (ticked checkboxes only).
     pub(crate) fn form_fields(form: &web_sys::Element) -> js_sys::Array;

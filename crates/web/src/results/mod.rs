@@ -238,22 +238,28 @@ pub fn ResultsPage() -> impl IntoView {
             <div class="results-sources" data-testid="sources" inner_html=move || list.get()></div>
             <div class="results-bar" role="toolbar" aria-label="The results' actions">
                 <button type="button" class="button" data-action=ResultsAction::Analyze.name() title="Read the chosen experiments again from this browser's storage">"Update"</button>
-                <label class="button file" title="An exported ZIP or a trials.jsonl">
-                    "Import results…"
-                    <input type="file" accept=".zip,.jsonl,application/zip" data-action=ResultsAction::Import.name() data-testid="results-import" />
-                </label>
-                <label class="button file" title="A results folder of transcripts, as the design's original runs or shapemaze run write them">
-                    "Import a folder…"
-                    <input type="file" prop:webkitdirectory=true data-action=ResultsAction::Import.name() data-testid="results-import-folder" />
-                </label>
-                <button type="button" class="button primary" data-action=ResultsAction::Report.name() data-testid="download-report" title="Everything below as one self-contained HTML file">"Download the report (HTML)"</button>
-                <button type="button" class="button" data-testid="download-every-eval-ever" title="The chosen experiments in the Every Eval Ever schema (one aggregate file per model, the instance rows), as shapemaze export --format every-eval-ever writes them" on:click=every_eval_ever>"Download Every Eval Ever (ZIP)"</button>
+                <span class="bar-group" role="group" aria-label="Import">
+                    <span class="bar-label" aria-hidden="true">"Import"</span>
+                    <label class="button file" title="Import an exported ZIP or a trials.jsonl">
+                        "a file…"
+                        <input type="file" accept=".zip,.jsonl,application/zip" aria-label="Import results: an exported ZIP or a trials.jsonl" data-action=ResultsAction::Import.name() data-testid="results-import" />
+                    </label>
+                    <label class="button file" title="Import a results folder of transcripts, as the design's original runs or shapemaze run write them">
+                        "a folder…"
+                        <input type="file" prop:webkitdirectory=true aria-label="Import a results folder of transcripts" data-action=ResultsAction::Import.name() data-testid="results-import-folder" />
+                    </label>
+                </span>
+                <span class="bar-group" role="group" aria-label="Download">
+                    <span class="bar-label" aria-hidden="true">"Download"</span>
+                    <button type="button" class="button primary" data-action=ResultsAction::Report.name() data-testid="download-report" aria-label="Download the report (HTML)" title="Everything below as one self-contained HTML file">"the report (HTML)"</button>
+                    <button type="button" class="button" data-testid="download-every-eval-ever" aria-label="Download Every Eval Ever (ZIP)" title="The chosen experiments in the Every Eval Ever schema (one aggregate file per model, the instance rows), as shapemaze export --format every-eval-ever writes them" on:click=every_eval_ever>"Every Eval Ever (ZIP)"</button>
+                </span>
                 <details class="results-options" data-testid="results-options">
                     <summary class="button">"Options"</summary>
                     <div class="results-options-body">
                         <label class="field">
                             <span>"H3 model order (smallest first)"</span>
-                            <input data-testid="model-order" placeholder="empty: the run's models by the size in their names" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
+                            <input data-testid="model-order" placeholder="the run's models, by size" prop:value=move || order.get() on:change=move |ev| order.set(event_target_value(&ev)) />
                         </label>
                         <label class="check" title="Also score the chosen experiments the way the design's original code did, beside today's verifiers, with the cause of every difference">
                             <input type="checkbox" data-testid="audit-own" data-action=ResultsAction::AuditOwn.name() prop:checked=move || audit_own.get() on:change=move |ev| audit_own.set(event_target_checked(&ev)) />
