@@ -79,7 +79,7 @@ const PAGES = [
   { row: '/demo', path: '/demo', ready: '[data-testid="demo-trial"]', what: 'the trial picker', target: true, wasm: true, first: '#shell-about:not([hidden]), [data-testid="demo-trial"]' },
   { row: '/demo (replay)', path: '/demo', ready: '[data-testid="replay-back"]', what: "the replay's first button", target: true, wasm: true },
   { row: '/experiment', path: '/experiment', ready: '[data-testid="design-name"]', what: "the design's name" },
-  { row: '/results', path: '/results', ready: '[data-testid="model-order"]', what: 'the model order field' },
+  { row: '/results', path: '/results', ready: '[data-testid="results-filter"]', what: 'the trial filter' },
   { row: '/study', path: '/study?study=pilot', ready: '[data-testid="consent-accept"]', what: '"I agree"', target: true, wasm: true, first: '#shell-line, [data-testid="consent-accept"]' },
   { row: '/study/manage', path: '/study/manage', ready: '[data-testid="study-json"]', what: "the study's JSON" },
 ];
