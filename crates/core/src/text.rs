@@ -191,7 +191,16 @@ fn angle_token(text: &str, i: usize) -> Option<usize> {
 /// A line with markdown decoration removed: leading list markers and quotes, `**`, `__`
 /// and backticks; trimmed.
 pub fn strip_markup(line: &str) -> String {
-    let cleaned: String = line.replace("**", "").replace("__", "").replace('`', "");
+    // A line with no emphasis or code marks (most) is not copied three times over.
+    let cleaned: std::borrow::Cow<'_, str> =
+        if line.bytes().any(|b| matches!(b, b'*' | b'_' | b'`')) {
+            line.replace("**", "")
+                .replace("__", "")
+                .replace('`', "")
+                .into()
+        } else {
+            line.into()
+        };
     let mut s = cleaned.trim();
     loop {
         let t = s.trim_start_matches(['-', '*', '>', '#', '+']).trim_start();

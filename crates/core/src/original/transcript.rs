@@ -189,7 +189,12 @@ pub fn read_maze(block: &str) -> Option<(Encoding, Grid)> {
 
 /// Reads an original transcript exactly as ORIGINAL_DATA.md states it.
 pub fn parse(text: &str) -> OriginalTranscript {
-    let text = text.replace("\r\n", "\n");
+    // Most transcripts have no carriage return: those are read as they are, uncopied.
+    let text: std::borrow::Cow<'_, str> = if text.contains('\r') {
+        text.replace("\r\n", "\n").into()
+    } else {
+        text.into()
+    };
     let lines = lines_at(&text);
     let mut t = OriginalTranscript::default();
     let mut solve_at = None;
