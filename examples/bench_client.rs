@@ -32,15 +32,12 @@ fn main() -> Result<(), String> {
     // The longest conversation of the trial: everything but the last reply.
     let messages: Vec<ChatMessage> = trial.messages()[..trial.messages().len() - 1]
         .iter()
-        .map(|m| ChatMessage {
-            role: if m.role == Role::User {
-                "user"
+        .map(|m| {
+            if m.role == Role::User {
+                ChatMessage::user(m.content.clone())
             } else {
-                "assistant"
+                ChatMessage::assistant(m.content.clone())
             }
-            .into(),
-            content: m.content.clone(),
-            image: None,
         })
         .collect();
     let reply = "I look at the grid: the open cells wind inward. Shape: spiral";

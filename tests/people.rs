@@ -29,8 +29,9 @@ use shapemaze::core::maze::grid::{Maze, Pos, Tile};
 use shapemaze::core::maze::shape::Shape;
 use shapemaze::core::maze::templates::TemplateLibrary;
 use shapemaze::core::model::reply::ReplyMeta;
+use shapemaze::core::play::phase::Phase;
 use shapemaze::core::play::player::PlayerKind;
-use shapemaze::core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze::core::play::trial::{Trial, TrialSetup};
 use shapemaze::core::results::record::{Placement, PlayerInfo, TrialRecord};
 use shapemaze::core::study::{ActionLog, Participant, StudyTrialData};
 use std::path::PathBuf;
@@ -526,6 +527,10 @@ fn a_run_s_trials_and_items_csv_read_as_numbers_beside_their_labels() {
         "condition",
         "encoding_shown",
         "shape_shown_before_answer",
+        "answer_mode",
+        "answer_mode_in_effect",
+        "answer_form",
+        "step_downs",
         "shapemaze_version",
     ];
     let dir = TempDir::new("csv-numbers");

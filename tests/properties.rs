@@ -17,8 +17,10 @@ use shapemaze::core::maze::grid::{Grid, Maze, Movement, Pos, Tile, MAX_SIZE, SIZ
 use shapemaze::core::maze::shape::{Shape, ShapeSet};
 use shapemaze::core::maze::templates::TemplateLibrary;
 use shapemaze::core::maze::{coords, npy};
+use shapemaze::core::play::answer::AnswerMode;
+use shapemaze::core::play::phase::Phase;
 use shapemaze::core::play::transcript::{self, ASSISTANT_MARKER, USER_MARKER};
-use shapemaze::core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze::core::play::trial::{Trial, TrialSetup};
 use shapemaze::core::results::layout::ExportPath;
 use shapemaze::core::results::rescore::{self, Hints, Libraries};
 use shapemaze::core::text;
@@ -667,12 +669,13 @@ proptest! {
     #[test]
     fn export_paths_round_trip(
         encoding in any_encoding(),
+        answer_mode in prop::sample::select(AnswerMode::ALL.to_vec()),
         model in "[A-Za-z0-9._-]{1,12}",
         (rows, cols) in (1usize..20, 1usize..20),
         shape in any_shape(),
         (maze, trial) in (0usize..1000, 0usize..100),
     ) {
-        let p = ExportPath { encoding, model, rows, cols, shape, maze, trial };
+        let p = ExportPath { encoding, answer_mode, model, rows, cols, shape, maze, trial };
         prop_assert_eq!(ExportPath::parse(&p.render()), Some(p.clone()), "{}", p.render());
     }
 }

@@ -6,7 +6,7 @@ mod support;
 
 use serde_json::{json, Value};
 use shapemaze::core::maze::shape::Shape;
-use shapemaze::core::play::trial::Phase;
+use shapemaze::core::play::phase::Phase;
 use shapemaze::core::results::layout::ExportPath;
 use shapemaze::core::results::record::TrialRecord;
 use shapemaze::core::results::rescore::{replies_read, Hints};

@@ -98,6 +98,7 @@ pub fn write_export(
                     let trial = play(shape, encoding, maze, &set[i + 1], i + k, &library);
                     let rel = ExportPath {
                         encoding,
+                        answer_mode: Default::default(),
                         model: model.to_string(),
                         rows: size,
                         cols: size,

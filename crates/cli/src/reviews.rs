@@ -12,7 +12,7 @@ use serde::Serialize;
 use shapemaze_core::analysis::review::{
     agreement, built_in_name, is_sure, latest, parse_reviews, Agreement, Review,
 };
-use shapemaze_core::play::trial::Phase;
+use shapemaze_core::play::phase::Phase;
 use shapemaze_core::results::rescore::{
     replies_read, rescore, rescore_reviewed, Hints, Libraries, Rescored, Reviewed,
 };

@@ -19,7 +19,7 @@ use shapemaze_core::batch::runner::endpoint_settings;
 use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::model::call::complete;
 use shapemaze_core::model::settings::EndpointSettings;
-use shapemaze_core::play::trial::Phase;
+use shapemaze_core::play::phase::Phase;
 use shapemaze_core::verify::Extracted;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

@@ -52,9 +52,10 @@ mod enum_name_tests {
         use crate::maze::shape::Shape;
         use crate::model::effort::Effort;
         use crate::model::reply::EmptyReason;
+        use crate::play::phase::Phase;
         use crate::play::player::PlayerKind;
         use crate::play::staircase::StairPhase;
-        use crate::play::trial::{FailureKind, Phase, Protocol};
+        use crate::play::trial::{FailureKind, Protocol};
         use crate::verify::Outcome;
         check(&Effort::ALL, |v| v.name());
         check(&EmptyReason::ALL, |v| v.name());

@@ -11,7 +11,7 @@ use shapemaze_core::original::audit::{
 };
 use shapemaze_core::original::mark::Mark;
 use shapemaze_core::original::score::{Cause, Difference, Sureness};
-use shapemaze_core::play::trial::Phase;
+use shapemaze_core::play::phase::Phase;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

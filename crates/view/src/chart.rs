@@ -804,6 +804,11 @@ pub(crate) mod tests {
                     v.push(Observation {
                         experiment: experiment.into(),
                         model: model.into(),
+                        answer_mode: shapemaze_core::play::answer::AnswerMode::Free,
+                        mode: "free".into(),
+                        forms: None,
+                        transcription: None,
+                        transcription_cost: None,
                         encoding: e,
                         shape: *s,
                         size: 5,

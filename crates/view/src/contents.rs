@@ -19,6 +19,9 @@ pub enum Part {
     Hypotheses,
     /// The pooled rates, the encodings compared, phase correlations, empty answers, repeats.
     Rates,
+    /// The answer modes side by side, paired by maze (only when a trial answered in a
+    /// mode other than free text).
+    Modes,
     /// Moves, failure types, how solves went wrong, retried calls.
     Solving,
     /// The shape confusion matrix.
@@ -50,10 +53,11 @@ pub enum Part {
 
 impl Part {
     /// Every part, in the order they are shown.
-    pub const ALL: [Part; 16] = [
+    pub const ALL: [Part; 17] = [
         Part::Overview,
         Part::Hypotheses,
         Part::Rates,
+        Part::Modes,
         Part::Solving,
         Part::Recognition,
         Part::Generation,
@@ -75,6 +79,7 @@ impl Part {
             Part::Overview => ("overview", "Overview"),
             Part::Hypotheses => ("hypotheses", "Hypotheses"),
             Part::Rates => ("rates", "Rates by model, encoding and shape"),
+            Part::Modes => ("modes", "Answer modes"),
             Part::Solving => ("solving", "Solving"),
             Part::Recognition => ("recognition", "Recognition and the confusion matrix"),
             Part::Generation => ("generation", "Generation"),
@@ -266,6 +271,7 @@ mod tests {
                 "overview",
                 "hypotheses",
                 "rates",
+                "modes",
                 "solving",
                 "recognition",
                 "generation",

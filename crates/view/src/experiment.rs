@@ -24,6 +24,7 @@ use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::model::effort::Effort;
 use shapemaze_core::model::preset::Preset;
 use shapemaze_core::model::price::dollars;
+use shapemaze_core::play::answer::AnswerMode;
 use shapemaze_core::play::player::PlayerKind;
 use shapemaze_core::play::staircase::StairPhase;
 use shapemaze_core::play::trial::Protocol;
@@ -334,6 +335,16 @@ fn maze_fields(h: &mut String, form: &DesignForm) {
             "<label class=\"check\"><input type=\"checkbox\" name=\"effort\" value=\"{0}\"{1}> {0}</label>",
             e.name(),
             checked(form.efforts.iter().any(|x| x == e.name()))
+        );
+    }
+    h.push_str("</div></div><div class=\"field\" title=\"Each maze is played by the model endpoints in every answer mode ticked, as in every encoding ticked, and compared paired by maze: free text (the design's, the reference), held to a JSON schema, a forced function call, or free text copied into the schema by a second call. Built-in players answer freely. None ticked: free text\"><span>Answer modes</span><div class=\"checks\" data-testid=\"design-answer-modes\">");
+    for m in AnswerMode::ALL {
+        let _ = write!(
+            h,
+            "<label class=\"check\"><input type=\"checkbox\" name=\"answer_mode\" value=\"{}\"{}> {}</label>",
+            m.name(),
+            checked(form.answer_modes.iter().any(|x| x == m.name())),
+            m.label()
         );
     }
     h.push_str("</div></div>");

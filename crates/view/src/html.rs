@@ -162,6 +162,78 @@ pub fn outlined_reply(content: &str, read: Option<[usize; 2]>, mark_id: &str) ->
     out
 }
 
+/// What a reply's form was read as, under an answer mode other than free
+/// (`data-testid="transcript-form"`, with `data-mode`, `data-form` and `data-held`): the
+/// function called or the transcription, how the endpoint was asked, and whether the form
+/// held (else why, and that the free readers read the reply).
+fn form_line(f: &shapemaze_core::play::answer::FormReading) -> String {
+    use shapemaze_core::play::answer::Source;
+    let mut s = format!(
+        "<div class=\"form-line\" data-testid=\"transcript-form\" data-mode=\"{}\" data-form=\"{}\" data-held=\"{}\">",
+        f.mode.name(),
+        f.form.name(),
+        f.held
+    );
+    let answer = f.answer.as_deref().unwrap_or("");
+    match (f.source, &f.tool, &f.transcriber) {
+        (Source::ToolCall, Some(name), _) => {
+            let _ = write!(
+                s,
+                "<pre tabindex=\"0\">{}({})</pre>",
+                escape(name),
+                escape(answer)
+            );
+        }
+        (Source::Transcription, _, Some(t)) if !answer.is_empty() => {
+            let _ = write!(
+                s,
+                "<div class=\"step-head\">Transcribed by {}</div><pre tabindex=\"0\">{}</pre>",
+                escape(&t.model),
+                escape(answer)
+            );
+        }
+        (Source::Reasoning, _, _) if !answer.is_empty() => {
+            let _ = write!(
+                s,
+                "<div class=\"step-head\">Answer found in the reasoning field</div><pre tabindex=\"0\">{}</pre>",
+                escape(answer)
+            );
+        }
+        _ => {}
+    }
+    let how = format!("{} mode, asked as {}", f.mode.name(), f.form.name());
+    let held = match (f.held, &f.reason, &f.why) {
+        (true, _, _) => "the form held: read by serde against its schema".to_string(),
+        (false, Some(r), why) => format!(
+            "{}: {}; read by the free readers instead",
+            r.name(),
+            why.as_deref().unwrap_or("")
+        ),
+        (false, None, _) => "read by the free readers".to_string(),
+    };
+    let steps: Vec<String> = f
+        .stepped_down
+        .iter()
+        .map(|d| match d.status {
+            Some(code) => format!("{} refused ({code})", d.form.name()),
+            None => format!("{} refused", d.form.name()),
+        })
+        .collect();
+    let steps = if steps.is_empty() {
+        String::new()
+    } else {
+        format!(" Stepped down: {}.", steps.join(", "))
+    };
+    let _ = write!(
+        s,
+        "<p class=\"muted\">{}; {}.{}</p></div>",
+        escape(&how),
+        escape(&held),
+        escape(&steps)
+    );
+    s
+}
+
 /// The live transcript: one `<li data-testid="transcript-step">` per message (prompts
 /// folded after the first, replies with their summary, folded reasoning and verdict),
 /// then the reply arriving, if any.
@@ -207,6 +279,9 @@ pub fn transcript(turns: &[Turn], live: Option<(&str, &str)>) -> String {
                     "<pre tabindex=\"0\">{}</pre>",
                     marked_reply(&m.content, turn.verdict.as_ref())
                 );
+                if let Some(f) = turn.form.as_deref() {
+                    out.push_str(&form_line(f));
+                }
                 if let Some(v) = &turn.verdict {
                     out.push_str(&verdict_line(v));
                 }
@@ -278,6 +353,7 @@ mod tests {
                 meta,
                 verdict,
                 image: None,
+                form: Default::default(),
             })
             .collect();
         let html = transcript(&turns, Some(("<i>", "")));

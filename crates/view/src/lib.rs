@@ -12,6 +12,7 @@ pub mod experiment;
 pub mod html;
 pub mod report;
 pub mod report_charts;
+pub mod report_modes;
 pub mod report_people;
 mod report_sections;
 pub mod study;

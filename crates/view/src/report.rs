@@ -139,6 +139,7 @@ pub fn comparison_section(names: &[String], c: &Comparison) -> String {
 pub fn analysis_document(a: &Analysis, charts: bool) -> Document {
     let mut sections = vec![overview_section(a), hypotheses_section(a)];
     sections.extend(rates_sections(a, charts));
+    sections.extend(crate::report_modes::modes_section(a));
     sections.extend(solving_sections(a));
     sections.push(recognition_section(a, charts));
     sections.push(generation_section(a));
@@ -594,6 +595,7 @@ mod tests {
             .collect();
         assert_eq!(listed, parts, "the nav lists the parts in the file's order");
         let absent = [
+            Part::Modes,
             Part::BySize,
             Part::Tokens,
             Part::Staircase,
@@ -608,7 +610,7 @@ mod tests {
             .collect();
         assert_eq!(
             listed, want,
-            "no sizes, tokens, staircase, people, comparison or review in this file"
+            "no modes, sizes, tokens, staircase, people, comparison or review in this file"
         );
     }
 

@@ -7,7 +7,7 @@ use super::document::{Cell, Table};
 use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::groups::GroupRow;
 use shapemaze_core::analysis::observation::{ALL, PHASE_NAMES};
-use shapemaze_core::play::trial::Phase;
+use shapemaze_core::play::phase::Phase;
 
 fn phase_series(rows: &[&GroupRow]) -> Vec<BarSeries> {
     Phase::PLAYED

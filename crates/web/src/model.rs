@@ -12,15 +12,18 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::templates::TemplateLibrary;
+use shapemaze_core::model::form::Spelling;
 use shapemaze_core::model::preset::Preset;
 use shapemaze_core::model::reply::EndpointInfo;
 use shapemaze_core::model::settings::{EndpointSettings, SettingsError};
-use shapemaze_core::play::endpoint::EndpointPlayer;
+use shapemaze_core::play::answer::AnswerMode;
+use shapemaze_core::play::endpoint::{AnswerSettings, EndpointPlayer};
+use shapemaze_core::play::phase::Phase;
 use shapemaze_core::play::player::PlayerKind;
 use shapemaze_core::play::player::{play_watched, Oracle, Player, PlayerError, PlayerEvent};
 use shapemaze_core::play::player::{RandomWalker, Reply};
 use shapemaze_core::play::settings::PlaySettings;
-use shapemaze_core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze_core::play::trial::{Trial, TrialSetup};
 use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
 use shapemaze_core::text::{format_decimal, parse_decimal};
 use shapemaze_view::html;
@@ -80,6 +83,7 @@ pub fn ModelPage() -> impl IntoView {
     let remember = RwSignal::new(stored_key.is_some());
     let api_key = RwSignal::new(stored_key.unwrap_or_default());
     let system_prompt = RwSignal::new(String::new());
+    let answers = RwSignal::new(AnswerSettings::default());
     Effect::new(move |_| {
         let (keep, key) = (remember.get(), api_key.get());
         if let Some(s) = local::local() {
@@ -96,6 +100,7 @@ pub fn ModelPage() -> impl IntoView {
         endpoint,
         api_key,
         system_prompt,
+        answers,
     };
 
     view! {
@@ -126,6 +131,8 @@ struct PlayerConfig {
     endpoint: RwSignal<EndpointSettings>,
     api_key: RwSignal<String>,
     system_prompt: RwSignal<String>,
+    /// How a chat model gives its answers (docs/guides/answer-modes.md).
+    answers: RwSignal<AnswerSettings>,
 }
 
 /// A labelled input bound to one endpoint setting: shows `get`, and hands each change to
@@ -171,6 +178,7 @@ fn PlayerPanel(config: PlayerConfig, remember: RwSignal<bool>) -> impl IntoView 
         endpoint,
         api_key,
         system_prompt,
+        answers,
     } = config;
     let preset = Memo::new(move |_| endpoint.with(|e| e.preset));
     view! {
@@ -266,6 +274,7 @@ fn PlayerPanel(config: PlayerConfig, remember: RwSignal<bool>) -> impl IntoView 
                         {move || remember.get().then(|| view! {
                             <p class="notice warn">"The key is stored unencrypted in this browser (localStorage). Anyone with access to this browser profile can read it. Untick to forget it."</p>
                         })}
+                        <AnswerFields answers=answers />
                         <details class="advanced">
                             <summary>"Sampling, timeouts and extras"</summary>
                             <div class="row wrap">
@@ -310,6 +319,62 @@ fn PlayerPanel(config: PlayerConfig, remember: RwSignal<bool>) -> impl IntoView 
                     <p class="help">"Built-in players need no key and no network: the oracle plays perfectly, the random walker errs now and then in every phase (its policy is in the guide docs/guides/models-and-experiments.md)."</p>
                 }.into_any(),
             }}
+        </div>
+    }
+}
+
+/// How a chat model gives its answers: the mode (`answer-mode`), the spelling to ask the
+/// endpoint in first (`answer-form`, the preset's order by default) and the transcriber's
+/// model (`transcriber`, the player's own when blank).
+#[component]
+fn AnswerFields(answers: RwSignal<AnswerSettings>) -> impl IntoView {
+    view! {
+        <div class="row wrap" data-testid="answer-fields">
+            <label class="field" title="How the model gives its answers: free text (the design's), held to a JSON schema, a forced function call, or free text copied into the schema by a second call (docs/guides/answer-modes.md).">
+                <span>"Answer mode"</span>
+                <select
+                    data-testid="answer-mode"
+                    prop:value=move || answers.with(|a| a.mode.name())
+                    on:change=move |ev| {
+                        if let Ok(m) = AnswerMode::parse(&event_target_value(&ev)) {
+                            answers.update(|a| a.mode = m);
+                        }
+                    }
+                >
+                    {AnswerMode::ALL.into_iter().map(|m| view! {
+                        <option value=m.name() selected=move || answers.with(|a| a.mode == m)>{m.label()}</option>
+                    }).collect_view()}
+                </select>
+            </label>
+            {move || (!answers.with(|a| a.mode.is_free())).then(|| view! {
+                <label class="field" title="The spelling asked first; a refusal steps down to the next (the preset knows its endpoint's order).">
+                    <span>"Ask the endpoint first as"</span>
+                    <select
+                        data-testid="answer-form"
+                        prop:value=move || answers.with(|a| a.first.map_or("", Spelling::name))
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            answers.update(|a| a.first = Spelling::parse(&v).ok());
+                        }
+                    >
+                        <option value="" selected=move || answers.with(|a| a.first.is_none())>"the preset's order"</option>
+                        {Spelling::ALL.into_iter().map(|f| view! {
+                            <option value=f.name() selected=move || answers.with(|a| a.first == Some(f))>{f.name()}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            })}
+            {move || answers.with(|a| a.mode == AnswerMode::Transcribed).then(|| view! {
+                <label class="field">
+                    <span>"Transcriber model (blank: the same model)"</span>
+                    <input type="text" data-testid="transcriber"
+                        prop:value=move || answers.with(|a| a.transcriber.clone().unwrap_or_default())
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev).trim().to_string();
+                            answers.update(|a| a.transcriber = (!v.is_empty()).then_some(v));
+                        } />
+                </label>
+            })}
         </div>
     }
 }
@@ -395,7 +460,7 @@ fn chosen_player(
     config: PlayerConfig,
     settings: PlaySettings,
     transport: &BrowserTransport,
-) -> Result<(AnyPlayer, PlayerInfo), NotHere> {
+) -> Result<(AnyPlayer, PlayerInfo, AnswerMode), NotHere> {
     let system = config.system_prompt.get_untracked();
     let system = (!system.trim().is_empty()).then_some(system);
     let player = match config.agent.get_untracked() {
@@ -405,12 +470,15 @@ fn chosen_player(
         PlayerKind::Endpoint => {
             let e = config.endpoint.get_untracked();
             e.validate().map_err(NotHere::Settings)?;
-            AnyPlayer::Endpoint(Box::new(EndpointPlayer::new(
-                transport.clone(),
-                e,
-                config.api_key.get_untracked(),
-                system.clone(),
-            )))
+            AnyPlayer::Endpoint(Box::new(
+                EndpointPlayer::new(
+                    transport.clone(),
+                    e,
+                    config.api_key.get_untracked(),
+                    system.clone(),
+                )
+                .answering(config.answers.get_untracked()),
+            ))
         }
         PlayerKind::Human => return Err(NotHere::Person),
         PlayerKind::Oracle | PlayerKind::Scripted => AnyPlayer::Oracle(Oracle),
@@ -424,7 +492,12 @@ fn chosen_player(
         },
         system_prompt: system,
     };
-    Ok((player, info))
+    // Built-in players answer freely.
+    let mode = match &player {
+        AnyPlayer::Endpoint(_) => config.answers.with_untracked(|a| a.mode),
+        _ => AnswerMode::Free,
+    };
+    Ok((player, info, mode))
 }
 
 /// Plays `t` to its end with `player` through the core's loop, the trial so far shown in
@@ -525,11 +598,19 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
         if state.with_untracked(|s| s.running) {
             return;
         }
-        let (player, info) = match chosen_player(config, settings, &transport_for_run) {
+        let (player, info, mode) = match chosen_player(config, settings, &transport_for_run) {
             Ok(chosen) => chosen,
             Err(why) => return state.update(|s| s.refused = Some(why.to_string())),
         };
-        trial.set(fresh.clone());
+        // The trial as asked: in the answer mode chosen (the record keeps it).
+        let start = Trial::new(
+            TrialSetup {
+                answer_mode: mode,
+                ..fresh.setup().clone()
+            },
+            fresh.library().clone(),
+        );
+        trial.set(start.clone());
         downloaded.set(false);
         stop_for_run.set(false);
         transport_for_run.reset();
@@ -539,7 +620,7 @@ fn Runner(settings: PlaySettings, config: PlayerConfig, restart: RwSignal<u32>) 
             started_ms: Some(js_sys::Date::now()),
             ..RunState::default()
         });
-        play_live(fresh.clone(), player, trial, state, stop_for_run.clone());
+        play_live(start, player, trial, state, stop_for_run.clone());
     };
     let stop = move |_| {
         stop_flag.set(true);

@@ -23,6 +23,7 @@ use super::review_state::{stored_reviews, take_focus, take_in, State, REVIEWER_K
 use super::second_reader::{Judge, SecondReaderPanel};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
+use shapemaze_core::analysis::forms::transcription_disagreements;
 use shapemaze_core::analysis::review::{
     agreement, all_replies, flag, latest, queue_of, rates_as_reviewed, readings_of, write_reviews,
     Flags, QueueItem, Sample, Why,
@@ -30,7 +31,7 @@ use shapemaze_core::analysis::review::{
 use shapemaze_core::analysis::second_reader::{compare, kappa_sentence};
 use shapemaze_core::maze::shape::ShapeSet;
 use shapemaze_core::original::disputes::readers_differ;
-use shapemaze_core::play::trial::Phase;
+use shapemaze_core::play::phase::Phase;
 use shapemaze_core::results::record::TrialRecord;
 use wasm_bindgen::JsCast;
 
@@ -118,6 +119,9 @@ fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
                 flag(&mut f, k.clone(), Why::SecondReader);
             }
         });
+        for k in records.with(|r| transcription_disagreements(r)) {
+            flag(&mut f, k, Why::Transcription);
+        }
         f
     });
     let items = Memo::new(move |_| all.with(|a| flags.with(|f| queue_of(a, f, sample.get()))));
@@ -140,6 +144,7 @@ fn ReviewQueue(records: Signal<Vec<TrialRecord>>) -> impl IntoView {
         items.with(|q| {
             let counts: Vec<String> = Why::ALL
                 .iter()
+                .filter(|&&w| named(q, w))
                 .map(|&w| format!("{} {}", q.iter().filter(|i| i.is(w)).count(), w.counted()))
                 .collect();
             format!(
@@ -197,6 +202,12 @@ fn ReviewEnd(state: State) -> impl IntoView {
         .into_any()
 }
 
+/// Whether the queue's summary and filter name `why`: every reason, but a transcription's
+/// disagreement only when some item has one (the answer mode `transcribed`'s, a lab's).
+fn named(q: &[QueueItem], why: Why) -> bool {
+    why != Why::Transcription || q.iter().any(|i| i.is(why))
+}
+
 /// Which items are in view: one reason alone, and whether reviewed items stay in view.
 #[component]
 fn ReviewFilter(state: State) -> impl IntoView {
@@ -212,13 +223,16 @@ fn ReviewFilter(state: State) -> impl IntoView {
             .is_some_and(|el| el.checked());
         state.view.update(|v| v.hide_reviewed = on);
     };
-    let options = Why::ALL
-        .into_iter()
-        .map(|w| {
-            let count = move || state.items.with(|q| q.iter().filter(|i| i.is(w)).count());
-            view! { <option value=w.name()>{move || format!("{} ({})", w.label(), count())}</option> }
-        })
-        .collect_view();
+    let options = move || {
+        Why::ALL
+            .into_iter()
+            .filter(|&w| state.items.with(|q| named(q, w)))
+            .map(|w| {
+                let count = move || state.items.with(|q| q.iter().filter(|i| i.is(w)).count());
+                view! { <option value=w.name()>{move || format!("{} ({})", w.label(), count())}</option> }
+            })
+            .collect_view()
+    };
     view! {
         <div class="review-bar">
             <label class="field"><span>"Show"</span>

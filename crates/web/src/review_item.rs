@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use shapemaze_core::analysis::review::{drafts, edited_maze, QueueItem, Why};
 use shapemaze_core::maze::grid::{Grid, Pos};
 use shapemaze_core::maze::shape::Shape;
-use shapemaze_core::play::trial::Phase;
+use shapemaze_core::play::phase::Phase;
 use shapemaze_core::verify::Extracted;
 use shapemaze_view::html::outlined_reply;
 use wasm_bindgen::JsCast;

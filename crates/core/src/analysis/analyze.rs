@@ -9,12 +9,13 @@ use crate::analysis::groups::{
 use crate::analysis::hypotheses::{
     compare_encodings, h1, h2, h3, h4, paired, run_model_order, EncodingComparison, Hypotheses,
 };
+use crate::analysis::modes::{compare_modes, ModeComparison};
 use crate::analysis::observation::{Observation, ALL};
 use crate::analysis::people::{people_vs_models, PeopleVsModels};
 use crate::analysis::shapes::{shape_effects, PhaseCorrelation, ShapeEffects};
 use crate::analysis::staircase::{stair_rows, StairRow};
 use crate::analysis::stats::phi;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -107,6 +108,10 @@ pub struct Analysis {
     pub people_vs_models: PeopleVsModels,
     /// People's recognition verdicts given with the shape shown, and whether they count.
     pub shown_recognitions: ShownRecognitions,
+    /// The answer modes compared, per model, paired by maze (left out when every trial
+    /// answered freely).
+    #[serde(skip_serializing_if = "ModeComparison::is_empty")]
+    pub modes: ModeComparison,
 }
 
 /// Analyses `observations` (from one or several experiments). People's recognition
@@ -325,6 +330,7 @@ fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analy
         hypotheses,
         people_vs_models,
         shown_recognitions: ShownRecognitions::default(),
+        modes: compare_modes(observations),
     }
 }
 

@@ -10,7 +10,7 @@
 
 use crate::analysis::observation::{share_by_maze, Observation};
 use crate::analysis::stats::{chi_square_independence, mcnemar, McNemar, PairedCounts, Proportion};
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use crate::sort::sort_by_key;
 use serde::Serialize;
 

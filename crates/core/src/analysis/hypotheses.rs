@@ -8,7 +8,7 @@ use crate::analysis::stats::{
     PairedCounts, Proportion, ALPHA,
 };
 use crate::maze::encoding::Encoding;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use crate::text::Fixed;
 use serde::Serialize;
 use std::collections::BTreeMap;

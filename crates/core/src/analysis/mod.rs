@@ -39,14 +39,17 @@
 //! several players of one maze are correlated trials.
 //!
 //! Files: [`observation`], [`groups`], [`shapes`], [`hypotheses`], [`people`] (people and
-//! models paired on the same mazes), [`analyze`] (the whole analysis) and [`stats`] (the
-//! tests and intervals). May import `results` and the
+//! models paired on the same mazes), [`modes`] (the answer modes compared, paired by maze;
+//! [`forms`] what a record's mode leaves for it), [`analyze`] (the whole analysis) and
+//! [`stats`] (the tests and intervals). May import `results` and the
 //! domains below it.
 
 pub mod analyze;
 pub mod compare;
+pub mod forms;
 pub mod groups;
 pub mod hypotheses;
+pub mod modes;
 pub mod observation;
 pub mod people;
 pub mod review;

@@ -8,13 +8,16 @@ use crate::maze::encoding::Encoding;
 use crate::maze::grid::Maze;
 use crate::maze::shape::Shape;
 use crate::model::reply::EmptyReason;
+use crate::play::answer::AnswerMode;
 use crate::play::condition::Condition;
+use crate::play::phase::Phase;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::Role;
-use crate::play::trial::{FailureKind, Phase};
+use crate::play::trial::FailureKind;
 use crate::results::bounds::PhaseDoubt;
 use crate::results::filter::Facts;
+use crate::results::forms::{mode_label, mode_name, transcription, transcription_cost, FormCounts};
 use crate::results::items::Item;
 use crate::results::layout::ExportPath;
 use crate::results::record::{RecordMessage, Tokens, TrialRecord};
@@ -80,8 +83,27 @@ impl Serialize for PlayedBy {
 pub struct Observation {
     /// The experiment (or group) it was passed in with.
     pub experiment: String,
-    /// The model (or built-in player).
+    /// The model (or built-in player), with `+mode` under an answer mode other than
+    /// `free` ([`crate::results::forms::mode_label`]): every table keeps the modes apart.
     pub model: String,
+    /// The answer mode asked (`free`, the design's, by default).
+    #[serde(skip_serializing_if = "AnswerMode::is_free")]
+    pub answer_mode: AnswerMode,
+    /// The mode as the analysis names it: the asked one, or `asked>effect` when the
+    /// endpoint stepped it down ([`crate::results::forms::mode_name`]).
+    #[serde(skip_serializing_if = "is_free_name")]
+    pub mode: String,
+    /// Per phase, the replies held to a form, those not held and the free readers'
+    /// agreement with the form's reading (records of a mode other than `free`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forms: Option<FormCounts>,
+    /// The transcription calls' tokens, counted apart from the trial's (records of the
+    /// `transcribed` mode whose endpoint reported usage).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcription: Option<Tokens>,
+    /// What those transcription calls cost in dollars, when the design gave the price.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transcription_cost: Option<f64>,
     /// The encoding the maze was shown in.
     pub encoding: Encoding,
     /// The maze's shape.
@@ -154,6 +176,10 @@ pub struct Observation {
     /// all sure when not known).
     #[serde(skip)]
     pub doubts: [PhaseDoubt; 3],
+}
+
+fn is_free_name(mode: &str) -> bool {
+    mode == AnswerMode::Free.name()
 }
 
 /// A maze instance: the maze as shown, `(shape, size, encoding, seed, sample)`. Every
@@ -280,9 +306,15 @@ impl Observation {
     pub fn from_record(experiment: &str, r: &TrialRecord) -> Observation {
         let v = r.verdicts.all();
         let judged = |i: usize| v[i].is_some_and(|v| v.outcome != Outcome::Error);
+        let mode = mode_name(r.answer_mode, r.answer_mode_in_effect.as_ref());
         Observation {
             experiment: experiment.to_string(),
-            model: r.model.clone(),
+            model: mode_label(&r.model, &mode),
+            answer_mode: r.answer_mode,
+            mode,
+            forms: FormCounts::of(r),
+            transcription: transcription(r),
+            transcription_cost: transcription_cost(r),
             encoding: r.encoding,
             shape: r.shape,
             size: r.size,
@@ -355,11 +387,14 @@ impl Observation {
             Basis::Replies => r.phases.each_ref().map(|p| p.reason),
             Basis::ClosingLines => [None; 3],
         };
+        let answer_mode = layout.as_ref().map_or(AnswerMode::Free, |l| l.answer_mode);
         let observation = Observation {
             experiment: experiment.to_string(),
-            model: layout
-                .as_ref()
-                .map_or("unknown".to_string(), |l| l.model.clone()),
+            model: layout.as_ref().map_or("unknown".to_string(), |l| {
+                mode_label(&l.model, answer_mode.name())
+            }),
+            answer_mode,
+            mode: answer_mode.name().to_string(),
             size: r
                 .size
                 .map(|s| s.0)
@@ -382,6 +417,11 @@ impl Observation {
         Observation {
             experiment: String::new(),
             model: String::new(),
+            answer_mode: AnswerMode::Free,
+            mode: AnswerMode::Free.name().to_string(),
+            forms: None,
+            transcription: None,
+            transcription_cost: None,
             encoding,
             shape,
             size: 0,
@@ -434,6 +474,7 @@ impl Observation {
             symbols: None,
             vision: None,
             lenient: None,
+            answer_mode: self.answer_mode,
             messages: &[],
         }
     }

@@ -29,7 +29,7 @@ use crate::analysis::stats::{
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::Shape;
 use crate::play::condition::Condition;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

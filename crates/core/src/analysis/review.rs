@@ -19,8 +19,8 @@ use crate::analysis::stats::{Proportion, Tally};
 use crate::maze::encoding::Encoding;
 use crate::maze::grid::Grid;
 use crate::maze::symbols::Symbols;
+use crate::play::phase::Phase;
 use crate::play::player::PlayerKind;
-use crate::play::trial::Phase;
 use crate::results::layout::ExportPath;
 use crate::results::record::TrialRecord;
 use crate::results::rescore::{replies_read, Hints};
@@ -250,6 +250,9 @@ pub enum Why {
     ReadersDiffer,
     /// The second reader (a chat model) read it otherwise.
     SecondReader,
+    /// Under the `transcribed` answer mode, the transcription of the reply reads it
+    /// otherwise ([`crate::analysis::forms::transcription_disagreements`]).
+    Transcription,
     /// A sure reading drawn in the seeded random sample (its review counts towards the
     /// precision of sure).
     Sampled,
@@ -258,20 +261,23 @@ pub enum Why {
 impl Why {
     /// Every reason, in the queue's order: the unsure readings first, the random sample of
     /// the sure ones last.
-    pub const ALL: [Why; 4] = [
+    pub const ALL: [Why; 5] = [
         Why::Unsure,
         Why::ReadersDiffer,
         Why::SecondReader,
+        Why::Transcription,
         Why::Sampled,
     ];
 
-    /// The snake_case name (`unsure`, `readers_differ`, `second_reader`, `sampled`), as
+    /// The snake_case name (`unsure`, `readers_differ`, `second_reader`, `transcription`,
+    /// `sampled`), as
     /// the page's filter and `data-reasons` write it.
     pub fn name(self) -> &'static str {
         match self {
             Why::Unsure => "unsure",
             Why::ReadersDiffer => "readers_differ",
             Why::SecondReader => "second_reader",
+            Why::Transcription => "transcription",
             Why::Sampled => "sampled",
         }
     }
@@ -282,6 +288,7 @@ impl Why {
             Why::Unsure => "the reader is unsure of its reading",
             Why::ReadersDiffer => "the original-compatible reading differs",
             Why::SecondReader => "the second reader reads it otherwise",
+            Why::Transcription => "its transcription reads it otherwise",
             Why::Sampled => "drawn in the random sample of sure readings",
         }
     }
@@ -292,6 +299,7 @@ impl Why {
             Why::Unsure => "unsure",
             Why::ReadersDiffer => "readers differ",
             Why::SecondReader => "second reader",
+            Why::Transcription => "transcription",
             Why::Sampled => "random sample",
         }
     }
@@ -302,6 +310,7 @@ impl Why {
             Why::Unsure => "read unsure",
             Why::ReadersDiffer => "where the original-compatible reading differs",
             Why::SecondReader => "read otherwise by the second reader",
+            Why::Transcription => "read otherwise by their transcription",
             Why::Sampled => "in the random sample of sure readings",
         }
     }
@@ -814,7 +823,13 @@ mod tests {
         );
         assert_eq!(
             Why::ALL.map(Why::name),
-            ["unsure", "readers_differ", "second_reader", "sampled"]
+            [
+                "unsure",
+                "readers_differ",
+                "second_reader",
+                "transcription",
+                "sampled"
+            ]
         );
     }
 

@@ -13,7 +13,7 @@ use crate::maze::encoding::Encoding;
 use crate::maze::shape::ShapeSet;
 use crate::maze::symbols::Symbols;
 use crate::model::request::ChatMessage;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use crate::verify::{maze_reading, move_reading, shape_reading, Extracted, Rule};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

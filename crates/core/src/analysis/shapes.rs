@@ -7,7 +7,7 @@ use crate::analysis::stats::{
     PairedCounts, Phi, Proportion,
 };
 use crate::maze::shape::Shape;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

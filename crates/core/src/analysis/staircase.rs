@@ -5,8 +5,8 @@
 use crate::analysis::observation::Observation;
 use crate::json::is_zero;
 use crate::maze::shape::Shape;
+use crate::play::phase::Phase;
 use crate::play::staircase::{reversals, threshold};
-use crate::play::trial::Phase;
 use serde::Serialize;
 
 /// One staircase walk.

@@ -16,6 +16,11 @@ pub fn obs(
     Observation {
         experiment: "exp".into(),
         model: model.into(),
+        answer_mode: crate::play::answer::AnswerMode::Free,
+        mode: "free".into(),
+        forms: None,
+        transcription: None,
+        transcription_cost: None,
         encoding,
         shape,
         size: 5,

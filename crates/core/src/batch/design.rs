@@ -28,8 +28,10 @@ use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
 use crate::model::effort::Effort;
+use crate::model::form::Spelling;
 use crate::model::price::Price;
 use crate::model::reply::EndpointInfo;
+use crate::play::answer::AnswerMode;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::Staircase;
 use crate::play::trial::{Protocol, TrialSetup, DEFAULT_MOVE_LIMIT};
@@ -162,6 +164,16 @@ pub struct PlayerSpec {
     /// report gives cost per trial and per solve, and the cost limit can be kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<Price>,
+    /// Under the `schema`, `tool` and `transcribed` answer modes, the spelling to ask the
+    /// endpoint in first (`json_schema`, `structured_outputs`, `format`, `json_object`,
+    /// `prompt`, `tool_named`, `tool_required`); absent: the preset's order
+    /// ([`crate::model::form::spellings`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_form: Option<Spelling>,
+    /// Under `transcribed`, the model at the same endpoint that transcribes (absent: the
+    /// player's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transcriber: Option<String>,
 }
 
 impl PlayerSpec {
@@ -188,6 +200,8 @@ impl PlayerSpec {
             max_wait_ms: default_max_wait_ms(),
             concurrency: None,
             price: None,
+            answer_form: None,
+            transcriber: None,
         }
     }
 
@@ -318,6 +332,11 @@ pub struct ExperimentDesign {
     /// sizes and shapes instead of playing every maze ([`crate::batch::staircase`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub staircase: Option<Staircase>,
+    /// The answer modes each maze is played in by the model endpoints, as the encodings it
+    /// is shown in (`free`, `schema`, `tool`, `transcribed`; left out for `["free"]`, the
+    /// design's). Built-in players answer freely, once.
+    #[serde(default, skip_serializing_if = "only_free")]
+    pub answer_modes: Vec<AnswerMode>,
     /// Fields this version does not know, kept as they were (natively; the browser build
     /// drops them, as serde's flatten costs it about 5 KB: a design written by a newer
     /// version and run in the page is exported without them).
@@ -328,6 +347,11 @@ pub struct ExperimentDesign {
 
 fn default_size() -> usize {
     5
+}
+
+/// Whether a design's answer modes are the design's own free text alone.
+fn only_free(modes: &[AnswerMode]) -> bool {
+    modes.iter().all(AnswerMode::is_free)
 }
 
 fn default_samples() -> usize {
@@ -371,6 +395,7 @@ impl Default for ExperimentDesign {
             lenient: 0,
             vision: Vision::Text,
             staircase: None,
+            answer_modes: Vec::new(),
             other: BTreeMap::new(),
         }
     }
@@ -391,16 +416,24 @@ pub struct TrialKey {
     pub sample: usize,
     /// Which repeat of that maze (0-based).
     pub repeat: usize,
+    /// The answer mode (`free`, the design's, unless the design lists others).
+    #[serde(default, skip_serializing_if = "AnswerMode::is_free")]
+    pub answer_mode: AnswerMode,
 }
 
 impl TrialKey {
     /// The stable id records are stored and merged under:
     /// `{player}/{encoding}/{R}x{C}/{shape}/{sample}/{repeat}`, with the player's name as
     /// in folder names (characters outside `[A-Za-z0-9._-]` become `-`; a design refuses
-    /// two players whose names would clash).
+    /// two players whose names would clash), and `{encoding}+{mode}` for an answer mode
+    /// other than `free` (as its results folder names it).
     pub fn id(&self) -> String {
+        let mode = match self.answer_mode {
+            AnswerMode::Free => String::new(),
+            m => format!("+{m}"),
+        };
         format!(
-            "{}/{}/{s}x{s}/{}/{}/{}",
+            "{}/{}{mode}/{s}x{s}/{}/{}/{}",
             model_dir_name(&self.player),
             self.encoding,
             self.shape,
@@ -419,6 +452,7 @@ impl TrialKey {
             shape: record.shape,
             sample: record.sample,
             repeat: record.repeat,
+            answer_mode: record.answer_mode,
         }
     }
 }
@@ -466,6 +500,25 @@ impl ExperimentDesign {
             .collect()
     }
 
+    /// The answer modes the design plays (`free` alone unless it lists others).
+    pub fn modes(&self) -> Vec<AnswerMode> {
+        if self.answer_modes.is_empty() {
+            vec![AnswerMode::Free]
+        } else {
+            self.answer_modes.clone()
+        }
+    }
+
+    /// The answer modes `player` plays: the design's for a model endpoint; `free` alone for
+    /// a built-in player, which answers freely.
+    pub fn modes_of(&self, player: &PlayerSpec) -> Vec<AnswerMode> {
+        if player.is_endpoint() {
+            self.modes()
+        } else {
+            vec![AnswerMode::Free]
+        }
+    }
+
     /// Most trials in flight for `player`: its own concurrency, else the design's.
     pub fn concurrency_for(&self, player: &PlayerSpec) -> usize {
         player.concurrency.unwrap_or(self.concurrency)
@@ -485,8 +538,9 @@ impl ExperimentDesign {
         crate::json::to_string_pretty(self)
     }
 
-    /// Every trial, in this order: repeat, then maze (sample), then size, shape, encoding
-    /// and player, the last changing fastest. So the first trials cover every shape,
+    /// Every trial, in this order: repeat, then maze (sample), then size, shape, encoding,
+    /// answer mode and player, the last changing fastest (a built-in player answers freely,
+    /// so it plays the `free` mode alone). So the first trials cover every shape,
     /// encoding and player before any maze is played twice, and early progress already
     /// speaks for the whole design. With imported mazes, the k-th maze of each (size,
     /// shape) set plays as sample k does.
@@ -501,7 +555,11 @@ impl ExperimentDesign {
                 .filter_map(|t| self.stair_next(t).map(|(key, _)| key))
                 .collect();
         }
-        let players: Vec<String> = self.runs().iter().map(PlayerSpec::name).collect();
+        let players: Vec<(String, Vec<AnswerMode>)> = self
+            .runs()
+            .iter()
+            .map(|p| (p.name(), self.modes_of(p)))
+            .collect();
         // (size, shape, index) per round, in the order above.
         let mut rounds: Vec<Vec<(usize, Shape, usize)>> = Vec::new();
         match &self.mazes {
@@ -543,15 +601,21 @@ impl ExperimentDesign {
             for round in &rounds {
                 for &(size, shape, sample) in round {
                     for &encoding in &self.encodings {
-                        for player in &players {
-                            out.push(TrialKey {
-                                player: player.clone(),
-                                encoding,
-                                size,
-                                shape,
-                                sample,
-                                repeat,
-                            });
+                        for &answer_mode in &self.modes() {
+                            for (player, modes) in &players {
+                                if !modes.contains(&answer_mode) {
+                                    continue;
+                                }
+                                out.push(TrialKey {
+                                    player: player.clone(),
+                                    encoding,
+                                    size,
+                                    shape,
+                                    sample,
+                                    repeat,
+                                    answer_mode,
+                                });
+                            }
                         }
                     }
                 }
@@ -678,6 +742,7 @@ impl ExperimentDesign {
             symbols: self.symbols.for_encoding(key.encoding),
             lenient: self.lenient,
             vision: self.vision,
+            answer_mode: key.answer_mode,
             ..TrialSetup::new(key.shape, key.encoding, maze)
         }
     }

@@ -8,7 +8,9 @@ use crate::maze::image::Vision;
 use crate::maze::shape::Shape;
 use crate::maze::symbols::Symbols;
 use crate::model::effort::Effort;
+use crate::model::form::Spelling;
 use crate::model::price::Price;
+use crate::play::answer::AnswerMode;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::{StairPhase, Staircase};
 use crate::play::trial::Protocol;
@@ -44,6 +46,8 @@ fn full() -> ExperimentDesign {
             output: 1.2,
             reasoning: Some(4.0),
         }),
+        answer_form: Some(Spelling::JsonObject),
+        transcriber: Some("qwen-turbo".into()),
         ..PlayerSpec::endpoint("http://127.0.0.1:9/v1", "qwen3-8b", Some("KEY"))
     };
     ExperimentDesign {
@@ -76,6 +80,7 @@ fn full() -> ExperimentDesign {
             start: 1,
             phase: StairPhase::All,
         }),
+        answer_modes: vec![AnswerMode::Transcribed, AnswerMode::Free],
         other: [("from_a_newer_version".to_string(), json!({"x": [1, 2]}))]
             .into_iter()
             .collect(),
@@ -193,4 +198,107 @@ fn what_is_wrong_is_named_with_its_place() {
         assert!(err.contains(said), "{v}: {err}");
     }
     read(base()).expect("the base design reads");
+}
+
+#[test]
+fn a_design_of_two_answer_modes_plays_each_maze_of_its_models_in_each_and_its_built_in_players_once(
+) {
+    let mut d = ExperimentDesign {
+        players: vec![
+            PlayerSpec::builtin(PlayerKind::Oracle),
+            PlayerSpec::endpoint("http://127.0.0.1:9/v1", "qwen", None),
+        ],
+        samples_per_shape: 2,
+        answer_modes: vec![AnswerMode::Free, AnswerMode::Schema],
+        ..ExperimentDesign::default()
+    };
+    assert_eq!(d.validate(), Ok(()));
+    let keys = d.trials();
+    let of = |player: &str, mode| {
+        keys.iter()
+            .filter(|k| k.player == player && k.answer_mode == mode)
+            .count()
+    };
+    let per_mode = 2 * 6 * 2; // mazes x shapes x encodings
+    assert_eq!(
+        (of("qwen", AnswerMode::Free), of("qwen", AnswerMode::Schema)),
+        (per_mode, per_mode)
+    );
+    assert_eq!(
+        (
+            of("oracle", AnswerMode::Free),
+            of("oracle", AnswerMode::Schema)
+        ),
+        (per_mode, 0),
+        "built-in players answer freely, once"
+    );
+    let ids: Vec<String> = keys.iter().map(|k| k.id()).collect();
+    assert!(
+        ids.contains(&"qwen/matrix+schema/5x5/square/0/0".to_string()),
+        "{:?}",
+        &ids[..4]
+    );
+    assert!(
+        ids.contains(&"qwen/matrix/5x5/square/0/0".to_string()),
+        "free ids are unchanged"
+    );
+    assert_eq!(
+        ids.len(),
+        ids.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        "every id once"
+    );
+    let setup = d.setup_for(
+        &keys[1],
+        d.maze_for(&keys[1], &crate::maze::templates::TemplateLibrary::new(5))
+            .expect("a maze"),
+    );
+    assert_eq!(
+        setup.answer_mode, keys[1].answer_mode,
+        "the trial is set up in its mode"
+    );
+    // The file says so, and free alone is the design's own, written as nothing.
+    let text = d.to_json().expect("written");
+    assert!(
+        text.contains("\"answer_modes\": [\n    \"free\",\n    \"schema\""),
+        "{text}"
+    );
+    d.answer_modes = vec![AnswerMode::Free];
+    assert!(!d.to_json().expect("written").contains("answer_modes"));
+    // A mode twice, modes without a model to play them, or with a staircase are refused.
+    for (bad, why) in [
+        (
+            ExperimentDesign {
+                answer_modes: vec![AnswerMode::Tool, AnswerMode::Tool],
+                ..d.clone()
+            },
+            "each mode once",
+        ),
+        (
+            ExperimentDesign {
+                answer_modes: vec![AnswerMode::Tool],
+                players: vec![PlayerSpec::builtin(PlayerKind::Oracle)],
+                ..d.clone()
+            },
+            "apply to model endpoints",
+        ),
+        (
+            ExperimentDesign {
+                answer_modes: vec![AnswerMode::Schema],
+                staircase: Some(Staircase {
+                    trials: 4,
+                    start: 0,
+                    phase: StairPhase::Solve,
+                }),
+                ..d.clone()
+            },
+            "staircase walks in the free answer mode only",
+        ),
+    ] {
+        let e = bad.validate().expect_err(why);
+        assert!(
+            e.problems.iter().any(|p| p.contains(why)),
+            "{why}: {:?}",
+            e.problems
+        );
+    }
 }

@@ -5,6 +5,7 @@
 use super::design::{ExperimentDesign, PlayerSpec};
 use crate::maze::encoding::Encoding;
 use crate::maze::templates::TemplateLibrary;
+use crate::play::answer::AnswerMode;
 use crate::play::trial::{Protocol, Trial};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -16,13 +17,18 @@ pub const CHARS_PER_TOKEN: usize = 4;
 /// Reply tokens assumed per call in the rough token estimate.
 pub const REPLY_TOKENS_ESTIMATE: u64 = 150;
 
+/// Tokens of a transcription call's question around the reply it holds (the `transcribed`
+/// answer mode: one more call per reply), and of its answer, in the rough estimate.
+pub const TRANSCRIPTION_TOKENS_ESTIMATE: (u64, u64) = (150, 40);
+
 /// What a run will cost, shown before it starts.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Estimate {
     /// Trials.
     pub trials: usize,
-    /// Chat calls to endpoints at most, retries not counted (built-in players make none):
-    /// stepwise `move_limit + 2` per trial, combined `move_limit + 1`, single shot 3.
+    /// Chat calls to endpoints at most, retries and step-downs not counted (built-in
+    /// players make none): stepwise `move_limit + 2` per trial, combined `move_limit + 1`,
+    /// single shot 3; twice that under the `transcribed` answer mode.
     pub calls: u64,
     /// A rough token count for those calls. Every call sends the whole conversation so
     /// far, and each message is taken to be as long as the trial's first prompt, so call
@@ -84,10 +90,14 @@ impl ExperimentDesign {
                         .unwrap_or(0)
                 });
             let prompt_tokens = chars / CHARS_PER_TOKEN as u64;
-            est.calls += c * per_key;
+            // A transcribed trial makes a transcription call per reply, holding the reply.
+            let transcribed = u64::from(key.answer_mode == AnswerMode::Transcribed);
+            est.calls += c * (1 + transcribed) * per_key;
             // Call j sends j messages of about the first prompt's length.
-            let sent = prompt_tokens * c * (c + 1) / 2;
-            let replied = REPLY_TOKENS_ESTIMATE * c;
+            let (question, answer) = TRANSCRIPTION_TOKENS_ESTIMATE;
+            let sent = prompt_tokens * c * (c + 1) / 2
+                + transcribed * c * (REPLY_TOKENS_ESTIMATE + question);
+            let replied = REPLY_TOKENS_ESTIMATE * c + transcribed * c * answer;
             est.tokens += (sent + replied) * per_key;
             if let Some(price) = run(&key.player).and_then(|p| p.price) {
                 let dearest = price.output.max(price.reasoning.unwrap_or(0.0));

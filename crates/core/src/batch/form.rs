@@ -26,6 +26,7 @@ use crate::maze::symbols::Symbols;
 use crate::model::effort::Effort;
 use crate::model::preset::Preset;
 use crate::model::price::{Price, PriceError};
+use crate::play::answer::AnswerMode;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::{StairPhase, Staircase};
 use crate::play::trial::Protocol;
@@ -303,6 +304,8 @@ pub struct DesignForm {
     pub encodings: Vec<String>,
     /// The reasoning efforts ticked (names; none: the endpoints' default).
     pub efforts: Vec<String>,
+    /// The answer modes ticked (names; none: free text alone).
+    pub answer_modes: Vec<String>,
     /// The matrix's symbols, wall, empty, player and goal (`1 0 P G`).
     pub symbols: String,
     /// Grid sides, separated by commas.
@@ -352,6 +355,7 @@ impl DesignForm {
             shapes: d.shapes.iter().map(|s| s.name().to_string()).collect(),
             encodings: d.encodings.iter().map(|e| e.name().to_string()).collect(),
             efforts: d.efforts.iter().map(|e| e.name().to_string()).collect(),
+            answer_modes: d.modes().iter().map(|m| m.name().to_string()).collect(),
             symbols: d.symbols.to_string(),
             sizes: d
                 .sizes()
@@ -439,6 +443,7 @@ impl DesignForm {
             shapes: all("shape"),
             encodings: all("encoding"),
             efforts: all("effort"),
+            answer_modes: all("answer_mode"),
             symbols: text("symbols"),
             sizes: text("sizes"),
             samples: text("samples"),
@@ -587,6 +592,17 @@ impl DesignForm {
             .iter()
             .filter_map(|e| Effort::parse(e).ok())
             .collect();
+        let modes: Vec<AnswerMode> = self
+            .answer_modes
+            .iter()
+            .filter_map(|m| AnswerMode::parse(m).ok())
+            .collect();
+        // Free text alone is the design's own, written as no list.
+        d.answer_modes = if modes.iter().all(AnswerMode::is_free) {
+            Vec::new()
+        } else {
+            modes
+        };
         d.symbols = match self.symbols.trim() {
             "" => Symbols::STANDARD,
             raw => Symbols::parse(raw).unwrap_or_else(|e| {

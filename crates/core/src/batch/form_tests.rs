@@ -155,6 +155,9 @@ fn pairs(form: &DesignForm) -> Vec<(String, String)> {
     for e in &form.efforts {
         out.push(("effort".into(), e.clone()));
     }
+    for m in &form.answer_modes {
+        out.push(("answer_mode".into(), m.clone()));
+    }
     for (k, v) in [
         ("symbols", &form.symbols),
         ("sizes", &form.sizes),

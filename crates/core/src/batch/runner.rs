@@ -19,7 +19,7 @@ use crate::maze::templates::TemplateLibrary;
 use crate::model::preset::Preset;
 use crate::model::settings::EndpointSettings;
 use crate::model::transport::Transport;
-use crate::play::endpoint::{EndpointPlayer, Lane};
+use crate::play::endpoint::{AnswerSettings, EndpointPlayer, Lane};
 use crate::play::player::PlayerKind;
 use crate::play::player::{play, Oracle, PlayerEvent, RandomWalker};
 use crate::play::trial::Trial;
@@ -177,8 +177,14 @@ pub async fn play_trial<T: Transport>(
                 id,
                 on_retry: run.on_retry,
             };
-            let mut player =
-                EndpointPlayer::new(run.transport, settings, run.api_key, None).in_lane(lane);
+            let answers = AnswerSettings {
+                mode: key.answer_mode,
+                first: spec.answer_form,
+                transcriber: spec.transcriber.clone(),
+            };
+            let mut player = EndpointPlayer::new(run.transport, settings, run.api_key, None)
+                .in_lane(lane)
+                .answering(answers);
             play(&mut trial, &mut player, &mut quiet).await;
             player.transport().now_ms()
         }

@@ -240,7 +240,10 @@ impl Costs {
             let t = Tokens::of(record)?;
             Some(price.cost(t.prompt, t.completion, t.reasoning))
         };
-        if let Some(c) = record.cost().or_else(priced_now) {
+        // A transcribed trial's transcription calls are paid for too (counted apart in
+        // the analysis, not in what the limit keeps).
+        let transcribed = crate::results::forms::transcription_cost(record).unwrap_or(0.0);
+        if let Some(c) = record.cost().or_else(priced_now).map(|c| c + transcribed) {
             self.spent += c;
             match self.seen.iter_mut().find(|(p, _, _)| *p == record.model) {
                 Some((_, sum, n)) => {

@@ -131,6 +131,7 @@ impl ExperimentDesign {
             shape,
             sample,
             repeat,
+            answer_mode: crate::play::answer::AnswerMode::Free,
         };
         let step = StairStep {
             step: track.walk.steps(),

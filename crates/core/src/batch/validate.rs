@@ -33,6 +33,21 @@ impl ExperimentDesign {
         }
     }
 
+    /// The answer modes' problems: a mode twice, modes other than `free` without a model
+    /// endpoint to play them, or with a staircase (whose walks go by player and encoding).
+    fn validate_answer_modes(&self, p: &mut Vec<String>) {
+        if has_duplicates(&self.answer_modes) {
+            p.push("answer modes: each mode once".into());
+        }
+        let moded = self.answer_modes.iter().any(|m| !m.is_free());
+        if moded && !self.players.iter().any(PlayerSpec::is_endpoint) {
+            p.push("answer modes other than free apply to model endpoints (built-in players answer freely): add one, or keep free alone".into());
+        }
+        if moded && self.staircase.is_some() {
+            p.push("a staircase walks in the free answer mode only: remove the staircase or the other answer modes".into());
+        }
+    }
+
     /// The players' problems: none at all, or each one's (in order), two of them sharing
     /// a results folder included.
     fn validate_players(&self, p: &mut Vec<String>) {
@@ -101,6 +116,7 @@ impl ExperimentDesign {
     /// The problems of what the trials vary over and how they are shown and paid for:
     /// efforts, lenient, symbols and vision, encodings, the cost limit.
     fn validate_conditions(&self, p: &mut Vec<String>) {
+        self.validate_answer_modes(p);
         if !self.efforts.is_empty() && !self.players.iter().any(PlayerSpec::is_endpoint) {
             p.push(
                 "reasoning efforts apply to model endpoints: add one, or remove the efforts".into(),

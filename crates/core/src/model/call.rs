@@ -3,8 +3,9 @@
 //! each retry as a [`ChatEvent`].
 
 use super::error::{ChatError, ErrorInfo};
+use super::form::{refuses_form, FormRequest};
 use super::reply::FailedAttempt;
-use super::request::{chat_url, effective_stream, request_body, request_headers, ChatMessage};
+use super::request::{chat_url, effective_stream, request_body_with, request_headers, ChatMessage};
 use super::response::{parse_response, ChatReply};
 use super::retry::{format_wait, retry_after_only, retry_hint, RetryNotice, RetryPolicy};
 use super::settings::EndpointSettings;
@@ -40,13 +41,29 @@ pub async fn complete<T: Transport>(
     messages: &[ChatMessage],
     on_event: &mut dyn FnMut(ChatEvent<'_>),
 ) -> Result<ChatReply, ChatError> {
+    complete_with(t, settings, api_key, messages, None, on_event).await
+}
+
+/// [`complete`], asking the endpoint to hold the answer to `form`. An error that is the
+/// endpoint refusing the form ([`refuses_form`]: a 400, or a server error naming a form
+/// parameter) is returned at once, never retried, so the caller can step down to the next
+/// spelling.
+pub async fn complete_with<T: Transport>(
+    t: &T,
+    settings: &EndpointSettings,
+    api_key: &str,
+    messages: &[ChatMessage],
+    form: Option<&FormRequest>,
+    on_event: &mut dyn FnMut(ChatEvent<'_>),
+) -> Result<ChatReply, ChatError> {
     settings.validate()?;
     let req = HttpRequest {
         url: chat_url(&settings.base_url),
         headers: request_headers(api_key),
-        body: request_body(settings, messages)?,
+        body: request_body_with(settings, messages, form)?,
         timeout_ms: settings.timeout_ms,
     };
+    let asks_form = form.is_some_and(|f| f.spelling.asks_endpoint());
     let policy = RetryPolicy::from_settings(settings);
     let stream = effective_stream(settings);
     let mut waited: u64 = 0;
@@ -66,7 +83,7 @@ pub async fn complete<T: Transport>(
             }
             Err(e) => e.with_attempts(attempt),
         };
-        if !err.retryable() || attempt >= policy.max_attempts {
+        if !err.retryable() || attempt >= policy.max_attempts || (asks_form && refuses_form(&err)) {
             return Err(err);
         }
         let delay = policy.delay_ms(attempt, hint, t.jitter());
@@ -334,6 +351,49 @@ mod tests {
             let no_choice = "data: {\"choices\":[],\"usage\":{\"total_tokens\":3}}\n\n";
             assert_eq!(fails(Scripted::chunks(&[no_choice])), not_json);
         }
+    }
+
+    #[test]
+    fn a_server_error_refusing_the_form_is_returned_at_once_and_any_other_retried() {
+        use super::super::form::{FormRequest, Spelling};
+        let refused = r#"{"error":{"message":"1 validation error: response_format.type: Input should be 'text' or 'json_object'"}}"#;
+        let form = FormRequest {
+            spelling: Spelling::JsonSchema,
+            name: "move".into(),
+            description: String::new(),
+            schema: serde_json::json!({"type": "object"}),
+            key_order: &[],
+        };
+        let t = ScriptedTransport::new(vec![Scripted::status(500, refused), Scripted::ok(OK_BODY)]);
+        let r = block_on(complete_with(
+            &t,
+            &fast_settings(),
+            "k",
+            &user("Hi"),
+            Some(&form),
+            &mut |_| {},
+        ));
+        let e = r.expect_err("the refusal comes back");
+        assert_eq!(
+            (e.status(), e.attempts()),
+            (Some(500), 1),
+            "one attempt, no retry"
+        );
+        let sent: Value = serde_json::from_str(&t.requests()[0].body).expect("JSON");
+        assert_eq!(
+            sent["response_format"]["type"], "json_schema",
+            "the form was in the request"
+        );
+        // The same 500 without a form is a server failing, retried.
+        let t = ScriptedTransport::new(vec![Scripted::status(500, refused), Scripted::ok(OK_BODY)]);
+        let r = block_on(complete(
+            &t,
+            &fast_settings(),
+            "k",
+            &user("Hi"),
+            &mut |_| {},
+        ));
+        assert_eq!(r.expect("the retry answers").attempts, 2);
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! The model seam's far side: the chat client for OpenAI-compatible endpoints (presets,
 //! settings, requests, responses, the streaming decoder, errors, retries and the transport
-//! trait the browser and the command line implement) and the metadata of one reply. May
+//! trait the browser and the command line implement), the metadata of one reply, and the
+//! spellings that ask an endpoint to hold an answer to a form (`form.rs`). May
 //! import [`crate::text`] only.
 
 pub mod call;
 pub mod effort;
 pub mod error;
+pub mod form;
 pub mod preset;
 pub mod price;
 pub mod reply;

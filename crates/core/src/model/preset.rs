@@ -120,6 +120,15 @@ impl Preset {
         )
     }
 
+    /// Whether JSON mode's `response_format: {"type": "json_object"}` is sent with the
+    /// schema beside the type: llama.cpp's servers (llama-server and llama-cpp-python)
+    /// hold the reply to it; a custom endpoint gets it too (one that refuses the key is
+    /// stepped down from, [`crate::model::form::refuses_form`]); the hosted APIs and the
+    /// other local servers get the bare type.
+    pub fn reads_json_object_schema(self) -> bool {
+        matches!(self, Preset::LlamaCpp | Preset::Custom)
+    }
+
     /// The base URL a new setting starts from (empty for [`Preset::Custom`]). DashScope
     /// presets use same-origin paths that `make serve` (trunk's proxy) forwards to the
     /// region's compatible-mode endpoint.

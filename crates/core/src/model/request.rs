@@ -1,6 +1,7 @@
 //! The chat-completions request: its JSON body and headers.
 
 use super::error::ChatError;
+use super::form::{FormRequest, ToolCall};
 use super::settings::{extra_object, EndpointSettings};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -22,12 +23,23 @@ pub struct ChatMessage {
     /// ([`message_value`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
+    /// The function calls an assistant message made (an agent's conversation under the
+    /// `tool` answer mode); sent back as `tool_calls`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tool_calls: Vec<ToolCall>,
+    /// For a `tool` message: the call it answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
 }
 
 /// A message as the chat-completions API takes it: `{"role", "content": "text"}`, or with
 /// an image, the OpenAI content parts `[{"type": "text", ...}, {"type": "image_url",
 /// "image_url": {"url": "data:image/png;base64,..."}}]` (OpenAI, Qwen-VL on DashScope's
 /// compatible mode, vLLM and llama.cpp's server read this form).
+///
+/// An assistant message that made function calls carries them as `tool_calls` (its content
+/// `null` when it wrote no text), and a `tool` message names the call it answers
+/// (`tool_call_id`), as OpenAI's function calling has them.
 pub fn message_value(m: &ChatMessage) -> Value {
     let content = match &m.image {
         None => Value::from(m.content.as_str()),
@@ -36,7 +48,17 @@ pub fn message_value(m: &ChatMessage) -> Value {
             {"type": "image_url", "image_url": {"url": url}},
         ]),
     };
-    serde_json::json!({"role": m.role, "content": content})
+    let mut v = serde_json::json!({"role": m.role, "content": content});
+    if !m.tool_calls.is_empty() {
+        if m.content.is_empty() {
+            v["content"] = Value::Null;
+        }
+        v["tool_calls"] = m.tool_calls.iter().map(ToolCall::value).collect();
+    }
+    if let Some(id) = &m.tool_call_id {
+        v["tool_call_id"] = Value::from(id.as_str());
+    }
+    v
 }
 
 impl ChatMessage {
@@ -46,6 +68,8 @@ impl ChatMessage {
             role: "system".to_string(),
             content: content.into(),
             image: None,
+            tool_calls: Vec::new(),
+            tool_call_id: None,
         }
     }
 
@@ -55,6 +79,8 @@ impl ChatMessage {
             role: "user".to_string(),
             content: content.into(),
             image: None,
+            tool_calls: Vec::new(),
+            tool_call_id: None,
         }
     }
 
@@ -64,6 +90,8 @@ impl ChatMessage {
             role: "assistant".to_string(),
             content: content.into(),
             image: None,
+            tool_calls: Vec::new(),
+            tool_call_id: None,
         }
     }
 }
@@ -87,6 +115,16 @@ pub fn thinking(settings: &EndpointSettings) -> bool {
 pub fn request_body(
     settings: &EndpointSettings,
     messages: &[ChatMessage],
+) -> Result<String, ChatError> {
+    request_body_with(settings, messages, None)
+}
+
+/// [`request_body`] asking the endpoint to hold the answer to `form` (its schema or its
+/// function call, [`FormRequest::apply`]); `extra` still wins.
+pub fn request_body_with(
+    settings: &EndpointSettings,
+    messages: &[ChatMessage],
+    form: Option<&FormRequest>,
 ) -> Result<String, ChatError> {
     let extra = extra_object(&settings.extra)?;
     let mut body = Map::new();
@@ -118,11 +156,18 @@ pub fn request_body(
     if let Some(effort) = settings.effort {
         effort.apply(&mut body, settings.preset.is_dashscope());
     }
+    if let Some(form) = form {
+        form.apply(&mut body, settings.preset);
+    }
     for (k, v) in extra {
         body.insert(k, v);
     }
-    serde_json::to_string(&Value::Object(body))
-        .map_err(|e| ChatError::invalid_settings(e.to_string()))
+    match form {
+        // The schema's fields in the order a model is to write them (the reasoning first).
+        Some(f) => Ok(super::form::ordered_json(&Value::Object(body), f.key_order)),
+        None => serde_json::to_string(&Value::Object(body))
+            .map_err(|e| ChatError::invalid_settings(e.to_string())),
+    }
 }
 
 /// The request headers: `Content-Type: application/json` and, when the key is not empty,
@@ -145,6 +190,35 @@ pub fn chat_url(base: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_agents_conversation_carries_its_calls_and_the_answers_to_them() {
+        let call = ToolCall {
+            id: "call_1".into(),
+            name: "submit_move".into(),
+            arguments: r#"{"row": 1, "col": 0}"#.into(),
+        };
+        let asked = ChatMessage {
+            tool_calls: vec![call],
+            ..ChatMessage::assistant("")
+        };
+        let v = message_value(&asked);
+        assert_eq!(v["content"], Value::Null, "no text: content null");
+        assert_eq!(v["tool_calls"][0]["function"]["name"], "submit_move");
+        assert_eq!(v["tool_calls"][0]["id"], "call_1");
+        let answered = ChatMessage {
+            role: "tool".into(),
+            tool_call_id: Some("call_1".into()),
+            ..ChatMessage::user("Updated maze: ...")
+        };
+        let v = message_value(&answered);
+        assert_eq!(
+            (v["role"].as_str(), v["tool_call_id"].as_str()),
+            (Some("tool"), Some("call_1"))
+        );
+        let plain = message_value(&ChatMessage::user("Hi"));
+        assert!(plain.get("tool_calls").is_none() && plain.get("tool_call_id").is_none());
+    }
 
     #[test]
     fn headers_are_content_type_and_bearer_only() {

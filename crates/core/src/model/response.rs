@@ -41,6 +41,8 @@ pub struct ChatReply {
     pub served_model: Option<String>,
     /// The response's `system_fingerprint`, when the endpoint sends one.
     pub system_fingerprint: Option<String>,
+    /// The function calls the reply made (`message.tool_calls`), in order.
+    pub tool_calls: Vec<super::form::ToolCall>,
 }
 
 impl ChatReply {
@@ -104,11 +106,23 @@ pub fn parse_response(body: &str) -> Result<ChatReply, ChatError> {
         None | Some(Value::Null) => String::new(),
         Some(_) => return Err(missing_content(finish_reason.as_deref())),
     };
+    let tool_calls = message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .map(|calls| {
+            calls
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| super::form::ToolCall::read(c, i))
+                .collect()
+        })
+        .unwrap_or_default();
     let mut reply = ChatReply {
         content,
         reasoning,
         finish_reason,
         logprobs: read_logprobs(choice),
+        tool_calls,
         ..ChatReply::default()
     };
     read_usage(&v, &mut reply);
@@ -246,6 +260,20 @@ mod tests {
             (r.served_model.as_deref(), r.system_fingerprint.as_deref()),
             (Some("m-1"), Some("fp_2"))
         );
+    }
+
+    #[test]
+    fn a_function_call_is_read_beside_the_text() {
+        let body = r#"{"choices":[{"message":{"content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"submit_move","arguments":"{\"row\": 1, \"col\": 5}"}}]},"finish_reason":"tool_calls"}]}"#;
+        let r = parse_response(body).expect("parses");
+        assert_eq!(r.content, "", "no text");
+        assert_eq!(r.tool_calls.len(), 1);
+        assert_eq!(r.tool_calls[0].name, "submit_move");
+        assert_eq!(r.tool_calls[0].arguments, r#"{"row": 1, "col": 5}"#);
+        assert!(parse_response(OK_BODY)
+            .expect("parses")
+            .tool_calls
+            .is_empty());
     }
 
     #[test]

@@ -127,6 +127,8 @@ impl StreamDelta {
 #[derive(Clone, Debug, Default)]
 pub struct StreamAccumulator {
     reply: ChatReply,
+    /// Function calls by their index in the stream: id, name and the arguments so far.
+    calls: Vec<(usize, super::form::ToolCall)>,
     reasoning: String,
     logprobs: Vec<TokenLogprob>,
     payloads: usize,
@@ -180,6 +182,11 @@ impl StreamAccumulator {
             delta.reasoning = text.to_string();
             self.reasoning.push_str(text);
         }
+        if let Some(calls) = d.get("tool_calls").and_then(Value::as_array) {
+            for c in calls {
+                self.call_delta(c);
+            }
+        }
         if let Some(f) = choice.get("finish_reason").and_then(Value::as_str) {
             self.reply.finish_reason = Some(f.to_string());
         }
@@ -187,6 +194,35 @@ impl StreamAccumulator {
             self.logprobs.append(&mut tokens);
         }
         Ok(delta)
+    }
+
+    /// One streamed piece of a function call: its `index` says which call it continues; the
+    /// id and name come once, the arguments in pieces (a whole call in one piece too).
+    fn call_delta(&mut self, c: &Value) {
+        let index = c
+            .get("index")
+            .and_then(Value::as_u64)
+            .map_or(self.calls.len(), |i| i as usize);
+        let at = match self.calls.iter().position(|(i, _)| *i == index) {
+            Some(at) => at,
+            None => {
+                self.calls.push((index, super::form::ToolCall::default()));
+                self.calls.len() - 1
+            }
+        };
+        let call = &mut self.calls[at].1;
+        if let Some(id) = c.get("id").and_then(Value::as_str) {
+            call.id = id.to_string();
+        }
+        let f = c.get("function").unwrap_or(&Value::Null);
+        if let Some(name) = f.get("name").and_then(Value::as_str) {
+            call.name.push_str(name);
+        }
+        match f.get("arguments") {
+            Some(Value::String(piece)) => call.arguments.push_str(piece),
+            Some(Value::Null) | None => {}
+            Some(whole) => call.arguments = whole.to_string(),
+        }
     }
 
     /// The reply so far, once the stream has ended. A stream that held a choice is a
@@ -200,6 +236,18 @@ impl StreamAccumulator {
             ))));
         }
         let mut reply = self.reply;
+        reply.tool_calls = self
+            .calls
+            .into_iter()
+            .enumerate()
+            .filter(|(_, (_, c))| !c.name.is_empty())
+            .map(|(k, (_, mut c))| {
+                if c.id.is_empty() {
+                    c.id = format!("call_{k}");
+                }
+                c
+            })
+            .collect();
         reply.reasoning = (!self.reasoning.is_empty()).then_some(self.reasoning);
         reply.logprobs = (!self.logprobs.is_empty()).then_some(self.logprobs);
         reply.streamed = true;
@@ -305,6 +353,26 @@ mod tests {
         let t = ScriptedTransport::new(vec![Scripted::chunks(&["data: [DONE]\n\n"])]);
         let (r, _) = run(&t, &s);
         assert_eq!(r.expect_err("no choices").kind_name(), "empty_choices");
+    }
+
+    #[test]
+    fn a_streamed_function_call_is_put_together_from_its_pieces() {
+        let s = EndpointSettings {
+            stream: true,
+            ..fast_settings()
+        };
+        let t = ScriptedTransport::new(vec![Scripted::chunks(&[
+            "data: {\"choices\":[{\"delta\":{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"id\":\"call_7\",\"type\":\"function\",\"function\":{\"name\":\"submit_move\",\"arguments\":\"\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"row\\\": 2,\"}}]}}]}\n\n",
+            "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\" \\\"col\\\": 3}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n",
+        ])]);
+        let (r, _) = run(&t, &s);
+        let r = r.expect("the stream parses");
+        assert_eq!(r.tool_calls.len(), 1);
+        assert_eq!(r.tool_calls[0].id, "call_7");
+        assert_eq!(r.tool_calls[0].name, "submit_move");
+        assert_eq!(r.tool_calls[0].arguments, r#"{"row": 2, "col": 3}"#);
+        assert_eq!(r.content, "");
     }
 
     #[test]

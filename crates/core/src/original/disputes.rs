@@ -9,7 +9,7 @@ use super::checks::{last_coordinate, original_generation, original_mentions};
 use super::score::AuditCache;
 use crate::analysis::review::{QueueItem, ReplyKey};
 use crate::maze::grid::Pos;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use crate::results::record::TrialRecord;
 use crate::verify::{Extracted, Outcome};
 use std::collections::BTreeMap;

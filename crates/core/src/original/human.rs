@@ -7,7 +7,7 @@ use crate::maze::shape::{Shape, ShapeSet};
 use crate::original::checks::king_step;
 use crate::original::mark::{Mark, Marks};
 use crate::original::score::{Audit, AuditCache, Cause, Difference, Reading, Readings};
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use crate::verify::verify_generation;
 use serde::Deserialize;
 

@@ -15,7 +15,8 @@ use crate::original::checks::{
 use crate::original::mark::Mark;
 use crate::original::mark::Marks;
 use crate::original::transcript::{original_coordinates, parse, OriginalTranscript};
-use crate::play::trial::{Phase, Protocol, Trial, TrialSetup};
+use crate::play::phase::Phase;
+use crate::play::trial::{Protocol, Trial, TrialSetup};
 use crate::results::bounds::{self, PhaseDoubt};
 use crate::results::rescore::{Hints, Libraries};
 use crate::verify::{

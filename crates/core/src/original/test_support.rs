@@ -9,7 +9,7 @@ use crate::original::score::{audit, Audit, AuditCache, Cause};
 use crate::original::transcript::{
     COMBINED_LAST, COMBINED_START, FIRST_PROMPT_START, MAZE_INTRO, NEXT_MOVE, UPDATE_INTRO,
 };
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use crate::results::rescore::Hints;
 
 /// A matrix maze from its rows.

@@ -26,7 +26,8 @@ use crate::maze::encoding::Encoding;
 use crate::maze::grid::{Grid, Maze, Pos, Tile};
 use crate::maze::shape::Shape;
 use crate::model::reply::ReplyMeta;
-use crate::play::trial::{ApiFailure, Phase, Protocol, Trial};
+use crate::play::phase::Phase;
+use crate::play::trial::{ApiFailure, Protocol, Trial};
 use crate::text::UnknownName;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -91,6 +92,10 @@ pub struct Reply {
     pub text: String,
     /// What is known about it (latency, tokens, reasoning), if anything.
     pub meta: Option<ReplyMeta>,
+    /// Under an answer mode other than `free`, the reply's form (what the endpoint held,
+    /// the call it made, or its transcription): the trial reads it first
+    /// ([`Trial::respond_form`]).
+    pub form: Option<crate::play::answer::FormAnswer>,
 }
 
 impl Reply {
@@ -99,6 +104,7 @@ impl Reply {
         Reply {
             text: text.into(),
             meta: None,
+            form: None,
         }
     }
 }
@@ -170,6 +176,13 @@ pub async fn play_watched<P: Player>(
             break;
         }
         match player.respond(trial, on_event).await {
+            Ok(Reply {
+                text,
+                meta,
+                form: Some(form),
+            }) => {
+                trial.respond_form(&text, meta, form);
+            }
             Ok(reply) => {
                 trial.respond(&reply.text, reply.meta);
             }

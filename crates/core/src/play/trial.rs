@@ -13,6 +13,8 @@ use crate::maze::shape::Shape;
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
 use crate::model::reply::{EmptyReason, ReplyMeta};
+use crate::play::answer::{AnswerMode, FormReading, Kept};
+use crate::play::phase::Phase;
 use crate::play::prompt;
 use crate::play::transcript::{Message, Role};
 use crate::text::UnknownName;
@@ -22,56 +24,6 @@ use std::sync::Arc;
 
 /// The design's move limit.
 pub const DEFAULT_MOVE_LIMIT: usize = 16;
-
-/// Where a trial stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Moving through the maze.
-    Solve,
-    /// Naming the shape.
-    Recognize,
-    /// Producing a new maze.
-    Generate,
-    /// Finished.
-    Done,
-}
-
-impl Phase {
-    /// Every phase, in order.
-    pub const ALL: [Phase; 4] = [Phase::Solve, Phase::Recognize, Phase::Generate, Phase::Done];
-
-    /// The three phases a trial plays, in order: the positions of every per-phase array
-    /// (verdicts, outcomes, closing lines, rates).
-    pub const PLAYED: [Phase; 3] = [Phase::Solve, Phase::Recognize, Phase::Generate];
-
-    /// This phase's position in [`Phase::PLAYED`] and so in every per-phase array: 0, 1, 2
-    /// (`Done`, which has no replies, counts as the generation, the last phase played).
-    /// The one place a phase becomes an array index.
-    pub fn index(self) -> usize {
-        match self {
-            Phase::Solve => 0,
-            Phase::Recognize => 1,
-            Phase::Generate | Phase::Done => 2,
-        }
-    }
-
-    /// The played phase at position `index` of a per-phase array (anything past the last
-    /// is the generation); the reverse of [`Phase::index`].
-    pub fn at(index: usize) -> Phase {
-        Phase::PLAYED[index.min(2)]
-    }
-
-    /// `solve`, `recognize`, `generate` or `done` (the `data-phase` value).
-    pub fn name(self) -> &'static str {
-        match self {
-            Phase::Solve => "solve",
-            Phase::Recognize => "recognize",
-            Phase::Generate => "generate",
-            Phase::Done => "done",
-        }
-    }
-}
 
 /// How a solve phase failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -196,6 +148,9 @@ pub struct TrialSetup {
     /// Whether the maze is shown as text, as an image only, or as both (each message that
     /// shows the maze then carries its image: [`Turn::image`]).
     pub vision: Vision,
+    /// How the player is asked to give its answers (`free`, the design's, by default): a
+    /// player of another mode answers through [`Trial::respond_form`].
+    pub answer_mode: AnswerMode,
 }
 
 impl TrialSetup {
@@ -211,6 +166,7 @@ impl TrialSetup {
             lenient: 0,
             protocol: Protocol::Stepwise,
             vision: Vision::Text,
+            answer_mode: AnswerMode::Free,
         }
     }
 
@@ -268,6 +224,9 @@ pub struct Turn {
     /// Under an image condition, the maze this message shows, sent beside its text as an
     /// image (`core::maze::image`); `None` otherwise and for replies.
     pub image: Option<Grid>,
+    /// Under an answer mode other than `free`, what the reply's form was read as
+    /// ([`Trial::respond_form`]); `None` otherwise.
+    pub form: Kept<Box<FormReading>>,
 }
 
 /// How the endpoint failed when a trial ended on an API error.
@@ -467,14 +426,7 @@ impl Trial {
         if self.stopped {
             return None;
         }
-        let meta = meta.map(|mut m| {
-            m.empty_reason =
-                EmptyReason::of(reply, m.finish_reason.as_deref(), m.reasoning.as_deref());
-            m
-        });
-        self.empty_note = meta
-            .as_ref()
-            .and_then(|m| m.empty_reason?.explanation(m.max_tokens));
+        let meta = self.why_empty(reply, meta);
         let before = self.turns.len();
         let v = match self.phase {
             Phase::Solve if self.setup.protocol == Protocol::SingleShot => {
@@ -532,9 +484,25 @@ impl Trial {
 
     /// A move reply in the solve phase (ignored in other phases).
     pub fn submit_move(&mut self, reply: &str) -> Verdict {
+        let v = self.read_move(reply);
+        self.take_move(reply, v)
+    }
+
+    /// The verdict on a move reply's text, by the readers.
+    // The read_* and take_* halves are inlined into the submit_* that join them, as they
+    // were one function before the answer modes split them: the people's build, which
+    // calls only submit_*, keeps its size (docs/size.md).
+    #[inline(always)]
+    pub(super) fn read_move(&self, reply: &str) -> Verdict {
         let movement = self.setup.shape.movement();
         let read = self.setup.symbols.with_standard_names(reply);
-        let v = self.noted(verify::verify_move(&self.current, movement, &read));
+        self.noted(verify::verify_move(&self.current, movement, &read))
+    }
+
+    /// A move reply judged `v`: the player moves on a valid move, the phase ends on the
+    /// goal, an invalid move (unless the lenient protocol forgives it) or the move limit.
+    #[inline(always)]
+    pub(super) fn take_move(&mut self, reply: &str, v: Verdict) -> Verdict {
         if self.phase != Phase::Solve {
             return v;
         }
@@ -595,9 +563,22 @@ impl Trial {
     /// path verifier judges it; a valid path longer than the move limit fails as
     /// `move_limit`.
     pub fn submit_path(&mut self, reply: &str) -> Verdict {
+        let v = self.read_path(reply);
+        self.take_path(reply, v)
+    }
+
+    /// The verdict on a whole-path reply's text, by the path verifier.
+    #[inline(always)]
+    pub(super) fn read_path(&self, reply: &str) -> Verdict {
         let movement = self.setup.shape.movement();
         let read = self.setup.symbols.with_standard_names(reply);
-        let mut v = self.noted(verify::verify_path(&self.setup.maze, movement, &read));
+        self.noted(verify::verify_path(&self.setup.maze, movement, &read))
+    }
+
+    /// A whole-path reply judged `v`; a valid path longer than the move limit fails as
+    /// `move_limit`.
+    #[inline(always)]
+    pub(super) fn take_path(&mut self, reply: &str, mut v: Verdict) -> Verdict {
         if self.phase != Phase::Solve {
             return v;
         }
@@ -635,11 +616,23 @@ impl Trial {
 
     /// The recognition reply (ignored outside the recognize phase).
     pub fn submit_recognition(&mut self, reply: &str) -> Verdict {
-        let v = self.noted(verify::verify_recognition(
+        let v = self.read_recognition(reply);
+        self.take_recognition(reply, v)
+    }
+
+    /// The verdict on a recognition reply's text, by the shape reader.
+    #[inline(always)]
+    pub(super) fn read_recognition(&self, reply: &str) -> Verdict {
+        self.noted(verify::verify_recognition(
             self.setup.shape,
             reply,
             self.library.shapes(),
-        ));
+        ))
+    }
+
+    /// A recognition reply judged `v`: the generation is asked next.
+    #[inline(always)]
+    pub(super) fn take_recognition(&mut self, reply: &str, v: Verdict) -> Verdict {
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
             self.judge(self.turns.len() - 1, &v);
@@ -658,12 +651,19 @@ impl Trial {
     /// The one reply to the combined recognition and generation prompt: recognition and
     /// generation are each judged on the whole reply. Returns the generation verdict.
     pub fn submit_combined(&mut self, reply: &str) -> Verdict {
-        let recognized = self.noted(verify::verify_recognition(
-            self.setup.shape,
-            reply,
-            self.library.shapes(),
-        ));
+        let recognized = self.read_recognition(reply);
         let generated = self.judge_generation(reply);
+        self.take_combined(reply, recognized, generated)
+    }
+
+    /// A combined reply judged `recognized` and `generated`: the trial is done.
+    #[inline(always)]
+    pub(super) fn take_combined(
+        &mut self,
+        reply: &str,
+        recognized: Verdict,
+        generated: Verdict,
+    ) -> Verdict {
         if self.phase == Phase::Recognize {
             self.push(Role::Assistant, reply);
             self.judge(self.turns.len() - 1, &generated);
@@ -674,7 +674,7 @@ impl Trial {
         generated
     }
 
-    fn judge_generation(&self, reply: &str) -> Verdict {
+    pub(super) fn judge_generation(&self, reply: &str) -> Verdict {
         let s = &self.setup;
         self.noted(verify::verify_generation_in(
             &s.maze,
@@ -689,6 +689,12 @@ impl Trial {
     /// The generation reply (ignored outside the generate phase).
     pub fn submit_generation(&mut self, reply: &str) -> Verdict {
         let v = self.judge_generation(reply);
+        self.take_generation(reply, v)
+    }
+
+    /// A generation reply judged `v`: the trial is done.
+    #[inline(always)]
+    pub(super) fn take_generation(&mut self, reply: &str, v: Verdict) -> Verdict {
         if self.phase == Phase::Generate {
             self.push(Role::Assistant, reply);
             self.judge(self.turns.len() - 1, &v);
@@ -696,6 +702,43 @@ impl Trial {
             self.phase = Phase::Done;
         }
         v
+    }
+
+    /// `meta` with why `reply` is empty ([`ReplyMeta::empty_reason`]), and what its failing
+    /// verdict will say of it while it is judged.
+    pub(super) fn why_empty(&mut self, reply: &str, meta: Option<ReplyMeta>) -> Option<ReplyMeta> {
+        let meta = meta.map(|mut m| {
+            m.empty_reason =
+                EmptyReason::of(reply, m.finish_reason.as_deref(), m.reasoning.as_deref());
+            m
+        });
+        self.empty_note = meta
+            .as_ref()
+            .and_then(|m| m.empty_reason?.explanation(m.max_tokens));
+        meta
+    }
+
+    /// The prompt waiting for a reply, with `words` added where it ends (what a player
+    /// sent with it, answer_mode.rs), unless they are there already.
+    pub(super) fn add_to_prompt(&mut self, words: &str) {
+        if self.pending_prompt().is_none() {
+            return;
+        }
+        if let Some(t) = self.turns.last_mut() {
+            if !t.message.content.ends_with(words) {
+                t.message.content.push_str(words);
+            }
+        }
+    }
+
+    /// What a reply's failing verdict says while it is judged (answer_mode.rs).
+    pub(super) fn set_empty_note(&mut self, note: Option<String>) {
+        self.empty_note = note;
+    }
+
+    /// The turn at `index`, to keep what is known of a reply beside it (answer_mode.rs).
+    pub(super) fn turn_mut(&mut self, index: usize) -> Option<&mut Turn> {
+        self.turns.get_mut(index)
     }
 
     /// Ends the trial on an endpoint failure: the phase in progress and every later one
@@ -732,6 +775,7 @@ impl Trial {
             meta: None,
             verdict: None,
             image: None,
+            form: Kept::default(),
         });
     }
 

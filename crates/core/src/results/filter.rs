@@ -22,6 +22,7 @@ use crate::maze::image::Vision;
 use crate::maze::shape::Shape;
 use crate::maze::symbols::Symbols;
 use crate::model::effort::Effort;
+use crate::play::answer::AnswerMode;
 use crate::play::player::PlayerKind;
 use crate::play::transcript::Role;
 use crate::text::UnknownName;
@@ -29,13 +30,13 @@ use crate::verify::{Outcome, Reason};
 use std::fmt;
 
 /// The fields a term can name, separated by spaces, in the order the help lists them.
-pub const FIELDS: &str = "model experiment player shape encoding size seed sample repeat solve recognize generate reason predicted moves effort symbols vision lenient reply";
+pub const FIELDS: &str = "model experiment player shape encoding size seed sample repeat solve recognize generate reason predicted moves effort symbols vision lenient mode reply";
 
 /// The fields that hold numbers and compare with `<`, `>`, `<=`, `>=`.
 const NUMBERS: [&str; 6] = ["size", "seed", "sample", "repeat", "moves", "lenient"];
 
 /// One line of help for a filter box: the grammar in brief, the fields and an example.
-pub const HELP: &str = "Words and \"phrases\" search the messages; field:value matches a field; -term excludes; moves>8 compares. Fields: model, experiment, player, shape, encoding, size, seed, sample, repeat, solve, recognize, generate (success, fail, error, none), reason, predicted, moves, effort, symbols, vision (text, image, image+text), lenient, reply. Example: shape:spiral solve:fail reply:\"wall\"";
+pub const HELP: &str = "Words and \"phrases\" search the messages; field:value matches a field; -term excludes; moves>8 compares. Fields: model, experiment, player, shape, encoding, size, seed, sample, repeat, solve, recognize, generate (success, fail, error, none), reason, predicted, moves, effort, symbols, vision (text, image, image+text), lenient, mode (free, schema, tool, transcribed), reply. Example: shape:spiral solve:fail reply:\"wall\"";
 
 /// What a trial shows a filter: a record's fields, or the fewer an analysis observation of
 /// a transcript has (`None`, and no messages, for what it lacks).
@@ -76,6 +77,8 @@ pub struct Facts<'a> {
     pub vision: Option<Vision>,
     /// The lenient protocol's allowance.
     pub lenient: Option<usize>,
+    /// The answer mode asked.
+    pub answer_mode: AnswerMode,
     /// The conversation, searched by words and phrases.
     pub messages: &'a [RecordMessage],
 }
@@ -103,6 +106,7 @@ impl<'a> Facts<'a> {
             symbols: Some(r.symbols),
             vision: Some(r.vision),
             lenient: Some(r.lenient),
+            answer_mode: r.answer_mode,
             messages: &r.messages,
         }
     }
@@ -181,6 +185,8 @@ enum Test {
     Symbols(Symbols),
     /// The vision condition.
     Vision(Vision),
+    /// The answer mode asked.
+    Mode(AnswerMode),
     /// A number field (by its name), compared.
     Number(&'static str, Cmp, u64),
 }
@@ -300,6 +306,7 @@ fn test(field: &'static str, cmp: Cmp, v: &str) -> Result<Test, FilterError> {
         "encoding" => Test::Encoding(Encoding::parse(v).map_err(FilterError::BadValue)?),
         "effort" => Test::Effort(Effort::parse(v).map_err(FilterError::BadValue)?),
         "vision" => Test::Vision(Vision::parse(v).map_err(FilterError::BadValue)?),
+        "mode" => Test::Mode(AnswerMode::parse(v).map_err(FilterError::BadValue)?),
         "reason" => Test::Reason(value(
             field,
             v,
@@ -358,6 +365,7 @@ impl Test {
             Test::Effort(e) => f.effort == Some(*e),
             Test::Symbols(s) => f.symbols == Some(*s),
             Test::Vision(v) => f.vision == Some(*v),
+            Test::Mode(m) => f.answer_mode == *m,
             Test::Number(field, cmp, n) => {
                 let have = match *field {
                     "size" => Some(f.size as u64),
@@ -649,6 +657,19 @@ mod tests {
         assert_eq!(count(&rs, "vision:image+text"), 1);
         assert_eq!(count(&rs, "vision:text"), rs.len() - 1);
         assert_eq!(count(&rs, "-vision:text"), 1);
+        rs[4].answer_mode = AnswerMode::Transcribed;
+        assert_eq!(count(&rs, "mode:transcribed"), 1);
+        assert_eq!(
+            count(&rs, "mode:free"),
+            rs.len() - 1,
+            "a record without a mode is free"
+        );
+        let bad = TrialFilter::parse("mode:grammar").expect_err("no such mode");
+        assert!(
+            bad.to_string()
+                .contains("free, schema, tool or transcribed"),
+            "{bad}"
+        );
         let f = filter("experiment:RUN-a");
         assert!(f.matches_in("run-a (2)", &rs[0]), "a substring, any case");
         assert!(!f.matches_in("run-b", &rs[0]));

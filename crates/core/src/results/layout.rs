@@ -4,6 +4,7 @@
 //! ```text
 //! experiment_mazes/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy
 //! {encoding}_{model}_results/{R}x{C}/{shape}/{R}x{C}_{shape}_{i}.npy/{k}.txt
+//! {encoding}+{mode}_{model}_results/...     the same under an answer mode other than free
 //! ```
 //!
 //! [`maze_file_path`] writes the first; [`ExportPath`] renders and parses the second, so a
@@ -21,6 +22,7 @@
 
 use crate::maze::encoding::Encoding;
 use crate::maze::shape::Shape;
+use crate::play::answer::AnswerMode;
 use serde::Serialize;
 
 /// Folder with the maze files of an export (`experiment_mazes/{R}x{C}/{shape}/...`).
@@ -59,6 +61,9 @@ pub fn maze_file_path(rows: usize, cols: usize, shape: Shape, index: usize) -> S
 pub struct ExportPath {
     /// The encoding the maze was shown in.
     pub encoding: Encoding,
+    /// The answer mode (`free` for the design's, whose folders name no mode).
+    #[serde(skip_serializing_if = "AnswerMode::is_free")]
+    pub answer_mode: AnswerMode,
     /// The model's name as in the folder (`qwen` for the design's own results).
     pub model: String,
     /// Grid rows.
@@ -79,6 +84,7 @@ impl ExportPath {
     pub fn of_record(record: &crate::results::record::TrialRecord) -> ExportPath {
         ExportPath {
             encoding: record.encoding,
+            answer_mode: record.answer_mode,
             model: record.model.clone(),
             rows: record.size,
             cols: record.size,
@@ -95,7 +101,7 @@ impl ExportPath {
         let [.., results, size, shape_dir, maze_file, trial_file] = parts[..] else {
             return None;
         };
-        let (encoding, model) = parse_results_dir(results)?;
+        let (encoding, answer_mode, model) = parse_results_dir(results)?;
         let (rows, cols) = parse_size(size)?;
         let shape = Shape::parse(shape_dir).ok()?;
         let stem = maze_file.strip_suffix(MAZE_FILE_EXT)?;
@@ -106,6 +112,7 @@ impl ExportPath {
         }
         Some(ExportPath {
             encoding,
+            answer_mode,
             model: model.to_string(),
             rows,
             cols,
@@ -118,8 +125,12 @@ impl ExportPath {
     /// The path relative to an export's root (the reverse of [`ExportPath::parse`]).
     pub fn render(&self) -> String {
         let (r, c, s) = (self.rows, self.cols, self.shape);
+        let mode = match self.answer_mode {
+            AnswerMode::Free => String::new(),
+            m => format!("+{m}"),
+        };
         format!(
-            "{}_{}{RESULTS_SUFFIX}/{r}x{c}/{s}/{r}x{c}_{s}_{}{MAZE_FILE_EXT}/{}{TRANSCRIPT_EXT}",
+            "{}{mode}_{}{RESULTS_SUFFIX}/{r}x{c}/{s}/{r}x{c}_{s}_{}{MAZE_FILE_EXT}/{}{TRANSCRIPT_EXT}",
             self.encoding,
             model_dir_name(&self.model),
             self.maze,
@@ -140,11 +151,19 @@ fn parse_size(s: &str) -> Option<(usize, usize)> {
     Some((parse_index(r)?, parse_index(c)?))
 }
 
-fn parse_results_dir(name: &str) -> Option<(Encoding, &str)> {
+/// `{encoding}_{model}_results` or `{encoding}+{mode}_{model}_results` read back.
+fn parse_results_dir(name: &str) -> Option<(Encoding, AnswerMode, &str)> {
     let rest = name.strip_suffix(RESULTS_SUFFIX)?;
     Encoding::ALL.into_iter().find_map(|e| {
-        let model = rest.strip_prefix(e.name())?.strip_prefix('_')?;
-        (!model.is_empty()).then_some((e, model))
+        let after = rest.strip_prefix(e.name())?;
+        let (mode, after) = match after.strip_prefix('+') {
+            Some(m) => {
+                let (mode, model) = m.split_once('_')?;
+                (AnswerMode::parse(mode).ok()?, model)
+            }
+            None => (AnswerMode::Free, after.strip_prefix('_')?),
+        };
+        (!after.is_empty()).then_some((e, mode, after))
     })
 }
 
@@ -156,6 +175,7 @@ mod tests {
     fn export_paths_round_trip_and_foreign_paths_are_refused() {
         let p = ExportPath {
             encoding: Encoding::CoordList,
+            answer_mode: AnswerMode::Free,
             model: "qwen".into(),
             rows: 5,
             cols: 5,
@@ -181,6 +201,21 @@ mod tests {
         ] {
             assert_eq!(ExportPath::parse(bad), None, "{bad}");
         }
+        // An answer mode other than free stands beside the encoding.
+        let moded = ExportPath {
+            answer_mode: AnswerMode::Tool,
+            ..p.clone()
+        };
+        assert_eq!(
+            moded.render(),
+            "coord_list+tool_qwen_results/5x5/C/5x5_C_12.npy/3.txt"
+        );
+        assert_eq!(ExportPath::parse(&moded.render()), Some(moded));
+        assert_eq!(
+            ExportPath::parse("matrix+grammar_qwen_results/5x5/C/5x5_C_1.npy/0.txt"),
+            None,
+            "no such mode"
+        );
         assert_eq!(model_dir_name("openai/gpt-4o mini"), "openai-gpt-4o-mini");
         assert_eq!(
             maze_file_path(5, 5, Shape::Z, 0),

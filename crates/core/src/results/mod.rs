@@ -8,6 +8,7 @@
 pub mod bounds;
 pub mod choice;
 pub mod filter;
+pub mod forms;
 pub mod items;
 pub mod layout;
 pub mod race;

@@ -11,11 +11,13 @@ use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
 use crate::model::reply::{EmptyReason, EndpointInfo, ReplyMeta};
+use crate::play::answer::{AnswerMode, FormAnswer, FormReading, FormReason, Kept, PhaseModes};
 use crate::play::condition::Condition;
+use crate::play::phase::Phase;
 use crate::play::player::PlayerKind;
 use crate::play::staircase::StairStep;
 use crate::play::transcript::{self, Message, Role};
-use crate::play::trial::{ApiFailure, FailureKind, Phase, Protocol, Trial, TrialSetup};
+use crate::play::trial::{ApiFailure, FailureKind, Protocol, Trial, TrialSetup};
 use crate::verify::{Extracted, Verdict};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -65,6 +67,15 @@ pub struct RecordMessage {
     /// generation's), for replies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+    /// Under an answer mode other than `free`, what the reply's form was read as
+    /// (docs/guides/answer-modes.md); absent otherwise and in older records. The people's
+    /// build leaves it unread (`people-records`).
+    #[cfg_attr(
+        not(feature = "people-records"),
+        serde(default, skip_serializing_if = "Kept::is_none")
+    )]
+    #[cfg_attr(feature = "people-records", serde(skip))]
+    pub form: Kept<Box<FormReading>>,
 }
 
 impl RecordMessage {
@@ -75,7 +86,34 @@ impl RecordMessage {
             content,
             meta,
             verdict,
+            form: Kept::default(),
         }
+    }
+
+    /// The reply as a transcript shows it: its text, and after it the function it called
+    /// with the arguments, or the JSON answer its reasoning held, when the form was read
+    /// from there (a transcript has no other place for them).
+    pub fn shown(&self) -> String {
+        shown(&self.content, self.form.as_deref())
+    }
+}
+
+/// A reply's text as a transcript shows it ([`RecordMessage::shown`]).
+pub fn shown(content: &str, form: Option<&FormReading>) -> String {
+    use crate::play::answer::Source;
+    let Some(f) = form else {
+        return content.to_string();
+    };
+    let answer = f.answer.as_deref().unwrap_or("");
+    let added = match (f.source, &f.tool) {
+        (Source::ToolCall, Some(name)) => format!("{name}({answer})"),
+        (Source::Reasoning, _) if !answer.is_empty() => answer.to_string(),
+        _ => return content.to_string(),
+    };
+    if content.trim().is_empty() {
+        added
+    } else {
+        format!("{content}\n\n{added}")
     }
 }
 
@@ -212,6 +250,23 @@ pub struct TrialRecord {
     /// [`TrialRecord::shape_shown`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shape_shown_before_answer: Option<bool>,
+    /// How the player was asked to give its answers (`schema`, `tool`, `transcribed`; left
+    /// out for `free`, the design's, which is what older records are). The people's build
+    /// leaves it and the next unread (`people-records`).
+    #[cfg_attr(
+        not(feature = "people-records"),
+        serde(default, skip_serializing_if = "AnswerMode::is_free")
+    )]
+    #[cfg_attr(feature = "people-records", serde(skip))]
+    pub answer_mode: AnswerMode,
+    /// The mode each phase ran in, with its replies whose form was not held and why it
+    /// stepped down (left out for `free`).
+    #[cfg_attr(
+        not(feature = "people-records"),
+        serde(default, skip_serializing_if = "Kept::is_none")
+    )]
+    #[cfg_attr(feature = "people-records", serde(skip))]
+    pub answer_mode_in_effect: Kept<PhaseModes>,
     /// What made it.
     pub versions: Versions,
 }
@@ -340,8 +395,9 @@ impl TrialRecord {
         let messages = trial
             .turns()
             .iter()
-            .map(|t| {
-                RecordMessage::new(
+            .map(|t| RecordMessage {
+                form: t.form.clone(),
+                ..RecordMessage::new(
                     t.message.role,
                     t.message.content.clone(),
                     t.meta.clone().unwrap_or_default(),
@@ -396,6 +452,10 @@ impl TrialRecord {
             staircase: None,
             condition: None,
             shape_shown_before_answer: None,
+            answer_mode: setup.answer_mode,
+            answer_mode_in_effect: Kept::of(|| {
+                PhaseModes::of(crate::play::answer_mode::forms(trial.turns()))
+            }),
             versions: Versions::current(),
         }
     }
@@ -508,7 +568,7 @@ impl TrialRecord {
             .iter()
             .map(|m| Message {
                 role: m.role,
-                content: m.content.clone(),
+                content: m.shown(),
             })
             .collect();
         Some(transcript::render(&messages, [s, r, g]))
@@ -526,6 +586,7 @@ impl TrialRecord {
             symbols: self.symbols,
             vision: self.vision,
             lenient: self.lenient,
+            answer_mode: self.answer_mode,
             ..TrialSetup::new(self.shape, self.encoding, maze)
         };
         let mut trial = Trial::new(setup, library);
@@ -547,7 +608,10 @@ impl TrialRecord {
             }
             // A reply that came without metadata (a person's) is replayed without it.
             let meta = (meta != ReplyMeta::default()).then_some(meta);
-            trial.respond(&m.content, meta);
+            match m.form.as_deref() {
+                Some(f) => trial.respond_form(&m.content, meta, replayed_form(f)),
+                None => trial.respond(&m.content, meta),
+            };
         }
         if let Some(e) = &self.api_error {
             trial.fail_api(e.clone());
@@ -582,6 +646,25 @@ impl TrialRecord {
             },
             ..replayed
         })
+    }
+}
+
+/// What a reply's form was as the player handed it, read back from what the record kept
+/// (to replay it through today's readers).
+fn replayed_form(f: &FormReading) -> FormAnswer {
+    FormAnswer {
+        mode: f.mode,
+        spelling: f.form,
+        answer: f.answer.clone(),
+        source: f.source,
+        call: f.tool.as_ref().map(|name| crate::model::form::ToolCall {
+            id: f.call_id.clone().unwrap_or_default(),
+            name: name.clone(),
+            arguments: f.answer.clone().unwrap_or_default(),
+        }),
+        stepped_down: f.stepped_down.clone(),
+        transcriber: f.transcriber.clone(),
+        error: (f.reason == Some(FormReason::ApiError)).then(|| f.why.clone().unwrap_or_default()),
     }
 }
 

@@ -272,6 +272,14 @@ fn a_record_that_is_not_one_is_refused_naming_the_field_and_its_place() {
             "field `symbols`: the matrix symbols '@@@@' are not four different characters",
         ),
         (
+            Box::new(|v| v["messages"][1]["form"] = json!({"mode": "schema"})),
+            "missing field `messages[1].form.form`",
+        ),
+        (
+            Box::new(|v| v["answer_mode_in_effect"] = json!({"solve": {"mode": "grammar"}})),
+            "field `answer_mode_in_effect`: unknown variant `grammar`",
+        ),
+        (
             Box::new(|v| v["messages"] = json!({})),
             "field `messages`: invalid type: map, expected a sequence",
         ),

@@ -6,8 +6,9 @@
 //! reply's recorded verdict), never re-scored, so a replay shows exactly what was judged.
 
 use crate::maze::grid::{Grid, Maze, Pos};
+use crate::play::phase::Phase;
 use crate::play::transcript::Role;
-use crate::play::trial::{Phase, Protocol};
+use crate::play::trial::Protocol;
 use crate::results::choice::{move_choice, Choice};
 use crate::results::record::{RecordError, TrialRecord};
 use crate::verify::{Extracted, Verdict};

@@ -29,11 +29,12 @@ use crate::maze::grid::{Grid, Maze, MazeError, Movement, Tile, MAX_SIZE};
 use crate::maze::shape::{Shape, ShapeSet};
 use crate::maze::symbols::Symbols;
 use crate::maze::templates::TemplateLibrary;
+use crate::play::phase::Phase;
 use crate::play::prompt::{
     announced_lenient, announced_move_limit, announced_symbols, read_heading, Heading, IMAGE_ONLY,
 };
 use crate::play::transcript::{self, ParsedTranscript, Role};
-use crate::play::trial::{Phase, Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
+use crate::play::trial::{Protocol, Trial, TrialSetup, DEFAULT_MOVE_LIMIT};
 use crate::results::layout::{maze_file_path, ExportPath};
 use crate::results::record::TrialRecord;
 use crate::text::strip_markup;

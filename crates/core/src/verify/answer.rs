@@ -61,11 +61,17 @@ pub enum Rule {
     NoAnswer,
     /// Nothing read: the reply was cut off inside its reasoning (`<think>` never closed).
     CutInReasoning,
+    /// Read by serde from the JSON an endpoint held to the answer's schema (the `schema`
+    /// and `transcribed` answer modes): the answer as its schema names it.
+    Schema,
+    /// Read by serde from the arguments of the function the reply was made to call (the
+    /// `tool` answer mode).
+    ToolCall,
 }
 
 impl Rule {
     /// Every rule.
-    pub const ALL: [Rule; 12] = [
+    pub const ALL: [Rule; 14] = [
         Rule::Json,
         Rule::AnswerLabel,
         Rule::Concluded,
@@ -78,6 +84,8 @@ impl Rule {
         Rule::LastBlock,
         Rule::NoAnswer,
         Rule::CutInReasoning,
+        Rule::Schema,
+        Rule::ToolCall,
     ];
 
     /// The stable snake_case name.
@@ -95,6 +103,8 @@ impl Rule {
             Rule::LastBlock => "last_block",
             Rule::NoAnswer => "no_answer",
             Rule::CutInReasoning => "cut_in_reasoning",
+            Rule::Schema => "schema",
+            Rule::ToolCall => "tool_call",
         }
     }
 
@@ -123,6 +133,8 @@ impl Rule {
             Rule::LastBlock => "a fall-back: the last of the reply's blocks of rows",
             Rule::NoAnswer => "the reply gives no answer",
             Rule::CutInReasoning => "the reply was cut off inside its reasoning",
+            Rule::Schema => "read from the JSON the endpoint held to the answer's schema",
+            Rule::ToolCall => "read from the arguments of the function the reply called",
         }
     }
 }

@@ -17,7 +17,10 @@
 //!   ([`verify_path`]);
 //! - `recognition.rs`: the shape a reply names ([`mentions`], [`recognize`],
 //!   [`verify_recognition`]);
-//! - `generation.rs`: a generated maze ([`verify_generation`]).
+//! - `generation.rs`: a generated maze ([`verify_generation`]);
+//! - `form.rs`: an answer held to a form (a JSON schema, a function's arguments, a
+//!   transcription): each question's schema, its reading by serde and the verdict on it
+//!   ([`form::read`], [`form::judge`]; the rules `schema` and `tool_call`).
 //!
 //! `verdict.rs` holds the verdict types and `words.rs` the word helpers the move and
 //! recognition readers share (markup stripping, answer labels, negation bounded by its
@@ -30,6 +33,7 @@ mod answer;
 mod conclusion;
 mod convention;
 mod decide;
+pub mod form;
 mod generation;
 mod lines;
 mod move_answer;

@@ -789,7 +789,7 @@ pub fn verify_recognition(expected: Shape, reply: &str, shapes: ShapeSet) -> Ver
 }
 
 /// The verdict on a shape read (or none), `expected` being the maze's.
-fn verdict_of(expected: Shape, read: Option<Shape>) -> Verdict {
+pub(super) fn verdict_of(expected: Shape, read: Option<Shape>) -> Verdict {
     match read {
         None => Verdict::new(
             false,

@@ -12,10 +12,11 @@ use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::shape::Shape;
 use shapemaze_core::maze::templates::TemplateLibrary;
 use shapemaze_core::play::condition::Condition;
+use shapemaze_core::play::phase::Phase;
 use shapemaze_core::play::player::PlayerKind;
 use shapemaze_core::play::staircase::StairStep;
 use shapemaze_core::play::transcript::Role;
-use shapemaze_core::play::trial::{Phase, Trial, TrialSetup};
+use shapemaze_core::play::trial::{Trial, TrialSetup};
 use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
 use shapemaze_core::study::{
     ActionLog, Attempt, StudyKey, StudySession, StudyTrial, StudyTrialData,

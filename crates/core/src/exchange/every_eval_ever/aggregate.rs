@@ -14,7 +14,7 @@ use crate::batch::export::csv_value;
 use crate::batch::provenance::{PlayerProvenance, Provenance};
 use crate::model::preset::Preset;
 use crate::model::reply::EndpointInfo;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use crate::results::record::{TrialRecord, VERIFIER_VERSION};
 use serde::Serialize;
 

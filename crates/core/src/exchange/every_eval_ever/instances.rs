@@ -14,8 +14,9 @@
 
 use super::names::{result_id, Details, Identity, SCHEMA_VERSION};
 use crate::batch::export::csv_value;
+use crate::play::phase::Phase;
 use crate::play::transcript::Role;
-use crate::play::trial::{Phase, Protocol};
+use crate::play::trial::Protocol;
 use crate::results::record::{RecordMessage, TrialRecord};
 use crate::results::replay::phase_of;
 use crate::results::rescore::value_text;

@@ -96,22 +96,25 @@ pub fn export_files(
     retrieved_ms: f64,
 ) -> Result<EveryEvalEver, ExchangeError> {
     let mut out = EveryEvalEver::default();
-    let mut models: Vec<(&str, Vec<&TrialRecord>)> = Vec::new();
+    // One evaluation per player and answer mode: a mode's trials are never pooled with
+    // another's (`model+mode`, as the analysis names them).
+    let mut models: Vec<(String, &str, Vec<&TrialRecord>)> = Vec::new();
     for r in records {
         if r.player == PlayerKind::Human {
             out.people_left_out += 1;
             continue;
         }
-        match models.iter_mut().find(|(m, _)| *m == r.model) {
-            Some((_, list)) => list.push(r),
-            None => models.push((&r.model, vec![r])),
+        let label = crate::results::forms::model_label(r);
+        match models.iter_mut().find(|(m, _, _)| *m == label) {
+            Some((_, _, list)) => list.push(r),
+            None => models.push((label, &r.model, vec![r])),
         }
     }
     if models.is_empty() {
         return Err(ExchangeError::NoTrials);
     }
-    for (model, list) in &models {
-        let player = provenance.players.iter().find(|p| p.model == *model);
+    for (model, player_name, list) in &models {
+        let player = provenance.players.iter().find(|p| p.model == *player_name);
         let identity = Identity::of(
             model,
             endpoint_of(player, list),

@@ -5,7 +5,7 @@
 //! same files). A leaf: the aggregate and the instance rows both use it.
 
 use crate::model::reply::EndpointInfo;
-use crate::play::trial::Phase;
+use crate::play::phase::Phase;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 
