@@ -43,6 +43,19 @@
 //             | "x" N                     the fault hits only the first N requests of this scenario
 //                                         (without it, every request)
 //             | "lat" N                   every answer (faults included) waits N ms first
+//             | "no" SPELLING             refuses that form spelling with 400 ("... is not supported"):
+//                                         nojsonschema (response_format json_schema), nostructured
+//                                         (structured_outputs), noformat (format), nojsonobject
+//                                         (response_format json_object), notoolnamed, notoolrequired,
+//                                         notools (both tool spellings)
+//             | "no" SPELLING "500"       the same refusal as a 500 whose message names the parameter
+//                                         (llama-cpp-python answers a json_schema response_format so)
+//             | "ignoreform"              accepts every form and answers in free text (200), as a
+//                                         server that ignores the parameter does
+//             | "formreason"              a held JSON answer arrives in the reasoning field, the
+//                                         content empty (a thinking model's server)
+//             | "transcribewrong"         a transcription names another shape than the reply, so
+//                                         our readers disagree with it on every recognition
 //             | "u" ANYTHING              a unique suffix: it and every token after it are ignored
 //             | anything else             ignored (so `429ra-x2-3f9a` works too)
 //   e.g. `ok-u7f3a`, `429ra-x2-u81`, `503-x1-uq`, `lat100-uz`, `no-cors-u1`, `lat50-500-x3-u9`.
@@ -62,6 +75,22 @@
 //   deliberate  means what `good` does but thinks aloud: options, corrections, drafts,
 //            option letters (deliberate.mjs).
 //   (any other name plays like `good`.)
+//
+// Answer forms (docs/guides/answer-modes.md). A request that asks for a form gets its answer
+// held to it (unless the scenario refuses or ignores the spelling): `response_format` of type
+// `json_schema` (its nested `json_schema.schema`) or `json_object`, vLLM's `structured_outputs`,
+// Ollama's `format`, or a last user message carrying Shapemaze's "Answer format: ... JSON
+// object" words (the prompt alone) answers with content that is one JSON object,
+// `{"reasoning": "...", ...}` then the answer's fields as Shapemaze's schemas name them
+// (`row`/`col`, `path`, `shape`, `rows` or `walls`/`empty`/`player`/`goal`). `tools` with a
+// `tool_choice` naming a function or `"required"` answer with `tool_calls` (one call of the
+// named function, or of the only tool, its arguments the answer's fields without the
+// reasoning; a streamed call comes in pieces) and a sentence of reasoning as content; a `tool`
+// message is read as the next prompt. A conversation whose last user message starts with
+// "Transcribe the answer a reply gives." is a transcription: the JSON copies the answer of
+// the reply between <<< and >>> (its last `Move: (r, c)`, `Path: ...`, `Shape: NAME`, the
+// last maze), `null` or empty where it gives none.
+//
 // A conversation whose system message is Shapemaze's second-reader prompt ("You read replies
 // that language models gave ...") is answered as a judge, whatever the model: JSON with the
 // reply's last `(r, c)` as the move, the word after `Shape:` as the shape, and no maze.
@@ -93,13 +122,29 @@ import { deliberate } from './deliberate.mjs';
 
 const FAULTS = new Set(['ok', '429ra', '429', '500', '503', '401', 'nomodel', 'context', 'malformed', 'empty', 'blank', 'thinklimit', 'slow', 'nocors']);
 
-/** The fault, its count (null = every request) and the latency a scenario name asks for. */
+/** The form spellings a scenario can refuse (`no` + one of them, `notools` for both tool ones). */
+export const SPELLINGS = ['toolnamed', 'toolrequired', 'jsonschema', 'structured', 'format', 'jsonobject'];
+
+/**
+ * The fault, its count (null = every request), the latency, and the answer-form behaviours a
+ * scenario name asks for: `refuse` (spelling -> 400 | 500), `ignoreForm`, `formReason`,
+ * `transcribeWrong`.
+ */
 export function parseScenario(name) {
   const tokens = String(name ?? '').toLowerCase().split('-').filter(Boolean);
-  const out = { fault: 'ok', count: null, latency: 0 };
+  const out = { fault: 'ok', count: null, latency: 0, refuse: {}, ignoreForm: false, formReason: false, transcribeWrong: false };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
-    if (t === 'no' && tokens[i + 1] === 'cors') {
+    const refusal = /^no(toolnamed|toolrequired|tools|jsonschema|structured|format|jsonobject)(500)?$/.exec(t);
+    if (refusal) {
+      const status = refusal[2] ? 500 : 400;
+      for (const sp of refusal[1] === 'tools' ? ['toolnamed', 'toolrequired'] : [refusal[1]]) out.refuse[sp] = status;
+      continue;
+    }
+    if (t === 'ignoreform') out.ignoreForm = true;
+    else if (t === 'formreason') out.formReason = true;
+    else if (t === 'transcribewrong') out.transcribeWrong = true;
+    else if (t === 'no' && tokens[i + 1] === 'cors') {
       out.fault = 'nocors';
       i++;
     } else if (FAULTS.has(t)) {
@@ -361,12 +406,17 @@ export function judge(messages) {
   return { content: '{"maze": null}' };
 }
 
-/** The reply of the scripted model `model` to a conversation: {content, reasoning?}. */
+/**
+ * The reply of the scripted model `model` to a conversation: {content, reasoning?, answer?},
+ * `answer` the reply's answer as data for a form ({kind: 'move', cell} | {kind: 'path', cells}
+ * | {kind: 'shape', name} | {kind: 'maze', maze, encoding} | {kind: 'combined', name, maze,
+ * encoding}). A `tool` message is read as the trial's next prompt.
+ */
 export function respond(model, messages) {
   const system = (messages ?? []).find((m) => m && m.role === 'system');
   if (system && /^You read replies that language models gave/.test(textOf(system.content))) return judge(messages);
   const { kind, shape } = parseModel(model);
-  const users = (messages ?? []).filter((m) => m && m.role === 'user').map((m) => textOf(m.content));
+  const users = (messages ?? []).filter((m) => m && (m.role === 'user' || m.role === 'tool')).map((m) => textOf(m.content));
   const last = users[users.length - 1] ?? '';
   const first = users[0] ?? '';
   const movement = movementOf(first);
@@ -374,10 +424,10 @@ export function respond(model, messages) {
   const phase = phaseOf(last);
   const deliberated = deliberate(model, { users, movement, original, phase, shape, h: { readMaze, writeMaze, shortestPath, neighbours, swapped } });
   if (deliberated) return deliberated;
-  const out = (content) =>
+  const out = (content, answer) =>
     kind === 'think'
-      ? { content, reasoning: `Let me think about this step by step. ${phase === 'move' || phase === 'path' ? 'I trace a route from P to G through open cells only.' : 'I look at every open cell, not only the route.'}` }
-      : { content };
+      ? { content, answer, reasoning: `Let me think about this step by step. ${phase === 'move' || phase === 'path' ? 'I trace a route from P to G through open cells only.' : 'I look at every open cell, not only the route.'}` }
+      : { content, answer };
 
   if (phase === 'move' || phase === 'path') {
     const maze = readMaze(last) ?? original;
@@ -393,7 +443,7 @@ export function respond(model, messages) {
       } else {
         cells = [maze.player, ...(shortestPath(maze, movement) ?? [])];
       }
-      return out(`Following the open cells from P to G, one step at a time:\nPath: ${cells.map(fmt).join(', ')}`);
+      return out(`Following the open cells from P to G, one step at a time:\nPath: ${cells.map(fmt).join(', ')}`, { kind: 'path', cells });
     }
     let to;
     const firstMove = !last.trimStart().startsWith('Updated maze:');
@@ -409,23 +459,123 @@ export function respond(model, messages) {
     } else {
       to = goodStep(maze, movement);
     }
-    return out(`The next cell on my route is open and next to P, so I step there.\nMove: ${fmt(to)}`);
+    return out(`The next cell on my route is open and next to P, so I step there.\nMove: ${fmt(to)}`, { kind: 'move', cell: to });
   }
 
   const named = kind === 'bad' ? 'circle' : shape;
   const recognition = `All the open cells, P and G included, trace one connected outline, so I name it after that outline.\nShape: ${named}`;
+  const made = original && (kind === 'bad' ? original : swapped(original));
+  // A maze seen only in an image is written in the encoding the prompt's legend names.
+  const encoding = /(given|written) as lists of cells/.test(first) ? 'coord_list' : made?.encoding;
   const generation = () => {
     if (!original) return 'I cannot find the original maze.';
-    const made = kind === 'bad' ? original : swapped(original);
     const intro = kind === 'bad' ? 'Here is the new maze:' : 'Here is a new maze of the same shape, with P and G swapped:';
-    // A maze seen only in an image is written in the encoding the prompt's legend names.
-    const encoding = /(given|written) as lists of cells/.test(first) ? 'coord_list' : made.encoding;
     return `${intro}\n\n${writeMaze(made, encoding)}`;
   };
-  if (phase === 'recognize') return out(recognition);
-  if (phase === 'generate') return out(generation());
-  if (phase === 'combined') return out(`${recognition}\n\n${generation()}`);
+  if (phase === 'recognize') return out(recognition, { kind: 'shape', name: named });
+  if (phase === 'generate') return out(generation(), made && { kind: 'maze', maze: made, encoding });
+  if (phase === 'combined') return out(`${recognition}\n\n${generation()}`, made && { kind: 'combined', name: named, maze: made, encoding });
   return out('I am ready to play.');
+}
+
+// ---------------------------------------------------------------------------------------
+// Answer forms
+
+/** The form spelling a request asks for: one of SPELLINGS, 'prompt' (Shapemaze's JSON words
+ * in the last user message, nothing in the request), or null (no form). */
+export function spellingOf(body, lastText = '') {
+  const choice = body?.tool_choice;
+  if (Array.isArray(body?.tools) && body.tools.length && choice) {
+    if (typeof choice === 'object') return 'toolnamed';
+    if (choice === 'required') return 'toolrequired';
+  }
+  const type = body?.response_format?.type;
+  if (type === 'json_schema') return 'jsonschema';
+  if (body?.structured_outputs) return 'structured';
+  if (body?.format && typeof body.format === 'object') return 'format';
+  if (type === 'json_object') return 'jsonobject';
+  if (/Answer format:[^\n]*JSON object/.test(lastText)) return 'prompt';
+  return null;
+}
+
+const cellOf = ([row, col]) => ({ row, col });
+
+/** The answer's fields as Shapemaze's schemas name them (without the reasoning). */
+export function answerFields(answer) {
+  if (!answer) return {};
+  const maze = () => {
+    if (answer.encoding === 'matrix') return { rows: answer.maze.cells.map((r) => r.join(' ')) };
+    const of = (k) => {
+      const list = [];
+      answer.maze.cells.forEach((row, r) => row.forEach((v, c) => v === k && list.push(cellOf([r, c]))));
+      return list;
+    };
+    return { walls: of('1'), empty: of('0'), player: of('P')[0] ?? null, goal: of('G')[0] ?? null };
+  };
+  switch (answer.kind) {
+    case 'move':
+      return cellOf(answer.cell);
+    case 'path':
+      return { path: answer.cells.map(cellOf) };
+    case 'shape':
+      return { shape: answer.name };
+    case 'maze':
+      return maze();
+    case 'combined':
+      return { shape: answer.name, ...maze() };
+    default:
+      return {};
+  }
+}
+
+/** The function a tool request names (or its only tool). */
+function toolName(body) {
+  return body?.tool_choice?.function?.name ?? body?.tools?.[0]?.function?.name ?? 'answer';
+}
+
+/** A transcription (Shapemaze's second call under `transcribed`): the JSON copying the answer
+ * of the reply between <<< and >>>; `wrong` names another shape than the reply. */
+export function transcribe(text, wrong = false) {
+  const reply = /<<<\n([\s\S]*)\n>>>/.exec(text)?.[1] ?? '';
+  const asks = /What (move|path|shape|maze)[^?]*\?/.exec(text)?.[1];
+  const cells = (s) => coords(s);
+  const lastMove = /Move:\s*\((\d+),\s*(\d+)\)/g;
+  const moves = [...reply.matchAll(lastMove)];
+  const shape = [...reply.matchAll(/Shape:\s*([A-Za-z]+)/g)].pop()?.[1] ?? 'none';
+  const maze = readMaze(reply);
+  const mazeFields = () => {
+    if (!maze) return /lists of cells|walls and empty/.test(text) ? { walls: [], empty: [], player: null, goal: null } : { rows: [] };
+    return answerFields({ kind: 'maze', maze, encoding: maze.encoding });
+  };
+  if (asks === 'move') {
+    const m = moves.pop();
+    if (!m) return { row: null, col: null };
+    return { row: Number(m[1]), col: Number(m[2]) };
+  }
+  if (asks === 'path') return { path: cells(/Path:([^\n]*)/.exec(reply)?.[1] ?? '').map(cellOf) };
+  const named = wrong && shape !== 'none' ? (shape === 'square' ? 'cross' : 'square') : shape;
+  if (asks === 'shape' && /new maze/.test(text)) return { shape: named, ...mazeFields() };
+  if (asks === 'shape') return { shape: named };
+  return mazeFields();
+}
+
+/** The scripted answer as the request's form holds it: a transcription's JSON; the answer's
+ * JSON (reasoning first) for a schema spelling; a function call for a tool spelling; the free
+ * text when the request asks no form or the scenario ignores it. */
+export function held(answered, { body, spelling, lastUser, scen, id }) {
+  if (lastUser.trimStart().startsWith('Transcribe the answer a reply gives.')) {
+    if (scen.ignoreForm) return { content: 'The reply gives its answer at its end.' };
+    return { content: JSON.stringify(transcribe(lastUser, scen.transcribeWrong)) };
+  }
+  if (!spelling || scen.ignoreForm || !answered.answer) return answered;
+  const why = String(answered.content).split('\n')[0];
+  const fields = answerFields(answered.answer);
+  if (spelling === 'toolnamed' || spelling === 'toolrequired') {
+    return { ...answered, content: why, tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: toolName(body), arguments: JSON.stringify(fields) } }] };
+  }
+  const text = JSON.stringify({ reasoning: why, ...fields });
+  if (scen.formReason) return { ...answered, content: '', reasoning: `${answered.reasoning ?? 'I think it through first.'}\n${text}` };
+  return { ...answered, content: text };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -599,17 +749,26 @@ export function startServer(port = 0, { quiet = true } = {}) {
       const completion_tokens = words(content) + words(reasoning ?? '');
       return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
     };
-    const answered = fault === 'empty' || fault === 'blank' ? { content: '' } : respond(model, body.messages);
-    const { content, reasoning } =
+    // Answer forms: a refusal, else the answer held to the form (or ignored).
+    const lastUser = textOf([...(body.messages ?? [])].reverse().find((m) => m && (m.role === 'user' || m.role === 'tool'))?.content ?? '');
+    const spelling = spellingOf(body, lastUser);
+    const refusal = spelling && scen.refuse[spelling];
+    if (refusal) {
+      const param = { jsonschema: 'response_format', jsonobject: 'response_format', structured: 'structured_outputs', format: 'format' }[spelling] ?? 'tool_choice';
+      if (refusal === 500) return reply(500, json, errorBody(`1 validation error for CreateChatCompletionRequest\n${param}.type\n  Input should be 'text' or 'json_object'`, 'server_error', null));
+      return reply(400, json, errorBody(`${param} (${spelling}) is not supported by this server`, 'invalid_request_error', 'unsupported_parameter'));
+    }
+    const answered = fault === 'empty' || fault === 'blank' ? { content: '' } : held(respond(model, body.messages), { body, spelling, lastUser, scen, id: ids + 1 });
+    const { content, reasoning, tool_calls } =
       fault === 'thinklimit' ? { content: '', reasoning: 'Let me think about the maze step by step. The player is at the top and the goal' } : answered;
-    const finish = fault === 'thinklimit' ? 'length' : 'stop';
+    const finish = fault === 'thinklimit' ? 'length' : tool_calls ? 'tool_calls' : 'stop';
     const wantLogprobs = body.logprobs === true;
     const top = Number.isInteger(body.top_logprobs) && body.top_logprobs > 0 ? Math.min(body.top_logprobs, 20) : 0;
     const split = top ? fineTokensOf : tokensOf;
     const lp = (text) => ({ content: split(text).map((token, i) => entryOf(token, i, top)) });
 
     if (!entry.stream) {
-      const message = { role: 'assistant', content: fault === 'thinklimit' ? null : content, ...(reasoning ? { reasoning_content: reasoning } : {}) };
+      const message = { role: 'assistant', content: fault === 'thinklimit' ? null : content, ...(reasoning ? { reasoning_content: reasoning } : {}), ...(tool_calls ? { tool_calls } : {}) };
       const choices = fault === 'empty' ? [] : [{ index: 0, message, finish_reason: finish, ...(wantLogprobs ? { logprobs: lp(content) } : {}) }];
       return reply(200, json, JSON.stringify({ id, object: 'chat.completion', created, model, choices, usage: usageOf(content, reasoning) }));
     }
@@ -654,6 +813,10 @@ export function startServer(port = 0, { quiet = true } = {}) {
           i++;
         }
       } else for (const p of pieces(content)) await emit(chunk([{ index: 0, delta: { content: p }, finish_reason: null }]));
+      for (const [i, call] of (tool_calls ?? []).entries()) {
+        await emit(chunk([{ index: 0, delta: { tool_calls: [{ index: i, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }]));
+        for (const p of pieces(call.function.arguments)) await emit(chunk([{ index: 0, delta: { tool_calls: [{ index: i, function: { arguments: p } }] }, finish_reason: null }]));
+      }
       await emit(chunk([{ index: 0, delta: {}, finish_reason: finish }]));
     }
     if (body.stream_options?.include_usage) await emit(chunk([], { usage: usageOf(content, reasoning) }));

@@ -1,7 +1,7 @@
 // Tests of the scripted chat endpoint (no browser): node --test tests/mock-endpoint/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, readMaze, writeMaze, shortestPath, parseScenario, movementOf, phaseOf, respond, mazeOfImage } from './server.mjs';
+import { startServer, readMaze, writeMaze, shortestPath, parseScenario, movementOf, phaseOf, respond, mazeOfImage, spellingOf, transcribe } from './server.mjs';
 
 let mock;
 before(async () => {
@@ -121,15 +121,20 @@ test('reads mazes in both encodings and finds shortest paths', () => {
 });
 
 test('the scenario grammar', () => {
-  assert.deepEqual(parseScenario('ok-u123'), { fault: 'ok', count: null, latency: 0 });
-  assert.deepEqual(parseScenario('429ra-x2-uabc'), { fault: '429ra', count: 2, latency: 0 });
-  assert.deepEqual(parseScenario('429ra-x2-3f9a'), { fault: '429ra', count: 2, latency: 0 });
-  assert.deepEqual(parseScenario('no-cors-u1'), { fault: 'nocors', count: null, latency: 0 });
-  assert.deepEqual(parseScenario('lat100'), { fault: 'ok', count: null, latency: 100 });
-  assert.deepEqual(parseScenario('lat50-503-x1-ux-500'), { fault: '503', count: 1, latency: 50 });
-  assert.deepEqual(parseScenario('SLOW-uQ'), { fault: 'slow', count: null, latency: 0 });
-  assert.deepEqual(parseScenario('blank-u1'), { fault: 'blank', count: null, latency: 0 });
-  assert.deepEqual(parseScenario('thinklimit-x1-u1'), { fault: 'thinklimit', count: 1, latency: 0 });
+  const faults = (name) => {
+    const { fault, count, latency } = parseScenario(name);
+    return { fault, count, latency };
+  };
+  assert.deepEqual(faults('ok-u123'), { fault: 'ok', count: null, latency: 0 });
+  assert.deepEqual(faults('429ra-x2-uabc'), { fault: '429ra', count: 2, latency: 0 });
+  assert.deepEqual(faults('429ra-x2-3f9a'), { fault: '429ra', count: 2, latency: 0 });
+  assert.deepEqual(faults('no-cors-u1'), { fault: 'nocors', count: null, latency: 0 });
+  assert.deepEqual(faults('lat100'), { fault: 'ok', count: null, latency: 100 });
+  assert.deepEqual(faults('lat50-503-x1-ux-500'), { fault: '503', count: 1, latency: 50 });
+  assert.deepEqual(faults('SLOW-uQ'), { fault: 'slow', count: null, latency: 0 });
+  assert.deepEqual(faults('blank-u1'), { fault: 'blank', count: null, latency: 0 });
+  assert.deepEqual(faults('thinklimit-x1-u1'), { fault: 'thinklimit', count: 1, latency: 0 });
+  assert.deepEqual(faults('nojsonschema-notools-u1'), { fault: 'ok', count: null, latency: 0 }, 'a refusal is no fault');
 });
 
 test('a good model follows a shortest path on a matrix prompt, recognizes and generates', async () => {
@@ -413,4 +418,103 @@ test('a second-reader prompt is answered as a judge, in JSON', () => {
   assert.equal(respond('judge', ask('no idea', '{"move": [row, col]}')).content, '{"move":null}');
   assert.equal(respond('judge', ask('It is an outline.\nShape: spiral', '{"shape": NAME}')).content, '{"shape":"spiral"}');
   assert.equal(respond('judge', ask('1 1\nP G', '{"maze": ["row", ...]}')).content, '{"maze": null}');
+});
+
+// ---------------------------------------------------------------------------------------
+// Answer forms (docs/guides/answer-modes.md)
+
+const SCHEMA_NOTE = '\n\nAnswer format: instead of the form above, reply with one JSON object and nothing else, your reasoning first, then the answer: {"reasoning": "...", "row": R, "col": C}\n(row and col: the cell you move to, each from 0 to 4.)';
+const moveTool = [{ type: 'function', function: { name: 'submit_move', parameters: { type: 'object' } } }];
+const jsonSchema = { type: 'json_schema', json_schema: { name: 'move', strict: true, schema: { type: 'object' } } };
+
+test('a scenario names the spellings it refuses and how it holds forms', () => {
+  const s = parseScenario('nojsonschema-nostructured500-notools-ignoreform-formreason-transcribewrong-u1');
+  assert.deepEqual(s.refuse, { jsonschema: 400, structured: 500, toolnamed: 400, toolrequired: 400 });
+  assert.equal(s.ignoreForm && s.formReason && s.transcribeWrong, true);
+  assert.deepEqual(parseScenario('ok').refuse, {}, 'nothing refused by default');
+  assert.equal(spellingOf({ response_format: jsonSchema }), 'jsonschema');
+  assert.equal(spellingOf({ structured_outputs: { json: {} } }), 'structured');
+  assert.equal(spellingOf({ format: { type: 'object' } }), 'format');
+  assert.equal(spellingOf({ response_format: { type: 'json_object' } }), 'jsonobject');
+  assert.equal(spellingOf({ tools: moveTool, tool_choice: { type: 'function', function: { name: 'submit_move' } } }), 'toolnamed');
+  assert.equal(spellingOf({ tools: moveTool, tool_choice: 'required' }), 'toolrequired');
+  assert.equal(spellingOf({}, `x${SCHEMA_NOTE}`), 'prompt', 'the words alone');
+  assert.equal(spellingOf({}, 'Reply with your next move'), null);
+});
+
+test('every schema spelling is held: one JSON object, the reasoning first, the answer as the schema names it', async () => {
+  const messages = [{ role: 'user', content: solvePrompt(SQUARE.join('\n'), 4, 'matrix') + SCHEMA_NOTE }];
+  for (const extra of [{ response_format: jsonSchema }, { structured_outputs: { json: {} } }, { format: { type: 'object' } }, { response_format: { type: 'json_object' } }, {}]) {
+    const { content } = await complete(`ok-u${uid()}`, 'good', messages, extra);
+    const json = JSON.parse(content);
+    assert.deepEqual(Object.keys(json), ['reasoning', 'row', 'col'], `${JSON.stringify(extra)}: ${content}`);
+    assert.deepEqual([json.row, json.col].some((x) => x === 1), true, 'a step next to P');
+  }
+  // Recognition and a coordinate-list maze by the schema's fields too.
+  const shape = JSON.parse((await complete(`ok-u${uid()}`, 'good:cross', [{ role: 'user', content: solvePrompt(SQUARE.join('\n'), 4, 'matrix') }, { role: 'user', content: recognizePrompt(SQUARE.join('\n')) }], { response_format: jsonSchema })).content);
+  assert.equal(shape.shape, 'cross');
+  const maze = JSON.parse((await complete(`ok-u${uid()}`, 'good', [{ role: 'user', content: solvePrompt(coordList(SQUARE), 4, 'coord_list') }, { role: 'user', content: generatePrompt('coord_list') }], { response_format: jsonSchema })).content);
+  assert.deepEqual(Object.keys(maze), ['reasoning', 'walls', 'empty', 'player', 'goal']);
+  assert.deepEqual([maze.player, maze.goal], [{ row: 4, col: 4 }, { row: 0, col: 0 }], 'P and G swapped');
+});
+
+test('a refused spelling is answered 400, or 500 naming response_format; an ignored one with free text', async () => {
+  const messages = [{ role: 'user', content: solvePrompt(SQUARE.join('\n'), 4, 'matrix') }];
+  let res = await chat(`nojsonschema-u${uid()}`, { model: 'good', messages, response_format: jsonSchema });
+  assert.equal(res.status, 400);
+  assert.match((await res.json()).error.message, /response_format .* not supported/);
+  res = await chat(`nojsonschema500-u${uid()}`, { model: 'good', messages, response_format: jsonSchema });
+  assert.equal(res.status, 500);
+  assert.match((await res.json()).error.message, /response_format\.type/);
+  // Refusing one spelling leaves the others held.
+  const { content } = await complete(`nojsonschema-u${uid()}`, 'good', messages, { response_format: { type: 'json_object' } });
+  assert.ok(JSON.parse(content).reasoning);
+  const ignored = await complete(`ignoreform-u${uid()}`, 'good', messages, { response_format: jsonSchema });
+  assert.match(ignored.content, /^The next cell .*\nMove: \(\d, \d\)$/s, 'free text, 200');
+  res = await chat(`notools-u${uid()}`, { model: 'good', messages, tools: moveTool, tool_choice: 'required' });
+  assert.equal(res.status, 400);
+});
+
+test('a forced function call comes back as tool_calls, streamed in pieces too, and a tool message is the next prompt', async () => {
+  const messages = [{ role: 'user', content: solvePrompt(SQUARE.join('\n'), 4, 'matrix') }];
+  const forced = { tools: moveTool, tool_choice: { type: 'function', function: { name: 'submit_move' } } };
+  const { json } = await complete(`ok-u${uid()}`, 'good', messages, forced);
+  const call = json.choices[0].message.tool_calls[0];
+  assert.equal(call.function.name, 'submit_move');
+  assert.equal(json.choices[0].finish_reason, 'tool_calls');
+  const args = JSON.parse(call.function.arguments);
+  assert.deepEqual(Object.keys(args), ['row', 'col'], 'the answer alone');
+  const res = await chat(`ok-u${uid()}`, { model: 'good', messages, stream: true, ...forced });
+  const { chunks, done } = await readStream(res);
+  assert.ok(done);
+  const pieces = chunks.flatMap((c) => c.choices?.[0]?.delta?.tool_calls ?? []);
+  assert.ok(pieces.length > 2, 'the arguments in several pieces');
+  assert.equal(pieces.map((p) => p.function?.arguments ?? '').join(''), call.function.arguments);
+  // The call answered with the redrawn maze (a tool message): the next move from there.
+  const moved = readMaze(SQUARE.join('\n'));
+  const next = { ...moved, cells: moved.cells.map((r) => [...r]) };
+  next.cells[0][0] = '0';
+  next.cells[args.row][args.col] = 'P';
+  const conversation = [...messages, { role: 'assistant', content: null, tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: updatePrompt(writeMaze(next, 'matrix'), 1) }];
+  const again = JSON.parse((await complete(`ok-u${uid()}`, 'good', conversation, forced)).json.choices[0].message.tool_calls[0].function.arguments);
+  assert.notDeepEqual([again.row, again.col], [0, 0], 'it moves on from where the call left it');
+});
+
+test('formreason puts a held answer in the reasoning field and leaves the content empty', async () => {
+  const messages = [{ role: 'user', content: solvePrompt(SQUARE.join('\n'), 4, 'matrix') }];
+  const { json } = await complete(`formreason-u${uid()}`, 'good', messages, { response_format: { type: 'json_object' } });
+  const m = json.choices[0].message;
+  assert.equal(m.content, '');
+  assert.match(m.reasoning_content, /\{"reasoning":.*"row":\d,"col":\d\}$/s);
+});
+
+test('a transcription copies the answer the reply gives, none where it gives none, and transcribewrong names another shape', async () => {
+  const ask = (question, reply) => `Transcribe the answer a reply gives.\nBelow is a reply a model gave to a question about a maze. ${question} Copy the answer the reply itself gives.\n\nThe reply:\n<<<\n${reply}\n>>>\n\nAnswer with one JSON object and nothing else`;
+  assert.deepEqual(transcribe(ask('What move does this reply give as its answer (the cell it moves to next)?', 'Down is open.\nMove: (1, 0)')), { row: 1, col: 0 });
+  assert.deepEqual(transcribe(ask('What move does this reply give as its answer (the cell it moves to next)?', 'I am stuck.')), { row: null, col: null });
+  assert.deepEqual(transcribe(ask('What shape does this reply name as its answer?', 'A ring.\nShape: square')), { shape: 'square' });
+  assert.deepEqual(transcribe(ask('What shape does this reply name as its answer?', 'A ring.\nShape: square'), true), { shape: 'cross' });
+  assert.deepEqual(transcribe(ask('What maze does this reply give as its answer?', SQUARE.join('\n'))), { rows: SQUARE });
+  const { content } = await complete(`ok-u${uid()}`, 'good', [{ role: 'user', content: ask('What shape does this reply name as its answer?', 'Shape: Z') }]);
+  assert.deepEqual(JSON.parse(content), { shape: 'Z' });
 });

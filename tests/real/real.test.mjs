@@ -4,7 +4,12 @@
 // must hold for any model, whatever it answers: every trial ends, the records read back and
 // re-score to the verdicts they hold, no page error, the key nowhere, token counts where
 // the server reports them and "not reported" (absent, never 0) where it does not.
-// Prints the figures the README reports (seconds per call and per trial). A third test asks
+// Prints the figures the README reports (seconds per call and per trial). A test of the
+// answer modes plays one trial under `schema` and one under `tool` (docs/guides/answer-modes.md):
+// this server answers OpenAI's `json_schema` response format with a 500 naming
+// `response_format`, a refusal the trial steps down from to JSON mode with the schema
+// (held by a grammar), and holds a named function call; the records show replies read by
+// the `schema` and `tool_call` rules. A third test asks
 // for log probabilities on one trial (this server computes them in Python over Gemma's
 // 262k-token vocabulary, about 0.4 s a token, so one trial, not the whole design) and
 // opens its record in the replay's logprobs view.
@@ -150,4 +155,52 @@ test('log probabilities: one trial keeps each token\'s alternatives, and the rep
     await page.locator('[data-testid="replay-choice"]').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/real-choice.png`, fullPage: true });
   });
+});
+
+test('answer modes: a schema trial steps down from json_schema to JSON mode and a tool trial calls the function; replies read by the schema and tool_call rules', { timeout: 20 * 60 * 1000 }, () => {
+  const out = mkdtempSync(join(tmpdir(), 'shapemaze-real-modes-'));
+  // One design per mode, each with the spelling to ask first: `json_schema` (refused with
+  // a 500 by this server) for the schema, a named call (which this server holds) for the tool.
+  const runs = [['schema', 'json_schema'], ['tool', 'tool_named']].map(([mode, answer_form]) => {
+    const design = {
+      name: `real model ${mode}`, encodings: ['matrix'], shapes: ['square'], size: 5, samples_per_shape: 1, seed: 7,
+      concurrency: 1, answer_modes: [mode],
+      players: [{
+        kind: 'endpoint', name: `gemma ${mode}`, preset: 'llamacpp', base_url: LLM, model: MODEL, key_env: 'SHAPEMAZE_REAL_KEY',
+        temperature: 0, max_tokens: 300, stream: false, timeout_ms: 120000, max_attempts: 2, answer_form,
+      }],
+    };
+    const dir = join(out, mode);
+    const designFile = join(out, `${mode}.json`);
+    writeFileSync(designFile, JSON.stringify(design));
+    const started = Date.now();
+    const run = spawnSync(BIN, ['run', designFile, '--out', dir], {
+      env: { ...process.env, SHAPEMAZE_REAL_KEY: KEY }, encoding: 'utf8', timeout: 9 * 60 * 1000,
+    });
+    assert.equal(run.status, 0, `shapemaze run (${mode}) failed: ${run.stderr}`);
+    const records = readFileSync(join(dir, 'trials.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert.equal(records.length, 1, `one ${mode} trial`);
+    assert.equal(records[0].answer_mode, mode);
+    return { mode, dir, record: records[0], seconds: (Date.now() - started) / 1000 };
+  });
+  const [schema, tool] = runs.map((r) => r.record);
+  const steps = schema.answer_mode_in_effect.solve.stepped_down.map((s) => `${s.form} ${s.status}`);
+  assert.deepEqual(steps, ['json_schema 500'], `the 500 naming response_format is a refusal to step down from: ${JSON.stringify(schema.answer_mode_in_effect.solve)}`);
+  assert.equal(schema.answer_mode_in_effect.solve.form, 'json_object');
+  assert.equal(tool.answer_mode_in_effect.solve.form, 'tool_named');
+  const rules = (r) => replies(r).map((m) => m.verdict?.rule);
+  assert.ok(rules(schema).includes('schema'), `a reply read by the schema rule: ${rules(schema)} ${JSON.stringify(replies(schema).map((m) => m.form))}`);
+  assert.ok(rules(tool).includes('tool_call'), `a reply read by the tool_call rule: ${rules(tool)} ${JSON.stringify(replies(tool).map((m) => m.form))}`);
+  for (const { record, dir } of runs) {
+    for (const m of replies(record)) assert.ok(m.form, 'every reply keeps its form');
+    for (const f of files(dir)) assert.ok(!readFileSync(f, 'utf8').includes(KEY), `the key is in ${f}`);
+    const report = JSON.parse(execFileSync(BIN, ['report', dir, '--format', 'json'], { encoding: 'utf8' }));
+    assert.equal(report.modes.rows.length, 1, 'the report shows the mode');
+  }
+  const held = (r) => replies(r).filter((m) => m.form.held).length;
+  console.log(
+    '[real] answer modes: ' +
+      runs.map(({ mode, record: r, seconds }) => `${mode} in ${seconds.toFixed(1)} s: ${held(r)} of ${replies(r).length} replies held (${r.answer_mode_in_effect.solve.form}), rules ${[...new Set(rules(r))].join('/')}, verdicts ${['solve', 'recognize', 'generate'].map((p) => r.verdicts[p]?.reason ?? '-').join(' ')}`).join('; '),
+  );
+  console.log(`[real] results kept in ${out}`);
 });
