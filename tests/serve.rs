@@ -1061,7 +1061,7 @@ async fn exports_need_the_token_and_are_off_without_one() {
         assert!(lines[0].starts_with("id,player,model,"), "{}", lines[0]);
         assert!(
             lines[0].ends_with(
-                ",condition,encoding_shown,shape_shown_before_answer,study,participant,attempt,trial,practice"
+                ",condition,encoding_shown,shape_shown_before_answer,answer_mode,answer_mode_in_effect,answer_form,forms_not_held,step_downs,readers_compared,readers_agreed,transcription_tokens,study,participant,attempt,trial,practice"
             ),
             "{}",
             lines[0]

@@ -159,6 +159,15 @@ pub fn as_counted<'a>(
     std::borrow::Cow::Owned(left_out)
 }
 
+/// How many distinct mazes (size, shape, seed, sample) the observations played.
+fn distinct_mazes(observations: &[Observation]) -> usize {
+    observations
+        .iter()
+        .map(|o| (o.size, o.shape.name(), o.seed, o.sample))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+}
+
 /// The experiments of `observations`, in the order they first appear.
 fn experiments_in(observations: &[Observation]) -> Vec<String> {
     let mut experiments: Vec<String> = Vec::new();
@@ -307,11 +316,7 @@ fn analyze_all(observations: &[Observation], options: &AnalysisOptions) -> Analy
     Analysis {
         trials: observations.len(),
         api_errors: observations.iter().filter(|o| o.api_error()).count(),
-        mazes: observations
-            .iter()
-            .map(|o| (o.size, o.shape.name(), o.seed, o.sample))
-            .collect::<std::collections::BTreeSet<_>>()
-            .len(),
+        mazes: distinct_mazes(observations),
         experiments,
         models,
         model_order,

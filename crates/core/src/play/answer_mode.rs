@@ -314,19 +314,21 @@ impl Trial {
             return self.respond(reply, meta);
         }
         let (kind, ctx) = (kind(self), context(self));
-        if let Some(words) = note(kind, &ctx, form.mode) {
-            self.add_to_prompt(&words);
+        // The prompt waiting for the reply gets the words the player sent with it.
+        let waiting = self.pending_prompt().is_some();
+        if let (Some(words), Some(t), true) = (
+            note(kind, &ctx, form.mode),
+            self.turns_mut().last_mut(),
+            waiting,
+        ) {
+            if !t.message.content.ends_with(&words) {
+                t.message.content.push_str(&words);
+            }
         }
         let h = holder(form.mode, form.spelling);
         let value = read_answer(kind, &ctx, h, &form);
-        let mut meta = self.why_empty(reply, meta);
-        if value.is_ok() {
-            // A reply whose answer came in a call or its reasoning is not empty.
-            if let Some(m) = meta.as_mut() {
-                m.empty_reason = None;
-            }
-            self.set_empty_note(None);
-        }
+        // A reply whose answer came in a call or its reasoning is not empty.
+        let meta = self.why_empty(reply, meta, value.is_ok());
         let free = self.free_verdicts(kind, reply);
         let rule = if h == Holder::Call {
             Rule::ToolCall
@@ -366,7 +368,7 @@ impl Trial {
                 self.take_combined(reply, first, generated)
             }
         };
-        self.set_empty_note(None);
+        self.why_empty(reply, None, true);
         let (reason, why) = match value {
             Ok(_) => (None, None),
             Err((r, w)) => (Some(r), Some(w)),
@@ -385,7 +387,7 @@ impl Trial {
             stepped_down: form.stepped_down,
             transcriber: form.transcriber,
         };
-        if let Some(turn) = self.turn_mut(before) {
+        if let Some(turn) = self.turns_mut().get_mut(before) {
             turn.meta = meta;
             turn.form = crate::play::answer::Kept::new(Some(Box::new(reading)));
         }

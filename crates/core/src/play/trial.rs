@@ -426,7 +426,7 @@ impl Trial {
         if self.stopped {
             return None;
         }
-        let meta = self.why_empty(reply, meta);
+        let meta = self.why_empty(reply, meta, false);
         let before = self.turns.len();
         let v = match self.phase {
             Phase::Solve if self.setup.protocol == Protocol::SingleShot => {
@@ -489,9 +489,8 @@ impl Trial {
     }
 
     /// The verdict on a move reply's text, by the readers.
-    // The read_* and take_* halves are inlined into the submit_* that join them, as they
-    // were one function before the answer modes split them: the people's build, which
-    // calls only submit_*, keeps its size (docs/size.md).
+    // read_* and take_* are inlined into the submit_* that join them, as before the answer
+    // modes split them: the people's build, which calls only submit_*, keeps its size.
     #[inline(always)]
     pub(super) fn read_move(&self, reply: &str) -> Verdict {
         let movement = self.setup.shape.movement();
@@ -704,12 +703,19 @@ impl Trial {
         v
     }
 
-    /// `meta` with why `reply` is empty ([`ReplyMeta::empty_reason`]), and what its failing
-    /// verdict will say of it while it is judged.
-    pub(super) fn why_empty(&mut self, reply: &str, meta: Option<ReplyMeta>) -> Option<ReplyMeta> {
+    /// `meta` with why `reply` is empty ([`ReplyMeta::empty_reason`]), unless its answer
+    /// came elsewhere (`answered`: in a function call or the reasoning field, answer_mode.rs),
+    /// and what its failing verdict will say of it while it is judged (nothing for `None`).
+    pub(super) fn why_empty(
+        &mut self,
+        reply: &str,
+        meta: Option<ReplyMeta>,
+        answered: bool,
+    ) -> Option<ReplyMeta> {
         let meta = meta.map(|mut m| {
-            m.empty_reason =
-                EmptyReason::of(reply, m.finish_reason.as_deref(), m.reasoning.as_deref());
+            m.empty_reason = (!answered)
+                .then(|| EmptyReason::of(reply, m.finish_reason.as_deref(), m.reasoning.as_deref()))
+                .flatten();
             m
         });
         self.empty_note = meta
@@ -718,27 +724,10 @@ impl Trial {
         meta
     }
 
-    /// The prompt waiting for a reply, with `words` added where it ends (what a player
-    /// sent with it, answer_mode.rs), unless they are there already.
-    pub(super) fn add_to_prompt(&mut self, words: &str) {
-        if self.pending_prompt().is_none() {
-            return;
-        }
-        if let Some(t) = self.turns.last_mut() {
-            if !t.message.content.ends_with(words) {
-                t.message.content.push_str(words);
-            }
-        }
-    }
-
-    /// What a reply's failing verdict says while it is judged (answer_mode.rs).
-    pub(super) fn set_empty_note(&mut self, note: Option<String>) {
-        self.empty_note = note;
-    }
-
-    /// The turn at `index`, to keep what is known of a reply beside it (answer_mode.rs).
-    pub(super) fn turn_mut(&mut self, index: usize) -> Option<&mut Turn> {
-        self.turns.get_mut(index)
+    /// The conversation, to add what a player sent with a prompt and kept of a reply
+    /// (answer_mode.rs).
+    pub(super) fn turns_mut(&mut self) -> &mut [Turn] {
+        &mut self.turns
     }
 
     /// Ends the trial on an endpoint failure: the phase in progress and every later one
