@@ -342,6 +342,10 @@ impl PhaseModes {
     }
 }
 
+/// Whether this build plays the answer modes: not the people's build (`people-records`),
+/// whose players answer freely, so that their code stays off a participant's phone.
+pub const PLAYS_FORMS: bool = !cfg!(feature = "people-records");
+
 /// What a trial and its record keep of the answer modes (a reply's [`FormReading`], the
 /// [`PhaseModes`]): `Option<T>` in the lab, and nothing in the people's build
 /// (`people-records`), whose trials never have them: there it is empty, whatever it is
@@ -373,10 +377,10 @@ impl<T> Kept<T> {
 
     /// Keeps what `make` makes; the people's build does not call it.
     pub fn of(make: impl FnOnce() -> Option<T>) -> Self {
-        if cfg!(feature = "people-records") {
-            Kept::default()
-        } else {
+        if PLAYS_FORMS {
             Kept::new(make())
+        } else {
+            Kept::default()
         }
     }
 
@@ -409,8 +413,8 @@ impl<T: Serialize> Serialize for Kept<T> {
 }
 
 /// Read through a JSON value: the lab's record reader (which tracks each field's place)
-/// then has one copy of these types' reading code rather than one per reader, some 50 KB
-/// of wasm (a broken field is still named: `messages[3].form: missing field ...`).
+/// then has one copy of these types' reading code rather than one per reader, some 30 KB
+/// of wasm (a broken field is still named: `missing field messages[3].form.form`).
 #[cfg(not(feature = "people-records"))]
 impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for Kept<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -180,7 +180,7 @@ pub async fn play_watched<P: Player>(
                 text,
                 meta,
                 form: Some(form),
-            }) => {
+            }) if crate::play::answer::PLAYS_FORMS => {
                 trial.respond_form(&text, meta, form);
             }
             Ok(reply) => {
