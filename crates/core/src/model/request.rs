@@ -37,8 +37,9 @@ pub struct ChatMessage {
 /// "image_url": {"url": "data:image/png;base64,..."}}]` (OpenAI, Qwen-VL on DashScope's
 /// compatible mode, vLLM and llama.cpp's server read this form).
 ///
-/// An assistant message that made function calls carries them as `tool_calls` (its content
-/// `null` when it wrote no text), and a `tool` message names the call it answers
+/// An assistant message that made function calls carries them as `tool_calls` (without a
+/// `content` when it wrote no text: OpenAI makes it optional there, and llama-cpp-python's
+/// server refuses a `null` one with a 500), and a `tool` message names the call it answers
 /// (`tool_call_id`), as OpenAI's function calling has them.
 pub fn message_value(m: &ChatMessage) -> Value {
     let content = match &m.image {
@@ -51,7 +52,9 @@ pub fn message_value(m: &ChatMessage) -> Value {
     let mut v = serde_json::json!({"role": m.role, "content": content});
     if !m.tool_calls.is_empty() {
         if m.content.is_empty() {
-            v["content"] = Value::Null;
+            if let Some(o) = v.as_object_mut() {
+                o.remove("content");
+            }
         }
         v["tool_calls"] = m.tool_calls.iter().map(ToolCall::value).collect();
     }
@@ -203,7 +206,7 @@ mod tests {
             ..ChatMessage::assistant("")
         };
         let v = message_value(&asked);
-        assert_eq!(v["content"], Value::Null, "no text: content null");
+        assert!(v.get("content").is_none(), "no text, no content: {v}");
         assert_eq!(v["tool_calls"][0]["function"]["name"], "submit_move");
         assert_eq!(v["tool_calls"][0]["id"], "call_1");
         let answered = ChatMessage {
