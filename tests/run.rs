@@ -966,6 +966,36 @@ fn reasoning_efforts_run_each_model_once_per_effort_and_compare_like_models() {
 }
 
 #[test]
+fn a_run_whose_endpoint_ignores_the_form_asked_says_how_often_in_its_summary() {
+    // The fake server answers every request with free text (200), whatever form it asks.
+    let fake = FakeEndpoint::start(Duration::from_millis(1), 0, "Move: (0, 0)");
+    let tmp = TempDir::new("run-forms");
+    let mut design = endpoint_design(&fake.url, false, 4, 1);
+    design["answer_modes"] = serde_json::json!(["schema"]);
+    let (r, out, _) = run_with_key(tmp.path(), &design);
+    assert_eq!(r.code, 0, "the run finishes: {}", r.stderr);
+    let summary = r.json();
+    let asked: usize = records(&out)
+        .values()
+        .flat_map(|t| t["messages"].as_array().cloned().unwrap_or_default())
+        .filter_map(|m| m["form"]["read"].as_array().map(Vec::len))
+        .sum();
+    assert!(asked > 0, "the endpoint's replies were asked for a form");
+    assert_eq!(
+        (&summary["form_replies"], &summary["forms_not_held"]),
+        (&serde_json::json!(asked), &serde_json::json!(asked)),
+        "{summary}"
+    );
+    assert!(
+        r.stderr.contains(&format!(
+            "{asked} of {asked} replies asked for a form were not held"
+        )),
+        "stderr says how often: {}",
+        r.stderr
+    );
+}
+
+#[test]
 fn a_run_and_a_merge_write_their_provenance_and_the_report_shows_it() {
     let tmp = TempDir::new("run-provenance");
     let design = write_design(tmp.path(), &oracle_design());

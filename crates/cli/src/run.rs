@@ -774,6 +774,10 @@ impl Prepared {
         for line in error_summary(&self.records, total, self.design.staircase.is_some()) {
             let _ = writeln!(io.stderr, "shapemaze: {line}");
         }
+        let forms = self.session.progress(now).overall.forms;
+        if let Some(line) = forms.sentence() {
+            let _ = writeln!(io.stderr, "shapemaze: {line}");
+        }
         drop(self.log);
         write_export(&self.out, &self.design, &mut self.records, &self.written)?;
         let done = self.records.len();
@@ -803,6 +807,8 @@ impl Prepared {
             "retried_errors": self.retried,
             "ran": self.ran,
             "api_errors": self.session.progress(now).overall.api_errors,
+            "form_replies": forms.replies,
+            "forms_not_held": forms.not_held,
             "seconds": (screen.started.elapsed().as_secs_f64() * 1000.0).round() / 1000.0,
         }))?;
         Ok(if failed { EXIT_API_ERRORS } else { EXIT_OK })

@@ -30,7 +30,7 @@ use crate::batch::design::{ExperimentDesign, TrialKey};
 use crate::batch::runner::{TrialError, TrialRun};
 use crate::batch::scheduler::lanes_for;
 use crate::batch::scheduler::{
-    LaneStatus, Next, Progress, RunState, Scheduler, TrialEnd, TrialSummary, Tuning,
+    FormsHeld, LaneStatus, Next, Progress, RunState, Scheduler, TrialEnd, TrialSummary, Tuning,
 };
 use crate::batch::staircase::{walk_outcomes, Track};
 use crate::maze::templates::TemplateLibrary;
@@ -89,10 +89,13 @@ pub enum Notice {
         /// Trials that ended as API errors.
         api_errors: usize,
     },
-    /// Every trial is stored; this many ended as API errors.
+    /// Every trial is stored; this many ended as API errors, and so many replies asked
+    /// for a form were not held.
     Complete {
         /// Trials that ended as API errors.
         api_errors: usize,
+        /// The replies asked for a form, and those not held.
+        forms: FormsHeld,
     },
     /// A trial cannot be played (the design cannot play its key); the run is paused.
     TrialFailed {
@@ -146,10 +149,19 @@ impl Notice {
             Notice::StairComplete { api_errors } => format!(
                 "The run is complete: every walk has played its trials; {api_errors} ended as API errors (not model failures: each kept its walk's level, and a staircase does not rerun them). Download the results with the buttons below the design (ZIP, CSV or JSONL)."
             ),
-            Notice::Complete { api_errors: 0 } => "The run is complete: every trial is stored. Download the results with the buttons below the design (ZIP, CSV or JSONL).".into(),
-            Notice::Complete { api_errors } => format!(
-                "The run is complete: every trial is stored; {api_errors} ended as API errors (not model failures): rerun them with the button above, or download the results as they are."
-            ),
+            Notice::Complete { api_errors, forms } => {
+                let mut text = match api_errors {
+                    0 => "The run is complete: every trial is stored. Download the results with the buttons below the design (ZIP, CSV or JSONL).".to_string(),
+                    n => format!(
+                        "The run is complete: every trial is stored; {n} ended as API errors (not model failures): rerun them with the button above, or download the results as they are."
+                    ),
+                };
+                if let Some(s) = forms.sentence() {
+                    text.push(' ');
+                    text.push_str(&s);
+                }
+                text
+            }
             Notice::TrialFailed { id, error } => {
                 format!("Trial {id} cannot be played: {error}. The run is paused.")
             }
@@ -705,12 +717,15 @@ impl Session {
                 Next::Done => {
                     if self.held.is_empty() && self.in_flight.is_empty() && !self.told_complete {
                         self.told_complete = true;
-                        let api_errors = self.progress(now).overall.api_errors;
-                        out.push(Effect::Say(match api_errors {
+                        let overall = self.progress(now).overall;
+                        out.push(Effect::Say(match overall.api_errors {
                             n if n > 0 && self.design.staircase.is_some() => {
                                 Notice::StairComplete { api_errors: n }
                             }
-                            _ => Notice::Complete { api_errors },
+                            api_errors => Notice::Complete {
+                                api_errors,
+                                forms: overall.forms,
+                            },
                         }));
                     }
                     break;

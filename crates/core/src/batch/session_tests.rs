@@ -110,7 +110,13 @@ fn a_run_plays_every_trial_saves_each_once_and_says_it_is_complete() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), design.trials().len(), "each trial saved once");
-    assert_eq!(d.said, vec![Notice::Complete { api_errors: 0 }]);
+    assert_eq!(
+        d.said,
+        vec![Notice::Complete {
+            api_errors: 0,
+            forms: FormsHeld::default()
+        }]
+    );
     assert!(d.session.complete(d.now));
     assert_eq!(d.session.busy(d.now), None);
     assert_eq!(d.session.stored(d.now), design.trials().len());
@@ -233,7 +239,10 @@ fn the_run_pauses_before_a_trial_that_would_pass_the_cost_limit() {
     let effects = again.session.resume(0.0, false);
     again.run(effects);
     assert_eq!(again.stored.len(), 2);
-    assert!(again.said.contains(&Notice::Complete { api_errors: 0 }));
+    assert!(again.said.contains(&Notice::Complete {
+        api_errors: 0,
+        forms: FormsHeld::default()
+    }));
     // Before a trial has finished, the estimate says what one costs.
     let mut cautious = Driver::new(&design);
     cautious.session.expect_costs([("paid".to_string(), 0.2)]);
@@ -364,14 +373,29 @@ fn a_trial_the_design_cannot_play_pauses_the_run_and_says_why() {
     assert!(!d.session.running(d.now));
 }
 
-#[test]
-fn an_endpoint_player_plays_through_the_scripted_transport_with_its_key() {
+/// A design of one endpoint player `model` on one square maze per encoding.
+fn one_endpoint(model: &str) -> ExperimentDesign {
     let mut design = small(&[]);
-    let mut p = PlayerSpec::endpoint("http://127.0.0.1:9/v1", "scripted", None);
+    let mut p = PlayerSpec::endpoint("http://127.0.0.1:9/v1", model, None);
     p.max_attempts = 1;
     design.players.push(p);
     design.shapes = vec![Shape::Square];
     design.samples_per_shape = 1;
+    design
+}
+
+/// A transport that answers "I cannot tell." (200, free text) to every request.
+fn cannot_tell() -> ScriptedTransport {
+    ScriptedTransport::new(
+        (0..40)
+            .map(|_| Scripted::answer("I cannot tell."))
+            .collect(),
+    )
+}
+
+#[test]
+fn an_endpoint_player_plays_through_the_scripted_transport_with_its_key() {
+    let design = one_endpoint("scripted");
     let mut d = Driver::new(&design);
     d.session.set_keys(HashMap::from([(
         "scripted".to_string(),
@@ -390,18 +414,54 @@ fn an_endpoint_player_plays_through_the_scripted_transport_with_its_key() {
         run.api_key, "sk-test",
         "the player's key goes with its trials"
     );
-    d.transport = Box::new(|| {
-        ScriptedTransport::new(
-            (0..40)
-                .map(|_| Scripted::answer("I cannot tell."))
-                .collect(),
-        )
-    });
+    d.transport = Box::new(cannot_tell);
     let effects = d.session.resume(0.0, false);
     d.run(effects);
     assert_eq!(d.stored.len(), design.trials().len());
     assert!(d.stored.iter().all(|r| r.model == "scripted"));
-    assert_eq!(d.said, vec![Notice::Complete { api_errors: 0 }]);
+    assert_eq!(
+        d.said,
+        vec![Notice::Complete {
+            api_errors: 0,
+            forms: FormsHeld::default()
+        }]
+    );
+}
+
+#[test]
+fn a_run_whose_endpoint_ignored_the_form_says_how_often_when_it_is_complete() {
+    let mut design = one_endpoint("ignores");
+    design.answer_modes = vec![crate::play::answer::AnswerMode::Schema];
+    let mut d = Driver::new(&design);
+    // A 200 with free text to every request: the schema asked is never held.
+    d.transport = Box::new(cannot_tell);
+    let effects = d.session.resume(0.0, false);
+    d.run(effects);
+    let replies: usize = d
+        .stored
+        .iter()
+        .flat_map(|r| &r.messages)
+        .map(|m| m.form.as_deref().map_or(0, |f| f.read.len()))
+        .sum();
+    assert!(replies > 0, "the trials asked for forms");
+    let forms = FormsHeld {
+        replies,
+        not_held: replies,
+    };
+    assert_eq!(
+        d.said,
+        vec![Notice::Complete {
+            api_errors: 0,
+            forms
+        }]
+    );
+    let text = d.said[0].text();
+    assert!(
+        text.contains(&format!(
+            "{replies} of {replies} replies asked for a form were not held"
+        )),
+        "the run's summary says how often: {text}"
+    );
 }
 
 #[test]
@@ -520,7 +580,13 @@ fn a_staircase_run_walks_each_player_and_encoding_by_the_two_up_one_down_rule() 
     let effects = d.session.resume(0.0, false);
     d.run(effects);
     assert_eq!(d.stored.len(), 32);
-    assert_eq!(d.said, vec![Notice::Complete { api_errors: 0 }]);
+    assert_eq!(
+        d.said,
+        vec![Notice::Complete {
+            api_errors: 0,
+            forms: FormsHeld::default()
+        }]
+    );
     assert!(d.session.complete(d.now));
     let p = d.session.progress(d.now);
     assert_eq!((p.overall.done, p.overall.total), (32, 32));

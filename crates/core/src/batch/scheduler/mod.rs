@@ -43,7 +43,7 @@ mod progress;
 mod tests;
 
 pub use lanes::{lanes_for, LaneConfig, LaneStatus, RetryNotice, Tuning, MINUTE_MS};
-pub use progress::{PlayerProgress, Progress, RunState, Tally, TrialSummary};
+pub use progress::{FormsHeld, PlayerProgress, Progress, RunState, Tally, TrialSummary};
 
 use crate::batch::design::{ExperimentDesign, TrialKey, DEFAULT_CONCURRENCY};
 use crate::verify::Outcome;
@@ -533,6 +533,7 @@ impl Scheduler {
                     Slot::Done(s) => {
                         t.done += 1;
                         t.tokens += s.tokens;
+                        t.forms.add(s.forms);
                         if s.api_error.is_some() {
                             t.api_errors += 1;
                         }

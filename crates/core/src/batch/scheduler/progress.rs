@@ -31,6 +31,47 @@ pub struct TrialSummary {
     pub api_error: Option<String>,
     /// Tokens used (the replies' total tokens, else prompt + completion).
     pub tokens: u64,
+    /// Replies asked for a form (an answer mode other than `free`), and of them those
+    /// whose form the endpoint did not hold (read by the free readers instead).
+    pub forms: FormsHeld,
+}
+
+/// Replies asked for a form, and those whose form was not held
+/// ([`crate::results::forms::FormCounts`]), summed over the phases.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct FormsHeld {
+    /// Replies asked for a form.
+    pub replies: usize,
+    /// Of them, not held.
+    pub not_held: usize,
+}
+
+impl FormsHeld {
+    /// A record's: nothing for a trial of the design's free text.
+    pub fn of(record: &TrialRecord) -> FormsHeld {
+        crate::results::forms::FormCounts::of(record).map_or_else(FormsHeld::default, |c| {
+            FormsHeld {
+                replies: c.replies.iter().sum(),
+                not_held: c.not_held.iter().sum(),
+            }
+        })
+    }
+
+    /// Both counts added to.
+    pub fn add(&mut self, other: FormsHeld) {
+        self.replies += other.replies;
+        self.not_held += other.not_held;
+    }
+
+    /// The run's summary of them: a sentence when some form was not held, else `None`.
+    pub fn sentence(&self) -> Option<String> {
+        (self.not_held > 0).then(|| {
+            format!(
+                "{} of {} replies asked for a form were not held by the endpoint (it answered without the form): each was read by the free readers instead and is counted apart (forms_not_held in trials.csv, the results' part Answer modes).",
+                self.not_held, self.replies
+            )
+        })
+    }
 }
 
 impl TrialSummary {
@@ -50,6 +91,7 @@ impl TrialSummary {
             outcomes: record.verdicts.all().map(|v| v.map(|v| v.outcome)),
             api_error: record.api_error.as_ref().map(|e| e.kind.clone()),
             tokens,
+            forms: FormsHeld::of(record),
         }
     }
 }
@@ -69,6 +111,8 @@ pub struct Tally {
     pub api_errors: usize,
     /// Tokens used by the finished trials.
     pub tokens: u64,
+    /// The finished trials' replies asked for a form, and those not held.
+    pub forms: FormsHeld,
     /// Estimated milliseconds of running time left, from the recent throughput (`None`
     /// before the first trial of this session finishes, `Some(0)` when done).
     pub eta_ms: Option<f64>,

@@ -12,6 +12,7 @@ fn summary(outcomes: [Option<Outcome>; 3], api_error: bool) -> TrialSummary {
         outcomes,
         api_error: api_error.then(|| "network".to_string()),
         tokens: 100,
+        forms: FormsHeld::default(),
     }
 }
 
