@@ -152,7 +152,7 @@ test('a design of two modes runs on the page and with shapemaze run, and the res
     // The transcription's disagreements join the review queue.
     await page.click('[data-testid="review-open"]');
     await page.waitForSelector('[data-testid="review-summary"]');
-    assert.match(await page.textContent('[data-testid="review-summary"]'), /[1-9]\d* read otherwise by their transcription/);
+    assert.match(await page.textContent('[data-testid="review-summary"]'), /[1-9]\d* where our readers and the transcription differ/);
     await page.screenshot({ path: `${SHOTS}/review-modes.png` });
     // The same design headless: the same verdicts, and the report pairs the modes too.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shapemaze-modes-'));

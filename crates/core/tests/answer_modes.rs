@@ -5,6 +5,7 @@
 //! to the same verdicts.
 
 use serde_json::{json, Value};
+use shapemaze_core::analysis::review::{all_replies, flag, queue_of, Flags, Why};
 use shapemaze_core::maze::encoding::Encoding;
 use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::shape::Shape;
@@ -21,7 +22,7 @@ use shapemaze_core::play::phase::Phase;
 use shapemaze_core::play::player::{play_ready, Oracle, PlayerKind};
 use shapemaze_core::play::trial::{Trial, TrialSetup};
 use shapemaze_core::results::record::{Placement, PlayerInfo, TrialRecord};
-use shapemaze_core::verify::{Outcome, Rule};
+use shapemaze_core::verify::{DoubtKind, Outcome, Rule};
 use std::sync::Arc;
 
 fn setup(encoding: Encoding, mode: AnswerMode) -> (TrialSetup, Arc<TemplateLibrary>) {
@@ -375,9 +376,22 @@ fn a_transcribed_trial_keeps_the_free_answer_and_reads_its_transcription() {
         !f.read[0].agrees(),
         "the readers and the transcription disagree"
     );
+    let v = t.turns()[1].verdict.as_ref().expect("a verdict");
+    assert_eq!(v.rule, Some(Rule::Schema));
+    // Two readers that differ: the transcription's reading is not marked sure.
+    let doubt = v.doubt.as_ref().expect("the disagreement is a doubt");
     assert_eq!(
-        t.turns()[1].verdict.as_ref().and_then(|v| v.rule),
-        Some(Rule::Schema)
+        (v.sure, doubt.kind, doubt.rival.clone()),
+        (
+            Some(false),
+            DoubtKind::ReadersDiffer,
+            f.read[0].free.clone()
+        )
+    );
+    assert!(
+        doubt.why.starts_with("Unsure: our readers read ("),
+        "{}",
+        doubt.why
     );
     let r = replays(&t);
     let own = shapemaze_core::results::record::Tokens::of(&r).expect("tokens");
@@ -386,9 +400,48 @@ fn a_transcribed_trial_keeps_the_free_answer_and_reads_its_transcription() {
         own.calls, apart.calls,
         "one transcription per reply, counted apart"
     );
-    let flagged = shapemaze_core::analysis::forms::transcription_disagreements(&[r]);
+    let records = [r];
+    let flagged = shapemaze_core::analysis::forms::transcription_disagreements(&records);
     assert_eq!(flagged.len(), 1, "the disagreement joins the review queue");
     assert_eq!((flagged[0].1, flagged[0].2), (Phase::Solve, 0));
+    // The queue shows the reading the trial was scored by (the transcription's), unsure,
+    // queued for both reasons; a reply read by its text alone keeps our readers' reading.
+    let mut flags = Flags::new();
+    for k in flagged {
+        flag(&mut flags, k, Why::Transcription);
+    }
+    let queue = queue_of(&all_replies(&records), &flags, None);
+    let first = queue.first().expect("queued");
+    assert_eq!(
+        (first.phase, first.step, first.reasons.clone()),
+        (Phase::Solve, 0, vec![Why::Unsure, Why::Transcription])
+    );
+    assert_eq!(
+        (first.reading.rule, first.reading.value.clone(), first.sure),
+        (Rule::Schema, f.read[0].form.clone(), false)
+    );
+}
+
+#[test]
+fn a_transcription_our_readers_agree_with_is_sure() {
+    let (s, lib) = setup(Encoding::Matrix, AnswerMode::Transcribed);
+    let mut script = Vec::new();
+    for (p, a) in oracle_answers(&s, &lib) {
+        script.push(content(&a));
+        script.push(body(
+            json!({"role": "assistant", "content": fields(p, &a).to_string()}),
+        ));
+    }
+    let (t, _) = play(AnswerMode::Transcribed, None, script);
+    let read: Vec<(Option<Rule>, Option<bool>)> = t
+        .turns()
+        .iter()
+        .filter_map(|turn| turn.verdict.as_ref().map(|v| (v.rule, v.sure)))
+        .collect();
+    assert!(
+        read.len() >= 3 && read.iter().all(|r| *r == (Some(Rule::Schema), Some(true))),
+        "every transcription our readers agree with is read sure: {read:?}"
+    );
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use crate::analysis::review::ReplyKey;
 use crate::play::answer::AnswerMode;
-use crate::play::transcript::Role;
+use crate::results::forms::form_reads;
 use crate::results::layout::ExportPath;
 use crate::results::record::TrialRecord;
 
@@ -19,17 +19,9 @@ pub fn transcription_disagreements(records: &[TrialRecord]) -> Vec<ReplyKey> {
         .filter(|r| r.answer_mode == AnswerMode::Transcribed)
     {
         let trial = ExportPath::of_record(r).render();
-        let mut steps = [0usize; 3];
-        for m in r.messages.iter().filter(|m| m.role == Role::Assistant) {
-            let Some(f) = m.form.as_deref() else {
-                continue;
-            };
-            for read in &f.read {
-                let i = read.phase.index();
-                if f.held && !read.agrees() {
-                    out.push((trial.clone(), read.phase, steps[i]));
-                }
-                steps[i] += 1;
+        for f in form_reads(r) {
+            if f.form.held && !f.read.agrees() {
+                out.push((trial.clone(), f.read.phase, f.step));
             }
         }
     }

@@ -21,6 +21,8 @@ use crate::maze::grid::Grid;
 use crate::maze::symbols::Symbols;
 use crate::play::phase::Phase;
 use crate::play::player::PlayerKind;
+use crate::play::trial::Protocol;
+use crate::results::forms::form_reads;
 use crate::results::layout::ExportPath;
 use crate::results::record::TrialRecord;
 use crate::results::rescore::{replies_read, Hints};
@@ -288,7 +290,7 @@ impl Why {
             Why::Unsure => "the reader is unsure of its reading",
             Why::ReadersDiffer => "the original-compatible reading differs",
             Why::SecondReader => "the second reader reads it otherwise",
-            Why::Transcription => "its transcription reads it otherwise",
+            Why::Transcription => "our readers read it otherwise than its transcription",
             Why::Sampled => "drawn in the random sample of sure readings",
         }
     }
@@ -310,7 +312,7 @@ impl Why {
             Why::Unsure => "read unsure",
             Why::ReadersDiffer => "where the original-compatible reading differs",
             Why::SecondReader => "read otherwise by the second reader",
-            Why::Transcription => "read otherwise by their transcription",
+            Why::Transcription => "where our readers and the transcription differ",
             Why::Sampled => "in the random sample of sure readings",
         }
     }
@@ -387,8 +389,28 @@ pub fn all_replies(records: &[TrialRecord]) -> Vec<QueueItem> {
         let trial = ExportPath::of_record(record).render();
         let hints = Hints::from(record);
         let first = record.first_maze().ok();
-        for read in replies_read(&text, &hints) {
+        // A reply whose form held was read by it (answer modes): the queue shows that
+        // reading, sure unless a transcription and our readers differ.
+        let path = record.protocol == Protocol::SingleShot;
+        let forms: BTreeMap<(Phase, usize), Reading> = form_reads(record)
+            .into_iter()
+            .filter(|f| f.form.held)
+            .map(|f| {
+                let rule = f.rule();
+                let reading = Reading {
+                    value: f.read.form.clone(),
+                    rule,
+                    span: None,
+                    doubt: f.read.doubt(f.form.mode, rule, path),
+                };
+                ((f.read.phase, f.step), reading)
+            })
+            .collect();
+        for mut read in replies_read(&text, &hints) {
             let phase = read.phase;
+            if let Some(by_form) = forms.get(&(phase, read.step)) {
+                read.reading = by_form.clone();
+            }
             // The player stood at the path's cell before this move (the start first).
             let maze = first
                 .as_ref()

@@ -11,7 +11,7 @@ use crate::model::form::{Spelling, ToolCall};
 use crate::model::reply::ReplyMeta;
 use crate::play::phase::Phase;
 use crate::text::UnknownName;
-use crate::verify::{Extracted, Rule, Verdict};
+use crate::verify::{Doubt, DoubtKind, Extracted, Rule, Verdict};
 use serde::{Deserialize, Serialize};
 
 /// How a model is asked to give its answer.
@@ -194,6 +194,30 @@ impl PhaseRead {
     /// Whether the two readings agree (a form not held agrees with nothing).
     pub fn agrees(&self) -> bool {
         self.form == self.free
+    }
+
+    /// Why the form's reading (by `rule`) is not sure: under `transcribed`, the
+    /// transcription is one reader of the free reply and ours another, and where they read
+    /// it otherwise neither is sure (`None` when they agree, and under the other modes,
+    /// whose form is the model's own answer). `path`: the solve phase asks for a path.
+    pub fn doubt(&self, mode: AnswerMode, rule: Rule, path: bool) -> Option<Doubt> {
+        if mode != AnswerMode::Transcribed || self.agrees() {
+            return None;
+        }
+        let what = match self.phase {
+            Phase::Solve if path => "path",
+            Phase::Solve => "move",
+            Phase::Recognize => "shape",
+            _ => "maze",
+        };
+        Some(Doubt::new(
+            DoubtKind::ReadersDiffer,
+            rule,
+            what,
+            self.free.clone(),
+            None,
+            "",
+        ))
     }
 }
 

@@ -356,6 +356,15 @@ impl Trial {
                 }
             })
             .collect();
+        // Under `transcribed` the transcription is one reader of the free reply and ours
+        // another: where they differ, its reading is not sure.
+        let held = match (held, form.mode) {
+            (Some((a, b)), AnswerMode::Transcribed) => Some((
+                unless_agreed(a, read.first(), kind),
+                b.map(|b| unless_agreed(b, read.get(1), kind)),
+            )),
+            (h, _) => h,
+        };
         let (first, second) = held.unwrap_or(free);
         let before = self.turns().len();
         let v = match kind {
@@ -392,6 +401,17 @@ impl Trial {
             turn.form = crate::play::answer::Kept::new(Some(Box::new(reading)));
         }
         Some(v)
+    }
+}
+
+/// `v`, a form's verdict, unsure when [`PhaseRead::doubt`] says so.
+fn unless_agreed(v: Verdict, read: Option<&PhaseRead>, kind: FormKind) -> Verdict {
+    let doubt = read
+        .zip(v.rule)
+        .and_then(|(r, rule)| r.doubt(AnswerMode::Transcribed, rule, kind == FormKind::Path));
+    match (doubt, v.rule) {
+        (Some(d), Some(rule)) => v.read_with(rule, Some(d)),
+        _ => v,
     }
 }
 

@@ -4,10 +4,11 @@
 //! reading ([`FormCounts`]); the transcription calls' tokens, counted apart from the
 //! trial's ([`transcription`]). `trials.csv` and the analysis both count them here.
 
-use crate::play::answer::{AnswerMode, PhaseModes, Source};
+use crate::play::answer::{AnswerMode, FormReading, PhaseModes, PhaseRead, Source};
 use crate::play::phase::Phase;
 use crate::play::transcript::Role;
 use crate::results::record::{Tokens, TrialRecord};
+use crate::verify::Rule;
 use serde::Serialize;
 
 /// Per phase (solve, recognize, generate): the replies held to a form, those whose form
@@ -56,6 +57,50 @@ impl FormCounts {
         }
         any.then_some(c)
     }
+}
+
+/// One phase's reading of one reply by its form ([`form_reads`]).
+#[derive(Clone, Copy, Debug)]
+pub struct FormRead<'a> {
+    /// The reply's index among its phase's replies (a transcript's step).
+    pub step: usize,
+    /// What the record keeps of the reply's form.
+    pub form: &'a FormReading,
+    /// The phase's reading: the form's value and our readers' beside it.
+    pub read: &'a PhaseRead,
+}
+
+impl FormRead<'_> {
+    /// The rule that read the form: `tool_call` for a function's arguments, else `schema`.
+    pub fn rule(&self) -> Rule {
+        if self.form.source == Source::ToolCall {
+            Rule::ToolCall
+        } else {
+            Rule::Schema
+        }
+    }
+}
+
+/// Every phase's reading of a record's replies by their forms, in the replies' order, each
+/// with its step (as a transcript counts a phase's replies).
+pub fn form_reads(r: &TrialRecord) -> Vec<FormRead<'_>> {
+    let mut steps = [0usize; 3];
+    let mut out = Vec::new();
+    for m in r.messages.iter().filter(|m| m.role == Role::Assistant) {
+        let Some(form) = m.form.as_deref() else {
+            continue;
+        };
+        for read in &form.read {
+            let i = read.phase.index();
+            out.push(FormRead {
+                step: steps[i],
+                form,
+                read,
+            });
+            steps[i] += 1;
+        }
+    }
+    out
 }
 
 /// The tokens of a record's transcription calls, counted apart from the trial's own;

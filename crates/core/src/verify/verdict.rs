@@ -398,11 +398,14 @@ pub enum DoubtKind {
     /// The reply ends on an answer label with nothing after it: cut off, it may never have
     /// given the answer it was about to.
     CutOff,
+    /// Two readers read the reply otherwise: under the answer mode `transcribed`, the
+    /// transcription gives one value and our readers another (or none).
+    ReadersDiffer,
 }
 
 impl DoubtKind {
     /// Every kind.
-    pub const ALL: [DoubtKind; 15] = [
+    pub const ALL: [DoubtKind; 16] = [
         DoubtKind::FallBack,
         DoubtKind::NotFirstRank,
         DoubtKind::RivalJson,
@@ -418,6 +421,7 @@ impl DoubtKind {
         DoubtKind::Unreadable,
         DoubtKind::Qualified,
         DoubtKind::CutOff,
+        DoubtKind::ReadersDiffer,
     ];
 
     /// The stable snake_case name (as in JSON).
@@ -438,6 +442,7 @@ impl DoubtKind {
             DoubtKind::Unreadable => "unreadable",
             DoubtKind::Qualified => "qualified",
             DoubtKind::CutOff => "cut_off",
+            DoubtKind::ReadersDiffer => "readers_differ",
         }
     }
 
@@ -459,6 +464,7 @@ impl DoubtKind {
             }
             DoubtKind::Qualified => "the words around the answer",
             DoubtKind::CutOff => "the reply's end",
+            DoubtKind::ReadersDiffer => "our readers",
         }
     }
 }
@@ -563,6 +569,10 @@ impl Doubt {
             DoubtKind::CutOff => format!(
                 "Unsure: the reply ends on a label with nothing after it (\"{quoted}\"): it may have been cut off before it answered."
             ),
+            DoubtKind::ReadersDiffer => match named {
+                Some(n) => format!("Unsure: our readers read {n} as the reply's {what}."),
+                None => format!("Unsure: our readers read no {what} in the reply."),
+            },
         };
         Doubt {
             kind,
