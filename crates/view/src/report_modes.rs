@@ -85,6 +85,11 @@ fn rows_table(a: &Analysis, m: &ModeComparison) -> Table {
     t
 }
 
+/// `-x`, but no difference reads `0.0`, not `-0.0`.
+fn turned(x: f64) -> f64 {
+    0.0 - x
+}
+
 fn pairs_table(a: &Analysis, m: &ModeComparison) -> Table {
     let mut t = Table::new(
         "modes-paired",
@@ -109,9 +114,9 @@ fn pairs_table(a: &Analysis, m: &ModeComparison) -> Table {
                     t.counts.n(),
                     // McNemar's difference is the reference's minus the mode's.
                     Cell::Interval {
-                        value: -t.difference,
-                        low: Some(-t.ci_high),
-                        high: Some(-t.ci_low),
+                        value: turned(t.difference),
+                        low: Some(turned(t.ci_high)),
+                        high: Some(turned(t.ci_low)),
                         points: true,
                     },
                     Cell::Test(TestResult {
@@ -207,4 +212,16 @@ pub(crate) fn modes_section(a: &Analysis) -> Option<Section> {
         }
     }
     Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::turned;
+
+    #[test]
+    fn a_difference_turned_around_reads_no_minus_sign_on_zero() {
+        assert_eq!(format!("{:.1}", turned(0.0)), "0.0", "no -0.0");
+        assert_eq!(format!("{:.1}", turned(0.25)), "-0.2");
+        assert_eq!(turned(-0.125), 0.125);
+    }
 }
