@@ -701,10 +701,13 @@ export function startServer(port = 0, { quiet = true } = {}) {
     } catch (e) {
       return reply(400, { 'content-type': 'application/json' }, errorBody(`The image could not be read: ${e.message}.`, 'invalid_request_error', 'invalid_image'));
     }
-    // As llama-cpp-python's server: a message's content, when given, is a string (an
-    // assistant message that made a call and wrote nothing leaves it out), else a 500.
-    const nullContent = (body.messages ?? []).findIndex((m) => m && 'content' in m && m.content === null);
+    // As llama-cpp-python's server: a message's content is a string (an assistant message
+    // that made a call and wrote nothing sends ""): a null one fails its validation and a
+    // missing one its chat formatter (KeyError: 'content'), each with a 500.
+    const messages = body.messages ?? [];
+    const nullContent = messages.findIndex((m) => m && 'content' in m && m.content === null);
     if (nullContent >= 0) return reply(500, { 'content-type': 'application/json' }, errorBody(`1 validation error: messages.${nullContent}.content: Input should be a valid string`, 'server_error', null));
+    if (messages.some((m) => m && !('content' in m))) return reply(500, { 'content-type': 'application/json' }, errorBody("'content'", 'server_error', null));
 
     const n = (counters.get(scenarioName) ?? 0) + 1;
     counters.set(scenarioName, n);

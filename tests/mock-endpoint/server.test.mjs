@@ -495,7 +495,7 @@ test('a forced function call comes back as tool_calls, streamed in pieces too, a
   const next = { ...moved, cells: moved.cells.map((r) => [...r]) };
   next.cells[0][0] = '0';
   next.cells[args.row][args.col] = 'P';
-  const conversation = [...messages, { role: 'assistant', tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: updatePrompt(writeMaze(next, 'matrix'), 1) }];
+  const conversation = [...messages, { role: 'assistant', content: '', tool_calls: [call] }, { role: 'tool', tool_call_id: call.id, content: updatePrompt(writeMaze(next, 'matrix'), 1) }];
   const again = JSON.parse((await complete(`ok-u${uid()}`, 'good', conversation, forced)).json.choices[0].message.tool_calls[0].function.arguments);
   assert.notDeepEqual([again.row, again.col], [0, 0], 'it moves on from where the call left it');
   // A null content is refused as llama-cpp-python's server refuses it: with a 500.
@@ -503,6 +503,11 @@ test('a forced function call comes back as tool_calls, streamed in pieces too, a
   const refused = await chat(`ok-u${uid()}`, { model: 'good', messages: conversation, ...forced });
   assert.equal(refused.status, 500);
   assert.match(await refused.text(), /messages\.1\.content: Input should be a valid string/);
+  // So is a message without a content (its chat formatter's KeyError).
+  conversation[1] = { role: 'assistant', tool_calls: [call] };
+  const missing = await chat(`ok-u${uid()}`, { model: 'good', messages: conversation, ...forced });
+  assert.equal(missing.status, 500);
+  assert.match(await missing.text(), /'content'/);
 });
 
 test('formreason puts a held answer in the reasoning field and leaves the content empty', async () => {

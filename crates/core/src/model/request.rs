@@ -37,10 +37,11 @@ pub struct ChatMessage {
 /// "image_url": {"url": "data:image/png;base64,..."}}]` (OpenAI, Qwen-VL on DashScope's
 /// compatible mode, vLLM and llama.cpp's server read this form).
 ///
-/// An assistant message that made function calls carries them as `tool_calls` (without a
-/// `content` when it wrote no text: OpenAI makes it optional there, and llama-cpp-python's
-/// server refuses a `null` one with a 500), and a `tool` message names the call it answers
-/// (`tool_call_id`), as OpenAI's function calling has them.
+/// An assistant message that made function calls carries them as `tool_calls` (its content
+/// the empty string when it wrote no text: OpenAI takes a string there, and
+/// llama-cpp-python's server answers both a `null` content and none with a 500), and a
+/// `tool` message names the call it answers (`tool_call_id`), as OpenAI's function calling
+/// has them.
 pub fn message_value(m: &ChatMessage) -> Value {
     let content = match &m.image {
         None => Value::from(m.content.as_str()),
@@ -51,11 +52,6 @@ pub fn message_value(m: &ChatMessage) -> Value {
     };
     let mut v = serde_json::json!({"role": m.role, "content": content});
     if !m.tool_calls.is_empty() {
-        if m.content.is_empty() {
-            if let Some(o) = v.as_object_mut() {
-                o.remove("content");
-            }
-        }
         v["tool_calls"] = m.tool_calls.iter().map(ToolCall::value).collect();
     }
     if let Some(id) = &m.tool_call_id {
@@ -206,7 +202,10 @@ mod tests {
             ..ChatMessage::assistant("")
         };
         let v = message_value(&asked);
-        assert!(v.get("content").is_none(), "no text, no content: {v}");
+        assert_eq!(
+            v["content"], "",
+            "no text: an empty string, never null or left out"
+        );
         assert_eq!(v["tool_calls"][0]["function"]["name"], "submit_move");
         assert_eq!(v["tool_calls"][0]["id"], "call_1");
         let answered = ChatMessage {
