@@ -5,7 +5,9 @@
 //! to the same verdicts.
 
 use serde_json::{json, Value};
-use shapemaze_core::analysis::review::{all_replies, flag, queue_of, Flags, Why};
+use shapemaze_core::analysis::review::{
+    all_replies, flag, queue_of, rates_as_reviewed, Flags, Why,
+};
 use shapemaze_core::maze::encoding::Encoding;
 use shapemaze_core::maze::generate::generate_one;
 use shapemaze_core::maze::shape::Shape;
@@ -399,6 +401,23 @@ fn a_transcribed_trial_keeps_the_free_answer_and_reads_its_transcription() {
     assert_eq!(
         own.calls, apart.calls,
         "one transcription per reply, counted apart"
+    );
+    // The rates as reviewed keep the mode apart from the model's free trials.
+    let free = {
+        let (s, lib) = setup(Encoding::Matrix, AnswerMode::Free);
+        let script = oracle_answers(&s, &lib)
+            .iter()
+            .map(|(_, a)| content(a))
+            .collect();
+        record(&play(AnswerMode::Free, None, script).0)
+    };
+    let rows = rates_as_reviewed(&[free, r.clone()], &[]);
+    assert_eq!(
+        rows.iter()
+            .map(|row| row.model.as_str())
+            .collect::<Vec<_>>(),
+        [r.model.as_str(), &format!("{}+transcribed", r.model)],
+        "one row per model and mode"
     );
     let records = [r];
     let flagged = shapemaze_core::analysis::forms::transcription_disagreements(&records);

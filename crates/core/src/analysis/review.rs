@@ -22,7 +22,7 @@ use crate::maze::symbols::Symbols;
 use crate::play::phase::Phase;
 use crate::play::player::PlayerKind;
 use crate::play::trial::Protocol;
-use crate::results::forms::form_reads;
+use crate::results::forms::{form_reads, model_label};
 use crate::results::layout::ExportPath;
 use crate::results::record::TrialRecord;
 use crate::results::rescore::{replies_read, Hints};
@@ -532,7 +532,8 @@ pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> Vec<Rev
         ));
     }
     let mut libraries = Libraries::new();
-    let mut rows: BTreeMap<&str, ([Counts; 3], [Counts; 3])> = BTreeMap::new();
+    // One row per model and answer mode (`model+mode`): modes are never pooled.
+    let mut rows: BTreeMap<String, ([Counts; 3], [Counts; 3])> = BTreeMap::new();
     for record in records {
         let read = record.verdicts.all().map(|v| v.map(|v| v.outcome));
         let mine = by_trial.get(ExportPath::of_record(record).render().as_str());
@@ -542,7 +543,7 @@ pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> Vec<Rev
             }
             _ => read,
         };
-        let row = rows.entry(record.model.as_str()).or_default();
+        let row = rows.entry(model_label(record)).or_default();
         for i in 0..3 {
             row.0[i].add(read[i]);
             row.1[i].add(reviewed[i]);
@@ -550,7 +551,7 @@ pub fn rates_as_reviewed(records: &[TrialRecord], reviews: &[Review]) -> Vec<Rev
     }
     rows.into_iter()
         .map(|(model, (read, reviewed))| ReviewedRow {
-            model: model.to_string(),
+            model,
             read,
             reviewed,
         })
