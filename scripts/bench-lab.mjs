@@ -190,3 +190,41 @@ if (all) {
     await browser.close();
   }
 }
+
+// 4. The review part over a model whose replies the readers are unsure of: the scripted
+// endpoint's deliberating model (it weighs options, corrects itself, drafts), 48 trials as
+// a small run has, so the queue has items; the first item after `#review` on the open page
+// and on a page opened at /results#review (budget 1 s each).
+if (all) {
+  const { browser, page } = await fresh();
+  try {
+    await page.selectOption('[data-testid="agent"]', 'endpoint');
+    await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
+    await page.fill('[data-testid="endpoint-base-url"]', `${mock}/ok-ubench${Date.now()}/v1`);
+    await page.fill('[data-testid="endpoint-model"]', 'deliberate');
+    await page.uncheck('[data-testid="endpoint-stream"]');
+    await page.click('[data-testid="add-model"]');
+    await page.click('[data-action="remove-player"][data-index="0"]');
+    await page.waitForFunction(() => !document.querySelector('[name="p1.kind"]'));
+    await page.fill('[name="p0.concurrency"]', '8');
+    await page.fill('[data-testid="samples-per-shape"]', '4');
+    await timeRun(page);
+    const item = '[data-testid="review-item"]';
+    const inPage = [];
+    const opened = [];
+    for (let i = 0; i < Number(rounds); i++) {
+      await page.goto(`${base}/results`);
+      await page.waitForSelector('[data-testid="hypothesis-H4"]');
+      inPage.push(await afterClick(page, `location.hash = '#review'`, `!!document.querySelector('${item}')`));
+      await page.goto(`${base}/results#top`);
+      await page.goto(`${base}/results#review`, { waitUntil: 'commit' });
+      opened.push(await onScreen(page, item));
+    }
+    const queued = await page.textContent('[data-testid="review-summary"]').catch(() => '');
+    console.log(`review queue over a deliberating model's 48 trials${queued ? ` (${queued.trim().slice(0, 120)})` : ''}, load average ${loadavg()[0].toFixed(1)}:
+  the first item after #review on the open page: median ${median(inPage).toFixed(0)} ms, max ${Math.max(...inPage).toFixed(0)} ms (budget 1000 ms)
+  the first item, the page opened at /results#review: median ${median(opened).toFixed(0)} ms, max ${Math.max(...opened).toFixed(0)} ms (budget 1000 ms)`);
+  } finally {
+    await browser.close();
+  }
+}

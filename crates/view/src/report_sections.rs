@@ -275,10 +275,59 @@ pub(crate) fn overview_section(a: &Analysis) -> Section {
             statement: statement.to_string(),
         })
         .collect();
-    Section::new(String::new())
+    let section = Section::new(String::new())
         .in_part(Part::Overview)
         .paragraph(counts_line(a))
-        .block(Block::Overview(overview_chart(a), chips))
+        .block(Block::Overview(overview_chart(a), chips));
+    match bounds_line(a) {
+        Some(line) => section.paragraph(line),
+        None => section,
+    }
+}
+
+/// A rate to one decimal: `41.7%`.
+fn pct1(x: f64) -> String {
+    format!("{:.1}%", Fixed(100.0 * x))
+}
+
+/// Under the overview's chart, when some rate rests on readings the readers are unsure of:
+/// each such model's phases with how many, and how far they could move the rate (if every
+/// one were wrong, if every one were right); `None` when every reading is sure.
+fn bounds_line(a: &Analysis) -> Option<String> {
+    let mut parts = Vec::new();
+    for r in a
+        .pooled
+        .iter()
+        .filter(|r| r.model != ALL && r.encoding == ALL && r.shape == ALL)
+    {
+        let phases: Vec<String> = PHASE_NAMES
+            .iter()
+            .zip(r.bounds.0)
+            .filter(|(_, b)| b.unsure > 0)
+            .map(|(name, b)| {
+                format!(
+                    "{name} {} unsure, {}-{}",
+                    b.unsure,
+                    pct1(b.if_unsure_wrong),
+                    pct1(b.if_unsure_right)
+                )
+            })
+            .collect();
+        if !phases.is_empty() {
+            let who = if a.experiments.len() > 1 {
+                format!("{}: {}", r.experiment, r.model)
+            } else {
+                r.model.clone()
+            };
+            parts.push(format!("{who}: {}", phases.join(", ")));
+        }
+    }
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Readings the readers are unsure of, and the rate if every one were wrong to if every one were right (the review part checks them): {}.",
+            parts.join("; ")
+        )
+    })
 }
 
 /// What a hypothesis is about, in a few words (its chip's label).
@@ -833,4 +882,49 @@ pub(crate) fn trials_section(a: &Analysis) -> Section {
             &a.groups,
             a.experiments.len() > 1,
         ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_overview_says_which_rates_rest_on_unsure_readings_and_how_far_they_could_move() {
+        use shapemaze_core::analysis::analyze::{analyze, AnalysisOptions};
+        use shapemaze_core::analysis::test_support::obs;
+        use shapemaze_core::maze::encoding::Encoding;
+        use shapemaze_core::maze::shape::Shape;
+        use shapemaze_core::results::bounds::PhaseDoubt;
+        let mut v: Vec<_> = (0..4)
+            .map(|i| {
+                obs(
+                    "reader-test",
+                    Encoding::Matrix,
+                    Shape::C,
+                    i,
+                    [i > 0, true, true],
+                )
+            })
+            .collect();
+        assert_eq!(
+            bounds_line(&analyze(&v, &AnalysisOptions::default())),
+            None,
+            "every reading sure: no line"
+        );
+        // The first trial's solve failed on a reading the reader was unsure of, with the goal
+        // still in reach: if it was misread the phase could have passed.
+        v[0].doubts[0] = PhaseDoubt {
+            unsure: true,
+            could_pass: true,
+        };
+        let line = bounds_line(&analyze(&v, &AnalysisOptions::default())).expect("a line");
+        assert!(
+            line.contains("reader-test: solve 1 unsure, 75.0%-100.0%"),
+            "{line}"
+        );
+        assert!(
+            !line.contains("recognize"),
+            "a phase read surely is not named: {line}"
+        );
+    }
 }
