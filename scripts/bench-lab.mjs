@@ -80,6 +80,21 @@ async function fresh() {
   return { browser, page };
 }
 
+/** The design's one player: the scripted endpoint at `url` playing `model` (no stream,
+ * concurrency 8), `samples` mazes per shape. */
+async function onlyEndpoint(page, url, model, samples) {
+  await page.selectOption('[data-testid="agent"]', 'endpoint');
+  await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
+  await page.fill('[data-testid="endpoint-base-url"]', url);
+  await page.fill('[data-testid="endpoint-model"]', model);
+  await page.uncheck('[data-testid="endpoint-stream"]');
+  await page.click('[data-testid="add-model"]');
+  await page.click('[data-action="remove-player"][data-index="0"]');
+  await page.waitForFunction(() => !document.querySelector('[name="p1.kind"]'));
+  await page.fill('[name="p0.concurrency"]', '8');
+  await page.fill('[data-testid="samples-per-shape"]', String(samples));
+}
+
 // 1. The standard design with the oracle.
 const oracle = [];
 for (let i = 0; all && i < Number(rounds); i++) {
@@ -97,16 +112,7 @@ if (all) {
   const { browser, page } = await fresh();
   try {
     const scenario = `lat100-ubench${Date.now()}`;
-    await page.selectOption('[data-testid="agent"]', 'endpoint');
-    await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
-    await page.fill('[data-testid="endpoint-base-url"]', `${mock}/${scenario}/v1`);
-    await page.fill('[data-testid="endpoint-model"]', 'good');
-    await page.uncheck('[data-testid="endpoint-stream"]');
-    await page.click('[data-testid="add-model"]');
-    await page.click('[data-action="remove-player"][data-index="0"]');
-    await page.waitForFunction(() => !document.querySelector('[name="p1.kind"]'));
-    await page.fill('[name="p0.concurrency"]', '8');
-    await page.fill('[data-testid="samples-per-shape"]', '10');
+    await onlyEndpoint(page, `${mock}/${scenario}/v1`, 'good', 10);
     const ms = await timeRun(page);
     const log = await (await fetch(`${mock}/log`)).json();
     const calls = log.filter((e) => e.scenario === scenario && e.method === 'POST').length;
@@ -198,16 +204,7 @@ if (all) {
 if (all) {
   const { browser, page } = await fresh();
   try {
-    await page.selectOption('[data-testid="agent"]', 'endpoint');
-    await page.selectOption('[data-testid="endpoint-preset"]', 'custom');
-    await page.fill('[data-testid="endpoint-base-url"]', `${mock}/ok-ubench${Date.now()}/v1`);
-    await page.fill('[data-testid="endpoint-model"]', 'deliberate');
-    await page.uncheck('[data-testid="endpoint-stream"]');
-    await page.click('[data-testid="add-model"]');
-    await page.click('[data-action="remove-player"][data-index="0"]');
-    await page.waitForFunction(() => !document.querySelector('[name="p1.kind"]'));
-    await page.fill('[name="p0.concurrency"]', '8');
-    await page.fill('[data-testid="samples-per-shape"]', '4');
+    await onlyEndpoint(page, `${mock}/ok-ubench${Date.now()}/v1`, 'deliberate', 4);
     await timeRun(page);
     const item = '[data-testid="review-item"]';
     const inPage = [];

@@ -535,7 +535,23 @@ fn function_spans(text: &str) -> Vec<(String, usize)> {
         let is_fn_line = head
             .split_whitespace()
             .all(|w| matches!(w, "pub" | "async" | "const" | "unsafe") || w.starts_with("pub("));
-        if !is_fn_line || t.starts_with("//") || line.trim_end().ends_with(';') {
+        // A declaration (a trait's method without a body, its signature on one line or
+        // several) ends at a `;` before any `{` (one outside brackets: `-> [u8; 3] {` has a
+        // body).
+        let mut depth = 0i32;
+        let declared = lines[start..]
+            .iter()
+            .flat_map(|l| l.split("//").next().unwrap_or("").chars())
+            .find(|&c| {
+                match c {
+                    '(' | '[' => depth += 1,
+                    ')' | ']' => depth -= 1,
+                    _ => {}
+                }
+                c == '{' || (c == ';' && depth == 0)
+            })
+            == Some(';');
+        if !is_fn_line || t.starts_with("//") || declared {
             continue;
         }
         let name = t[at + 3..]
@@ -575,12 +591,16 @@ fn no_function_over_150_lines_by_any_count() {
 fn a_function_is_measured_by_every_line_it_spans() {
     let comments = "    // why\n".repeat(150);
     let text = format!(
-        "pub(crate) fn long() {{\n{comments}    let x = 1;\n}}\n\nasync fn short() -> u8 {{\n    0\n}}\nfn declared();\n"
+        "pub(crate) fn long() {{\n{comments}    let x = 1;\n}}\n\nasync fn short() -> u8 {{\n    0\n}}\nfn declared();\nfn over_lines(\n    a: u8,\n) -> u8;\nfn after() -> [u8; 1] {{ [0] }}\n"
     );
     assert_eq!(
         function_spans(&text),
-        [("long".to_string(), 153), ("short".to_string(), 3)],
-        "comments count toward a function's length; a declaration is no function"
+        [
+            ("long".to_string(), 153),
+            ("short".to_string(), 3),
+            ("after".to_string(), 1)
+        ],
+        "comments count toward a function's length; a declaration, on one line or several, is no function"
     );
 }
 

@@ -23,7 +23,7 @@ fn phase_series(rows: &[&GroupRow]) -> Vec<BarSeries> {
 }
 
 /// The pooled rows of one model each (all encodings and shapes).
-fn by_model(a: &Analysis) -> Vec<&GroupRow> {
+pub(crate) fn by_model(a: &Analysis) -> Vec<&GroupRow> {
     a.pooled
         .iter()
         .filter(|r| r.model != ALL && r.encoding == ALL && r.shape == ALL)
@@ -31,7 +31,7 @@ fn by_model(a: &Analysis) -> Vec<&GroupRow> {
 }
 
 /// A model's name on a chart: with its experiment when there are several.
-fn model_name(a: &Analysis, r: &GroupRow) -> String {
+pub(crate) fn model_name(a: &Analysis, r: &GroupRow) -> String {
     if a.experiments.len() > 1 {
         format!("{}: {}", r.experiment, r.model)
     } else {

@@ -6,7 +6,8 @@ use super::chart::*;
 use super::contents::Part;
 use super::document::{two_decimals, Block, Cell, Chip, Section, Table, TestResult, Verdict};
 use super::report_charts::{
-    capitalized, confusion_chart, groups_table, overview_chart, phase_bars, progression_chart,
+    by_model, capitalized, confusion_chart, groups_table, model_name, overview_chart, phase_bars,
+    progression_chart,
 };
 use shapemaze_core::analysis::analyze::Analysis;
 use shapemaze_core::analysis::groups::{EmptyAnswers, GroupDetail};
@@ -295,11 +296,7 @@ fn pct1(x: f64) -> String {
 /// one were wrong, if every one were right); `None` when every reading is sure.
 fn bounds_line(a: &Analysis) -> Option<String> {
     let mut parts = Vec::new();
-    for r in a
-        .pooled
-        .iter()
-        .filter(|r| r.model != ALL && r.encoding == ALL && r.shape == ALL)
-    {
+    for r in by_model(a) {
         let phases: Vec<String> = PHASE_NAMES
             .iter()
             .zip(r.bounds.0)
@@ -314,12 +311,7 @@ fn bounds_line(a: &Analysis) -> Option<String> {
             })
             .collect();
         if !phases.is_empty() {
-            let who = if a.experiments.len() > 1 {
-                format!("{}: {}", r.experiment, r.model)
-            } else {
-                r.model.clone()
-            };
-            parts.push(format!("{who}: {}", phases.join(", ")));
+            parts.push(format!("{}: {}", model_name(a, r), phases.join(", ")));
         }
     }
     (!parts.is_empty()).then(|| {

@@ -244,11 +244,11 @@ pub enum CoordStyle {
 }
 
 impl CoordStyle {
-    /// Writes one coordinate in this style.
-    pub fn write(self, p: Pos) -> String {
+    /// What stands between a coordinate's row and column: `, ` or `,`.
+    pub fn separator(self) -> &'static str {
         match self {
-            CoordStyle::Spaced => format!("({}, {})", p.row, p.col),
-            CoordStyle::Compact => format!("({},{})", p.row, p.col),
+            CoordStyle::Spaced => ", ",
+            CoordStyle::Compact => ",",
         }
     }
 }
@@ -257,10 +257,7 @@ fn render_coord_list(grid: &Grid, style: CoordStyle) -> String {
     use std::fmt::Write as _;
     // Written into one string (a trial renders the maze for every prompt it sends, so the
     // audit of the recorded runs renders hundreds of thousands of these).
-    let sep = match style {
-        CoordStyle::Spaced => ", ",
-        CoordStyle::Compact => ",",
-    };
+    let sep = style.separator();
     let mut out = String::with_capacity(16 + 8 * grid.rows() * grid.cols());
     for (i, (key, tile)) in [
         (KEY_WALLS, Tile::Wall),
